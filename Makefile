@@ -1,0 +1,29 @@
+# Each target sets up .venv by itself: on a fresh machine `make kit` and `make test` are the whole set-up.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: kit test bench clean schemas
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+kit: $(STAMP)
+	$(PY) -m generator build card_data/boss_fight
+
+test: $(STAMP)
+	@command -v qpdf >/dev/null 2>&1 || { (apt-get update -qq && apt-get install -y -qq qpdf poppler-utils) >/dev/null 2>&1 || echo "note: qpdf not installed; qpdf checks will be skipped"; }
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) bench/run.py
+
+schemas: $(STAMP)
+	$(PY) -m generator schema
+
+clean:
+	rm -rf $(VENV) output/*/ .pytest_cache

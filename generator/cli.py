@@ -1,0 +1,85 @@
+"""The `pnp` command: parse arguments, call one function, print the result."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from generator.errors import InputError
+from generator.rules.report import reports_document
+from generator.targets import DEFAULT_PACK, validate_target
+from generator.textreport import print_problems, print_reports
+
+EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
+
+
+def _console(stderr: bool = False) -> Console:
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+class PnpGroup(click.Group):
+    """Usage errors exit 2 with one line, as click does; input errors never show a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            print_problems(_console(stderr=True), exc.problems)
+            sys.exit(EXIT_INPUT)
+
+
+@click.group(cls=PnpGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pnp-generator", prog_name="pnp")
+def main():
+    """Print-and-play card, map and rulebook generator for YAML game packs."""
+
+
+@main.command()
+@click.argument("targets", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--points", type=click.IntRange(0, 99999), help="Points limit; overrides the build's own.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--pack", "pack_option", type=click.Path(path_type=Path, file_okay=False),
+              help="The pack a build belongs to (default: the pack folder holding it, or its `pack:` key).")
+@click.option("--build", "boss_build", type=click.Path(path_type=Path, dir_okay=False),
+              help="With a map TARGET: check that this boss build fits on the map.")
+@click.option("--audit", is_flag=True, help="Also list cards whose points are far from what their statistics predict.")
+def validate(targets, points, fmt, pack_option, boss_build, audit):
+    """Check packs, builds and maps. TARGET: a pack folder, a build file or a map file
+    (default: card_data/boss_fight). Exit 0 legal, 1 rule violations, 2 unreadable input."""
+    targets = list(targets) or [DEFAULT_PACK]
+    reports, problems, cache = [], [], {}
+    for target in targets:
+        try:
+            reports.extend(validate_target(target, points, pack_option, boss_build, cache))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    audit_rows = []
+    if audit:
+        from generator.audit import audit_pack
+        for pack in cache.values():
+            audit_rows.extend(audit_pack(pack))
+    if fmt == "json":
+        document = reports_document(reports, problems)
+        if audit:
+            document["audit"] = [row.as_dict() for row in audit_rows]
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        console = _console()
+        if problems:
+            print_problems(_console(stderr=True), problems)
+        if reports:
+            print_reports(console, reports)
+        if audit:
+            from generator.audit import print_audit
+            print_audit(console, audit_rows)
+    if problems:
+        sys.exit(EXIT_INPUT)
+    sys.exit(EXIT_OK if all(r.legal for r in reports) else EXIT_RULES)
+
+
+if __name__ == "__main__":
+    main()

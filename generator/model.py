@@ -1,0 +1,278 @@
+"""Typed models of a game pack (game.yaml), its cards and builds.
+
+The pack file itself has a fixed shape (pydantic models below). Cards and builds
+take their shape from the pack: `card_models` and `build_models` make pydantic
+models from a pack's declared card types and sides, so unknown keys, wrong types
+and missing fields are caught the same way, and JSON Schemas come for free.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from generator.errors import Location
+
+ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+CardId = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=64)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=80)]
+Color = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+CARD_SIZES_MM = {
+    "poker": (63.5, 88.9),
+    "bridge": (57.15, 88.9),
+    "mini-american": (41.0, 63.0),
+    "mini-european": (44.0, 67.0),
+    "tarot": (69.85, 120.65),
+    "square": (70.0, 70.0),
+}
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class CardSize(Strict):
+    width: float = Field(gt=10, le=400)
+    height: float = Field(gt=10, le=400)
+
+
+class StatSpec(Strict):
+    name: Name
+    icon: str | None = None
+    combat: bool = False
+
+
+class KeywordSpec(Strict):
+    name: Name
+    kind: Literal["status", "action-type", "term"]
+    icon: str | None = None
+    text: str = ""
+
+
+class SetSpec(Strict):
+    name: Name
+    side: str
+    color: Color = "#444444"
+    symbol: str | None = None
+
+
+FieldType = Literal["int", "text", "choice", "stats", "stat", "hexes", "attacks",
+                    "requirements", "feat", "card-refs", "bool"]
+
+
+class FieldSpec(Strict):
+    type: FieldType
+    required: bool = False
+    default: object = None
+    min: int | None = None
+    max: int | None = None
+    choices: list[str] | None = None
+    label: str | None = None
+
+
+class CardTypeSpec(Strict):
+    name: Name
+    fields: dict[str, FieldSpec] = {}
+    kit_copies: int = Field(default=1, ge=0, le=99)
+    size: str | CardSize | None = None
+
+
+class CountRange(Strict):
+    min: int = Field(default=0, ge=0)
+    max: int | None = Field(default=None, ge=0)
+
+
+class BaseSpec(Strict):
+    type: str
+    key: str
+    item_key: str | None = None
+    min: int = Field(default=1, ge=0)
+    max: int | None = Field(default=None, ge=1)
+
+    @property
+    def many(self) -> bool:
+        return self.max is None or self.max > 1
+
+
+class EquipmentSpec(Strict):
+    type: str
+    attach: Literal["base", "character"] = "character"
+
+
+class TypeRef(Strict):
+    type: str
+
+
+class SideSpec(Strict):
+    name: Name
+    sets: list[str]
+    characters: CountRange = CountRange(min=1)
+    base: BaseSpec
+    equipment: EquipmentSpec | None = None
+    abilities: TypeRef | None = None
+    deck: TypeRef | None = None
+
+
+class CountSpec(Strict):
+    # where to count: the character's base cards, equipment, abilities or deck
+    within: Literal["base", "equipment", "abilities", "deck"] = Field(default="base", alias="in")
+    type: str | None = None
+    field: str | None = None
+    value: object = None
+
+
+class RuleSpec(Strict):
+    id: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+(\.[a-z0-9-]+)+$")]
+    check: str
+    severity: Literal["error", "warning"] = "error"
+    side: str | None = None
+    size: int | None = Field(default=None, ge=0)
+    default: int | None = Field(default=None, ge=0)
+    override_field: str | None = None
+    capacity_field: str | None = None
+    usage_field: str | None = None
+    field: str | None = None
+    count: CountSpec | None = None
+    min: int | None = Field(default=None, ge=0)
+    max: int | None = Field(default=None, ge=0)
+    exactly: int | None = Field(default=None, ge=0)
+    messages: dict[str, str] = {}
+    message: str | None = None
+    fix: str | None = None
+
+
+class GameSpec(Strict):
+    id: CardId | Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$")]
+    name: Name
+    version: str
+    summary: str = ""
+    credits: list[str] = []
+    card_size: str | CardSize = "poker"
+    stats: dict[str, StatSpec]
+    keywords: dict[str, KeywordSpec] = {}
+    sets: dict[str, SetSpec]
+    card_types: dict[str, CardTypeSpec]
+    sides: dict[str, SideSpec] = {}
+    points_limits: dict[str, int] = {}
+    default_points_limit: str | None = None
+    rules: list[RuleSpec] = []
+    terrain: dict[str, dict] = {}
+    line_of_sight: Literal["permissive", "strict"] = "permissive"
+
+
+# ---- plain values the rest of the program works with ---------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Card:
+    """A card of a pack. Type-specific fields are in `fields` and readable as attributes."""
+
+    id: str
+    name: str
+    type: str
+    set: str
+    points: int
+    text: str
+    flavour: str
+    copies: int
+    art: str | None
+    fields: dict
+    location: Location
+    order: int = 0
+
+    def __getattr__(self, name):
+        # Jinja layouts read `card.stats`, `card.piece_type`: fall back to the typed fields.
+        fields = self.__dict__.get("fields", {})
+        if name in fields:
+            return fields[name]
+        raise AttributeError(name)
+
+    def get(self, name, default=None):
+        return self.fields.get(name, default)
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A card id named in a build, with where it was written."""
+
+    id: str
+    path: tuple
+    location: Location
+
+
+@dataclass(frozen=True)
+class BaseEntry:
+    card: Ref
+    equipment: tuple[Ref, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeckEntry:
+    card: Ref
+    copies: int
+
+
+@dataclass(frozen=True)
+class Character:
+    name: str
+    path: tuple
+    location: Location
+    bases: tuple[BaseEntry, ...]
+    equipment: tuple[Ref, ...]
+    abilities: tuple[Ref, ...]
+    deck: tuple[DeckEntry, ...]
+    deck_location: Location
+
+
+@dataclass(frozen=True)
+class Build:
+    file: str
+    pack: str | None
+    name: str
+    side: str
+    points_limit: int | None
+    points_limit_location: Location
+    characters: tuple[Character, ...]
+    location: Location
+
+
+@dataclass
+class Pack:
+    root: object  # pathlib.Path of the pack folder
+    spec: GameSpec
+    cards: dict[str, Card]
+    game_file: str
+    preset_files: list = field(default_factory=list)
+    map_files: list = field(default_factory=list)
+    rule_files: list = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    def card_size_mm(self, type_id: str | None = None) -> tuple[float, float]:
+        size = self.spec.card_size
+        if type_id and self.spec.card_types[type_id].size is not None:
+            size = self.spec.card_types[type_id].size
+        if isinstance(size, CardSize):
+            return (size.width, size.height)
+        return CARD_SIZES_MM[size]
+
+    def cards_of(self, type_id: str | None = None, set_id: str | None = None) -> list[Card]:
+        return [c for c in self.cards.values()
+                if (type_id is None or c.type == type_id) and (set_id is None or c.set == set_id)]
+
+    def limit_value(self, name_or_number) -> int | None:
+        if name_or_number is None:
+            return None
+        if isinstance(name_or_number, int):
+            return name_or_number
+        return self.spec.points_limits.get(name_or_number)
+
+
+def kebab(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")

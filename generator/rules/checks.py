@@ -1,0 +1,291 @@
+"""Rule primitives. Each takes the validation context and a rule from game.yaml and
+returns violations; the pack decides which primitives run, with which ids and numbers."""
+
+from __future__ import annotations
+
+from generator.model import RuleSpec
+from generator.rules.report import Contributor, Violation
+
+
+def _path(ref):
+    from generator.rules.engine import path_text
+    return path_text(ref.path)
+
+
+def _names(pack, set_ids) -> str:
+    return " or ".join(pack.spec.sets[s].name for s in set_ids)
+
+
+def _type_name(pack, type_id) -> str:
+    return pack.spec.card_types[type_id].name
+
+
+def structure(ctx) -> list[Violation]:
+    """Counts the pack's `sides:` declares: characters per build, base cards per character."""
+    out = []
+    side, build = ctx.side, ctx.build
+    n = len(build.characters)
+    lo, hi = side.characters.min, side.characters.max
+    if n < lo or (hi is not None and n > hi):
+        expected = f"{lo} to {hi}" if hi is not None and hi != lo else (f"exactly {lo}" if hi == lo else f"at least {lo}")
+        out.append(Violation("build.characters", "error",
+                             f"a {side.name} build has {n} character(s); it needs {expected}",
+                             build.location, "characters", observed=n, expected=expected,
+                             fix="add a character" if n < lo else "remove a character"))
+    for ch in build.characters:
+        count = len(ch.bases)
+        base = side.base
+        if count < base.min or (base.max is not None and count > base.max):
+            type_name = _type_name(ctx.pack, base.type)
+            out.append(Violation("build.base", "error",
+                                 f"{ch.name} has {count} {type_name} card(s); it needs at least {base.min}",
+                                 ch.location, _path_tuple(ch.path + (base.key,)), observed=count,
+                                 expected=f"at least {base.min}", fix=f"add a {type_name} card"))
+    return out
+
+
+def _path_tuple(path):
+    from generator.rules.engine import path_text
+    return path_text(path)
+
+
+def points_limit(ctx, rule: RuleSpec) -> list[Violation]:
+    if ctx.limit is None:
+        return []
+    from generator.rules.engine import points_of
+    points = points_of(ctx)
+    total = points.total
+    if total <= ctx.limit:
+        return []
+    over = total - ctx.limit
+    by_card: dict[str, Contributor] = {}
+    for line in points.lines:
+        old = by_card.get(line.id)
+        by_card[line.id] = Contributor(line.id, line.name, line.points, (old.count if old else 0) + line.count)
+    contributors = tuple(sorted(by_card.values(), key=lambda c: (-c.points * c.count, c.id)))
+    fitting = sorted((c for c in contributors if c.points >= over), key=lambda c: (c.points, c.id))
+    fix = (f"remove 1 × {fitting[0].name} ({fitting[0].points} points)" if fitting
+           else f"remove cards worth at least {over} points")
+    return [Violation(rule.id, rule.severity,
+                      f"{ctx.build.name} costs {total} points, {over} over the limit of {ctx.limit}",
+                      ctx.build.points_limit_location, "points_limit", observed=total,
+                      expected=f"at most {ctx.limit}", contributors=contributors, fix=fix)]
+
+
+def deck_size(ctx, rule: RuleSpec) -> list[Violation]:
+    out = []
+    size = rule.size if rule.size is not None else 30
+    for ch in ctx.build.characters:
+        n = sum(e.copies for e in ch.deck)
+        if n == size:
+            continue
+        diff = n - size
+        fix = f"remove {diff} card(s)" if diff > 0 else f"add {-diff} card(s)"
+        out.append(Violation(rule.id, rule.severity,
+                             f"{ch.name}'s action deck has {n} cards; it must have exactly {size}",
+                             ch.deck_location, _path_tuple(ch.path + ("deck",)), observed=n,
+                             expected=size, fix=fix))
+    return out
+
+
+def copy_limit(ctx, rule: RuleSpec) -> list[Violation]:
+    out = []
+    default = rule.default if rule.default is not None else 3
+    for ch in ctx.build.characters:
+        for p in ctx.of(ch, "deck"):
+            limit = p.card.fields.get(rule.override_field) if rule.override_field else None
+            limit = limit if isinstance(limit, int) else default
+            if p.copies > limit:
+                extra = p.copies - limit
+                out.append(Violation(rule.id, rule.severity,
+                                     f"{ch.name}'s deck has {p.copies} copies of {p.card.name}; at most {limit} allowed",
+                                     p.ref.location, _path(p.ref), observed=p.copies, expected=f"at most {limit}",
+                                     contributors=(Contributor(p.card.id, p.card.name, p.card.points, p.copies),),
+                                     fix=f"remove {extra} × {p.card.name}"))
+    return out
+
+
+def card_sets(ctx, rule: RuleSpec) -> list[Violation]:
+    out = []
+    side = ctx.side
+    for p in ctx.placed:
+        if p.card.set in side.sets:
+            continue
+        set_spec = ctx.pack.spec.sets[p.card.set]
+        out.append(Violation(rule.id, rule.severity,
+                             f"{p.card.name} belongs to the {set_spec.name}; a {side.name} may only use "
+                             f"cards from the {_names(ctx.pack, side.sets)}",
+                             p.ref.location, _path(p.ref), observed=p.card.set, expected=" or ".join(side.sets),
+                             fix=f"remove {p.card.name}"))
+    return out
+
+
+def _place_types(side) -> dict[str, str | None]:
+    return {
+        "base": side.base.type,
+        "equipment": side.equipment.type if side.equipment else None,
+        "abilities": side.abilities.type if side.abilities else None,
+        "deck": side.deck.type if side.deck else None,
+    }
+
+
+def card_kinds(ctx, rule: RuleSpec) -> list[Violation]:
+    out = []
+    wanted = _place_types(ctx.side)
+    place_words = {"base": ctx.side.base.key, "equipment": "equipment", "abilities": "abilities", "deck": "deck"}
+    for p in ctx.placed:
+        expected = wanted[p.place]
+        if expected is None or p.card.type == expected:
+            continue
+        have = _type_name(ctx.pack, p.card.type)
+        want = _type_name(ctx.pack, expected)
+        better = [place for place, t in wanted.items() if t == p.card.type]
+        fix = (f"move {p.card.name} to `{place_words[better[0]]}`" if better
+               else f"remove {p.card.name}: a {ctx.side.name} cannot use {have} cards")
+        out.append(Violation(rule.id, rule.severity,
+                             f"{p.card.name} is a {have} card, but `{place_words[p.place]}` takes {want} cards",
+                             p.ref.location, _path(p.ref), observed=p.card.type, expected=expected, fix=fix))
+    return out
+
+
+def slot_capacity(ctx, rule: RuleSpec) -> list[Violation]:
+    out = []
+    side = ctx.side
+    if side.equipment is None:
+        return out
+    cap_f, use_f = rule.capacity_field or "slots", rule.usage_field or "slots"
+
+    def use(p):
+        v = p.card.fields.get(use_f)
+        return v if isinstance(v, int) else 1
+
+    def cap(card):
+        v = card.fields.get(cap_f)
+        return v if isinstance(v, int) else 0
+
+    for ch in ctx.build.characters:
+        equipment = [p for p in ctx.of(ch, "equipment") if p.card.type == side.equipment.type]
+        if side.equipment.attach == "base":
+            bases = ctx.of(ch, "base")
+            resolved = {i: None for i in range(len(ch.bases))}
+            for p in bases:
+                for i, entry in enumerate(ch.bases):
+                    if entry.card is p.ref:
+                        resolved[i] = p
+            free_pieces = [p.card.name for p in bases
+                           if cap(p.card) - sum(use(e) for e in equipment if e.base_index == _index(ch, p)) > 0]
+            for i, holder in resolved.items():
+                if holder is None:
+                    continue
+                attached = [e for e in equipment if e.base_index == i]
+                used, capacity = sum(use(e) for e in attached), cap(holder.card)
+                if used > capacity:
+                    others = [n for n in free_pieces if n != holder.card.name]
+                    fix = (f"move {attached[-1].card.name} to a piece with free slots ({', '.join(sorted(set(others))[:3])})"
+                           if others else f"remove {attached[-1].card.name}")
+                    out.append(Violation(rule.id, rule.severity,
+                                         f"{holder.card.name} has {capacity} equipment slot(s) but carries "
+                                         f"equipment needing {used}",
+                                         holder.ref.location, _path(holder.ref), observed=used,
+                                         expected=f"at most {capacity}",
+                                         contributors=tuple(Contributor(e.card.id, e.card.name, use(e)) for e in attached),
+                                         fix=fix))
+        else:
+            capacity = sum(cap(p.card) for p in ctx.of(ch, "base"))
+            used = sum(use(e) for e in equipment)
+            if used > capacity:
+                over = used - capacity
+                fitting = sorted((e for e in equipment if use(e) >= over), key=lambda e: (use(e), e.card.id))
+                victim = fitting[0] if fitting else equipment[-1]
+                loc = victim.ref.location
+                out.append(Violation(rule.id, rule.severity,
+                                     f"{ch.name} has {capacity} equipment slot(s) but carries equipment needing {used}",
+                                     loc, _path(victim.ref), observed=used, expected=f"at most {capacity}",
+                                     contributors=tuple(Contributor(e.card.id, e.card.name, use(e)) for e in equipment),
+                                     fix=f"remove {victim.card.name}"))
+    return out
+
+
+def _index(ch, placed_base) -> int | None:
+    for i, entry in enumerate(ch.bases):
+        if entry.card is placed_base.ref:
+            return i
+    return None
+
+
+def requirements(ctx, rule: RuleSpec) -> list[Violation]:
+    out = []
+    field = rule.field or "requires"
+    stats_spec = ctx.pack.spec.stats
+    for ch in ctx.build.characters:
+        stats = ctx.base_stats(ch)
+        bases = ctx.of(ch, "base")
+        for p in ctx.of(ch):
+            if p.place == "base":
+                continue
+            for req in p.card.fields.get(field) or []:
+                need = req["min"]
+                if req.get("stat"):
+                    have = stats.get(req["stat"], 0)
+                    stat_name = stats_spec[req["stat"]].name if req["stat"] in stats_spec else req["stat"]
+                    if have >= need:
+                        continue
+                    message = f"{p.card.name} needs {stat_name} {need} or more; {ch.name} has {have}"
+                    expected = f"{stat_name} ≥ {need}"
+                    fix = f"raise {stat_name} by {need - have} (pieces, heroes or equipment bonuses) or remove {p.card.name}"
+                else:
+                    have = sum(1 for b in bases if b.card.fields.get(req["field"]) == req["value"])
+                    if have >= need:
+                        continue
+                    label = str(req["value"])
+                    message = (f"{p.card.name} needs {need} card(s) with {req['field'].replace('_', ' ')} {label}; "
+                               f"{ch.name} has {have}")
+                    expected = f"{need} × {label}"
+                    fix = f"remove {p.card.name}, or choose a character with {label}"
+                out.append(Violation(rule.id, rule.severity, message, p.ref.location, _path(p.ref),
+                                     observed=have, expected=expected, fix=fix))
+    return out
+
+
+def count(ctx, rule: RuleSpec) -> list[Violation]:
+    out = []
+    spec = rule.count
+    if spec is None:
+        return out
+    place = spec.within
+    for ch in ctx.build.characters:
+        n = 0
+        for p in ctx.of(ch, place):
+            if spec.type and p.card.type != spec.type:
+                continue
+            if spec.field and p.card.fields.get(spec.field) != spec.value:
+                continue
+            n += p.copies
+        problem = None
+        if rule.exactly is not None and n != rule.exactly:
+            problem, missing = f"exactly {rule.exactly}", rule.exactly - n
+        elif rule.min is not None and n < rule.min:
+            problem, missing = f"at least {rule.min}", rule.min - n
+        elif rule.max is not None and n > rule.max:
+            problem, missing = f"at most {rule.max}", rule.max - n
+        if problem is None:
+            continue
+        template = rule.messages.get(str(n)) or rule.message or (
+            "{character} has {count} matching card(s); the rule asks for {expected}")
+        values = {"character": ch.name, "count": n, "expected": problem, "missing": abs(missing)}
+        out.append(Violation(rule.id, rule.severity, template.format(**values), ch.location,
+                             _path_tuple(ch.path), observed=n, expected=problem,
+                             fix=rule.fix.format(**values) if rule.fix else None))
+    return out
+
+
+CHECKS = {
+    "points_limit": points_limit,
+    "deck_size": deck_size,
+    "copy_limit": copy_limit,
+    "card_sets": card_sets,
+    "card_kinds": card_kinds,
+    "slot_capacity": slot_capacity,
+    "requirements": requirements,
+    "count": count,
+}
