@@ -81,5 +81,29 @@ def validate(targets, points, fmt, pack_option, boss_build, audit):
     sys.exit(EXIT_OK if all(r.legal for r in reports) else EXIT_RULES)
 
 
+@main.command()
+@click.option("--pack", "pack_dir", type=click.Path(path_type=Path, file_okay=False), default=str(DEFAULT_PACK),
+              show_default=True)
+@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default="schemas",
+              show_default=True)
+def schema(pack_dir, out_dir):
+    """Write JSON Schemas for game.yaml, card files and builds (for YAML editors)."""
+    from generator.load import load_pack
+    from generator.schema_export import write_schemas
+    for path in write_schemas(load_pack(pack_dir), out_dir):
+        click.echo(str(path))
+
+
+@main.command(name="list")
+@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False),
+                default=str(DEFAULT_PACK))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
+def list_cards(pack_dir, fmt):
+    """List every card of a pack: id, name, set, type, points and key statistics."""
+    from generator.cardlist import render_card_list
+    from generator.load import load_pack
+    click.echo(render_card_list(load_pack(pack_dir), fmt), nl=False)
+
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,1 @@
+"""ReportLab drawing: cards, sheets, maps, rulebook. Millimetres outside, points only here."""
