@@ -226,7 +226,9 @@ def build_from_document(doc: Document, pack: Pack) -> Build:
             bases.append(BaseEntry(ref(getattr(char, base.key), cpath + (base.key,))))
         equipment = tuple(ref(e, cpath + ("equipment", i)) for i, e in enumerate(getattr(char, "equipment", []) or []))
         abilities = tuple(ref(a, cpath + ("abilities", i)) for i, a in enumerate(getattr(char, "abilities", []) or []))
-        deck = tuple(DeckEntry(ref(cid, cpath + ("deck", cid)), n) for cid, n in (getattr(char, "deck", {}) or {}).items())
+        # a deck entry is `card-id: copies`; point at the id (the key), which is what a person misspells
+        deck = tuple(DeckEntry(Ref(cid, cpath + ("deck", cid), doc.at(cpath + ("deck", cid), key=True)), n)
+                     for cid, n in (getattr(char, "deck", {}) or {}).items())
         name = char.name or _default_name(raw_char, base, pack) or f"character {ci + 1}"
         characters.append(Character(
             name=name, path=cpath, location=doc.at(cpath), bases=tuple(bases), equipment=equipment,

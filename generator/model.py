@@ -145,6 +145,20 @@ class RuleSpec(Strict):
     fix: str | None = None
 
 
+TerrainPattern = Literal["none", "dots", "hatch", "crosshatch", "waves", "bricks", "grass"]
+
+
+class TerrainSpec(Strict):
+    """A kind of map terrain. `pattern` is how it prints: low-ink greyscale, so it stays
+    legible on any home printer; `text` is the rule printed in the map legend."""
+
+    name: Name
+    pattern: TerrainPattern = "dots"
+    text: str = ""
+    walkable: bool = True
+    blocks_sight: bool = False
+
+
 class GameSpec(Strict):
     id: CardId | Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$")]
     name: Name
@@ -160,7 +174,7 @@ class GameSpec(Strict):
     points_limits: dict[str, int] = {}
     default_points_limit: str | None = None
     rules: list[RuleSpec] = []
-    terrain: dict[str, dict] = {}
+    terrain: dict[CardId, TerrainSpec] = {}
     line_of_sight: Literal["permissive", "strict"] = "permissive"
 
 

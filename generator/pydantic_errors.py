@@ -31,7 +31,8 @@ def problems_from(exc: ValidationError, doc: Document, base_path: tuple, what: s
     """`allowed_keys(path)` returns the keys valid at a path, for did-you-mean on unknown keys."""
     problems: list[Problem] = []
     seen: set = set()
-    for err in exc.errors(include_url=False):
+    errors = _merge_union_branches(exc.errors(include_url=False))
+    for err in errors:
         loc = tuple(p for p in err["loc"] if not _is_union_tag(p))
         is_key = "[key]" in loc
         loc = tuple(p for p in loc if p != "[key]")
@@ -61,8 +62,9 @@ def problems_from(exc: ValidationError, doc: Document, base_path: tuple, what: s
                               doc.at(path, key=is_key), found=_show(value), expected=f"one of {expected}",
                               fix=f"did you mean `{guess}`?" if guess else None)
         elif kind in _TYPE_WORDS:
-            problem = Problem("schema.type", f"`{where}` should be {_TYPE_WORDS[kind]}",
-                              doc.at(path, key=is_key), found=_show(value), expected=_TYPE_WORDS[kind])
+            words = err.get("_words") or _TYPE_WORDS[kind]
+            problem = Problem("schema.type", f"`{where}` should be {words}",
+                              doc.at(path, key=is_key), found=_show(value), expected=words)
         elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
             ctx = err.get("ctx", {})
             bound = {"greater_than_equal": f"at least {ctx.get('ge')}", "less_than_equal": f"at most {ctx.get('le')}",
@@ -93,3 +95,30 @@ def _is_union_tag(part) -> bool:
     # pydantic names union members in loc ("str", "function-after[...]", model names); drop them
     return isinstance(part, str) and (part in ("str", "int", "list[str]") or part.startswith(("function-", "literal[", "constrained-"))
                                       or part[:1].isupper() and part.endswith(("Model", "Item", "Spec", "Size")))
+
+
+def _merge_union_branches(errors: list[dict]) -> list[dict]:
+    """A value checked against a union (`text` or `{piece, equipment}`) fails in every branch.
+    Report one message: drop a branch's type error when another branch got further into the
+    value (a mapping with an unknown key), and join type errors at the same place ("text or a mapping")."""
+    def clean(err):
+        return tuple(p for p in err["loc"] if not _is_union_tag(p) and p != "[key]")
+
+    locs = [clean(e) for e in errors]
+    out: list[dict] = []
+    merged: dict[tuple, dict] = {}
+    for err, loc in zip(errors, locs):
+        if err["type"] in _TYPE_WORDS:
+            if any(len(other) > len(loc) and other[:len(loc)] == loc for other in locs):
+                continue  # another branch understood the value's shape; its error is the useful one
+            if loc in merged:
+                first = merged[loc]
+                words = first.get("_words") or _TYPE_WORDS[first["type"]]
+                word = _TYPE_WORDS[err["type"]]
+                if word not in words.split(" or "):
+                    first["_words"] = f"{words} or {word}"
+                continue
+            err = dict(err)
+            merged[loc] = err
+        out.append(err)
+    return out

@@ -29,6 +29,11 @@ def pack_for(target: Path, pack_option: Path | None = None, cache: dict | None =
                 doc.at(("pack",)) if isinstance(doc.data, dict) and "pack" in doc.data else Location(doc.file),
                 found=str(pack_id) if pack_id else None, expected="a `pack:` naming a folder in card_data/",
                 fix="add `pack: boss_fight`, or pass --pack card_data/boss_fight")])
+    if root is None:
+        where = display_path(target)
+        raise InputError([Problem("pack.missing", f"{where} is not a game pack (no game.yaml in it or above it)",
+                                  Location(where), expected="a pack folder, a build file or a map file",
+                                  fix="give the pack folder, e.g. card_data/boss_fight")])
     key = str(Path(root).resolve())
     if key not in cache:
         cache[key] = load_pack(Path(root))

@@ -20,6 +20,11 @@ def _type_name(pack, type_id) -> str:
     return pack.spec.card_types[type_id].name
 
 
+def _a(word: str) -> str:
+    """`a Hero`, `an Ability`."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 def structure(ctx) -> list[Violation]:
     """Counts the pack's `sides:` declares: characters per build, base cards per character."""
     out = []
@@ -113,7 +118,7 @@ def card_sets(ctx, rule: RuleSpec) -> list[Violation]:
             continue
         set_spec = ctx.pack.spec.sets[p.card.set]
         out.append(Violation(rule.id, rule.severity,
-                             f"{p.card.name} belongs to the {set_spec.name}; a {side.name} may only use "
+                             f"{p.card.name} belongs to the {set_spec.name}; {_a(side.name)} may only use "
                              f"cards from the {_names(ctx.pack, side.sets)}",
                              p.ref.location, _path(p.ref), observed=p.card.set, expected=" or ".join(side.sets),
                              fix=f"remove {p.card.name}"))
@@ -141,9 +146,9 @@ def card_kinds(ctx, rule: RuleSpec) -> list[Violation]:
         want = _type_name(ctx.pack, expected)
         better = [place for place, t in wanted.items() if t == p.card.type]
         fix = (f"move {p.card.name} to `{place_words[better[0]]}`" if better
-               else f"remove {p.card.name}: a {ctx.side.name} cannot use {have} cards")
+               else f"remove {p.card.name}: {_a(ctx.side.name)} cannot use {have} cards")
         out.append(Violation(rule.id, rule.severity,
-                             f"{p.card.name} is a {have} card, but `{place_words[p.place]}` takes {want} cards",
+                             f"{p.card.name} is {_a(have)} card, but `{place_words[p.place]}` takes {want} cards",
                              p.ref.location, _path(p.ref), observed=p.card.type, expected=expected, fix=fix))
     return out
 
@@ -163,45 +168,52 @@ def slot_capacity(ctx, rule: RuleSpec) -> list[Violation]:
         v = card.fields.get(cap_f)
         return v if isinstance(v, int) else 0
 
+    def by_size(items):
+        # the item whose removal is suggested: the smallest that is big enough, else the biggest
+        return sorted(items, key=lambda e: (use(e), e.card.id))
+
     for ch in ctx.build.characters:
         equipment = [p for p in ctx.of(ch, "equipment") if p.card.type == side.equipment.type]
         if side.equipment.attach == "base":
-            bases = ctx.of(ch, "base")
-            resolved = {i: None for i in range(len(ch.bases))}
-            for p in bases:
-                for i, entry in enumerate(ch.bases):
-                    if entry.card is p.ref:
-                        resolved[i] = p
-            free_pieces = [p.card.name for p in bases
-                           if cap(p.card) - sum(use(e) for e in equipment if e.base_index == _index(ch, p)) > 0]
-            for i, holder in resolved.items():
-                if holder is None:
-                    continue
+            holders = {}
+            for p in ctx.of(ch, "base"):
+                index = _index(ch, p)
+                if index is not None:
+                    holders[index] = p
+            free = {i: cap(h.card) - sum(use(e) for e in equipment if e.base_index == i)
+                    for i, h in holders.items()}
+            for i, holder in sorted(holders.items()):
                 attached = [e for e in equipment if e.base_index == i]
                 used, capacity = sum(use(e) for e in attached), cap(holder.card)
-                if used > capacity:
-                    others = [n for n in free_pieces if n != holder.card.name]
-                    fix = (f"move {attached[-1].card.name} to a piece with free slots ({', '.join(sorted(set(others))[:3])})"
-                           if others else f"remove {attached[-1].card.name}")
-                    out.append(Violation(rule.id, rule.severity,
-                                         f"{holder.card.name} has {capacity} equipment slot(s) but carries "
-                                         f"equipment needing {used}",
-                                         holder.ref.location, _path(holder.ref), observed=used,
-                                         expected=f"at most {capacity}",
-                                         contributors=tuple(Contributor(e.card.id, e.card.name, use(e)) for e in attached),
-                                         fix=fix))
+                if used <= capacity:
+                    continue
+                over = used - capacity
+                fitting = [e for e in by_size(attached) if use(e) >= over]
+                victim = fitting[0] if fitting else by_size(attached)[-1]
+                others = sorted({holders[j].card.name for j, f in free.items() if j != i and f >= use(victim)})
+                fix = (f"move {victim.card.name} to a piece with {use(victim)} free slot(s) ({', '.join(others[:3])})"
+                       if others else f"remove {victim.card.name}")
+                out.append(Violation(rule.id, rule.severity,
+                                     f"{holder.card.name} has {capacity} equipment slot(s) but carries "
+                                     f"equipment needing {used}",
+                                     holder.ref.location, _path(holder.ref), observed=used,
+                                     expected=f"at most {capacity}",
+                                     contributors=tuple(Contributor(e.card.id, e.card.name, use(e))
+                                                        for e in by_size(attached)),
+                                     fix=fix))
         else:
             capacity = sum(cap(p.card) for p in ctx.of(ch, "base"))
             used = sum(use(e) for e in equipment)
             if used > capacity:
                 over = used - capacity
-                fitting = sorted((e for e in equipment if use(e) >= over), key=lambda e: (use(e), e.card.id))
-                victim = fitting[0] if fitting else equipment[-1]
+                fitting = [e for e in by_size(equipment) if use(e) >= over]
+                victim = fitting[0] if fitting else by_size(equipment)[-1]
                 loc = victim.ref.location
                 out.append(Violation(rule.id, rule.severity,
                                      f"{ch.name} has {capacity} equipment slot(s) but carries equipment needing {used}",
                                      loc, _path(victim.ref), observed=used, expected=f"at most {capacity}",
-                                     contributors=tuple(Contributor(e.card.id, e.card.name, use(e)) for e in equipment),
+                                     contributors=tuple(Contributor(e.card.id, e.card.name, use(e))
+                                                        for e in by_size(equipment)),
                                      fix=f"remove {victim.card.name}"))
     return out
 
@@ -218,21 +230,24 @@ def requirements(ctx, rule: RuleSpec) -> list[Violation]:
     field = rule.field or "requires"
     stats_spec = ctx.pack.spec.stats
     for ch in ctx.build.characters:
-        stats = ctx.base_stats(ch)
+        # "a minimum value of a stat, counting bonuses from the character's other cards" (rules,
+        # Equipment and Abilities): every bonus counts except the one on the card being checked.
+        stats = ctx.full_stats(ch)
         bases = ctx.of(ch, "base")
         for p in ctx.of(ch):
             if p.place == "base":
                 continue
+            own = (p.card.fields.get("bonus") or {}) if p.place in ("equipment", "abilities") else {}
             for req in p.card.fields.get(field) or []:
                 need = req["min"]
                 if req.get("stat"):
-                    have = stats.get(req["stat"], 0)
+                    have = stats.get(req["stat"], 0) - own.get(req["stat"], 0)
                     stat_name = stats_spec[req["stat"]].name if req["stat"] in stats_spec else req["stat"]
                     if have >= need:
                         continue
                     message = f"{p.card.name} needs {stat_name} {need} or more; {ch.name} has {have}"
                     expected = f"{stat_name} ≥ {need}"
-                    fix = f"raise {stat_name} by {need - have} (pieces, heroes or equipment bonuses) or remove {p.card.name}"
+                    fix = f"raise {stat_name} by {need - have} (with other cards' bonuses) or remove {p.card.name}"
                 else:
                     have = sum(1 for b in bases if b.card.fields.get(req["field"]) == req["value"])
                     if have >= need:

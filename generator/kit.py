@@ -1,0 +1,66 @@
+"""What to print: the faces of a whole pack (with kit copies) or of one build, and the
+`pnp build` profiles that turn them into files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.errors import InputError, Location, Problem
+from generator.model import Build, Card, Pack
+from generator.render.cards import CardFace, CardShared
+
+PROFILES = ("home", "gutterfold", "print-shop", "png", "tts")
+
+
+def card_order(pack: Pack) -> list[Card]:
+    """Set order, then type order as game.yaml declares them, then file order."""
+    sets = {s: i for i, s in enumerate(pack.spec.sets)}
+    types = {t: i for i, t in enumerate(pack.spec.card_types)}
+    return sorted(pack.cards.values(), key=lambda c: (sets.get(c.set, 99), types.get(c.type, 99), c.order))
+
+
+def _face(card: Card, index: int, total: int, shared: CardShared) -> CardFace:
+    layout = shared.layout_for(card.type).name
+    return CardFace(card, False, index, total, layout, card.set, card.type)
+
+
+def pack_faces(pack: Pack, shared: CardShared, copies: bool = True) -> list[CardFace]:
+    cards = card_order(pack)
+    total = len(cards)
+    faces = []
+    for i, card in enumerate(cards, 1):
+        for _ in range(card.copies if copies else 1):
+            faces.append(_face(card, i, total, shared))
+    return faces
+
+
+def build_faces(pack: Pack, build: Build, shared: CardShared) -> list[CardFace]:
+    """Every card a build needs on the table: base cards, equipment, abilities and the deck with copies."""
+    numbers = {c.id: i for i, c in enumerate(card_order(pack), 1)}
+    total = len(numbers)
+    faces = []
+    for character in build.characters:
+        refs = []
+        for entry in character.bases:
+            refs.append((entry.card, 1))
+            refs.extend((e, 1) for e in entry.equipment)
+        refs.extend((e, 1) for e in character.equipment)
+        refs.extend((a, 1) for a in character.abilities)
+        refs.extend((d.card, d.copies) for d in character.deck)
+        for ref, count in refs:
+            card = pack.cards.get(ref.id)
+            if card is None:
+                raise InputError([Problem("card.unknown", f"no card with the id `{ref.id}`", ref.location,
+                                          fix="run `pnp validate` on the build first")])
+            faces.extend(_face(card, numbers[card.id], total, shared) for _ in range(count))
+    return faces
+
+
+def output_dir(pack: Pack, out: Path | None) -> Path:
+    return Path(out) if out else Path("output") / pack.spec.id
+
+
+def check_profile(profile: str) -> None:
+    if profile not in PROFILES:
+        raise InputError([Problem("cli.profile", f"unknown profile `{profile}`", Location("command line"),
+                                  expected=", ".join(PROFILES))])

@@ -1,0 +1,32 @@
+"""Hex maps: the map file format, the checks that a game is playable on a map, and the
+entry points `pnp validate` uses. Drawing lives in generator.render.maps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.load import load_build
+from generator.maps.checks import (Footprint, check_map, footprint_of, largest_party, preset_builds,
+                                   preset_footprints)
+from generator.maps.model import HexMap, load_map, load_pack_maps
+from generator.model import Pack
+from generator.rules.report import Report
+
+__all__ = ["Footprint", "HexMap", "load_map", "load_pack_maps", "validate_map", "validate_hexmap"]
+
+
+def validate_map(pack: Pack, path: Path, boss_build: Path | None = None) -> Report:
+    """Check one map file. With `boss_build`, the map must hold that build's footprint;
+    without it, every preset of a footprint side (the pack's bosses) must fit."""
+    hexmap = load_map(pack, Path(path))
+    builds = preset_builds(pack)
+    if boss_build is not None:
+        footprints = [footprint_of(pack, load_build(Path(boss_build), pack))]
+    else:
+        footprints = preset_footprints(pack, builds)
+    return validate_hexmap(hexmap, pack, footprints, largest_party(pack, builds))
+
+
+def validate_hexmap(hexmap: HexMap, pack: Pack, footprints: list[Footprint], party: int) -> Report:
+    violations, stats = check_map(hexmap, pack, footprints, party)
+    return Report(file=hexmap.file, kind="map", name=hexmap.title, violations=violations, stats=stats)

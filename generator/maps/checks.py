@@ -1,0 +1,380 @@
+"""Map checks: can the game actually be played on this map?
+
+Every check returns `Violation`s naming a hex and pointing at the YAML value to change:
+
+- map.terrain       a terrain id the pack does not declare (did-you-mean)
+- map.zone          a zone named after no side of the pack
+- map.off-grid      an obstacle / terrain / zone / removed hex that is not on the map
+- map.overlap       a hex listed twice, or as both obstacle and terrain (warning)
+- map.connectivity  walkable hexes that cannot be reached from the rest of the map
+- map.boss-fit      a footprint (multi-hex figure) with no legal placement, or one that
+                    can be placed but can never move (a step or a 60° turn)
+- map.placement     wherever the footprint stands, too few hexes are left more than
+                    `min_distance` hexes away for the opposing party
+
+Footprints come from builds generically: the union of the base cards' `hexes` fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator import hexgrid
+from generator.errors import InputError, Location, did_you_mean, short_list
+from generator.hexgrid import Hex
+from generator.load import load_build
+from generator.maps.model import HexEntry, HexMap
+from generator.model import Build, Pack
+from generator.rules.report import Violation
+
+DEFAULT_PARTY = 4
+MIN_DISTANCE = 2  # heroes start more than this many hexes from every hex of the boss
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """The hexes a figure covers, relative to its own (0, 0), and who it belongs to."""
+
+    name: str
+    side: str
+    hexes: frozenset
+    source: str  # the build file it came from
+
+    @property
+    def size(self) -> int:
+        return len(self.hexes)
+
+
+def _hexes(hexes, limit: int = 4) -> str:
+    items = [f"hex {h}" for h in sorted(hexes)]
+    return short_list(items, limit)
+
+
+def _v(rule: str, message: str, location: Location, path: str = "", severity: str = "error",
+       observed=None, expected=None, fix=None) -> Violation:
+    return Violation(rule, severity, message, location, path, observed, expected, fix=fix)
+
+
+# ---- footprints and parties from builds -------------------------------------------------------
+
+
+def footprint_sides(pack: Pack) -> set[str]:
+    """Sides whose base cards declare a `hexes` field: their figures cover several hexes."""
+    out = set()
+    for side_id, side in pack.spec.sides.items():
+        card_type = pack.spec.card_types.get(side.base.type)
+        if card_type and any(f.type == "hexes" for f in card_type.fields.values()):
+            out.add(side_id)
+    return out
+
+
+def footprint_of(pack: Pack, build: Build) -> Footprint:
+    """Union of the hexes of the build's base cards (an empty union is one hex)."""
+    side = pack.spec.sides[build.side]
+    card_type = pack.spec.card_types.get(side.base.type)
+    fields = [n for n, f in (card_type.fields.items() if card_type else []) if f.type == "hexes"]
+    hexes: set[Hex] = set()
+    for character in build.characters:
+        for entry in character.bases:
+            card = pack.cards.get(entry.card.id)
+            for name in fields:
+                for pair in (card.fields.get(name) or []) if card else []:
+                    hexes.add(Hex(pair[0], pair[1]))
+    return Footprint(build.name, build.side, frozenset(hexes or {hexgrid.ORIGIN}), build.file)
+
+
+def preset_builds(pack: Pack) -> list[Build]:
+    """The pack's presets that load; broken presets are reported by pack validation."""
+    builds = []
+    for path in pack.preset_files:
+        try:
+            builds.append(load_build(Path(path), pack))
+        except InputError:
+            continue
+    return builds
+
+
+def preset_footprints(pack: Pack, builds: list[Build] | None = None) -> list[Footprint]:
+    sides = footprint_sides(pack)
+    builds = preset_builds(pack) if builds is None else builds
+    return [footprint_of(pack, b) for b in builds if b.side in sides]
+
+
+def largest_party(pack: Pack, builds: list[Build] | None = None) -> int:
+    """The most characters any non-footprint preset fields, else DEFAULT_PARTY."""
+    sides = footprint_sides(pack)
+    builds = preset_builds(pack) if builds is None else builds
+    sizes = [len(b.characters) for b in builds if b.side not in sides]
+    return max(sizes) if sizes else DEFAULT_PARTY
+
+
+# ---- data checks -------------------------------------------------------------------------------
+
+
+def check_terrain(m: HexMap) -> list[Violation]:
+    out = []
+    for tid in dict.fromkeys(e.name for e in m.entries_of("terrain")):
+        if tid in m.terrain_specs:
+            continue
+        hexes = [e.hex for e in m.entries_of("terrain", tid)]
+        guess = did_you_mean(tid, m.terrain_specs)
+        known = ", ".join(m.terrain_specs) or "none (the pack declares no terrain)"
+        out.append(_v("map.terrain", f"terrain `{tid}` on {_hexes(hexes)} is not declared by the pack",
+                      m.at(("terrain", tid), key=True), f"terrain.{tid}", observed=tid,
+                      expected=f"one of: {known}",
+                      fix=f"did you mean `{guess}`?" if guess else "declare it under `terrain:` in game.yaml"))
+    return out
+
+
+def check_zones(m: HexMap, pack: Pack) -> list[Violation]:
+    out = []
+    for zid in m.zones:
+        if zid in pack.spec.sides:
+            continue
+        hexes = [e.hex for e in m.entries_of("zone", zid)]
+        guess = did_you_mean(zid, pack.spec.sides)
+        out.append(_v("map.zone", f"zone `{zid}` on {_hexes(hexes)} names no side of the pack",
+                      m.at(("zones", zid), key=True), f"zones.{zid}", observed=zid,
+                      expected=f"a side: {', '.join(pack.spec.sides)}",
+                      fix=f"did you mean `{guess}`?" if guess else "name the zone after the side that starts there"))
+    return out
+
+
+def check_off_grid(m: HexMap) -> list[Violation]:
+    out = []
+    for e in m.entries:
+        if e.kind == "shape" or e.hex in m.hexes:
+            continue
+        if e.kind == "remove":
+            continue  # removing a hex that is already absent changes nothing
+        out.append(_v("map.off-grid", f"hex {e.hex} in `{e.where}` is off the map",
+                      e.location, _path(e), observed=list(e.hex), expected="a hex of the map's shape",
+                      fix="check the coordinates against the printed labels, or enlarge the shape"))
+    return out
+
+
+def check_overlap(m: HexMap) -> list[Violation]:
+    """Warnings: the same hex listed twice, or given two meanings (first listing wins)."""
+    out, seen = [], {}
+    for e in m.entries:
+        if e.kind in ("shape", "remove", "zone") or e.hex not in m.hexes:
+            continue
+        first = seen.get(e.hex)
+        if first is None:
+            seen[e.hex] = e
+            continue
+        what = "twice" if (first.kind, first.name) == (e.kind, e.name) else f"in `{first.where}` and `{e.where}`"
+        out.append(_v("map.overlap", f"hex {e.hex} is listed {what} (first at line {first.location.line})",
+                      e.location, _path(e), severity="warning", observed=list(e.hex),
+                      fix="keep one listing; the first one is used"))
+    for zid, zone in m.zones.items():
+        blocked = sorted(h for h in zone if not m.walkable(h))
+        if blocked:
+            entry = next(e for e in m.entries_of("zone", zid) if e.hex == blocked[0])
+            out.append(_v("map.overlap", f"zone `{zid}` includes {_hexes(blocked)}, which no figure can stand on",
+                          entry.location, _path(entry), severity="warning", observed=[list(h) for h in blocked],
+                          fix="take those hexes out of the zone"))
+    return out
+
+
+def _path(e: HexEntry) -> str:
+    return f"{e.where}[{e.path[-1]}]"
+
+
+def check_connectivity(m: HexMap) -> list[Violation]:
+    walkable = m.walkable_hexes
+    if not walkable:
+        return [_v("map.connectivity", "the map has no walkable hex", m.at(("shape",)), "shape",
+                   fix="give the map a shape, or remove obstacles")]
+    groups = hexgrid.connected_components(walkable)
+    out = []
+    for group in groups[1:]:
+        first = group[0]
+        wall = _wall_entry(m, group)
+        more = f" and {len(group) - 1} more walkable hex{'es' if len(group) > 2 else ''}" if len(group) > 1 else ""
+        location, path = (wall.location, _path(wall)) if wall else _shape_location(m, first)
+        out.append(_v("map.connectivity",
+                      f"hex {first}{more} cannot be reached from the main area of the map "
+                      f"({len(groups[0])} hexes around hex {groups[0][0]})",
+                      location, path, observed=[list(h) for h in group[:12]],
+                      expected="every walkable hex reachable from every other",
+                      fix="open a gap (remove an obstacle next to it), or make the cut-off hexes obstacles"
+                      if wall else "join the islands with a strip of hexes"))
+    return out
+
+
+def _wall_entry(m: HexMap, group: list[Hex]) -> HexEntry | None:
+    """The first-written obstacle or impassable-terrain entry bordering an isolated group."""
+    border = {nb for h in group for nb in hexgrid.neighbours(h)} - set(group)
+    for e in m.entries:
+        if e.kind in ("obstacle", "terrain") and e.hex in border and not m.walkable(e.hex):
+            return e
+    return None
+
+
+def _shape_location(m: HexMap, h: Hex) -> tuple[Location, str]:
+    for e in m.entries_of("shape"):
+        if e.hex == h:
+            return e.location, _path(e)
+    return m.at(("shape",)), "shape"
+
+
+# ---- footprint checks --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Placement:
+    anchor: Hex
+    cells: frozenset  # absolute hexes covered
+
+
+def _orientations(fp: Footprint) -> list[frozenset]:
+    """Orientations about the footprint's centre hex, so a 60° turn is a turn in place.
+    Mirror images count: the owner decides which way round to build the figure's base."""
+    pivot = hexgrid.shape_center(fp.hexes)
+    base = hexgrid.translate(fp.hexes, Hex(-pivot.q, -pivot.r))
+    return hexgrid.orientations(base, mirror=True)
+
+
+def placements(allowed: frozenset, shapes: list[frozenset]) -> list[Placement]:
+    out = []
+    for shape in shapes:
+        for anchor in sorted(allowed):
+            cells = hexgrid.translate(shape, anchor)
+            if cells <= allowed:
+                out.append(Placement(anchor, cells))
+    return out
+
+
+def can_move(p: Placement, walkable: frozenset) -> bool:
+    """One legal step (the whole figure shifted one hex) or a 60° turn about its centre."""
+    for d in hexgrid.DIRECTIONS:
+        if hexgrid.translate(p.cells, d) <= walkable:
+            return True
+    for steps in (1, -1):
+        turned = hexgrid.rotate_shape(p.cells, steps, p.anchor)
+        if turned != p.cells and turned <= walkable:
+            return True
+    return False
+
+
+def _zone_of(m: HexMap, side: str):
+    return m.zones.get(side)
+
+
+def _party_cells(m: HexMap, footprint_side: str, pack_sides) -> tuple[frozenset, list[str]]:
+    """Where the opposing party may start: the zones of the other sides, else anywhere."""
+    zones = [z for z in m.zones if z != footprint_side and z in pack_sides]
+    walkable = m.walkable_hexes
+    if not zones:
+        return walkable, []
+    cells = set()
+    for z in zones:
+        cells |= m.zones[z]
+    return frozenset(cells) & walkable, zones
+
+
+def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=()) -> tuple[list[Violation], dict]:
+    walkable = m.walkable_hexes
+    zone = _zone_of(m, fp.side)
+    start_cells = walkable & zone if zone is not None else walkable
+    shapes = _orientations(fp)
+    starts = placements(start_cells, shapes)
+    zone_path = ("zones", fp.side)
+    where = m.at(zone_path, key=True) if zone is not None else m.at(("shape",))
+    stats = {"size": fp.size, "orientations": len(shapes), "start_placements": len(starts)}
+    if not starts:
+        return [_no_placement(m, fp, shapes, start_cells, zone is not None, where)], stats
+    movers = [p for p in starts if can_move(p, walkable)]
+    if not movers:
+        p = starts[0]
+        return [_v("map.boss-fit",
+                   f"`{fp.name}` ({fp.size} hexes) fits only where it can never move: centred on hex "
+                   f"{p.anchor} it can neither step one hex nor turn 60°",
+                   where, "zones." + fp.side if zone is not None else "shape",
+                   observed=f"{len(starts)} placements, none can move",
+                   expected="a placement with room to step or turn",
+                   fix="widen the space around the start area (remove obstacles next to it)")], stats
+    return _check_party(m, fp, party, starts, pack_sides), stats
+
+
+def _no_placement(m: HexMap, fp: Footprint, shapes, allowed, zoned: bool, where: Location) -> Violation:
+    """Explain the closest miss: where the footprint nearly fits and what is in the way."""
+    best = None
+    for shape in shapes:
+        for anchor in sorted(m.hexes):
+            cells = hexgrid.translate(shape, anchor)
+            blocked = sorted(cells - allowed)
+            if best is None or len(blocked) < len(best[1]):
+                best = (anchor, blocked)
+    anchor, blocked = best if best else (hexgrid.ORIGIN, [])
+    reasons, entry = [], None
+    for h in blocked[:4]:
+        if h not in m.hexes:
+            reasons.append(f"hex {h} is off the map")
+        elif h in m.obstacles:
+            reasons.append(f"hex {h} is an obstacle")
+            entry = entry or next((e for e in m.entries_of("obstacle") if e.hex == h), None)
+        elif not m.walkable(h):
+            reasons.append(f"hex {h} is {m.terrain_specs[m.terrain[h]].name}")
+            entry = entry or next((e for e in m.entries_of("terrain") if e.hex == h), None)
+        else:
+            reasons.append(f"hex {h} is outside the `{fp.side}` zone")
+    extra = f" and {len(blocked) - 4} more" if len(blocked) > 4 else ""
+    location = entry.location if entry else where
+    return _v("map.boss-fit",
+              f"`{fp.name}` ({fp.size} hexes) has no legal placement{' in its start zone' if zoned else ''} "
+              f"(turned and mirrored every way); closest fit centred on hex {anchor}, where "
+              f"{'; '.join(reasons)}{extra}",
+              location, _path(entry) if entry else ("zones." + fp.side if zoned else "shape"),
+              observed=[list(h) for h in blocked], expected=f"{fp.size} clear hexes in the footprint's shape",
+              fix="clear those hexes" + (" or enlarge the zone" if zoned else " or enlarge the map"))
+
+
+def _check_party(m: HexMap, fp: Footprint, party: int, starts: list[Placement], pack_sides) -> list[Violation]:
+    cells, zones = _party_cells(m, fp.side, pack_sides)
+    worst = None
+    # Each placement rules out its cells dilated by MIN_DISTANCE; the dilation has the same
+    # size wherever the shape stands, so an orientation whose dilation leaves enough hexes
+    # even if it fell entirely on them is skipped without counting.
+    dilated_size: dict = {}
+    for p in starts:
+        key = hexgrid.normalize(p.cells)
+        if key not in dilated_size:
+            dilated_size[key] = len(hexgrid.dilate(key, MIN_DISTANCE))
+        if len(cells) - dilated_size[key] >= party:
+            continue
+        free = len(cells - hexgrid.dilate(p.cells, MIN_DISTANCE))
+        if worst is None or free < worst[1]:
+            worst = (p, free)
+    if worst is None or worst[1] >= party:
+        return []
+    p, free = worst
+    where = m.at(("zones", zones[0]), key=True) if zones else m.at(("shape",))
+    in_zone = f" in the `{'`/`'.join(zones)}` zone" if zones else ""
+    return [_v("map.placement",
+               f"with `{fp.name}` centred on hex {p.anchor}, only {free} walkable hex{'es' if free != 1 else ''}"
+               f"{in_zone} are more than {MIN_DISTANCE} hexes from it; a party of {party} needs {party}",
+               where, "zones." + zones[0] if zones else "shape", observed=free, expected=f"at least {party}",
+               fix="enlarge the map or the start zones, or restrict where the boss may start")]
+
+
+def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int) -> tuple[list[Violation], dict]:
+    violations: list[Violation] = []
+    violations += check_terrain(m)
+    violations += check_zones(m, pack)
+    violations += check_off_grid(m)
+    violations += check_overlap(m)
+    violations += check_connectivity(m)
+    fits = {}
+    for fp in footprints:
+        found, stats = check_footprint(m, fp, party, set(pack.spec.sides))
+        violations += found
+        fits[fp.name] = stats
+    stats = {
+        "hexes": len(m.hexes), "walkable": len(m.walkable_hexes), "obstacles": len(m.obstacles),
+        "terrain": {t: sum(1 for v in m.terrain.values() if v == t) for t in m.terrain_ids_in_use()},
+        "hex_size_mm": m.hex_size, "orientation": m.orientation, "party": party, "footprints": fits,
+    }
+    return violations, stats

@@ -1,0 +1,218 @@
+"""Hex map files: the strict YAML shape, and the plain `HexMap` value the checks and
+renderers share.
+
+A map file is read in two steps: pydantic refuses anything that is not a map at all
+(unknown keys, wrong types: an InputError with file:line:column), then `load_map` turns
+it into sets of hexes while remembering where each hex was written, so rule violations
+found later (an obstacle off the grid, an unknown terrain) can point at the exact value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from generator import hexgrid
+from generator.errors import InputError, Location, Problem
+from generator.hexgrid import Hex
+from generator.model import ID_PATTERN, Pack, TerrainSpec
+from generator.pydantic_errors import problems_from
+from generator.schemas import allowed_keys_fn
+from generator.yamlio import Document, load_yaml_file
+
+DEFAULT_HEX_MM = 25.4  # 1 inch flat to flat: the usual hex for 25-28 mm miniature bases
+
+# Coordinates and sizes are bounded so a typo (or a hostile file) cannot ask for a
+# million-hex map; 60 × 60 sheets of hexes is already far beyond any table.
+Coord = Annotated[int, Field(ge=-200, le=200)]
+HexPair = Annotated[list[Coord], Field(min_length=2, max_length=2)]
+HexList = Annotated[list[HexPair], Field(max_length=10_000)]
+Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=64)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class RectangleSpec(_Strict):
+    columns: int = Field(ge=1, le=60)
+    rows: int = Field(ge=1, le=60)
+
+
+class ShapeSpec(_Strict):
+    """Exactly one of hexagon / rectangle / hexes, then optionally hexes to cut away."""
+
+    hexagon: int | None = Field(default=None, ge=0, le=30)  # the radius, around hex (0, 0)
+    rectangle: RectangleSpec | None = None
+    hexes: HexList | None = None
+    remove: HexList = []
+
+
+class MapSpec(_Strict):
+    title: Annotated[str, StringConstraints(min_length=1, max_length=80)]
+    notes: Annotated[str, StringConstraints(max_length=2000)] = ""
+    orientation: Literal["pointy", "flat"] = "pointy"
+    hex_size: float = Field(default=DEFAULT_HEX_MM, ge=10, le=80)  # flat to flat, mm
+    shape: ShapeSpec
+    obstacles: HexList = []
+    terrain: dict[Id, HexList] = {}
+    zones: dict[Id, HexList] = {}
+
+
+SHAPE_KINDS = ("hexagon", "rectangle", "hexes")
+
+
+@dataclass(frozen=True)
+class HexEntry:
+    """One hex as written in the file: which list it came from and where."""
+
+    hex: Hex
+    kind: str  # "shape" | "remove" | "obstacle" | "terrain" | "zone"
+    name: str | None  # the terrain or zone id
+    path: tuple
+    location: Location
+
+    @property
+    def where(self) -> str:
+        return {"shape": "shape.hexes", "remove": "shape.remove", "obstacle": "obstacles",
+                "terrain": f"terrain.{self.name}", "zone": f"zones.{self.name}"}[self.kind]
+
+
+@dataclass
+class HexMap:
+    id: str
+    file: str
+    title: str
+    notes: str
+    orientation: str
+    hex_size: float  # flat to flat, mm
+    hexes: frozenset  # the cells of the map
+    obstacles: frozenset  # on the map only
+    terrain: dict  # Hex -> terrain id (first listing wins), on the map only
+    zones: dict  # zone id -> frozenset of hexes on the map
+    terrain_specs: dict  # terrain id -> TerrainSpec (the pack's)
+    line_of_sight: str
+    entries: tuple = ()
+    doc: Document | None = field(default=None, repr=False)
+
+    def spec_of(self, h) -> TerrainSpec | None:
+        tid = self.terrain.get(h)
+        return self.terrain_specs.get(tid) if tid is not None else None
+
+    def walkable(self, h) -> bool:
+        if h not in self.hexes or h in self.obstacles:
+            return False
+        spec = self.spec_of(h)
+        return spec is None or spec.walkable
+
+    def blocks_sight(self, h) -> bool:
+        if h in self.obstacles:
+            return True
+        spec = self.spec_of(h)
+        return spec is not None and spec.blocks_sight
+
+    @property
+    def walkable_hexes(self) -> frozenset:
+        return frozenset(h for h in self.hexes if self.walkable(h))
+
+    def layout(self, origin=(0.0, 0.0), scale: float = 1.0) -> hexgrid.Layout:
+        return hexgrid.Layout.from_flat_to_flat(self.orientation, self.hex_size * scale, origin)
+
+    def can_see(self, a, b) -> bool:
+        return hexgrid.line_of_sight(a, b, self.blocks_sight, self.line_of_sight)
+
+    def at(self, path: tuple, key: bool = False) -> Location:
+        return self.doc.at(path, key) if self.doc else Location(self.file)
+
+    def entries_of(self, kind: str, name: str | None = None) -> list[HexEntry]:
+        return [e for e in self.entries if e.kind == kind and (name is None or e.name == name)]
+
+    def terrain_ids_in_use(self) -> list[str]:
+        """Terrain ids drawn on this map, in the pack's declaration order, unknown ones last."""
+        used = set(self.terrain.values())
+        known = [t for t in self.terrain_specs if t in used]
+        return known + sorted(used - set(known))
+
+
+def map_id(path: Path) -> str:
+    return Path(path).stem
+
+
+def load_map(pack: Pack, path: Path) -> HexMap:
+    """Read a map file. Raises InputError (every problem, with file:line:column) when the
+    file is not a map; rule-level problems (off-grid hexes, unknown terrain) are kept for
+    `generator.maps.checks` to report."""
+    doc = load_yaml_file(Path(path))
+    return map_from_document(doc, pack, map_id(path))
+
+
+def map_from_document(doc: Document, pack: Pack, mid: str) -> HexMap:
+    if not isinstance(doc.data, dict):
+        raise InputError([Problem("schema.type", "a map file must be a mapping", doc.at(()),
+                                  expected="title, shape, obstacles, terrain, zones",
+                                  fix="see docs/maps.md for the map format")])
+    try:
+        spec = MapSpec.model_validate(doc.data)
+    except ValidationError as exc:
+        raise InputError(problems_from(exc, doc, (), "the map", allowed_keys_fn(MapSpec))) from None
+    given = [k for k in SHAPE_KINDS if getattr(spec.shape, k) is not None]
+    if len(given) != 1:
+        raise InputError([Problem(
+            "schema.shape", "the map's `shape` must give exactly one of hexagon, rectangle or hexes"
+            + (f" (it gives {', '.join(given)})" if given else ""),
+            doc.at(("shape",)), found=", ".join(given) or "none of them",
+            expected="one of: hexagon: RADIUS | rectangle: {columns, rows} | hexes: [[q, r], ...]",
+            fix="keep one; cut hexes away with `remove:`")])
+
+    entries: list[HexEntry] = []
+
+    def collect(values, path, kind, name=None) -> list[Hex]:
+        out = []
+        for i, pair in enumerate(values):
+            h = Hex(pair[0], pair[1])
+            entries.append(HexEntry(h, kind, name, path + (i,), doc.at(path + (i,))))
+            out.append(h)
+        return out
+
+    shape = spec.shape
+    if shape.hexagon is not None:
+        base = set(hexgrid.hexagon(shape.hexagon))
+    elif shape.rectangle is not None:
+        base = set(hexgrid.rectangle(shape.rectangle.columns, shape.rectangle.rows, spec.orientation))
+    else:
+        base = set(collect(shape.hexes, ("shape", "hexes"), "shape"))
+    removed = collect(shape.remove, ("shape", "remove"), "remove")
+    cells = frozenset(base - set(removed))
+
+    obstacles = collect(spec.obstacles, ("obstacles",), "obstacle")
+    terrain: dict[Hex, str] = {}
+    for tid, values in spec.terrain.items():
+        for h in collect(values, ("terrain", tid), "terrain", tid):
+            if h in cells:
+                terrain.setdefault(h, tid)
+    zones = {}
+    for zid, values in spec.zones.items():
+        zones[zid] = frozenset(h for h in collect(values, ("zones", zid), "zone", zid) if h in cells)
+
+    return HexMap(
+        id=mid, file=doc.file, title=spec.title, notes=spec.notes.strip(),
+        orientation=spec.orientation, hex_size=float(spec.hex_size), hexes=cells,
+        obstacles=frozenset(h for h in obstacles if h in cells), terrain=terrain, zones=zones,
+        terrain_specs=dict(pack.spec.terrain), line_of_sight=pack.spec.line_of_sight,
+        entries=tuple(entries), doc=doc)
+
+
+def load_pack_maps(pack: Pack) -> list[HexMap]:
+    """Every map of a pack, in file-name order; all unreadable files reported together."""
+    maps, problems = [], []
+    for path in pack.map_files:
+        try:
+            maps.append(load_map(pack, path))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    return maps

@@ -1,0 +1,295 @@
+"""Vector icons, drawn once per document as PDF forms and placed wherever text or a
+layout names them (`:strength:` in card text, `icon` elements in layouts).
+
+Every icon is drawn in a 100 × 100 unit box whose baseline is y = 0 (the icon sits on
+the text baseline and rises to roughly cap height when scaled to the font size).
+"""
+
+from __future__ import annotations
+
+import math
+
+from reportlab.lib.colors import HexColor
+
+INK = HexColor("#222222")
+PAPER = HexColor("#ffffff")
+
+# name -> (colour, drawing function); colours stay distinct in greyscale by shape, not hue
+_ICONS: dict = {}
+
+
+def icon(name: str, color: str):
+    def register(fn):
+        _ICONS[name] = (HexColor(color), fn)
+        return fn
+    return register
+
+
+def known_icons() -> list[str]:
+    return sorted(_ICONS)
+
+
+def _poly(c, points, fill=1, stroke=0, close=True):
+    p = c.beginPath()
+    p.moveTo(*points[0])
+    for pt in points[1:]:
+        p.lineTo(*pt)
+    if close:
+        p.close()
+    c.drawPath(p, fill=fill, stroke=stroke)
+
+
+@icon("health", "#b3261e")
+def _heart(c):
+    p = c.beginPath()
+    p.moveTo(50, 8)
+    p.curveTo(20, 35, 2, 52, 8, 74)
+    p.curveTo(14, 96, 42, 98, 50, 78)
+    p.curveTo(58, 98, 86, 96, 92, 74)
+    p.curveTo(98, 52, 80, 35, 50, 8)
+    p.close()
+    c.drawPath(p, fill=1, stroke=0)
+
+
+@icon("intelligence", "#5b3a8c")
+def _eye(c):
+    p = c.beginPath()
+    p.moveTo(2, 50)
+    p.curveTo(25, 92, 75, 92, 98, 50)
+    p.curveTo(75, 8, 25, 8, 2, 50)
+    p.close()
+    c.drawPath(p, fill=1, stroke=0)
+    c.setFillColor(PAPER)
+    c.circle(50, 50, 22, fill=1, stroke=0)
+    c.setFillColor(INK)
+    c.circle(50, 50, 11, fill=1, stroke=0)
+
+
+@icon("strength", "#8a4b12")
+def _fist(c):
+    # a dumbbell: two plates and a bar
+    c.rect(4, 22, 18, 56, fill=1, stroke=0)
+    c.rect(78, 22, 18, 56, fill=1, stroke=0)
+    c.rect(22, 42, 56, 16, fill=1, stroke=0)
+    c.rect(0, 34, 6, 32, fill=1, stroke=0)
+    c.rect(94, 34, 6, 32, fill=1, stroke=0)
+
+
+@icon("agility", "#1e6b3a")
+def _bolt(c):
+    _poly(c, [(58, 98), (18, 44), (46, 44), (36, 2), (84, 60), (54, 60), (70, 98)])
+
+
+@icon("slot", "#455a64")
+def _slot(c):
+    c.setLineWidth(9)
+    c.roundRect(8, 8, 84, 84, 14, fill=0, stroke=1)
+    c.rect(44, 24, 12, 52, fill=1, stroke=0)
+    c.rect(24, 44, 52, 12, fill=1, stroke=0)
+
+
+@icon("points", "#9c7a00")
+def _gem(c):
+    _poly(c, [(50, 2), (98, 58), (78, 92), (22, 92), (2, 58)])
+    c.setFillColor(PAPER)
+    _poly(c, [(50, 20), (74, 58), (50, 80), (26, 58)])
+
+
+@icon("feat", "#c27c0e")
+def _star(c):
+    pts = []
+    for i in range(10):
+        r = 50 if i % 2 == 0 else 21
+        a = math.pi / 2 + i * math.pi / 5
+        pts.append((50 + r * math.cos(a), 46 + r * math.sin(a)))
+    _poly(c, pts)
+
+
+@icon("damage", "#a31515")
+def _burst(c):
+    pts = []
+    for i in range(16):
+        r = 50 if i % 2 == 0 else 26
+        a = i * math.pi / 8
+        pts.append((50 + r * math.cos(a), 50 + r * math.sin(a)))
+    _poly(c, pts)
+
+
+@icon("range", "#37474f")
+def _target(c):
+    c.setLineWidth(9)
+    c.circle(50, 50, 40, fill=0, stroke=1)
+    c.circle(50, 50, 18, fill=0, stroke=1)
+    c.rect(46, 0, 8, 100, fill=1, stroke=0)
+    c.rect(0, 46, 100, 8, fill=1, stroke=0)
+
+
+@icon("move", "#2e7d32")
+def _arrow(c):
+    _poly(c, [(4, 36), (54, 36), (54, 12), (98, 50), (54, 88), (54, 64), (4, 64)])
+
+
+@icon("attack", "#7f1d1d")
+def _sword(c):
+    _poly(c, [(90, 98), (98, 90), (40, 32), (32, 40)])
+    c.rect(8, 8, 14, 14, fill=1, stroke=0)
+    _poly(c, [(16, 40), (40, 16), (48, 24), (24, 48)])
+    _poly(c, [(14, 22), (22, 14), (34, 26), (26, 34)])
+
+
+@icon("item", "#00695c")
+def _flask(c):
+    p = c.beginPath()
+    p.moveTo(38, 98)
+    p.lineTo(62, 98)
+    p.lineTo(62, 66)
+    p.curveTo(96, 52, 96, 4, 50, 2)
+    p.curveTo(4, 4, 4, 52, 38, 66)
+    p.close()
+    c.drawPath(p, fill=1, stroke=0)
+    c.setFillColor(PAPER)
+    c.rect(24, 22, 52, 8, fill=1, stroke=0)
+
+
+@icon("immobilised", "#4e342e")
+def _lock(c):
+    c.roundRect(12, 2, 76, 56, 8, fill=1, stroke=0)
+    c.setLineWidth(12)
+    p = c.beginPath()
+    p.moveTo(28, 56)
+    p.lineTo(28, 72)
+    p.curveTo(28, 102, 72, 102, 72, 72)
+    p.lineTo(72, 56)
+    c.drawPath(p, fill=0, stroke=1)
+    c.setFillColor(PAPER)
+    c.circle(50, 32, 9, fill=1, stroke=0)
+
+
+@icon("dazzled", "#b28704")
+def _sun(c):
+    c.circle(50, 50, 22, fill=1, stroke=0)
+    for i in range(8):
+        a = i * math.pi / 4
+        cx, cy = 50 + 38 * math.cos(a), 50 + 38 * math.sin(a)
+        dx, dy = 10 * math.cos(a), 10 * math.sin(a)
+        px, py = -5 * math.sin(a), 5 * math.cos(a)
+        _poly(c, [(cx - dx + px, cy - dy + py), (cx + dx, cy + dy), (cx - dx - px, cy - dy - py)])
+
+
+@icon("stunned", "#5d4037")
+def _spiral(c):
+    c.setLineWidth(9)
+    p = c.beginPath()
+    steps = 60
+    for i in range(steps + 1):
+        t = i / steps * 4 * math.pi
+        r = 6 + 40 * i / steps
+        x, y = 50 + r * math.cos(t), 50 + r * math.sin(t)
+        p.moveTo(x, y) if i == 0 else p.lineTo(x, y)
+    c.drawPath(p, fill=0, stroke=1)
+
+
+@icon("poisoned", "#33691e")
+def _drop(c):
+    p = c.beginPath()
+    p.moveTo(50, 100)
+    p.curveTo(40, 70, 10, 52, 12, 34)
+    p.curveTo(14, 4, 86, 4, 88, 34)
+    p.curveTo(90, 52, 60, 70, 50, 100)
+    p.close()
+    c.drawPath(p, fill=1, stroke=0)
+    c.setFillColor(PAPER)
+    c.circle(38, 34, 7, fill=1, stroke=0)
+    c.circle(62, 34, 7, fill=1, stroke=0)
+
+
+@icon("hex", "#37474f")
+def _hex(c):
+    pts = [(50 + 48 * math.cos(math.radians(90 + 60 * i)), 50 + 48 * math.sin(math.radians(90 + 60 * i)))
+           for i in range(6)]
+    c.setLineWidth(10)
+    _poly(c, pts, fill=0, stroke=1)
+
+
+@icon("d6", "#263238")
+def _die(c):
+    c.roundRect(4, 4, 92, 92, 16, fill=1, stroke=0)
+    c.setFillColor(PAPER)
+    for x, y in ((28, 28), (72, 72), (50, 50), (28, 72), (72, 28)):
+        c.circle(x, y, 9, fill=1, stroke=0)
+
+
+@icon("boss", "#7a1f1f")
+def _crown(c):
+    _poly(c, [(4, 14), (96, 14), (96, 84), (74, 56), (50, 92), (26, 56), (4, 84)])
+
+
+@icon("hero", "#1f4e7a")
+def _shield(c):
+    p = c.beginPath()
+    p.moveTo(50, 2)
+    p.curveTo(14, 20, 8, 50, 8, 94)
+    p.lineTo(92, 94)
+    p.curveTo(92, 50, 86, 20, 50, 2)
+    p.close()
+    c.drawPath(p, fill=1, stroke=0)
+
+
+@icon("neutral", "#4a4a4a")
+def _ring(c):
+    c.setLineWidth(14)
+    c.circle(50, 50, 40, fill=0, stroke=1)
+    c.circle(50, 50, 12, fill=1, stroke=0)
+
+
+@icon("token", "#4a4a4a")
+def _coin(c):
+    c.circle(50, 50, 48, fill=1, stroke=0)
+    c.setFillColor(PAPER)
+    c.circle(50, 50, 34, fill=1, stroke=0)
+
+
+@icon("skull", "#212121")
+def _skull(c):
+    c.circle(50, 58, 40, fill=1, stroke=0)
+    c.rect(28, 6, 44, 30, fill=1, stroke=0)
+    c.setFillColor(PAPER)
+    c.circle(34, 58, 11, fill=1, stroke=0)
+    c.circle(66, 58, 11, fill=1, stroke=0)
+    for x in (36, 50, 64):
+        c.rect(x - 3, 6, 6, 14, fill=1, stroke=0)
+
+
+class IconSheet:
+    """Per-document icon forms: each icon is drawn once into the PDF and reused."""
+
+    def __init__(self, canvas):
+        self.canvas = canvas
+        self.defined: set = set()
+
+    def form_name(self, name: str, color: str | None) -> str:
+        key = f"icon-{name}" + (f"-{color.lstrip('#')}" if color else "")
+        if key not in self.defined:
+            col, fn = _ICONS[name]
+            c = self.canvas
+            c.beginForm(key, -5, -5, 105, 105)
+            fill = HexColor(color) if color else col
+            c.setFillColor(fill)
+            c.setStrokeColor(fill)
+            c.setLineJoin(1)
+            c.setLineCap(1)
+            fn(c)
+            c.endForm()
+            self.defined.add(key)
+        return key
+
+    def draw(self, name: str, x: float, y: float, size: float, color: str | None = None) -> None:
+        """Draw icon `name` with its bottom-left at (x, y) points, `size` points square."""
+        if name not in _ICONS:
+            name = "hex"
+        form = self.form_name(name, color)
+        c = self.canvas
+        c.saveState()
+        c.transform(size / 100.0, 0, 0, size / 100.0, x, y)
+        c.doForm(form)
+        c.restoreState()
