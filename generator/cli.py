@@ -138,5 +138,19 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, o
         click.echo(line)
 
 
+@main.command()
+@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False),
+                default=str(DEFAULT_PACK))
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False))
+def watch(pack_dir, paper, out_dir):
+    """Rebuild the kit's outputs whenever a pack or template file changes."""
+    from generator.watch import watch as run_watch
+    try:
+        run_watch(pack_dir, click.echo, paper=paper, out_dir=out_dir)
+    except KeyboardInterrupt:
+        pass
+
+
 if __name__ == "__main__":
     main()

@@ -16,6 +16,7 @@ from generator.render.art import ArtLibrary
 from generator.render.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
 from generator.render.icons import IconSheet
 from generator.render.layout import Element, Layout, LayoutSet
+from generator.render.maps import draw_hex_shape
 from generator.render.text import FitError, TextFitter, draw_layout
 
 FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC}
@@ -164,10 +165,8 @@ class CardPainter:
             self._image(e, layout, ctx, left, top, w, h)
         elif e.kind == "hexshape":
             hexes = layout.evaluate(e.hexes or "[]", ctx, e) or []
-            from generator.render.maps import draw_hex_shape
-            draw_hex_shape(c, [tuple(hx) for hx in hexes] or [(0, 0)], left, top - h, w, h,
-                           fill=self._color(layout.render(e.fill or "#777777", ctx, e)),
-                           stroke=self._color(layout.render(e.stroke or "#222222", ctx, e)))
+            draw_hex_shape(c, [tuple(hx) for hx in hexes], left / mm, (top - h) / mm, w / mm, h / mm,
+                           max_hex_mm=e.size, mark=(0, 0))
 
     def _color(self, value: str) -> Color:
         value = (value or "").strip()

@@ -8,12 +8,18 @@ import tempfile
 import time
 from pathlib import Path
 
+from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas as rl_canvas
 
 from generator.render.fonts import register_fonts
 
 MM = mm  # points per millimetre
+
+# Binary (Flate-only) streams: ASCII85 makes every page stream 25 % larger and costs a
+# pure-Python pass over it; no viewer or print service needs it. ReportLab reads this
+# setting when it writes streams, so it is set once, before any document is made.
+rl_config.useA85 = 0
 
 
 def source_date() -> float | None:

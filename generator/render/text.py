@@ -138,22 +138,38 @@ class TextFitter:
         self.hyphenator = pyphen.Pyphen(lang=lang) if lang in pyphen.LANGUAGES else None
         self.keyword_color = keyword_color
         self.cache: dict = {}
+        self._widths: dict = {}
+        self._parsed: dict = {}
 
     # ---- measuring ------------------------------------------------------------------
+    # Widths scale linearly with size, so each (font, string) is measured once at 1 pt.
+    def unit_width(self, font: str, text: str) -> float:
+        key = (font, text)
+        w = self._widths.get(key)
+        if w is None:
+            w = self._widths[key] = stringWidth(text, font, 1.0)
+        return w
+
     def run_width(self, run: Run, size: float) -> float:
         if run.kind == "icon":
             return size * (ICON_SCALE + 0.08)
-        return stringWidth(run.value, run.style.font, size)
+        return self.unit_width(run.style.font, run.value) * size
 
     def word_width(self, word: list[Run], size: float) -> float:
         return sum(self.run_width(r, size) for r in word)
 
+    def parsed(self, text: str) -> list[list[list[Run]]]:
+        hit = self._parsed.get(text)
+        if hit is None:
+            hit = self._parsed[text] = self.styler.paragraphs(text)
+        return hit
+
     # ---- layout ---------------------------------------------------------------------
     def layout(self, text: str, width: float, size: float, leading_ratio: float = 1.18,
                hyphenate: bool = True) -> Layout:
-        space = stringWidth(" ", REGULAR, size)
+        space = self.unit_width(REGULAR, " ") * size
         lines: list[Line] = []
-        for para in self.styler.paragraphs(text):
+        for para in self.parsed(text):
             current: list[tuple[list[Run], float]] = []
             used = 0.0
             queue = list(para)
@@ -228,6 +244,18 @@ class TextFitter:
             return word[:1], word[1:]
         return None
 
+    def _single_line(self, text, width, height, size, leading_ratio) -> Layout | None:
+        paragraphs = self.parsed(text)
+        if len(paragraphs) != 1 or size * leading_ratio > height + 1e-6:
+            return None
+        words = paragraphs[0]
+        space = self.unit_width(REGULAR, " ") * size
+        total = sum(self.word_width(w, size) for w in words) + space * (len(words) - 1)
+        if total > width + 1e-6:
+            return None
+        line = self._line([(w, 0.0) for w in words], size, space, True)
+        return Layout(size, size * leading_ratio, (line,), size * leading_ratio)
+
     # ---- fitting --------------------------------------------------------------------
     def fit(self, text: str, width: float, height: float, max_size: float, min_size: float,
             leading_ratio: float = 1.18, hyphenate: bool = True) -> Layout:
@@ -238,17 +266,25 @@ class TextFitter:
             if isinstance(hit, FitError):
                 raise hit
             return hit
-        steps = int(round((max_size - min_size) / 0.25))
-        best = None
-        lo, hi = 0, steps
-        while lo <= hi:  # search over sizes min_size + k * 0.25
-            mid = (lo + hi) // 2
-            size = min_size + mid * 0.25
-            lay = self.layout(text, width, size, leading_ratio, hyphenate)
-            if lay.height <= height + 1e-6 and all(ln.width <= width + 1e-6 for ln in lay.lines):
-                best, lo = lay, mid + 1
-            else:
-                hi = mid - 1
+        single = self._single_line(text, width, height, max_size, leading_ratio)
+        if single is not None:  # titles, type lines, numbers: one plain line at full size
+            self.cache[key] = single
+            return single
+
+        def fits(lay):
+            return lay.height <= height + 1e-6 and all(ln.width <= width + 1e-6 for ln in lay.lines)
+
+        best = self.layout(text, width, max_size, leading_ratio, hyphenate)
+        if not fits(best):  # most text fits at full size; search only when it does not
+            best = None
+            lo, hi = 0, int(round((max_size - min_size) / 0.25)) - 1
+            while lo <= hi:  # sizes min_size + k * 0.25
+                mid = (lo + hi) // 2
+                lay = self.layout(text, width, min_size + mid * 0.25, leading_ratio, hyphenate)
+                if fits(lay):
+                    best, lo = lay, mid + 1
+                else:
+                    hi = mid - 1
         if best is None:
             lay = self.layout(text, width, min_size, leading_ratio, hyphenate)
             error = FitError(len(lay.lines), min_size, lay.height - height)
@@ -269,6 +305,7 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
         spare = valign_height - layout.height
         y -= spare / 2 if valign == "middle" else spare
     base_color = HexColor(color)
+    space_w = {f: stringWidth(" ", f, 1.0) for f in (REGULAR, BOLD, ITALIC, BOLD_ITALIC)}
     text = canvas.beginText()
     current_font = current_color = None
     icon_calls = []
@@ -279,21 +316,33 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
             offset = (width - line.width) / 2
         elif align == "right":
             offset = width - line.width
+        pending, pending_x, pending_end = "", 0.0, None
         for run in line.runs:
             if run.kind == "icon":
                 icon_size = size * ICON_SCALE
                 icon_calls.append((run.value, x + offset + run.x + size * 0.04,
                                    baseline + getDescent(REGULAR, size) * 0.35, icon_size))
                 continue
+            col = run.color or color
+            if pending and run.font == current_font and col == current_color and pending_end is not None \
+                    and space_w[run.font] == space_w[REGULAR] \
+                    and abs(run.x - pending_end - space_w[REGULAR] * size) < 0.01:
+                pending += " " + run.value  # same style, one space apart: one string
+                pending_end = run.x + run.width
+                continue
+            if pending:
+                text.setTextOrigin(x + offset + pending_x, baseline)
+                text.textOut(pending)
             if run.font != current_font:
                 text.setFont(run.font, size)
                 current_font = run.font
-            col = run.color or color
             if col != current_color:
                 text.setFillColor(HexColor(col) if run.color else base_color)
                 current_color = col
-            text.setTextOrigin(x + offset + run.x, baseline)
-            text.textOut(run.value)
+            pending, pending_x, pending_end = run.value, run.x, run.x + run.width
+        if pending:
+            text.setTextOrigin(x + offset + pending_x, baseline)
+            text.textOut(pending)
         y -= layout.leading + (size * 0.35 if line.paragraph_end else 0.0)
     canvas.drawText(text)
     for name, ix, iy, isize in icon_calls:

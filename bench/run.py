@@ -1,0 +1,203 @@
+"""The benchmark behind `make bench`: card rendering against a plain-ReportLab floor,
+the whole kit, memory at 10,000 cards, validation throughput and watch rebuild time.
+
+Every figure is the median of several runs with min and max. Results go to
+bench/results.json and a table on stdout. Run from the repository root.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.floor import draw_floor, prepare  # noqa: E402
+from generator.kit import card_order  # noqa: E402
+from generator.load import load_build, load_pack  # noqa: E402
+from generator.model import Card  # noqa: E402
+from generator.render.cards import CardFace, CardShared  # noqa: E402
+from generator.render.cardsheets import write_home_sheets  # noqa: E402
+from generator.rules import validate_build  # noqa: E402
+
+PACK_DIR = ROOT / "card_data" / "boss_fight"
+SIZES = (100, 1000, 10000)
+WORDS = "swift heavy burning shadowed ancient gleaming brittle hungry silent".split()
+
+
+def synthetic_pack(n: int):
+    """A copy of the Boss Fight pack whose cards are N variations of its real cards:
+    every type, varied text lengths, icons and keywords."""
+    pack = load_pack(PACK_DIR)
+    base = card_order(pack)
+    cards = {}
+    for i in range(n):
+        src = base[i % len(base)]
+        extra = " ".join(WORDS[(i + k) % len(WORDS)] for k in range(i % 7))
+        text = src.text + (f" Then deal :damage:{i % 4 + 1} to a {extra} foe." if extra else "")
+        card = dataclasses.replace(src, id=f"{src.id}-{i}", name=f"{src.name} {i % 97}", text=text,
+                                   points=src.points + i % 3, order=i)
+        cards[card.id] = card
+    pack.cards = cards
+    return pack
+
+
+def faces_of(pack, shared):
+    total = len(pack.cards)
+    return [CardFace(c, False, i + 1, total, shared.layout_for(c.type).name, c.set, c.type)
+            for i, c in enumerate(pack.cards.values())]
+
+
+def timed(fn, repeat: int):
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def summary(values, scale=1.0, digits=3):
+    values = [v * scale for v in values]
+    return {"median": round(statistics.median(values), digits), "min": round(min(values), digits),
+            "max": round(max(values), digits), "runs": len(values)}
+
+
+def render_ms_per_card(n: int, repeat: int, out: Path):
+    pack = synthetic_pack(n)
+    shared = CardShared(pack)
+    faces = faces_of(pack, shared)
+    write_home_sheets(pack, faces[: min(n, 50)], out, shared=CardShared(pack))  # warm caches of imports only
+    ours = timed(lambda: write_home_sheets(pack, faces, out, shared=CardShared(pack)), repeat)
+    prepared = prepare(pack, shared, faces)
+    floor = timed(lambda: draw_floor(prepared, out.with_suffix(".floor.pdf")), repeat)
+    return summary(ours, 1000 / n), summary(floor, 1000 / n)
+
+
+def child_peak_rss(n: int) -> float:
+    """Render N cards in a fresh process and report its peak resident memory in MB."""
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from bench.run import *; "
+            f"p = synthetic_pack({n}); s = CardShared(p); "
+            f"write_home_sheets(p, faces_of(p, s), Path(sys.argv[1]), shared=s); "
+            "import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    with tempfile.TemporaryDirectory() as tmp:
+        res = subprocess.run([sys.executable, "-c", code, str(Path(tmp) / "big.pdf")], capture_output=True,
+                             text=True, check=True, cwd=ROOT)
+    return int(res.stdout.strip().splitlines()[-1]) / 1024
+
+
+def kit_seconds(repeat: int):
+    times = []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "generator", "build", str(PACK_DIR), "-o", tmp],
+                           check=True, capture_output=True, cwd=ROOT)
+            times.append(time.perf_counter() - start)
+    return summary(times, 1, 2)
+
+
+def validate_rate(seconds: float = 1.0):
+    pack = load_pack(PACK_DIR)
+    builds = [load_build(p, pack) for p in pack.preset_files]
+    rates = []
+    for _ in range(5):
+        count, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds / 5:
+            for b in builds:
+                validate_build(pack, b)
+            count += len(builds)
+        rates.append(count / (time.perf_counter() - start))
+    return summary(rates, 1, 0)
+
+
+def rebuild_seconds(repeat: int):
+    """Edit one card's text under `pnp watch` and time until cards.pdf is rewritten."""
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        pack = Path(tmp) / "pack"
+        shutil.copytree(PACK_DIR, pack)
+        out = Path(tmp) / "out"
+        proc = subprocess.Popen([sys.executable, "-m", "generator", "watch", str(pack), "-o", str(out)],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            _wait_for(proc, "watching")
+            target = out / "cards.pdf"
+            card_file = pack / "cards" / "neutral.yaml"
+            for i in range(repeat):
+                before = target.stat().st_mtime_ns
+                text = card_file.read_text(encoding="utf-8")
+                text = re.sub(r'(id: walk\n(?:.*\n)*?\s+text: ")([^"]*)"', lambda m: f'{m.group(1)}{m.group(2)} "'
+                              if i % 2 == 0 else f'{m.group(1)}{m.group(2).rstrip()}"', text, count=1)
+                start = time.perf_counter()
+                card_file.write_text(text, encoding="utf-8")
+                while target.stat().st_mtime_ns == before:
+                    if time.perf_counter() - start > 30:
+                        raise RuntimeError("watch did not rebuild within 30 s")
+                    time.sleep(0.005)
+                times.append(time.perf_counter() - start)
+                _wait_for(proc, "rebuilt")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    return summary(times, 1, 3)
+
+
+def _wait_for(proc, word: str) -> None:
+    for line in proc.stdout:
+        if word in line:
+            return
+    raise RuntimeError(f"watch ended before printing {word!r}")
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    repeat = 3 if quick else 5
+    results = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "cards.pdf"
+        results["ms_per_card"], results["floor_ms_per_card"] = {}, {}
+        for n in SIZES:
+            reps = 3 if n >= 10000 else repeat
+            ours, floor = render_ms_per_card(n, reps, out)
+            results["ms_per_card"][str(n)] = ours
+            results["floor_ms_per_card"][str(n)] = floor
+    r1000 = results["ms_per_card"]["1000"]["median"] / results["floor_ms_per_card"]["1000"]["median"]
+    results["ratio"] = round(r1000, 3)
+    results["kit_seconds"] = kit_seconds(3)
+    results["peak_rss_mb"] = summary([child_peak_rss(10000) for _ in range(3)], 1, 1)
+    results["validate_builds_per_second"] = validate_rate()
+    results["rebuild_seconds"] = rebuild_seconds(5)
+    results["targets"] = {"ratio": 1.5, "kit_seconds": 3, "peak_rss_mb": 150, "rebuild_seconds": 1}
+    (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print_table(results)
+
+
+def print_table(results: dict) -> None:
+    rows = []
+    for n, s in results["ms_per_card"].items():
+        rows.append((f"ms_per_card @ {n}", s))
+    for n, s in results["floor_ms_per_card"].items():
+        rows.append((f"floor_ms_per_card @ {n}", s))
+    for key in ("kit_seconds", "peak_rss_mb", "validate_builds_per_second", "rebuild_seconds"):
+        rows.append((key, results[key]))
+    print(f"{'figure':32} {'median':>10} {'min':>10} {'max':>10}  runs")
+    for name, s in rows:
+        print(f"{name:32} {s['median']:>10} {s['min']:>10} {s['max']:>10}  {s['runs']}")
+    t = results["targets"]
+    print(f"{'ratio (ours / floor @ 1000)':32} {results['ratio']:>10}   target ≤ {t['ratio']}")
+
+
+if __name__ == "__main__":
+    main()

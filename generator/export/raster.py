@@ -1,0 +1,185 @@
+"""Raster exports. We rasterize the PDF we already drew (pypdfium2), so a PNG matches
+print exactly; pages are shared between two worker processes (the machines have two cores)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from generator.model import Pack
+from generator.render.cards import CardFace, CardShared
+from generator.render.cardsheets import write_print_shop
+
+DPI = 300
+# print services' pixel sizes for a poker card at 300 dpi (PRINT-SPECS.md)
+PNG_SIZES = {"mpc": (822, 1122), "tgc": (825, 1125)}
+TTS_MAX_COLUMNS, TTS_MAX_ROWS, TTS_MAX_PX = 10, 7, 4096
+WORKERS = 2
+
+
+def _render_pages(args) -> list[str]:
+    """Worker: render pages [start, stop) of a PDF to PNG files of exactly (w, h) pixels."""
+    pdf_path, jobs = args
+    import pypdfium2 as pdfium
+    from PIL import Image
+    pdf = pdfium.PdfDocument(pdf_path)
+    written = []
+    try:
+        for page_index, target, (w, h) in jobs:
+            page = pdf[page_index]
+            width_pt = page.get_width()
+            # pdfium rounds the bitmap size up: aim a hair under so w × h comes out exact
+            scale = (w - 1e-6) / width_pt
+            image = page.render(scale=scale).to_pil().convert("RGB")
+            if image.size != (w, h):
+                image = image.resize((w, h), Image.LANCZOS)
+            image.save(target, format="PNG", optimize=False)
+            written.append(target)
+            page.close()
+    finally:
+        pdf.close()
+    return written
+
+
+def _run_jobs(pdf_path: Path, jobs: list) -> None:
+    if not jobs:
+        return
+    if len(jobs) < 8:
+        _render_pages((str(pdf_path), jobs))
+        return
+    halves = [jobs[i::WORKERS] for i in range(WORKERS)]
+    with ProcessPoolExecutor(max_workers=WORKERS) as pool:
+        list(pool.map(_render_pages, [(str(pdf_path), part) for part in halves]))
+
+
+def _unique(faces: list[CardFace]) -> list[CardFace]:
+    seen, out = set(), []
+    for f in faces:
+        key = f.card.id if f.card else f.layout
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
+
+
+def _replace_dir(tmp: Path, folder: Path) -> None:
+    """Swap a finished folder into place, so a failed export leaves the old one whole."""
+    if folder.exists():
+        old = folder.with_name(f".{folder.name}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(folder, old)
+        os.replace(tmp, folder)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(tmp, folder)
+
+
+def export_pngs(pack: Pack, faces: list[CardFace], folder: Path, size: str = "mpc",
+                shared: CardShared | None = None) -> dict:
+    """One PNG per card face (front, and one per distinct back) with bleed, at 300 dpi."""
+    trim_w, trim_h = pack.card_size_mm()
+    if size in PNG_SIZES and (trim_w, trim_h) == (63.5, 88.9):
+        px = PNG_SIZES[size]
+    else:  # other card sizes: 1/8 in bleed (tgc) or 36 px (mpc) around the trim
+        bleed_px = 37.5 if size == "tgc" else 36
+        px = (round(trim_w / 25.4 * DPI + 2 * bleed_px), round(trim_h / 25.4 * DPI + 2 * bleed_px))
+    bleed_mm = (px[0] / DPI * 25.4 - trim_w) / 2
+    faces = _unique(faces)
+    folder = Path(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        pdf = tmp / "faces.pdf"
+        write_print_shop(pack, faces, pdf, bleed_mm=bleed_mm, shared=shared, backs=True)
+        jobs, backs_seen = [], {}
+        for i, face in enumerate(faces):
+            name = face.card.id if face.card else face.layout
+            jobs.append((2 * i, str(tmp / f"{i + 1:03d}-{name}.png"), px))
+            back_key = f"back-{face.set_id}-{face.type_id}"
+            if back_key not in backs_seen:
+                backs_seen[back_key] = True
+                jobs.append((2 * i + 1, str(tmp / f"{back_key}.png"), px))
+        _run_jobs(pdf, jobs)
+        pdf.unlink()
+        (tmp / "README.txt").write_text(
+            f"{pack.spec.name} {pack.spec.version}: {len(faces)} card faces and {len(backs_seen)} backs, "
+            f"{px[0]} x {px[1]} px at {DPI} dpi ({bleed_mm:.3f} mm bleed around a {trim_w} x {trim_h} mm trim).\n",
+            encoding="utf-8")
+        _replace_dir(tmp, folder)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return {"faces": len(faces), "backs": len(backs_seen), "width_px": px[0], "height_px": px[1]}
+
+
+def tts_card_px(trim_mm: tuple[float, float]) -> tuple[int, int]:
+    """The largest card that lets 10 × 7 fit in 4096 × 4096 pixels."""
+    w = TTS_MAX_PX // TTS_MAX_COLUMNS
+    h = round(w * trim_mm[1] / trim_mm[0])
+    if h * TTS_MAX_ROWS > TTS_MAX_PX:
+        h = TTS_MAX_PX // TTS_MAX_ROWS
+        w = round(h * trim_mm[0] / trim_mm[1])
+    return w, h
+
+
+def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShared | None = None) -> dict:
+    """Deck sheets for Tabletop Simulator: one deck per set and card type (they share a back),
+    up to 69 cards a sheet plus the hidden-card image in the 70th slot, and the back image."""
+    from PIL import Image
+    card_px = tts_card_px(pack.card_size_mm())
+    groups: dict = {}
+    for face in faces:
+        groups.setdefault((face.set_id, face.type_id), []).append(face)
+    folder = Path(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    manifest = []
+    try:
+        distinct = _unique(faces)
+        pdf = tmp / "faces.pdf"
+        write_print_shop(pack, distinct, pdf, bleed_mm=0.0, shared=shared, backs=True)
+        page_of, backs, jobs = {}, set(), []
+        for i, face in enumerate(distinct):
+            key = face.card.id if face.card else face.layout
+            page_of[key] = tmp / f"f-{i}.png"
+            jobs.append((2 * i, str(page_of[key]), card_px))
+            if (face.set_id, face.type_id) not in backs:
+                backs.add((face.set_id, face.type_id))
+                jobs.append((2 * i + 1, str(tmp / f"back-{face.set_id}-{face.type_id}.png"), card_px))
+        _run_jobs(pdf, jobs)
+        per_sheet = TTS_MAX_COLUMNS * TTS_MAX_ROWS - 1
+        for (set_id, type_id), members in sorted(groups.items()):
+            back_path = tmp / f"back-{set_id}-{type_id}.png"
+            for n in range(math.ceil(len(members) / per_sheet)):
+                chunk = members[n * per_sheet:(n + 1) * per_sheet]
+                cols = min(TTS_MAX_COLUMNS, max(2, len(chunk) + 1))
+                rows = min(TTS_MAX_ROWS, math.ceil((len(chunk) + 1) / cols))
+                if len(chunk) + 1 > cols * rows:
+                    cols, rows = TTS_MAX_COLUMNS, TTS_MAX_ROWS
+                sheet = Image.new("RGB", (cols * card_px[0], rows * card_px[1]), "white")
+                for i, face in enumerate(chunk):
+                    with Image.open(page_of[face.card.id if face.card else face.layout]) as img:
+                        sheet.paste(img, ((i % cols) * card_px[0], (i // cols) * card_px[1]))
+                with Image.open(back_path) as hidden:  # TTS shows the last slot for hidden cards
+                    last = cols * rows - 1
+                    sheet.paste(hidden, ((last % cols) * card_px[0], (last // cols) * card_px[1]))
+                name = f"{set_id}-{type_id}-{n + 1}.png"
+                sheet.save(tmp / name, format="PNG")
+                manifest.append({"face": name, "back": back_path.name, "columns": cols, "rows": rows,
+                                 "cards": len(chunk), "width_px": sheet.size[0], "height_px": sheet.size[1]})
+        for f in tmp.glob("f-*.png"):
+            f.unlink()
+        pdf.unlink()
+        (tmp / "decks.json").write_text(json.dumps({"pack": pack.spec.id, "version": pack.spec.version,
+                                                    "card_px": list(card_px), "decks": manifest}, indent=2),
+                                        encoding="utf-8")
+        _replace_dir(tmp, folder)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return {"sheets": len(manifest), "cards": len(faces)}
