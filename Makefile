@@ -17,7 +17,7 @@ kit: $(STAMP)
 
 test: $(STAMP)
 	@command -v qpdf >/dev/null 2>&1 || { (apt-get update -qq && apt-get install -y -qq qpdf poppler-utils) >/dev/null 2>&1 || echo "note: qpdf not installed; qpdf checks will be skipped"; }
-	$(PY) -m pytest
+	$(PY) -m pytest -q
 
 bench: $(STAMP)
 	$(PY) bench/run.py

@@ -36,9 +36,21 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
             if not build:
                 yield timed("calibration", out / "calibration.pdf", write_calibration, pack, out / "calibration.pdf",
                             sheet=paper, duplex=duplex if duplex != "none" else "long-edge")
-        if only in ("maps", "all") and not build:
+        if only in ("pieces", "all") and getattr(pack.spec, "pieces", None) is not None:
+            from generator.render.pieces import build_pieces_pdf
+            name = f"{stem}-pieces.pdf" if stem else "pieces.pdf"
+            yield timed("pieces", out / name, build_pieces_pdf, pack, out / name, paper=paper, build=build)
+        if build:
+            return
+        if only in ("maps", "all") and pack.map_files:
             from generator.render.maps import build_maps_pdf
             yield timed("maps", out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=paper)
+        if only in ("rulebook", "all") and pack.rule_files:
+            from generator.render.quickref import build_quick_reference_pdf
+            from generator.render.rulebook import build_rulebook_pdf
+            yield timed("rulebook", out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=paper)
+            yield timed("quick reference", out / "quick-reference.pdf", build_quick_reference_pdf, pack,
+                        out / "quick-reference.pdf", paper=paper)
     elif profile == "gutterfold":
         name = f"{stem}-gutterfold.pdf" if stem else "cards-gutterfold.pdf"
         yield timed("gutterfold", out / name, write_gutterfold, pack, faces, out / name,

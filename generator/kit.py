@@ -24,14 +24,25 @@ def _face(card: Card, index: int, total: int, shared: CardShared) -> CardFace:
     return CardFace(card, False, index, total, layout, card.set, card.type)
 
 
-def pack_faces(pack: Pack, shared: CardShared, copies: bool = True) -> list[CardFace]:
+def pack_faces(pack: Pack, shared: CardShared, copies: bool = True, reference: bool = True) -> list[CardFace]:
+    """Every card of the kit with its kit copies, then the reference card (one per side)
+    when the templates have a `reference` layout."""
     cards = card_order(pack)
     total = len(cards)
     faces = []
     for i, card in enumerate(cards, 1):
         for _ in range(card.copies if copies else 1):
             faces.append(_face(card, i, total, shared))
+    if reference and shared.layouts.path_of("reference"):
+        faces.extend(reference_faces(pack, len(pack.spec.sides) if copies else 1))
     return faces
+
+
+def reference_faces(pack: Pack, count: int = 1) -> list[CardFace]:
+    """The quick-reference card; its back is that of the set every side may use."""
+    sets = pack.spec.sets
+    set_id = next((s for s, spec in sets.items() if spec.side == "any"), next(iter(sets)))
+    return [CardFace(None, False, 0, 0, "reference", set_id, "reference") for _ in range(max(1, count))]
 
 
 def build_faces(pack: Pack, build: Build, shared: CardShared) -> list[CardFace]:
