@@ -61,7 +61,7 @@ def print_report(console: Console, report: Report, verbose: bool) -> None:
         if v.observed is not None:
             console.print(f"      observed: {escape(str(v.observed))}; expected: {escape(str(v.expected))}",
                           highlight=False)
-        if v.contributors:
+        if len(v.contributors) > 1 or (v.contributors and v.contributors[0].points):
             shown = ", ".join(f"{c.count} × {c.name} ({c.points})" if c.count != 1 else f"{c.name} ({c.points})"
                               for c in v.contributors[:6])
             more = f", … {len(v.contributors) - 6} more" if len(v.contributors) > 6 else ""
