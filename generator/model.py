@@ -159,6 +159,139 @@ class TerrainSpec(Strict):
     blocks_sight: bool = False
 
 
+class ReferenceStep(Strict):
+    """One numbered step of a summary: a short name and what happens."""
+
+    name: Name
+    text: str
+
+
+class ReferenceTable(Strict):
+    """A small table for the reference pages; cells may use inline markup and :icons:."""
+
+    columns: list[str] = Field(min_length=1, max_length=8)
+    rows: list[list[str]] = Field(min_length=1, max_length=40)
+
+
+class ReferenceSection(Strict):
+    """A block of the reference pages and the quick reference: an intro, numbered steps,
+    a table and notes, in that order. `brief` is the one- or two-line version printed on
+    the card-sized reference card."""
+
+    id: CardId
+    title: Name
+    intro: str = ""
+    steps: list[ReferenceStep] = []
+    table: ReferenceTable | None = None
+    notes: list[str] = []
+    brief: str = ""
+
+
+class GlossaryEntry(Strict):
+    term: Name
+    text: str
+
+
+class ReferenceSpec(Strict):
+    """Summaries a pack prints beside its rules (rulebook reference pages, quick reference,
+    reference card). `turn` summarises the round and the turn, `combat` how an attack is
+    resolved; the glossary adds terms to the pack's keywords."""
+
+    turn: list[ReferenceSection] = []
+    combat: list[ReferenceSection] = []
+    glossary: list[GlossaryEntry] = []
+
+
+# ---- play pieces (game.yaml `pieces:`, see docs/pieces.md) ---------------------------------
+
+PieceShape = Literal["hex", "round", "square"]
+Label = Annotated[str, StringConstraints(max_length=40)]
+
+
+class CounterFace(Strict):
+    """What one side of a counter shows. Every part is optional; a counter that names a
+    card, keyword or terrain takes its label, icon, art and pattern from it by default."""
+
+    label: Label | None = None
+    text: Label | None = None  # a second, smaller line under the label
+    icon: str | None = None
+    color: Color | None = None
+    art: str | None = None  # an image inside the pack
+    pattern: TerrainPattern | None = None
+
+
+class CounterCount(Strict):
+    """How many to print when the number follows from the pack: the most any shipped map
+    needs (`per_map: obstacles` or a terrain id), `per_character` times the most characters
+    one game can have, plus `extra`; never fewer than `min`."""
+
+    per_map: str | None = None
+    per_character: int = Field(default=0, ge=0, le=10)
+    extra: int = Field(default=0, ge=0, le=200)
+    min: int = Field(default=0, ge=0, le=500)
+
+
+class CounterSpec(CounterFace):
+    """A kind of punch-out counter. `size` is in mm: flat to flat for a hex (default: the
+    pieces' hex size), the diameter of a round counter, the side of a square one."""
+
+    id: CardId
+    shape: PieceShape = "round"
+    size: float | None = Field(default=None, ge=8, le=120)
+    count: Annotated[int, Field(ge=0, le=500)] | CounterCount = 1
+    back: Literal["same"] | CounterFace | None = None
+    card: CardId | None = None  # the card it stands for on the map (a token card)
+    keyword: CardId | None = None  # a keyword it marks (a status effect)
+    terrain: CardId | None = None  # a terrain it lays on the board
+    for_each: str | None = None  # a side id: one counter per character of that side
+
+
+class StandeeSpec(Strict):
+    height: float = Field(default=45.0, ge=20, le=200)  # the figure's panel, mm
+
+
+class FigureSpec(Strict):
+    """How the characters of one side stand on the map."""
+
+    standee: StandeeSpec | None = StandeeSpec()
+    base: bool = True
+    footprint: str | None = None  # the base cards' `hexes` field whose union is the base
+    kit: Literal["cards", "presets"] | None = None  # whole-kit figures: one per base card or per preset
+
+
+class StatTrackerSpec(Strict):
+    style: Literal["clip", "dial"] = "clip"
+    max: Annotated[int, Field(ge=1, le=199)] | Literal["auto"] = "auto"
+    headroom: int = Field(default=0, ge=0, le=100)
+
+
+class RoundTrackerSpec(Strict):
+    rounds: int = Field(default=12, ge=1, le=30)
+    initiative: str | None = None  # a stat id: adds a turn-order ladder and a chip per character
+
+
+class TrackersSpec(Strict):
+    stats: dict[str, StatTrackerSpec] = {}
+    round: RoundTrackerSpec | None = None
+
+
+class BoardSpec(Strict):
+    title: Name = "Blank board"
+    shape: Literal["rectangle", "hexagon"] = "rectangle"
+    columns: int = Field(default=12, ge=1, le=40)
+    rows: int = Field(default=10, ge=1, le=40)
+    radius: int = Field(default=6, ge=1, le=20)
+
+
+class PiecesSpec(Strict):
+    hex_size: float | None = Field(default=None, ge=10, le=80)  # flat to flat, mm; default: the maps'
+    orientation: Literal["pointy", "flat"] | None = None  # default: the maps'
+    counters: list[CounterSpec] = []
+    figures: dict[str, FigureSpec] = {}
+    trackers: TrackersSpec = TrackersSpec()
+    board: BoardSpec | None = None
+
+
 class GameSpec(Strict):
     id: CardId | Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$")]
     name: Name
@@ -176,6 +309,8 @@ class GameSpec(Strict):
     rules: list[RuleSpec] = []
     terrain: dict[CardId, TerrainSpec] = {}
     line_of_sight: Literal["permissive", "strict"] = "permissive"
+    pieces: PiecesSpec | None = None
+    reference: ReferenceSpec = ReferenceSpec()
 
 
 # ---- plain values the rest of the program works with ---------------------------------
@@ -270,8 +405,9 @@ class Pack:
 
     def card_size_mm(self, type_id: str | None = None) -> tuple[float, float]:
         size = self.spec.card_size
-        if type_id and self.spec.card_types[type_id].size is not None:
-            size = self.spec.card_types[type_id].size
+        type_spec = self.spec.card_types.get(type_id) if type_id else None
+        if type_spec is not None and type_spec.size is not None:
+            size = type_spec.size
         if isinstance(size, CardSize):
             return (size.width, size.height)
         return CARD_SIZES_MM[size]

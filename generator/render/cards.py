@@ -87,6 +87,7 @@ class CardPainter:
     def draw_face(self, face: CardFace, x: float, y: float) -> None:
         """Draw a face with its trim's bottom-left corner at (x, y) points."""
         shared = self.shared
+        self.width_mm, self.height_mm = shared.pack.card_size_mm(face.type_id)
         if face.back:
             layout = shared.back_layout()
             ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)

@@ -12,8 +12,8 @@ from generator.model import Pack
 from generator.render.cards import CardFace, CardPainter, CardShared
 from generator.render.fonts import BOLD, REGULAR
 from generator.render.pdfout import atomic_output, new_canvas
-from generator.render.sheets import (Grid, SheetSpec, clip_to_slot, crop_marks, load_sheet, make_grid,
-                                     page_label, page_size_mm)
+from generator.render.sheets import (Slot, clip_to_slot, crop_marks, load_sheet, make_grid, page_label,
+                                     page_size_mm)
 
 
 def _chunks(items, n):
@@ -29,24 +29,35 @@ def _draw_faces(canvas, painter: CardPainter, faces, slots) -> None:
         canvas.restoreState()
 
 
+def size_groups(pack: Pack, faces: list[CardFace]) -> list[tuple[tuple[float, float], list[CardFace]]]:
+    """Faces grouped by card size (a pack may give some card types their own size), in
+    first-seen order, so each group gets a grid that fits its cards."""
+    groups: dict = {}
+    for face in faces:
+        groups.setdefault(pack.card_size_mm(face.type_id), []).append(face)
+    return list(groups.items())
+
+
 def write_home_sheets(pack: Pack, faces: list[CardFace], out: Path, sheet: str = "a4",
                       duplex: str = "long-edge", back_offset=(0.0, 0.0), shared: CardShared | None = None,
                       title: str | None = None) -> dict:
     """Fronts page by page; after each, its backs mirrored for duplex (unless duplex is `none`)."""
     spec = load_sheet(sheet)
     shared = shared or CardShared(pack)
-    grid = make_grid(spec, pack.card_size_mm())
-    back_grid = grid.mirrored(duplex if duplex != "none" else "long-edge", back_offset)
-    per_page = len(grid.slots)
-    pages = list(_chunks(faces, per_page))
+    plans = []
+    for size, group in size_groups(pack, faces):
+        grid = make_grid(spec, size)
+        back_grid = grid.mirrored(duplex if duplex != "none" else "long-edge", back_offset)
+        plans.extend((grid, back_grid, chunk) for chunk in _chunks(group, len(grid.slots)))
+    first = plans[0][0] if plans else make_grid(spec, pack.card_size_mm())
     with atomic_output(out) as tmp:
-        c = new_canvas(str(tmp), (grid.page_w, grid.page_h), title or f"{pack.spec.name} — cards",
+        c = new_canvas(str(tmp), (first.page_w, first.page_h), title or f"{pack.spec.name} — cards",
                        f"{len(faces)} cards, {spec.name}, duplex {duplex}")
         painter = CardPainter(c, shared)
-        for n, chunk in enumerate(pages, 1):
+        for n, (grid, back_grid, chunk) in enumerate(plans, 1):
             _draw_faces(c, painter, chunk, grid.slots)
             crop_marks(c, grid, spec)
-            page_label(c, grid, f"{pack.spec.name} {pack.spec.version} · cards · sheet {n} of {len(pages)} · fronts"
+            page_label(c, grid, f"{pack.spec.name} {pack.spec.version} · cards · sheet {n} of {len(plans)} · fronts"
                        + (f" · print double-sided, flip on the {duplex.replace('-', ' ')}" if duplex != "none" else ""))
             c.showPage()
             if duplex == "none":
@@ -54,10 +65,11 @@ def write_home_sheets(pack: Pack, faces: list[CardFace], out: Path, sheet: str =
             backs = [CardFace(f.card, True, f.index, f.total, f.layout, f.set_id, f.type_id) for f in chunk]
             _draw_faces(c, painter, backs, back_grid.slots)
             crop_marks(c, back_grid, spec)
-            page_label(c, grid, f"{pack.spec.name} · cards · sheet {n} of {len(pages)} · backs")
+            page_label(c, grid, f"{pack.spec.name} · cards · sheet {n} of {len(plans)} · backs")
             c.showPage()
         c.save()
-    return {"pages": len(pages) * (1 if duplex == "none" else 2), "cards": len(faces), "per_page": per_page}
+    per_page = len(first.slots)
+    return {"pages": len(plans) * (1 if duplex == "none" else 2), "cards": len(faces), "per_page": per_page}
 
 
 def write_gutterfold(pack: Pack, faces: list[CardFace], out: Path, sheet: str = "gutterfold-a4",
@@ -97,19 +109,21 @@ def write_print_shop(pack: Pack, faces: list[CardFace], out: Path, bleed_mm: flo
                      shared: CardShared | None = None, backs: bool = True) -> dict:
     """One card per page, page = trim + bleed on every side; TrimBox and BleedBox set; no marks."""
     shared = shared or CardShared(pack)
-    w_mm, h_mm = pack.card_size_mm()
     b = bleed_mm * mm
-    pw, ph = w_mm * mm + 2 * b, h_mm * mm + 2 * b
-    from generator.render.sheets import Slot
-    slot = Slot(b, b, w_mm * mm, h_mm * mm, (b, b, b, b))
+    first_w, first_h = pack.card_size_mm(faces[0].type_id if faces else None)
     with atomic_output(out) as tmp:
-        c = new_canvas(str(tmp), (pw, ph), f"{pack.spec.name} — print-shop cards", f"{bleed_mm} mm bleed")
+        c = new_canvas(str(tmp), (first_w * mm + 2 * b, first_h * mm + 2 * b),
+                       f"{pack.spec.name} — print-shop cards", f"{bleed_mm} mm bleed")
         painter = CardPainter(c, shared)
         pages = 0
         for face in faces:
+            w_mm, h_mm = pack.card_size_mm(face.type_id)
+            pw, ph = w_mm * mm + 2 * b, h_mm * mm + 2 * b
+            slot = Slot(b, b, w_mm * mm, h_mm * mm, (b, b, b, b))
             sides = [face] + ([CardFace(face.card, True, face.index, face.total, face.layout, face.set_id,
                                         face.type_id)] if backs else [])
             for side in sides:
+                c.setPageSize((pw, ph))
                 c.setTrimBox((b, b, pw - b, ph - b))
                 c.setBleedBox((0, 0, pw, ph))
                 _draw_faces(c, painter, [side], [slot])

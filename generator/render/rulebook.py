@@ -1,0 +1,399 @@
+"""`rulebook.pdf`: a cover, the contents with page numbers, the pack's Markdown chapters
+(rules/*.md, Jinja first so every number comes from the pack) in two hyphenated columns with
+the cards' inline icons, then reference pages made from the data: summaries, status effects,
+the Card List, presets, maps, glossary and credits. Bookmarks for every chapter and section,
+running headers, page numbers; byte-identical output for identical input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.units import mm
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, FrameBreak, NextPageTemplate, PageBreak, PageTemplate
+
+from generator.errors import InputError, Location, Problem
+from generator.model import Pack
+from generator.render.fonts import BOLD, ITALIC, REGULAR
+from generator.render.layout import tint
+from generator.render.pdfout import atomic_output, new_canvas
+from generator.render.rulebook_markdown import (Flow, chapter_source, environment, expand_reference,
+                                                markdown_flowables, render_template, template_context)
+from generator.render.rulebook_reference import card_list, map_catalogue, presets
+from generator.render.rulebook_text import Book, BookStyle, ChapterTitle, Contents, Heading, RichText
+from generator.render.text import draw_layout
+
+TEMPLATE_ROOT = Path(__file__).resolve().parents[2] / "templates"
+PAPERS = {"a4": A4, "letter": LETTER}
+
+
+@dataclass(frozen=True)
+class RefPage:
+    template: str  # a Markdown + Jinja file in templates/rulebook/
+    generate: str | None = None  # generated flowables appended after the template's text
+    columns: int = 2
+
+
+REFERENCE_PAGES = (
+    RefPage("round-and-turn.md"),
+    RefPage("combat.md"),
+    RefPage("status-effects.md"),
+    RefPage("card-list.md", "card-list", columns=1),
+    RefPage("presets.md", "presets"),
+    RefPage("maps.md", "maps"),
+    RefPage("glossary.md"),
+    RefPage("credits.md", columns=1),
+)
+
+
+# ---- page geometry and the document template ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Geometry:
+    width: float
+    height: float
+    margin_x: float = 17 * mm
+    margin_top: float = 21 * mm
+    margin_bottom: float = 19 * mm
+    gap: float = 7 * mm
+    title_height: float = 27 * mm
+
+    @classmethod
+    def of(cls, paper: str) -> "Geometry":
+        if paper not in PAPERS:
+            raise InputError([Problem("cli.paper", f"unknown paper `{paper}`", Location("command line"),
+                                      expected=", ".join(PAPERS))])
+        w, h = PAPERS[paper]
+        return cls(w, h)
+
+    @property
+    def body_width(self) -> float:
+        return self.width - 2 * self.margin_x
+
+    @property
+    def column_width(self) -> float:
+        return (self.body_width - self.gap) / 2
+
+    def columns(self, n: int, top: float, prefix: str) -> list[Frame]:
+        bottom = self.margin_bottom
+        height = top - bottom
+        if n == 1:
+            return [_frame(self.margin_x, bottom, self.body_width, height, f"{prefix}-1")]
+        w = self.column_width
+        return [_frame(self.margin_x, bottom, w, height, f"{prefix}-1"),
+                _frame(self.margin_x + w + self.gap, bottom, w, height, f"{prefix}-2")]
+
+
+def _frame(x, y, w, h, name) -> Frame:
+    return Frame(x, y, w, h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id=name)
+
+
+class RulebookDoc(BaseDocTemplate):
+    """Page templates: `cover`; `chapter-1`/`chapter-2` (a title band over one or two columns)
+    for the first page of a chapter, `body-1`/`body-2` after it. Headings report themselves
+    here after they are drawn: outline entries, contents entries, the running header."""
+
+    def __init__(self, filename, book: Book, geometry: Geometry, pack: Pack, header: str, **kw):
+        super().__init__(filename, pagesize=(geometry.width, geometry.height), invariant=1,
+                         author="pnp", creator="pnp print-and-play generator", **kw)
+        self.book = book
+        self.geometry = geometry
+        self.header = header
+        self.current = ""
+        self.page_count = 0
+        self._level = -1
+        g = geometry
+        top = g.height - g.margin_top
+        title = _frame(g.margin_x, top - g.title_height, g.body_width, g.title_height, "title")
+        self.addPageTemplates([
+            PageTemplate("cover", [_frame(0, 0, g.width, g.height, "cover")], onPageEnd=self._count),
+            PageTemplate("chapter-2", [title] + g.columns(2, top - g.title_height, "c2"), onPageEnd=self._footer),
+            PageTemplate("chapter-1", [title] + g.columns(1, top - g.title_height, "c1"), onPageEnd=self._footer),
+            PageTemplate("body-2", g.columns(2, top, "b2"), onPageEnd=self._decorate),
+            PageTemplate("body-1", g.columns(1, top, "b1"), onPageEnd=self._decorate),
+        ])
+
+    def beforeDocument(self):
+        self.current = ""
+        self._level = -1
+        self.canv.showOutline()
+
+    def afterFlowable(self, flowable):
+        if isinstance(flowable, ChapterTitle):
+            self.current = flowable.title
+            self._outline(flowable.title, flowable.key, 0, flowable.toc, flowable.toc_label)
+        elif isinstance(flowable, Heading) and flowable.key and flowable.level is not None:
+            self._outline(flowable.title, flowable.key, flowable.level, flowable.toc, "")
+
+    def _outline(self, title: str, key: str, level: int, toc: bool, label: str) -> None:
+        level = max(0, min(level, self._level + 1))  # outline levels may only deepen one at a time
+        self._level = level
+        self.canv.addOutlineEntry(title, key, level=level, closed=level == 0)
+        if toc:
+            self.notify("TOCEntry", (level, title, self.page, key, label))
+
+    # ---- page decoration --------------------------------------------------------------------------
+    def _count(self, canvas, doc):
+        self.page_count = max(self.page_count, doc.page)
+
+    def _footer(self, canvas, doc):
+        self._count(canvas, doc)
+        st = self.book.style
+        g = self.geometry
+        canvas.saveState()
+        canvas.setFillColor(HexColor(st.muted))
+        canvas.setFont(REGULAR, 8)
+        canvas.drawCentredString(g.width / 2, g.margin_bottom - 10 * mm, str(doc.page))
+        canvas.restoreState()
+
+    def _decorate(self, canvas, doc):
+        self._footer(canvas, doc)
+        st = self.book.style
+        g = self.geometry
+        y = g.height - g.margin_top + 5 * mm
+        canvas.saveState()
+        canvas.setFont(BOLD, 7.5)
+        canvas.setFillColor(HexColor(st.accent))
+        canvas.drawString(g.margin_x, y + 2, self.header)
+        canvas.setFont(ITALIC, 7.5)
+        canvas.setFillColor(HexColor(st.muted))
+        canvas.drawRightString(g.width - g.margin_x, y + 2, self.current)
+        canvas.setStrokeColor(HexColor(st.rule))
+        canvas.setLineWidth(0.5)
+        canvas.line(g.margin_x, y - 1.5, g.width - g.margin_x, y - 1.5)
+        canvas.restoreState()
+
+
+# ---- the cover ------------------------------------------------------------------------------------------
+
+
+class Cover(Flowable):
+    """A full page: the title on a band of the pack's colour over a faint hex grid, a cluster
+    of hexes in the sets' colours with their emblems, the summary and the credits."""
+
+    def __init__(self, book: Book, pack: Pack, geometry: Geometry):
+        super().__init__()
+        self.book, self.pack, self.geometry = book, pack, geometry
+
+    def wrap(self, aw, ah):
+        self.width, self.height = aw, ah
+        return aw, ah
+
+    def draw(self):
+        import math
+        c = self.canv
+        st = self.book.style
+        spec = self.pack.spec
+        W, H = self.width, self.height
+        band = H * 0.46
+        c.saveState()
+        c.setFillColor(HexColor(st.accent))
+        c.rect(0, H - band, W, band, fill=1, stroke=0)
+        # a faint hex grid on the band
+        c.setStrokeColor(HexColor(tint(st.accent, 0.16)))
+        c.setLineWidth(0.7)
+        size = 15 * mm / math.sqrt(3)
+        for row in range(-1, int(band / (1.5 * size)) + 2):
+            for col in range(-1, int(W / (math.sqrt(3) * size)) + 2):
+                cx = col * math.sqrt(3) * size + (row % 2) * math.sqrt(3) * size / 2
+                cy = H - band + row * 1.5 * size
+                pts = [(cx + size * math.cos(math.radians(30 + 60 * i)), cy + size * math.sin(math.radians(30 + 60 * i)))
+                       for i in range(6)]
+                p = c.beginPath()
+                p.moveTo(*pts[0])
+                for pt in pts[1:]:
+                    p.lineTo(*pt)
+                p.close()
+                c.drawPath(p, fill=0, stroke=1)
+        c.setFillColor(HexColor(st.accent))
+        c.rect(0, H - band, W, 18 * mm, fill=1, stroke=0)
+        margin = 22 * mm
+        icons = self.book.icons(c)
+        # title block
+        lay = self.book.fitter.fit(f"**{spec.name}**", W - 2 * margin, 70, 60, 24, 1.05, False)
+        draw_layout(c, icons, lay, margin, H - band * 0.30, W - 2 * margin, "left", "#ffffff")
+        y = H - band * 0.30 - lay.height - 6 * mm
+        c.setFillColor(HexColor("#ffffff"))
+        c.setFont(BOLD, 15)
+        c.drawString(margin, y, "R U L E B O O K")
+        c.setFont(REGULAR, 10)
+        c.setFillColor(HexColor(tint(st.accent, 0.75)))
+        c.drawString(margin, y - 16, f"Version {spec.version} · print-and-play edition")
+        # the sets as a row of hexes with their emblems
+        sets = list(spec.sets.values())
+        hs = 17 * mm
+        r = hs / math.sqrt(3)
+        total = len(sets) * hs + (len(sets) - 1) * 4 * mm
+        x0 = (W - total) / 2 + hs / 2
+        cy = H - band - 4 * mm - r
+        for i, s in enumerate(sets):
+            cx = x0 + i * (hs + 4 * mm)
+            pts = [(cx + r * math.cos(math.radians(30 + 60 * k)), cy + r * math.sin(math.radians(30 + 60 * k)))
+                   for k in range(6)]
+            p = c.beginPath()
+            p.moveTo(*pts[0])
+            for pt in pts[1:]:
+                p.lineTo(*pt)
+            p.close()
+            c.setFillColor(HexColor(s.color))
+            c.setStrokeColor(HexColor("#ffffff"))
+            c.setLineWidth(2.2)
+            c.drawPath(p, fill=1, stroke=1)
+            if s.symbol:
+                icons.draw(s.symbol, cx - hs * 0.27, cy - hs * 0.27, hs * 0.54, "#ffffff")
+            c.setFillColor(HexColor(st.muted))
+            c.setFont(BOLD, 7.5)
+            c.drawCentredString(cx, cy - r - 10, s.name)
+        # stats as a line of icons
+        y = cy - r - 30
+        stats = [s for s in spec.stats.values() if s.icon]
+        if stats:
+            text = "   ".join(f":{s.icon}: {s.name}" for s in stats)
+            lay = self.book.layout(text, W - 2 * margin, 10, 1.2, False)
+            draw_layout(c, icons, lay, margin, y, W - 2 * margin, "center", st.muted)
+            y -= lay.height + 8 * mm
+        if spec.summary:
+            lay = self.book.layout(spec.summary, W - 2 * margin - 20 * mm, 11.5, 1.4)
+            draw_layout(c, icons, lay, margin + 10 * mm, y, W - 2 * margin - 20 * mm, "center", st.ink)
+        c.setStrokeColor(HexColor(st.rule))
+        c.setLineWidth(0.5)
+        c.line(margin, 26 * mm, W - margin, 26 * mm)
+        credits = " · ".join(spec.credits)
+        if credits:
+            lay = self.book.layout(credits, W - 2 * margin, 7.5, 1.3)
+            draw_layout(c, icons, lay, margin, 22 * mm, W - 2 * margin, "center", st.muted)
+        c.restoreState()
+        c.bookmarkHorizontal("cover", 0, H)
+
+
+# ---- building ------------------------------------------------------------------------------------------
+
+
+def pack_book(pack: Pack, style: BookStyle | None = None) -> Book:
+    """The text engine of the cards, with the pack's keywords and its first set's colour."""
+    names = [k.name for k in pack.spec.keywords.values()]
+    sets = list(pack.spec.sets.values())
+    style = style or BookStyle()
+    if sets and style.accent == BookStyle.accent:
+        from dataclasses import replace
+        style = replace(style, accent=sets[0].color)
+    return Book(names, style)
+
+
+def template_folders(pack: Pack) -> list[Path]:
+    return [f for f in (Path(pack.root) / "templates" / "rulebook", TEMPLATE_ROOT / "rulebook") if f.is_dir()]
+
+
+def read_template(pack: Pack, name: str) -> tuple[str, str]:
+    for folder in template_folders(pack):
+        if (folder / name).is_file():
+            return chapter_source(folder / name)
+    raise InputError([Problem("rules.template-missing", f"no rulebook template `{name}`",
+                              Location(str(TEMPLATE_ROOT / "rulebook" / name)),
+                              expected=f"{name} in templates/rulebook/")])
+
+
+def glossary(pack: Pack, reference: dict) -> list[dict]:
+    """The pack's keywords and its glossary, one entry per term, alphabetically."""
+    entries: dict[str, dict] = {}
+    for k in pack.spec.keywords.values():
+        if k.text:
+            entries[k.name.casefold()] = {"term": k.name, "text": k.text, "icon": k.icon}
+    for g in reference.get("glossary", []):
+        entries.setdefault(g["term"].casefold(), {"term": g["term"], "text": g["text"], "icon": None})
+    return [entries[k] for k in sorted(entries)]
+
+
+def book_context(pack: Pack, maps: list) -> tuple:
+    env = environment()
+    ctx = template_context(pack)
+    ctx["reference"] = expand_reference(pack, env, ctx)
+    ctx["glossary"] = glossary(pack, ctx["reference"])
+    ctx["maps"] = [{"title": m.title, "hexes": len(m.hexes)} for m in maps]
+    return env, ctx
+
+
+def load_maps(pack: Pack):
+    """The pack's maps and the helper that draws their thumbnails (None if not installed)."""
+    if not pack.map_files:
+        return [], None
+    from generator.maps import load_pack_maps
+    maps = load_pack_maps(pack)
+    try:
+        from generator.render.maps import draw_map_thumbnail
+    except ImportError:
+        draw_map_thumbnail = None
+    return maps, draw_map_thumbnail
+
+
+def _page(book: Book, geometry: Geometry, flow: Flow, label: str, toc_label: str, columns: int,
+          extra: list | None = None) -> list:
+    title = flow.title or flow.key
+    return [NextPageTemplate(f"chapter-{columns}"), PageBreak(), NextPageTemplate(f"body-{columns}"),
+            ChapterTitle(book, title, label, flow.key, geometry.title_height, toc_label), FrameBreak(),
+            *flow.flowables, *(extra or [])]
+
+
+def rulebook_story(pack: Pack, book: Book, geometry: Geometry) -> tuple[list, dict]:
+    maps, draw_fn = load_maps(pack)
+    env, ctx = book_context(pack, maps)
+    story: list = [Cover(book, pack, geometry)]
+    contents = Contents(book)
+    story += [NextPageTemplate("chapter-2"), PageBreak(), NextPageTemplate("body-2"),
+              ChapterTitle(book, "Contents", pack.spec.name, "contents", geometry.title_height), FrameBreak(),
+              contents]
+    story[-3].toc = False
+    chapters = 0
+    for n, path in enumerate(pack.rule_files, 1):
+        file, source = chapter_source(path)
+        text = render_template(env, source, ctx, file)
+        flow = markdown_flowables(Flow(book, geometry.column_width, f"ch{n}"), text)
+        if flow.title is None:
+            flow.title = Path(path).stem.split("-", 1)[-1].replace("-", " ").capitalize()
+        story += _page(book, geometry, flow, f"Chapter {n}", str(n), 2)
+        chapters += 1
+    letter = 0
+    counts = {"chapters": chapters, "cards": len(pack.cards), "presets": 0, "maps": len(maps),
+              "thumbnails": len(maps) if draw_fn else 0}
+    for page in REFERENCE_PAGES:
+        file, source = read_template(pack, page.template)
+        text = render_template(env, source, ctx, file)
+        if not text.strip():
+            continue
+        width = geometry.column_width if page.columns == 2 else geometry.body_width
+        key = "ref-" + page.template.rsplit(".", 1)[0]
+        flow = markdown_flowables(Flow(book, width, key), text)
+        extra = []
+        if page.generate == "card-list":
+            extra = card_list(book, pack, width, key)
+        elif page.generate == "presets":
+            extra = presets(book, pack, width, key)
+            counts["presets"] = len(pack.preset_files)
+        elif page.generate == "maps":
+            extra = map_catalogue(book, pack, width, key, maps, draw_fn)
+        letter += 1
+        story += _page(book, geometry, flow, "Reference", chr(64 + letter), page.columns, extra)
+    return story, counts
+
+
+def _canvasmaker(title: str, subject: str):
+    def make(filename, pagesize=None, **_ignored):
+        return new_canvas(filename, pagesize, title, subject)
+    return make
+
+
+def build_rulebook_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
+    """Write the rulebook; returns counts ({"pages", "chapters", "cards", "presets", ...})."""
+    geometry = Geometry.of(paper)
+    book = pack_book(pack)
+    story, counts = rulebook_story(pack, book, geometry)
+    title = f"{pack.spec.name} {pack.spec.version}: Rulebook"
+    subject = pack.spec.summary or f"Rules of {pack.spec.name}"
+    with atomic_output(Path(out_path)) as tmp:
+        doc = RulebookDoc(str(tmp), book, geometry, pack, f"{pack.spec.name} · Rulebook", title=title,
+                          subject=subject)
+        doc.multiBuild(story, canvasmaker=_canvasmaker(title, subject))
+    return {"pages": doc.page_count, **counts}
