@@ -3,16 +3,18 @@
 For every card type whose cards carry points and numeric statistics, the audit fits a linear
 model of points on those statistics (least squares, solved with small normal equations) and
 compares each card with the price the *other* cards of its type give it (a leave-one-out
-prediction, so an overpriced card cannot pull the line towards itself).
+prediction, so an overpriced card cannot pull the line towards itself). Cards found far off are
+then left out of the other cards' fits too, worst first, so one wildly mispriced card cannot
+drag its neighbours out of line.
 
-Features come from the fields game.yaml declares for the type (`generator.cardlist`):
-the non-combat stats one by one (`health`), the combat stats (those with `combat: true`) as
-one sum, since a point of any combat stat is worth the same; bonuses the same way; slots,
-feat cost and other whole-number fields; the hex count of a size diagram; and for attacks the
-total damage and the longest range; and when a type is shared by several sets (boss and hero
-equipment), which set a card is in, since each side spends its own budget. Features that hardly vary within a type (fewer than 3
+Features come from the fields game.yaml declares for the type: the non-combat stats one by
+one (`health`); the combat stats (those with `combat: true`) as one sum, since a point of any
+combat stat is worth the same; bonuses the same way; slots, feat cost and other whole-number
+fields; the hex count of a size diagram; for attacks, the total damage and the longest range;
+and, when a type is shared by several sets (boss and hero equipment), which set a card is in,
+since each side spends its own budget. Features that hardly vary within a type (fewer than 3
 cards differ from the most common value) are left out, so one odd card cannot be fitted
-exactly by a feature of its own.
+exactly by a feature of its own, and the model keeps at least 2 cards per coefficient.
 
 A card is an **outlier** when |points − predicted| > max(3 points, 30 % of predicted). A card
 with an `audit_note:` is a **documented exception**: shown, never a failure. The audit
@@ -24,9 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.cardlist import card_statistics
 from generator.model import Pack
-from generator.schemas import ATTACK_KINDS
 
 MIN_POINTS_TOLERANCE = 3.0
 RELATIVE_TOLERANCE = 0.30
@@ -166,6 +166,36 @@ def _formula(coef: list[float], names: list[str]) -> str:
     return "points ≈ " + " ".join(parts)
 
 
+def _tolerance(predicted: float) -> float:
+    return max(MIN_POINTS_TOLERANCE, RELATIVE_TOLERANCE * abs(predicted))
+
+
+def _predict_without(matrix, points, i: int, excluded: set) -> float:
+    """The price of card i according to the other cards (leaving out known outliers)."""
+    train = [j for j in range(len(points)) if j != i and j not in excluded]
+    coef = fit([matrix[j] for j in train], [points[j] for j in train])
+    return predict(coef, matrix[i])
+
+
+def _outliers(matrix, points) -> set:
+    """Cards left out of every fit: repeatedly the worst card beyond tolerance, so one wildly
+    mispriced card cannot drag its neighbours' predictions out of line (at most a third)."""
+    excluded: set = set()
+    while len(excluded) < len(points) // 3:
+        worst, worst_ratio = None, 1.0
+        for i in range(len(points)):
+            if i in excluded:
+                continue
+            predicted = _predict_without(matrix, points, i, excluded)
+            ratio = abs(points[i] - predicted) / _tolerance(predicted)
+            if ratio > worst_ratio:
+                worst, worst_ratio = i, ratio
+        if worst is None:
+            break
+        excluded.add(worst)
+    return excluded
+
+
 def audit_pack(pack: Pack) -> list[AuditRow]:
     """One row per audited card (types whose points vary and that have statistics), in pack
     type order, then by card id. Rows with status other than `ok` are the flagged ones."""
@@ -179,21 +209,24 @@ def audit_pack(pack: Pack) -> list[AuditRow]:
         for card, row in zip(cards, table):
             for set_id in sets[1:]:  # a type used by several sides may be priced per side
                 row[f"set {set_id}"] = 1.0 if card.set == set_id else 0.0
-        names = _varying(sorted({n for row in table for n in row}), table)
+        every = sorted({n for row in table for n in row})
+        for row in table:  # an optional field a card leaves out counts as 0
+            for name in every:
+                row.setdefault(name, 0.0)
+        names = _varying(every, table)
         points = [float(c.points) for c in cards]
         # keep the model small next to the number of cards, so leave-one-out stays meaningful:
         # drop the feature that explains least (smallest standardised coefficient)
         while names and len(cards) < MIN_CARDS_PER_TERM * (len(names) + 1):
             names.remove(_weakest(names, table, points))
         matrix = [[row[n] for n in names] for row in table]
-        coef_all = fit(matrix, points)
-        basis = _formula(coef_all, names)
+        excluded = _outliers(matrix, points)
+        kept = [j for j in range(len(cards)) if j not in excluded]
+        basis = _formula(fit([matrix[j] for j in kept], [points[j] for j in kept]), names)
         for i, card in enumerate(cards):
-            others = [r for j, r in enumerate(matrix) if j != i]
-            coef = fit(others, [p for j, p in enumerate(points) if j != i])
-            predicted = predict(coef, matrix[i])
+            predicted = _predict_without(matrix, points, i, excluded)
             residual = card.points - predicted
-            tolerance = max(MIN_POINTS_TOLERANCE, RELATIVE_TOLERANCE * abs(predicted))
+            tolerance = _tolerance(predicted)
             note = card.fields.get("audit_note")
             if abs(residual) <= tolerance:
                 status = OK

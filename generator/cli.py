@@ -152,5 +152,55 @@ def watch(pack_dir, paper, out_dir):
         pass
 
 
+@main.command()
+@click.argument("build_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("-o", "--out", "out_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="The PDF to write (default: output/<pack id>/<build>-roster.pdf).")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--points", type=click.IntRange(0, 99999), help="Points limit; overrides the build's own.")
+@click.option("--pack", "pack_option", type=click.Path(path_type=Path, file_okay=False),
+              help="The pack the build belongs to (default: found as `pnp validate` finds it).")
+def roster(build_file, out_file, paper, points, pack_option):
+    """Print a build's roster sheet: characters, points, the verdict, the share code and its QR code."""
+    from generator.render.roster import write_roster
+    from generator.share import load_target
+    pack, build = load_target(build_file, pack_option)
+    out = out_file or Path("output") / pack.spec.id / f"{build_file.stem}-roster.pdf"
+    info = write_roster(pack, build, out, paper=paper, points_override=points)
+    limit = f"/{info['limit']}" if info["limit"] is not None else ""
+    click.echo(f"{info['path']}: {info['pages']} page(s), {'LEGAL' if info['legal'] else 'NOT LEGAL'}, "
+               f"{info['points']}{limit} points, build hash {info['hash']}")
+
+
+@main.command()
+@click.argument("build_file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--pack", "pack_option", type=click.Path(path_type=Path, file_okay=False),
+              help="The pack the build belongs to (default: found as `pnp validate` finds it).")
+def share(build_file, pack_option):
+    """Print a build as a short share code (PNP1-…); `pnp unshare CODE` turns it back into the build."""
+    from generator.share import load_target, share_code
+    pack, build = load_target(build_file, pack_option)
+    click.echo(share_code(pack, build))
+
+
+@main.command()
+@click.argument("code")
+@click.option("--pack", "pack_dir", type=click.Path(path_type=Path, file_okay=False), default=str(DEFAULT_PACK),
+              show_default=True, help="The pack the code was made for (same id and version).")
+@click.option("-o", "--out", "out_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="The build file to write (default: print it).")
+def unshare(code, pack_dir, out_file):
+    """Turn a share code back into a build file (YAML)."""
+    from generator.load import load_pack
+    from generator.share import unshare_text, write_text
+    pack = load_pack(pack_dir)
+    text = unshare_text(code, pack, out_file)
+    if out_file is None:
+        click.echo(text, nl=False)
+    else:
+        write_text(out_file, text)
+        click.echo(f"wrote {out_file}")
+
+
 if __name__ == "__main__":
     main()

@@ -61,10 +61,11 @@ def problems_from(exc: ValidationError, doc: Document, base_path: tuple, what: s
             problem = Problem("schema.choice", f"`{where}` has a value that is not allowed",
                               doc.at(path, key=is_key), found=_show(value), expected=f"one of {expected}",
                               fix=f"did you mean `{guess}`?" if guess else None)
+        elif kind == "union":
+            problem = _union_problem(err, doc, path, where, is_key)
         elif kind in _TYPE_WORDS:
-            words = err.get("_words") or _TYPE_WORDS[kind]
-            problem = Problem("schema.type", f"`{where}` should be {words}",
-                              doc.at(path, key=is_key), found=_show(value), expected=words)
+            problem = Problem("schema.type", f"`{where}` should be {_TYPE_WORDS[kind]}",
+                              doc.at(path, key=is_key), found=_show(value), expected=_TYPE_WORDS[kind])
         elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
             ctx = err.get("ctx", {})
             bound = {"greater_than_equal": f"at least {ctx.get('ge')}", "less_than_equal": f"at most {ctx.get('le')}",
@@ -98,27 +99,68 @@ def _is_union_tag(part) -> bool:
 
 
 def _merge_union_branches(errors: list[dict]) -> list[dict]:
-    """A value checked against a union (`text` or `{piece, equipment}`) fails in every branch.
-    Report one message: drop a branch's type error when another branch got further into the
-    value (a mapping with an unknown key), and join type errors at the same place ("text or a mapping")."""
+    """A value checked against a union (`text` or `{piece, equipment}`; a number or a limit's
+    name) fails in every branch. Report one message per value: drop a branch's type error when
+    another branch got further into the value (a mapping with an unknown key), and join the
+    branches' errors at the same place into one (`a whole number, or one of 'beginner', ...`)."""
     def clean(err):
         return tuple(p for p in err["loc"] if not _is_union_tag(p) and p != "[key]")
 
     locs = [clean(e) for e in errors]
-    out: list[dict] = []
-    merged: dict[tuple, dict] = {}
+    kept = []
     for err, loc in zip(errors, locs):
-        if err["type"] in _TYPE_WORDS:
-            if any(len(other) > len(loc) and other[:len(loc)] == loc for other in locs):
-                continue  # another branch understood the value's shape; its error is the useful one
-            if loc in merged:
-                first = merged[loc]
-                words = first.get("_words") or _TYPE_WORDS[first["type"]]
-                word = _TYPE_WORDS[err["type"]]
-                if word not in words.split(" or "):
-                    first["_words"] = f"{words} or {word}"
-                continue
-            err = dict(err)
-            merged[loc] = err
-        out.append(err)
+        if err["type"] in _TYPE_WORDS and any(len(o) > len(loc) and o[:len(loc)] == loc for o in locs):
+            continue  # another branch understood the value's shape; its error is the useful one
+        kept.append((err, loc))
+    groups: dict[tuple, list[dict]] = {}
+    for err, loc in kept:
+        groups.setdefault(loc, []).append(err)
+    out: list[dict] = []
+    done: set = set()
+    for err, loc in kept:
+        group = groups[loc]
+        if len(group) < 2 or len({tuple(e["loc"]) for e in group}) < 2:
+            out.append(err)
+            continue
+        if loc in done:
+            continue
+        done.add(loc)
+        out.append({"type": "union", "loc": group[0]["loc"], "input": group[0].get("input"),
+                    "msg": "; ".join(e["msg"] for e in group), "_branches": group})
     return out
+
+
+def _branch_words(err: dict) -> str:
+    kind = err["type"]
+    if kind in _TYPE_WORDS:
+        return _TYPE_WORDS[kind]
+    if kind == "literal_error":
+        return f"one of {err.get('ctx', {}).get('expected', '')}"
+    ctx = err.get("ctx", {})
+    bounds = {"greater_than_equal": f"a number of at least {ctx.get('ge')}",
+              "less_than_equal": f"a number of at most {ctx.get('le')}",
+              "greater_than": f"a number above {ctx.get('gt')}", "less_than": f"a number below {ctx.get('lt')}"}
+    return bounds.get(kind, err["msg"].lower())
+
+
+def _union_problem(err: dict, doc, path, where: str, is_key: bool) -> Problem:
+    branches = err["_branches"]
+    words = []
+    for branch in branches:
+        word = _branch_words(branch)
+        if word not in words:
+            words.append(word)
+    choices = []
+    for branch in branches:
+        if branch["type"] == "literal_error":
+            expected = branch.get("ctx", {}).get("expected", "")
+            choices += [c.strip().strip("'") for c in expected.replace(" or ", ", ").split(",")]
+    value = err.get("input")
+    guess = did_you_mean(value, choices) if isinstance(value, str) and choices else None
+    if all(b["type"] in _TYPE_WORDS for b in branches):
+        code, message = "schema.type", f"`{where}` should be {' or '.join(words)}"
+    else:
+        code, message = ("schema.choice" if choices else "schema.invalid"), f"`{where}` has a value that is not allowed"
+    expected = ", or ".join(words) if any("," in w for w in words) else " or ".join(words)
+    return Problem(code, message, doc.at(path, key=is_key), found=_show(value), expected=expected,
+                   fix=f"did you mean `{guess}`?" if guess else None)

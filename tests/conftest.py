@@ -3,7 +3,6 @@ build YAML into tmp_path, validates it and answers questions about the result.""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -194,7 +193,3 @@ def in_repo(monkeypatch):
     """Run from the repository root, as a user of `pnp` would (builds find card_data/ from there)."""
     monkeypatch.chdir(REPO)
     return REPO
-
-
-def relative(path: Path) -> str:
-    return os.path.relpath(path)

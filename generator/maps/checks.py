@@ -248,14 +248,17 @@ def placements(allowed: frozenset, shapes: list[frozenset]) -> list[Placement]:
 
 
 def can_move(p: Placement, walkable: frozenset) -> bool:
-    """One legal step (the whole figure shifted one hex) or a 60° turn about its centre."""
+    """One legal step (the whole body shifted one hex) or a 60° turn about any of its hexes:
+    a multi-hex figure moves led by a hex of its choice and may turn around that lead
+    hex, but never flips over (so turns only, no reflections)."""
     for d in hexgrid.DIRECTIONS:
         if hexgrid.translate(p.cells, d) <= walkable:
             return True
-    for steps in (1, -1):
-        turned = hexgrid.rotate_shape(p.cells, steps, p.anchor)
-        if turned != p.cells and turned <= walkable:
-            return True
+    for pivot in sorted(p.cells):
+        for steps in (1, -1):
+            turned = hexgrid.rotate_shape(p.cells, steps, pivot)
+            if turned != p.cells and turned <= walkable:
+                return True
     return False
 
 
@@ -291,7 +294,7 @@ def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=()) -> tupl
         p = starts[0]
         return [_v("map.boss-fit",
                    f"`{fp.name}` ({fp.size} hexes) fits only where it can never move: centred on hex "
-                   f"{p.anchor} it can neither step one hex nor turn 60°",
+                   f"{p.anchor} it can neither step one hex nor turn 60° about any of its hexes",
                    where, "zones." + fp.side if zone is not None else "shape",
                    observed=f"{len(starts)} placements, none can move",
                    expected="a placement with room to step or turn",

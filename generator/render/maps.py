@@ -201,7 +201,7 @@ def _paint_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, look: 
         if h in m.obstacles:
             c.drawPath(_hex_path(c, frame, layout, h, 0.93), stroke=1, fill=0)
     _paint_zones(c, m, frame, layout, set(cells), look, zone_names or {})
-    if look.labels and _label_mm(layout) * s >= 1.3:
+    if look.labels and _label_mm(layout) * s >= 1.2:  # below ~3.4 pt labels turn to noise
         size_pt = _label_mm(layout) * s * MM
         c.setFont(REGULAR, size_pt)
         for h in cells:

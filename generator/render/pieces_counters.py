@@ -27,7 +27,7 @@ class CounterItem:
     size: float  # mm: flat to flat, diameter or side
     front: Face
     back: Face | None
-    title: str  # for the group heading
+    name: str  # what the heading calls this kind of counter
 
 
 # ---- what to print -----------------------------------------------------------------------------
@@ -90,7 +90,6 @@ def expand_counters(kit: Kit, figures: list[Figure], build: Build | None) -> lis
         keyword = pack_spec.keywords.get(counter.keyword) if counter.keyword else None
         terrain = pack_spec.terrain.get(counter.terrain) if counter.terrain else None
         front = _resolve_face(kit, counter, index, (), None, card, keyword, terrain)
-        shape_note = f"{counter.shape} {size:g} mm" + (" flat to flat" if counter.shape == "hex" else "")
         if counter.for_each is not None:
             if build is not None and build.side != counter.for_each:
                 continue
@@ -104,17 +103,15 @@ def expand_counters(kit: Kit, figures: list[Figure], build: Build | None) -> lis
                 for _ in range(copies):
                     number += 1
                     items.append(CounterItem(counter.id, number, counter.shape, size, face, back,
-                                             f"{counter.label or counter.id} · one per "
-                                             f"{pack_spec.sides[counter.for_each].name} character · {shape_note}"))
+                                             f"{counter.label or counter.id} (one per "
+                                             f"{pack_spec.sides[counter.for_each].name.lower()} character)"))
             continue
         if build is not None:
             continue
         back = _back(kit, counter, index, front, card, keyword, terrain)
         total = count_of(kit, counter)
         for n in range(1, total + 1):
-            items.append(CounterItem(counter.id, n, counter.shape, size, front, back,
-                                     f"{front.label or counter.id} × {total} · {shape_note}"
-                                     + (" · two-sided" if back else "")))
+            items.append(CounterItem(counter.id, n, counter.shape, size, front, back, front.label or counter.id))
     items.extend(_initiative_chips(kit, figures, build))
     return items
 
@@ -137,15 +134,14 @@ def _initiative_chips(kit: Kit, figures: list[Figure], build: Build | None) -> l
     for n, fig in enumerate(figures, 1):
         face = Face(label=fig.name, text=kit.pack.spec.sides[fig.side].name, icon=fig.symbol, color=fig.color)
         items.append(CounterItem("initiative", n, "square", SQUARE_CHIP_MM, face, None,
-                                 f"Turn order chips × {len(figures)} · for the {stat.name} ladder "
-                                 f"on the round tracker · square {SQUARE_CHIP_MM:g} mm"))
+                                 f"turn order chips (for the {stat.name} ladder of the round tracker)"))
     if build is None:  # write-in chips for characters of one's own
         for side_id, side in kit.pack.spec.sides.items():
             color = next((f.color for f in figures if f.side == side_id), "#555555")
             symbol = next((f.symbol for f in figures if f.side == side_id), None)
             face = Face(label="", text=f"{side.name}: write a name", icon=symbol, color=color)
             items.append(CounterItem("initiative", len(items) + 1, "square", SQUARE_CHIP_MM, face, None,
-                                     items[0].title if items else "Turn order chips"))
+                                     f"turn order chips (for the {stat.name} ladder of the round tracker)"))
     return items
 
 
@@ -202,13 +198,26 @@ class Lattice:
 
 
 def _groups(items: list[CounterItem]) -> list[list[CounterItem]]:
+    """Runs of counters that share a shape and size: each run is packed as one block."""
     out: list[list[CounterItem]] = []
     for item in items:
-        if out and (out[-1][0].kind, out[-1][0].title) == (item.kind, item.title):
+        if out and (out[-1][0].shape, out[-1][0].size) == (item.shape, item.size):
             out[-1].append(item)
         else:
             out.append([item])
     return out
+
+
+def heading(items: list[CounterItem], continued: bool) -> str:
+    """`Obstacle × 20, Spawnling × 4 · hex 25.4 mm flat to flat · two-sided`."""
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item.name] = counts.get(item.name, 0) + 1
+    first = items[0]
+    shape = f"{first.shape} {first.size:g} mm" + (" flat to flat" if first.shape == "hex" else "")
+    kinds = ", ".join(f"{name} × {n}" for name, n in counts.items())
+    return f"{kinds} · {shape}" + (" · two-sided" if first.back is not None else "") + \
+        (" (continued)" if continued else "")
 
 
 def pack_counters(kit: Kit, items: list[CounterItem]) -> list[list[tuple[CounterItem, float, float, str | None]]]:
@@ -238,12 +247,12 @@ def pack_counters(kit: Kit, items: list[CounterItem]) -> list[list[tuple[Counter
             block_w = lat.width(min(lat.cols, take), used_rows)
             x0 = left + (width - block_w) / 2
             y0 = y - GROUP_HEAD_MM - BLEED_MM
-            heading = first.title + (" (continued)" if continued else "")
+            head = heading(queue[:take], continued)
             continued = True
             for k, item in enumerate(queue[:take]):
                 col, row = (k // used_rows, k % used_rows) if lat.kind == "columns" else (k % lat.cols, k // lat.cols)
                 dx, dy = lat.centre(col, row)
-                pages[-1].append((item, x0 + dx, y0 - dy, heading if k == 0 else None))
+                pages[-1].append((item, x0 + dx, y0 - dy, head if k == 0 else None))
             queue = queue[take:]
             y = y0 - lat.height(used_rows) - BLEED_MM - GAP_MM
             if queue:

@@ -27,7 +27,7 @@ from generator.render.pdfout import MM
 from generator.render.sheets import PAPERS_MM
 
 MARGIN_MM = 10.0  # home printers lose 3-5 mm at the edge
-HEADER_MM = 12.0
+HEADER_MM = 15.0
 FOOTER_MM = 11.0
 BLEED_MM = 1.0  # each face's colour runs this far past its cut line
 GAP_MM = 3.0  # between the cut lines of neighbouring pieces
@@ -100,11 +100,13 @@ def tint(value: str | None, amount: float, default: str = "#777777") -> Color:
 
 def marker(c, label: str, x_mm: float, y_mm: float) -> None:
     """Invisible text (render mode 3) at a point: which piece sits where, for tests and tools."""
+    c.saveState()  # the text render mode is graphics state: keep mode 3 from leaking into later text
     t = c.beginText(x_mm * MM, y_mm * MM)
     t.setTextRenderMode(3)
     t.setFont(REGULAR, 1)
     t.textOut(label)
     c.drawText(t)
+    c.restoreState()
 
 
 def text(c, x: float, y: float, value: str, size: float, font: str = REGULAR, fill: str = INK,
@@ -328,31 +330,32 @@ def draw_face(kit: Kit, face: Face, shape: str, cx: float, cy: float, size: floa
         pattern(c, face.pattern, cx - r, cy - r, cx + r, cy + r, max(1.6, r / 5))
     c.restoreState()
     inner = r - band
-    label_pt = max(5.0, min(9.5, inner * 0.62 * 72 / 25.4 * 0.75))
-    has_text = bool(face.label or face.text)
+    label_pt = max(5.0, min(9.5, inner * 0.34 * 72 / 25.4))
+    width = inner * (1.65 if shape == "round" else 1.75)
+    blocks = []  # (lines, font, size)
+    if face.label:
+        size_pt, label_lines = fit_lines(face.label, BOLD, width, label_pt, 3.8, 2)
+        blocks.append((label_lines, BOLD, size_pt))
+    if face.text:
+        small = max(3.6, min(label_pt * 0.72, 6.0))
+        size_pt, text_lines = fit_lines(face.text, REGULAR, width * 0.92, small, 3.4, 1 if face.icon else 2)
+        blocks.append((text_lines, REGULAR, size_pt))
+    text_h = sum(len(ls) * s * 1.12 / MM for ls, _, s in blocks)
+    isize = 0.0
     if face.icon:
-        isize = inner * (0.95 if has_text else 1.3)
-        iy = cy + (inner * 0.05 if has_text else -isize / 2)
-        kit.icons.draw(face.icon, (cx - isize / 2) * MM, iy * MM, isize * MM, None)
-    if has_text:
-        width = inner * 1.75 if shape != "round" else inner * 1.65
-        top = cy - inner * 0.05 if face.icon else cy + inner * 0.35
-        lines = []
-        if face.label:
-            size_pt, label_lines = fit_lines(face.label, BOLD, width, label_pt, 4.0, 1 if face.icon else 2)
-            lines.append((label_lines, BOLD, size_pt))
-        if face.text:
-            small = max(3.6, min(label_pt * 0.7, 6.0))
-            size_pt, text_lines = fit_lines(face.text, REGULAR, width * 0.92, small, 3.4, 1 if face.icon else 2)
-            lines.append((text_lines, REGULAR, size_pt))
+        isize = min(inner * (0.9 if blocks else 1.25), max(inner * 0.45, 1.8 * inner - text_h - 1.5))
+    total = isize + (0.8 if isize and blocks else 0.0) + text_h
+    top = cy + total / 2 + (inner * 0.04 if isize else 0.0)
+    if isize:
+        kit.icons.draw(face.icon, (cx - isize / 2) * MM, (top - isize) * MM, isize * MM, None)
+    if blocks:
+        y = top - isize - (0.8 if isize else 0.0)
         if face.art or face.pattern:  # a white plate keeps the words legible over art
-            total = sum(len(ls) * s * 1.12 / MM for ls, _, s in lines)
-            widest = max(stringWidth(ln, f, s) for ls, f, s in lines for ln in ls) / MM
+            widest = max(stringWidth(ln, f, s) for ls, f, s in blocks for ln in ls) / MM
             c.setFillColor(Color(1, 1, 1, alpha=0.88))
-            c.roundRect((cx - widest / 2 - 1.2) * MM, (top - total - 0.9) * MM, (widest + 2.4) * MM,
-                        (total + 1.3) * MM, 1.2 * MM, stroke=0, fill=1)
-        y = top
-        for ls, font, size_pt in lines:
+            c.roundRect((cx - widest / 2 - 1.2) * MM, (y - text_h - 0.9) * MM, (widest + 2.4) * MM,
+                        (text_h + 1.3) * MM, 1.2 * MM, stroke=0, fill=1)
+        for ls, font, size_pt in blocks:
             y = centred_lines(c, ls, font, size_pt, cx, y, INK)
     if face.badge:
         text(c, cx, cy - r + band * 0.25 + 0.3, face.badge, 3.6, BOLD, "#ffffff", "centre")
@@ -364,12 +367,15 @@ def draw_face(kit: Kit, face: Face, shape: str, cx: float, cy: float, size: floa
 
 
 def page_frame(kit: Kit, heading: str, note: str, footer: str) -> None:
-    """Heading and note at the top, a 50 mm scale bar and the footer line at the bottom."""
+    """Heading and a note of up to two lines at the top; a 50 mm scale bar and the footer
+    line at the bottom."""
     c = kit.canvas
     w, h = kit.page_mm
     text(c, MARGIN_MM, h - MARGIN_MM - 5, heading, 12, BOLD)
     if note:
-        text(c, MARGIN_MM, h - MARGIN_MM - 9.5, note, 7.5, REGULAR, "#444444")
+        _, lines = fit_lines(note, REGULAR, w - 2 * MARGIN_MM, 7.5, 7.5, 2)
+        for i, ln in enumerate(lines):
+            text(c, MARGIN_MM, h - MARGIN_MM - 9.3 - i * 3.1, ln, 7.5, REGULAR, "#444444")
     scale_bar(c, MARGIN_MM, MARGIN_MM + 2.5)
     text(c, w - MARGIN_MM, MARGIN_MM + 2.8, footer, 6.5, REGULAR, "#555555", "right")
 
@@ -388,9 +394,10 @@ def scale_bar(c, x: float, y: float, length: float = 50.0) -> None:
 
 
 def shelf_pack(sizes: list[tuple[float, float]], area: tuple[float, float, float, float],
-               gap: float = GAP_MM + 2 * BLEED_MM) -> list[list[tuple[int, float, float]]]:
-    """Place boxes (w, h mm) in rows, left to right, then rows top to bottom, page after
-    page. Returns, per page, (index, left, top) of each box; every row is centred."""
+               gap: float = GAP_MM - 2 * BLEED_MM) -> list[list[tuple[int, float, float]]]:
+    """Place boxes (w, h mm, bleed included) in rows, left to right, then rows top to
+    bottom, page after page; the default gap leaves GAP_MM between neighbouring cut lines.
+    Returns, per page, (index, left, top) of each box; every row is centred."""
     left, bottom, right, top = area
     width = right - left
     rows: list[list[int]] = []

@@ -13,6 +13,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, FrameBreak, NextPageTemplate, PageBreak, PageTemplate
+from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.errors import InputError, Location, Problem
 from generator.model import Pack
@@ -22,7 +23,8 @@ from generator.render.pdfout import atomic_output, new_canvas
 from generator.render.rulebook_markdown import (Flow, chapter_source, environment, expand_reference,
                                                 markdown_flowables, render_template, template_context)
 from generator.render.rulebook_reference import card_list, map_catalogue, presets
-from generator.render.rulebook_text import Book, BookStyle, ChapterTitle, Contents, Heading, RichText
+from generator.render.rulebook_columns import Columns, NewPageUnless
+from generator.render.rulebook_text import Book, BookStyle, ChapterTitle, Contents, Heading
 from generator.render.text import draw_layout
 
 TEMPLATE_ROOT = Path(__file__).resolve().parents[2] / "templates"
@@ -34,13 +36,14 @@ class RefPage:
     template: str  # a Markdown + Jinja file in templates/rulebook/
     generate: str | None = None  # generated flowables appended after the template's text
     columns: int = 2
+    new_page: bool = False  # always start on a new page
 
 
 REFERENCE_PAGES = (
     RefPage("round-and-turn.md"),
     RefPage("combat.md"),
     RefPage("status-effects.md"),
-    RefPage("card-list.md", "card-list", columns=1),
+    RefPage("card-list.md", "card-list", columns=1, new_page=True),
     RefPage("presets.md", "presets"),
     RefPage("maps.md", "maps"),
     RefPage("glossary.md"),
@@ -92,28 +95,32 @@ def _frame(x, y, w, h, name) -> Frame:
 
 
 class RulebookDoc(BaseDocTemplate):
-    """Page templates: `cover`; `chapter-1`/`chapter-2` (a title band over one or two columns)
-    for the first page of a chapter, `body-1`/`body-2` after it. Headings report themselves
-    here after they are drawn: outline entries, contents entries, the running header."""
+    """Page templates: `cover`; `contents-first`/`contents` (two frames, for the table of
+    contents, which platypus must see at the top level); `page`, one full-width frame in which
+    chapters flow as balanced `Columns`. Headings report here after they are drawn: outline
+    entries, contents entries, the running header."""
 
-    def __init__(self, filename, book: Book, geometry: Geometry, pack: Pack, header: str, **kw):
+    def __init__(self, filename, book: Book, geometry: Geometry, header: str, **kw):
         super().__init__(filename, pagesize=(geometry.width, geometry.height), invariant=1,
                          author="pnp", creator="pnp print-and-play generator", **kw)
         self.book = book
         self.geometry = geometry
         self.header = header
         self.current = ""
+        self.page_title = ""
         self.page_count = 0
+        self._fresh = True
         self._level = -1
         g = geometry
         top = g.height - g.margin_top
         title = _frame(g.margin_x, top - g.title_height, g.body_width, g.title_height, "title")
         self.addPageTemplates([
-            PageTemplate("cover", [_frame(0, 0, g.width, g.height, "cover")], onPageEnd=self._count),
-            PageTemplate("chapter-2", [title] + g.columns(2, top - g.title_height, "c2"), onPageEnd=self._footer),
-            PageTemplate("chapter-1", [title] + g.columns(1, top - g.title_height, "c1"), onPageEnd=self._footer),
-            PageTemplate("body-2", g.columns(2, top, "b2"), onPageEnd=self._decorate),
-            PageTemplate("body-1", g.columns(1, top, "b1"), onPageEnd=self._decorate),
+            PageTemplate("cover", [_frame(0, 0, g.width, g.height, "cover")], onPage=self._begin,
+                         onPageEnd=self._count),
+            PageTemplate("contents-first", [title] + g.columns(2, top - g.title_height, "t"),
+                         onPage=self._begin, onPageEnd=self._footer),
+            PageTemplate("contents", g.columns(2, top, "c"), onPage=self._begin, onPageEnd=self._decorate),
+            PageTemplate("page", g.columns(1, top, "p"), onPage=self._begin, onPageEnd=self._decorate),
         ])
 
     def beforeDocument(self):
@@ -121,12 +128,20 @@ class RulebookDoc(BaseDocTemplate):
         self._level = -1
         self.canv.showOutline()
 
+    def _begin(self, canvas, doc):
+        self.page_title = self.current  # the chapter running at the top of the page...
+        self._fresh = True
+
     def afterFlowable(self, flowable):
         if isinstance(flowable, ChapterTitle):
             self.current = flowable.title
+            if self._fresh:  # ...unless a new one starts the page
+                self.page_title = flowable.title
             self._outline(flowable.title, flowable.key, 0, flowable.toc, flowable.toc_label)
         elif isinstance(flowable, Heading) and flowable.key and flowable.level is not None:
             self._outline(flowable.title, flowable.key, flowable.level, flowable.toc, "")
+        if not isinstance(flowable, (ActionFlowable, PageBreak, NewPageUnless)):
+            self._fresh = False
 
     def _outline(self, title: str, key: str, level: int, toc: bool, label: str) -> None:
         level = max(0, min(level, self._level + 1))  # outline levels may only deepen one at a time
@@ -160,7 +175,7 @@ class RulebookDoc(BaseDocTemplate):
         canvas.drawString(g.margin_x, y + 2, self.header)
         canvas.setFont(ITALIC, 7.5)
         canvas.setFillColor(HexColor(st.muted))
-        canvas.drawRightString(g.width - g.margin_x, y + 2, self.current)
+        canvas.drawRightString(g.width - g.margin_x, y + 2, self.page_title)
         canvas.setStrokeColor(HexColor(st.rule))
         canvas.setLineWidth(0.5)
         canvas.line(g.margin_x, y - 1.5, g.width - g.margin_x, y - 1.5)
@@ -274,7 +289,8 @@ class Cover(Flowable):
 
 def pack_book(pack: Pack, style: BookStyle | None = None) -> Book:
     """The text engine of the cards, with the pack's keywords and its first set's colour."""
-    names = [k.name for k in pack.spec.keywords.values()]
+    # action types ("Move", "Attack") are everyday words in rule text: only statuses and terms stand out
+    names = [k.name for k in pack.spec.keywords.values() if k.kind != "action-type"]
     sets = list(pack.spec.sets.values())
     style = style or BookStyle()
     if sets and style.accent == BookStyle.accent:
@@ -329,35 +345,39 @@ def load_maps(pack: Pack):
     return maps, draw_map_thumbnail
 
 
-def _page(book: Book, geometry: Geometry, flow: Flow, label: str, toc_label: str, columns: int,
-          extra: list | None = None) -> list:
-    title = flow.title or flow.key
-    return [NextPageTemplate(f"chapter-{columns}"), PageBreak(), NextPageTemplate(f"body-{columns}"),
-            ChapterTitle(book, title, label, flow.key, geometry.title_height, toc_label), FrameBreak(),
-            *flow.flowables, *(extra or [])]
+def _chapter(book: Book, geometry: Geometry, flow: Flow, label: str, toc_label: str, columns: int,
+             first: bool, extra: list | None = None) -> list:
+    """A chapter: a new page when it is the first of its part or when less than ~40 % of the
+    page is left, the title across the page, then the body in balanced columns."""
+    frame_height = geometry.height - geometry.margin_top - geometry.margin_bottom
+    start = [NextPageTemplate("page"), PageBreak()] if first else [NewPageUnless(frame_height * 0.4)]
+    title = ChapterTitle(book, flow.title or flow.key, label, flow.key, toc_label,
+                         space_before=0 if first else 10 * mm)
+    body = [*flow.flowables, *(extra or [])]
+    if columns == 2:
+        body = [Columns(body, 2, geometry.gap)]
+    return [*start, title, *body]
 
 
 def rulebook_story(pack: Pack, book: Book, geometry: Geometry) -> tuple[list, dict]:
     maps, draw_fn = load_maps(pack)
     env, ctx = book_context(pack, maps)
-    story: list = [Cover(book, pack, geometry)]
-    contents = Contents(book)
-    story += [NextPageTemplate("chapter-2"), PageBreak(), NextPageTemplate("body-2"),
-              ChapterTitle(book, "Contents", pack.spec.name, "contents", geometry.title_height), FrameBreak(),
-              contents]
-    story[-3].toc = False
-    chapters = 0
+    contents_title = ChapterTitle(book, "Contents", pack.spec.name, "contents")
+    contents_title.toc = False
+    story: list = [Cover(book, pack, geometry),
+                   NextPageTemplate("contents-first"), PageBreak(), NextPageTemplate("contents"),
+                   contents_title, FrameBreak(), Contents(book)]
+    counts = {"chapters": 0, "cards": len(pack.cards), "presets": 0, "maps": len(maps),
+              "thumbnails": len(maps) if draw_fn else 0}
     for n, path in enumerate(pack.rule_files, 1):
         file, source = chapter_source(path)
         text = render_template(env, source, ctx, file)
         flow = markdown_flowables(Flow(book, geometry.column_width, f"ch{n}"), text)
         if flow.title is None:
             flow.title = Path(path).stem.split("-", 1)[-1].replace("-", " ").capitalize()
-        story += _page(book, geometry, flow, f"Chapter {n}", str(n), 2)
-        chapters += 1
+        story += _chapter(book, geometry, flow, f"Chapter {n}", str(n), 2, first=n == 1)
+        counts["chapters"] += 1
     letter = 0
-    counts = {"chapters": chapters, "cards": len(pack.cards), "presets": 0, "maps": len(maps),
-              "thumbnails": len(maps) if draw_fn else 0}
     for page in REFERENCE_PAGES:
         file, source = read_template(pack, page.template)
         text = render_template(env, source, ctx, file)
@@ -375,7 +395,8 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry) -> tuple[list, di
         elif page.generate == "maps":
             extra = map_catalogue(book, pack, width, key, maps, draw_fn)
         letter += 1
-        story += _page(book, geometry, flow, "Reference", chr(64 + letter), page.columns, extra)
+        story += _chapter(book, geometry, flow, "Reference", chr(64 + letter), page.columns,
+                          first=letter == 1 or page.new_page, extra=extra)
     return story, counts
 
 
@@ -393,7 +414,7 @@ def build_rulebook_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
     title = f"{pack.spec.name} {pack.spec.version}: Rulebook"
     subject = pack.spec.summary or f"Rules of {pack.spec.name}"
     with atomic_output(Path(out_path)) as tmp:
-        doc = RulebookDoc(str(tmp), book, geometry, pack, f"{pack.spec.name} · Rulebook", title=title,
+        doc = RulebookDoc(str(tmp), book, geometry, f"{pack.spec.name} · Rulebook", title=title,
                           subject=subject)
         doc.multiBuild(story, canvasmaker=_canvasmaker(title, subject))
     return {"pages": doc.page_count, **counts}

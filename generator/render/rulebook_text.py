@@ -219,9 +219,11 @@ class Heading(RichText):
 
 
 class ChapterTitle(Flowable):
-    """The head of a chapter or reference page: a small label ("Chapter 3"), the title, a rule."""
+    """The head of a chapter or reference page, across the page: a small label ("Chapter 3"),
+    the title (shrunk to one line if it can be), a rule."""
 
-    def __init__(self, book: Book, title: str, label: str, key: str, height: float, toc_label: str = ""):
+    def __init__(self, book: Book, title: str, label: str, key: str, toc_label: str = "",
+                 space_before: float = 0.0):
         super().__init__()
         self.book = book
         self.text = title
@@ -231,30 +233,32 @@ class ChapterTitle(Flowable):
         self.key = key
         self.level = 0
         self.toc = True
-        self.box_height = height
+        self.spaceBefore = space_before
+        st = book.style
+        self.label_size = st.h1 * 0.42
+        self.below = st.body * 1.5
 
     def wrap(self, aw, ah):
+        st = self.book.style
         self.width = aw
-        self.height = min(self.box_height, ah)
+        try:
+            self._lay = self.book.fitter.fit(bold(self.text), aw, st.h1 * 1.3, st.h1, st.h1 * 0.6, 1.1, False)
+        except Exception:  # a very long title runs over two lines at the smallest size
+            self._lay = self.book.layout(bold(self.text), aw, st.h1 * 0.6, 1.1, False)
+        self.height = self.label_size * 1.6 + self._lay.height + st.h1 * 0.25 + self.below
         return aw, self.height
 
     def draw(self):
         c = self.canv
         st = self.book.style
         top = self.height
-        label_size = st.h1 * 0.42
         c.saveState()
         c.setFillColor(HexColor(st.muted))
-        c.setFont(BOLD, label_size)
-        c.drawString(0, top - label_size, self.label.upper())
-        try:
-            lay = self.book.fitter.fit(bold(self.text), self.width, st.h1 * 1.3, st.h1, st.h1 * 0.6,
-                                       1.1, False)
-        except Exception:  # a very long title: let it run at the smallest size
-            lay = self.book.layout(bold(self.text), self.width, st.h1 * 0.6, 1.1, False)
-        title_top = top - label_size * 1.6
-        draw_layout(c, self.book.icons(c), lay, 0, title_top, self.width, "left", st.accent)
-        y = title_top - lay.height - st.h1 * 0.25
+        c.setFont(BOLD, self.label_size)
+        c.drawString(0, top - self.label_size, self.label.upper())
+        title_top = top - self.label_size * 1.6
+        draw_layout(c, self.book.icons(c), self._lay, 0, title_top, self.width, "left", st.accent)
+        y = self.below
         c.setStrokeColor(HexColor(st.accent))
         c.setLineWidth(1.4)
         c.line(0, y, self.width * 0.22, y)
@@ -262,7 +266,7 @@ class ChapterTitle(Flowable):
         c.setLineWidth(0.5)
         c.line(self.width * 0.22 + 4, y, self.width, y)
         c.restoreState()
-        c.bookmarkHorizontal(self.key, 0, self.height)
+        c.bookmarkHorizontal(self.key, 0, self.height + st.body)
 
 
 class Rule(Flowable):
@@ -367,6 +371,7 @@ def rich_table(book: Book, rows: list[list[str]], width: float, size: float | No
             style.append(("ROWBACKGROUNDS", (0, 1), (-1, -1), [HexColor("#ffffff"), HexColor(st.zebra)]))
     table = Table(data, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT",
                   style=TableStyle(style))
+    table.keep_whole = len(rows) <= 12  # short tables move to the next column rather than split
     return table
 
 

@@ -68,7 +68,11 @@ def points_limit(ctx, rule: RuleSpec) -> list[Violation]:
         old = by_card.get(line.id)
         by_card[line.id] = Contributor(line.id, line.name, line.points, (old.count if old else 0) + line.count)
     contributors = tuple(sorted(by_card.values(), key=lambda c: (-c.points * c.count, c.id)))
-    fitting = sorted((c for c in contributors if c.points >= over), key=lambda c: (c.points, c.id))
+    # suggest dropping an extra (equipment, ability) before a whole hero or body part
+    base_type = ctx.side.base.type
+    is_base = {c.id: ctx.pack.cards[c.id].type == base_type for c in contributors if c.id in ctx.pack.cards}
+    fitting = sorted((c for c in contributors if c.points >= over),
+                     key=lambda c: (is_base.get(c.id, False), c.points, c.id))
     fix = (f"remove 1 × {fitting[0].name} ({fitting[0].points} points)" if fitting
            else f"remove cards worth at least {over} points")
     return [Violation(rule.id, rule.severity,
