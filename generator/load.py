@@ -13,7 +13,7 @@ from generator.schemas import allowed_keys_fn, build_models, card_models
 from generator.yamlio import Document, display_path, load_yaml_file
 
 KNOWN_CHECKS = {"points_limit", "deck_size", "copy_limit", "card_sets", "card_kinds",
-                "slot_capacity", "requirements", "count"}
+                "slot_capacity", "requirements", "count", "composition"}
 
 
 def find_pack_root(path: Path) -> Path | None:
@@ -158,9 +158,11 @@ def _check_card_refs(cards: dict[str, Card], spec: GameSpec, problems: ProblemLi
     """Fields of type card-refs must name cards that exist."""
     for card in cards.values():
         for fname, fspec in spec.card_types[card.type].fields.items():
-            if fspec.type != "card-refs":
+            if fspec.type not in ("card-refs", "card-ref"):
                 continue
-            for ref in card.fields.get(fname) or []:
+            value = card.fields.get(fname)
+            refs = [value] if isinstance(value, str) else (value or [])
+            for ref in refs:
                 if ref not in cards:
                     guess = did_you_mean(ref, cards)
                     problems.add(Problem("pack.dangling-ref", f"card `{card.id}` names `{ref}` in `{fname}`, "

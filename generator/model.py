@@ -61,7 +61,7 @@ class SetSpec(Strict):
 
 
 FieldType = Literal["int", "text", "choice", "stats", "stat", "hexes", "attacks",
-                    "requirements", "feat", "card-refs", "bool"]
+                    "requirements", "feat", "card-refs", "card-ref", "bool", "pair", "counts"]
 
 
 class FieldSpec(Strict):
@@ -143,6 +143,13 @@ class RuleSpec(Strict):
     messages: dict[str, str] = {}
     message: str | None = None
     fix: str | None = None
+    # pack-level composition checks (check: composition): cards of `member_type` that name an
+    # `owner_type` card in `group_field` must match the owner's `counts_field` per `split_field`
+    owner_type: str | None = None
+    member_type: str | None = None
+    group_field: str | None = None
+    split_field: str | None = None
+    counts_field: str | None = None
 
 
 TerrainPattern = Literal["none", "dots", "hatch", "crosshatch", "waves", "bricks", "grass"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model, model_validator
 
 from generator.model import CardId, GameSpec, Name
 
@@ -73,6 +73,12 @@ def field_annotation(spec, game: GameSpec):
         return Feat
     if t == "card-refs":
         return list[CardId]
+    if t == "card-ref":
+        return CardId
+    if t == "pair":  # two whole numbers written x/y, e.g. attack/defence "3/2"
+        return Annotated[str, StringConstraints(pattern=r"^-?[0-9]{1,4}/-?[0-9]{1,4}$")]
+    if t == "counts":
+        return dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=999)]]
     if t == "bool":
         return bool
     raise ValueError(t)

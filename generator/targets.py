@@ -8,6 +8,7 @@ from generator.errors import InputError, Location, Problem
 from generator.load import find_pack_root, load_build, load_pack
 from generator.model import Pack
 from generator.rules import validate_build
+from generator.rules.pack_checks import validate_pack_rules
 from generator.rules.report import Report
 from generator.yamlio import display_path, load_yaml_file
 
@@ -88,6 +89,7 @@ def pack_report(pack: Pack) -> Report:
         counts[card.set][card.type] += 1
     report.stats = {"cards": len(pack.cards), "by_set": counts,
                     "presets": len(pack.preset_files), "maps": len(pack.map_files)}
+    report.violations.extend(validate_pack_rules(pack))
     return report
 
 

@@ -44,14 +44,16 @@ def print_report(console: Console, report: Report, verbose: bool) -> None:
         console.print(f"[bold]{escape(report.file)}[/] {escape(report.name)}: {stats.get('cards', 0)} cards "
                       f"({escape(parts)}), {stats.get('presets', 0)} presets, {stats.get('maps', 0)} maps",
                       highlight=False)
-        return
-    verdict = "[green]LEGAL[/]" if report.legal else "[bold red]NOT LEGAL[/]"
-    points = ""
-    if report.points is not None:
-        p = report.points
-        points = f" — {p.total}" + (f"/{p.limit} points ({p.left} left)" if p.limit is not None else " points (no limit)")
-    side = f" ({report.side})" if report.side else ""
-    console.print(f"[bold]{escape(report.file)}[/] {escape(report.name)}{side}: {verdict}{points}", highlight=False)
+    else:
+        verdict = "[green]LEGAL[/]" if report.legal else "[bold red]NOT LEGAL[/]"
+        points = ""
+        if report.points is not None:
+            p = report.points
+            points = f" — {p.total}" + (f"/{p.limit} points ({p.left} left)" if p.limit is not None
+                                        else " points (no limit)")
+        side = f" ({report.side})" if report.side else ""
+        console.print(f"[bold]{escape(report.file)}[/] {escape(report.name)}{side}: {verdict}{points}",
+                      highlight=False)
     for v in report.sorted_violations():
         style = SEVERITY_STYLE[v.severity]
         console.print(f"  {escape(str(v.location))}: [{style}]{v.severity}[/] [dim]{v.rule}[/] "

@@ -77,8 +77,8 @@ def validate_build(pack: Pack, build: Build, points_override: int | None = None)
     ctx = Context(pack, build, limit, placed)
     violations.extend(checks.structure(ctx))
     for rule in spec.rules:
-        if rule.side is not None and rule.side != build.side:
-            continue
+        if rule.check not in checks.CHECKS or (rule.side is not None and rule.side != build.side):
+            continue  # pack-level rules run in pack_checks
         violations.extend(checks.CHECKS[rule.check](ctx, rule))
     report = Report(file=build.file, kind="build", name=build.name, side=build.side,
                     violations=violations, points=points_of(ctx))

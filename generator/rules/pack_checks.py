@@ -1,0 +1,48 @@
+"""Rules over a pack's own data rather than a player's build (e.g. a boss deck whose
+make-up its boss card states)."""
+
+from __future__ import annotations
+
+from generator.model import Pack, RuleSpec
+from generator.rules.report import Contributor, Violation
+
+
+def composition(pack: Pack, rule: RuleSpec) -> list[Violation]:
+    """Each `owner_type` card states, in `counts_field`, how many `member_type` cards it
+    owns per value of `split_field`; the member cards name their owner in `group_field`."""
+    out = []
+    members = [c for c in pack.cards.values() if c.type == rule.member_type]
+    for owner in (c for c in pack.cards.values() if c.type == rule.owner_type):
+        stated = owner.fields.get(rule.counts_field) or {}
+        mine = [m for m in members if m.fields.get(rule.group_field) == owner.id]
+        actual: dict[str, int] = {}
+        for m in mine:
+            key = str(m.fields.get(rule.split_field))
+            actual[key] = actual.get(key, 0) + m.copies
+        for key in sorted(set(stated) | set(actual), key=lambda k: (k not in stated, list(stated).index(k)
+                                                                    if k in stated else 0, k)):
+            want, have = stated.get(key, 0), actual.get(key, 0)
+            if want == have:
+                continue
+            diff = want - have
+            fix = (f"add {diff} {key} card(s) for {owner.name}" if diff > 0
+                   else f"remove {-diff} {key} card(s) from {owner.name}'s deck, or raise its count")
+            out.append(Violation(
+                rule.id, rule.severity,
+                f"{owner.name}'s deck has {have} {key} card(s); its card states {want}",
+                owner.location, f"{owner.id}.{rule.counts_field}.{key}", observed=have, expected=want,
+                contributors=tuple(Contributor(m.id, m.name, m.points, m.copies)
+                                   for m in mine if str(m.fields.get(rule.split_field)) == key),
+                fix=fix))
+    return out
+
+
+PACK_CHECKS = {"composition": composition}
+
+
+def validate_pack_rules(pack: Pack) -> list[Violation]:
+    out = []
+    for rule in pack.spec.rules:
+        if rule.check in PACK_CHECKS:
+            out.extend(PACK_CHECKS[rule.check](pack, rule))
+    return out
