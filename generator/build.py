@@ -43,8 +43,9 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
         if build:
             return
         if only in ("maps", "all") and pack.map_files:
-            from generator.render.maps import build_maps_pdf
+            from generator.render.maps import build_maps_pdf, export_map_pngs
             yield timed("maps", out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=paper)
+            yield timed("map images", out / "maps", export_map_pngs, pack, out / "maps")
         if only in ("rulebook", "all") and pack.rule_files:
             from generator.render.quickref import build_quick_reference_pdf
             from generator.render.rulebook import build_rulebook_pdf

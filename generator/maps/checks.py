@@ -240,10 +240,11 @@ def _orientations(fp: Footprint) -> list[frozenset]:
 def placements(allowed: frozenset, shapes: list[frozenset]) -> list[Placement]:
     out = []
     for shape in shapes:
-        for anchor in sorted(allowed):
-            cells = hexgrid.translate(shape, anchor)
-            if cells <= allowed:
-                out.append(Placement(anchor, cells))
+        offsets = sorted(shape)
+        for aq, ar in sorted(allowed):
+            # plain tuples hash like Hex: test membership before building any Hex
+            if all((aq + q, ar + r) in allowed for q, r in offsets):
+                out.append(Placement(Hex(aq, ar), hexgrid.translate(shape, (aq, ar))))
     return out
 
 
@@ -338,19 +339,23 @@ def _no_placement(m: HexMap, fp: Footprint, shapes, allowed, zoned: bool, where:
 def _check_party(m: HexMap, fp: Footprint, party: int, starts: list[Placement], pack_sides) -> list[Violation]:
     cells, zones = _party_cells(m, fp.side, pack_sides)
     worst = None
-    # Each placement rules out its cells dilated by MIN_DISTANCE; the dilation has the same
-    # size wherever the shape stands, so an orientation whose dilation leaves enough hexes
-    # even if it fell entirely on them is skipped without counting.
-    dilated_size: dict = {}
+    # A placement rules out its cells dilated by MIN_DISTANCE. The dilation of each
+    # orientation is computed once, as offsets from the anchor; an orientation whose
+    # dilation leaves enough hexes even if it fell entirely on them is skipped.
+    dilations: dict = {}
     for p in starts:
-        key = hexgrid.normalize(p.cells)
-        if key not in dilated_size:
-            dilated_size[key] = len(hexgrid.dilate(key, MIN_DISTANCE))
-        if len(cells) - dilated_size[key] >= party:
+        key = hexgrid.translate(p.cells, (-p.anchor.q, -p.anchor.r))
+        if key not in dilations:
+            dilations[key] = sorted(hexgrid.dilate(key, MIN_DISTANCE))
+        around = dilations[key]
+        if len(cells) - len(around) >= party:
             continue
-        free = len(cells - hexgrid.dilate(p.cells, MIN_DISTANCE))
+        aq, ar = p.anchor
+        free = len(cells) - sum(1 for q, r in around if (aq + q, ar + r) in cells)
         if worst is None or free < worst[1]:
             worst = (p, free)
+            if free == 0:
+                break  # nothing can be worse
     if worst is None or worst[1] >= party:
         return []
     p, free = worst
@@ -358,7 +363,8 @@ def _check_party(m: HexMap, fp: Footprint, party: int, starts: list[Placement], 
     in_zone = f" in the `{'`/`'.join(zones)}` zone" if zones else ""
     return [_v("map.placement",
                f"with `{fp.name}` centred on hex {p.anchor}, only {free} walkable hex{'es' if free != 1 else ''}"
-               f"{in_zone} are more than {MIN_DISTANCE} hexes from it; a party of {party} needs {party}",
+               f"{in_zone} {'is' if free == 1 else 'are'} more than {MIN_DISTANCE} hexes from it; "
+               f"a party of {party} needs {party}",
                where, "zones." + zones[0] if zones else "shape", observed=free, expected=f"at least {party}",
                fix="enlarge the map or the start zones, or restrict where the boss may start")]
 

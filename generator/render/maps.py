@@ -25,8 +25,8 @@ from generator.render.pdfout import MM, atomic_output, new_canvas
 
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGIN_MM = 10.0  # home printers lose 3-5 mm at the edge; cut labels and marks live in the rest
-HEADER_MM = 11.0
-FOOTER_MM = 15.0
+HEADER_MM = 15.0  # title lines, then room for the crosses and cut note above a top seam
+FOOTER_MM = 12.0  # the scale bar
 SCALE_BAR_MM = 100.0
 MARK_ARM_MM = 4.0  # alignment crosses reach this far each side of the seam line
 
@@ -203,13 +203,25 @@ def _paint_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, look: 
     _paint_zones(c, m, frame, layout, set(cells), look, zone_names or {})
     if look.labels and _label_mm(layout) * s >= 1.2:  # below ~3.4 pt labels turn to noise
         size_pt = _label_mm(layout) * s * MM
-        c.setFont(REGULAR, size_pt)
         for h in cells:
-            c.setFillGray(0.1 if h in m.obstacles else LABEL_GREY)
             cx, cy = layout.center(h)
             x, y = frame.pt(cx, cy - layout.size * 0.58)
-            c.drawCentredString(x, y - size_pt * 0.35, f"{h.q},{h.r}")
+            _hex_label(c, x, y - size_pt * 0.35, f"{h.q},{h.r}", REGULAR, size_pt,
+                       0.1 if h in m.obstacles else LABEL_GREY, backdrop=h in m.terrain and h not in m.obstacles)
     c.restoreState()
+
+
+def _hex_label(c, x_pt: float, y_pt: float, text: str, font: str, size_pt: float, grey: float,
+               backdrop: bool = False) -> None:
+    """Centred text; on a patterned hex a white box under it keeps it readable (no ink)."""
+    if backdrop:
+        width = c.stringWidth(text, font, size_pt)
+        c.setFillGray(1)
+        c.rect(x_pt - width / 2 - size_pt * 0.25, y_pt - size_pt * 0.25, width + size_pt * 0.5,
+               size_pt * 1.05, stroke=0, fill=1)
+    c.setFont(font, size_pt)
+    c.setFillGray(grey)
+    c.drawCentredString(x_pt, y_pt, text)
 
 
 def _paint_zones(c, m: HexMap, frame: Frame, layout, cells: set, look: _Look, zone_names: dict) -> None:
@@ -226,13 +238,11 @@ def _paint_zones(c, m: HexMap, frame: Frame, layout, cells: set, look: _Look, zo
         c.restoreState()
         tag_pt = _label_mm(layout) * 0.85 * s * MM
         if look.zone_tags and tag_pt >= 3.5:
-            c.setFont(BOLD, tag_pt)
-            c.setFillGray(0.15)
             tag = zone_names.get(zid, zid).upper()
             for h in sorted(m.zones[zid] & cells):
                 cx, cy = layout.center(h)
                 x, y = frame.pt(cx, cy + layout.size * 0.5)
-                c.drawCentredString(x, y, tag)
+                _hex_label(c, x, y, tag, BOLD, tag_pt, 0.15, backdrop=h in m.terrain)
 
 
 # ---- reusable small drawings -------------------------------------------------------------------
@@ -478,16 +488,18 @@ def _draw_sheet(c, m: HexMap, plan: SheetPlan, win: Window, zone_names: dict) ->
     right_nb, below_nb = plan.at(win.row, win.col + 1), plan.at(win.row + 1, win.col)
     # Edges shared with a sheet to the left or above are cut; this sheet is then laid over
     # that neighbour so its cut edge sits on the neighbour's row of crosses.
+    # The cut notes sit halfway between the first two crosses so they never cross an arm.
     c.setDash([2 * MM, 1.2 * MM])
     if left_nb:
         c.line(left * MM, (bottom - 3) * MM, left * MM, (top + 3) * MM)
-        _rotated_text(c, left - 3.2, (top + bottom) / 2,
-                      f"CUT on the dashed line · lay this edge on the crosses of sheet {left_nb.label}", 6.5, 90)
+        marks = _mark_positions(win.y0, win.y1)
+        _rotated_text(c, left - 3.2, frame.mm(0, (marks[0] + marks[1]) / 2)[1],
+                      f"CUT here, lay on {left_nb.label}", 6.5, 90)
     if top_nb:
         c.line((left - 3) * MM, top * MM, (right + 3) * MM, top * MM)
-        _text(c, (left + right) / 2, top + 1.6,
-              f"CUT on the dashed line · lay this edge on the crosses of sheet {top_nb.label}", 6.5,
-              grey=0.2, align="centre")
+        marks = _mark_positions(win.x0, win.x1)
+        _text(c, frame.mm((marks[0] + marks[1]) / 2, 0)[0], top + 1.6,
+              f"CUT here, lay on {top_nb.label}", 6.5, grey=0.2, align="centre")
     c.setDash([])
     c.setLineWidth(0.2 * MM)
     # Crosses straddle each seam: the neighbour's cut edge runs through their centres, so

@@ -60,6 +60,9 @@ def atomic_output(path: Path, suffix: str = ".pdf"):
     os.close(fd)
     try:
         yield Path(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes files private; outputs are ordinary files
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
