@@ -123,6 +123,18 @@ def test_an_illegal_build_shows_each_violation_and_its_fix(tmp_path, pack):
     assert f"{report.points.total - 60} over" in page
 
 
+def test_a_flood_of_violations_is_cut_short_and_points_to_validate(tmp_path, pack):
+    abilities = sorted(c.id for c in pack.cards.values() if c.type == "action")[:15]
+    text = LEGAL_BOSS.replace("abilities: [blood-frenzy]", f"abilities: [{', '.join(abilities)}]")
+    build, out, info = make(tmp_path, pack, "flood", text=text)
+    report = validate_build(pack, build)
+    hidden = len(report.violations) - 12
+    assert hidden > 0
+    page = words(" ".join(text_of(out)))
+    assert f"… and {hidden} more: pnp validate " in page
+    assert info["pages"] <= 2
+
+
 def test_six_heroes_take_two_pages_and_everything_is_still_there(tmp_path, pack):
     night = (PRESETS / "party-long-night.yaml").read_text()
     knives = (PRESETS / "party-knives-in-the-dark.yaml").read_text()

@@ -35,6 +35,7 @@ COLUMNS = 3
 COLUMN_GAP = 5 * MM
 ROW = 4.0 * MM
 ROW_DENSE = 3.6 * MM
+MAX_VIOLATIONS = 12  # more than this is not a roster any more: the sheet points to `pnp validate`
 QR_SIZE = 40 * MM
 QR_BORDER = 4  # modules of quiet zone, as the QR standard asks
 QR_LEVEL = "M"
@@ -438,8 +439,16 @@ class RosterSheet:
                       width=self.width - 28 * MM)
 
         blocks.append(Block(head_h, draw_head, keep_with_next=bool(errors or warnings)))
-        for v in errors + warnings:
+        shown = (errors + warnings)[:MAX_VIOLATIONS]
+        for v in shown:
             blocks.append(self.violation_block(v))
+        hidden = len(errors) + len(warnings) - len(shown)
+        if hidden:
+            def draw_more(top: float) -> None:
+                self.text(self.left + 4 * MM, top - 3.5 * MM,
+                          f"… and {hidden} more: pnp validate {self.build.file} lists them all.",
+                          ITALIC, 8.5, GREY, width=self.width - 8 * MM)
+            blocks.append(Block(5.5 * MM, draw_more))
         return blocks
 
     def violation_block(self, v: Violation) -> Block:
@@ -507,7 +516,7 @@ class RosterSheet:
             else:
                 left = limit - total
                 summary = f"Total · limit {limit} · " + (f"{left} left" if left >= 0 else f"{-left} over")
-            self.text(x, y, summary, BOLD, 8.5, width=table_w - 12 * MM)
+            self.text(x, y, summary, BOLD, 8.5, width=table_w - 9 * MM)
             over = limit is not None and total > limit
             self.text(right, y, str(total), BOLD, 8.5, _hex(NOT_LEGAL) if over else INK, align="right")
             # the share code, in groups for reading aloud, and its QR code
@@ -648,10 +657,15 @@ class RosterSheet:
             c.setStrokeColor(_hex(NOT_LEGAL) if total > limit else INK)
             c.setLineWidth(1.2)
             c.line(lx, y - 1.2 * MM, lx, y + h + 1.2 * MM)
-            self.text(min(lx, x + w), y - 3.8 * MM, f"limit {limit}", BOLD, 6.5,
-                      _hex(NOT_LEGAL) if total > limit else INK, align="right")
+            label = f"limit {limit}"
+            label_w = stringWidth(label, BOLD, 6.5)
+            color = _hex(NOT_LEGAL) if total > limit else INK
+            if lx - label_w < x + 30 * MM:  # a limit near the left end: label to the right of the mark
+                self.text(lx + 1.2 * MM, y - 3.8 * MM, label, BOLD, 6.5, color)
+                return
+            self.text(min(lx, x + w), y - 3.8 * MM, label, BOLD, 6.5, color, align="right")
         self.text(x, y - 3.8 * MM, f"points: {total}" + (f" of {limit}" if limit is not None else ""),
-                  REGULAR, 6.5, GREY)
+                  REGULAR, 6.5, GREY, width=28 * MM)
 
     def draw_footer(self, page: int, pages: int) -> None:
         c = self.c
@@ -683,7 +697,8 @@ class RosterSheet:
         return pages
 
     def draw(self) -> dict:
-        full_room = self.page_h - 2 * MARGIN - self.header_height(False) - self.footer_height()
+        # the smaller room (under the first page's big header): a block then fits on any page
+        full_room = self.page_h - 2 * MARGIN - self.header_height(True) - self.footer_height()
         tail = self.verdict_blocks() + [self.share_block()]
         pages = None
         # roomy first; a fourth column, then tighter rows, only when they save a page
