@@ -39,7 +39,8 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
         if only in ("pieces", "all") and getattr(pack.spec, "pieces", None) is not None:
             from generator.render.pieces import build_pieces_pdf
             name = f"{stem}-pieces.pdf" if stem else "pieces.pdf"
-            yield timed("pieces", out / name, build_pieces_pdf, pack, out / name, paper=paper, build=build)
+            yield timed("pieces", out / name, build_pieces_pdf, pack, out / name, paper=paper, build=build,
+                        duplex=duplex, back_offset=back_offset)
         if build:
             return
         if only in ("maps", "all") and pack.map_files:

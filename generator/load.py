@@ -13,7 +13,7 @@ from generator.schemas import allowed_keys_fn, build_models, card_models
 from generator.yamlio import Document, display_path, load_yaml_file
 
 KNOWN_CHECKS = {"points_limit", "deck_size", "copy_limit", "card_sets", "card_kinds",
-                "slot_capacity", "requirements", "count", "composition"}
+                "slot_capacity", "requirements", "count", "composition", "owner"}
 
 
 def find_pack_root(path: Path) -> Path | None:
@@ -58,13 +58,39 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
         need(side.base.type, spec.card_types, ("sides", side_id, "base", "type"), "card type")
         for part in ("equipment", "abilities", "deck"):
             ref = getattr(side, part)
-            if ref is not None:
+            if ref is None:
+                continue
+            if isinstance(ref.type, str):
                 need(ref.type, spec.card_types, ("sides", side_id, part, "type"), "card type")
+            else:
+                for j, type_id in enumerate(ref.type):
+                    need(type_id, spec.card_types, ("sides", side_id, part, "type", j), "card type")
     for i, rule in enumerate(spec.rules):
         need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
         need(rule.side, spec.sides, ("rules", i, "side"), "side")
     if spec.default_points_limit is not None:
         need(spec.default_points_limit, spec.points_limits, ("default_points_limit",), "points limit")
+    for type_id, type_spec in spec.card_types.items():
+        for fname, fspec in type_spec.fields.items():
+            if (fspec.pattern or fspec.pattern_help) and fspec.type != "text":
+                out.add(Problem("pack.field", f"field `{fname}` of `{type_id}` has a `pattern`, but only "
+                                f"`text` fields take one (it is `{fspec.type}`)",
+                                doc.at(("card_types", type_id, "fields", fname)), found=fspec.type,
+                                expected="type: text", fix="make it a text field, or remove `pattern`"))
+    movement = spec.movement
+    if movement is not None and movement.card_type is not None:
+        path = ("movement", "card_type")
+        need(movement.card_type, spec.card_types, path, "card type")
+        type_spec = spec.card_types.get(movement.card_type)
+        for key in ("move_field", "jump_field"):
+            name = getattr(movement, key)
+            fspec = type_spec.fields.get(name) if type_spec else None
+            if type_spec is not None and (fspec is None or fspec.type != "int"):
+                ints = [n for n, f in type_spec.fields.items() if f.type == "int"]
+                out.add(Problem("pack.reference", f"`movement.{key}` names `{name}`, which is not an int field "
+                                f"of `{movement.card_type}`", doc.at(("movement", key)), found=name,
+                                expected=f"one of: {short_list(ints) or 'none (declare an int field)'}",
+                                fix=f"did you mean `{did_you_mean(name, ints)}`?" if did_you_mean(name, ints) else None))
     out.raise_if_any()
 
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from generator.errors import Location
 
@@ -61,7 +61,8 @@ class SetSpec(Strict):
 
 
 FieldType = Literal["int", "text", "choice", "stats", "stat", "hexes", "attacks",
-                    "requirements", "feat", "card-refs", "card-ref", "bool", "pair", "counts"]
+                    "requirements", "feat", "card-refs", "card-ref", "bool", "pair", "counts",
+                    "ability-list"]
 
 
 class FieldSpec(Strict):
@@ -72,6 +73,20 @@ class FieldSpec(Strict):
     max: int | None = None
     choices: list[str] | None = None
     label: str | None = None
+    # `text` fields: a regular expression the whole value must match (e.g. "^[FBLR][1-9]$"),
+    # and how to say what it wants in an error ("a direction and a number of tiles, e.g. B2")
+    pattern: Annotated[str, StringConstraints(min_length=1, max_length=200)] | None = None
+    pattern_help: Annotated[str, StringConstraints(max_length=200)] | None = None
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, value):
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"`pattern` is not a regular expression: {exc}") from None
+        return value
 
 
 class CardTypeSpec(Strict):
@@ -104,7 +119,14 @@ class EquipmentSpec(Strict):
 
 
 class TypeRef(Strict):
-    type: str
+    """The card type(s) a place of a build takes: `type: action`, or several,
+    `type: [effect, upgrade]` (a deck mixing two kinds of cards)."""
+
+    type: str | list[str]
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        return (self.type,) if isinstance(self.type, str) else tuple(self.type)
 
 
 class SideSpec(Strict):
@@ -299,6 +321,32 @@ class PiecesSpec(Strict):
     board: BoardSpec | None = None
 
 
+class MoveProfile(Strict):
+    """A unit's movement: steps per turn and the most levels it can climb in one step."""
+
+    move: int = Field(ge=1, le=99)
+    jump: int = Field(ge=0, le=99)
+
+
+class MovementSpec(Strict):
+    """How figures move over a square grid with heights (maps with `grid: square`), used by
+    the `map.reachability` check: a figure steps to an orthogonal neighbour whose top is at
+    most its Jump higher (any drop is allowed unless `max_drop` says otherwise), and may
+    leap straight across up to `leap` tiles of open air, each counting as a step of its Move.
+
+    The check uses the weakest figure: `profile` if given, else the smallest `move_field`
+    and the smallest `jump_field` among the cards of `card_type`."""
+
+    card_type: str | None = None
+    move_field: str = "move"
+    jump_field: str = "jump"
+    profile: MoveProfile | None = None
+    leap: int = Field(default=0, ge=0, le=5)
+    max_drop: int | None = Field(default=None, ge=0, le=99)
+    fall_damage: int = Field(default=1, ge=0, le=99)  # per level dropped beyond the figure's Jump
+    level_mm: float = Field(default=30.0, gt=0, le=200)  # how tall one level of height is
+
+
 class GameSpec(Strict):
     id: CardId | Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$")]
     name: Name
@@ -316,6 +364,7 @@ class GameSpec(Strict):
     rules: list[RuleSpec] = []
     terrain: dict[CardId, TerrainSpec] = {}
     line_of_sight: Literal["permissive", "strict"] = "permissive"
+    movement: MovementSpec | None = None
     pieces: PiecesSpec | None = None
     reference: ReferenceSpec = ReferenceSpec()
 

@@ -74,12 +74,15 @@ def problems_from(exc: ValidationError, doc: Document, base_path: tuple, what: s
                               found=_show(value), expected=bound)
         elif kind == "string_pattern_mismatch":
             pattern = err.get("ctx", {}).get("pattern", "")
+            help_text = err.get("ctx", {}).get("help")  # a field's `pattern_help`, in words
             fix = None
             if "a-z0-9" in pattern:
                 from generator.model import kebab
                 fix = f"use lower-case words joined by hyphens, e.g. `{kebab(str(value))}`"
             problem = Problem("schema.format", f"`{where}` is not in the expected form", doc.at(path),
-                              found=_show(value), expected=f"text matching {pattern}", fix=fix)
+                              found=_show(value),
+                              expected=f"{help_text} (text matching {pattern})" if help_text else f"text matching {pattern}",
+                              fix=fix)
         elif kind in ("too_short", "too_long", "string_too_short", "string_too_long"):
             problem = Problem("schema.length", f"`{where}`: {err['msg'].lower()}", doc.at(path),
                               found=_show(value))

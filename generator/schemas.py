@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model, model_validator
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, create_model,
+                      model_validator)
+from pydantic_core import PydanticCustomError
 
 from generator.model import CardId, GameSpec, Name
 
@@ -43,6 +46,17 @@ class Requirement(BaseModel):
         return self
 
 
+class CostedAbility(BaseModel):
+    """One entry of an `ability-list` field: an ability used by paying `cost` (in whatever
+    resource the pack's layout shows), optionally with an `extra` cost in words."""
+
+    model_config = STRICT
+    name: Name
+    cost: int = Field(ge=0, le=99)
+    text: Annotated[str, Field(max_length=600)]
+    extra: Annotated[str, Field(max_length=200)] = ""
+
+
 def _lit(values):
     values = tuple(values)
     return Literal[values] if values else str
@@ -55,6 +69,8 @@ def field_annotation(spec, game: GameSpec):
         return Annotated[int, Field(ge=spec.min if spec.min is not None else -9999,
                                     le=spec.max if spec.max is not None else 9999)]
     if t == "text":
+        if spec.pattern:
+            return _patterned_text(spec.pattern, spec.pattern_help)
         return Annotated[str, Field(max_length=2000)]
     if t == "choice":
         return _lit(spec.choices or [])
@@ -81,7 +97,23 @@ def field_annotation(spec, game: GameSpec):
         return dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=999)]]
     if t == "bool":
         return bool
+    if t == "ability-list":
+        return Annotated[list[CostedAbility], Field(max_length=12)]
     raise ValueError(t)
+
+
+def _patterned_text(pattern: str, help_text: str | None):
+    """Text whose whole value must match `pattern`. The error carries the pattern and the
+    field's `pattern_help`, so the report can say what is wanted in words."""
+    compiled = re.compile(pattern)
+
+    def check(value: str) -> str:
+        if not compiled.fullmatch(value):
+            raise PydanticCustomError("string_pattern_mismatch", "String should match pattern '{pattern}'",
+                                      {"pattern": pattern, "help": help_text or ""})
+        return value
+
+    return Annotated[str, Field(max_length=2000, json_schema_extra={"pattern": pattern}), AfterValidator(check)]
 
 
 def card_models(game: GameSpec) -> dict[str, type[BaseModel]]:

@@ -63,8 +63,11 @@ def validate_target(target: Path, points: int | None = None, pack_option: Path |
 
 
 def validate_pack(pack: Pack, points: int | None = None) -> list[Report]:
-    reports = [pack_report(pack)]
     problems = []
+    if getattr(pack.spec, "pieces", None) is not None:
+        from generator.render.pieces import check_pieces
+        problems.extend(check_pieces(pack))
+    reports = [pack_report(pack)]
     for preset in pack.preset_files:
         try:
             reports.append(validate_build(pack, load_build(preset, pack), points))

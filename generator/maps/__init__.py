@@ -1,5 +1,6 @@
-"""Hex maps: the map file format, the checks that a game is playable on a map, and the
-entry points `pnp validate` uses. Drawing lives in generator.render.maps."""
+"""Maps: the map file formats (hex maps, and square maps with heights: `grid: square`), the
+checks that a game is playable on a map, and the entry points `pnp validate` uses. Drawing
+lives in generator.render.maps (and generator.render.squaremaps)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ def validate_map(pack: Pack, path: Path, boss_build: Path | None = None) -> Repo
     """Check one map file. With `boss_build`, the map must hold that build's footprint;
     without it, every preset of a footprint side (the pack's bosses) must fit."""
     hexmap = load_map(pack, Path(path))
+    if getattr(hexmap, "grid", "hex") == "square":
+        from generator.maps.reach import check_square_map
+        violations, stats = check_square_map(hexmap, pack)
+        return Report(file=hexmap.file, kind="map", name=hexmap.title, violations=violations, stats=stats)
     builds = preset_builds(pack)
     if boss_build is not None:
         footprints = [footprint_of(pack, load_build(Path(boss_build), pack))]

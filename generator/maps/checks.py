@@ -46,9 +46,14 @@ class Footprint:
         return len(self.hexes)
 
 
-def _hexes(hexes, limit: int = 4) -> str:
-    items = [f"hex {h}" for h in sorted(hexes)]
+def _hexes(hexes, limit: int = 4, word: str = "hex") -> str:
+    items = [f"{word} {h}" for h in sorted(hexes)]
     return short_list(items, limit)
+
+
+def _word(m) -> str:
+    """What messages call one cell of this map: `hex`, or `tile` on a square map."""
+    return getattr(m, "cell_word", "hex")
 
 
 def _v(rule: str, message: str, location: Location, path: str = "", severity: str = "error",
@@ -120,7 +125,7 @@ def check_terrain(m: HexMap) -> list[Violation]:
         hexes = [e.hex for e in m.entries_of("terrain", tid)]
         guess = did_you_mean(tid, m.terrain_specs)
         known = ", ".join(m.terrain_specs) or "none (the pack declares no terrain)"
-        out.append(_v("map.terrain", f"terrain `{tid}` on {_hexes(hexes)} is not declared by the pack",
+        out.append(_v("map.terrain", f"terrain `{tid}` on {_hexes(hexes, word=_word(m))} is not declared by the pack",
                       m.at(("terrain", tid), key=True), f"terrain.{tid}", observed=tid,
                       expected=f"one of: {known}",
                       fix=f"did you mean `{guess}`?" if guess else "declare it under `terrain:` in game.yaml"))
@@ -134,7 +139,7 @@ def check_zones(m: HexMap, pack: Pack) -> list[Violation]:
             continue
         hexes = [e.hex for e in m.entries_of("zone", zid)]
         guess = did_you_mean(zid, pack.spec.sides)
-        out.append(_v("map.zone", f"zone `{zid}` on {_hexes(hexes)} names no side of the pack",
+        out.append(_v("map.zone", f"zone `{zid}` on {_hexes(hexes, word=_word(m))} names no side of the pack",
                       m.at(("zones", zid), key=True), f"zones.{zid}", observed=zid,
                       expected=f"a side: {', '.join(pack.spec.sides)}",
                       fix=f"did you mean `{guess}`?" if guess else "name the zone after the side that starts there"))
@@ -148,9 +153,13 @@ def check_off_grid(m: HexMap) -> list[Violation]:
             continue
         if e.kind == "remove":
             continue  # removing a hex that is already absent changes nothing
-        out.append(_v("map.off-grid", f"hex {e.hex} in `{e.where}` is off the map",
-                      e.location, _path(e), observed=list(e.hex), expected="a hex of the map's shape",
-                      fix="check the coordinates against the printed labels, or enlarge the shape"))
+        square = _word(m) != "hex"
+        out.append(_v("map.off-grid", f"{_word(m)} {e.hex} in `{e.where}` is off the map"
+                      + (" (open air or outside the board)" if square else ""),
+                      e.location, _path(e), observed=list(e.hex),
+                      expected="a tile of the map (a square with a height)" if square else "a hex of the map's shape",
+                      fix="check the coordinates against the printed labels, or give that square a height"
+                      if square else "check the coordinates against the printed labels, or enlarge the shape"))
     return out
 
 
@@ -158,23 +167,42 @@ def check_overlap(m: HexMap) -> list[Violation]:
     """Warnings: the same hex listed twice, or given two meanings (first listing wins)."""
     out, seen = [], {}
     for e in m.entries:
-        if e.kind in ("shape", "remove", "zone") or e.hex not in m.hexes:
+        if e.kind in ("shape", "remove", "zone", "region") or e.hex not in m.hexes:
             continue
         first = seen.get(e.hex)
         if first is None:
             seen[e.hex] = e
             continue
         what = "twice" if (first.kind, first.name) == (e.kind, e.name) else f"in `{first.where}` and `{e.where}`"
-        out.append(_v("map.overlap", f"hex {e.hex} is listed {what} (first at line {first.location.line})",
+        out.append(_v("map.overlap", f"{_word(m)} {e.hex} is listed {what} (first at line {first.location.line})",
                       e.location, _path(e), severity="warning", observed=list(e.hex),
                       fix="keep one listing; the first one is used"))
     for zid, zone in m.zones.items():
         blocked = sorted(h for h in zone if not m.walkable(h))
         if blocked:
             entry = next(e for e in m.entries_of("zone", zid) if e.hex == blocked[0])
-            out.append(_v("map.overlap", f"zone `{zid}` includes {_hexes(blocked)}, which no figure can stand on",
+            out.append(_v("map.overlap", f"zone `{zid}` includes {_hexes(blocked, word=_word(m))}, which no figure can stand on",
                           entry.location, _path(entry), severity="warning", observed=[list(h) for h in blocked],
                           fix="take those hexes out of the zone"))
+    return out
+
+
+def check_regions(m: HexMap) -> list[Violation]:
+    """Warnings: a hex in two regions (it is drawn in the first), a region with no hex on the map."""
+    out, seen = [], {}
+    for e in m.entries_of("region"):
+        if e.hex not in m.hexes:
+            continue  # reported by map.off-grid
+        first = seen.setdefault(e.hex, e)
+        if first is not e and first.name != e.name:
+            out.append(_v("map.overlap", f"{_word(m)} {e.hex} is in region `{first.name}` and in `{e.name}` "
+                          f"(first at line {first.location.line})", e.location, _path(e), severity="warning",
+                          observed=list(e.hex), fix="keep it in one region; the first one is used"))
+    for rid, cells in getattr(m, "regions", {}).items():
+        if not cells:
+            out.append(_v("map.overlap", f"region `{rid}` has no {_word(m)} on the map",
+                          m.at(("regions", rid), key=True), f"regions.{rid}", severity="warning",
+                          fix="give it hexes of the map, or remove it"))
     return out
 
 
@@ -376,8 +404,11 @@ def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int) ->
     violations += check_off_grid(m)
     violations += check_overlap(m)
     violations += check_connectivity(m)
+    violations += check_regions(m)
     fits = {}
-    for fp in footprints:
+    # A tile is one piece of a battlefield laid from several: whether a figure fits, and where
+    # the other side starts, is a question for the assembled battlefield, not for one tile.
+    for fp in (footprints if getattr(m, "tile", None) is None else []):
         found, stats = check_footprint(m, fp, party, set(pack.spec.sides))
         violations += found
         fits[fp.name] = stats
@@ -386,4 +417,6 @@ def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int) ->
         "terrain": {t: sum(1 for v in m.terrain.values() if v == t) for t in m.terrain_ids_in_use()},
         "hex_size_mm": m.hex_size, "orientation": m.orientation, "party": party, "footprints": fits,
     }
+    if getattr(m, "tile", None) is not None:
+        stats["tile"] = {"set": m.tile.set, "label": m.tile.label, "copies": m.tile.copies}
     return violations, stats

@@ -51,15 +51,37 @@ class ShapeSpec(_Strict):
     remove: HexList = []
 
 
+class TileSpec(_Strict):
+    """Marks a map as a *tile*: a small piece of a battlefield that players cut out and lay
+    next to other tiles. Tiles print packed several to a sheet at true scale, each with a
+    solid cut line round its outline and a rim in `color`, instead of as a tiled board."""
+
+    set: Annotated[str, StringConstraints(min_length=1, max_length=40)]  # e.g. "Red tiles"
+    label: Annotated[str, StringConstraints(min_length=1, max_length=8)]  # printed big: "A1"
+    color: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] = "#555555"
+    copies: int = Field(default=1, ge=1, le=20)
+
+
+class RegionSpec(_Strict):
+    """A named area of the map (a territory, a fog-of-war zone, a province): printed with a
+    heavy border round it and its name. Regions say nothing about movement or sight."""
+
+    name: Annotated[str, StringConstraints(min_length=1, max_length=40)]
+    hexes: HexList
+
+
 class MapSpec(_Strict):
     title: Annotated[str, StringConstraints(min_length=1, max_length=80)]
     notes: Annotated[str, StringConstraints(max_length=2000)] = ""
+    grid: Literal["hex", "square"] = "hex"  # `square` maps are read by generator.maps.square
     orientation: Literal["pointy", "flat"] = "pointy"
     hex_size: float = Field(default=DEFAULT_HEX_MM, ge=10, le=80)  # flat to flat, mm
     shape: ShapeSpec
     obstacles: HexList = []
     terrain: dict[Id, HexList] = {}
     zones: dict[Id, HexList] = {}
+    tile: TileSpec | None = None  # a cut-out map tile rather than a board
+    regions: dict[Id, RegionSpec] = {}
 
 
 SHAPE_KINDS = ("hexagon", "rectangle", "hexes")
@@ -70,15 +92,16 @@ class HexEntry:
     """One hex as written in the file: which list it came from and where."""
 
     hex: Hex
-    kind: str  # "shape" | "remove" | "obstacle" | "terrain" | "zone"
-    name: str | None  # the terrain or zone id
+    kind: str  # "shape" | "remove" | "obstacle" | "terrain" | "zone" | "region"
+    name: str | None  # the terrain, zone or region id
     path: tuple
     location: Location
 
     @property
     def where(self) -> str:
         return {"shape": "shape.hexes", "remove": "shape.remove", "obstacle": "obstacles",
-                "terrain": f"terrain.{self.name}", "zone": f"zones.{self.name}"}[self.kind]
+                "terrain": f"terrain.{self.name}", "zone": f"zones.{self.name}",
+                "region": f"regions.{self.name}.hexes"}[self.kind]
 
 
 @dataclass
@@ -97,6 +120,12 @@ class HexMap:
     line_of_sight: str
     entries: tuple = ()
     doc: Document | None = field(default=None, repr=False)
+    tile: TileSpec | None = None  # set when the map is a cut-out tile
+    regions: dict = field(default_factory=dict)  # region id -> frozenset of hexes on the map
+    region_names: dict = field(default_factory=dict)  # region id -> its printed name
+
+    grid = "hex"  # the kind of grid (square maps are `generator.maps.square.SquareMap`)
+    cell_word = "hex"  # what messages call one cell
 
     def spec_of(self, h) -> TerrainSpec | None:
         tid = self.terrain.get(h)
@@ -141,7 +170,7 @@ def map_id(path: Path) -> str:
     return Path(path).stem
 
 
-def load_map(pack: Pack, path: Path) -> HexMap:
+def load_map(pack: Pack, path: Path):
     """Read a map file. Raises InputError (every problem, with file:line:column) when the
     file is not a map; rule-level problems (off-grid hexes, unknown terrain) are kept for
     `generator.maps.checks` to report."""
@@ -149,11 +178,15 @@ def load_map(pack: Pack, path: Path) -> HexMap:
     return map_from_document(doc, pack, map_id(path))
 
 
-def map_from_document(doc: Document, pack: Pack, mid: str) -> HexMap:
+def map_from_document(doc: Document, pack: Pack, mid: str):
+    """A HexMap, or (for `grid: square`) a SquareMap."""
     if not isinstance(doc.data, dict):
         raise InputError([Problem("schema.type", "a map file must be a mapping", doc.at(()),
                                   expected="title, shape, obstacles, terrain, zones",
                                   fix="see docs/maps.md for the map format")])
+    if doc.data.get("grid") == "square":
+        from generator.maps.square import square_map_from_document
+        return square_map_from_document(doc, pack, mid)
     try:
         spec = MapSpec.model_validate(doc.data)
     except ValidationError as exc:
@@ -196,17 +229,23 @@ def map_from_document(doc: Document, pack: Pack, mid: str) -> HexMap:
     zones = {}
     for zid, values in spec.zones.items():
         zones[zid] = frozenset(h for h in collect(values, ("zones", zid), "zone", zid) if h in cells)
+    regions = {}
+    for rid, region in spec.regions.items():
+        regions[rid] = frozenset(h for h in collect(region.hexes, ("regions", rid, "hexes"), "region", rid)
+                                 if h in cells)
 
     return HexMap(
         id=mid, file=doc.file, title=spec.title, notes=spec.notes.strip(),
         orientation=spec.orientation, hex_size=float(spec.hex_size), hexes=cells,
         obstacles=frozenset(h for h in obstacles if h in cells), terrain=terrain, zones=zones,
         terrain_specs=dict(pack.spec.terrain), line_of_sight=pack.spec.line_of_sight,
-        entries=tuple(entries), doc=doc)
+        entries=tuple(entries), doc=doc, tile=spec.tile, regions=regions,
+        region_names={rid: region.name for rid, region in spec.regions.items()})
 
 
-def load_pack_maps(pack: Pack) -> list[HexMap]:
-    """Every map of a pack, in file-name order; all unreadable files reported together."""
+def load_pack_maps(pack: Pack) -> list:
+    """Every map of a pack (HexMap or SquareMap), in file-name order; all unreadable files
+    reported together."""
     maps, problems = [], []
     for path in pack.map_files:
         try:

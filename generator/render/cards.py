@@ -53,12 +53,18 @@ class CardShared:
             "stats": {k: v for k, v in pack.spec.stats.items()},
             "keywords": {k: v for k, v in pack.spec.keywords.items()},
         }
+        from generator.render.quickref import reference_card_context
+        self.base_context.update(reference_card_context(pack))
 
     def layout_for(self, type_id: str) -> Layout:
         name = type_id if self.layouts.path_of(type_id) else "base"
         return self.layouts.get(name)
 
-    def back_layout(self) -> Layout:
+    def back_layout(self, type_id: str | None = None) -> Layout:
+        """The back of a card type: the layout `back-<type>` if the templates have one (a
+        type with its own card size needs a back drawn to that size), else `back`."""
+        if type_id and self.layouts.path_of(f"back-{type_id}"):
+            return self.layouts.get(f"back-{type_id}")
         return self.layouts.get("back")
 
     def context(self, card: Card | None, set_id: str, type_id: str, index: int = 0, total: int = 0) -> dict:
@@ -89,9 +95,9 @@ class CardPainter:
         shared = self.shared
         self.width_mm, self.height_mm = shared.pack.card_size_mm(face.type_id)
         if face.back:
-            layout = shared.back_layout()
+            layout = shared.back_layout(face.type_id)
             ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
-            form = self._form(f"back-{face.set_id}-{face.type_id}", layout.elements + layout.frame, layout, ctx)
+            form = self._form(f"back-{face.set_id}-{face.type_id}", layout.frame + layout.elements, layout, ctx)
             self._place_form(form, x, y)
         else:
             layout = shared.layouts.get(face.layout)
@@ -133,6 +139,7 @@ class CardPainter:
         t.setTextRenderMode(3)
         t.setFont(REGULAR, 1)
         t.textOut(label)
+        t.setTextRenderMode(0)  # the render mode outlives the text object: restore it
         self.canvas.drawText(t)
 
     # ---- elements -------------------------------------------------------------------

@@ -260,6 +260,184 @@ def _skull(c):
         c.rect(x - 3, 6, 6, 14, fill=1, stroke=0)
 
 
+# ---- resources and units (games paying for abilities and cards, armies of minions) ----------
+
+
+@icon("energy", "#c77700")
+def _energy(c):
+    # a charged orb: a disc with a lightning bolt cut out of it (the plain bolt is agility)
+    c.circle(50, 50, 48, fill=1, stroke=0)
+    c.setFillColor(PAPER)
+    _poly(c, [(57, 90), (28, 46), (47, 46), (38, 10), (72, 56), (53, 56), (64, 90)])
+
+
+@icon("crystal", "#2a7ab0")
+def _crystal(c):
+    # a tall six-sided crystal with two white facet lines
+    _poly(c, [(50, 100), (78, 76), (72, 14), (50, 0), (28, 14), (22, 76)])
+    c.setStrokeColor(PAPER)
+    c.setLineWidth(5)
+    _poly(c, [(50, 100), (50, 0)], fill=0, stroke=1, close=False)
+    _poly(c, [(22, 76), (50, 62), (78, 76)], fill=0, stroke=1, close=False)
+
+
+@icon("overload", "#b3261e")
+def _overload(c):
+    # a circular arrow (roll again) round a small bolt
+    c.setLineWidth(11)
+    p = c.beginPath()
+    p.arc(8, 8, 92, 92, startAng=120, extent=290)
+    c.drawPath(p, fill=0, stroke=1)
+    a = math.radians(120)
+    tip = (50 + 42 * math.cos(a), 50 + 42 * math.sin(a))
+    _poly(c, [(tip[0] - 20, tip[1] + 6), (tip[0] + 14, tip[1] + 14), (tip[0] + 2, tip[1] - 20)])
+    _poly(c, [(55, 78), (34, 46), (48, 46), (42, 20), (66, 54), (52, 54), (60, 78)])
+
+
+@icon("minion", "#5d4037")
+def _pawn(c):
+    # a small pawn: head, neck collar and a wide foot
+    c.circle(50, 76, 18, fill=1, stroke=0)
+    _poly(c, [(36, 56), (64, 56), (74, 16), (26, 16)])
+    c.roundRect(14, 0, 72, 18, 6, fill=1, stroke=0)
+
+
+@icon("flame", "#b33a1a")
+def _flame(c):
+    p = c.beginPath()
+    p.moveTo(50, 100)
+    p.curveTo(58, 76, 88, 62, 86, 34)
+    p.curveTo(84, 10, 66, 0, 50, 0)
+    p.curveTo(34, 0, 16, 10, 14, 34)
+    p.curveTo(13, 52, 26, 62, 32, 70)
+    p.curveTo(34, 58, 40, 52, 44, 50)
+    p.curveTo(42, 70, 46, 86, 50, 100)
+    p.close()
+    c.drawPath(p, fill=1, stroke=0)
+    c.setFillColor(PAPER)
+    p = c.beginPath()
+    p.moveTo(50, 44)
+    p.curveTo(56, 34, 66, 28, 64, 18)
+    p.curveTo(62, 8, 38, 8, 36, 18)
+    p.curveTo(35, 26, 46, 32, 50, 44)
+    p.close()
+    c.drawPath(p, fill=1, stroke=0)
+
+
+@icon("leaf", "#2e6b34")
+def _leaf(c):
+    p = c.beginPath()
+    p.moveTo(10, 6)
+    p.curveTo(4, 60, 40, 96, 96, 96)
+    p.curveTo(98, 40, 60, 4, 10, 6)
+    p.close()
+    c.drawPath(p, fill=1, stroke=0)
+    c.setStrokeColor(PAPER)
+    c.setLineWidth(6)
+    _poly(c, [(12, 8), (80, 80)], fill=0, stroke=1, close=False)
+
+
+@icon("anchor", "#1f4e6b")
+def _anchor(c):
+    c.setLineWidth(10)
+    c.circle(50, 86, 10, fill=0, stroke=1)
+    c.rect(45, 10, 10, 66, fill=1, stroke=0)
+    c.rect(26, 62, 48, 9, fill=1, stroke=0)
+    p = c.beginPath()
+    p.arc(14, 6, 86, 78, startAng=200, extent=140)
+    c.drawPath(p, fill=0, stroke=1)
+    _poly(c, [(4, 44), (26, 34), (10, 22)])
+    _poly(c, [(96, 44), (74, 34), (90, 22)])
+
+
+# ---- grid and elevation icons (square or hex boards with heights) ----------------------------
+
+
+@icon("jump", "#1b5e20")
+def _jump(c):
+    # a block to climb and an arrow leaping up onto it
+    c.rect(52, 2, 46, 46, fill=1, stroke=0)
+    c.rect(2, 2, 34, 10, fill=1, stroke=0)
+    c.setLineWidth(9)
+    p = c.beginPath()
+    p.moveTo(14, 18)
+    p.curveTo(14, 70, 40, 84, 62, 80)
+    c.drawPath(p, fill=0, stroke=1)
+    _poly(c, [(56, 98), (88, 76), (54, 60)])
+
+
+@icon("reach", "#37474f")
+def _reach(c):
+    # a spear point reaching across dotted squares
+    for x in (4, 28):
+        c.rect(x, 40, 16, 20, fill=1, stroke=0)
+    c.rect(52, 44, 26, 12, fill=1, stroke=0)
+    _poly(c, [(74, 30), (100, 50), (74, 70)])
+
+
+@icon("area", "#6a1b9a")
+def _area(c):
+    # a 3 × 3 block with the centre struck
+    for i in range(3):
+        for j in range(3):
+            c.rect(3 + i * 33, 3 + j * 33, 28, 28, fill=1, stroke=0)
+    c.setFillColor(PAPER)
+    c.circle(50, 50, 8, fill=1, stroke=0)
+
+
+@icon("sight", "#0d47a1")
+def _sight(c):
+    # an eye with a straight line of sight running out of it
+    p = c.beginPath()
+    p.moveTo(2, 56)
+    p.curveTo(18, 86, 54, 86, 70, 56)
+    p.curveTo(54, 26, 18, 26, 2, 56)
+    p.close()
+    c.drawPath(p, fill=1, stroke=0)
+    c.setFillColor(PAPER)
+    c.circle(36, 56, 13, fill=1, stroke=0)
+    c.setFillColor(INK)
+    c.circle(36, 56, 6, fill=1, stroke=0)
+    c.rect(74, 52, 24, 8, fill=1, stroke=0)
+    c.rect(4, 6, 92, 10, fill=1, stroke=0)
+
+
+@icon("indirect", "#4e342e")
+def _indirect(c):
+    # a lobbed arc over a wall: needs no line of sight
+    c.rect(42, 2, 16, 52, fill=1, stroke=0)
+    c.setLineWidth(9)
+    p = c.beginPath()
+    p.moveTo(8, 4)
+    p.curveTo(14, 104, 80, 104, 86, 30)
+    c.drawPath(p, fill=0, stroke=1)
+    _poly(c, [(72, 34), (98, 34), (86, 6)])
+
+
+@icon("push", "#bf360c")
+def _push(c):
+    # a square shoved along by a double arrow
+    c.rect(62, 24, 36, 52, fill=1, stroke=0)
+    _poly(c, [(2, 38), (26, 38), (26, 20), (54, 50), (26, 80), (26, 62), (2, 62)])
+
+
+@icon("height", "#455a64")
+def _height(c):
+    # three stacked steps
+    c.rect(2, 2, 96, 28, fill=1, stroke=0)
+    c.rect(34, 34, 64, 28, fill=1, stroke=0)
+    c.rect(66, 66, 32, 30, fill=1, stroke=0)
+
+
+@icon("fall", "#8d2a0c")
+def _fall(c):
+    # a ledge and an arrow dropping off it
+    c.rect(2, 62, 46, 36, fill=1, stroke=0)
+    c.rect(2, 2, 96, 10, fill=1, stroke=0)
+    c.rect(64, 42, 12, 52, fill=1, stroke=0)
+    _poly(c, [(54, 44), (86, 44), (70, 16)])
+
+
 class IconSheet:
     """Per-document icon forms: each icon is drawn once into the PDF and reused."""
 

@@ -201,6 +201,7 @@ def _paint_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, look: 
         if h in m.obstacles:
             c.drawPath(_hex_path(c, frame, layout, h, 0.93), stroke=1, fill=0)
     _paint_zones(c, m, frame, layout, set(cells), look, zone_names or {})
+    _paint_regions(c, m, frame, layout, set(cells), look)
     if look.labels and _label_mm(layout) * s >= 1.2:  # below ~3.4 pt labels turn to noise
         size_pt = _label_mm(layout) * s * MM
         for h in cells:
@@ -243,6 +244,52 @@ def _paint_zones(c, m: HexMap, frame: Frame, layout, cells: set, look: _Look, zo
                 cx, cy = layout.center(h)
                 x, y = frame.pt(cx, cy + layout.size * 0.5)
                 _hex_label(c, x, y, tag, BOLD, tag_pt, 0.15, backdrop=h in m.terrain)
+
+
+REGION_LINE_MM = 0.9
+REGION_GREY = 0.12
+
+
+def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: _Look) -> None:
+    """Named regions: a heavy line along each region's outline and its name on the hex
+    nearest its middle (when big enough to read)."""
+    regions = getattr(m, "regions", None) or {}
+    if not regions:
+        return
+    s = frame.scale
+    c.saveState()
+    c.setLineJoin(1)
+    c.setLineCap(1)
+    c.setStrokeGray(REGION_GREY)
+    c.setLineWidth(max(0.3, REGION_LINE_MM * s) * MM)
+    for rid in sorted(regions):
+        shown = regions[rid] & cells
+        if not shown:
+            continue
+        path = c.beginPath()
+        for loop in hexgrid.outline(layout, regions[rid]):
+            path.moveTo(*frame.pt(*loop[0]))
+            for point in loop[1:]:
+                path.lineTo(*frame.pt(*point))
+            path.close()
+        c.drawPath(path, stroke=1, fill=0)
+    c.restoreState()
+    tag_pt = _label_mm(layout) * 1.05 * s * MM
+    if not look.zone_tags or tag_pt < 3.5:
+        return
+    names = getattr(m, "region_names", {})
+    for rid in sorted(regions):
+        cells_of = sorted(regions[rid])
+        if not cells_of or not names.get(rid):
+            continue
+        centres = {h: layout.center(h) for h in cells_of}
+        mx = sum(x for x, _ in centres.values()) / len(centres)
+        my = sum(y for _, y in centres.values()) / len(centres)
+        h = min(cells_of, key=lambda h: ((centres[h][0] - mx) ** 2 + (centres[h][1] - my) ** 2, h))
+        if h not in cells:
+            continue
+        x, y = frame.pt(*centres[h])
+        _hex_label(c, x, y - tag_pt * 0.35, names[rid].upper(), BOLD, tag_pt, 0.05, backdrop=True)
 
 
 # ---- reusable small drawings -------------------------------------------------------------------
@@ -544,6 +591,11 @@ def _legend_rows(m: HexMap, zone_names: dict) -> list[tuple[str, str, str]]:
         name = zone_names.get(zid, zid)
         rows.append((f"zone:{zid}", f"{name} start",
                      f"{name} figures are set up wholly inside these hexes."))
+    regions = getattr(m, "regions", None) or {}
+    if regions:
+        names = getattr(m, "region_names", {})
+        rows.append(("region", "Regions", "Heavy lines border the named regions: "
+                     + ", ".join(names.get(r, r) for r in regions) + "."))
     return rows
 
 
@@ -570,7 +622,8 @@ def _draw_legend(c, m: HexMap, x: float, top: float, width: float, zone_names: d
                       hexes=frozenset({cell}), obstacles=frozenset({cell}) if kind == "obstacle" else frozenset(),
                       terrain={cell: kind.split(":", 1)[1]} if kind.startswith("terrain:") else {},
                       zones={kind.split(":", 1)[1]: frozenset({cell})} if kind.startswith("zone:") else {},
-                      terrain_specs=m.terrain_specs, line_of_sight=m.line_of_sight)
+                      terrain_specs=m.terrain_specs, line_of_sight=m.line_of_sight,
+                      regions={"legend": frozenset({cell})} if kind == "region" else {})
         if kind.startswith("zone:"):  # keep the dash style of this zone's position in the list
             others = sorted(m.zones)
             idx = others.index(kind.split(":", 1)[1])
@@ -704,11 +757,15 @@ def _zone_names(pack: Pack) -> dict:
 
 
 def render_maps(c, maps: list[HexMap], pack: Pack, paper: str) -> int:
-    """Every map: overview (with legend), assembly diagram when tiled, then the sheets.
+    """Every map: overview (with legend), assembly diagram when tiled, then the sheets;
+    then the map tiles (maps with `tile:`), packed several to a sheet (generator.render.maptiles).
     Returns the number of true-scale sheets."""
+    from generator.render.maptiles import render_tiles
+
     zone_names = _zone_names(pack)
     sheets = 0
-    for m in maps:
+    tiles = [m for m in maps if getattr(m, "tile", None) is not None]
+    for m in (m for m in maps if getattr(m, "tile", None) is None):
         plan = plan_sheets(m, paper)
         summary_page, box, legend = _overview_layout(m, paper, zone_names)
         key = f"map-{m.id}"
@@ -726,7 +783,7 @@ def render_maps(c, maps: list[HexMap], pack: Pack, paper: str) -> int:
             _draw_sheet(c, m, plan, win, zone_names)
             c.showPage()
             sheets += 1
-    return sheets
+    return sheets + render_tiles(c, tiles, pack.spec.name, PAPERS_MM[paper], zone_names)
 
 
 def build_maps_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
@@ -744,7 +801,9 @@ def build_maps_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
         sheets = render_maps(c, maps, pack, paper)
         pages = c.getPageNumber() - 1
         c.save()
-    return {"maps": len(maps), "sheets": sheets, "pages": pages}
+    tiles = sum(m.tile.copies for m in maps if getattr(m, "tile", None) is not None)
+    return {"maps": len(maps) - sum(1 for m in maps if getattr(m, "tile", None) is not None),
+            **({"tiles": tiles} if tiles else {}), "sheets": sheets, "pages": pages}
 
 
 # ---- images for virtual tables -----------------------------------------------------------------

@@ -261,6 +261,35 @@ def pack_counters(kit: Kit, items: list[CounterItem]) -> list[list[tuple[Counter
     return [p for p in pages if p]
 
 
+def counter_blocks(kit: Kit, items: list[CounterItem]) -> list[tuple[tuple[float, float], object]]:
+    """Single-sided counters as boxes for a shared page: one block (heading and lattice)
+    per run of same-shaped counters, as (w, h) and draw(left, top)."""
+    left, _, right, _ = kit.area()
+    width = right - left
+    out = []
+    for group in _groups(items):
+        first = group[0]
+        lat = Lattice.make(first.shape, kit.orientation, first.size, width - 2 * BLEED_MM)
+        rows = math.ceil(len(group) / lat.cols)
+        cols = min(lat.cols, len(group))
+        head = heading(group, False)
+        block_w = max(lat.width(cols, rows) + 2 * BLEED_MM, min(width, len(head) * 1.45))
+        block_h = GROUP_HEAD_MM + lat.height(rows) + 2 * BLEED_MM
+
+        def draw(bl, bt, group=group, lat=lat, rows=rows, cols=cols, head=head, block_w=block_w):
+            text(kit.canvas, bl, bt - 3.2, head, 7, BOLD, "#333333")
+            x0 = bl + (block_w - lat.width(cols, rows)) / 2
+            y0 = bt - GROUP_HEAD_MM - BLEED_MM
+            for k, item in enumerate(group):
+                col, row = (k // rows, k % rows) if lat.kind == "columns" else (k % lat.cols, k // lat.cols)
+                dx, dy = lat.centre(col, row)
+                draw_face(kit, item.front, item.shape, x0 + dx, y0 - dy, item.size)
+                marker(kit.canvas, f"pnp:counter:{item.kind}:{item.number}:front:{item.shape}:{item.size:g}",
+                       x0 + dx, y0 - dy)
+        out.append(((block_w, block_h), draw))
+    return out
+
+
 def mirror(kit: Kit, x: float, y: float) -> tuple[float, float]:
     """Where the back of a piece centred at (x, y) goes on the back page."""
     w, h = kit.page_mm
@@ -273,10 +302,11 @@ def mirror(kit: Kit, x: float, y: float) -> tuple[float, float]:
 # ---- pages -------------------------------------------------------------------------------------
 
 
-def counter_pages(kit: Kit, items: list[CounterItem]) -> list[PagePlan]:
-    """Two-sided counters first (each sheet's fronts, then its backs), then one-sided ones."""
+def counter_pages(kit: Kit, items: list[CounterItem], single: bool = True) -> list[PagePlan]:
+    """Two-sided counters first (each sheet's fronts, then its backs), then, unless
+    `single` is False (they go elsewhere), the one-sided ones."""
     two = [i for i in items if i.back is not None]
-    one = [i for i in items if i.back is None]
+    one = [i for i in items if i.back is None] if single else []
     plans: list[PagePlan] = []
     sheets_two = pack_counters(kit, two) if two else []
     for n, page in enumerate(sheets_two, 1):
@@ -293,10 +323,10 @@ def counter_pages(kit: Kit, items: list[CounterItem]) -> list[PagePlan]:
 
 def _front(kit: Kit, page, n: int, total: int, duplex: bool):
     def draw(c):
-        heading = "Counters" + (" · double-sided" if duplex else "")
+        title = "Counters" + (" · double-sided" if duplex else "")
         note = (f"Print this page and the next double-sided (flip on the {kit.duplex.replace('-', ' ')}), "
                 "at 100 %. Cut on the solid lines." if duplex else "Single-sided. Cut on the solid lines.")
-        page_frame(kit, heading, note, f"{kit.title} · counters {n} of {total}" + (" · fronts" if duplex else ""))
+        page_frame(kit, title, note, f"{kit.title} · counters {n} of {total}" + (" · fronts" if duplex else ""))
         for item, x, y, head in page:
             if head:
                 top = y + extent(item.shape, kit.orientation, item.size)[1] / 2 + BLEED_MM + 1.2

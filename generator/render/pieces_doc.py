@@ -13,7 +13,7 @@ from generator.render.fonts import BOLD, REGULAR
 from generator.render.icons import IconSheet
 from generator.render.pdfout import MM, atomic_output, new_canvas
 from generator.render.pieces import Figure, build_figures, hex_geometry, kit_figures, pieces_spec
-from generator.render.pieces_counters import counter_pages, expand_counters
+from generator.render.pieces_counters import counter_blocks, counter_pages, expand_counters
 from generator.render.pieces_draw import (MARGIN_MM, Kit, PagePlan, marker, polygon_path, hex_points, scale_bar,
                                           text)
 from generator.render.pieces_figures import figure_pages
@@ -27,19 +27,21 @@ SECTION_TITLES = {
     "board": "Blank board",
 }
 
-ASSEMBLY = [
+ASSEMBLY = [  # (title, text, the sections it is about)
     ("Counters", "Cut along the solid line round each counter. Two-sided counters: print their pages "
                  "double-sided; the colour runs 1 mm past every cut line, so a small shift between the "
-                 "sides does not show. Glue the sheet to thin card before cutting for sturdier counters."),
+                 "sides does not show. Glue the sheet to thin card before cutting for sturdier counters.",
+     ("counters-duplex", "counters", "trackers")),
     ("Standees", "Cut out the strip. Fold it over at the dash-dot line at the figure's top and glue the "
                  "two panels back to back. Fold the end tabs outwards at the dashed lines, one to each side, "
-                 "and glue them along the dashed standee line of the figure's base."),
+                 "and glue them along the dashed standee line of the figure's base.", ("figures",)),
     ("Bases", "Every base hex is exactly the size of a map hex. Glue the base to card and cut along the "
               "solid outline; the thin lines inside show the hexes with their [q, r] coordinates, the dot "
-              "marks hex (0, 0). A custom model may stand on the base instead of a standee."),
-    ("Trackers", "Slide a paper clip along the numbered edge (or turn the dial) to the current value."),
+              "marks hex (0, 0). A custom model may stand on the base instead of a standee.", ("figures",)),
+    ("Trackers", "Slide a paper clip along the numbered edge (or turn the dial) to the current value.",
+     ("trackers",)),
     ("Blank board", "Trim and tape the sheets like a printed map (see its assembly page), then lay "
-                    "obstacle and terrain counters on it."),
+                    "obstacle and terrain counters on it.", ("board",)),
 ]
 
 
@@ -55,9 +57,11 @@ def write_pieces(pack: Pack, out: Path, paper: str, build: Build | None, duplex:
     figures: list[Figure] = build_figures(pack, build) if build is not None else kit_figures(pack)
     counters = expand_counters(kit, figures, build)
     plans: list[PagePlan] = []
-    plans += counter_pages(kit, counters)
+    # a build's few single-sided counters share the trackers' pages
+    plans += counter_pages(kit, counters, single=build is None)
     plans += figure_pages(kit, figures)
-    plans += tracker_pages(kit, figures, build)
+    extra = counter_blocks(kit, [i for i in counters if i.back is None]) if build is not None else []
+    plans += tracker_pages(kit, figures, build, extra)
     if build is None:
         plans += board_pages(kit)
 
@@ -134,9 +138,9 @@ def _contents(kit: Kit, sections, build: Build | None, counters: int, standees: 
             y -= 4.4
             text(c, x, y, ln, 9)
         y -= 1.5
-    y -= 6
+    y -= 18
     scale_bar(c, x, y, 100.0)
-    hx, hy = x + 150, y + 2
+    hx, hy = x + 150, y + 1
     c.saveState()
     c.setLineWidth(0.5)
     c.setFillColor(_grey(0.9))
@@ -144,10 +148,13 @@ def _contents(kit: Kit, sections, build: Build | None, counters: int, standees: 
     c.restoreState()
     text(c, hx, hy - 1, f"{kit.hex_mm:g} mm", 8, BOLD, "#222222", "centre")
     marker(c, f"pnp:check-hex:{kit.hex_mm:g}", hx, hy)
-    y -= 20
+    y -= 26
     text(c, x, y, "Putting the pieces together", 12, BOLD)
     y -= 1
-    for title, body in ASSEMBLY:
+    present = {s[0] for s in sections}
+    for title, body, about in ASSEMBLY:
+        if not present.intersection(about):
+            continue
         y -= 5.5
         text(c, x, y, title, 9.5, BOLD)
         for ln in simpleSplit(body, REGULAR, 8.5, (width - 28) * MM):

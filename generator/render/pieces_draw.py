@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Callable
 
@@ -24,11 +23,12 @@ from generator.render.art import ArtLibrary
 from generator.render.fonts import BOLD, REGULAR
 from generator.render.icons import IconSheet
 from generator.render.pdfout import MM
+from generator.render.pieces_patterns import pattern
 from generator.render.sheets import PAPERS_MM
 
 MARGIN_MM = 10.0  # home printers lose 3-5 mm at the edge
 HEADER_MM = 15.0
-FOOTER_MM = 11.0
+FOOTER_MM = 9.0
 BLEED_MM = 1.0  # each face's colour runs this far past its cut line
 GAP_MM = 3.0  # between the cut lines of neighbouring pieces
 CUT_WIDTH_PT = 0.5
@@ -210,86 +210,26 @@ def cut_line(c, path) -> None:
     c.restoreState()
 
 
-def fold_line(c, x1: float, y1: float, x2: float, y2: float, kind: str = "valley") -> None:
-    """Dashed for a valley fold (towards you), dash-dot for a mountain fold."""
+def fold_line(c, x1: float, y1: float, x2: float, y2: float, kind: str = "valley", ticks: bool = False) -> None:
+    """Dashed for a valley fold, dash-dot for a mountain fold; a thin white line under the
+    dashes keeps it visible on dark paper. `ticks` adds short marks just past both ends,
+    outside the cut line, where a fold is easiest to line up."""
     c.saveState()
-    c.setLineWidth(0.45)
+    c.setLineCap(0)
+    c.setStrokeColor(color("#ffffff"))
+    c.setLineWidth(0.35)
+    c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
+    c.setLineWidth(0.5)
     c.setStrokeColor(color("#333333"))
     c.setDash([4, 1.5, 0.8, 1.5] if kind == "mountain" else list(FOLD_DASH_PT))
     c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
-    c.restoreState()
-
-
-# ---- patterns ----------------------------------------------------------------------------------
-
-
-def pattern(c, kind: str | None, x0: float, y0: float, x1: float, y1: float, step: float, ink: float = 0.45) -> None:
-    """Fill the box (mm) with a low-ink greyscale pattern; the caller clips it to a shape."""
-    if not kind or kind == "none":
-        return
-    c.saveState()
-    c.setStrokeGray(ink)
-    c.setFillGray(ink)
-    c.setLineWidth(max(0.25, step * 0.09) * MM)
-    c.setLineCap(1)
-    w, h = x1 - x0, y1 - y0
-    if kind == "dots":
-        j = 0
-        y = y0
-        while y <= y1 + step:
-            x = x0 + (step / 2 if j % 2 else 0)
-            while x <= x1 + step:
-                c.circle(x * MM, y * MM, step * 0.16 * MM, stroke=0, fill=1)
-                x += step
-            y += step * 0.87
-            j += 1
-    elif kind in ("hatch", "crosshatch"):
-        spacing = step * (1.0 if kind == "hatch" else 1.3)
-        k = -h
-        while k <= w + h:  # 45-degree lines, and for crosshatch their mirror images
-            c.line((x0 + k) * MM, y0 * MM, (x0 + k + h) * MM, y1 * MM)
-            if kind == "crosshatch":
-                c.line((x0 + k) * MM, y1 * MM, (x0 + k + h) * MM, y0 * MM)
-            k += spacing
-    elif kind == "bricks":
-        course = step * 1.1
-        j = 0
-        y = y0
-        while y <= y1:
-            c.line(x0 * MM, y * MM, x1 * MM, y * MM)
-            x = x0 + (course if j % 2 else 0)
-            while x <= x1:
-                c.line(x * MM, y * MM, x * MM, (y + course) * MM)
-                x += course * 2
-            y += course
-            j += 1
-    elif kind == "waves":
-        amp, wl = step * 0.3, step * 2.2
-        y = y0
-        while y <= y1 + step:
-            p = c.beginPath()
-            x = x0 - wl
-            p.moveTo(x * MM, y * MM)
-            while x < x1 + wl:
-                p.curveTo((x + wl / 6) * MM, (y + amp * 1.3) * MM, (x + wl / 3) * MM, (y + amp * 1.3) * MM,
-                          (x + wl / 2) * MM, y * MM)
-                p.curveTo((x + wl * 2 / 3) * MM, (y - amp * 1.3) * MM, (x + wl * 5 / 6) * MM, (y - amp * 1.3) * MM,
-                          (x + wl) * MM, y * MM)
-                x += wl
-            c.drawPath(p, stroke=1, fill=0)
-            y += step * 1.3
-    elif kind == "grass":
-        tuft = step * 0.45
-        j = 0
-        y = y0
-        while y <= y1 + step:
-            x = x0 + (step * 0.9 if j % 2 else 0)
-            while x <= x1 + step:
-                for lean in (-0.5, 0.0, 0.5):
-                    c.line(x * MM, y * MM, (x + lean * tuft) * MM, (y + tuft) * MM)
-                x += step * 1.8
-            y += step * 1.6
-            j += 1
+    if ticks:
+        c.setDash([])
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        for (px, py), sign in (((x1, y1), -1), ((x2, y2), 1)):
+            c.line((px + sign * ux * 0.6) * MM, (py + sign * uy * 0.6) * MM,
+                   (px + sign * ux * 2.6) * MM, (py + sign * uy * 2.6) * MM)
     c.restoreState()
 
 
@@ -423,11 +363,3 @@ def shelf_pack(sizes: list[tuple[float, float]], area: tuple[float, float, float
             x += sizes[i][0] + gap
         y -= height + gap
     return [p for p in pages if p]
-
-
-def art_exists(pack: Pack, relative: str | None) -> bool:
-    return bool(relative) and (Path(pack.root) / relative).is_file()
-
-
-def sqrt3() -> float:
-    return math.sqrt(3.0)

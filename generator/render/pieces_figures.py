@@ -153,9 +153,9 @@ def draw_standee(kit: Kit, fig: Figure, geo: StandeeGeometry, left: float, top: 
     c.translate(-cx, -cy)
     text(c, left + w / 2, top - t + t * 0.36, "glue to base", tab_pt, REGULAR, "#555555", "centre")
     c.restoreState()
-    fold_line(c, left, bottom + t, left + w, bottom + t, "valley")
-    fold_line(c, left, bottom + t + h, left + w, bottom + t + h, "mountain")
-    fold_line(c, left, top - t, left + w, top - t, "valley")
+    fold_line(c, left, bottom + t, left + w, bottom + t, "valley", ticks=True)
+    fold_line(c, left, bottom + t + h, left + w, bottom + t + h, "mountain", ticks=True)
+    fold_line(c, left, top - t, left + w, top - t, "valley", ticks=True)
     p = c.beginPath()
     p.rect(left * MM, bottom * MM, w * MM, geo.length * MM)
     cut_line(c, p)
@@ -230,11 +230,18 @@ def draw_base(kit: Kit, fig: Figure, left: float, top: float) -> None:
         if h == hexgrid.ORIGIN:
             c.setFillColor(color(fig.color))
             c.circle((cx - kit.hex_mm * 0.28) * MM, (cy - kit.hex_mm * 0.30) * MM, 0.9 * MM, stroke=0, fill=1)
-    mid = run[(len(run) - 1) // 2]
-    mx, my = centre(mid)
-    name_width = min(len(run), 3) * kit.hex_mm * 0.8
+    mx, my = (ax + bx) / 2, (ay + by) / 2  # the middle of the standee line
+    name_width = min(len(run) * kit.hex_mm, 3 * kit.hex_mm) * 0.78
     size_pt, lines = fit_lines(fig.name, BOLD, name_width, 7.0, 3.8, 2)
-    centred_lines(c, lines, BOLD, size_pt, mx, my + 1.2 + len(lines) * size_pt * 1.12 / MM, "#222222")
+    block = len(lines) * size_pt * 1.12 / MM
+    c.saveState()
+    c.setFillColor(color("#ffffff"))
+    c.setFillAlpha(0.75)
+    widest = max(c.stringWidth(ln, BOLD, size_pt) for ln in lines) / MM
+    c.roundRect((mx - widest / 2 - 0.8) * MM, (my + 0.6) * MM, (widest + 1.6) * MM, (block + 0.8) * MM,
+                0.8 * MM, stroke=0, fill=1)
+    c.restoreState()
+    centred_lines(c, lines, BOLD, size_pt, mx, my + 1.2 + block, "#222222")
     note = "standee line" if len(cells) == 1 else f"{len(cells)} hexes · standee line"
     text(c, mx, my - 2.6, note, 4.2, REGULAR, "#555555", "centre")
     if len(hexgrid.connected_components(cells)) > 1:
@@ -275,8 +282,8 @@ def figure_pages(kit: Kit, figures: list[Figure]) -> list[PagePlan]:
 def _page(kit: Kit, side_name: str, page, draws, n: int, total: int):
     def draw(c):
         page_frame(kit, f"Figures · {side_name}",
-                   "Cut on solid lines. Fold the standee over at the dash-dot line, glue the panels back to back, "
-                   "fold the tabs out at the dashed lines and glue them along the base's standee line.",
+                   "Cut on the solid lines. Standees: fold over at the dash-dot line and glue the panels back to "
+                   "back; fold the tabs out at the dashed lines and glue them along the dashed line of the base.",
                    f"{kit.title} · {side_name} figures {n} of {total} · single-sided")
         for index, left, top in page:
             draws[index](left, top)

@@ -22,7 +22,7 @@ from generator.render.pieces import Figure, most_characters, pieces_spec
 from generator.render.pieces_draw import (BLEED_MM, Kit, PagePlan, centred_lines, color, cut_line, fit_lines,
                                           marker, page_frame, shelf_pack, text, tint)
 
-MIN_CARD_MM = (88.9, 63.5)  # a poker card on its side: room for the name inside the track
+MIN_CARD_MM = (88.9, 60.0)  # room for the name inside the track; four rows fit an A4 page
 CELL_MM = 7.5
 DIAL_STEP_MM = 5.6  # arc length per number on a dial
 
@@ -62,35 +62,54 @@ def trackers_for(kit: Kit, figures: list[Figure], build) -> list[Tracker]:
 # ---- clip tracker ------------------------------------------------------------------------------
 
 
-def clip_layout(n_cells: int) -> tuple[float, float, int, int]:
-    """(width, height, cells per long edge, cells per short edge) for a card whose edge
-    holds n_cells numbered cells clockwise, cells as square as possible."""
+@dataclass(frozen=True)
+class ClipTrack:
+    """A clip tracker card: its size, its numbered cells clockwise from the top-left (x, y,
+    w, h mm from the card's bottom-left) and the free box inside for the name."""
+
+    width: float
+    height: float
+    cells: tuple[tuple[float, float, float, float], ...]
+    inner: tuple[float, float, float, float]
+
+
+def clip_track(n_cells: int) -> ClipTrack:
+    """Up to 12 numbers run along the top edge; up to 24 along the top and back along the
+    bottom; more go round the whole edge, with cells as square as the card allows."""
+    cw_min = CELL_MM
+    if n_cells <= 12:
+        w = max(MIN_CARD_MM[0], n_cells * cw_min)
+        cw = w / n_cells
+        ch = min(cw, 11.0)
+        h = MIN_CARD_MM[1] * 0.75
+        cells = [(i * cw, h - ch, cw, ch) for i in range(n_cells)]
+        return ClipTrack(w, h, tuple(cells), (2.0, 2.0, w - 4.0, h - ch - 4.0))
+    if n_cells <= 24:
+        nc = math.ceil(n_cells / 2)
+        w = max(MIN_CARD_MM[0], nc * cw_min)
+        cw = w / nc
+        ch = min(cw, 10.0)
+        h = MIN_CARD_MM[1]
+        cells = [(i * cw, h - ch, cw, ch) for i in range(nc)] + \
+                [(w - (i + 1) * cw, 0.0, cw, ch) for i in range(nc)]
+        return ClipTrack(w, h, tuple(cells), (2.0, ch + 2.0, w - 4.0, h - 2 * ch - 4.0))
     k = math.ceil(n_cells / 2)
     best = None
     for nc in range(3, k):
         nr = k - nc
-        w = max(MIN_CARD_MM[0], nc * CELL_MM)
-        h = max(MIN_CARD_MM[1], (nr + 2) * CELL_MM)
-        sw, sh = w / nc, h / (nr + 2)
-        score = (abs(sw - sh) + 0.002 * w * h, nc)
+        w = max(MIN_CARD_MM[0], nc * cw_min)
+        h = max(MIN_CARD_MM[1], (nr + 2) * cw_min)
+        score = (abs(w / nc - h / (nr + 2)) + 0.002 * w * h, nc)
         if best is None or score < best[0]:
             best = (score, w, h, nc, nr)
-    if best is None:  # tiny tracks: a strip of cells along the top
-        return MIN_CARD_MM[0], MIN_CARD_MM[1], max(1, n_cells), 0
-    return best[1], best[2], best[3], best[4]
-
-
-def clip_cells(w: float, h: float, nc: int, nr: int) -> list[tuple[float, float, float, float]]:
-    """Cells (x, y, w, h mm from the card's bottom-left) clockwise from the top-left corner."""
-    cw = w / nc
-    ch = h / (nr + 2) if nr else min(h / 3, cw)
+    _, w, h, nc, nr = best
+    cw, ch = w / nc, h / (nr + 2)
+    sh = (h - 2 * ch) / nr
     cells = [(i * cw, h - ch, cw, ch) for i in range(nc)]
-    if nr:
-        sh = (h - 2 * ch) / nr
-        cells += [(w - cw, h - ch - (j + 1) * sh, cw, sh) for j in range(nr)]
-        cells += [(w - (i + 1) * cw, 0.0, cw, ch) for i in range(nc)]
-        cells += [(0.0, ch + j * sh, cw, sh) for j in range(nr)]
-    return cells
+    cells += [(w - cw, h - ch - (j + 1) * sh, cw, sh) for j in range(nr)]
+    cells += [(w - (i + 1) * cw, 0.0, cw, ch) for i in range(nc)]
+    cells += [(0.0, ch + j * sh, cw, sh) for j in range(nr)]
+    return ClipTrack(w, h, tuple(cells), (cw + 2.0, ch + 1.5, w - 2 * cw - 4.0, h - 2 * ch - 3.0))
 
 
 def tracker_box(kit: Kit, t: Tracker) -> tuple[float, float]:
@@ -101,8 +120,8 @@ def tracker_box(kit: Kit, t: Tracker) -> tuple[float, float]:
         if wide <= right - left:
             return wide, 2 * r + 2 * BLEED_MM
         return 2 * r + 2 * BLEED_MM, 2 * r + 4 + 2 * rt + 2 * BLEED_MM
-    w, h, _, _ = clip_layout(t.max + 1)
-    return w + 2 * BLEED_MM, h + 2 * BLEED_MM
+    track = clip_track(t.max + 1)
+    return track.width + 2 * BLEED_MM, track.height + 2 * BLEED_MM
 
 
 def _names(kit: Kit, t: Tracker) -> tuple[str, str, str, str]:
@@ -116,7 +135,8 @@ def _names(kit: Kit, t: Tracker) -> tuple[str, str, str, str]:
 
 def draw_clip(kit: Kit, t: Tracker, left: float, top: float) -> None:
     c = kit.canvas
-    w, h, nc, nr = clip_layout(t.max + 1)
+    track = clip_track(t.max + 1)
+    w, h = track.width, track.height
     x0, y0 = left + BLEED_MM, top - BLEED_MM - h
     name, side, stat_name, colour = _names(kit, t)
     stat = kit.pack.spec.stats[t.stat]
@@ -126,7 +146,7 @@ def draw_clip(kit: Kit, t: Tracker, left: float, top: float) -> None:
            stroke=0, fill=1)
     c.setFillColor(color("#ffffff"))
     c.rect(x0 * MM, y0 * MM, w * MM, h * MM, stroke=0, fill=1)
-    cells = clip_cells(w, h, nc, nr)
+    cells = track.cells
     c.setLineWidth(0.4)
     c.setStrokeColor(tint(colour, 0.6))
     for value, (cx, cy, cw, ch) in enumerate(cells):
@@ -141,8 +161,8 @@ def draw_clip(kit: Kit, t: Tracker, left: float, top: float) -> None:
             text(c, x0 + cx + cw / 2, y0 + cy + ch / 2 - size * 0.35 / MM, str(value), size,
                  BOLD if start or value % 5 == 0 else REGULAR, ink, "centre")
     # the middle: whose tracker, which stat, where it starts
-    cw, ch = w / nc, (h / (nr + 2) if nr else h / 3)
-    ix0, iy0, iw, ih = x0 + cw + 2, y0 + ch + 1.5, w - 2 * cw - 4, h - 2 * ch - 3
+    ix, iy, iw, ih = track.inner
+    ix0, iy0 = x0 + ix, y0 + iy
     icon = min(ih * 0.42, 14.0)
     if stat.icon:
         kit.icons.draw(stat.icon, (ix0 + 1) * MM, (iy0 + ih - icon - 1) * MM, icon * MM)
@@ -236,7 +256,7 @@ def draw_dial(kit: Kit, t: Tracker, left: float, top: float) -> None:
 def round_box(kit: Kit) -> tuple[float, float]:
     left, _, right, _ = kit.area()
     spec = pieces_spec(kit.pack).trackers.round
-    return right - left, (74.0 if spec and spec.initiative else 34.0)
+    return right - left, (58.0 if spec and spec.initiative else 30.0)
 
 
 def draw_round(kit: Kit, left: float, top: float) -> None:
@@ -288,7 +308,8 @@ def _ordinal(n: int) -> str:
 # ---- pages -------------------------------------------------------------------------------------
 
 
-def tracker_pages(kit: Kit, figures: list[Figure], build) -> list[PagePlan]:
+def tracker_pages(kit: Kit, figures: list[Figure], build, extra=()) -> list[PagePlan]:
+    """Trackers packed over pages; `extra` boxes ((w, h), draw(left, top)) share them."""
     spec = pieces_spec(kit.pack)
     trackers = trackers_for(kit, figures, build)
     boxes, draws = [], []
@@ -298,13 +319,17 @@ def tracker_pages(kit: Kit, figures: list[Figure], build) -> list[PagePlan]:
     for tr in trackers:
         boxes.append(tracker_box(kit, tr))
         draws.append(lambda l, t, tr=tr: (draw_dial if tr.style == "dial" else draw_clip)(kit, tr, l, t))
+    for box, fn in extra:
+        boxes.append(box)
+        draws.append(fn)
     if not boxes:
         return []
     pages = shelf_pack(boxes, kit.area())
     plans = []
     for n, page in enumerate(pages, 1):
         def draw(c, page=page, n=n):
-            page_frame(kit, "Trackers", "Cut on the solid lines. Mark the value with a paper clip on the edge "
+            page_frame(kit, "Trackers" + (" and counters" if extra else ""),
+                       "Cut on the solid lines. Mark the value with a paper clip on the edge "
                        "(dials: join the two discs with a split pin).",
                        f"{kit.title} · trackers {n} of {len(pages)} · single-sided")
             for index, left, top in page:

@@ -14,12 +14,13 @@ FUZZ = 1e-6
 
 
 class Columns(Flowable):
-    def __init__(self, content: list, ncols: int = 2, gap: float = 20.0, _placed=None):
+    def __init__(self, content: list, ncols: int = 2, gap: float = 20.0, _placed=None, _height=None):
         super().__init__()
         self.content = list(content)
         self.ncols = ncols
         self.gap = gap
         self._placed = _placed  # fixed columns of a split part: [[(flowable, top, height)]]
+        self._fixed_height = _height  # a split part fills its page: nothing goes below it
         self._cols = None
 
     def _cw(self, aw: float) -> float:
@@ -50,10 +51,13 @@ class Columns(Flowable):
                     if h <= avail + FUZZ:
                         placed.append((parts[0], y + sb, h))
                         rest[0:1] = parts[1:]
-                elif not placed and not cols and ah >= self._frame_height() - 1.0:
+                        break
+                if not placed and not cols and ah >= self._frame_height() - 1.0:
                     # taller than a whole column and unsplittable: place it and let it overhang
                     placed.append((f, 0.0, h))
                     rest.pop(0)
+                while len(placed) > 1 and getattr(placed[-1][0], "keep_with_next", False):
+                    rest.insert(0, placed.pop()[0])  # a heading goes with what follows it
                 break
             cols.append(placed)
         return cols, rest
@@ -70,7 +74,7 @@ class Columns(Flowable):
         self.width = aw
         if self._placed is not None:
             self._cols = self._placed
-            self.height = self._height(self._placed)
+            self.height = max(self._height(self._placed), min(self._fixed_height or 0.0, ah))
             return aw, self.height
         cw = self._cw(aw)
         cols, rest = self._fill(cw, ah, self.content)
@@ -103,7 +107,7 @@ class Columns(Flowable):
         cols, rest = self._fill(cw, ah, self.content)
         if not any(cols):
             return []
-        first = Columns([], self.ncols, self.gap, _placed=cols)
+        first = Columns([], self.ncols, self.gap, _placed=cols, _height=ah)
         return [first, Columns(rest, self.ncols, self.gap)] if rest else [first]
 
     def draw(self):
@@ -119,16 +123,27 @@ class Columns(Flowable):
 
 
 class NewPageUnless(Flowable):
-    """Start a new page unless at least `need` points are left in the frame."""
+    """Start a new page unless at least `need` points are left in the frame, or what follows
+    (`then`: a chapter's title and body) fits completely in what is left."""
 
-    def __init__(self, need: float):
+    def __init__(self, need: float, then: list | None = None):
         super().__init__()
         self.need = need
+        self.then = then or []
+
+    def _fits(self, aw, ah) -> bool:
+        used = 0.0
+        for i, f in enumerate(self.then):
+            _, h = f.wrapOn(self.canv, aw, ah - used)
+            used += h + (f.getSpaceBefore() if i else 0.0)
+            if used > ah + FUZZ:
+                return False
+        return True
 
     def wrap(self, aw, ah):
         frame = getattr(self, "_frame", None)
         full = getattr(frame, "_aH", None) if frame is not None else None
-        if ah < self.need and (full is None or ah < full - 1.0):
+        if ah < self.need and (full is None or ah < full - 1.0) and not self._fits(aw, ah):
             return aw, ah + 1
         return aw, 0
 

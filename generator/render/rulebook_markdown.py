@@ -12,7 +12,8 @@ from markdown_it import MarkdownIt
 from generator.errors import InputError, Location, Problem, did_you_mean, short_list
 from generator.model import Pack
 from generator.render.layout import make_environment
-from generator.render.rulebook_text import Book, Heading, RichText, Rule, rich_table
+from generator.render.rulebook_tables import rich_table
+from generator.render.rulebook_text import Book, Heading, RichText, Rule
 from generator.yamlio import display_path, load_yaml_file
 
 

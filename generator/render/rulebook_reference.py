@@ -7,15 +7,23 @@ from __future__ import annotations
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
 from generator.cardlist import sorted_cards
 from generator.hexgrid import Layout as HexLayout
 from generator.load import load_build
 from generator.model import Card, Pack
-from generator.render.rulebook_text import Book, Heading, RichText, rich_table
+from generator.render.rulebook_tables import rich_table
+from generator.render.rulebook_text import Book, Heading, RichText
 from generator.rules import validate_build
 from generator.schemas import ATTACK_KINDS
+
+
+def _keep(flowable: Flowable) -> Flowable:
+    """Keep with the next flowable when columns break."""
+    flowable.keep_with_next = True
+    return flowable
 
 
 def _label(fname: str, fspec) -> str:
@@ -100,14 +108,14 @@ def card_list(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
             continue
         n += 1
         out.append(Heading(book, f"{set_spec.name} ({len(of_set)} cards)", st.h2, level=1, key=f"{key}-set{n}",
-                           toc=True, reserve=st.line * 4, space_before=st.body * 1.2, space_after=st.body * 0.3))
+                           toc=True, reserve=st.line * 7, space_before=st.body * 1.2, space_after=st.body * 0.3))
         for type_id, type_spec in pack.spec.card_types.items():
             of_type = [c for c in of_set if c.type == type_id]
             if not of_type:
                 continue
             n += 1
             out.append(Heading(book, f"{type_spec.name} · {len(of_type)}", st.h3, level=2, key=f"{key}-t{n}",
-                               reserve=st.line * 3, space_before=st.body * 0.8, space_after=st.body * 0.3))
+                               reserve=st.line * 5, space_before=st.body * 0.8, space_after=st.body * 0.3))
             header, rows = card_columns(pack, type_id, of_type)
             table = rich_table(book, [header] + rows, width, st.table)
             table.spaceAfter = st.body * 0.5
@@ -145,9 +153,9 @@ def presets(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
                            space_before=st.body * 1.4, space_after=st.body * 0.2))
         limit = f" of {points.limit}" if points.limit is not None else ""
         legal = "" if report.legal else " · *does not pass validation: run* `pnp validate`"
-        out.append(RichText(book, f"{side.name} · {len(build.characters)} character"
-                                  f"{'s' if len(build.characters) != 1 else ''} · **Total {points.total}**{limit} points{legal}",
-                            st.body, color=st.muted, space_after=st.body * 0.4))
+        out.append(_keep(RichText(book, f"{side.name} · {len(build.characters)} character"
+                                        f"{'s' if len(build.characters) != 1 else ''} · **Total {points.total}**{limit} points{legal}",
+                                  st.body, color=st.muted, space_after=st.body * 0.4)))
         by_char = points.by_character()
         for character in build.characters:
             lines = [ln for ln in points.lines if ln.character == character.name]
@@ -157,7 +165,7 @@ def presets(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
                                    space_after=st.body * 0.2))
             summary = _summary(pack, report.stats.get(character.name, {}), side.base.type)
             if summary:
-                out.append(RichText(book, summary, st.table, color=st.muted, space_after=st.body * 0.3))
+                out.append(_keep(RichText(book, summary, st.table, color=st.muted, space_after=st.body * 0.3)))
             rows = [["Card", "Type", "Points"]]
             for ln in lines:
                 type_name = pack.spec.card_types[ln.kind].name if ln.kind in pack.spec.card_types else ln.kind
@@ -199,7 +207,8 @@ class MapThumbnail(Flowable):
         c.rect(0, 0, self.width, self.height, fill=0, stroke=1)
         c.restoreState()
         if self.draw_fn is not None:
-            self.draw_fn(c, self.hexmap, 3, 3, self.width - 6, self.height - 6)
+            # the map helper works in millimetres
+            self.draw_fn(c, self.hexmap, 3 / mm, 3 / mm, (self.width - 6) / mm, (self.height - 6) / mm)
             return
         _outline(c, self.hexmap, 6, 6, self.width - 12, self.height - 12, self.book.style)
 
@@ -240,7 +249,7 @@ def map_catalogue(book: Book, pack: Pack, width: float, key: str, maps: list, dr
     for n, m in enumerate(maps, 1):
         out.append(Heading(book, m.title, st.h2, level=1, key=f"{key}-m{n}", toc=True,
                            reserve=width * 0.7 + st.line * 2, space_before=st.body * 1.2, space_after=st.body * 0.3))
-        out.append(MapThumbnail(book, m, width * 0.7, draw_fn))
+        out.append(_keep(MapThumbnail(book, m, width * 0.7, draw_fn)))
         details = [f"**Size:** {map_size(m)}"]
         blocked = sum(1 for h in m.hexes if not m.walkable(h))
         if m.obstacles:
@@ -252,5 +261,6 @@ def map_catalogue(book: Book, pack: Pack, width: float, key: str, maps: list, dr
             details.append(f"**Impassable:** {blocked} hexes")
         out.append(RichText(book, " · ".join(details), st.table, space_after=st.body * 0.3))
         if m.notes:
+            _keep(out[-1])
             out.append(RichText(book, m.notes, st.table, color=st.muted, space_after=st.body * 0.6))
     return out

@@ -90,8 +90,9 @@ def deck_size(ctx, rule: RuleSpec) -> list[Violation]:
             continue
         diff = n - size
         fix = f"remove {diff} card(s)" if diff > 0 else f"add {-diff} card(s)"
+        template = rule.message or "{character}'s action deck has {count} cards; it must have exactly {size}"
         out.append(Violation(rule.id, rule.severity,
-                             f"{ch.name}'s action deck has {n} cards; it must have exactly {size}",
+                             template.format(character=ch.name, count=n, size=size),
                              ch.deck_location, _path_tuple(ch.path + ("deck",)), observed=n,
                              expected=size, fix=fix))
     return out
@@ -129,12 +130,13 @@ def card_sets(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-def _place_types(side) -> dict[str, str | None]:
+def _place_types(side) -> dict[str, tuple[str, ...] | None]:
+    """The card types each place of a character takes (a deck may take several)."""
     return {
-        "base": side.base.type,
-        "equipment": side.equipment.type if side.equipment else None,
-        "abilities": side.abilities.type if side.abilities else None,
-        "deck": side.deck.type if side.deck else None,
+        "base": (side.base.type,),
+        "equipment": (side.equipment.type,) if side.equipment else None,
+        "abilities": side.abilities.types if side.abilities else None,
+        "deck": side.deck.types if side.deck else None,
     }
 
 
@@ -144,16 +146,17 @@ def card_kinds(ctx, rule: RuleSpec) -> list[Violation]:
     place_words = {"base": ctx.side.base.key, "equipment": "equipment", "abilities": "abilities", "deck": "deck"}
     for p in ctx.placed:
         expected = wanted[p.place]
-        if expected is None or p.card.type == expected:
+        if expected is None or p.card.type in expected:
             continue
         have = _type_name(ctx.pack, p.card.type)
-        want = _type_name(ctx.pack, expected)
-        better = [place for place, t in wanted.items() if t == p.card.type]
+        want = " or ".join(_type_name(ctx.pack, t) for t in expected)
+        better = [place for place, t in wanted.items() if t is not None and p.card.type in t]
         fix = (f"move {p.card.name} to `{place_words[better[0]]}`" if better
                else f"remove {p.card.name}: {_a(ctx.side.name)} cannot use {have} cards")
         out.append(Violation(rule.id, rule.severity,
                              f"{p.card.name} is {_a(have)} card, but `{place_words[p.place]}` takes {want} cards",
-                             p.ref.location, _path(p.ref), observed=p.card.type, expected=expected, fix=fix))
+                             p.ref.location, _path(p.ref), observed=p.card.type, expected=" or ".join(expected),
+                             fix=fix))
     return out
 
 
@@ -298,6 +301,32 @@ def count(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
+def owner(ctx, rule: RuleSpec) -> list[Violation]:
+    """Signature cards: a card whose `field` names another card (its owner, e.g. the boss it
+    belongs to) may only be taken by a character that has that owner among its base cards.
+    Cards with the field empty are open to everyone."""
+    out = []
+    field = rule.field or "owner"
+    for ch in ctx.build.characters:
+        bases = {p.card.id for p in ctx.of(ch, "base")}
+        for p in ctx.of(ch):
+            if p.place == "base":
+                continue
+            owner_id = p.card.fields.get(field)
+            if not owner_id or owner_id in bases:
+                continue
+            owner_card = ctx.pack.cards.get(owner_id)
+            owner_name = owner_card.name if owner_card else owner_id
+            out.append(Violation(rule.id, rule.severity,
+                                 f"{p.card.name} belongs to {owner_name}; {ch.name} may not use it",
+                                 p.ref.location, _path(p.ref), observed=owner_id,
+                                 expected=" or ".join(sorted(bases)) + " (or a card open to everyone)",
+                                 contributors=(Contributor(p.card.id, p.card.name, p.card.points, p.copies),),
+                                 fix=rule.fix.format(card=p.card.name, owner=owner_name, character=ch.name)
+                                 if rule.fix else f"remove {p.card.name}"))
+    return out
+
+
 CHECKS = {
     "points_limit": points_limit,
     "deck_size": deck_size,
@@ -307,4 +336,5 @@ CHECKS = {
     "slot_capacity": slot_capacity,
     "requirements": requirements,
     "count": count,
+    "owner": owner,
 }

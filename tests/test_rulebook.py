@@ -1,0 +1,222 @@
+"""The rulebook, the quick reference and the reference card, read back from the PDFs:
+every chapter in the outline, the Card List with every card at its points, every preset
+with its total, contents page numbers that match the bookmarks, byte-identical rebuilds,
+and chapter Jinja errors that name the file and line."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from pypdf import PdfReader
+from reportlab.lib.units import mm
+
+from generator.errors import InputError
+from generator.load import load_build, load_pack
+from generator.render.rulebook import build_rulebook_pdf
+from generator.render.rulebook_markdown import (chapter_source, environment, render_template,
+                                                template_context)
+from generator.rules import validate_build
+
+from conftest import PACK_DIR
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, pack):
+    path = tmp_path_factory.mktemp("rulebook") / "rulebook.pdf"
+    info = build_rulebook_pdf(pack, path)
+    return path, info, PdfReader(path)
+
+
+def outline(reader: PdfReader) -> list[tuple[int, str, int]]:
+    """(level, title, 1-based page) of every bookmark, in order."""
+    out = []
+
+    def walk(items, level):
+        for item in items:
+            if isinstance(item, list):
+                walk(item, level + 1)
+            else:
+                out.append((level, item.title, reader.get_destination_page_number(item) + 1))
+    walk(reader.outline, 0)
+    return out
+
+
+def chapter_titles(pack) -> list[str]:
+    """The `# ` title of every chapter, after Jinja (`Welcome to {{ game.name }}`)."""
+    env, ctx = environment(), template_context(pack)
+    titles = []
+    for path in pack.rule_files:
+        file, source = chapter_source(path)
+        text = render_template(env, source, ctx, file)
+        titles.append(re.search(r"^# (.+)$", text, re.M).group(1).strip())
+    return titles
+
+
+def section_text(reader: PdfReader, marks, title: str) -> str:
+    """The text of the pages from the bookmark `title` up to the next top-level bookmark."""
+    tops = [(t, p) for level, t, p in marks if level == 0]
+    index = [t for t, _ in tops].index(title)
+    first = tops[index][1]
+    last = tops[index + 1][1] if index + 1 < len(tops) else len(reader.pages)
+    return "\n".join(reader.pages[i].extract_text() for i in range(first - 1, last))
+
+
+def test_outline_has_every_chapter_and_section(built, pack):
+    _, info, reader = built
+    marks = outline(reader)
+    top = [t for level, t, _ in marks if level == 0]
+    titles = chapter_titles(pack)
+    assert len(titles) == len(pack.rule_files) == info["chapters"] == 14
+    for title in titles:
+        assert title in top, f"chapter {title!r} missing from the outline"
+    assert [t for t in top if t in titles] == titles  # in file order
+    for reference in ("Card List", "Presets", "Map Catalogue", "Glossary", "Credits", "Status Effects and Action Types"):
+        assert reference in top
+    # every `## ` section of every chapter is bookmarked under its chapter
+    env, ctx = environment(), template_context(pack)
+    sections = set(t for level, t, _ in marks if level == 1)
+    for path in pack.rule_files:
+        file, source = chapter_source(path)
+        text = render_template(env, source, ctx, file)
+        for heading in re.findall(r"^## (.+)$", text, re.M):
+            plain = re.sub(r"\s*:[a-z0-9-]+:\s*", " ", heading).replace("*", "").strip()
+            assert plain in sections, f"{path.name}: section {plain!r} not bookmarked"
+    pages = [p for _, _, p in marks]
+    assert pages == sorted(pages)
+    assert info["pages"] == len(reader.pages) > 20
+
+
+def test_card_list_has_every_card_at_its_points(built, pack):
+    _, _, reader = built
+    text = section_text(reader, outline(reader), "Card List")
+    flat = re.sub(r"\s+", " ", text)
+    for card in pack.cards.values():
+        found = re.findall(rf"(?<![\w'-]){re.escape(card.name)} (\d+)\b", flat)
+        assert found, f"{card.id} ({card.name}) is not in the Card List"
+        assert int(found[0]) == card.points, f"{card.name}: listed at {found[0]}, data says {card.points}"
+    for set_id, set_spec in pack.spec.sets.items():
+        n = len(pack.cards_of(set_id=set_id))
+        assert f"{set_spec.name} ({n} cards)" in flat
+
+
+def test_every_preset_appears_with_its_total(built, pack):
+    _, info, reader = built
+    text = re.sub(r"\s+", " ", section_text(reader, outline(reader), "Presets"))
+    assert info["presets"] == len(pack.preset_files) == 10
+    for path in pack.preset_files:
+        build = load_build(path, pack)
+        points = validate_build(pack, build).points
+        pattern = rf"{re.escape(build.name)} .{{0,40}}?Total {points.total} of {points.limit} points"
+        assert re.search(pattern, text), f"{build.name}: total {points.total} not shown"
+        for character in build.characters:
+            assert f"Deck ({sum(d.copies for d in character.deck)}):" in text
+
+
+def test_numbers_in_chapters_come_from_the_pack(built, pack):
+    _, _, reader = built
+    text = re.sub(r"\s+", " ", section_text(reader, outline(reader), "Welcome to Boss Fight"))
+    assert f"covers version {pack.spec.version}" in text
+    assert f"Boss Set Boss Pieces {len(pack.cards_of('boss-piece'))}" in text
+    footprint = re.sub(r"\s+", " ", section_text(reader, outline(reader), "Building a Boss"))
+    # the union of the two diagrams (sharing hex 0,0), as the map checks compute it
+    union = {tuple(h) for c in ("coal-ribcage", "barbed-tail") for h in pack.cards[c].size}
+    assert f"covers {len(union)} hexes, not" in footprint.replace("- ", "")
+
+
+def test_contents_page_numbers_match_bookmarks(built, pack):
+    _, _, reader = built
+    marks = outline(reader)
+    contents = re.sub(r"[ .\n]+", " ", reader.pages[1].extract_text() + " " + reader.pages[2].extract_text())
+    for level, title, page in marks:
+        if level == 0 and title in chapter_titles(pack)[:6]:
+            assert re.search(rf"{re.escape(title)} {page}\b", contents), (title, page)
+
+
+def test_rulebook_is_byte_identical_across_builds(built, pack, tmp_path, monkeypatch):
+    path, _, _ = built
+    again = tmp_path / "again.pdf"
+    build_rulebook_pdf(pack, again)
+    assert again.read_bytes() == path.read_bytes()
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    dated = tmp_path / "dated.pdf"
+    build_rulebook_pdf(pack, dated)
+    assert b"D:20231114" in dated.read_bytes()
+    assert not list(tmp_path.glob(".*.pdf*"))  # no temporary files left behind
+
+
+def test_letter_paper(pack, tmp_path):
+    path = tmp_path / "letter.pdf"
+    info = build_rulebook_pdf(pack, path, paper="letter")
+    page = PdfReader(path).pages[3]
+    assert round(float(page.mediabox.width)) == 612 and round(float(page.mediabox.height)) == 792
+    assert info["pages"] > 20
+
+
+def test_unknown_card_in_a_chapter_names_file_and_line(tmp_path):
+    root = tmp_path / "boss_fight"
+    shutil.copytree(PACK_DIR, root)
+    chapter = root / "rules" / "05-action-decks.md"
+    lines = chapter.read_text(encoding="utf-8").splitlines()
+    lines[2] = "The card {{ card('basic-atack').name }} is misspelt here."
+    chapter.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        build_rulebook_pdf(load_pack(root), tmp_path / "out.pdf")
+    problem = info.value.problems[0]
+    assert problem.location.file.endswith("05-action-decks.md")
+    assert problem.location.line == 3
+    assert "basic-atack" in problem.message
+    assert problem.fix and "basic-attack" in problem.fix
+    assert not (tmp_path / "out.pdf").exists()
+
+
+def test_broken_jinja_syntax_names_the_line(tmp_path):
+    root = tmp_path / "boss_fight"
+    shutil.copytree(PACK_DIR, root)
+    chapter = root / "rules" / "02-setup-and-points.md"
+    chapter.write_text("# Setup\n\nfine\n\n{% for x in %}\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        build_rulebook_pdf(load_pack(root), tmp_path / "out.pdf")
+    assert info.value.problems[0].location.line == 5
+
+
+def test_quick_reference_is_one_page_with_turn_status_and_combat(pack, tmp_path):
+    from generator.render.quickref import build_quick_reference_pdf
+    path = tmp_path / "quick-reference.pdf"
+    info = build_quick_reference_pdf(pack, path)
+    reader = PdfReader(path)
+    assert info["pages"] == len(reader.pages) == 1
+    text = re.sub(r"\s+", " ", reader.pages[0].extract_text())
+    for k in pack.spec.keywords.values():
+        if k.kind in ("status", "action-type"):
+            assert k.name in text
+    for section in pack.spec.reference.turn + pack.spec.reference.combat:
+        assert section.title in text
+    for word in ("double", "higher", "equal", "half", "lower"):
+        assert word in text
+    again = tmp_path / "again.pdf"
+    build_quick_reference_pdf(pack, again)
+    assert again.read_bytes() == path.read_bytes()
+
+
+@pytest.mark.parametrize("with_reference", [True, False])
+def test_reference_card_layout_fits_a_poker_card(pack, tmp_path, with_reference):
+    from generator.render.cards import CardFace, CardPainter, CardShared
+    from generator.render.pdfout import new_canvas
+    from generator.render.quickref import reference_card_context
+    shared = CardShared(pack)
+    if with_reference:
+        shared.base_context.update(reference_card_context(pack))
+    layout = shared.layouts.get("reference")
+    for e in layout.elements + layout.frame:  # inside the trim, text inside the 3 mm safe zone
+        if not e.bleed:
+            assert e.x >= 2 and e.y >= 2 and e.x + e.w <= 63.5 - 2 and e.y + e.h <= 88.9 - 2, e.id
+    path = tmp_path / "card.pdf"
+    c = new_canvas(str(path), (70 * mm, 95 * mm), "reference card")
+    CardPainter(c, shared).draw_face(CardFace(None, False, 0, 0, "reference", "neutral", "reference"), 3 * mm, 3 * mm)
+    c.save()
+    text = re.sub(r"\s+", " ", PdfReader(path).pages[0].extract_text())
+    assert "Quick Reference" in text and "Poisoned" in text
+    if with_reference:
+        assert "Defence roll" in text
