@@ -1,70 +1,115 @@
-"""`pnp build`: load the pack once, then write each requested output atomically."""
+"""`pnp build`: load the pack, then write each requested output atomically.
+
+The home kit is four independent parts (cards, pieces, maps, rulebook); a whole-kit build
+runs them in two worker processes, since the machines have two cores and ReportLab is
+single-threaded. Each part's bytes do not depend on which process made it.
+"""
 
 from __future__ import annotations
 
 import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from generator.kit import build_faces, output_dir, pack_faces
 from generator.load import load_build, load_pack
+from generator.model import Build, Pack
 from generator.render.cards import CardShared
 from generator.render.cardsheets import write_calibration, write_gutterfold, write_home_sheets, write_print_shop
+
+HOME_PARTS = ("rulebook", "maps", "cards", "pieces")  # longest first, for the worker pool
+WORKERS = 2
+
+
+@dataclass(frozen=True)
+class Options:
+    paper: str = "a4"
+    duplex: str = "long-edge"
+    back_offset: tuple = (0.0, 0.0)
+    png_size: str = "mpc"
+
+
+def _timed(path, fn, *args, **kw) -> str:
+    start = time.perf_counter()
+    info = fn(*args, **kw) or {}
+    detail = ", ".join(f"{v} {k}" for k, v in info.items() if isinstance(v, (int, float)))
+    return f"wrote {path} ({detail}{', ' if detail else ''}{time.perf_counter() - start:.2f} s)"
+
+
+def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out: Path, opt: Options) -> list[str]:
+    lines = []
+    if part == "cards":
+        shared = CardShared(pack)
+        faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
+        name = f"{stem}-cards.pdf" if stem else "cards.pdf"
+        lines.append(_timed(out / name, write_home_sheets, pack, faces, out / name, sheet=opt.paper,
+                            duplex=opt.duplex, back_offset=opt.back_offset, shared=shared))
+        if not build:
+            lines.append(_timed(out / "calibration.pdf", write_calibration, pack, out / "calibration.pdf",
+                                sheet=opt.paper, duplex=opt.duplex if opt.duplex != "none" else "long-edge"))
+    elif part == "pieces" and pack.spec.pieces is not None:
+        from generator.render.pieces import build_pieces_pdf
+        name = f"{stem}-pieces.pdf" if stem else "pieces.pdf"
+        lines.append(_timed(out / name, build_pieces_pdf, pack, out / name, paper=opt.paper, build=build,
+                            duplex=opt.duplex, back_offset=opt.back_offset))
+    elif part == "maps" and pack.map_files and not build:
+        from generator.render.maps import build_maps_pdf
+        lines.append(_timed(out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=opt.paper))
+    elif part == "rulebook" and pack.rule_files and not build:
+        from generator.render.quickref import build_quick_reference_pdf
+        from generator.render.rulebook import build_rulebook_pdf
+        lines.append(_timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper))
+        lines.append(_timed(out / "quick-reference.pdf", build_quick_reference_pdf, pack,
+                            out / "quick-reference.pdf", paper=opt.paper))
+    return lines
+
+
+def _worker(args) -> list[str]:
+    part, pack_dir, out, opt = args
+    return _home_part(part, load_pack(Path(pack_dir)), None, None, out, opt)
 
 
 def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "home", paper: str = "a4",
               duplex: str = "long-edge", back_offset=(0.0, 0.0), png_size: str = "mpc", only: str = "all",
-              out_dir: Path | None = None):
+              out_dir: Path | None = None, parallel: bool = True):
     """Yields one line per file written."""
     pack = load_pack(Path(pack_dir))
-    shared = CardShared(pack)
     build = load_build(build_file, pack) if build_file else None
-    faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
     out = output_dir(pack, out_dir)
     stem = Path(build_file).stem if build_file else None
-
-    def timed(label, path, fn, *args, **kw):
-        start = time.perf_counter()
-        info = fn(*args, **kw) or {}
-        detail = ", ".join(f"{v} {k}" for k, v in info.items() if isinstance(v, (int, float)))
-        return f"wrote {path} ({detail}{', ' if detail else ''}{time.perf_counter() - start:.2f} s)"
+    opt = Options(paper, duplex, tuple(back_offset), png_size)
 
     if profile == "home":
-        if only in ("cards", "all"):
-            name = f"{stem}-cards.pdf" if stem else "cards.pdf"
-            yield timed("cards", out / name, write_home_sheets, pack, faces, out / name, sheet=paper,
-                        duplex=duplex, back_offset=back_offset, shared=shared)
-            if not build:
-                yield timed("calibration", out / "calibration.pdf", write_calibration, pack, out / "calibration.pdf",
-                            sheet=paper, duplex=duplex if duplex != "none" else "long-edge")
-        if only in ("pieces", "all") and getattr(pack.spec, "pieces", None) is not None:
-            from generator.render.pieces import build_pieces_pdf
-            name = f"{stem}-pieces.pdf" if stem else "pieces.pdf"
-            yield timed("pieces", out / name, build_pieces_pdf, pack, out / name, paper=paper, build=build,
-                        duplex=duplex, back_offset=back_offset)
-        if build:
-            return
-        if only in ("maps", "all") and pack.map_files:
-            from generator.render.maps import build_maps_pdf, export_map_pngs
-            yield timed("maps", out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=paper)
-            yield timed("map images", out / "maps", export_map_pngs, pack, out / "maps")
-        if only in ("rulebook", "all") and pack.rule_files:
-            from generator.render.quickref import build_quick_reference_pdf
-            from generator.render.rulebook import build_rulebook_pdf
-            yield timed("rulebook", out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=paper)
-            yield timed("quick reference", out / "quick-reference.pdf", build_quick_reference_pdf, pack,
-                        out / "quick-reference.pdf", paper=paper)
-    elif profile == "gutterfold":
+        parts = HOME_PARTS if only == "all" else (only,)
+        if parallel and build is None and len(parts) > 1:
+            with ProcessPoolExecutor(max_workers=WORKERS) as pool:
+                results = dict(zip(parts, pool.map(_worker, [(p, str(pack_dir), out, opt) for p in parts])))
+            for part in ("cards", "pieces", "maps", "rulebook"):
+                yield from results.get(part, [])
+        else:
+            for part in ("cards", "pieces", "maps", "rulebook"):
+                if part in parts:
+                    yield from _home_part(part, pack, build, stem, out, opt)
+        return
+
+    shared = CardShared(pack)
+    faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
+    if profile == "gutterfold":
         name = f"{stem}-gutterfold.pdf" if stem else "cards-gutterfold.pdf"
-        yield timed("gutterfold", out / name, write_gutterfold, pack, faces, out / name,
-                    sheet=f"gutterfold-{paper}", shared=shared)
+        yield _timed(out / name, write_gutterfold, pack, faces, out / name, sheet=f"gutterfold-{paper}",
+                     shared=shared)
     elif profile == "print-shop":
         name = f"{stem}-print-shop.pdf" if stem else "cards-print-shop.pdf"
-        yield timed("print-shop", out / name, write_print_shop, pack, faces, out / name, shared=shared)
-    elif profile in ("png", "tts"):
-        from generator.export.raster import export_pngs, export_tts
-        if profile == "png":
-            folder = out / f"png-{png_size}"
-            yield timed("png", folder, export_pngs, pack, faces, folder, png_size, shared)
-        else:
-            folder = out / "tts"
-            yield timed("tts", folder, export_tts, pack, faces, folder, shared)
+        yield _timed(out / name, write_print_shop, pack, faces, out / name, shared=shared)
+    elif profile == "png":
+        from generator.export.raster import export_pngs
+        folder = out / f"png-{png_size}"
+        yield _timed(folder, export_pngs, pack, faces, folder, png_size, shared)
+    elif profile == "tts":
+        from generator.export.raster import export_tts
+        folder = out / "tts"
+        yield _timed(folder, export_tts, pack, faces, folder, shared)
+        if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
+            from generator.render.maps import export_map_pngs
+            yield _timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps")

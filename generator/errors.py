@@ -49,6 +49,9 @@ class InputError(Exception):
         )
         super().__init__("\n".join(f"{p.location}: {p.message}" for p in self.problems))
 
+    def __reduce__(self):  # survive the trip back from a worker process
+        return (InputError, (self.problems,))
+
 
 def did_you_mean(word: str, candidates, n: int = 1) -> str | None:
     """The closest candidate to `word`, for "did you mean" hints, or None."""

@@ -97,6 +97,26 @@ def _pattern(c, frame: Frame, layout: hexgrid.Layout, h, pattern: str) -> None:
     the hex size so a thumbnail looks like the full-size map."""
     if pattern == "none":
         return
+    # Every hex of a terrain carries the same clipped pattern: draw it once per document as
+    # a form at the first hex, then place copies, shifted, on the others.
+    forms = c.__dict__.setdefault("_pnp_pattern_forms", {})
+    key = (pattern, layout.orientation, round(layout.flat_to_flat, 4), round(frame.scale, 6))
+    ox, oy = frame.pt(*layout.center(h))
+    if key not in forms:
+        name = f"pattern{len(forms)}"
+        reach = layout.size * frame.scale * MM * 1.2
+        c.beginForm(name, ox - reach, oy - reach, ox + reach, oy + reach)
+        _pattern_at(c, frame, layout, h, pattern)
+        c.endForm()
+        forms[key] = (name, ox, oy)
+    name, fx, fy = forms[key]
+    c.saveState()
+    c.translate(ox - fx, oy - fy)
+    c.doForm(name)
+    c.restoreState()
+
+
+def _pattern_at(c, frame: Frame, layout: hexgrid.Layout, h, pattern: str) -> None:
     f = layout.flat_to_flat
     big = layout.size * 1.2
     cx, cy = layout.center(h)
@@ -325,6 +345,9 @@ def draw_map_thumbnail(canvas, map_model: HexMap, x: float, y: float, width: flo
                        labels: bool = False) -> float:
     """Draw a whole map fitted and centred in the box (x, y bottom-left, mm), with
     obstacles, terrain and zones as on the printed map. Returns the scale used."""
+    if getattr(map_model, "grid", "hex") == "square":
+        from generator.render.squaremaps import draw_square_thumbnail
+        return draw_square_thumbnail(canvas, map_model, x, y, width, height, labels=labels)
     layout = map_model.layout()
     frame = _fit_frame(layout.bounds(map_model.hexes), x, y, width, height, max_scale=1.0)
     _paint_map(canvas, map_model, frame, layout, map_model.hexes,
@@ -436,6 +459,9 @@ def plan_sheets(m: HexMap, paper: str = "a4") -> SheetPlan:
     sheets (portrait on a tie)."""
     if paper not in PAPERS_MM:
         raise ValueError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS_MM)}")
+    if getattr(m, "grid", "hex") == "square":
+        from generator.render.squaremaps import plan_square_sheets
+        return plan_square_sheets(m, paper)
     portrait, landscape = _plan(m, paper, False), _plan(m, paper, True)
     return landscape if len(landscape.windows) < len(portrait.windows) else portrait
 
@@ -467,8 +493,9 @@ def _paragraph(c, x_mm, top_mm, width_mm, text, size_pt, font=REGULAR, leading=1
     return y
 
 
-def _scale_bar(c, x_mm: float, y_mm: float, hex_mm: float) -> None:
-    """A 100 mm bar in 10 mm steps: measure it to check the sheet printed at 100 %."""
+def _scale_bar(c, x_mm: float, y_mm: float, hex_mm: float, note: str | None = None) -> None:
+    """A 100 mm bar in 10 mm steps: measure it to check the sheet printed at 100 %. `note`
+    replaces the line about the hex size (square maps state their tile size)."""
     c.saveState()
     c.setLineWidth(0.2 * MM)
     c.setStrokeGray(0)
@@ -481,7 +508,7 @@ def _scale_bar(c, x_mm: float, y_mm: float, hex_mm: float) -> None:
     _text(c, x_mm + SCALE_BAR_MM + 11, y_mm + 3.0,
           "Print at 100 % (actual size). This bar must measure 100 mm;", 6.5, grey=0.2)
     _text(c, x_mm + SCALE_BAR_MM + 11, y_mm + 0.3,
-          f"one hex is {hex_mm:g} mm flat to flat.", 6.5, grey=0.2)
+          note if note is not None else f"one hex is {hex_mm:g} mm flat to flat.", 6.5, grey=0.2)
     c.restoreState()
 
 
@@ -507,10 +534,12 @@ def _rotated_text(c, x_mm, y_mm, text, size_pt, angle, font=REGULAR, grey=0.2) -
     c.restoreState()
 
 
-def _draw_sheet(c, m: HexMap, plan: SheetPlan, win: Window, zone_names: dict) -> None:
+def _draw_sheet(c, m: HexMap, plan: SheetPlan, win: Window, zone_names: dict, paint=None,
+                scale_note: str | None = None) -> None:
+    """One true-scale sheet. `paint(c, frame, win)` draws the map inside the clipped window
+    (default: the hex map's cells); `scale_note` is the scale bar's line about cell size."""
     W, H = plan.page
     frame = Frame(win.x0, win.y0, MARGIN_MM, H - MARGIN_MM - HEADER_MM)
-    layout = m.layout()
     left, top = frame.mm(win.x0, win.y0)
     right, bottom = frame.mm(win.x1, win.y1)
 
@@ -520,12 +549,16 @@ def _draw_sheet(c, m: HexMap, plan: SheetPlan, win: Window, zone_names: dict) ->
           7.5, grey=0.25)
     _text(c, W - MARGIN_MM, H - MARGIN_MM - 7, f"Sheet {win.label}", 16, BOLD, align="right")
 
-    cells = [h for h in m.hexes if win.touches(_box(layout, h))]
     c.saveState()
     clip = c.beginPath()
     clip.rect(left * MM, bottom * MM, (right - left) * MM, (top - bottom) * MM)
     c.clipPath(clip, stroke=0, fill=0)
-    _paint_map(c, m, frame, layout, cells, _Look(), zone_names)
+    if paint is None:
+        layout = m.layout()
+        cells = [h for h in m.hexes if win.touches(_box(layout, h))]
+        _paint_map(c, m, frame, layout, cells, _Look(), zone_names)
+    else:
+        paint(c, frame, win)
     c.restoreState()
 
     c.saveState()
@@ -571,7 +604,7 @@ def _draw_sheet(c, m: HexMap, plan: SheetPlan, win: Window, zone_names: dict) ->
         for x in _mark_positions(win.x0, win.x1):
             _cross(c, frame.mm(x, 0)[0], top)
     c.restoreState()
-    _scale_bar(c, MARGIN_MM, MARGIN_MM + 1.5, m.hex_size)
+    _scale_bar(c, MARGIN_MM, MARGIN_MM + 1.5, m.hex_size if scale_note is None else 0.0, scale_note)
 
 
 def _legend_rows(m: HexMap, zone_names: dict) -> list[tuple[str, str, str]]:
@@ -700,11 +733,13 @@ def _draw_overview(c, m: HexMap, plan: SheetPlan, page, box, legend, zone_names:
     _draw_legend(c, m, legend[0], legend[1], legend[2], zone_names)
 
 
-def _draw_assembly(c, m: HexMap, plan: SheetPlan, page) -> None:
+def _draw_assembly(c, m: HexMap, plan: SheetPlan, page, paint=None, steps: list[str] | None = None) -> None:
+    """The assembly diagram. `paint(c, frame)` draws the whole map small (default: the hex
+    map); `steps` replaces the numbered instructions."""
     W, H = page
     width = W - 2 * MARGIN_MM
     _text(c, MARGIN_MM, H - MARGIN_MM - 6, f"{m.title}: putting the sheets together", 16, BOLD)
-    steps = [
+    steps = steps or [
         f"1. Print the {len(plan.windows)} sheets at 100 % (actual size, no 'fit to page'). Check that "
         "the scale bar at the foot of each sheet measures 100 mm.",
         "2. On every sheet, cut along the dashed lines only (they are on the left and top edges of "
@@ -723,7 +758,10 @@ def _draw_assembly(c, m: HexMap, plan: SheetPlan, page) -> None:
     bx1 = max(w.x1 for w in plan.windows)
     by1 = max(w.y1 for w in plan.windows)
     frame = _fit_frame((bx0, by0, bx1, by1), MARGIN_MM, MARGIN_MM, width, y - 4 - MARGIN_MM)
-    _paint_map(c, m, frame, layout, m.hexes, _Look(labels=False, line_mm=0.5, zone_tags=False))
+    if paint is None:
+        _paint_map(c, m, frame, layout, m.hexes, _Look(labels=False, line_mm=0.5, zone_tags=False))
+    else:
+        paint(c, frame)
     c.saveState()
     # the overlaps: shaded bands where two sheets print the same hexes
     c.setFillGray(0.3)
@@ -766,6 +804,10 @@ def render_maps(c, maps: list[HexMap], pack: Pack, paper: str) -> int:
     sheets = 0
     tiles = [m for m in maps if getattr(m, "tile", None) is not None]
     for m in (m for m in maps if getattr(m, "tile", None) is None):
+        if getattr(m, "grid", "hex") == "square":
+            from generator.render.squaremaps import render_square_map
+            sheets += render_square_map(c, m, pack, paper, zone_names)
+            continue
         plan = plan_sheets(m, paper)
         summary_page, box, legend = _overview_layout(m, paper, zone_names)
         key = f"map-{m.id}"
@@ -837,6 +879,10 @@ def export_map_pngs(pack: Pack, out_dir: Path) -> dict:
     out_dir = Path(out_dir)
     written = []
     for m in load_pack_maps(pack):
+        if getattr(m, "grid", "hex") == "square":
+            from generator.render.squaremaps import export_square_png
+            written += export_square_png(m, pack, out_dir)
+            continue
         data, frame, page = map_image_pdf(m, pack)
         pitch = PNG_HEX_PX
         longest_mm = max(page)
