@@ -191,7 +191,52 @@ def pieces_images(pack, tmp: Path, out: Path) -> list[Path]:
     return written
 
 
-GROUPS = {"pieces": pieces_images}
+# ---- cards, maps, rulebook ---------------------------------------------------------------------
+
+
+def cards_images(pack, tmp: Path, out: Path) -> list[Path]:
+    """One card of each type (with a card back) in a row, found by their trim markers."""
+    from generator.kit import card_order, reference_faces
+    from generator.render.cards import CardFace, CardShared
+    from generator.render.cardsheets import write_home_sheets
+
+    shared = CardShared(pack)
+    picks, seen = [], set()
+    for card in card_order(pack):
+        if card.type not in seen:
+            seen.add(card.type)
+            picks.append(CardFace(card, False, 1, len(pack.cards), shared.layout_for(card.type).name,
+                                  card.set, card.type))
+    picks += reference_faces(pack)
+    write_home_sheets(pack, picks, tmp / "cards.pdf", shared=shared)
+    pdf = Rendered(tmp / "cards.pdf")
+    w, h = pack.card_size_mm()
+    crops = [pdf.crop(i, x, y, x + w, y + h) for i, label, x, y in pdf.markers if label.startswith("pnp:face")]
+    backs = [pdf.crop(i, x, y, x + w, y + h) for i, label, x, y in pdf.markers if label.startswith("pnp:back")]
+    written = [save(row(crops[:4]), "cards-1.png", out), save(row(crops[4:8]), "cards-2.png", out)]
+    written.append(save(row(backs[:1] + backs[len(crops) - 3:len(crops) - 2] + backs[-1:]), "cards-backs.png", out))
+    return written
+
+
+def maps_images(pack, tmp: Path, out: Path) -> list[Path]:
+    """The overview page of the first map and one true-scale sheet."""
+    from generator.render.maps import build_maps_pdf
+    build_maps_pdf(pack, tmp / "maps.pdf")
+    pdf = Rendered(tmp / "maps.pdf")
+    small = [pdf.page(i).resize((pdf.page(i).width // 2, pdf.page(i).height // 2)) for i in (0, 2)]
+    return [save(row(small), "maps.png", out)]
+
+
+def rulebook_images(pack, tmp: Path, out: Path) -> list[Path]:
+    from generator.render.rulebook import build_rulebook_pdf
+    build_rulebook_pdf(pack, tmp / "rulebook.pdf")
+    pdf = Rendered(tmp / "rulebook.pdf")
+    pages = [0, 4, len(pdf.sizes) - 8]
+    small = [pdf.page(i).resize((pdf.page(i).width // 2, pdf.page(i).height // 2)) for i in pages]
+    return [save(row(small), "rulebook.png", out)]
+
+
+GROUPS = {"pieces": pieces_images, "cards": cards_images, "maps": maps_images, "rulebook": rulebook_images}
 
 
 def main(argv: list[str]) -> int:
