@@ -72,11 +72,13 @@ def _finish(schema: dict, title: str, description: str) -> dict:
 
 def schema_files(pack: Pack) -> dict[str, dict]:
     """File name -> schema, for every schema of a pack."""
-    return {
+    files = {
         "game.schema.json": game_schema(),
         f"cards.{pack.id}.schema.json": cards_schema(pack),
-        f"build.{pack.id}.schema.json": build_schema(pack),
     }
+    if pack.spec.sides:  # a pack without sides has no player builds
+        files[f"build.{pack.id}.schema.json"] = build_schema(pack)
+    return files
 
 
 def dumps(schema: dict) -> str:

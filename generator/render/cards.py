@@ -24,6 +24,10 @@ MAX_BLEED_MM = 3.5  # backgrounds marked `bleed: true` extend this far; sheets c
 TEMPLATE_ROOT = Path(__file__).resolve().parents[2] / "templates"
 
 
+class BadColour(ValueError):
+    """A layout gave something that is not a colour; reported at the element that did."""
+
+
 @dataclass(frozen=True)
 class CardFace:
     """One face to print: a card (None for a reference or blank face), which side, its number."""
@@ -144,6 +148,25 @@ class CardPainter:
 
     # ---- elements -------------------------------------------------------------------
     def _draw_element(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> None:
+        """Draw one element. A layout may come from a stranger: any value it computes that
+        cannot be drawn (a colour that is not one, stats that are not pairs, hexes that are
+        not numbers) is an input error at the element, naming the card, never a traceback."""
+        try:
+            self._draw_element_unchecked(e, layout, ctx, ox, oy)
+        except InputError:
+            raise
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError) as exc:
+            card = ctx.get("card")
+            named = f" for card `{card.id}` ({card.location})" if card is not None else ""
+            bad_colour = isinstance(exc, BadColour)
+            raise InputError([Problem(
+                "layout.color" if bad_colour else "layout.element",
+                f"layout `{layout.name}` element `{e.id or e.kind}`{named}: "
+                + (str(exc) if bad_colour else f"cannot draw it ({type(exc).__name__}: {exc})"),
+                layout.where(e), expected="#rrggbb" if bad_colour else f"values a `{e.kind}` element can draw",
+                fix=f"check the layout file {layout.file}")]) from None
+
+    def _draw_element_unchecked(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> None:
         if e.when is not None and not layout.evaluate(e.when, ctx, e):
             return
         c = self.canvas
@@ -171,6 +194,11 @@ class CardPainter:
             self._stats(e, layout, ctx, left, top, w, h)
         elif e.kind == "image":
             self._image(e, layout, ctx, left, top, w, h)
+        elif e.kind == "squares":
+            from generator.render.squaremaps import draw_square_shape
+            cells = layout.evaluate(e.cells or "[]", ctx, e) or []
+            draw_square_shape(c, [tuple(t) for t in cells], left / mm, (top - h) / mm, w / mm, h / mm,
+                              max_cell_mm=e.size, mark=(0, 0))
         elif e.kind == "hexshape":
             hexes = layout.evaluate(e.hexes or "[]", ctx, e) or []
             draw_hex_shape(c, [tuple(hx) for hx in hexes], left / mm, (top - h) / mm, w / mm, h / mm,
@@ -181,8 +209,7 @@ class CardPainter:
         try:
             return HexColor(value)
         except (ValueError, TypeError):
-            raise InputError([Problem("layout.color", f"`{value}` is not a colour", Location("templates"),
-                                      expected="#rrggbb")]) from None
+            raise BadColour(f"`{value}` is not a colour") from None
 
     def _box(self, e, layout, ctx, left, top, w, h, ox, oy):
         c = self.canvas
@@ -209,8 +236,7 @@ class CardPainter:
             return
         min_size = e.min_size if e.min_size is not None else e.size
         try:
-            lay = self.shared.fitter.fit(text, w, h, e.size, min_size, e.leading, e.hyphenate) if False else \
-                self._fit(text, e, w, h, min_size)
+            lay = self._fit(text, e, w, h, min_size)
         except FitError as exc:
             card = ctx.get("card")
             where = card.location if card is not None else Location(layout.file)
@@ -224,7 +250,7 @@ class CardPainter:
                     valign_height=h, valign=e.valign)
 
     def _fit(self, text, e, w, h, min_size):
-        return self.shared.fitter.fit(text, w, h, e.size, min_size, e.leading, e.hyphenate)
+        return self.shared.fitter.fit(text, w, h, e.size, min_size, e.leading, e.hyphenate, e.font)
 
     def _stats(self, e, layout, ctx, left, top, w, h):
         items = layout.evaluate(e.items or "[]", ctx, e) or []

@@ -93,12 +93,12 @@ class TextStyler:
         parts.append(r"(?P<other>[^\s*:]+|:)")
         self.token_re = re.compile("|".join(parts))
 
-    def paragraphs(self, text: str) -> list[list[list[Run]]]:
+    def paragraphs(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
         """Paragraphs → words → runs."""
         text = text.replace("\r\n", "\n").strip()
         paragraphs: list[list[list[Run]]] = [[]]
         word: list[Run] = []
-        bold = italic = False
+        bold, italic = "bold" in font, "italic" in font  # the element's font is the base style
 
         def end_word():
             nonlocal word
@@ -158,18 +158,18 @@ class TextFitter:
     def word_width(self, word: list[Run], size: float) -> float:
         return sum(self.run_width(r, size) for r in word)
 
-    def parsed(self, text: str) -> list[list[list[Run]]]:
-        hit = self._parsed.get(text)
+    def parsed(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
+        hit = self._parsed.get((text, font))
         if hit is None:
-            hit = self._parsed[text] = self.styler.paragraphs(text)
+            hit = self._parsed[(text, font)] = self.styler.paragraphs(text, font)
         return hit
 
     # ---- layout ---------------------------------------------------------------------
     def layout(self, text: str, width: float, size: float, leading_ratio: float = 1.18,
-               hyphenate: bool = True) -> Layout:
+               hyphenate: bool = True, font: str = "regular") -> Layout:
         space = self.unit_width(REGULAR, " ") * size
         lines: list[Line] = []
-        for para in self.parsed(text):
+        for para in self.parsed(text, font):
             current: list[tuple[list[Run], float]] = []
             used = 0.0
             queue = list(para)
@@ -244,8 +244,8 @@ class TextFitter:
             return word[:1], word[1:]
         return None
 
-    def _single_line(self, text, width, height, size, leading_ratio) -> Layout | None:
-        paragraphs = self.parsed(text)
+    def _single_line(self, text, width, height, size, leading_ratio, font) -> Layout | None:
+        paragraphs = self.parsed(text, font)
         if len(paragraphs) != 1 or size * leading_ratio > height + 1e-6:
             return None
         words = paragraphs[0]
@@ -258,15 +258,15 @@ class TextFitter:
 
     # ---- fitting --------------------------------------------------------------------
     def fit(self, text: str, width: float, height: float, max_size: float, min_size: float,
-            leading_ratio: float = 1.18, hyphenate: bool = True) -> Layout:
+            leading_ratio: float = 1.18, hyphenate: bool = True, font: str = "regular") -> Layout:
         """The largest size (in 0.25 pt steps) whose layout fits the box; FitError if none."""
-        key = (text, round(width, 3), round(height, 3), max_size, min_size, leading_ratio, hyphenate)
+        key = (text, round(width, 3), round(height, 3), max_size, min_size, leading_ratio, hyphenate, font)
         hit = self.cache.get(key)
         if hit is not None:
             if isinstance(hit, FitError):
                 raise hit
             return hit
-        single = self._single_line(text, width, height, max_size, leading_ratio)
+        single = self._single_line(text, width, height, max_size, leading_ratio, font)
         if single is not None:  # titles, type lines, numbers: one plain line at full size
             self.cache[key] = single
             return single
@@ -274,19 +274,19 @@ class TextFitter:
         def fits(lay):
             return lay.height <= height + 1e-6 and all(ln.width <= width + 1e-6 for ln in lay.lines)
 
-        best = self.layout(text, width, max_size, leading_ratio, hyphenate)
+        best = self.layout(text, width, max_size, leading_ratio, hyphenate, font)
         if not fits(best):  # most text fits at full size; search only when it does not
             best = None
             lo, hi = 0, int(round((max_size - min_size) / 0.25)) - 1
             while lo <= hi:  # sizes min_size + k * 0.25
                 mid = (lo + hi) // 2
-                lay = self.layout(text, width, min_size + mid * 0.25, leading_ratio, hyphenate)
+                lay = self.layout(text, width, min_size + mid * 0.25, leading_ratio, hyphenate, font)
                 if fits(lay):
                     best, lo = lay, mid + 1
                 else:
                     hi = mid - 1
         if best is None:
-            lay = self.layout(text, width, min_size, leading_ratio, hyphenate)
+            lay = self.layout(text, width, min_size, leading_ratio, hyphenate, font)
             error = FitError(len(lay.lines), min_size, lay.height - height)
             self.cache[key] = error
             raise error
