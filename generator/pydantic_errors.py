@@ -76,10 +76,12 @@ def problems_from(exc: ValidationError, doc: Document, base_path: tuple, what: s
             pattern = err.get("ctx", {}).get("pattern", "")
             help_text = err.get("ctx", {}).get("help")  # a field's `pattern_help`, in words
             fix = None
+            if "/-?[0-9]" in pattern and not help_text:
+                help_text = "two whole numbers written x/y, e.g. 3/2"
             if "a-z0-9" in pattern:
                 from generator.model import kebab
                 fix = f"use lower-case words joined by hyphens, e.g. `{kebab(str(value))}`"
-            problem = Problem("schema.format", f"`{where}` is not in the expected form", doc.at(path),
+            problem = Problem("schema.format", f"`{where}` in {what} is not in the expected form", doc.at(path),
                               found=_show(value),
                               expected=f"{help_text} (text matching {pattern})" if help_text else f"text matching {pattern}",
                               fix=fix)

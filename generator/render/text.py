@@ -98,7 +98,11 @@ class TextStyler:
         text = text.replace("\r\n", "\n").strip()
         paragraphs: list[list[list[Run]]] = [[]]
         word: list[Run] = []
-        bold, italic = "bold" in font, "italic" in font  # the element's font is the base style
+        base_bold, base_italic = "bold" in font, "italic" in font  # the element's font
+        marked_bold = marked_italic = False  # markup adds emphasis; it never removes the base
+
+        def style(keyword=False):
+            return Style(base_bold or marked_bold, base_italic or marked_italic, keyword)
 
         def end_word():
             nonlocal word
@@ -116,15 +120,15 @@ class TextStyler:
             elif kind == "space":
                 end_word()
             elif kind == "bold":
-                bold = not bold
+                marked_bold = not marked_bold
             elif kind == "ital":
-                italic = not italic
+                marked_italic = not marked_italic
             elif kind == "icon" and value[1:-1] in self.icons:
-                word.append(Run("icon", value[1:-1], Style(bold, italic)))
+                word.append(Run("icon", value[1:-1], style()))
             elif kind == "kw":
-                word.append(Run("text", value, Style(bold, italic, keyword=True)))
+                word.append(Run("text", value, style(keyword=True)))
             else:
-                word.append(Run("text", value, Style(bold, italic)))
+                word.append(Run("text", value, style()))
         end_word()
         return [p for p in paragraphs if p]
 
