@@ -12,8 +12,10 @@ from generator.pydantic_errors import problems_from
 from generator.schemas import allowed_keys_fn, build_models, card_models
 from generator.yamlio import Document, display_path, load_yaml_file
 
-KNOWN_CHECKS = {"points_limit", "deck_size", "copy_limit", "card_sets", "card_kinds",
-                "slot_capacity", "requirements", "count", "composition", "owner"}
+from generator.rules.checks import CHECKS
+from generator.rules.pack_checks import PACK_CHECKS
+
+KNOWN_CHECKS = set(CHECKS) | set(PACK_CHECKS)  # every rule primitive a pack may name
 
 
 def find_pack_root(path: Path) -> Path | None:
@@ -35,7 +37,38 @@ def load_game_spec(root: Path) -> tuple[GameSpec, Document]:
     except ValidationError as exc:
         raise InputError(problems_from(exc, doc, (), "game.yaml", allowed_keys_fn(GameSpec))) from None
     _check_spec(spec, doc)
+    _check_fonts(spec, doc, root)
     return spec, doc
+
+
+def pack_font_paths(spec: GameSpec, root: Path, doc: Document | None = None) -> dict:
+    """The pack's fonts (style -> path inside the pack); InputError if one leads outside the pack,
+    is missing, or is not a readable TrueType file."""
+    from generator.render.art import resolve_inside
+    from generator.render.fonts import FontError, read_ttf
+    out, problems = {}, []
+    for style, relative in spec.fonts.items():
+        where = doc.at(("fonts", style)) if doc is not None else Location(display_path(root / "game.yaml"))
+        try:
+            path = resolve_inside(root, relative, where, "font")
+            read_ttf(path)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        except (FontError, OSError) as exc:
+            problems.append(Problem("font.corrupt", f"the {style} font `{relative}` cannot be used: {exc}", where,
+                                    found=relative, expected="a TrueType (.ttf) font file",
+                                    fix="re-export the font as TrueType, or remove it to use the built-in font"))
+            continue
+        out[style] = path
+    if problems:
+        raise InputError(problems)
+    return out
+
+
+def _check_fonts(spec: GameSpec, doc: Document, root: Path) -> None:
+    if spec.fonts:
+        pack_font_paths(spec, Path(root), doc)
 
 
 def _check_spec(spec: GameSpec, doc: Document) -> None:
@@ -101,30 +134,50 @@ def load_pack(root: Path) -> Pack:
         raise InputError([Problem("pack.missing", f"{where} is not a game pack (no game.yaml in it)",
                                   Location(where), expected="a folder with game.yaml",
                                   fix="give the pack folder, e.g. card_data/boss_fight")])
+    _check_inside(root, [root / "game.yaml"])
     spec, game_doc = load_game_spec(root)
     models = card_models(spec)
     problems = ProblemList()
     cards: dict[str, Card] = {}
     docs: dict[str, Document] = {}
-    for path in sorted((root / "cards").glob("*.yaml")):
+    unreadable: set = set()  # ids of cards already reported as broken
+    files = {part: sorted((root / part).glob(pattern))
+             for part, pattern in (("cards", "*.yaml"), ("presets", "*.yaml"), ("maps", "*.yaml"), ("rules", "*.md"))}
+    _check_inside(root, [f for group in files.values() for f in group])
+    for path in files["cards"]:
         try:
             doc = load_yaml_file(path)
         except InputError as exc:
             problems.problems.extend(exc.problems)
             continue
-        _read_cards(doc, spec, models, cards, problems)
+        _read_cards(doc, spec, models, cards, problems, root, unreadable)
         docs[doc.file] = doc
-    _check_card_refs(cards, spec, problems)
+    _check_card_refs(cards, spec, problems, unreadable)
     problems.raise_if_any()
     return Pack(
         root=root, spec=spec, cards=cards, game_file=game_doc.file,
-        preset_files=sorted((root / "presets").glob("*.yaml")),
-        map_files=sorted((root / "maps").glob("*.yaml")),
-        rule_files=sorted((root / "rules").glob("*.md")),
+        preset_files=files["presets"], map_files=files["maps"], rule_files=files["rules"],
     )
 
 
-def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: ProblemList) -> None:
+def _check_inside(root: Path, paths: list[Path]) -> None:
+    """Every file a pack brings must be inside the pack folder: a link that leads out is refused,
+    so a pack can never make the tool read a file elsewhere on the machine."""
+    base = root.resolve()
+    problems = []
+    for path in paths:
+        target = path.resolve()
+        if target != base and base not in target.parents:
+            where = display_path(path)
+            problems.append(Problem("path.outside", f"{where} is a link that leads outside the pack",
+                                    Location(where), found=str(target), expected=f"a file inside {display_path(root)}",
+                                    fix="copy the file into the pack instead of linking to it"))
+    if problems:
+        raise InputError(problems)
+
+
+def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: ProblemList,
+                root: Path | None = None, unreadable: set | None = None) -> None:
     data = doc.data
     if not isinstance(data, dict) or "cards" not in data:
         problems.add(Problem("schema.type", f"{doc.file} must be a mapping with a `cards:` list",
@@ -144,7 +197,7 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
                                  expected="id, name, type, ..."))
             continue
         type_id = raw.get("type")
-        if type_id not in models:
+        if not isinstance(type_id, str) or type_id not in models:
             guess = did_you_mean(type_id, models) if isinstance(type_id, str) else None
             problems.add(Problem(
                 "schema.missing" if type_id is None else "schema.choice",
@@ -159,6 +212,8 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
         except ValidationError as exc:
             name = raw.get("id") or f"card {i + 1}"
             problems.problems.extend(problems_from(exc, doc, path, f"card `{name}`", allowed_keys_fn(model)))
+            if unreadable is not None and isinstance(raw.get("id"), str):
+                unreadable.add(raw["id"])
             continue
         values = valid.model_dump()
         location = doc.at(path)
@@ -168,6 +223,13 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
                                  doc.at(path + ("id",)), found=valid.id, expected="a unique id",
                                  fix="rename one of the two cards"))
             continue
+        if valid.art is not None and root is not None:
+            from generator.render.art import resolve_inside
+            try:
+                resolve_inside(root, valid.art, doc.at(path + ("art",)), "art")
+            except InputError as exc:
+                problems.problems.extend(exc.problems)
+                continue
         type_spec = spec.card_types[type_id]
         common = {"id", "name", "type", "set", "points", "text", "flavour", "copies", "art", "audit_note"}
         fields = {k: v for k, v in values.items() if k not in common}
@@ -180,8 +242,10 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
             art=valid.art, fields=fields, location=location, order=len(cards))
 
 
-def _check_card_refs(cards: dict[str, Card], spec: GameSpec, problems: ProblemList) -> None:
-    """Fields of type card-refs must name cards that exist."""
+def _check_card_refs(cards: dict[str, Card], spec: GameSpec, problems: ProblemList,
+                     unreadable: set | None = None) -> None:
+    """Fields of type card-refs must name cards that exist. A card that is there but could
+    not be read has its own error already; naming it is not reported again."""
     for card in cards.values():
         for fname, fspec in spec.card_types[card.type].fields.items():
             if fspec.type not in ("card-refs", "card-ref"):
@@ -189,7 +253,7 @@ def _check_card_refs(cards: dict[str, Card], spec: GameSpec, problems: ProblemLi
             value = card.fields.get(fname)
             refs = [value] if isinstance(value, str) else (value or [])
             for ref in refs:
-                if ref not in cards:
+                if ref not in cards and ref not in (unreadable or ()):
                     guess = did_you_mean(ref, cards)
                     problems.add(Problem("pack.dangling-ref", f"card `{card.id}` names `{ref}` in `{fname}`, "
                                          "but no card has that id", card.location, found=ref,
@@ -212,7 +276,7 @@ def build_from_document(doc: Document, pack: Pack) -> Build:
         raise InputError([Problem("schema.type", "a build must be a mapping", doc.at(()),
                                   expected="pack, name, side, characters")])
     side = data.get("side")
-    if side not in spec.sides:
+    if not isinstance(side, str) or side not in spec.sides:
         guess = did_you_mean(side, spec.sides) if isinstance(side, str) else None
         raise InputError([Problem(
             "schema.missing" if side is None else "schema.choice",

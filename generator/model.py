@@ -145,6 +145,7 @@ class CountSpec(Strict):
     type: str | None = None
     field: str | None = None
     value: object = None
+    set: str | None = None  # pack_count: only cards of this set
 
 
 class RuleSpec(Strict):
@@ -347,6 +348,9 @@ class MovementSpec(Strict):
     level_mm: float = Field(default=30.0, gt=0, le=200)  # how tall one level of height is
 
 
+FontStyle = Literal["regular", "bold", "italic", "bold-italic"]
+
+
 class GameSpec(Strict):
     id: CardId | Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$")]
     name: Name
@@ -367,6 +371,8 @@ class GameSpec(Strict):
     movement: MovementSpec | None = None
     pieces: PiecesSpec | None = None
     reference: ReferenceSpec = ReferenceSpec()
+    # the pack's own TrueType fonts, by style: paths inside the pack (`fonts/Body.ttf`)
+    fonts: dict[FontStyle, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}
 
 
 # ---- plain values the rest of the program works with ---------------------------------

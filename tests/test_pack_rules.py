@@ -31,7 +31,7 @@ def test_a_deck_short_of_what_the_boss_card_states_is_named(pack_dir):
     cards.write_text(cards.read_text().replace("copies: 2", "copies: 1"))
     report = pack_report(load_pack(pack_dir))
     assert not report.legal
-    (v,) = report.violations
+    (v,) = [v for v in report.violations if v.rule == "deck.composition"]
     assert v.rule == "deck.composition" and v.severity == "error"
     assert (v.observed, v.expected) == (1, 2)
     assert v.location.line == 2 and "Ogre" in v.message and "Easy" in v.message
@@ -54,3 +54,14 @@ def test_pairs_must_be_written_x_slash_y(pack_dir):
         load_pack(pack_dir)
     (p,) = err.value.problems
     assert p.code == "schema.format" and p.location.line == 4 and p.found == "'4-2'"
+
+
+def test_pack_count_counts_copies_against_a_minimum(pack_dir):
+    report = pack_report(load_pack(pack_dir))
+    assert not [v for v in report.violations if v.rule == "deck.minimum"]  # 2 + 1 copies
+    cards = pack_dir / "cards" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("copies: 2", "copies: 1"))
+    report = pack_report(load_pack(pack_dir))
+    (v,) = [v for v in report.violations if v.rule == "deck.minimum"]
+    assert (v.observed, v.expected) == (2, "at least 3") and v.severity == "error"
+    assert v.location.file.endswith("game.yaml")

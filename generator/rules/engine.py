@@ -43,7 +43,11 @@ class Context:
         totals = {s: 0 for s in self.pack.spec.stats}
         for p in self.of(character):
             if p.place == "base":
-                source = p.card.fields.get("stats") or {}
+                source = dict(p.card.fields.get("stats") or {})
+                for stat in self.pack.spec.stats:  # a whole-number field named after a stat counts too
+                    value = p.card.fields.get(stat)
+                    if isinstance(value, int) and not isinstance(value, bool):
+                        source.setdefault(stat, value)
             elif p.place == "equipment":
                 source = p.card.fields.get("bonus") or {}
             else:

@@ -37,7 +37,36 @@ def composition(pack: Pack, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-PACK_CHECKS = {"composition": composition}
+def pack_count(pack: Pack, rule: RuleSpec) -> list[Violation]:
+    """How many cards of the pack (copies included) match `count` (type, set, field = value),
+    against min / max / exactly: e.g. "at least 10 cards in each deck"."""
+    spec = rule.count
+    if spec is None:
+        return []
+    matching = [c for c in pack.cards.values()
+                if (spec.type is None or c.type == spec.type) and (spec.set is None or c.set == spec.set)
+                and (spec.field is None or c.fields.get(spec.field) == spec.value)]
+    n = sum(c.copies for c in matching)
+    expected = None
+    if rule.exactly is not None and n != rule.exactly:
+        expected = f"exactly {rule.exactly}"
+    elif rule.min is not None and n < rule.min:
+        expected = f"at least {rule.min}"
+    elif rule.max is not None and n > rule.max:
+        expected = f"at most {rule.max}"
+    if expected is None:
+        return []
+    from generator.errors import Location
+    what = " ".join(str(x) for x in (spec.set, spec.type, spec.value) if x is not None) or "matching"
+    message = (rule.message or "the pack has {count} {what} card(s); it needs {expected}").format(
+        count=n, what=what, expected=expected)
+    return [Violation(rule.id, rule.severity, message, Location(pack.game_file), f"rules.{rule.id}",
+                      observed=n, expected=expected,
+                      contributors=tuple(Contributor(c.id, c.name, c.points, c.copies) for c in matching),
+                      fix=rule.fix)]
+
+
+PACK_CHECKS = {"composition": composition, "pack_count": pack_count}
 
 
 def validate_pack_rules(pack: Pack) -> list[Violation]:
