@@ -11,7 +11,8 @@ for any pack:
 - a `hexes` field gives its hex count (`size`);
 - an `attacks` field gives `<kind>_damage` and `<kind>_range` for each attack it has;
 - `requirements` become a short text (`strength ≥ 5`, `piece_type Head × 2`), a `feat` its name,
-  `card-refs` the ids; free text fields are left out.
+  `card-refs` the ids; text fields with a `pattern` (short codes such as `B2`) their value; free
+  text fields are left out.
 
 Order: by set, then card type (both in game.yaml order), then points, then name. Formats:
 `text` (a table per card type, columns aligned), `json` (a list of flat objects, only the keys
@@ -72,6 +73,9 @@ def card_statistics(pack: Pack, card: Card) -> dict:
         elif t == "card-refs":
             if value:
                 out[fname] = " ".join(value)
+        elif t == "text" and fspec.pattern:  # short coded text (`B2`, `3x3`): a statistic, not prose
+            if value:
+                out[fname] = value
     return out
 
 
@@ -172,6 +176,13 @@ def _attack_order(kind: str) -> int:
     return ATTACK_KINDS.index(kind) if kind in ATTACK_KINDS else len(ATTACK_KINDS)
 
 
+def _stats_fields(pack: Pack) -> set[str]:
+    """Names of `stats` fields other than `stats` itself (bonus fields: `bonus_health`); a
+    plain number field such as `arena_health` is not one of them."""
+    return {n for t in pack.spec.card_types.values() for n, f in t.fields.items()
+            if f.type == "stats" and n != "stats"}
+
+
 def _compact(pack: Pack, row: dict) -> dict:
     """For the text table: one column per attack (`3 r2`: damage 3, range 2) and one per bonus
     field (`health+3 strength+1`), so a table fits a terminal."""
@@ -183,7 +194,7 @@ def _compact(pack: Pack, row: dict) -> dict:
                 out[kind] = f"{value} r{row.get(kind + '_range')}"
             continue
         field, _, stat = key.partition("_")
-        if stat in pack.spec.stats and field not in pack.spec.stats:
+        if stat in pack.spec.stats and field in _stats_fields(pack):
             sign = "+" if value >= 0 else ""
             out[field] = (out.get(field, "") + f" {stat}{sign}{value}").strip()
             continue
@@ -199,7 +210,7 @@ def _text_columns(pack: Pack, type_id: str, rows: list[dict]) -> list[str]:
             column = kind
         else:
             field, _, stat = column.partition("_")
-            if stat in pack.spec.stats and field not in pack.spec.stats:
+            if stat in pack.spec.stats and field in _stats_fields(pack):
                 column = field
         if column not in order:
             order.append(column)

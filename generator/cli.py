@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -17,8 +18,21 @@ from generator.textreport import print_problems, print_reports
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 
 
+# control characters a build or pack may carry in its text (an ESC could drive the terminal)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class SafeConsole(Console):
+    """A console that shows control characters in names and messages as visible escapes
+    (`\\x1b`), so text from a stranger's file cannot move the cursor or retitle the terminal."""
+
+    def print(self, *objects, **kwargs):
+        return super().print(*(_CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), o)
+                               if isinstance(o, str) else o for o in objects), **kwargs)
+
+
 def _console(stderr: bool = False) -> Console:
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    return SafeConsole(stderr=stderr, highlight=False, soft_wrap=True)
 
 
 class PnpGroup(click.Group):

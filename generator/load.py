@@ -124,7 +124,47 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
                                 f"of `{movement.card_type}`", doc.at(("movement", key)), found=name,
                                 expected=f"one of: {short_list(ints) or 'none (declare an int field)'}",
                                 fix=f"did you mean `{did_you_mean(name, ints)}`?" if did_you_mean(name, ints) else None))
+    _check_sizes_and_fields(spec, doc, out)
     out.raise_if_any()
+
+
+def _check_sizes_and_fields(spec: GameSpec, doc: Document, out: ProblemList) -> None:
+    """Values in game.yaml that the rest of the program relies on: named card sizes exist, a
+    `choice` field has choices, `min` is not above `max`, and a field's `default` fits its type."""
+    from pydantic import TypeAdapter
+
+    from generator.model import CARD_SIZES_MM
+    from generator.schemas import field_annotation
+
+    def size_ok(size, path):
+        if isinstance(size, str) and size not in CARD_SIZES_MM:
+            guess = did_you_mean(size, CARD_SIZES_MM)
+            out.add(Problem("pack.reference", f"card size `{size}` is not defined", doc.at(path), found=size,
+                            expected=f"one of: {', '.join(CARD_SIZES_MM)}, or {{width: W, height: H}} in mm",
+                            fix=f"did you mean `{guess}`?" if guess else None))
+
+    size_ok(spec.card_size, ("card_size",))
+    for type_id, type_spec in spec.card_types.items():
+        size_ok(type_spec.size, ("card_types", type_id, "size"))
+        for fname, fspec in type_spec.fields.items():
+            path = ("card_types", type_id, "fields", fname)
+            if fspec.type == "choice" and not fspec.choices:
+                out.add(Problem("schema.missing", f"the choice field `{fname}` of `{type_id}` lists no `choices`",
+                                doc.at(path), expected="choices: [A, B, ...]", fix="add the choices"))
+                continue
+            if fspec.min is not None and fspec.max is not None and fspec.min > fspec.max:
+                out.add(Problem("schema.range", f"field `{fname}` of `{type_id}` has `min` {fspec.min} above "
+                                f"`max` {fspec.max}", doc.at(path + ("min",)), found=str(fspec.min),
+                                expected=f"at most {fspec.max}", fix="swap them"))
+                continue
+            if fspec.default is not None:
+                try:
+                    TypeAdapter(field_annotation(fspec, spec)).validate_python(fspec.default, strict=True)
+                except (ValidationError, ValueError, TypeError):
+                    out.add(Problem("schema.type", f"the default of field `{fname}` of `{type_id}` does not "
+                                    f"fit its type `{fspec.type}`", doc.at(path + ("default",)),
+                                    found=repr(fspec.default)[:60], expected=f"a value of type `{fspec.type}`",
+                                    fix="correct the default, or remove it"))
 
 
 def load_pack(root: Path) -> Pack:
@@ -166,7 +206,13 @@ def _check_inside(root: Path, paths: list[Path]) -> None:
     base = root.resolve()
     problems = []
     for path in paths:
-        target = path.resolve()
+        try:
+            target = path.resolve()
+        except (OSError, RuntimeError) as exc:  # a loop of links
+            where = display_path(path)
+            problems.append(Problem("path.invalid", f"{where} cannot be read: {exc}", Location(where),
+                                    expected="a file inside the pack", fix="replace the link with the file"))
+            continue
         if target != base and base not in target.parents:
             where = display_path(path)
             problems.append(Problem("path.outside", f"{where} is a link that leads outside the pack",

@@ -279,6 +279,8 @@ class Layout:
     tile: float
     origin: tuple[float, float] = (0.0, 0.0)
 
+    orientation = "square"  # in place of a hex layout's pointy / flat
+
     @property
     def flat_to_flat(self) -> float:
         return self.tile

@@ -47,7 +47,7 @@ def print_report(console: Console, report: Report, verbose: bool) -> None:
     else:
         verdict = "[green]LEGAL[/]" if report.legal else "[bold red]NOT LEGAL[/]"
         points = ""
-        if report.points is not None:
+        if report.points is not None and (report.points.total or report.points.limit is not None):
             p = report.points
             points = f" — {p.total}" + (f"/{p.limit} points ({p.left} left)" if p.limit is not None
                                         else " points (no limit)")

@@ -21,7 +21,6 @@ from collections import deque
 from dataclasses import dataclass
 
 from generator import squaregrid
-from generator.errors import Location, short_list
 from generator.maps.checks import _v, check_off_grid, check_overlap, check_terrain, check_zones
 from generator.maps.square import SquareMap
 from generator.model import MovementSpec, Pack
@@ -39,7 +38,7 @@ class Mover:
 
     move: int
     jump: int
-    move_from: str  # "Ash Runner", "game.yaml movement.profile", "the default"
+    move_from: str  # a card name, "game.yaml movement.profile" or "the default"
     jump_from: str
 
     def describe(self) -> str:
@@ -200,7 +199,7 @@ def _groups(tiles: set) -> list[list[Square]]:
 
 
 def _whence(labels: list[str], total: int) -> str:
-    """`the `dawn` start zone`; `any start zone` when every zone fails alike."""
+    """`the `red` start zone`; `any start zone` when every zone fails alike."""
     if len(labels) == 1:
         return labels[0]
     return "any start zone" if len(labels) == total else " or ".join(labels)

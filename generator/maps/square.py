@@ -154,7 +154,7 @@ class SquareMap:
         return known + sorted(used - set(known))
 
     def size_text(self) -> str:
-        """e.g. `8 × 6 tiles (44 standing), 24 × 18 cm printed, 30 mm tiles`."""
+        """e.g. `8 × 10 squares (74 tiles), 24 × 30 cm printed (30 mm tiles, heights 0–4)`."""
         return (f"{self.columns} × {self.rows} squares ({len(self.heights)} tiles), "
                 f"{self.columns * self.tile_size / 10:g} × {self.rows * self.tile_size / 10:g} cm printed "
                 f"({self.tile_size:g} mm tiles, heights {self.levels[0] if self.levels else 0}"

@@ -6,6 +6,7 @@ inside the pack folder: absolute paths, `..` and symlinks that lead out are refu
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from generator.errors import InputError, Problem
@@ -19,16 +20,29 @@ def resolve_inside(root: Path, relative: str, owner_location, what: str = "image
         raise InputError([Problem("path.outside", f"the {what} path `{relative}` is absolute",
                                   owner_location, found=relative, expected="a path relative to the pack folder",
                                   fix=f"copy the file into the pack (e.g. art/) and name it relative to {root.name}/")])
-    target = (root / raw).resolve()
+    try:
+        target = (root / raw).resolve()
+        is_file = target.is_file()
+    except (OSError, RuntimeError, ValueError) as exc:  # a name too long for the file system, a loop of links...
+        raise InputError([Problem("path.invalid", f"the {what} path `{relative[:80]}` cannot be used: "
+                                  f"{getattr(exc, 'strerror', None) or exc}", owner_location, found=relative[:80],
+                                  expected="a short path to a file inside the pack")]) from None
     if root != target and root not in target.parents:
         raise InputError([Problem("path.outside", f"the {what} path `{relative}` leads outside the pack",
                                   owner_location, found=relative, expected="a file inside the pack folder",
                                   fix="packs may only use files inside their own folder")])
-    if not target.is_file():
+    if not is_file:
         raise InputError([Problem("path.missing", f"the {what} `{relative}` does not exist",
                                   owner_location, found=relative, expected="an existing file in the pack",
-                                  fix="check the file name, or remove `art:` to use the placeholder emblem")])
+                                  fix="check the file name" + (", or remove `art:` to use the placeholder emblem"
+                                                               if what == "art" else ""))])
     return target
+
+
+MAX_ART_BYTES = 20 * 1024 * 1024
+# an href naming something other than a fragment (#id) or embedded data (data:...)
+_SVG_LINK = re.compile(r"""\bhref\s*=\s*["']\s*((?!#|data:)[^"']+)["']""", re.IGNORECASE)
+MAX_ART_PIXELS = 40_000_000  # card art at 300 dpi needs about 1 megapixel; a poster-size image is a mistake
 
 
 class ArtLibrary:
@@ -44,16 +58,37 @@ class ArtLibrary:
         path = resolve_inside(self.root, relative, card.location, "art")
         suffix = path.suffix.lower()
         try:
+            if path.stat().st_size > MAX_ART_BYTES:
+                raise ValueError(f"the file is {path.stat().st_size:,} bytes; art files above "
+                                 f"{MAX_ART_BYTES:,} bytes are refused")
             if suffix == ".svg":
                 from svglib.svglib import svg2rlg
-                drawing = svg2rlg(str(path))
+                link = _SVG_LINK.search(path.read_text(encoding="utf-8", errors="replace"))
+                if link:
+                    raise InputError([Problem(
+                        "path.outside", f"card `{card.id}`: the SVG art `{relative}` refers to another file "
+                        f"(`{link.group(1)[:60]}`)", card.location, found=link.group(1)[:60],
+                        expected="an SVG that holds everything it draws (embedded data: images are fine)",
+                        fix="embed the image in the SVG, or use a PNG")])
+                try:  # references inside the SVG (<image href="../..">) must stay inside the pack too
+                    drawing = svg2rlg(str(path), external_reference_root=str(self.root.resolve()))
+                except TypeError as exc:
+                    if "external_reference_root" not in str(exc):
+                        raise
+                    raise ValueError("this svglib cannot keep an SVG's references inside the pack; "
+                                     "upgrade svglib, or use PNG art") from None
                 if drawing is None:
                     raise ValueError("not an SVG drawing")
+                if not (drawing.width > 0 and drawing.height > 0):
+                    raise ValueError("it has no size (width and height): not a well-formed SVG drawing")
                 item = ("svg", drawing, drawing.width, drawing.height)
             elif suffix in (".png", ".jpg", ".jpeg"):
                 from PIL import Image
                 from reportlab.lib.utils import ImageReader
                 with Image.open(path) as img:
+                    if img.size[0] * img.size[1] > MAX_ART_PIXELS:
+                        raise ValueError(f"{img.size[0]} × {img.size[1]} pixels is more than "
+                                         f"{MAX_ART_PIXELS // 1_000_000} megapixels")
                     img.load()
                     size = img.size
                 item = ("raster", ImageReader(str(path)), float(size[0]), float(size[1]))

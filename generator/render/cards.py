@@ -4,6 +4,7 @@ is cached, and images are read once."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,23 @@ from generator.render.text import FitError, TextFitter, draw_layout
 FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC}
 MAX_BLEED_MM = 3.5  # backgrounds marked `bleed: true` extend this far; sheets clip to what they give
 TEMPLATE_ROOT = Path(__file__).resolve().parents[2] / "templates"
+
+
+def missing_glyphs(text: str) -> list[str]:
+    """Characters of `text` the card font cannot draw (it would print an empty box instead)."""
+    covered = _coverage()
+    return sorted({ch for ch in text if ord(ch) not in covered and not ch.isspace()})
+
+
+@functools.lru_cache(maxsize=1)
+def _coverage() -> frozenset:
+    """Code points every face of the built-in family can draw."""
+    from reportlab.pdfbase import pdfmetrics
+
+    from generator.render.fonts import register_fonts
+    register_fonts()
+    faces = [pdfmetrics.getFont(name).face.charToGlyph for name in (REGULAR, BOLD, ITALIC, BOLD_ITALIC)]
+    return frozenset.intersection(*(frozenset(f) for f in faces))
 
 
 class BadColour(ValueError):
@@ -52,6 +70,7 @@ class CardShared:
         names = [k.name for k in pack.spec.keywords.values() if k.kind in ("status", "action-type", "term")]
         self.fitter = TextFitter(names)
         self.art = ArtLibrary(Path(pack.root))
+        self.fonts = self._pack_fonts(pack)  # style -> registered name of the pack's own TTF
         self.base_context = {
             "pack": {"id": pack.spec.id, "name": pack.spec.name, "version": pack.spec.version},
             "stats": {k: v for k, v in pack.spec.stats.items()},
@@ -59,6 +78,14 @@ class CardShared:
         }
         from generator.render.quickref import reference_card_context
         self.base_context.update(reference_card_context(pack))
+
+    @staticmethod
+    def _pack_fonts(pack: Pack) -> dict:
+        if not getattr(pack.spec, "fonts", None):
+            return {}
+        from generator.load import pack_font_paths
+        from generator.render.fonts import register_pack_fonts
+        return register_pack_fonts(pack_font_paths(pack.spec, Path(pack.root)))
 
     def layout_for(self, type_id: str) -> Layout:
         name = type_id if self.layouts.path_of(type_id) else "base"
@@ -164,7 +191,7 @@ class CardPainter:
                 f"layout `{layout.name}` element `{e.id or e.kind}`{named}: "
                 + (str(exc) if bad_colour else f"cannot draw it ({type(exc).__name__}: {exc})"),
                 layout.where(e), expected="#rrggbb" if bad_colour else f"values a `{e.kind}` element can draw",
-                fix=f"check the layout file {layout.file}")]) from None
+                fix=f"check the layout file {layout.where(e).file}")]) from None
 
     def _draw_element_unchecked(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> None:
         if e.when is not None and not layout.evaluate(e.when, ctx, e):
@@ -234,6 +261,18 @@ class CardPainter:
         text = layout.render(e.text or "", ctx, e).strip()
         if not text:
             return
+        missing = missing_glyphs(text)
+        if missing:
+            card = ctx.get("card")
+            shown = ", ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:6]) + (" …" if len(missing) > 6 else "")
+            name = f"card `{card.id}` ({card.name})" if card is not None else f"layout `{layout.name}`"
+            from_layout = card is None or all(ch in (e.text or "") for ch in missing)  # written in the layout
+            raise InputError([Problem(
+                "card.glyph", f"{name}: the font has no glyph for {shown} in the `{e.id or 'text'}` text, "
+                "so it would print as empty boxes", layout.where(e) if from_layout else card.location,
+                found="".join(missing[:20]), expected="characters the card font can print (Latin, Greek and "
+                "Cyrillic letters, common punctuation)",
+                fix="replace those characters (a symbol can often be an :icon:), or print with a font that has them")])
         min_size = e.min_size if e.min_size is not None else e.size
         try:
             lay = self._fit(text, e, w, h, min_size)

@@ -32,3 +32,43 @@ def register_ttf(name: str, path: str) -> str:
     if name not in pdfmetrics.getRegisteredFontNames():
         pdfmetrics.registerFont(TTFont(name, path))
     return name
+
+
+MAX_FONT_BYTES = 30 * 1024 * 1024
+
+
+class FontError(ValueError):
+    """A font file that cannot be used: not TrueType, damaged, or too large."""
+
+
+def read_ttf(path) -> TTFont:
+    """Parse a TrueType file, turning every way a damaged or foreign file can fail into FontError."""
+    path = os.fspath(path)
+    if not path.lower().endswith(".ttf"):
+        raise FontError("only TrueType fonts (.ttf) can be embedded")
+    size = os.path.getsize(path)
+    if size > MAX_FONT_BYTES:
+        raise FontError(f"the file is {size:,} bytes; fonts above {MAX_FONT_BYTES:,} bytes are refused")
+    try:
+        return TTFont(pack_font_name(path), path)
+    except Exception as exc:  # TTFError, struct.error, IndexError... on a damaged file
+        raise FontError(str(exc) or type(exc).__name__) from None
+
+
+def pack_font_name(path) -> str:
+    """A name for a pack's font that depends on its bytes only, so two packs never clash in
+    ReportLab's process-wide registry and a changed file is registered afresh."""
+    import hashlib
+    with open(path, "rb") as f:
+        return "PackFont-" + hashlib.sha256(f.read()).hexdigest()[:16]
+
+
+def register_pack_fonts(paths: dict) -> dict:
+    """Register a pack's fonts (style -> resolved path); returns style -> registered name."""
+    out = {}
+    for style, path in paths.items():
+        font = read_ttf(path)
+        if font.fontName not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(font)
+        out[style] = font.fontName
+    return out

@@ -8,23 +8,26 @@ so they are drawn once per document as a PDF form and placed under every card.
 
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 from typing import Literal
 
 from jinja2 import StrictUndefined, TemplateError
+from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from generator.errors import InputError, Location, Problem
+from generator.errors import InputError, Location, Problem, did_you_mean
 from generator.pydantic_errors import problems_from
 from generator.schemas import allowed_keys_fn
-from generator.yamlio import Document, load_yaml_file
+from generator.yamlio import Document, display_path, load_yaml_file
 
 
 class Element(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     id: str | None = None
-    kind: Literal["box", "line", "text", "icon", "stats", "image", "hexshape"]
+    kind: Literal["box", "line", "text", "icon", "stats", "image", "hexshape", "squares"]
     when: str | None = None
     x: float = 0
     y: float = 0
@@ -49,6 +52,7 @@ class Element(BaseModel):
     name: str | None = None
     items: str | None = None
     hexes: str | None = None
+    cells: str | None = None  # `squares`: an expression giving [x, y] tiles, e.g. "card.aoe | area_cells"
     fit: Literal["cover", "contain"] = "cover"
     emblem: str | None = None
 
@@ -64,14 +68,19 @@ class LayoutFile(BaseModel):
 class Layout:
     """A resolved layout: frame and elements after `extends`, with compiled Jinja."""
 
-    def __init__(self, name: str, file: str, frame: list[Element], elements: list[Element], env):
+    def __init__(self, name: str, file: str, frame: list[Element], elements: list[Element], env,
+                 locations: dict | None = None):
         self.name = name
         self.file = file
         self.frame = frame
         self.elements = elements
         self.env = env
+        self.locations = locations or {}  # id(element) -> where it is written (file:line:column)
         self._templates: dict = {}
         self._expressions: dict = {}
+
+    def where(self, element: Element) -> Location:
+        return self.locations.get(id(element)) or Location(self.file)
 
     def render(self, source: str, context: dict, element: Element) -> str:
         if "{{" not in source and "{%" not in source:
@@ -80,7 +89,11 @@ class Layout:
         if template is None:
             template = self._compile(lambda: self.env.from_string(source), element)
             self._templates[source] = template
-        return self._run(lambda: template.render(context), element, context)
+        text = self._run(lambda: template.render(context), element, context)
+        if len(text) > MAX_RENDERED_CHARS:
+            raise self._error(f"renders to {len(text):,} characters", element, context,
+                              expected=f"at most {MAX_RENDERED_CHARS:,} characters")
+        return text
 
     def evaluate(self, expression: str, context: dict, element: Element):
         fn = self._expressions.get(expression)
@@ -92,31 +105,131 @@ class Layout:
     def _compile(self, make, element: Element):
         try:
             return make()
-        except TemplateError as exc:
+        except (TemplateError, RecursionError, MemoryError, ValueError, TypeError, OverflowError) as exc:
             raise InputError([Problem("layout.template", f"layout `{self.name}` element "
-                                      f"`{element.id or element.kind}`: {exc}", Location(self.file),
+                                      f"`{element.id or element.kind}`: {exc}", self.where(element),
                                       expected="a valid Jinja expression")]) from None
 
     def _run(self, call, element: Element, context: dict):
         try:
             return call()
-        except TemplateError as exc:  # includes SecurityError from the sandbox
-            card = context.get("card")
-            where = f" for card `{card.id}`" if card is not None and hasattr(card, "id") else ""
-            raise InputError([Problem("layout.template", f"layout `{self.name}` element "
-                                      f"`{element.id or element.kind}`{where}: {exc}",
-                                      card.location if card is not None and hasattr(card, "location") else Location(self.file),
-                                      fix=f"check the layout file {self.file}")]) from None
+        except InputError:
+            raise
+        except Exception as exc:  # SecurityError from the sandbox, or any error inside an expression
+            message = str(exc) or type(exc).__name__
+            if "no loader" in message:
+                message = "layouts cannot include, import or extend other templates"
+            raise self._error(message, element, context) from None
+
+    def _error(self, message: str, element: Element, context: dict, expected: str | None = None) -> InputError:
+        """A layout problem, at the element in the layout file; the card it was drawing is named."""
+        card = context.get("card")
+        card_at = getattr(card, "location", None) if card is not None else None
+        where = f" for card `{card.id}`" + (f" ({card_at})" if card_at else "") if hasattr(card, "id") else ""
+        return InputError([Problem("layout.template", f"layout `{self.name}` element "
+                                   f"`{element.id or element.kind}`{where}: {message}", self.where(element),
+                                   expected=expected, fix=f"check the layout file {self.where(element).file}")])
+
+
+LAYOUT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+MAX_RENDERED_CHARS = 20_000  # a card element; far above any card text (2,000)
+MAX_VALUE_CHARS = 100_000  # a string or list made by `*` or `%` inside a template
+MAX_EXPONENT_BITS = 4_096
+
+
+class BoundedSandbox(ImmutableSandboxedEnvironment):
+    """Jinja's sandbox, plus bounds on the operators that can make huge values from a short
+    template (`'x' * 10**9`, `9 ** 9 ** 9`, `'%099999999d' % 1`): such a template is refused
+    with an error instead of eating the machine's memory or time. Intercepting these operators
+    also stops Jinja from folding them at compile time."""
+
+    intercepted_binops = frozenset(["*", "**", "%"])
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**":
+            if isinstance(left, (int, float)) and isinstance(right, (int, float)) and abs(left) > 1:
+                if abs(right) * math.log2(abs(left)) > MAX_EXPONENT_BITS:
+                    raise SecurityError(f"the power {left} ** {right} is too large for a layout")
+            return left ** right
+        if operator == "*":
+            for seq, n in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * max(n, 0) > MAX_VALUE_CHARS:
+                    raise SecurityError(f"repeating a value {n} times makes more than {MAX_VALUE_CHARS:,} items")
+            return left * right
+        if operator == "%":
+            if isinstance(left, str) and re.search(r"%[-#0 +]*(\d{5,}|\.\d{5,})", left):
+                raise SecurityError("a `%` format with a width or precision of 10,000 or more")
+            return left % right
+        return super().call_binop(context, operator, left, right)
+
+    def wrap_str_format(self, value):
+        wrapped = super().wrap_str_format(value)
+        if wrapped is not None and _HUGE_FORMAT.search(str(value.__self__)):
+            def refuse(*args, **kwargs):
+                raise SecurityError("a format with a width or precision of 10,000 or more")
+            return refuse
+        return wrapped
+
+
+_HUGE_FORMAT = re.compile(r"\{[^{}]*:[^{}]*\d{5,}|%[-#0 +]*(\d{5,}|\.\d{5,})")
+
+
+def _bounded_filters(env) -> None:
+    """Filters whose result can be far larger than their input get a bound on that result."""
+    center, indent, fmt, replace = (env.filters[n] for n in ("center", "indent", "format", "replace"))
+
+    def _check_width(width):
+        if isinstance(width, int) and width > MAX_RENDERED_CHARS:
+            raise SecurityError(f"a width of {width:,} (at most {MAX_RENDERED_CHARS:,})")
+
+    def bounded_center(value, width=80):
+        _check_width(width)
+        return center(value, width)
+
+    def bounded_indent(s, width=4, *args, **kwargs):
+        _check_width(width)
+        return indent(s, width, *args, **kwargs)
+
+    def bounded_format(value, *args, **kwargs):
+        if _HUGE_FORMAT.search(str(value)):
+            raise SecurityError("a format with a width or precision of 10,000 or more")
+        return fmt(value, *args, **kwargs)
+
+    def bounded_replace(eval_ctx, s, old, new, count=None):
+        text, old_s, new_s = str(s), str(old), str(new)
+        hits = (len(text) + 1 if old_s == "" else text.count(old_s)) if count is None else count
+        if len(text) + max(0, hits) * max(0, len(new_s) - len(old_s)) > MAX_VALUE_CHARS:
+            raise SecurityError(f"`replace` would make more than {MAX_VALUE_CHARS:,} characters")
+        return replace(eval_ctx, s, old, new, count)
+
+    bounded_replace.jinja_pass_arg = replace.jinja_pass_arg
+    env.filters.update(center=bounded_center, indent=bounded_indent, format=bounded_format,
+                       replace=bounded_replace)
 
 
 def make_environment() -> ImmutableSandboxedEnvironment:
     """Layouts and rules may come from strangers: the sandbox refuses attribute tricks,
-    and there is no loader, so templates cannot read files."""
-    env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
-                                        trim_blocks=False, lstrip_blocks=False)
+    there is no loader, so templates cannot read files, and operators that could make
+    enormous values are bounded."""
+    env = BoundedSandbox(undefined=StrictUndefined, autoescape=False,
+                         trim_blocks=False, lstrip_blocks=False)
+    _bounded_filters(env)
     env.filters["signed"] = lambda v: f"+{v}" if isinstance(v, int) and v > 0 else str(v)
     env.filters["tint"] = tint
+    env.filters["area_cells"] = area_cells
     return env
+
+
+def area_cells(spec) -> list[list[int]]:
+    """The tiles of a square-grid area written as text (`+`, `2`, `3x3`) around (0, 0), as
+    [x, y] pairs; nothing for an empty value. See `generator.squaregrid.area`."""
+    from generator import squaregrid
+    if spec is None or str(spec).strip() == "":
+        return []
+    try:
+        return [[t.x, t.y] for t in squaregrid.area(spec)]
+    except ValueError:
+        return []
 
 
 def tint(color: str, amount: float = 0.2) -> str:
@@ -139,33 +252,52 @@ class LayoutSet:
         self._cache: dict[str, Layout] = {}
 
     def path_of(self, name: str) -> Path | None:
+        if not isinstance(name, str) or not LAYOUT_NAME.match(name):
+            return None  # a layout is named by a plain file name: never a path out of its folder
         for folder in self.folders:
             path = folder / f"{name}.yaml"
-            if path.is_file():
+            if path.is_file():  # (a loop of links is not a file)
+                root = folder.resolve()
+                if root not in path.resolve().parents:
+                    raise InputError([Problem("path.outside", f"the layout `{name}` is a link that leads outside "
+                                              f"its folder {folder}", Location(display_path(path)),
+                                              found=str(path.resolve()),
+                                              expected=f"a file inside {folder}",
+                                              fix="copy the layout into the folder instead of linking to it")])
                 return path
         return None
 
-    def get(self, name: str, _chain: tuple = ()) -> Layout:
+    def get(self, name: str, _chain: tuple = (), _where: Location | None = None) -> Layout:
         if name in self._cache:
             return self._cache[name]
         path = self.path_of(name)
         if path is None:
+            known = sorted({p.stem for f in self.folders for p in f.glob("*.yaml")})
+            guess = did_you_mean(name, known)
+            plain = LAYOUT_NAME.match(name)
             raise InputError([Problem("layout.missing", f"no layout named `{name}`",
-                                      Location(str(self.folders[0] / f"{name}.yaml")),
-                                      expected=f"a file {name}.yaml in " + " or ".join(str(f) for f in self.folders),
-                                      fix="add the layout, or extend an existing one")])
+                                      _where or Location(str(self.folders[0] / f"{name}.yaml")), found=name,
+                                      expected=(f"a file {name}.yaml in " + " or ".join(str(f) for f in self.folders))
+                                      if plain else "the name of a layout (a file name without .yaml, no folders)",
+                                      fix=f"did you mean `{guess}`?" if guess else
+                                      "add the layout, or extend an existing one")])
         doc = load_yaml_file(path)
         spec = _validate(doc)
         frame, elements = list(spec.frame), list(spec.elements)
+        locations: dict = {}
         if spec.extends:
             if spec.extends in _chain or spec.extends == name:
                 raise InputError([Problem("layout.cycle", f"layout `{name}` extends itself through "
                                           f"{' → '.join(_chain + (name, spec.extends))}",
                                           doc.at(("extends",)), found=spec.extends)])
-            parent = self.get(spec.extends, _chain + (name,))
+            parent = self.get(spec.extends, _chain + (name,), doc.at(("extends",)))
             frame = _merge(parent.frame, frame)
             elements = _merge(parent.elements, elements)
-        layout = Layout(name, doc.file, frame, elements, self.env)
+            locations.update(parent.locations)
+        for part in ("frame", "elements"):
+            for i, element in enumerate(getattr(spec, part)):
+                locations[id(element)] = doc.at((part, i))
+        layout = Layout(name, doc.file, frame, elements, self.env, locations)
         self._cache[name] = layout
         return layout
 

@@ -266,8 +266,8 @@ def _paint_zones(c, m: HexMap, frame: Frame, layout, cells: set, look: _Look, zo
                 _hex_label(c, x, y, tag, BOLD, tag_pt, 0.15, backdrop=h in m.terrain)
 
 
-REGION_LINE_MM = 0.9
-REGION_GREY = 0.12
+REGION_LINE_MM = 1.2
+REGION_GREY = 0.0
 
 
 def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: _Look) -> None:
@@ -281,7 +281,7 @@ def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: _Look) 
     c.setLineJoin(1)
     c.setLineCap(1)
     c.setStrokeGray(REGION_GREY)
-    c.setLineWidth(max(0.3, REGION_LINE_MM * s) * MM)
+    c.setLineWidth(max(0.5, REGION_LINE_MM * s) * MM)
     for rid in sorted(regions):
         shown = regions[rid] & cells
         if not shown:
@@ -305,7 +305,9 @@ def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: _Look) 
         centres = {h: layout.center(h) for h in cells_of}
         mx = sum(x for x, _ in centres.values()) / len(centres)
         my = sum(y for _, y in centres.values()) / len(centres)
-        h = min(cells_of, key=lambda h: ((centres[h][0] - mx) ** 2 + (centres[h][1] - my) ** 2, h))
+        # the hex nearest the middle, preferring a plain one (no obstacle, terrain or zone tag)
+        h = min(cells_of, key=lambda h: (h in m.obstacles, h in m.terrain, any(h in z for z in m.zones.values()),
+                                         (centres[h][0] - mx) ** 2 + (centres[h][1] - my) ** 2, h))
         if h not in cells:
             continue
         x, y = frame.pt(*centres[h])

@@ -157,11 +157,19 @@ def draw_tile(c, m: HexMap, placed: PlacedTile, zone_names: dict) -> None:
 
     anchor = Hex(0, 0) if Hex(0, 0) in m.hexes else min(m.hexes)
     ax, ay = frame.pt(*layout.center(anchor))
-    t = c.beginText(ax, ay)
+    _marker(c, f"pnp:tile:{m.id}:{placed.copy}:{m.hex_size:g}:{len(m.hexes)}", ax, ay)
+
+
+def _marker(c, label: str, x: float, y: float) -> None:
+    """Invisible text (render mode 3) for tools; the graphics state is restored after it, as
+    the text render mode would otherwise stay invisible for everything drawn later."""
+    c.saveState()
+    t = c.beginText(x, y)
     t.setTextRenderMode(3)
     t.setFont(REGULAR, 1)
-    t.textOut(f"pnp:tile:{m.id}:{placed.copy}:{m.hex_size:g}:{len(m.hexes)}")
+    t.textOut(label)
     c.drawText(t)
+    c.restoreState()
 
 
 def _legend_map(tiles: list[HexMap]) -> HexMap:
@@ -241,11 +249,7 @@ def _draw_tile_sheet(c, plan: TilePlan, n: int, pack_name: str, zone_names: dict
     for placed in page:
         draw_tile(c, placed.map, placed, zone_names)
     _scale_bar(c, MARGIN_MM, MARGIN_MM + 1.5, page[0].map.hex_size)
-    t = c.beginText(0, 0)
-    t.setTextRenderMode(3)
-    t.setFont(REGULAR, 1)
-    t.textOut(f"pnp:page:tiles:{n}")
-    c.drawText(t)
+    _marker(c, f"pnp:page:tiles:{n}", 0, 0)
 
 
 def render_tiles(c, tiles: list[HexMap], pack_name: str, paper_mm: tuple[float, float], zone_names: dict) -> int:

@@ -176,8 +176,11 @@ def kit_figures(pack: Pack) -> list[Figure]:
         if kit_mode(pack, side_id) == "cards":
             for card in card_order(pack):
                 if card.type == side.base.type and card.set in side.sets:
+                    # a figure made from one card wears that card's set (a side may have several)
+                    own = pack.spec.sets.get(card.set)
+                    look = (own.color, own.symbol or symbol) if own is not None else (color, symbol)
                     out.append(Figure(_unique(card.id, used), card.name, side_id, (card,), _card_stats(pack, card),
-                                      (hexgrid.ORIGIN,), color, symbol, card.art, card, "card"))
+                                      (hexgrid.ORIGIN,), *look, card.art, card, "card"))
         else:
             presets = preset_builds(pack) if presets is None else presets
             for build in presets:

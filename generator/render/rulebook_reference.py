@@ -236,7 +236,14 @@ def _outline(c, hexmap, x, y, w, h, st) -> None:
     c.restoreState()
 
 
+def _cells_word(m) -> str:
+    """`hexes`, or `tiles` for a square map."""
+    return "hexes" if getattr(m, "cell_word", "hex") == "hex" else "tiles"
+
+
 def map_size(hexmap) -> str:
+    if hasattr(hexmap, "size_text"):  # a square map (generator.maps.square) describes itself
+        return hexmap.size_text()
     lay = HexLayout.from_flat_to_flat(hexmap.orientation, hexmap.hex_size)
     minx, miny, maxx, maxy = lay.bounds(hexmap.hexes)
     return (f"{len(hexmap.hexes)} hexes · {(maxx - minx) / 10:.0f} × {(maxy - miny) / 10:.0f} cm printed "
@@ -253,12 +260,12 @@ def map_catalogue(book: Book, pack: Pack, width: float, key: str, maps: list, dr
         details = [f"**Size:** {map_size(m)}"]
         blocked = sum(1 for h in m.hexes if not m.walkable(h))
         if m.obstacles:
-            details.append(f"**Obstacles:** {len(m.obstacles)} hexes")
+            details.append(f"**Obstacles:** {len(m.obstacles)} {_cells_word(m)}")
         terrain = [m.terrain_specs[t].name if t in m.terrain_specs else t for t in m.terrain_ids_in_use()]
         if terrain:
             details.append(f"**Terrain:** {', '.join(terrain)}")
         if blocked and not m.obstacles:
-            details.append(f"**Impassable:** {blocked} hexes")
+            details.append(f"**Impassable:** {blocked} {_cells_word(m)}")
         out.append(RichText(book, " · ".join(details), st.table, space_after=st.body * 0.3))
         if m.notes:
             _keep(out[-1])

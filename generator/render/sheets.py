@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
@@ -28,9 +28,10 @@ class SheetSpec(BaseModel):
     name: str
     paper: Literal["a4", "letter"] = "a4"
     orientation: Literal["portrait", "landscape"] = "portrait"
-    columns: int | Literal["auto"] = "auto"
-    rows: int | Literal["auto"] = "auto"
-    gutter: list[float] = Field(default=[2.0, 2.0], min_length=2, max_length=2)
+    columns: Annotated[int, Field(ge=1, le=30)] | Literal["auto"] = "auto"
+    rows: Annotated[int, Field(ge=1, le=30)] | Literal["auto"] = "auto"
+    gutter: list[Annotated[float, Field(ge=0, le=50)]] = Field(default=[2.0, 2.0], min_length=2, max_length=2)
+    _where: Location | None = PrivateAttr(default=None)  # the file it came from, for errors
     bleed: float = Field(default=1.0, ge=0, le=5)
     marks: Literal["crop", "none"] = "crop"
     mark_length: float = Field(default=4.0, ge=0, le=20)
@@ -50,9 +51,11 @@ def load_sheet(name_or_path: str) -> SheetSpec:
     if not isinstance(doc.data, dict):
         raise InputError([Problem("schema.type", "a sheet file must be a mapping", doc.at(()))])
     try:
-        return SheetSpec.model_validate(doc.data)
+        spec = SheetSpec.model_validate(doc.data)
     except ValidationError as exc:
         raise InputError(problems_from(exc, doc, (), "the sheet", allowed_keys_fn(SheetSpec))) from None
+    spec._where = doc.at(("columns",) if "columns" in doc.data else ())
+    return spec
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,13 @@ def make_grid(spec: SheetSpec, card_mm: tuple[float, float], area_mm: tuple[floa
     rows = spec.rows if spec.rows != "auto" else max(1, int((ah - reserve + gy) // (ch + gy)))
     total_w = cols * cw + (cols - 1) * gx
     total_h = rows * ch + (rows - 1) * gy
+    if total_w > aw + 1e-6 or total_h > ah + 1e-6:
+        raise InputError([Problem(
+            "sheet.fit", f"{cols} × {rows} cards of {cw:g} × {ch:g} mm (gutters {gx:g}, {gy:g} mm) need "
+            f"{total_w:.1f} × {total_h:.1f} mm, but the sheet `{spec.name}` has {aw:.1f} × {ah:.1f} mm",
+            spec._where or Location(f"sheet `{spec.name}`"), found=f"{total_w:.1f} × {total_h:.1f} mm",
+            expected=f"at most {aw:.1f} × {ah:.1f} mm",
+            fix="use fewer columns or rows (or `auto`), smaller gutters, landscape, or a smaller card size")])
     x0 = ax + (aw - total_w) / 2
     y_top = ay + (ah + total_h) / 2
     inner_x, inner_y = min(spec.bleed, gx / 2), min(spec.bleed, gy / 2)
