@@ -609,11 +609,9 @@ def _draw_sheet(c, m: HexMap, plan: SheetPlan, win: Window, zone_names: dict, pa
     _scale_bar(c, MARGIN_MM, MARGIN_MM + 1.5, m.hex_size if scale_note is None else 0.0, scale_note)
 
 
-def _legend_rows(m: HexMap, zone_names: dict) -> list[tuple[str, str, str]]:
-    """(kind, title, text) for everything drawn on this map."""
-    rows = [("grid", "Hex", f"{m.hex_size:g} mm flat to flat; the label gives its coordinates (q, r).")]
-    if m.obstacles:
-        rows.append(("obstacle", "Obstacle", "Blocks movement and line of sight."))
+def terrain_legend_rows(m) -> list[tuple[str, str, str]]:
+    """Legend rows for the terrain a map uses, hex or square alike."""
+    rows = []
     for tid in m.terrain_ids_in_use():
         spec = m.terrain_specs.get(tid)
         if spec is None:
@@ -622,6 +620,15 @@ def _legend_rows(m: HexMap, zone_names: dict) -> list[tuple[str, str, str]]:
         facts = ("Walkable" if spec.walkable else "Impassable") + "; " + (
             "blocks line of sight." if spec.blocks_sight else "does not block line of sight.")
         rows.append((f"terrain:{tid}", spec.name, f"{spec.text} {facts}".strip()))
+    return rows
+
+
+def _legend_rows(m: HexMap, zone_names: dict) -> list[tuple[str, str, str]]:
+    """(kind, title, text) for everything drawn on this map."""
+    rows = [("grid", "Hex", f"{m.hex_size:g} mm flat to flat; the label gives its coordinates (q, r).")]
+    if m.obstacles:
+        rows.append(("obstacle", "Obstacle", "Blocks movement and line of sight."))
+    rows.extend(terrain_legend_rows(m))
     for zid in sorted(m.zones):
         name = zone_names.get(zid, zid)
         rows.append((f"zone:{zid}", f"{name} start",

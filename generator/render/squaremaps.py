@@ -30,7 +30,8 @@ from generator.model import MovementSpec, Pack
 from generator.render.fonts import BOLD, REGULAR
 from generator.render.maps import (LEGEND_SIDE_MM, MARGIN_MM, PAPERS_MM, PNG_MAX_PX, Frame, SheetPlan, Window,
                                    _draw_assembly, _draw_sheet, _fit_frame, _hex_label, _hex_path, _Look,
-                                   _paint_zones, _paragraph, _pattern, _straight_axis, _text, window_area)
+                                   _paint_zones, _paragraph, _pattern, _straight_axis, _text, terrain_legend_rows,
+                                   window_area)
 from generator.render.pdfout import MM, atomic_output, new_canvas
 from generator.squaregrid import Square
 
@@ -315,14 +316,7 @@ def _legend_rows(m: SquareMap, pack: Pack, zone_names: dict) -> list:
                                         "drop, marked with teeth."))
     if m.obstacles:
         rows.append(("obstacle", "Obstacle", "Blocks movement and line of sight."))
-    for tid in m.terrain_ids_in_use():
-        spec = m.terrain_specs.get(tid)
-        if spec is None:
-            rows.append((f"terrain:{tid}", tid, "Terrain not declared by the pack."))
-            continue
-        facts = ("Walkable" if spec.walkable else "Impassable") + "; " + (
-            "blocks line of sight." if spec.blocks_sight else "does not block line of sight.")
-        rows.append((f"terrain:{tid}", spec.name, f"{spec.text} {facts}".strip()))
+    rows.extend(terrain_legend_rows(m))
     for zid in sorted(m.zones):
         name = zone_names.get(zid, zid)
         rows.append((f"zone:{zid}", f"{name} start", f"{name} units are set up on these tiles."))
