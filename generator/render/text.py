@@ -133,6 +133,20 @@ class TextStyler:
         return [p for p in paragraphs if p]
 
 
+class BoundedCache(dict):
+    """A dict that forgets its oldest entries past `limit`. Card texts repeat within a kit
+    (copies, shared lines) but a 10,000-card deck must not keep 10,000 layouts alive."""
+
+    def __init__(self, limit: int = 1024):
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key, value):
+        if len(self) >= self.limit and key not in self:
+            del self[next(iter(self))]  # dicts keep insertion order: the first key is the oldest
+        super().__setitem__(key, value)
+
+
 class TextFitter:
     """Lays out and fits text; one per build, so its cache never outlives the pack it serves."""
 
@@ -141,9 +155,9 @@ class TextFitter:
         self.styler = TextStyler(keywords)
         self.hyphenator = pyphen.Pyphen(lang=lang) if lang in pyphen.LANGUAGES else None
         self.keyword_color = keyword_color
-        self.cache: dict = {}
-        self._widths: dict = {}
-        self._parsed: dict = {}
+        self.cache: dict = BoundedCache()
+        self._widths: dict = {}  # grows with the vocabulary, not with the deck
+        self._parsed: dict = BoundedCache()
 
     # ---- measuring ------------------------------------------------------------------
     # Widths scale linearly with size, so each (font, string) is measured once at 1 pt.
