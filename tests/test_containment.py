@@ -352,3 +352,28 @@ def test_a_corrupt_font_stops_a_build_without_touching_the_previous_output(pack_
     assert result.exit_code == 2 and "font.corrupt" in result.output
     assert (out / "walk-cards.pdf").read_bytes() == before
     assert sorted(p.name for p in out.iterdir()) == ["walk-cards.pdf"]
+
+
+def test_card_text_is_set_in_the_pack_font(pack_copy, tmp_path):
+    """The pack's regular font is the one the rules text is drawn with, embedded in the PDF."""
+    from pypdf import PdfReader
+
+    from generator.kit import pack_faces
+    from generator.render.cards import CardShared
+    from generator.render.cardsheets import write_home_sheets
+    (pack_copy / "fonts").mkdir()
+    # Vera Bold Oblique as the pack's regular face: these cards use no bold italic otherwise
+    shutil.copy(VERA.with_name("VeraBI.ttf"), pack_copy / "fonts" / "Body.ttf")
+    add_fonts(pack_copy, {"regular": "fonts/Body.ttf"})
+    pack = load_pack(pack_copy)
+    shared = CardShared(pack)
+    out = tmp_path / "cards.pdf"
+    write_home_sheets(pack, pack_faces(pack, shared, copies=False)[:2], out, shared=shared)
+    fonts = set()
+    page = PdfReader(out).pages[0]
+    for _, ref in (page["/Resources"].get("/XObject") or {}).items():
+        for _, f in ((ref.get_object().get("/Resources") or {}).get("/Font") or {}).items():
+            fonts.add(str(f.get_object()["/BaseFont"]))
+    for _, f in (page["/Resources"].get("/Font") or {}).items():
+        fonts.add(str(f.get_object()["/BaseFont"]))
+    assert any(name.endswith("BitstreamVeraSans-BoldOblique") for name in fonts), fonts

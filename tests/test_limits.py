@@ -316,3 +316,57 @@ def test_an_enormous_font_file_is_refused_without_being_read(tmp_path):
 def test_yamlio_limits_are_the_documented_ones():
     """README: files over 2 MiB, nesting deeper than 64 levels, alias expansion beyond 200,000 values."""
     assert (yamlio.MAX_FILE_BYTES, yamlio.MAX_DEPTH, yamlio.MAX_NODES) == (2 * 1024 * 1024, 64, 200_000)
+
+
+# ---- time ----------------------------------------------------------------------------------------
+
+ENDLESS = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
+
+
+def test_a_template_that_runs_forever_is_stopped_with_an_error(monkeypatch):
+    from generator.render import layout as layout_module
+    monkeypatch.setattr(layout_module, "TEMPLATE_SECONDS", 0.3)
+    env = make_environment()
+    start = time.perf_counter()
+    with pytest.raises(SecurityError, match="ran longer than"):
+        env.from_string(ENDLESS).render()
+    assert time.perf_counter() - start < QUICK
+    expression = env.compile_expression("range(100000) | map('string') | list | length")
+    assert layout_module.run_within_budget(lambda: expression()) == 100000  # honest work is not cut short
+
+
+def test_an_endless_layout_ends_the_build_with_a_layout_error(tmp_path, monkeypatch):
+    import shutil
+
+    from click.testing import CliRunner
+
+    from generator.cli import main
+    from generator.render import layout as layout_module
+    monkeypatch.setattr(layout_module, "TEMPLATE_SECONDS", 0.5)
+    monkeypatch.chdir(REPO)
+    pack = tmp_path / "pack"
+    shutil.copytree(REPO / "card_data" / "boss_fight", pack)
+    (pack / "templates" / "cards").mkdir(parents=True)
+    (pack / "templates" / "cards" / "action.yaml").write_text(
+        "extends: base\nelements:\n  - {id: title, kind: text, x: 4, y: 3, w: 45, h: 7, text: \"" + ENDLESS + "\"}\n",
+        encoding="utf-8")
+    start = time.perf_counter()
+    result = CliRunner().invoke(main, ["build", str(pack), "--build", str(REPO / "tests/corpus/builds/render.yaml"),
+                                       "--only", "cards", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert "layout.template" in result.output and "action.yaml:3:5" in result.output
+    assert "ran longer than" in result.output
+    assert time.perf_counter() - start < 10
+    assert not (tmp_path / "out" / "render-cards.pdf").exists()
+
+
+def test_an_endless_rule_chapter_is_stopped_with_its_line(monkeypatch):
+    from generator.load import load_pack
+    from generator.render import layout as layout_module
+    from generator.render.rulebook_markdown import environment, render_template, template_context
+    monkeypatch.setattr(layout_module, "TEMPLATE_SECONDS", 0.3)
+    pack = load_pack(REPO / "card_data" / "boss_fight")
+    with pytest.raises(InputError) as caught:
+        render_template(environment(), "# Rules\n\n" + ENDLESS + "\n", template_context(pack), "rules/99-loop.md")
+    (problem,) = caught.value.problems
+    assert problem.code == "rules.template" and "ran longer than" in problem.message

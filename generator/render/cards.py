@@ -68,9 +68,9 @@ class CardShared:
         self.layouts = LayoutSet([f for f in folders if f.is_dir()] or [TEMPLATE_ROOT / "cards"])
         self.layouts.env.filters["name_of"] = lambda cid: pack.cards[cid].name if cid in pack.cards else str(cid)
         names = [k.name for k in pack.spec.keywords.values() if k.kind in ("status", "action-type", "term")]
-        self.fitter = TextFitter(names)
-        self.art = ArtLibrary(Path(pack.root))
         self.fonts = self._pack_fonts(pack)  # style -> registered name of the pack's own TTF
+        self.fitter = TextFitter(names, fonts=self.fonts)
+        self.art = ArtLibrary(Path(pack.root))
         self.base_context = {
             "pack": {"id": pack.spec.id, "name": pack.spec.name, "version": pack.spec.version},
             "stats": {k: v for k, v in pack.spec.stats.items()},

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import math
 import re
+import signal
+import threading
+import time
 from pathlib import Path
 from typing import Literal
 
-from jinja2 import StrictUndefined, TemplateError
+from jinja2 import StrictUndefined, Template, TemplateError
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -100,7 +103,7 @@ class Layout:
         if fn is None:
             fn = self._compile(lambda: self.env.compile_expression(expression), element)
             self._expressions[expression] = fn
-        return self._run(lambda: fn(**context), element, context)
+        return self._run(lambda: run_within_budget(lambda: fn(**context)), element, context)
 
     def _compile(self, make, element: Element):
         try:
@@ -137,13 +140,53 @@ MAX_VALUE_CHARS = 100_000  # a string or list made by `*` or `%` inside a templa
 MAX_EXPONENT_BITS = 4_096
 
 
+TEMPLATE_SECONDS = 5.0  # one template or expression; real ones take milliseconds
+
+
+class TemplateTimeout(SecurityError):
+    """A template ran past its time budget: a loop that never ends, or far too much work."""
+
+
+def run_within_budget(call, seconds: float | None = None):
+    """Run `call`, interrupting it with TemplateTimeout after `seconds` (a real-time timer; only
+    in the main thread of a process, where signals are delivered). Nests with an outer timer."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return call()
+    seconds = TEMPLATE_SECONDS if seconds is None else seconds
+
+    def on_alarm(signum, frame):
+        raise TemplateTimeout(f"the template ran longer than {seconds:g} s (a loop that never ends, "
+                              "or far too much work)")
+
+    previous_handler = signal.signal(signal.SIGALRM, on_alarm)
+    outer, _ = signal.setitimer(signal.ITIMER_REAL, 0)
+    start = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, outer) if outer > 0 else seconds)
+    try:
+        return call()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_handler)
+        if outer > 0:  # give the outer timer what is left of its time
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - start), 0.001))
+
+
+class BudgetTemplate(Template):
+    """A template whose rendering runs within the time budget."""
+
+    def render(self, *args, **kwargs):
+        return run_within_budget(lambda: super(BudgetTemplate, self).render(*args, **kwargs))
+
+
 class BoundedSandbox(ImmutableSandboxedEnvironment):
     """Jinja's sandbox, plus bounds on the operators that can make huge values from a short
     template (`'x' * 10**9`, `9 ** 9 ** 9`, `'%099999999d' % 1`): such a template is refused
     with an error instead of eating the machine's memory or time. Intercepting these operators
-    also stops Jinja from folding them at compile time."""
+    also stops Jinja from folding them at compile time. Every rendering runs within a time
+    budget, so nested loops of a hundred thousand steps each end in an error too."""
 
     intercepted_binops = frozenset(["*", "**", "%"])
+    template_class = BudgetTemplate
 
     def call_binop(self, context, operator, left, right):
         if operator == "**":

@@ -150,8 +150,13 @@ class BoundedCache(dict):
 class TextFitter:
     """Lays out and fits text; one per build, so its cache never outlives the pack it serves."""
 
-    def __init__(self, keywords: list[str], lang: str = "en_GB", keyword_color: str = KEYWORD_COLOR):
+    def __init__(self, keywords: list[str], lang: str = "en_GB", keyword_color: str = KEYWORD_COLOR,
+                 fonts: dict | None = None):
         register_fonts()
+        fonts = fonts or {}  # a pack's own TTFs by style, already registered
+        self.family = {REGULAR: fonts.get("regular", REGULAR), BOLD: fonts.get("bold", BOLD),
+                       ITALIC: fonts.get("italic", ITALIC), BOLD_ITALIC: fonts.get("bold-italic", BOLD_ITALIC)}
+        self.regular = self.family[REGULAR]
         self.styler = TextStyler(keywords)
         self.hyphenator = pyphen.Pyphen(lang=lang) if lang in pyphen.LANGUAGES else None
         self.keyword_color = keyword_color
@@ -171,7 +176,7 @@ class TextFitter:
     def run_width(self, run: Run, size: float) -> float:
         if run.kind == "icon":
             return size * (ICON_SCALE + 0.08)
-        return self.unit_width(run.style.font, run.value) * size
+        return self.unit_width(self.family[run.style.font], run.value) * size
 
     def word_width(self, word: list[Run], size: float) -> float:
         return sum(self.run_width(r, size) for r in word)
@@ -185,7 +190,7 @@ class TextFitter:
     # ---- layout ---------------------------------------------------------------------
     def layout(self, text: str, width: float, size: float, leading_ratio: float = 1.18,
                hyphenate: bool = True, font: str = "regular") -> Layout:
-        space = self.unit_width(REGULAR, " ") * size
+        space = self.unit_width(self.regular, " ") * size
         lines: list[Line] = []
         for para in self.parsed(text, font):
             current: list[tuple[list[Run], float]] = []
@@ -229,7 +234,7 @@ class TextFitter:
             for run in word:
                 rw = self.run_width(run, size)
                 color = self.keyword_color if run.style.keyword else None
-                runs.append(PlacedRun(run.kind, run.value, run.style.font, color, x, rw))
+                runs.append(PlacedRun(run.kind, run.value, self.family[run.style.font], color, x, rw))
                 x += rw
         return Line(tuple(runs), x, paragraph_end)
 
@@ -267,7 +272,7 @@ class TextFitter:
         if len(paragraphs) != 1 or size * leading_ratio > height + 1e-6:
             return None
         words = paragraphs[0]
-        space = self.unit_width(REGULAR, " ") * size
+        space = self.unit_width(self.regular, " ") * size
         total = sum(self.word_width(w, size) for w in words) + space * (len(words) - 1)
         if total > width + 1e-6:
             return None
@@ -312,6 +317,12 @@ class TextFitter:
         return best
 
 
+def _space(cache: dict, font: str) -> float:
+    if font not in cache:
+        cache[font] = stringWidth(" ", font, 1.0)
+    return cache[font]
+
+
 def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: float,
                 align: str = "left", color: str = "#222222", valign_height: float | None = None,
                 valign: str = "top") -> None:
@@ -323,7 +334,7 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
         spare = valign_height - layout.height
         y -= spare / 2 if valign == "middle" else spare
     base_color = HexColor(color)
-    space_w = {f: stringWidth(" ", f, 1.0) for f in (REGULAR, BOLD, ITALIC, BOLD_ITALIC)}
+    space_w: dict = {}
     text = canvas.beginText()
     current_font = current_color = None
     icon_calls = []
@@ -343,8 +354,7 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
                 continue
             col = run.color or color
             if pending and run.font == current_font and col == current_color and pending_end is not None \
-                    and space_w[run.font] == space_w[REGULAR] \
-                    and abs(run.x - pending_end - space_w[REGULAR] * size) < 0.01:
+                    and abs(run.x - pending_end - _space(space_w, run.font) * size) < 0.01:
                 pending += " " + run.value  # same style, one space apart: one string
                 pending_end = run.x + run.width
                 continue
