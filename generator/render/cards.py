@@ -16,7 +16,7 @@ from generator.model import Card, Pack
 from generator.render.art import ArtLibrary
 from generator.render.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
 from generator.render.icons import IconSheet
-from generator.render.layout import Element, Layout, LayoutSet
+from generator.render.layout import Element, Layout, LayoutSet, run_within_budget
 from generator.render.maps import draw_hex_shape
 from generator.render.text import FitError, TextFitter, draw_layout
 
@@ -122,7 +122,11 @@ class CardPainter:
 
     # ---- public ---------------------------------------------------------------------
     def draw_face(self, face: CardFace, x: float, y: float) -> None:
-        """Draw a face with its trim's bottom-left corner at (x, y) points."""
+        """Draw a face with its trim's bottom-left corner at (x, y) points; all its templates
+        together run within one time budget."""
+        run_within_budget(lambda: self._draw_face(face, x, y))
+
+    def _draw_face(self, face: CardFace, x: float, y: float) -> None:
         shared = self.shared
         self.width_mm, self.height_mm = shared.pack.card_size_mm(face.type_id)
         if face.back:

@@ -147,10 +147,17 @@ class TemplateTimeout(SecurityError):
     """A template ran past its time budget: a loop that never ends, or far too much work."""
 
 
+# Per thread: whether a budget timer is running, so nested calls (every template of one card)
+# share the card's timer instead of arming four system timers per template.
+_BUDGET = threading.local()
+
+
 def run_within_budget(call, seconds: float | None = None):
     """Run `call`, interrupting it with TemplateTimeout after `seconds` (a real-time timer; only
     in the main thread of a process, where signals are delivered). Nests with an outer timer."""
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return call()
+    if getattr(_BUDGET, "running", False):  # an enclosing budget (a whole card) already watches
         return call()
     seconds = TEMPLATE_SECONDS if seconds is None else seconds
 
@@ -162,9 +169,11 @@ def run_within_budget(call, seconds: float | None = None):
     outer, _ = signal.setitimer(signal.ITIMER_REAL, 0)
     start = time.monotonic()
     signal.setitimer(signal.ITIMER_REAL, min(seconds, outer) if outer > 0 else seconds)
+    _BUDGET.running = True
     try:
         return call()
     finally:
+        _BUDGET.running = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous_handler)
         if outer > 0:  # give the outer timer what is left of its time

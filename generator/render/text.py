@@ -137,7 +137,7 @@ class BoundedCache(dict):
     """A dict that forgets its oldest entries past `limit`. Card texts repeat within a kit
     (copies, shared lines) but a 10,000-card deck must not keep 10,000 layouts alive."""
 
-    def __init__(self, limit: int = 1024):
+    def __init__(self, limit: int = 256):
         super().__init__()
         self.limit = limit
 
