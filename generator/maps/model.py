@@ -104,8 +104,29 @@ class HexEntry:
                 "region": f"regions.{self.name}.hexes"}[self.kind]
 
 
+class TerrainCells:
+    """What a cell's obstacles and terrain mean, for hex and square maps alike; a map
+    provides `cells` (where there is ground), `obstacles`, `terrain` and `terrain_specs`."""
+
+    def spec_of(self, cell) -> TerrainSpec | None:
+        tid = self.terrain.get(cell)
+        return self.terrain_specs.get(tid) if tid is not None else None
+
+    def walkable(self, cell) -> bool:
+        if cell not in self.cells or cell in self.obstacles:
+            return False
+        spec = self.spec_of(cell)
+        return spec is None or spec.walkable
+
+    def blocks_sight(self, cell) -> bool:
+        if cell in self.obstacles:
+            return True
+        spec = self.spec_of(cell)
+        return spec is not None and spec.blocks_sight
+
+
 @dataclass
-class HexMap:
+class HexMap(TerrainCells):
     id: str
     file: str
     title: str
@@ -127,21 +148,9 @@ class HexMap:
     grid = "hex"  # the kind of grid (square maps are `generator.maps.square.SquareMap`)
     cell_word = "hex"  # what messages call one cell
 
-    def spec_of(self, h) -> TerrainSpec | None:
-        tid = self.terrain.get(h)
-        return self.terrain_specs.get(tid) if tid is not None else None
-
-    def walkable(self, h) -> bool:
-        if h not in self.hexes or h in self.obstacles:
-            return False
-        spec = self.spec_of(h)
-        return spec is None or spec.walkable
-
-    def blocks_sight(self, h) -> bool:
-        if h in self.obstacles:
-            return True
-        spec = self.spec_of(h)
-        return spec is not None and spec.blocks_sight
+    @property
+    def cells(self):
+        return self.hexes
 
     @property
     def walkable_hexes(self) -> frozenset:

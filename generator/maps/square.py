@@ -28,8 +28,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from generator import squaregrid
 from generator.errors import InputError, Location, Problem
-from generator.maps.model import HexEntry
-from generator.model import ID_PATTERN, Pack, TerrainSpec
+from generator.maps.model import HexEntry, TerrainCells
+from generator.model import ID_PATTERN, Pack
 from generator.pydantic_errors import problems_from
 from generator.schemas import allowed_keys_fn
 from generator.squaregrid import Square
@@ -63,7 +63,7 @@ class SquareMapSpec(BaseModel):
 
 
 @dataclass
-class SquareMap:
+class SquareMap(TerrainCells):
     """A square-grid map. `heights` holds the tiles (a tile is a square with a height);
     a square of the board with no height is open air. Coordinates are `Square(x, y)`."""
 
@@ -104,21 +104,9 @@ class SquareMap:
     def height(self, t) -> int | None:
         return self.heights.get(t)
 
-    def spec_of(self, t) -> TerrainSpec | None:
-        tid = self.terrain.get(t)
-        return self.terrain_specs.get(tid) if tid is not None else None
-
-    def walkable(self, t) -> bool:
-        if t not in self.heights or t in self.obstacles:
-            return False
-        spec = self.spec_of(t)
-        return spec is None or spec.walkable
-
-    def blocks_sight(self, t) -> bool:
-        if t in self.obstacles:
-            return True
-        spec = self.spec_of(t)
-        return spec is not None and spec.blocks_sight
+    @property
+    def cells(self):
+        return self.heights  # a square with a height is ground; the rest is open air
 
     @property
     def walkable_cells(self) -> frozenset:
