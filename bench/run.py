@@ -90,7 +90,8 @@ def child_peak_rss(n: int) -> float:
     code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from bench.run import *; "
             f"p = synthetic_pack({n}); s = CardShared(p); "
             f"write_home_sheets(p, faces_of(p, s), Path(sys.argv[1]), shared=s); "
-            "import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+            # VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the forking parent
+            "print(next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')))")
     with tempfile.TemporaryDirectory() as tmp:
         res = subprocess.run([sys.executable, "-c", code, str(Path(tmp) / "big.pdf")], capture_output=True,
                              text=True, check=True, cwd=ROOT)
