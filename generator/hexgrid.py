@@ -9,9 +9,10 @@ axial (q, r) with s = -q - r; page coordinates have y pointing *down* (renderers
 from __future__ import annotations
 
 import math
-from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterable, Literal, NamedTuple
+
+from generator import graph
 
 SQRT3 = math.sqrt(3.0)
 
@@ -258,21 +259,7 @@ def dilate(shape: Iterable, n: int) -> Shape:
 
 def connected_components(hexes: Iterable) -> list[list[Hex]]:
     """Groups of hexes joined by shared edges, largest first; each group sorted."""
-    todo = set(shape_of(hexes))
-    groups = []
-    for start in sorted(todo):
-        if start not in todo:
-            continue
-        todo.discard(start)
-        group, queue = [start], deque([start])
-        while queue:
-            for nb in neighbours(queue.popleft()):
-                if nb in todo:
-                    todo.discard(nb)
-                    group.append(nb)
-                    queue.append(nb)
-        groups.append(sorted(group))
-    return sorted(groups, key=lambda g: (-len(g), g[0]))
+    return graph.connected_components(shape_of(hexes), neighbours)
 
 
 # ---- layout: hex to page ------------------------------------------------------------------

@@ -14,12 +14,14 @@ Because the same segment is examined from both ends, sight is always symmetric.
 
 from __future__ import annotations
 
+
 import math
 import re
-from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Iterable, Literal, NamedTuple
+
+from generator import graph
 
 LosRule = Literal["permissive", "strict"]
 
@@ -115,21 +117,7 @@ def rectangle(columns: int, rows: int) -> list[Square]:
 
 def connected_components(tiles: Iterable) -> list[list[Square]]:
     """Groups of tiles joined by shared edges, largest first; each group sorted."""
-    todo = {as_square(t) for t in tiles}
-    groups = []
-    for start in sorted(todo):
-        if start not in todo:
-            continue
-        todo.discard(start)
-        group, queue = [start], deque([start])
-        while queue:
-            for nb in neighbours(queue.popleft()):
-                if nb in todo:
-                    todo.discard(nb)
-                    group.append(nb)
-                    queue.append(nb)
-        groups.append(sorted(group))
-    return sorted(groups, key=lambda g: (-len(g), g[0]))
+    return graph.connected_components((as_square(t) for t in tiles), neighbours)
 
 
 # ---- lines of sight -------------------------------------------------------------------------
