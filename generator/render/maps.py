@@ -689,7 +689,7 @@ def _legend_height(m: HexMap, width: float, zone_names: dict) -> float:
 LEGEND_SIDE_MM = 78.0  # legend column width when it sits beside the map
 
 
-def _header_height(m: HexMap, width: float) -> float:
+def _header_height(m, width: float) -> float:
     lines = len(simpleSplit(m.notes, REGULAR, 8.5, width * MM)) if m.notes else 0
     return 14 + lines * 8.5 * 1.3 / MM + 4
 
@@ -697,16 +697,22 @@ def _header_height(m: HexMap, width: float) -> float:
 def _overview_layout(m: HexMap, paper: str, zone_names: dict):
     """Pick the page orientation and legend position (below or beside the map) that print
     the overview largest. Returns (page, map box (x, y, w, h), legend (x, top, width))."""
+    return overview_layout(m.layout().bounds(m.hexes), paper, lambda width: _header_height(m, width),
+                           lambda width: _legend_height(m, width, zone_names))
+
+
+def overview_layout(bounds, paper: str, header_height, legend_height):
+    """For any map picture of `bounds` (mm): the page orientation and legend place (below or
+    beside) that print it largest, given the header's and legend's heights at a width."""
     w, h = PAPERS_MM[paper]
-    bounds = m.layout().bounds(m.hexes)
     bw, bh = bounds[2] - bounds[0], bounds[3] - bounds[1]
     best = None
     for page in ((w, h), (h, w)):
         W, H = page
         width = W - 2 * MARGIN_MM
-        top = H - MARGIN_MM - _header_height(m, width)
-        below = _legend_height(m, width, zone_names)
-        side = _legend_height(m, LEGEND_SIDE_MM, zone_names)
+        top = H - MARGIN_MM - header_height(width)
+        below = legend_height(width)
+        side = legend_height(LEGEND_SIDE_MM)
         options = [
             ((MARGIN_MM, MARGIN_MM + below + 7, width, top - MARGIN_MM - below - 7),
              (MARGIN_MM, MARGIN_MM + below, width)),

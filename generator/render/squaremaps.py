@@ -22,15 +22,15 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.lib.utils import simpleSplit
 
 from generator import squaregrid
 from generator.maps.square import SquareMap
 from generator.model import MovementSpec, Pack
 from generator.render.fonts import BOLD, REGULAR
-from generator.render.maps import (LEGEND_SIDE_MM, MARGIN_MM, PAPERS_MM, PNG_MAX_PX, Frame, SheetPlan, Window,
+from generator.render.maps import (MARGIN_MM, PAPERS_MM, PNG_MAX_PX, Frame, SheetPlan, Window,
                                    _draw_assembly, _draw_sheet, _fit_frame, _hex_label, _hex_path, _Look,
-                                   _paint_zones, _paragraph, _pattern, _straight_axis, _text, terrain_legend_rows,
+                                   _header_height, _paint_zones, _paragraph, _pattern, _straight_axis, _text,
+                                   overview_layout, terrain_legend_rows,
                                    window_area)
 from generator.render.pdfout import MM, atomic_output, new_canvas
 from generator.squaregrid import Square
@@ -370,35 +370,10 @@ def _legend_height(m: SquareMap, pack: Pack, width: float, zone_names: dict) -> 
 # ---- pages -------------------------------------------------------------------------------------
 
 
-def _header_height(m: SquareMap, width: float) -> float:
-    lines = len(simpleSplit(m.notes, REGULAR, 8.5, width * MM)) if m.notes else 0
-    return 14 + lines * 8.5 * 1.3 / MM + 4
-
-
 def _overview_layout(m: SquareMap, pack: Pack, paper: str, zone_names: dict):
     """The page orientation and legend position (below or beside) that print the map largest."""
-    w, h = PAPERS_MM[paper]
-    bounds = m.layout().bounds(m.board)
-    bw, bh = bounds[2] - bounds[0], bounds[3] - bounds[1]
-    best = None
-    for page in ((w, h), (h, w)):
-        W, H = page
-        width = W - 2 * MARGIN_MM
-        top = H - MARGIN_MM - _header_height(m, width)
-        below = _legend_height(m, pack, width, zone_names)
-        side = _legend_height(m, pack, LEGEND_SIDE_MM, zone_names)
-        options = [((MARGIN_MM, MARGIN_MM + below + 7, width, top - MARGIN_MM - below - 7),
-                    (MARGIN_MM, MARGIN_MM + below, width))]
-        if side <= top - MARGIN_MM:
-            options.append(((MARGIN_MM, MARGIN_MM + 6, width - LEGEND_SIDE_MM - 6, top - MARGIN_MM - 6),
-                            (W - MARGIN_MM - LEGEND_SIDE_MM, top, LEGEND_SIDE_MM)))
-        for box, legend in options:
-            if box[2] <= 0 or box[3] <= 0:
-                continue
-            scale = min(box[2] / bw, box[3] / bh, 1.0)
-            if best is None or scale > best[0] + 1e-9:
-                best = (scale, page, box, legend)
-    return best[1], best[2], best[3]
+    return overview_layout(m.layout().bounds(m.board), paper, lambda width: _header_height(m, width),
+                           lambda width: _legend_height(m, pack, width, zone_names))
 
 
 def _draw_overview(c, m: SquareMap, pack: Pack, plan: SheetPlan, page, box, legend, zone_names: dict) -> None:
