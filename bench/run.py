@@ -11,7 +11,6 @@ import dataclasses
 import json
 import os
 import re
-import resource
 import shutil
 import statistics
 import subprocess
@@ -26,7 +25,6 @@ sys.path.insert(0, str(ROOT))
 from bench.floor import draw_floor, prepare  # noqa: E402
 from generator.kit import card_order  # noqa: E402
 from generator.load import load_build, load_pack  # noqa: E402
-from generator.model import Card  # noqa: E402
 from generator.render.cards import CardFace, CardShared  # noqa: E402
 from generator.render.cardsheets import write_home_sheets  # noqa: E402
 from generator.rules import validate_build  # noqa: E402

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.errors import InputError, Location, Problem
+from generator.errors import InputError, Problem
 from generator.model import Build, Card, Pack
 from generator.render.cards import CardFace, CardShared
-
-PROFILES = ("home", "gutterfold", "print-shop", "png", "tts")
-
 
 def card_order(pack: Pack) -> list[Card]:
     """Set order, then type order as game.yaml declares them, then file order."""
@@ -69,9 +66,3 @@ def build_faces(pack: Pack, build: Build, shared: CardShared) -> list[CardFace]:
 
 def output_dir(pack: Pack, out: Path | None) -> Path:
     return Path(out) if out else Path("output") / pack.spec.id
-
-
-def check_profile(profile: str) -> None:
-    if profile not in PROFILES:
-        raise InputError([Problem("cli.profile", f"unknown profile `{profile}`", Location("command line"),
-                                  expected=", ".join(PROFILES))])

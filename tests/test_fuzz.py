@@ -12,7 +12,6 @@ import copy
 import os
 from pathlib import Path
 
-import pytest
 import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings

@@ -22,7 +22,6 @@ from generator.maps import load_map, validate_hexmap
 from generator.maps.checks import preset_footprints
 from generator.render.maps import build_maps_pdf
 from generator.render.maptiles import plan_tiles
-from generator.render.pdfout import MM
 from test_maps import hexagons, pack_with_maps, painted
 
 TILE = """\

@@ -5,7 +5,6 @@ deck and name every broken rule of an illegal one, its map tiles print at the st
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pypdf
 import pytest

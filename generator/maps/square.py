@@ -22,6 +22,7 @@ with where each value was written, for the checks to report.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
@@ -87,8 +88,9 @@ class SquareMap(TerrainCells):
     grid = "square"
     cell_word = "tile"
 
-    @property
+    @cached_property
     def cells(self) -> frozenset:
+        """The squares with ground (a height); the rest of the board is open air."""
         return frozenset(self.heights)
 
     @property
@@ -103,10 +105,6 @@ class SquareMap(TerrainCells):
 
     def height(self, t) -> int | None:
         return self.heights.get(t)
-
-    @property
-    def cells(self):
-        return self.heights  # a square with a height is ground; the rest is open air
 
     @property
     def walkable_cells(self) -> frozenset:

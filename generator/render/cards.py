@@ -305,7 +305,7 @@ class CardPainter:
             return
         c = self.canvas
         cell = w / len(items)
-        size = min(e.size, h / mm * 2.2) if False else e.size
+        size = e.size
         icon_size = min(h * 0.8, size * 1.25)
         color = layout.render(e.color, ctx, e)
         for i, (icon_name, value) in enumerate(items):

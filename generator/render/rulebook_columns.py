@@ -83,18 +83,17 @@ class Columns(Flowable):
             return aw, ah + 1  # more than fits here: the frame will ask for a split
         # the lowest height that still holds everything: even columns on the last page
         lo, hi = 0.0, ah
-        best = cols
         total = sum(h for col in cols for (_, _, h) in col)
         lo = max(lo, total / self.ncols - 1.0)
         for _ in range(14):
             if hi - lo < 1.0:
                 break
             mid = (lo + hi) / 2
-            trial, left = self._fill(cw, mid, self.content)
+            _, left = self._fill(cw, mid, self.content)
             if left:
                 lo = mid
             else:
-                hi, best = mid, trial
+                hi = mid
         final, left = self._fill(cw, hi, self.content)  # leave every flowable wrapped as drawn
         self._cols = final if not left else self._fill(cw, ah, self.content)[0]
         self.height = self._height(self._cols)
