@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from generator.calibrate_cli import calibrate
 from generator.errors import InputError
 from generator.rules.report import reports_document
 from generator.targets import DEFAULT_PACK, validate_target
@@ -119,14 +120,6 @@ def list_cards(pack_dir, fmt):
     click.echo(render_card_list(load_pack(pack_dir), fmt), nl=False)
 
 
-def _offset(value: str) -> tuple[float, float]:
-    try:
-        dx, dy = (float(v) for v in value.split(","))
-    except ValueError:
-        raise click.BadParameter("expected DX,DY in millimetres, e.g. 0.5,-1") from None
-    return dx, dy
-
-
 @main.command()
 @click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False),
                 default=str(DEFAULT_PACK))
@@ -136,19 +129,25 @@ def _offset(value: str) -> tuple[float, float]:
               show_default=True, help="What to make: home sheets, gutterfold, print-shop PDF, PNG per card, TTS sheets.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge", "none"]), default="long-edge", show_default=True)
-@click.option("--back-offset", default="0,0", show_default=True,
-              help="Move backs DX,DY mm (right, up) to match your printer; see calibration.pdf.")
+@click.option("--back-offset", default=None,
+              help="DX,DY in mm exactly as read on calibration.pdf (right, up); overrides `pnp calibrate`'s.")
+@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False),
+              help="The saved calibration file (default: your user config folder, or $PNP_CONFIG).")
 @click.option("--size", "png_size", type=click.Choice(["mpc", "tgc"]), default="mpc", show_default=True,
               help="png profile: MakePlayingCards 822×1122 or The Game Crafter 825×1125 pixels.")
 @click.option("--only", type=click.Choice(["cards", "maps", "rulebook", "pieces", "all"]), default="all",
               show_default=True, help="Home profile: which parts of the kit to build.")
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Output folder (default: output/<pack id>).")
-def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir):
+def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path, png_size, only, out_dir):
     """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
     from generator.build import run_build
+    from generator.calibration import resolve_back_offset
+    reading, note = resolve_back_offset(back_offset, duplex if profile == "home" else "none", config_path)
+    if note:
+        click.echo(note)
     for line in run_build(pack_dir, build_file=build_file, profile=profile, paper=paper, duplex=duplex,
-                          back_offset=_offset(back_offset), png_size=png_size, only=only, out_dir=out_dir):
+                          back_offset=reading, png_size=png_size, only=only, out_dir=out_dir):
         click.echo(line)
 
 
@@ -226,6 +225,8 @@ def new(name, root):
     click.echo(f"created {target}: edit {target}/game.yaml and {target}/cards/units.yaml, then run\n"
                f"  pnp validate {target}\n  pnp build {target}")
 
+
+main.add_command(calibrate)
 
 if __name__ == "__main__":
     main()

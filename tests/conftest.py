@@ -168,6 +168,15 @@ class Checked:
         return line_of(self.text, needle, nth)
 
 
+@pytest.fixture(autouse=True)
+def private_calibration(tmp_path_factory, monkeypatch):
+    """Every test gets its own (empty) saved-calibration file: no test reads or writes the
+    real user's `pnp calibrate` settings."""
+    path = tmp_path_factory.mktemp("config") / "calibration.json"
+    monkeypatch.setenv("PNP_CONFIG", str(path))
+    return path
+
+
 @pytest.fixture(scope="session")
 def pack():
     return load_pack(PACK_DIR)

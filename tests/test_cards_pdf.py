@@ -54,8 +54,8 @@ def markers(page) -> list[tuple[str, float, float]]:
 
 
 def mark_segments(reader, page) -> list[tuple[float, float, float, float]]:
-    """Crop marks: the 0.25 pt line segments drawn on the page itself (not inside forms)."""
-    from generator.render.sheets import MARK_WIDTH_PT
+    """Cut guides: the 0.25 pt line segments drawn on the page itself (not inside forms)."""
+    from generator.render.cutguides import GUIDE_WIDTH_PT as MARK_WIDTH_PT
     ops = ContentStream(page.get_contents(), reader).operations
     segs, start, width, stack = [], None, 1.0, []
     for operands, op in ops:
@@ -101,7 +101,7 @@ def test_kit_holds_the_declared_copies(pack, home_pdf):
     assert counts.get("reference", 0) >= 1
 
 
-def test_crop_marks_extend_the_trim_lines_at_card_size(home_pdf):
+def test_cut_guides_extend_the_trim_lines_at_card_size(home_pdf):
     reader = PdfReader(home_pdf)
     page = reader.pages[0]
     segs = mark_segments(reader, page)
@@ -114,13 +114,14 @@ def test_crop_marks_extend_the_trim_lines_at_card_size(home_pdf):
         assert abs(w - POKER[0] * MM) < TOL
     for h in heights:
         assert abs(h - POKER[1] * MM) < TOL
-    # marks start outside the bleed: none crosses the card area
+    # guides run through gutters and margins (issue 15): none enters a card's trim
     page_w, page_h = float(page.mediabox.width), float(page.mediabox.height)
-    top = horizontals[-1]
-    bottom = horizontals[0]
     for x1, y1, x2, y2 in segs:
-        if abs(x1 - x2) < 1e-6:
-            assert min(y1, y2) >= top + 1.9 * MM or max(y1, y2) <= bottom - 1.9 * MM
+        for i in range(0, 6, 2):
+            for j in range(0, 6, 2):
+                inside_x = verticals[i] + TOL < max(x1, x2) and min(x1, x2) < verticals[i + 1] - TOL
+                inside_y = horizontals[j] + TOL < max(y1, y2) and min(y1, y2) < horizontals[j + 1] - TOL
+                assert not (inside_x and inside_y)
     # the grid is centred, so long-edge mirroring is exact (PRINT-SPECS.md)
     assert abs(verticals[0] - (page_w - verticals[-1])) < TOL
     assert abs(horizontals[0] - (page_h - horizontals[-1])) < TOL
@@ -157,7 +158,8 @@ def test_short_edge_and_offset(pack, shared, tmp_path):
     fronts = markers(reader.pages[0])
     backs = markers(reader.pages[1])
     for (_, fx, fy), (_, bx, by) in zip(fronts, backs):
-        assert abs(bx - (fx + 1.0 * MM)) < TOL
+        # the reading (1.0, -0.5) as typed; short edge moves backs (-1.0, -0.5) on their page
+        assert abs(bx - (fx - 1.0 * MM)) < TOL
         assert abs(by - (page_h - fy - POKER[1] * MM - 0.5 * MM)) < TOL
 
 

@@ -3,6 +3,7 @@ and the duplex calibration page."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
@@ -12,8 +13,8 @@ from generator.model import Pack
 from generator.render.cards import CardFace, CardPainter, CardShared
 from generator.render.fonts import BOLD, REGULAR
 from generator.render.pdfout import atomic_output, new_canvas
-from generator.render.sheets import (Slot, clip_to_slot, crop_marks, load_sheet, make_grid, page_label,
-                                     page_size_mm)
+from generator.render.cutguides import draw_guides, footer, guide_segments
+from generator.render.sheets import Grid, SheetSpec, Slot, clip_to_slot, load_sheet, make_grid, page_size_mm
 
 
 def _chunks(items, n):
@@ -38,6 +39,13 @@ def size_groups(pack: Pack, faces: list[CardFace]) -> list[tuple[tuple[float, fl
     return list(groups.items())
 
 
+def _finish_page(c, grid: Grid, spec: SheetSpec, slots, label: str, extra_slots=()) -> None:
+    """Footer first (guides keep clear of it), then the cut guides over the cards' bleed."""
+    every = list(slots) + list(extra_slots)
+    box = footer(c, grid, spec, every, label)
+    draw_guides(c, guide_segments(grid, spec, every, [box] if box else []))
+
+
 def write_home_sheets(pack: Pack, faces: list[CardFace], out: Path, sheet: str = "a4",
                       duplex: str = "long-edge", back_offset=(0.0, 0.0), shared: CardShared | None = None,
                       title: str | None = None) -> dict:
@@ -56,16 +64,17 @@ def write_home_sheets(pack: Pack, faces: list[CardFace], out: Path, sheet: str =
         painter = CardPainter(c, shared)
         for n, (grid, back_grid, chunk) in enumerate(plans, 1):
             _draw_faces(c, painter, chunk, grid.slots)
-            crop_marks(c, grid, spec)
-            page_label(c, grid, f"{pack.spec.name} {pack.spec.version} · cards · sheet {n} of {len(plans)} · fronts"
-                       + (f" · print double-sided, flip on the {duplex.replace('-', ' ')}" if duplex != "none" else ""))
+            _finish_page(c, grid, spec, grid.slots[:len(chunk)],
+                         f"{pack.spec.name} {pack.spec.version} · cards · sheet {n} of {len(plans)} · fronts"
+                         + (f" · print double-sided, flip on the {duplex.replace('-', ' ')}" if duplex != "none"
+                            else ""))
             c.showPage()
             if duplex == "none":
                 continue
             backs = [CardFace(f.card, True, f.index, f.total, f.layout, f.set_id, f.type_id) for f in chunk]
             _draw_faces(c, painter, backs, back_grid.slots)
-            crop_marks(c, back_grid, spec)
-            page_label(c, grid, f"{pack.spec.name} · cards · sheet {n} of {len(plans)} · backs")
+            _finish_page(c, back_grid, spec, back_grid.slots[:len(chunk)],
+                         f"{pack.spec.name} · cards · sheet {n} of {len(plans)} · backs")
             c.showPage()
         c.save()
     per_page = len(first.slots)
@@ -78,10 +87,15 @@ def write_gutterfold(pack: Pack, faces: list[CardFace], out: Path, sheet: str = 
     spec = load_sheet(sheet)
     shared = shared or CardShared(pack)
     pw, ph = page_size_mm(spec)
-    fold = spec.fold_gap or 6.0
-    half = (pw - fold) / 2
-    grid = make_grid(spec, pack.card_size_mm(), (0.0, 0.0, half, ph))
-    back_grid = grid.mirrored("long-edge")
+    fold = spec.fold_gap if spec.fold_gap is not None else 2 * spec.bleed
+    m = spec.margin
+    # the front half's cards sit against the fold (fold/2 from it), so the bleed of a front
+    # and of its back meet in the fold and the outer margin gets all the slack
+    loose = make_grid(spec, pack.card_size_mm(), (m, m, pw / 2 - fold / 2 - m, ph - 2 * m))
+    shift = (pw / 2 - fold / 2) * mm - max(s.x + s.w for s in loose.slots)
+    grid = Grid(loose.page_w, loose.page_h, tuple(replace(s, x=s.x + shift, bleed=_fold_bleed(s, loose, spec))
+                                                  for s in loose.slots), loose.columns, loose.rows)
+    back_grid = grid.mirrored("none", axis="columns")  # about the fold, whatever the paper
     per_page = len(grid.slots)
     pages = list(_chunks(faces, per_page))
     with atomic_output(out) as tmp:
@@ -91,18 +105,28 @@ def write_gutterfold(pack: Pack, faces: list[CardFace], out: Path, sheet: str = 
             _draw_faces(c, painter, chunk, grid.slots)
             backs = [CardFace(f.card, True, f.index, f.total, f.layout, f.set_id, f.type_id) for f in chunk]
             _draw_faces(c, painter, backs, back_grid.slots)
-            crop_marks(c, grid, spec)
-            crop_marks(c, back_grid, spec)
+            used = len(chunk)
+            every = list(grid.slots[:used]) + list(back_grid.slots[:used])
+            box = footer(c, grid, spec, every,
+                         f"{pack.spec.name} · gutterfold {n} of {len(pages)} · fold on the dashed line, glue, then cut")
             c.saveState()
             c.setDash(3, 3)
             c.setLineWidth(0.4)
             c.setStrokeColor(HexColor("#888888"))
-            c.line(pw * mm / 2, 4 * mm, pw * mm / 2, ph * mm - 4 * mm)
+            c.line(pw * mm / 2, (box[3] if box else m * mm), pw * mm / 2, ph * mm - m * mm)
             c.restoreState()
-            page_label(c, grid, f"{pack.spec.name} · gutterfold {n} of {len(pages)} · fold on the dashed line, glue, then cut")
+            draw_guides(c, guide_segments(grid, spec, every, [box] if box else []))
             c.showPage()
         c.save()
     return {"pages": len(pages), "cards": len(faces), "per_page": per_page}
+
+
+def _fold_bleed(s: Slot, grid: Grid, spec: SheetSpec) -> tuple:
+    """Cards in the column next to the fold bleed up to the fold (half the fold gap)."""
+    l, b, r, t = s.bleed
+    inner = abs(s.x + s.w - max(o.x + o.w for o in grid.slots)) < 1e-6
+    return (l, b, min(spec.bleed, (spec.fold_gap if spec.fold_gap is not None else 2 * spec.bleed) / 2) * mm
+            if inner else r, t)
 
 
 def write_print_shop(pack: Pack, faces: list[CardFace], out: Path, bleed_mm: float = 3.0,
@@ -133,45 +157,82 @@ def write_print_shop(pack: Pack, faces: list[CardFace], out: Path, bleed_mm: flo
     return {"pages": pages, "cards": len(faces)}
 
 
+CAL_FINE_AT_MM = 14.0  # the fine scales sit this far from the centre, across the cross's arms
+CAL_FINE_HALF = 12  # fine scale ticks: -6 .. +6 mm in 0.5 mm steps
+CAL_ARM_MM = 25.0  # the back's cross reaches past both fine scales
+CAL_CROSS_PT = 0.6  # thin enough to read to a quarter millimetre
+
+
+def _scale(c, along_x: bool, fixed: float, centre: float, count: int, step: float, every: int, label_at: float,
+           long_tick: float, short_tick: float, zero: bool = True) -> None:
+    """Ticks (mm) across a line: along x at height `fixed`, or along y at x `fixed`; a label
+    every `every` ticks, `label_at` mm to the side."""
+    for i in range(-count, count + 1):
+        pos = centre + i * step
+        tick = long_tick if i % every == 0 else short_tick
+        if along_x:
+            c.line(pos * mm, (fixed - tick) * mm, pos * mm, (fixed + tick) * mm)
+        else:
+            c.line((fixed - tick) * mm, pos * mm, (fixed + tick) * mm, pos * mm)
+        if i % every == 0 and (i or zero):
+            value = f"{i * step:+g}" if i else "0"
+            if along_x:
+                c.drawCentredString(pos * mm, (fixed + label_at) * mm, value)
+            else:
+                (c.drawRightString if label_at < 0 else c.drawString)((fixed + label_at) * mm, (pos - 0.6) * mm, value)
+
+
 def write_calibration(pack: Pack, out: Path, sheet: str = "a4", duplex: str = "long-edge") -> dict:
-    """Two pages: print double-sided, hold to the light, read how far the back's cross sits
-    from the front's on the scales; pass that as --back-offset DX,DY."""
+    """Two pages: print double-sided, hold to the light, read where the back's cross falls
+    on the front's scales and pass those numbers unchanged to --back-offset DX,DY (the tool
+    gives them the sign the flip needs, generator/duplex.py)."""
     spec = load_sheet(sheet)
     pw, ph = page_size_mm(spec)
+    cx, cy = pw / 2, ph / 2
+    flip = duplex.replace("-", " ")
     with atomic_output(out) as tmp:
         c = new_canvas(str(tmp), (pw * mm, ph * mm), "Duplex calibration", duplex)
-        for side in ("front", "back"):
-            cx, cy = pw / 2, ph / 2
-            c.setLineWidth(0.3)
-            c.setStrokeColor(HexColor("#000000"))
-            if side == "front":
-                # millimetre scales through the centre, labelled every 5 mm
-                for i in range(-20, 21):
-                    tick = 4 if i % 5 == 0 else 2
-                    c.line((cx + i) * mm, (cy - tick) * mm, (cx + i) * mm, (cy + tick) * mm)
-                    c.line((cx - tick) * mm, (cy + i) * mm, (cx + tick) * mm, (cy + i) * mm)
-                    if i % 5 == 0 and i:
-                        c.setFont(REGULAR, 6)
-                        c.drawCentredString((cx + i) * mm, (cy - 8) * mm, f"{i:+d}")
-                        c.drawString((cx + 6) * mm, (cy + i - 0.7) * mm, f"{i:+d}")
-                c.setFont(BOLD, 12)
-                c.drawCentredString(cx * mm, (ph - 25) * mm, "Duplex calibration — front")
-                c.setFont(REGULAR, 9)
-                lines = [
-                    f"Print both pages double-sided (flip on the {duplex.replace('-', ' ')}), at 100 % / actual size.",
-                    "Hold the sheet up to a light. The back shows a single bold cross.",
-                    "Read where its centre falls on the front's scales (right and up are +).",
-                    "Then build with: pnp build --back-offset DX,DY using the negated readings,",
-                    "e.g. a cross seen at +1.5 right and -0.5 up gives --back-offset -1.5,0.5",
-                ]
-                for i, text in enumerate(lines):
-                    c.drawCentredString(cx * mm, (ph - 40 - i * 6) * mm, text)
-            else:
-                c.setLineWidth(1.2)
-                c.line((cx - 15) * mm, cy * mm, (cx + 15) * mm, cy * mm)
-                c.line(cx * mm, (cy - 15) * mm, cx * mm, (cy + 15) * mm)
-                c.setFont(BOLD, 12)
-                c.drawCentredString(cx * mm, (ph - 25) * mm, "Duplex calibration — back")
-            c.showPage()
+        # front: 1 mm scales through the centre, and fine 0.5 mm scales crossing the arms
+        c.setLineWidth(0.3)
+        c.setStrokeColor(HexColor("#000000"))
+        c.setFont(REGULAR, 6)
+        # labels of the vertical scale sit right of the horizontal one's end, clear of its labels
+        _scale(c, True, cy, cx, 10, 1.0, 5, -5.5, 3, 1.5, zero=False)
+        _scale(c, False, cx, cy, 10, 1.0, 5, 14, 3, 1.5, zero=False)
+        c.setLineWidth(0.2)
+        c.setFont(REGULAR, 5)
+        _scale(c, True, cy - CAL_FINE_AT_MM, cx, CAL_FINE_HALF, 0.5, 6, -5, 2.5, 1.2)
+        _scale(c, False, cx - CAL_FINE_AT_MM, cy, CAL_FINE_HALF, 0.5, 6, -3.2, 2.5, 1.2)
+        c.setFont(REGULAR, 6.5)
+        c.drawCentredString(cx * mm, (cy - CAL_FINE_AT_MM - 9) * mm, "DX: fine scale, 0.5 mm ticks")
+        c.drawRightString((cx - CAL_FINE_AT_MM - 1) * mm, (cy + 9) * mm, "DY: fine scale")
+        c.setFont(BOLD, 12)
+        c.drawCentredString(cx * mm, (ph - 25) * mm, "Duplex calibration — front")
+        c.setFont(REGULAR, 9)
+        lines = [
+            f"Print both pages double-sided, flip on the {flip}, at 100 % / actual size.",
+            "Hold the sheet up to a light: the back's thin cross shows through.",
+            "DX: where its upright line crosses the fine scale below the centre (right is +).",
+            "DY: where its level line crosses the fine scale left of the centre (up is +).",
+            "Type the two numbers exactly as you read them; pnp gives them the sign the flip needs.",
+        ]
+        for i, text in enumerate(lines):
+            c.drawCentredString(cx * mm, (ph - 40 - i * 5.5) * mm, text)
+        c.setFont(BOLD, 9)
+        c.drawCentredString(cx * mm, 60 * mm, "Example: the cross seen 1.5 mm right and 0.5 mm down reads 1.5, -0.5:")
+        c.setFont(REGULAR, 9)
+        for i, text in enumerate([f"pnp build --duplex {duplex} --back-offset 1.5,-0.5",
+                                  f"or save it for every later build:  pnp calibrate 1.5,-0.5 --duplex {duplex}",
+                                  "A cross on 0, 0 needs no offset."]):
+            c.drawCentredString(cx * mm, (53 - i * 5.5) * mm, text)
+        c.showPage()
+        # back: one long thin cross at the centre
+        c.setLineWidth(CAL_CROSS_PT)
+        c.setStrokeColor(HexColor("#000000"))
+        c.line((cx - CAL_ARM_MM) * mm, cy * mm, (cx + CAL_ARM_MM) * mm, cy * mm)
+        c.line(cx * mm, (cy - CAL_ARM_MM) * mm, cx * mm, (cy + CAL_ARM_MM) * mm)
+        c.setFont(BOLD, 12)
+        c.drawCentredString(cx * mm, (ph - 25) * mm, "Duplex calibration — back")
+        c.showPage()
         c.save()
     return {"pages": 2}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from generator.duplex import back_page_shift, flip_axis
 from generator.model import Build, CounterFace, CounterSpec
 from generator.render.fonts import BOLD
 from generator.render.pieces import Figure, most_characters, pieces_spec
@@ -293,8 +294,9 @@ def counter_blocks(kit: Kit, items: list[CounterItem]) -> list[tuple[tuple[float
 def mirror(kit: Kit, x: float, y: float) -> tuple[float, float]:
     """Where the back of a piece centred at (x, y) goes on the back page."""
     w, h = kit.page_mm
-    dx, dy = kit.back_offset
-    if kit.duplex == "short-edge":
+    axis = flip_axis(kit.duplex, w, h)
+    dx, dy = back_page_shift(kit.back_offset, axis)  # back_offset: the calibration page's reading
+    if axis == "rows":
         return x + dx, h - y + dy
     return w - x + dx, y + dy
 

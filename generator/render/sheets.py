@@ -8,19 +8,17 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
-from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 
+from generator.duplex import back_page_shift, flip_axis
 from generator.errors import InputError, Location, Problem
 from generator.pydantic_errors import problems_from
-from generator.render.fonts import REGULAR
 from generator.schemas import allowed_keys_fn
 from generator.yamlio import load_yaml_file
 
 PAPERS_MM = {"a4": (A4[0] / mm, A4[1] / mm), "letter": (LETTER[0] / mm, LETTER[1] / mm)}
 SHEETS_DIR = Path(__file__).resolve().parents[2] / "templates" / "sheets"
-MARK_WIDTH_PT = 0.25
 
 
 class SheetSpec(BaseModel):
@@ -32,10 +30,12 @@ class SheetSpec(BaseModel):
     rows: Annotated[int, Field(ge=1, le=30)] | Literal["auto"] = "auto"
     gutter: list[Annotated[float, Field(ge=0, le=50)]] = Field(default=[2.0, 2.0], min_length=2, max_length=2)
     _where: Location | None = PrivateAttr(default=None)  # the file it came from, for errors
-    bleed: float = Field(default=1.0, ge=0, le=5)
+    bleed: float = Field(default=2.0, ge=0, le=5)
+    # home printers leave 3-5 mm unprinted: trims and every cut guide stay this far inside
+    margin: float = Field(default=5.0, ge=0, le=30)
     marks: Literal["crop", "none"] = "crop"
     mark_length: float = Field(default=4.0, ge=0, le=20)
-    mark_gap: float = Field(default=1.0, ge=0, le=10)
+    mark_gap: float = Field(default=0.5, ge=0, le=10)
     fold_gap: float | None = Field(default=None, ge=0, le=40)
 
 
@@ -78,14 +78,17 @@ class Grid:
     columns: int
     rows: int
 
-    def mirrored(self, duplex: str, offset_mm: tuple[float, float] = (0.0, 0.0)) -> "Grid":
-        """Where backs go: long-edge flips columns (x → W − x − w), short-edge flips rows.
-        The offset (dx right, dy up, in mm, read off the calibration page) moves every back."""
-        dx, dy = offset_mm[0] * mm, offset_mm[1] * mm
+    def mirrored(self, duplex: str, reading_mm: tuple[float, float] = (0.0, 0.0), axis: str | None = None) -> "Grid":
+        """Where backs go: a flip about a vertical edge mirrors columns (x → W − x − w), about
+        a horizontal edge rows. `reading_mm` is the calibration page's reading (right and up
+        positive, as `--back-offset` takes it); generator.duplex gives it the flip's sign.
+        `axis` (columns | rows) overrides the flip, as a fold does."""
+        axis = axis or flip_axis(duplex, self.page_w, self.page_h)
+        dx, dy = (v * mm for v in back_page_shift(reading_mm, axis))
         out = []
         for s in self.slots:
             l, b, r, t = s.bleed
-            if duplex == "short-edge":
+            if axis == "rows":
                 out.append(Slot(s.x + dx, self.page_h - s.y - s.h + dy, s.w, s.h, (l, t, r, b)))
             else:
                 out.append(Slot(self.page_w - s.x - s.w + dx, s.y + dy, s.w, s.h, (r, b, l, t)))
@@ -97,16 +100,23 @@ def page_size_mm(spec: SheetSpec) -> tuple[float, float]:
     return (h, w) if spec.orientation == "landscape" else (w, h)
 
 
+def fitting(length: float, card: float, gap: float) -> int:
+    """How many cards of `card` mm, `gap` mm apart, fit in `length` mm."""
+    return max(1, int((length + gap + 1e-6) // (card + gap)))
+
+
 def make_grid(spec: SheetSpec, card_mm: tuple[float, float], area_mm: tuple[float, float, float, float] | None = None
               ) -> Grid:
-    """Centre as many cards as fit (or the sheet's columns × rows) in the area (x, y, w, h mm)."""
+    """Centre as many cards as fit (or the sheet's columns × rows) in the area (x, y, w, h mm),
+    by default the paper less the sheet's printable margin, so no trim falls where home
+    printers cannot print. Bleed fills the gutters up to half their width."""
     pw, ph = page_size_mm(spec)
-    ax, ay, aw, ah = area_mm or (0.0, 0.0, pw, ph)
+    m = spec.margin
+    ax, ay, aw, ah = area_mm or (m, m, pw - 2 * m, ph - 2 * m)
     cw, ch = card_mm
     gx, gy = spec.gutter
-    reserve = 2 * (spec.bleed + spec.mark_gap + min(spec.mark_length, 2.0)) if spec.marks == "crop" else 2 * spec.bleed
-    cols = spec.columns if spec.columns != "auto" else max(1, int((aw - reserve + gx) // (cw + gx)))
-    rows = spec.rows if spec.rows != "auto" else max(1, int((ah - reserve + gy) // (ch + gy)))
+    cols = spec.columns if spec.columns != "auto" else fitting(aw, cw, gx)
+    rows = spec.rows if spec.rows != "auto" else fitting(ah, ch, gy)
     total_w = cols * cw + (cols - 1) * gx
     total_h = rows * ch + (rows - 1) * gy
     if total_w > aw + 1e-6 or total_h > ah + 1e-6:
@@ -137,43 +147,3 @@ def clip_to_slot(canvas, slot: Slot) -> None:
     p = canvas.beginPath()
     p.rect(slot.x - l, slot.y - b, slot.w + l + r, slot.h + b + t)
     canvas.clipPath(p, stroke=0, fill=0)
-
-
-def crop_marks(canvas, grid: Grid, spec: SheetSpec, used: int | None = None) -> list[tuple]:
-    """Thin lines extending every trim edge into the margins, starting past the bleed.
-    Returns the drawn segments (points) so tests can check them against the trim."""
-    if spec.marks != "crop" or not grid.slots:
-        return []
-    slots = grid.slots[:used] if used is not None else grid.slots
-    xs = sorted({round(s.x, 4) for s in slots} | {round(s.x + s.w, 4) for s in slots})
-    ys = sorted({round(s.y, 4) for s in slots} | {round(s.y + s.h, 4) for s in slots})
-    left = min(s.x - s.bleed[0] for s in grid.slots)
-    right = max(s.x + s.w + s.bleed[2] for s in grid.slots)
-    bottom = min(s.y - s.bleed[1] for s in grid.slots)
-    top = max(s.y + s.h + s.bleed[3] for s in grid.slots)
-    gap, length = spec.mark_gap * mm, spec.mark_length * mm
-    segments = []
-    for x in xs:
-        segments.append((x, top + gap, x, top + gap + length))
-        segments.append((x, bottom - gap, x, bottom - gap - length))
-    for y in ys:
-        segments.append((left - gap, y, left - gap - length, y))
-        segments.append((right + gap, y, right + gap + length, y))
-    canvas.saveState()
-    canvas.setLineWidth(MARK_WIDTH_PT)
-    canvas.setStrokeColor(HexColor("#000000"))
-    for x1, y1, x2, y2 in segments:
-        canvas.line(x1, y1, x2, y2)
-    canvas.restoreState()
-    return segments
-
-
-def page_label(canvas, grid: Grid, text: str) -> None:
-    """A small label in the bottom margin, inside the printable area."""
-    bottom = min(s.y - s.bleed[1] for s in grid.slots) if grid.slots else 20 * mm
-    y = max(5 * mm, bottom / 2 - 2)
-    canvas.saveState()
-    canvas.setFont(REGULAR, 6)
-    canvas.setFillColor(HexColor("#777777"))
-    canvas.drawCentredString(grid.page_w / 2, y, text)
-    canvas.restoreState()
