@@ -11,6 +11,7 @@ import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from generator.export.order import plan_files, write_manifest
 from generator.model import Pack
 from generator.render.cards import CardFace, CardShared
 from generator.render.cardsheets import write_print_shop
@@ -30,7 +31,7 @@ def _render_pages(args) -> list[str]:
     pdf = pdfium.PdfDocument(pdf_path)
     written = []
     try:
-        for page_index, target, (w, h) in jobs:
+        for page_index, target, (w, h), *dpi in jobs:  # dpi, when given, is stored in the PNG
             page = pdf[page_index]
             width_pt = page.get_width()
             # pdfium rounds the bitmap size up: aim a hair under so w × h comes out exact
@@ -38,7 +39,7 @@ def _render_pages(args) -> list[str]:
             image = page.render(scale=scale).to_pil().convert("RGB")
             if image.size != (w, h):
                 image = image.resize((w, h), Image.LANCZOS)
-            image.save(target, format="PNG", optimize=False)
+            image.save(target, format="PNG", optimize=False, **({"dpi": (dpi[0], dpi[0])} if dpi else {}))
             written.append(target)
             page.close()
     finally:
@@ -81,7 +82,8 @@ def _replace_dir(tmp: Path, folder: Path) -> None:
 
 def export_pngs(pack: Pack, faces: list[CardFace], folder: Path, size: str = "mpc",
                 shared: CardShared | None = None) -> dict:
-    """One PNG per card face (front, and one per distinct back) with bleed, at 300 dpi."""
+    """One PNG per distinct card face and one per distinct back, with bleed, 300 dpi stored
+    in each; manifest.csv/.json say each face's back and copies (export/order.py)."""
     trim_w, trim_h = pack.card_size_mm()
     if size in PNG_SIZES and (trim_w, trim_h) == (63.5, 88.9):
         px = PNG_SIZES[size]
@@ -89,32 +91,35 @@ def export_pngs(pack: Pack, faces: list[CardFace], folder: Path, size: str = "mp
         bleed_px = 37.5 if size == "tgc" else 36
         px = (round(trim_w / 25.4 * DPI + 2 * bleed_px), round(trim_h / 25.4 * DPI + 2 * bleed_px))
     bleed_mm = (px[0] / DPI * 25.4 - trim_w) / 2
-    faces = _unique(faces)
+    distinct, backs, rows = plan_files(faces, {t: spec.name for t, spec in pack.spec.card_types.items()})
     folder = Path(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
         pdf = tmp / "faces.pdf"
-        write_print_shop(pack, faces, pdf, bleed_mm=bleed_mm, shared=shared, backs=True)
-        jobs, backs_seen = [], {}
-        for i, face in enumerate(faces):
-            name = face.card.id if face.card else face.layout
-            jobs.append((2 * i, str(tmp / f"{i + 1:03d}-{name}.png"), px))
-            back_key = f"back-{face.set_id}-{face.type_id}"
-            if back_key not in backs_seen:
-                backs_seen[back_key] = True
-                jobs.append((2 * i + 1, str(tmp / f"{back_key}.png"), px))
+        write_print_shop(pack, [f for f, _ in distinct], pdf, bleed_mm=bleed_mm, shared=shared, backs=True)
+        jobs = []
+        for i, (face, name) in enumerate(distinct):
+            jobs.append((2 * i, str(tmp / name), px, DPI))
+            group = (face.set_id, face.type_id)
+            if backs[group][0] is face:
+                jobs.append((2 * i + 1, str(tmp / backs[group][1]), px, DPI))
         _run_jobs(pdf, jobs)
         pdf.unlink()
+        write_manifest(tmp, rows, {"pack": pack.spec.id, "version": pack.spec.version, "dpi": DPI,
+                                   "width_px": px[0], "height_px": px[1], "bleed_mm": round(bleed_mm, 3),
+                                   "trim_mm": [trim_w, trim_h]})
         (tmp / "README.txt").write_text(
-            f"{pack.spec.name} {pack.spec.version}: {len(faces)} card faces and {len(backs_seen)} backs, "
-            f"{px[0]} x {px[1]} px at {DPI} dpi ({bleed_mm:.3f} mm bleed around a {trim_w} x {trim_h} mm trim).\n",
-            encoding="utf-8")
+            f"{pack.spec.name} {pack.spec.version}: {len(distinct)} card faces and {len(backs)} backs for "
+            f"{sum(r.copies for r in rows)} cards, {px[0]} x {px[1]} px at {DPI} dpi ({bleed_mm:.3f} mm bleed around a "
+            f"{trim_w} x {trim_h} mm trim).\nmanifest.csv / manifest.json: each face file, its back file, its copies "
+            "in the kit, the card's name and type. Files sharing a back share a number, so a sorted listing keeps "
+            "each face with its back.\n", encoding="utf-8")
         _replace_dir(tmp, folder)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return {"faces": len(faces), "backs": len(backs_seen), "width_px": px[0], "height_px": px[1]}
+    return {"faces": len(distinct), "backs": len(backs), "cards": len(faces), "width_px": px[0], "height_px": px[1]}
 
 
 def tts_card_px(trim_mm: tuple[float, float]) -> tuple[int, int]:
