@@ -113,9 +113,9 @@ class ArtLibrary:
         if kind == "raster":
             canvas.drawImage(obj, dx, dy, dw, dh, mask="auto")
         else:
-            from reportlab.graphics import renderPDF
+            from generator.render.graphics import draw_graphic
             canvas.saveState()
             canvas.translate(dx, dy)
             canvas.scale(scale, scale)
-            renderPDF.draw(obj, canvas, 0, 0)
+            draw_graphic(obj, canvas, 0, 0)
             canvas.restoreState()

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from reportlab.graphics import renderPDF
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 from reportlab.lib.colors import HexColor, white
@@ -24,6 +23,7 @@ from generator.errors import InputError, Location, Problem
 from generator.model import Build, Card, Character, Pack
 from generator.render.fonts import BOLD, ITALIC, REGULAR
 from generator.render.icons import IconSheet, known_icons
+from generator.render.graphics import draw_graphic
 from generator.render.pdfout import MM, atomic_output, new_canvas
 from generator.render.text import TextFitter, draw_layout
 from generator.rules import validate_build
@@ -565,7 +565,7 @@ class RosterSheet:
         widget = QrCodeWidget(self.code, barLevel=QR_LEVEL, barBorder=QR_BORDER, barWidth=size, barHeight=size)
         drawing = Drawing(size, size)
         drawing.add(widget)
-        renderPDF.draw(drawing, self.c, x, y)
+        draw_graphic(drawing, self.c, x, y)
         modules = widget.qr.getModuleCount()
         self.qr_info = {"page": None, "x": x / MM, "y": y / MM, "size": size / MM, "modules": modules,
                         "border": QR_BORDER, "level": QR_LEVEL}

@@ -8,6 +8,7 @@ import re
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import Table, TableStyle
 
+from generator.render.fonts import REGULAR
 from generator.render.layout import tint
 from generator.render.rulebook_text import ICON_RE, Book, RichText, bold
 
@@ -97,6 +98,9 @@ def rich_table(book: Book, rows: list[list[str]], width: float, size: float | No
         ("TOPPADDING", (0, 0), (-1, -1), 2.6), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("LINEBELOW", (0, 0), (-1, -1), 0.25, HexColor(st.rule)),
+        # cells hold RichText flowables, but a Table still selects its cell font (Helvetica
+        # by default), which puts an unembedded font in the PDF: name an embedded one
+        ("FONTNAME", (0, 0), (-1, -1), REGULAR),
     ]
     if header:
         style += [("BACKGROUND", (0, 0), (-1, 0), HexColor(tint(st.accent, 0.88))),
