@@ -210,6 +210,19 @@ def _paint_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, look: 
         if h in m.terrain and h not in m.obstacles:
             spec = m.terrain_specs.get(m.terrain[h])
             _pattern(c, frame, layout, h, spec.pattern if spec else "none")
+    labels = look.labels and _label_mm(layout) * s >= 1.2  # below ~3.4 pt labels turn to noise
+    if labels:  # a plain band across the top of a patterned hex, under its label, before the grid
+        size_pt = _label_mm(layout) * s * MM
+        for h in cells:
+            if h in m.terrain and h not in m.obstacles:
+                c.saveState()
+                c.clipPath(_hex_path(c, frame, layout, h), stroke=0, fill=0)
+                cx, cy = layout.center(h)
+                x, y = frame.pt(cx, cy - layout.size * 0.58)
+                c.setFillGray(1)
+                c.rect(x - layout.size * 2 * s * MM, y - size_pt * 0.85, layout.size * 4 * s * MM, layout.size * s * MM,
+                       stroke=0, fill=1)
+                c.restoreState()
     # the grid: one closed path per hex, at exactly the stated size
     c.setStrokeGray(GRID_GREY)
     c.setLineWidth(max(0.1, look.line_mm * s) * MM)
@@ -222,24 +235,24 @@ def _paint_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, look: 
             c.drawPath(_hex_path(c, frame, layout, h, 0.93), stroke=1, fill=0)
     _paint_zones(c, m, frame, layout, set(cells), look, zone_names or {})
     _paint_regions(c, m, frame, layout, set(cells), look)
-    if look.labels and _label_mm(layout) * s >= 1.2:  # below ~3.4 pt labels turn to noise
-        size_pt = _label_mm(layout) * s * MM
+    if labels:
         for h in cells:
             cx, cy = layout.center(h)
             x, y = frame.pt(cx, cy - layout.size * 0.58)
             _hex_label(c, x, y - size_pt * 0.35, f"{h.q},{h.r}", REGULAR, size_pt,
-                       0.1 if h in m.obstacles else LABEL_GREY, backdrop=h in m.terrain and h not in m.obstacles)
+                       0.1 if h in m.obstacles else LABEL_GREY)
     c.restoreState()
 
 
 def _hex_label(c, x_pt: float, y_pt: float, text: str, font: str, size_pt: float, grey: float,
                backdrop: bool = False) -> None:
-    """Centred text; on a patterned hex a white box under it keeps it readable (no ink)."""
+    """Centred text; on a patterned hex a plain white patch under it, clear of the pattern's
+    marks by a third of the text size all round, keeps it readable (no ink)."""
     if backdrop:
         width = c.stringWidth(text, font, size_pt)
         c.setFillGray(1)
-        c.rect(x_pt - width / 2 - size_pt * 0.25, y_pt - size_pt * 0.25, width + size_pt * 0.5,
-               size_pt * 1.05, stroke=0, fill=1)
+        c.roundRect(x_pt - width / 2 - size_pt * 0.45, y_pt - size_pt * 0.5, width + size_pt * 0.9,
+                    size_pt * 1.4, size_pt * 0.3, stroke=0, fill=1)
     c.setFont(font, size_pt)
     c.setFillGray(grey)
     c.drawCentredString(x_pt, y_pt, text)

@@ -213,8 +213,9 @@ def paint_square_map(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, s
             label = f"{t.x},{t.y}"
             if any(t in zone for zone in m.zones.values()) or t in m.terrain:  # clear of dashes, patterns
                 c.setFillGray(level_grey(m.heights[t]))
-                c.rect(x - coord_pt * 0.2, y - coord_pt * 0.25, c.stringWidth(label, REGULAR, coord_pt)
-                       + coord_pt * 0.4, coord_pt * 1.1, stroke=0, fill=1)
+                # a third of the text size clear all round: no pattern mark touches a digit
+                c.rect(x - coord_pt * 0.45, y - coord_pt * 0.5, c.stringWidth(label, REGULAR, coord_pt)
+                       + coord_pt * 0.9, coord_pt * 1.45, stroke=0, fill=1)
             c.setFillGray(0.25)
             c.drawString(x, y, label)
     c.restoreState()
