@@ -128,9 +128,9 @@ def _contents(kit: Kit, sections, build: Build | None, counters: int, standees: 
     if duplex:
         _, a, b = duplex[0]
         lines.append(f"Print pages {a}–{b} double-sided, flipping on the {kit.duplex.replace('-', ' ')}; the backs are "
-                     "mirrored so every back lands behind its front. If your printer shifts the back side, measure "
-                     "the shift with calibration.pdf and build again with --back-offset DX,DY. Print every other "
-                     "page single-sided.")
+                     "mirrored so every back lands behind its front. If your printer shifts the back side, read "
+                     "the shift on calibration.pdf and save it with pnp calibrate DX,DY (the numbers as read); "
+                     "later builds apply it. Print every other page single-sided.")
     else:
         lines.append("Every page is single-sided.")
     for para in lines:
