@@ -41,12 +41,17 @@ def watch(pack_dir: Path, echo, paper: str = "a4", out_dir: Path | None = None, 
     from watchfiles import watch as watch_files
 
     from generator.build import run_build
+    from generator.calibration import resolve_back_offset
+
+    reading, note = resolve_back_offset(None, "long-edge")  # the saved calibration, as `pnp build` uses it
+    if note:
+        echo(note)
 
     def rebuild(parts):
         start = time.perf_counter()
         try:
             for part in sorted(parts):
-                for line in run_build(pack_dir, paper=paper, only=part, out_dir=out_dir):
+                for line in run_build(pack_dir, paper=paper, only=part, out_dir=out_dir, back_offset=reading):
                     echo(line)
             echo(f"rebuilt {', '.join(sorted(parts))} in {time.perf_counter() - start:.2f} s")
         except InputError as exc:
