@@ -39,11 +39,10 @@ def size_groups(pack: Pack, faces: list[CardFace]) -> list[tuple[tuple[float, fl
     return list(groups.items())
 
 
-def _finish_page(c, grid: Grid, spec: SheetSpec, slots, label: str, extra_slots=()) -> None:
+def _finish_page(c, grid: Grid, spec: SheetSpec, slots, label: str) -> None:
     """Footer first (guides keep clear of it), then the cut guides over the cards' bleed."""
-    every = list(slots) + list(extra_slots)
-    box = footer(c, grid, spec, every, label)
-    draw_guides(c, guide_segments(grid, spec, every, [box] if box else []))
+    box = footer(c, grid, spec, slots, label)
+    draw_guides(c, guide_segments(grid, spec, slots, [box] if box else []))
 
 
 def write_home_sheets(pack: Pack, faces: list[CardFace], out: Path, sheet: str = "a4",
@@ -92,9 +91,14 @@ def write_gutterfold(pack: Pack, faces: list[CardFace], out: Path, sheet: str = 
     # the front half's cards sit against the fold (fold/2 from it), so the bleed of a front
     # and of its back meet in the fold and the outer margin gets all the slack
     loose = make_grid(spec, pack.card_size_mm(), (m, m, pw / 2 - fold / 2 - m, ph - 2 * m))
-    shift = (pw / 2 - fold / 2) * mm - max(s.x + s.w for s in loose.slots)
-    grid = Grid(loose.page_w, loose.page_h, tuple(replace(s, x=s.x + shift, bleed=_fold_bleed(s, loose, spec))
-                                                  for s in loose.slots), loose.columns, loose.rows)
+    inner = max(s.x + s.w for s in loose.slots)
+    shift, fold_bleed = (pw / 2 - fold / 2) * mm - inner, min(spec.bleed, fold / 2) * mm
+
+    def at_fold(s: Slot) -> Slot:
+        right = fold_bleed if abs(s.x + s.w - inner) < 1e-6 else s.bleed[2]
+        return replace(s, x=s.x + shift, bleed=(s.bleed[0], s.bleed[1], right, s.bleed[3]))
+
+    grid = Grid(loose.page_w, loose.page_h, tuple(at_fold(s) for s in loose.slots), loose.columns, loose.rows)
     back_grid = grid.mirrored("none", axis="columns")  # about the fold, whatever the paper
     per_page = len(grid.slots)
     pages = list(_chunks(faces, per_page))
@@ -113,20 +117,17 @@ def write_gutterfold(pack: Pack, faces: list[CardFace], out: Path, sheet: str = 
             c.setDash(3, 3)
             c.setLineWidth(0.4)
             c.setStrokeColor(HexColor("#888888"))
-            c.line(pw * mm / 2, (box[3] if box else m * mm), pw * mm / 2, ph * mm - m * mm)
+            low, high = m * mm, (ph - m) * mm  # the fold line, inside the margin and clear of the footer
+            if box and box[1] < ph * mm / 2:
+                low = box[3]
+            elif box:
+                high = box[1]
+            c.line(pw * mm / 2, low, pw * mm / 2, high)
             c.restoreState()
             draw_guides(c, guide_segments(grid, spec, every, [box] if box else []))
             c.showPage()
         c.save()
     return {"pages": len(pages), "cards": len(faces), "per_page": per_page}
-
-
-def _fold_bleed(s: Slot, grid: Grid, spec: SheetSpec) -> tuple:
-    """Cards in the column next to the fold bleed up to the fold (half the fold gap)."""
-    l, b, r, t = s.bleed
-    inner = abs(s.x + s.w - max(o.x + o.w for o in grid.slots)) < 1e-6
-    return (l, b, min(spec.bleed, (spec.fold_gap if spec.fold_gap is not None else 2 * spec.bleed) / 2) * mm
-            if inner else r, t)
 
 
 def write_print_shop(pack: Pack, faces: list[CardFace], out: Path, bleed_mm: float = 3.0,
