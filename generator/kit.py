@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.errors import InputError, Problem
-from generator.model import Build, Card, Pack
-from generator.render.cards import CardFace, CardShared
+from generator.core.errors import InputError, Problem
+from generator.pack.model import Build, Card, Pack
+from generator.render.cards.faces import CardFace, CardShared
 
 def card_order(pack: Pack) -> list[Card]:
     """Set order, then type order as game.yaml declares them, then file order."""

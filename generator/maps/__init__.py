@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.load import load_build
+from generator.pack.load import load_build
 from generator.maps.checks import (Footprint, check_map, footprint_of, largest_party, preset_builds,
                                    preset_footprints)
 from generator.maps.model import HexMap, load_map, load_pack_maps
-from generator.model import Pack
-from generator.rules.report import Report
+from generator.pack.model import Pack
+from generator.core.report import Report
 
 __all__ = ["Footprint", "HexMap", "load_map", "load_pack_maps", "validate_map", "validate_hexmap"]
 

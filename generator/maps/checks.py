@@ -20,13 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import hexgrid
-from generator.errors import InputError, Location, did_you_mean, short_list
-from generator.hexgrid import Hex
-from generator.load import load_build
+from generator.grids import hexgrid
+from generator.core.errors import InputError, Location, did_you_mean, short_list
+from generator.grids.hexgrid import Hex
+from generator.pack.load import load_build
 from generator.maps.model import HexEntry, HexMap
-from generator.model import Build, Pack
-from generator.rules.report import Violation
+from generator.pack.model import Build, Pack
+from generator.core.report import Violation
 
 DEFAULT_PARTY = 4
 MIN_DISTANCE = 2  # heroes start more than this many hexes from every hex of the boss

@@ -15,13 +15,13 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from generator import hexgrid
-from generator.errors import InputError, Location, Problem
-from generator.hexgrid import Hex
-from generator.model import ID_PATTERN, Pack, TerrainSpec
-from generator.pydantic_errors import problems_from
-from generator.schemas import allowed_keys_fn
-from generator.yamlio import Document, load_yaml_file
+from generator.grids import hexgrid
+from generator.core.errors import InputError, Location, Problem
+from generator.grids.hexgrid import Hex
+from generator.pack.model import ID_PATTERN, Pack, TerrainSpec
+from generator.pack.pydantic_errors import problems_from
+from generator.pack.schemas import allowed_keys_fn
+from generator.core.yamlio import Document, load_yaml_file
 
 DEFAULT_HEX_MM = 25.4  # 1 inch flat to flat: the usual hex for 25-28 mm miniature bases
 

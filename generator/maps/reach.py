@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from generator import squaregrid
+from generator.grids import squaregrid
 from generator.maps.checks import _v, check_off_grid, check_overlap, check_terrain, check_zones
 from generator.maps.square import SquareMap
-from generator.model import MovementSpec, Pack
-from generator.rules.report import Violation
-from generator.squaregrid import Square
+from generator.pack.model import MovementSpec, Pack
+from generator.core.report import Violation
+from generator.grids.squaregrid import Square
 
 DEFAULT_MOVE = 1
 DEFAULT_JUMP = 1

@@ -3,8 +3,8 @@ returns violations; the pack decides which primitives run, with which ids and nu
 
 from __future__ import annotations
 
-from generator.model import RuleSpec
-from generator.rules.report import Contributor, Violation
+from generator.pack.model import RuleSpec
+from generator.core.report import Contributor, Violation
 
 
 def _path(ref):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.errors import did_you_mean
-from generator.model import Build, Card, Character, Pack, Ref
+from generator.core.errors import did_you_mean
+from generator.pack.model import Build, Card, Character, Pack, Ref
 from generator.rules import checks
-from generator.rules.report import Points, PointsLine, Report, Violation
+from generator.core.report import Points, PointsLine, Report, Violation
 
 PLACES = ("base", "equipment", "abilities", "deck")
 

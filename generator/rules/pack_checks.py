@@ -3,8 +3,8 @@ make-up its boss card states)."""
 
 from __future__ import annotations
 
-from generator.model import Pack, RuleSpec
-from generator.rules.report import Contributor, Violation
+from generator.pack.model import Pack, RuleSpec
+from generator.core.report import Contributor, Violation
 
 
 def composition(pack: Pack, rule: RuleSpec) -> list[Violation]:
@@ -56,7 +56,7 @@ def pack_count(pack: Pack, rule: RuleSpec) -> list[Violation]:
         expected = f"at most {rule.max}"
     if expected is None:
         return []
-    from generator.errors import Location
+    from generator.core.errors import Location
     what = " ".join(str(x) for x in (spec.set, spec.type, spec.value) if x is not None) or "matching"
     message = (rule.message or "the pack has {count} {what} card(s); it needs {expected}").format(
         count=n, what=what, expected=expected)
