@@ -16,7 +16,8 @@ from generator.kit import build_faces, output_dir, pack_faces
 from generator.pack.load import load_build, load_pack
 from generator.pack.model import Build, Pack
 from generator.render.cards.faces import CardShared
-from generator.render.cards.sheets import write_calibration, write_gutterfold, write_home_sheets, write_print_shop
+from generator.render.cards.sheets import (write_calibration, write_gutterfold, write_home_sheets,
+                                           write_print_shop)
 
 HOME_PARTS = ("rulebook", "maps", "cards", "pieces")  # longest first, for the worker pool
 WORKERS = 2
@@ -49,7 +50,7 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
             lines.append(_timed(out / "calibration.pdf", write_calibration, pack, out / "calibration.pdf",
                                 sheet=opt.paper, duplex=opt.duplex if opt.duplex != "none" else "long-edge"))
     elif part == "pieces" and pack.spec.pieces is not None:
-        from generator.render.pieces.model import build_pieces_pdf
+        from generator.render.pieces.document import build_pieces_pdf
         name = f"{stem}-pieces.pdf" if stem else "pieces.pdf"
         lines.append(_timed(out / name, build_pieces_pdf, pack, out / name, paper=opt.paper, build=build,
                             duplex=opt.duplex, back_offset=opt.back_offset))

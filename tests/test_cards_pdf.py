@@ -11,7 +11,8 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from generator.core.errors import InputError
-from generator.kit import card_order, pack_faces
+from generator.kit import pack_faces
+from generator.pack.cardlist import card_order
 from generator.pack.load import load_pack
 from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.sheets import write_gutterfold, write_home_sheets, write_print_shop

@@ -25,7 +25,7 @@ from jinja2.exceptions import SecurityError, TemplateError
 from generator.cli import main
 from generator.core.errors import InputError, Location
 from generator.pack.load import load_pack
-from generator.render.base.art import resolve_inside
+from generator.core.paths import resolve_inside
 from generator.render.base.layout import make_environment
 
 REPO = Path(__file__).resolve().parents[1]
@@ -303,7 +303,7 @@ def add_fonts(pack_copy: Path, fonts: dict) -> None:
 
 def test_a_pack_font_inside_the_pack_is_accepted_and_registered(pack_copy):
     from generator.render.cards.faces import CardShared
-    from generator.render.base.fonts import pack_font_name
+    from generator.pack.assets import pack_font_name
     (pack_copy / "fonts").mkdir()
     shutil.copy(VERA, pack_copy / "fonts" / "Body.ttf")
     add_fonts(pack_copy, {"regular": "fonts/Body.ttf"})

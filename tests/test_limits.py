@@ -306,7 +306,7 @@ def test_an_image_with_enormous_dimensions_is_refused_before_decoding(tmp_path):
 
 
 def test_an_enormous_font_file_is_refused_without_being_read(tmp_path):
-    from generator.render.base.fonts import MAX_FONT_BYTES, FontError, read_ttf
+    from generator.pack.assets import FontError, MAX_FONT_BYTES, read_ttf
     path = sparse(tmp_path / "fonts" / "Big.ttf", MAX_FONT_BYTES + 1)
     with pytest.raises(FontError) as caught:
         read_ttf(path)

@@ -108,7 +108,8 @@ def save(image: Image.Image, name: str, out: Path) -> Path:
 
 
 def pieces_images(pack, tmp: Path, out: Path) -> list[Path]:
-    from generator.render.pieces.model import build_pieces_pdf, hex_geometry
+    from generator.render.pieces.document import build_pieces_pdf
+    from generator.render.pieces.model import hex_geometry
     from generator.render.pieces.trackers import clip_track, round_box
     from generator.render.pieces.draw import Kit
 
@@ -196,7 +197,8 @@ def pieces_images(pack, tmp: Path, out: Path) -> list[Path]:
 
 def cards_images(pack, tmp: Path, out: Path) -> list[Path]:
     """One card of each type (with a card back) in a row, found by their trim markers."""
-    from generator.kit import card_order, reference_faces
+    from generator.kit import reference_faces
+    from generator.pack.cardlist import card_order
     from generator.render.cards.faces import CardFace, CardShared
     from generator.render.cards.sheets import write_home_sheets
 

@@ -10,10 +10,11 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from generator.cli.targets import validate_target
+from generator.cli.textreport import print_problems, print_reports
 from generator.core.errors import InputError
 from generator.core.report import reports_document
-from generator.cli.targets import DEFAULT_PACK, validate_target
-from generator.cli.textreport import print_problems, print_reports
+from generator.pack.locate import DEFAULT_PACK
 
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 
@@ -177,7 +178,7 @@ def watch(pack_dir, paper, out_dir):
 def roster(build_file, out_file, paper, points, pack_option):
     """Print a build's roster sheet: characters, points, the verdict, the share code and its QR code."""
     from generator.render.roster.sheet import write_roster
-    from generator.share.codes import load_target
+    from generator.pack.locate import load_target
     pack, build = load_target(build_file, pack_option)
     out = out_file or Path("output") / pack.spec.id / f"{build_file.stem}-roster.pdf"
     info = write_roster(pack, build, out, paper=paper, points_override=points)
@@ -192,7 +193,8 @@ def roster(build_file, out_file, paper, points, pack_option):
               help="The pack the build belongs to (default: found as `pnp validate` finds it).")
 def share(build_file, pack_option):
     """Print a build as a short share code (PNP1-…); `pnp unshare CODE` turns it back into the build."""
-    from generator.share.codes import load_target, share_code
+    from generator.pack.locate import load_target
+    from generator.share.codes import share_code
     pack, build = load_target(build_file, pack_option)
     click.echo(share_code(pack, build))
 
@@ -206,7 +208,8 @@ def share(build_file, pack_option):
 def unshare(code, pack_dir, out_file):
     """Turn a share code back into a build file (YAML)."""
     from generator.pack.load import load_pack
-    from generator.share.codes import unshare_text, write_text
+    from generator.core.files import write_text
+    from generator.share.codes import unshare_text
     pack = load_pack(pack_dir)
     text = unshare_text(code, pack, out_file)
     if out_file is None:

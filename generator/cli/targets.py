@@ -5,45 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.core.errors import InputError, Location, Problem
-from generator.pack.load import find_pack_root, load_build, load_pack
+from generator.core.report import Report
+from generator.core.yamlio import display_path
+from generator.pack.load import load_build
+from generator.pack.locate import is_map_file, pack_for
 from generator.pack.model import Pack
 from generator.rules import validate_build
 from generator.rules.pack_checks import validate_pack_rules
-from generator.core.report import Report
-from generator.core.yamlio import display_path, load_yaml_file
-
-DEFAULT_PACK = Path("card_data/boss_fight")
-
-
-def pack_for(target: Path, pack_option: Path | None = None, cache: dict | None = None) -> Pack:
-    """The pack of a build or map file: --pack, else the pack folder it sits in, else its `pack:` key."""
-    cache = {} if cache is None else cache
-    root = Path(pack_option) if pack_option else find_pack_root(target.parent if target.is_file() else target)
-    if root is None and target.is_file():
-        doc = load_yaml_file(target)
-        pack_id = doc.data.get("pack") if isinstance(doc.data, dict) else None
-        if isinstance(pack_id, str) and (Path("card_data") / pack_id / "game.yaml").is_file():
-            root = Path("card_data") / pack_id
-        else:
-            raise InputError([Problem(
-                "build.pack", "cannot tell which game pack this file belongs to",
-                doc.at(("pack",)) if isinstance(doc.data, dict) and "pack" in doc.data else Location(doc.file),
-                found=str(pack_id) if pack_id else None, expected="a `pack:` naming a folder in card_data/",
-                fix="add `pack: boss_fight`, or pass --pack card_data/boss_fight")])
-    if root is None:
-        where = display_path(target)
-        raise InputError([Problem("pack.missing", f"{where} is not a game pack (no game.yaml in it or above it)",
-                                  Location(where), expected="a pack folder, a build file or a map file",
-                                  fix="give the pack folder, e.g. card_data/boss_fight")])
-    key = str(Path(root).resolve())
-    if key not in cache:
-        cache[key] = load_pack(Path(root))
-    return cache[key]
-
-
-def is_map_file(path: Path) -> bool:
-    return path.parent.name == "maps"
-
 
 def validate_target(target: Path, points: int | None = None, pack_option: Path | None = None,
                     boss_build: Path | None = None, cache: dict | None = None) -> list[Report]:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.pack.load import load_build
+from generator.core.report import Report
 from generator.maps.checks import (Footprint, check_map, footprint_of, largest_party, preset_builds,
                                    preset_footprints)
-from generator.maps.model import HexMap, load_map, load_pack_maps
+from generator.maps.load import load_map, load_pack_maps
+from generator.maps.model import HexMap
+from generator.maps.reach import check_square_map
+from generator.pack.load import load_build
 from generator.pack.model import Pack
-from generator.core.report import Report
 
 __all__ = ["Footprint", "HexMap", "load_map", "load_pack_maps", "validate_map", "validate_hexmap"]
 
@@ -21,7 +23,6 @@ def validate_map(pack: Pack, path: Path, boss_build: Path | None = None) -> Repo
     without it, every preset of a footprint side (the pack's bosses) must fit."""
     hexmap = load_map(pack, Path(path))
     if getattr(hexmap, "grid", "hex") == "square":
-        from generator.maps.reach import check_square_map
         violations, stats = check_square_map(hexmap, pack)
         return Report(file=hexmap.file, kind="map", name=hexmap.title, violations=violations, stats=stats)
     builds = preset_builds(pack)

@@ -32,6 +32,13 @@ from generator.pack.schemas import ATTACK_KINDS
 COMMON = ("id", "name", "set", "type", "points")
 
 
+def card_order(pack: Pack) -> list[Card]:
+    """Set order, then type order as game.yaml declares them, then file order."""
+    sets = {s: i for i, s in enumerate(pack.spec.sets)}
+    types = {t: i for i, t in enumerate(pack.spec.card_types)}
+    return sorted(pack.cards.values(), key=lambda c: (sets.get(c.set, 99), types.get(c.type, 99), c.order))
+
+
 def sorted_cards(pack: Pack) -> list[Card]:
     set_order = {s: i for i, s in enumerate(pack.spec.sets)}
     type_order = {t: i for i, t in enumerate(pack.spec.card_types)}

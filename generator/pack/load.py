@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from generator.core.errors import InputError, Location, Problem, ProblemList, did_you_mean, short_list
-from generator.pack.model import (BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack, Ref)
-from generator.pack.pydantic_errors import problems_from
-from generator.pack.schemas import allowed_keys_fn, build_models, card_models
+from generator.core.paths import resolve_inside
 from generator.core.yamlio import Document, display_path, load_yaml_file
-
-from generator.rules.checks import CHECKS
-from generator.rules.pack_checks import PACK_CHECKS
-
-KNOWN_CHECKS = set(CHECKS) | set(PACK_CHECKS)  # every rule primitive a pack may name
+from generator.pack.assets import FontError, read_ttf
+from generator.pack.model import (CARD_SIZES_MM, BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack,
+                                  Ref)
+from generator.pack.pydantic_errors import problems_from
+from generator.pack.rule_names import KNOWN_CHECKS
+from generator.pack.schemas import allowed_keys_fn, build_models, card_models, field_annotation
 
 
 def find_pack_root(path: Path) -> Path | None:
@@ -44,8 +43,6 @@ def load_game_spec(root: Path) -> tuple[GameSpec, Document]:
 def pack_font_paths(spec: GameSpec, root: Path, doc: Document | None = None) -> dict:
     """The pack's fonts (style -> path inside the pack); InputError if one leads outside the pack,
     is missing, or is not a readable TrueType file."""
-    from generator.render.base.art import resolve_inside
-    from generator.render.base.fonts import FontError, read_ttf
     out, problems = {}, []
     for style, relative in spec.fonts.items():
         where = doc.at(("fonts", style)) if doc is not None else Location(display_path(root / "game.yaml"))
@@ -131,11 +128,6 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
 def _check_sizes_and_fields(spec: GameSpec, doc: Document, out: ProblemList) -> None:
     """Values in game.yaml that the rest of the program relies on: named card sizes exist, a
     `choice` field has choices, `min` is not above `max`, and a field's `default` fits its type."""
-    from pydantic import TypeAdapter
-
-    from generator.pack.model import CARD_SIZES_MM
-    from generator.pack.schemas import field_annotation
-
     def size_ok(size, path):
         if isinstance(size, str) and size not in CARD_SIZES_MM:
             guess = did_you_mean(size, CARD_SIZES_MM)
@@ -270,7 +262,6 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
                                  fix="rename one of the two cards"))
             continue
         if valid.art is not None and root is not None:
-            from generator.render.base.art import resolve_inside
             try:
                 resolve_inside(root, valid.art, doc.at(path + ("art",)), "art")
             except InputError as exc:

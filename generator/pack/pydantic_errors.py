@@ -6,6 +6,7 @@ from pydantic import ValidationError
 
 from generator.core.errors import Problem, did_you_mean, short_list
 from generator.core.yamlio import Document
+from generator.pack.model import kebab
 
 _TYPE_WORDS = {
     "int_type": "a whole number", "int_parsing": "a whole number", "string_type": "text",
@@ -79,7 +80,6 @@ def problems_from(exc: ValidationError, doc: Document, base_path: tuple, what: s
             if "/-?[0-9]" in pattern and not help_text:
                 help_text = "two whole numbers written x/y, e.g. 3/2"
             if "a-z0-9" in pattern:
-                from generator.pack.model import kebab
                 fix = f"use lower-case words joined by hyphens, e.g. `{kebab(str(value))}`"
             problem = Problem("schema.format", f"`{where}` in {what} is not in the expected form", doc.at(path),
                               found=_show(value),

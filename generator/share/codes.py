@@ -30,6 +30,8 @@ from pathlib import Path
 import yaml
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
+from generator.core.yamlio import parse_yaml
+from generator.pack.load import build_from_document
 from generator.pack.model import Build, Pack
 
 FORMAT = 1
@@ -507,8 +509,6 @@ def schema_ref(pack: Pack, out_path: Path | None) -> str:
 
 def unshare_text(code: str, pack: Pack, out_path: Path | None = None) -> str:
     """The build file a code holds, checked to load back as a build of `pack`."""
-    from generator.pack.load import build_from_document
-    from generator.core.yamlio import parse_yaml
 
     shared = decode(code, pack)
     text = dump_build(build_document(pack, shared), schema_ref(pack, out_path),
@@ -524,26 +524,3 @@ def build_signature(build: Build) -> tuple:
          tuple(e.id for e in c.equipment), tuple(a.id for a in c.abilities),
          tuple((d.card.id, d.copies) for d in c.deck))
         for c in build.characters))
-
-
-def load_target(path: Path, pack_option: Path | None = None):
-    """The pack and build of a build file, found the way `pnp validate` finds them."""
-    from generator.pack.load import load_build
-    from generator.cli.targets import pack_for
-    from generator.core.yamlio import display_path
-
-    path = Path(path)
-    if not path.is_file():
-        where = display_path(path)
-        raise InputError([Problem("file.missing", f"no such build file: {where}", Location(where),
-                                  expected="a build file (YAML)", fix="check the path")])
-    pack = pack_for(path, pack_option)
-    return pack, load_build(path, pack)
-
-
-def write_text(path: Path, text: str) -> None:
-    """Write a text file atomically (nothing half-written)."""
-    from generator.render.base.pdfout import atomic_output
-
-    with atomic_output(Path(path), suffix=".yaml") as tmp:
-        Path(tmp).write_text(text, encoding="utf-8")

@@ -22,9 +22,9 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
+from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
-from generator.core.yamlio import Document, display_path, load_yaml_file
 
 
 class Element(BaseModel):

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 import time
-from pathlib import Path
 
 from reportlab import rl_config
 from reportlab.lib.units import mm
@@ -48,23 +45,3 @@ def new_canvas(target, page_size_pt: tuple[float, float], title: str, subject: s
     c.setCreator("pnp print-and-play generator")
     c.setSubject(subject)
     return c
-
-
-@contextlib.contextmanager
-def atomic_output(path: Path, suffix: str = ".pdf"):
-    """Yield a temporary path beside `path`; rename it into place only if the block succeeds,
-    so a failed build never leaves a half-written file or loses the previous one."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
-    os.close(fd)
-    try:
-        yield Path(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes files private; outputs are ordinary files
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise

@@ -13,10 +13,10 @@ from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 
 from generator.core.errors import InputError, Location, Problem
-from generator.pack.pydantic_errors import problems_from
-from generator.render.base.fonts import REGULAR
-from generator.pack.schemas import allowed_keys_fn
 from generator.core.yamlio import load_yaml_file
+from generator.pack.pydantic_errors import problems_from
+from generator.pack.schemas import allowed_keys_fn
+from generator.render.base.fonts import REGULAR
 
 PAPERS_MM = {"a4": (A4[0] / mm, A4[1] / mm), "letter": (LETTER[0] / mm, LETTER[1] / mm)}
 SHEETS_DIR = Path(__file__).resolve().parents[3] / "templates" / "sheets"

@@ -17,8 +17,8 @@ from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
 from generator.render.base.icons import IconSheet
 from generator.render.base.layout import Element, Layout, LayoutSet, run_within_budget
-from generator.render.maps.sheet import draw_hex_shape
 from generator.render.base.text import FitError, TextFitter, draw_layout
+from generator.render.maps.sheet import draw_hex_shape
 
 FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC}
 MAX_BLEED_MM = 3.5  # backgrounds marked `bleed: true` extend this far; sheets clip to what they give

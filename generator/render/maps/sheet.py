@@ -16,12 +16,14 @@ from pathlib import Path
 
 from reportlab.lib.utils import simpleSplit
 
+from generator.core.files import atomic_output
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
-from generator.maps.model import HexMap, load_pack_maps
+from generator.maps.load import load_pack_maps
+from generator.maps.model import HexMap
 from generator.pack.model import Pack
 from generator.render.base.fonts import BOLD, REGULAR
-from generator.render.base.pdfout import MM, atomic_output, new_canvas
+from generator.render.base.pdfout import MM, new_canvas
 
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGIN_MM = 10.0  # home printers lose 3-5 mm at the edge; cut labels and marks live in the rest

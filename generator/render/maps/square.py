@@ -23,17 +23,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+from generator.core.files import atomic_output
 from generator.grids import squaregrid
+from generator.grids.squaregrid import Square
 from generator.maps.square import SquareMap
 from generator.pack.model import MovementSpec, Pack
 from generator.render.base.fonts import BOLD, REGULAR
-from generator.render.maps.sheet import (MARGIN_MM, PAPERS_MM, PNG_MAX_PX, Frame, SheetPlan, Window,
-                                   _draw_assembly, _draw_sheet, _fit_frame, _hex_label, _hex_path, _Look,
-                                   _header_height, _paint_zones, _paragraph, _pattern, _straight_axis, _text,
-                                   overview_layout, terrain_legend_rows,
-                                   window_area)
-from generator.render.base.pdfout import MM, atomic_output, new_canvas
-from generator.grids.squaregrid import Square
+from generator.render.base.pdfout import MM, new_canvas
+from generator.render.maps.sheet import (MARGIN_MM, PAPERS_MM, PNG_MAX_PX, Frame, SheetPlan, Window, _Look,
+                                         _draw_assembly, _draw_sheet, _fit_frame, _header_height, _hex_label,
+                                         _hex_path, _paint_zones, _paragraph, _pattern, _straight_axis, _text,
+                                         overview_layout, terrain_legend_rows, window_area)
 
 LEVEL_STEP = 0.1  # grey per level: 0 → white, 1 → 0.9, ... 5 and above → LEVEL_FLOOR
 LEVEL_FLOOR = 0.5

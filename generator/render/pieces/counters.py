@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from generator.pack.model import Build, CounterFace, CounterSpec
 from generator.render.base.fonts import BOLD
-from generator.render.pieces.model import Figure, most_characters, pieces_spec
 from generator.render.pieces.draw import (BLEED_MM, GAP_MM, Face, Kit, PagePlan, draw_face, extent, marker,
                                           page_frame, text)
+from generator.render.pieces.model import Figure, most_characters, pieces_spec
 
 SQUARE_CHIP_MM = 18.0  # initiative chips
 DEFAULT_ROUND_MM = 20.0
@@ -37,7 +37,7 @@ def _map_need(kit: Kit, feature: str) -> int:
     """The most hexes of `feature` (obstacles or a terrain id) any shipped map has."""
     if not kit.pack.map_files:
         return 0
-    from generator.maps.model import load_pack_maps
+    from generator.maps.load import load_pack_maps
     best = 0
     for m in load_pack_maps(kit.pack):
         if feature == "obstacles":

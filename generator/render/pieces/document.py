@@ -7,16 +7,20 @@ from pathlib import Path
 
 from reportlab.lib.utils import simpleSplit
 
+from generator.core.errors import InputError, Location, Problem
+from generator.core.files import atomic_output
+from generator.core.yamlio import load_yaml_file
 from generator.pack.model import Build, Pack
 from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.icons import IconSheet
-from generator.render.base.pdfout import MM, atomic_output, new_canvas
-from generator.render.pieces.model import Figure, build_figures, hex_geometry, kit_figures, pieces_spec
+from generator.render.base.pdfout import MM, new_canvas
 from generator.render.pieces.counters import counter_blocks, counter_pages, expand_counters
-from generator.render.pieces.draw import (MARGIN_MM, Kit, PagePlan, marker, polygon_path, hex_points, scale_bar,
-                                          text)
+from generator.render.pieces.draw import (MARGIN_MM, Kit, PagePlan, hex_points, marker, polygon_path,
+                                          scale_bar, text)
 from generator.render.pieces.figures import figure_pages
+from generator.render.pieces.model import (Figure, build_figures, check_pieces, hex_geometry, kit_figures,
+                                           pieces_spec)
 from generator.render.pieces.trackers import board_pages, tracker_pages, trackers_for
 
 SECTION_TITLES = {
@@ -52,7 +56,6 @@ def write_pieces(pack: Pack, out: Path, paper: str, build: Build | None, duplex:
     kit = Kit(pack=pack, hex_mm=hex_mm, orientation=orientation, paper=paper,
               duplex=duplex if duplex in ("long-edge", "short-edge") else "long-edge",
               back_offset=back_offset, title=title)
-    from generator.core.yamlio import load_yaml_file
     kit.doc = load_yaml_file(Path(pack.root) / "game.yaml")
     figures: list[Figure] = build_figures(pack, build) if build is not None else kit_figures(pack)
     counters = expand_counters(kit, figures, build)
@@ -169,3 +172,20 @@ def _contents(kit: Kit, sections, build: Build | None, counters: int, standees: 
 def _grey(v: float):
     from reportlab.lib.colors import Color
     return Color(v, v, v)
+
+
+# ---- the PDF -----------------------------------------------------------------------------------
+
+
+def build_pieces_pdf(pack: Pack, out_path: Path, paper: str = "a4", build: Build | None = None, *,
+                     duplex: str = "long-edge", back_offset=(0.0, 0.0)) -> dict:
+    """Write pieces.pdf atomically: a contents page, then double-sided counter sheets
+    (fronts, then their backs mirrored for `duplex`), single-sided counters, standees and
+    bases, trackers and the blank board. With a build: that build's pieces only."""
+    problems = check_pieces(pack)
+    if problems:
+        raise InputError(problems)
+    if paper not in ("a4", "letter"):
+        raise InputError([Problem("cli.paper", f"unknown paper `{paper}`", Location("command line"),
+                                  expected="a4 or letter")])
+    return write_pieces(pack, Path(out_path), paper, build, duplex, tuple(back_offset))

@@ -23,8 +23,8 @@ from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.icons import IconSheet
 from generator.render.base.pdfout import MM
-from generator.render.pieces.patterns import pattern
 from generator.render.base.sheets import PAPERS_MM
+from generator.render.pieces.patterns import pattern
 
 MARGIN_MM = 10.0  # home printers lose 3-5 mm at the edge
 HEADER_MM = 15.0

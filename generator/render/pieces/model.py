@@ -18,11 +18,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.core.errors import InputError, Problem, did_you_mean, short_list
+from generator.core.paths import resolve_inside
+from generator.core.yamlio import load_yaml_file
 from generator.grids import hexgrid
-from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
 from generator.grids.hexgrid import Hex
+from generator.maps.load import load_pack_maps
+from generator.pack.cardlist import card_order
+from generator.pack.load import load_build
 from generator.pack.model import Build, Card, Character, Pack, PiecesSpec, kebab
-from generator.rules.engine import Context, Placed
+from generator.render.base.icons import known_icons
+from generator.rules.context import Context, Placed
 
 DEFAULT_HEX_MM = 25.4  # 1 inch flat to flat, when neither the pieces nor any map says otherwise
 
@@ -145,7 +151,6 @@ def _unique(key: str, used: set) -> str:
 
 
 def preset_builds(pack: Pack) -> list[Build]:
-    from generator.pack.load import load_build
     builds = []
     for path in sorted(pack.preset_files, key=str):
         try:
@@ -167,7 +172,6 @@ def kit_mode(pack: Pack, side_id: str) -> str:
 
 def kit_figures(pack: Pack) -> list[Figure]:
     """Every character the whole kit prints pieces for, side by side in game.yaml order."""
-    from generator.kit import card_order
     out: list[Figure] = []
     used: set = set()
     presets = None
@@ -217,7 +221,6 @@ def hex_geometry(pack: Pack) -> tuple[float, str]:
 def _map_geometry(pack: Pack) -> tuple[list[float], list[str]]:
     if not pack.map_files:
         return [], []
-    from generator.maps.model import load_pack_maps
     maps = load_pack_maps(pack)
     return sorted({m.hex_size for m in maps}), sorted({m.orientation for m in maps})
 
@@ -231,10 +234,6 @@ def check_pieces(pack: Pack) -> list[Problem]:
     spec = pack.spec.pieces
     if spec is None:
         return []
-    from generator.render.base.art import resolve_inside
-    from generator.render.base.icons import known_icons
-    from generator.core.yamlio import load_yaml_file
-
     doc = load_yaml_file(Path(pack.root) / "game.yaml")
     problems: list[Problem] = []
     root = ("pieces",)
@@ -310,21 +309,3 @@ def check_pieces(pack: Pack) -> list[Problem]:
                                     expected=f"{other[0]:g}, the maps' hex size",
                                     fix="use the maps' size, so tokens and bases fit the printed maps"))
     return problems
-
-
-# ---- the PDF -----------------------------------------------------------------------------------
-
-
-def build_pieces_pdf(pack: Pack, out_path: Path, paper: str = "a4", build: Build | None = None, *,
-                     duplex: str = "long-edge", back_offset=(0.0, 0.0)) -> dict:
-    """Write pieces.pdf atomically: a contents page, then double-sided counter sheets
-    (fronts, then their backs mirrored for `duplex`), single-sided counters, standees and
-    bases, trackers and the blank board. With a build: that build's pieces only."""
-    from generator.render.pieces.document import write_pieces
-    problems = check_pieces(pack)
-    if problems:
-        raise InputError(problems)
-    if paper not in ("a4", "letter"):
-        raise InputError([Problem("cli.paper", f"unknown paper `{paper}`", Location("command line"),
-                                  expected="a4 or letter")])
-    return write_pieces(pack, Path(out_path), paper, build, duplex, tuple(back_offset))

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.pdfout import MM
-from generator.render.pieces.model import Figure, most_characters, pieces_spec
 from generator.render.pieces.draw import (BLEED_MM, Kit, PagePlan, centred_lines, color, cut_line, fit_lines,
                                           marker, page_frame, shelf_pack, text, tint)
+from generator.render.pieces.model import Figure, most_characters, pieces_spec
 
 MIN_CARD_MM = (88.9, 60.0)  # room for the name inside the track; four rows fit an A4 page
 CELL_MM = 7.5

@@ -21,13 +21,14 @@ from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.core.errors import InputError, Location, Problem
+from generator.core.files import atomic_output
+from generator.core.report import Report, Violation
 from generator.pack.model import Build, Card, Character, Pack
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR
 from generator.render.base.icons import IconSheet, known_icons
-from generator.render.base.pdfout import MM, atomic_output, new_canvas
+from generator.render.base.pdfout import MM, new_canvas
 from generator.render.base.text import TextFitter, draw_layout
 from generator.rules import validate_build
-from generator.core.report import Report, Violation
 
 PAPERS = {"a4": A4, "letter": LETTER}
 MARGIN = 12 * MM

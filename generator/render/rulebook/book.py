@@ -16,14 +16,15 @@ from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, NextPageTempl
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.core.errors import InputError, Location, Problem
+from generator.core.files import atomic_output
 from generator.pack.model import Pack
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR
-from generator.render.base.pdfout import atomic_output, new_canvas
+from generator.render.base.pdfout import new_canvas
+from generator.render.rulebook.columns import Columns, NewPageUnless
+from generator.render.rulebook.cover import Cover
 from generator.render.rulebook.markdown import (Flow, chapter_source, environment, expand_reference,
                                                 markdown_flowables, render_template, template_context)
 from generator.render.rulebook.reference import card_list, map_catalogue, presets
-from generator.render.rulebook.columns import Columns, NewPageUnless
-from generator.render.rulebook.cover import Cover
 from generator.render.rulebook.text import Book, BookStyle, ChapterTitle, Contents, Heading
 
 TEMPLATE_ROOT = Path(__file__).resolve().parents[3] / "templates"

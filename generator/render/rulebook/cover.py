@@ -13,8 +13,8 @@ from reportlab.platypus import Flowable
 from generator.pack.model import Pack
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.layout import tint
-from generator.render.rulebook.text import Book
 from generator.render.base.text import draw_layout
+from generator.render.rulebook.text import Book
 
 class Cover(Flowable):
     """A full page: the title on a band of the pack's colour over a faint hex grid, a cluster

@@ -10,11 +10,11 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
+from generator.core.yamlio import display_path, load_yaml_file
 from generator.pack.model import Pack
 from generator.render.base.layout import make_environment
 from generator.render.rulebook.tables import rich_table
 from generator.render.rulebook.text import Book, Heading, RichText, Rule
-from generator.core.yamlio import display_path, load_yaml_file
 
 
 class ChapterDataError(Exception):

@@ -16,9 +16,9 @@ from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, PageTemplate
 
 from generator.core.errors import InputError, Location, Problem
+from generator.core.files import atomic_output
 from generator.pack.model import Pack
 from generator.render.base.fonts import REGULAR
-from generator.render.base.pdfout import atomic_output
 from generator.render.rulebook.book import Geometry, _canvasmaker, _frame, pack_book, read_template
 from generator.render.rulebook.columns import Columns
 from generator.render.rulebook.markdown import (Flow, environment, expand_reference, markdown_flowables,

@@ -10,14 +10,14 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
-from generator.pack.cardlist import sorted_cards
 from generator.grids.hexgrid import Layout as HexLayout
+from generator.pack.cardlist import sorted_cards
 from generator.pack.load import load_build
 from generator.pack.model import Card, Pack
+from generator.pack.schemas import ATTACK_KINDS
 from generator.render.rulebook.tables import rich_table
 from generator.render.rulebook.text import Book, Heading, RichText
 from generator.rules import validate_build
-from generator.pack.schemas import ATTACK_KINDS
 
 
 def _keep(flowable: Flowable) -> Flowable:
