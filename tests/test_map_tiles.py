@@ -20,7 +20,7 @@ from generator.core.errors import InputError
 from generator.grids.hexgrid import Hex
 from generator.maps import load_map, validate_hexmap
 from generator.maps.checks import preset_footprints
-from generator.render.maps.sheet import build_maps_pdf
+from generator.render.maps.document import build_maps_pdf
 from generator.render.maps.tiles import plan_tiles
 from test_maps import hexagons, pack_with_maps, painted
 

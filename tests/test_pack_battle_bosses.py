@@ -172,7 +172,7 @@ def test_effects_and_upgrades_both_count_as_deck_cards(bb, tmp_path):
 
 @pytest.fixture(scope="module")
 def maps_pdf(bb, tmp_path_factory):
-    from generator.render.maps.sheet import build_maps_pdf
+    from generator.render.maps.document import build_maps_pdf
     out = tmp_path_factory.mktemp("bb-maps") / "maps.pdf"
     info = build_maps_pdf(bb, out)
     return out, pypdf.PdfReader(str(out)), info

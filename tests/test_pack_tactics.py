@@ -25,7 +25,7 @@ from generator.core.errors import InputError
 from generator.pack.load import load_pack
 from generator.maps import load_map, load_pack_maps, validate_map
 from generator.maps.reach import weakest_mover
-from generator.render.maps.sheet import build_maps_pdf, draw_map_thumbnail, plan_sheets
+from generator.render.maps.document import build_maps_pdf, draw_map_thumbnail, plan_sheets
 from generator.render.base.pdfout import MM, new_canvas
 from generator.grids.squaregrid import Square
 
@@ -435,7 +435,7 @@ def test_png_export_states_its_tile_pitch(pack, tmp_path):
 
     from PIL import Image
 
-    from generator.render.maps.sheet import export_map_pngs
+    from generator.render.maps.document import export_map_pngs
     info = export_map_pngs(pack, tmp_path)
     assert info["images"] == len(pack.map_files)
     for m in load_pack_maps(pack):

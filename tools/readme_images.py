@@ -222,7 +222,7 @@ def cards_images(pack, tmp: Path, out: Path) -> list[Path]:
 
 def maps_images(pack, tmp: Path, out: Path) -> list[Path]:
     """The overview page of the first map and one true-scale sheet."""
-    from generator.render.maps.sheet import build_maps_pdf
+    from generator.render.maps.document import build_maps_pdf
     build_maps_pdf(pack, tmp / "maps.pdf")
     pdf = Rendered(tmp / "maps.pdf")
     small = [pdf.page(i).resize((pdf.page(i).width // 2, pdf.page(i).height // 2)) for i in (0, 2)]

@@ -1,6 +1,8 @@
-"""Maps: the map file formats (hex maps, and square maps with heights: `grid: square`), the
-checks that a game is playable on a map, and the entry points `pnp validate` uses. Drawing
-lives in generator.render.maps (and generator.render.squaremaps)."""
+"""maps: the map file formats (hex maps, and square maps with heights: `grid: square`), the
+checks that a game is playable on a map (footprints, parties, reachability), and the entry
+points `pnp validate` uses. Drawing lives in generator.render.maps.
+
+May import: generator.core, generator.grids, generator.pack. Never rules, render or cli."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ def validate_map(pack: Pack, path: Path, boss_build: Path | None = None) -> Repo
     """Check one map file. With `boss_build`, the map must hold that build's footprint;
     without it, every preset of a footprint side (the pack's bosses) must fit."""
     hexmap = load_map(pack, Path(path))
-    if getattr(hexmap, "grid", "hex") == "square":
+    if hexmap.grid == "square":
         violations, stats = check_square_map(hexmap, pack)
         return Report(file=hexmap.file, kind="map", name=hexmap.title, violations=violations, stats=stats)
     builds = preset_builds(pack)

@@ -126,9 +126,9 @@ def check_terrain(m: HexMap) -> list[Violation]:
         guess = did_you_mean(tid, m.terrain_specs)
         known = ", ".join(m.terrain_specs) or "none (the pack declares no terrain)"
         out.append(map_violation("map.terrain", f"terrain `{tid}` on {_hexes(hexes, word=_word(m))} is not declared by the pack",
-                      m.at(("terrain", tid), key=True), f"terrain.{tid}", observed=tid,
-                      expected=f"one of: {known}",
-                      fix=f"did you mean `{guess}`?" if guess else "declare it under `terrain:` in game.yaml"))
+                                 m.at(("terrain", tid), key=True), f"terrain.{tid}", observed=tid,
+                                 expected=f"one of: {known}",
+                                 fix=f"did you mean `{guess}`?" if guess else "declare it under `terrain:` in game.yaml"))
     return out
 
 
@@ -140,9 +140,9 @@ def check_zones(m: HexMap, pack: Pack) -> list[Violation]:
         hexes = [e.hex for e in m.entries_of("zone", zid)]
         guess = did_you_mean(zid, pack.spec.sides)
         out.append(map_violation("map.zone", f"zone `{zid}` on {_hexes(hexes, word=_word(m))} names no side of the pack",
-                      m.at(("zones", zid), key=True), f"zones.{zid}", observed=zid,
-                      expected=f"a side: {', '.join(pack.spec.sides)}",
-                      fix=f"did you mean `{guess}`?" if guess else "name the zone after the side that starts there"))
+                                 m.at(("zones", zid), key=True), f"zones.{zid}", observed=zid,
+                                 expected=f"a side: {', '.join(pack.spec.sides)}",
+                                 fix=f"did you mean `{guess}`?" if guess else "name the zone after the side that starts there"))
     return out
 
 
@@ -155,11 +155,11 @@ def check_off_grid(m: HexMap) -> list[Violation]:
             continue  # removing a hex that is already absent changes nothing
         square = _word(m) != "hex"
         out.append(map_violation("map.off-grid", f"{_word(m)} {e.hex} in `{e.where}` is off the map"
-                      + (" (open air or outside the board)" if square else ""),
-                      e.location, _path(e), observed=list(e.hex),
-                      expected="a tile of the map (a square with a height)" if square else "a hex of the map's shape",
-                      fix="check the coordinates against the printed labels, or give that square a height"
-                      if square else "check the coordinates against the printed labels, or enlarge the shape"))
+                                 + (" (open air or outside the board)" if square else ""),
+                                 e.location, _path(e), observed=list(e.hex),
+                                 expected="a tile of the map (a square with a height)" if square else "a hex of the map's shape",
+                                 fix="check the coordinates against the printed labels, or give that square a height"
+                                 if square else "check the coordinates against the printed labels, or enlarge the shape"))
     return out
 
 
@@ -175,15 +175,15 @@ def check_overlap(m: HexMap) -> list[Violation]:
             continue
         what = "twice" if (first.kind, first.name) == (e.kind, e.name) else f"in `{first.where}` and `{e.where}`"
         out.append(map_violation("map.overlap", f"{_word(m)} {e.hex} is listed {what} (first at line {first.location.line})",
-                      e.location, _path(e), severity="warning", observed=list(e.hex),
-                      fix="keep one listing; the first one is used"))
+                                 e.location, _path(e), severity="warning", observed=list(e.hex),
+                                 fix="keep one listing; the first one is used"))
     for zid, zone in m.zones.items():
         blocked = sorted(h for h in zone if not m.walkable(h))
         if blocked:
             entry = next(e for e in m.entries_of("zone", zid) if e.hex == blocked[0])
             out.append(map_violation("map.overlap", f"zone `{zid}` includes {_hexes(blocked, word=_word(m))}, which no figure can stand on",
-                          entry.location, _path(entry), severity="warning", observed=[list(h) for h in blocked],
-                          fix="take those hexes out of the zone"))
+                                     entry.location, _path(entry), severity="warning", observed=[list(h) for h in blocked],
+                                     fix="take those hexes out of the zone"))
     return out
 
 
@@ -196,13 +196,13 @@ def check_regions(m: HexMap) -> list[Violation]:
         first = seen.setdefault(e.hex, e)
         if first is not e and first.name != e.name:
             out.append(map_violation("map.overlap", f"{_word(m)} {e.hex} is in region `{first.name}` and in `{e.name}` "
-                          f"(first at line {first.location.line})", e.location, _path(e), severity="warning",
-                          observed=list(e.hex), fix="keep it in one region; the first one is used"))
+                                     f"(first at line {first.location.line})", e.location, _path(e), severity="warning",
+                                     observed=list(e.hex), fix="keep it in one region; the first one is used"))
     for rid, cells in getattr(m, "regions", {}).items():
         if not cells:
             out.append(map_violation("map.overlap", f"region `{rid}` has no {_word(m)} on the map",
-                          m.at(("regions", rid), key=True), f"regions.{rid}", severity="warning",
-                          fix="give it hexes of the map, or remove it"))
+                                     m.at(("regions", rid), key=True), f"regions.{rid}", severity="warning",
+                                     fix="give it hexes of the map, or remove it"))
     return out
 
 
@@ -214,7 +214,7 @@ def check_connectivity(m: HexMap) -> list[Violation]:
     walkable = m.walkable_hexes
     if not walkable:
         return [map_violation("map.connectivity", "the map has no walkable hex", m.at(("shape",)), "shape",
-                   fix="give the map a shape, or remove obstacles")]
+                              fix="give the map a shape, or remove obstacles")]
     groups = hexgrid.connected_components(walkable)
     out = []
     for group in groups[1:]:
@@ -223,12 +223,12 @@ def check_connectivity(m: HexMap) -> list[Violation]:
         more = f" and {len(group) - 1} more walkable hex{'es' if len(group) > 2 else ''}" if len(group) > 1 else ""
         location, path = (wall.location, _path(wall)) if wall else _shape_location(m, first)
         out.append(map_violation("map.connectivity",
-                      f"hex {first}{more} cannot be reached from the main area of the map "
-                      f"({len(groups[0])} hexes around hex {groups[0][0]})",
-                      location, path, observed=[list(h) for h in group[:12]],
-                      expected="every walkable hex reachable from every other",
-                      fix="open a gap (remove an obstacle next to it), or make the cut-off hexes obstacles"
-                      if wall else "join the islands with a strip of hexes"))
+                                 f"hex {first}{more} cannot be reached from the main area of the map "
+                                 f"({len(groups[0])} hexes around hex {groups[0][0]})",
+                                 location, path, observed=[list(h) for h in group[:12]],
+                                 expected="every walkable hex reachable from every other",
+                                 fix="open a gap (remove an obstacle next to it), or make the cut-off hexes obstacles"
+                                 if wall else "join the islands with a strip of hexes"))
     return out
 
 
@@ -322,12 +322,12 @@ def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=()) -> tupl
     if not movers:
         p = starts[0]
         return [map_violation("map.boss-fit",
-                   f"`{fp.name}` ({fp.size} hexes) fits only where it can never move: centred on hex "
-                   f"{p.anchor} it can neither step one hex nor turn 60° about any of its hexes",
-                   where, "zones." + fp.side if zone is not None else "shape",
-                   observed=f"{len(starts)} placements, none can move",
-                   expected="a placement with room to step or turn",
-                   fix="widen the space around the start area (remove obstacles next to it)")], stats
+                              f"`{fp.name}` ({fp.size} hexes) fits only where it can never move: centred on hex "
+                              f"{p.anchor} it can neither step one hex nor turn 60° about any of its hexes",
+                              where, "zones." + fp.side if zone is not None else "shape",
+                              observed=f"{len(starts)} placements, none can move",
+                              expected="a placement with room to step or turn",
+                              fix="widen the space around the start area (remove obstacles next to it)")], stats
     return _check_party(m, fp, party, starts, pack_sides), stats
 
 
@@ -356,12 +356,12 @@ def _no_placement(m: HexMap, fp: Footprint, shapes, allowed, zoned: bool, where:
     extra = f" and {len(blocked) - 4} more" if len(blocked) > 4 else ""
     location = entry.location if entry else where
     return map_violation("map.boss-fit",
-              f"`{fp.name}` ({fp.size} hexes) has no legal placement{' in its start zone' if zoned else ''} "
-              f"(turned and mirrored every way); closest fit centred on hex {anchor}, where "
-              f"{'; '.join(reasons)}{extra}",
-              location, _path(entry) if entry else ("zones." + fp.side if zoned else "shape"),
-              observed=[list(h) for h in blocked], expected=f"{fp.size} clear hexes in the footprint's shape",
-              fix="clear those hexes" + (" or enlarge the zone" if zoned else " or enlarge the map"))
+                         f"`{fp.name}` ({fp.size} hexes) has no legal placement{' in its start zone' if zoned else ''} "
+                         f"(turned and mirrored every way); closest fit centred on hex {anchor}, where "
+                         f"{'; '.join(reasons)}{extra}",
+                         location, _path(entry) if entry else ("zones." + fp.side if zoned else "shape"),
+                         observed=[list(h) for h in blocked], expected=f"{fp.size} clear hexes in the footprint's shape",
+                         fix="clear those hexes" + (" or enlarge the zone" if zoned else " or enlarge the map"))
 
 
 def _check_party(m: HexMap, fp: Footprint, party: int, starts: list[Placement], pack_sides) -> list[Violation]:
@@ -390,11 +390,11 @@ def _check_party(m: HexMap, fp: Footprint, party: int, starts: list[Placement], 
     where = m.at(("zones", zones[0]), key=True) if zones else m.at(("shape",))
     in_zone = f" in the `{'`/`'.join(zones)}` zone" if zones else ""
     return [map_violation("map.placement",
-               f"with `{fp.name}` centred on hex {p.anchor}, only {free} walkable hex{'es' if free != 1 else ''}"
-               f"{in_zone} {'is' if free == 1 else 'are'} more than {MIN_DISTANCE} hexes from it; "
-               f"a party of {party} needs {party}",
-               where, "zones." + zones[0] if zones else "shape", observed=free, expected=f"at least {party}",
-               fix="enlarge the map or the start zones, or restrict where the boss may start")]
+                          f"with `{fp.name}` centred on hex {p.anchor}, only {free} walkable hex{'es' if free != 1 else ''}"
+                          f"{in_zone} {'is' if free == 1 else 'are'} more than {MIN_DISTANCE} hexes from it; "
+                          f"a party of {party} needs {party}",
+                          where, "zones." + zones[0] if zones else "shape", observed=free, expected=f"at least {party}",
+                          fix="enlarge the map or the start zones, or restrict where the boss may start")]
 
 
 def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int) -> tuple[list[Violation], dict]:

@@ -226,10 +226,10 @@ def _unreachable(m: SquareMap, group: list[Square], reached: set, whence: str, m
                   + (f" wider than {movement.leap} tile(s)" if movement.leap else ""))
         fix = "open a way in (remove an obstacle, or bridge the open air with a tile)"
     return map_violation("map.reachability",
-              f"tile {named} (height {m.heights[named]}){more} cannot be reached from {whence} by the "
-              f"weakest unit ({mover.describe()}): {reason}",
-              m.height_at(named), _height_path(named), observed=[list(t) for t in group[:12]],
-              expected="every walkable tile reachable", fix=fix)
+                         f"tile {named} (height {m.heights[named]}){more} cannot be reached from {whence} by the "
+                         f"weakest unit ({mover.describe()}): {reason}",
+                         m.height_at(named), _height_path(named), observed=[list(t) for t in group[:12]],
+                         expected="every walkable tile reachable", fix=fix)
 
 
 def _trap(m: SquareMap, group: list[Square], whence: str, mover: Mover, path: str) -> Violation:
@@ -240,11 +240,11 @@ def _trap(m: SquareMap, group: list[Square], whence: str, mover: Mover, path: st
            if out_of is not None and out_of > mover.jump else "it has no way out")
     more = f" and {_tiles(len(group) - 1)} joined to it" if len(group) > 1 else ""
     return map_violation("map.reachability",
-              f"tile {named} (height {m.heights[named]}){more} is a trap: a unit that gets there "
-              f"({mover.describe()}) can never get back to {whence}; {why}",
-              m.height_at(named), _height_path(named), severity="warning", observed=[list(t) for t in group[:12]],
-              expected="a way back from every tile",
-              fix="add a step out of it, or make it open air if falling in is meant to be fatal")
+                         f"tile {named} (height {m.heights[named]}){more} is a trap: a unit that gets there "
+                         f"({mover.describe()}) can never get back to {whence}; {why}",
+                         m.height_at(named), _height_path(named), severity="warning", observed=[list(t) for t in group[:12]],
+                         expected="a way back from every tile",
+                         fix="add a step out of it, or make it open air if falling in is meant to be fatal")
 
 
 def check_reachability(m: SquareMap, pack: Pack) -> tuple[list[Violation], dict]:
@@ -255,7 +255,7 @@ def check_reachability(m: SquareMap, pack: Pack) -> tuple[list[Violation], dict]
              "max_drop": movement.max_drop, "mover": mover.describe()}
     if not walkable:
         return [map_violation("map.reachability", "the map has no walkable tile", m.at(("heights",)), "heights",
-                   fix="give squares a height, or remove obstacles")], stats
+                              fix="give squares a height, or remove obstacles")], stats
     graph = move_graph(m, mover, movement)
     back = reversed_graph(graph)
     out: list[Violation] = []

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.yamlio import Document, display_path, load_yaml_file
+from generator.grids import squaregrid
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
 
@@ -275,7 +276,6 @@ def make_environment() -> ImmutableSandboxedEnvironment:
 def area_cells(spec) -> list[list[int]]:
     """The tiles of a square-grid area written as text (`+`, `2`, `3x3`) around (0, 0), as
     [x, y] pairs; nothing for an empty value. See `generator.squaregrid.area`."""
-    from generator.grids import squaregrid
     if spec is None or str(spec).strip() == "":
         return []
     try:

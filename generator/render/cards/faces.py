@@ -12,13 +12,17 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 
 from generator.core.errors import InputError, Location, Problem
+from generator.pack.load import pack_font_paths
 from generator.pack.model import Card, Pack
 from generator.render.base.art import ArtLibrary
-from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
+from generator.render.base.fonts import (BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_fonts,
+                                         register_pack_fonts)
 from generator.render.base.icons import IconSheet
 from generator.render.base.layout import Element, Layout, LayoutSet, run_within_budget
 from generator.render.base.text import FitError, TextFitter, draw_layout
-from generator.render.maps.sheet import draw_hex_shape
+from generator.render.maps.hexes import draw_hex_shape
+from generator.render.maps.square import draw_square_shape
+from generator.render.rulebook.quickref import reference_card_context
 
 FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC}
 MAX_BLEED_MM = 3.5  # backgrounds marked `bleed: true` extend this far; sheets clip to what they give
@@ -36,7 +40,6 @@ def _coverage() -> frozenset:
     """Code points every face of the built-in family can draw."""
     from reportlab.pdfbase import pdfmetrics
 
-    from generator.render.base.fonts import register_fonts
     register_fonts()
     faces = [pdfmetrics.getFont(name).face.charToGlyph for name in (REGULAR, BOLD, ITALIC, BOLD_ITALIC)]
     return frozenset.intersection(*(frozenset(f) for f in faces))
@@ -76,15 +79,12 @@ class CardShared:
             "stats": {k: v for k, v in pack.spec.stats.items()},
             "keywords": {k: v for k, v in pack.spec.keywords.items()},
         }
-        from generator.render.rulebook.quickref import reference_card_context
         self.base_context.update(reference_card_context(pack))
 
     @staticmethod
     def _pack_fonts(pack: Pack) -> dict:
         if not getattr(pack.spec, "fonts", None):
             return {}
-        from generator.pack.load import pack_font_paths
-        from generator.render.base.fonts import register_pack_fonts
         return register_pack_fonts(pack_font_paths(pack.spec, Path(pack.root)))
 
     def layout_for(self, type_id: str) -> Layout:
@@ -226,7 +226,6 @@ class CardPainter:
         elif e.kind == "image":
             self._image(e, layout, ctx, left, top, w, h)
         elif e.kind == "squares":
-            from generator.render.maps.square import draw_square_shape
             cells = layout.evaluate(e.cells or "[]", ctx, e) or []
             draw_square_shape(c, [tuple(t) for t in cells], left / mm, (top - h) / mm, w / mm, h / mm,
                               max_cell_mm=e.size, mark=(0, 0))

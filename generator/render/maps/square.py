@@ -18,22 +18,20 @@ inset crate with a cross. Everything is in millimetres; `Frame` turns map mm int
 from __future__ import annotations
 
 import io
-import json
 from dataclasses import dataclass
-from pathlib import Path
 
 
-from generator.core.files import atomic_output
 from generator.grids import squaregrid
 from generator.grids.squaregrid import Square
 from generator.maps.square import SquareMap
 from generator.pack.model import MovementSpec, Pack
 from generator.render.base.fonts import BOLD, REGULAR
-from generator.render.base.pdfout import MM, new_canvas
-from generator.render.maps.sheet import (MARGIN_MM, PAPERS_MM, PNG_MAX_PX, Frame, SheetPlan, Window, _Look,
-                                         _draw_assembly, _draw_sheet, _fit_frame, _header_height, _hex_label,
-                                         _hex_path, _paint_zones, _paragraph, _pattern, _straight_axis, _text,
-                                         overview_layout, terrain_legend_rows, window_area)
+from generator.render.base.pdfout import MM
+from generator.render.maps.cells import Look, cell_path, draw_label, draw_pattern, paint_zones
+from generator.render.maps.page import (MARGIN_MM, PAPERS_MM, Frame, MapImage, SheetPlan, Window,
+                                        draw_assembly, draw_paragraph, draw_sheet, draw_text, fit_frame,
+                                        header_height, image_pdf, overview_layout, straight_axis,
+                                        terrain_legend_rows, window_area)
 
 LEVEL_STEP = 0.1  # grey per level: 0 → white, 1 → 0.9, ... 5 and above → LEVEL_FLOOR
 LEVEL_FLOOR = 0.5
@@ -70,7 +68,7 @@ class SquareLook:
 
 
 def _square_path(c, frame: Frame, layout: squaregrid.Layout, t, inset: float = 1.0):
-    return _hex_path(c, frame, layout, t, inset)  # any polygon of the layout's corners
+    return cell_path(c, frame, layout, t, inset)  # any polygon of the layout's corners
 
 
 def _edge_points(layout: squaregrid.Layout, t: Square, d: Square):
@@ -96,7 +94,7 @@ def _open_air(c, frame: Frame, layout: squaregrid.Layout, t: Square, look: Squar
     size_pt = tile * 0.075 * s * MM
     if look.air_text and size_pt >= 4:
         x, y = frame.pt(cx, cy)
-        _hex_label(c, x, y - size_pt * 0.35, "open air", BOLD, size_pt, 0.3, backdrop=True)
+        draw_label(c, x, y - size_pt * 0.35, "open air", BOLD, size_pt, 0.3, backdrop=True)
 
 
 def _teeth(c, frame: Frame, a, b, towards: Square, step: int, tile: float) -> None:
@@ -177,7 +175,7 @@ def paint_square_map(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, s
     for t in tiles:
         spec = m.spec_of(t)
         if spec is not None and t not in m.obstacles:
-            _pattern(c, frame, layout, t, spec.pattern)
+            draw_pattern(c, frame, layout, t, spec.pattern)
     # the grid: one closed path per tile, at exactly the stated size
     c.setStrokeGray(GRID_GREY)
     c.setLineWidth(max(0.1, look.line_mm * s) * MM)
@@ -187,7 +185,7 @@ def paint_square_map(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, s
         if t in m.obstacles:
             _obstacle(c, frame, layout, t)
     _paint_edges(c, m, frame, layout, set(squares))
-    _paint_zones(c, m, frame, layout, set(tiles), _Look(zone_tags=look.zone_tags), zone_names or {})
+    paint_zones(c, m, frame, layout, set(tiles), Look(zone_tags=look.zone_tags), zone_names or {})
     tile = layout.tile
     number_pt = tile * 0.3 * s * MM
     if look.heights and number_pt >= 4:
@@ -230,8 +228,8 @@ def _plan(m: SquareMap, paper: str, landscape: bool) -> SheetPlan:
     t = m.tile_size
     # rows and columns are straight lines of tiles: each sheet holds whole ones, and the next
     # sheet starts with the last row (column) of the one before: one line on both sheets
-    xs = _straight_axis(list(range(m.columns)), t, t / 2, avail_w)
-    ys = _straight_axis(list(range(m.rows)), t, t / 2, avail_h)
+    xs = straight_axis(list(range(m.columns)), t, t / 2, avail_w)
+    ys = straight_axis(list(range(m.rows)), t, t / 2, avail_h)
     windows = tuple(Window(row, col, x0, y0, x1, y1)
                     for row, (y0, y1) in enumerate(ys) for col, (x0, x1) in enumerate(xs))
     return SheetPlan(paper, page, landscape, len(ys), len(xs), windows)
@@ -325,7 +323,7 @@ def _legend_rows(m: SquareMap, pack: Pack, zone_names: dict) -> list:
 
 def _draw_legend(c, m: SquareMap, pack: Pack, x: float, top: float, width: float, zone_names: dict) -> float:
     """The legend from `top` down (mm); returns the y below it."""
-    _text(c, x, top - 4, "Legend", 10, BOLD)
+    draw_text(c, x, top - 4, "Legend", 10, BOLD)
     y = top - 7
     box = 2 * SWATCH_MM
     levels = (m.levels or [0])[:6]
@@ -350,15 +348,15 @@ def _draw_legend(c, m: SquareMap, pack: Pack, x: float, top: float, width: float
             _swatch(c, x + SWATCH_MM / 2, y, [0], SquareLook(coords=False, heights=False, zone_tags=False),
                     zone=zid, m=m, zone_index=sorted(m.zones).index(zid))
         text_x = x + box + 3
-        _text(c, text_x, y - 3.5, title, 8.5, BOLD)
-        below = _paragraph(c, text_x, y - 4.2, width - box - 3, text, 7.5, grey=0.15)
+        draw_text(c, text_x, y - 3.5, title, 8.5, BOLD)
+        below = draw_paragraph(c, text_x, y - 4.2, width - box - 3, text, 7.5, grey=0.15)
         if kind == "levels" and len(levels) > 2:  # a strip of every level, under its text
             _swatch(c, text_x, below - 1.5, levels, SquareLook(coords=False))
             below -= SWATCH_MM + 1.5
         y = min(y - SWATCH_MM - 2, below - 2.5)
     movement = pack.spec.movement or MovementSpec()
-    y = _paragraph(c, x, y, width, movement_text(movement), 7.5, grey=0.15) - 1.5
-    return _paragraph(c, x, y, width, _los_text(m.line_of_sight), 7.5, grey=0.15) - 2
+    y = draw_paragraph(c, x, y, width, movement_text(movement), 7.5, grey=0.15) - 1.5
+    return draw_paragraph(c, x, y, width, _los_text(m.line_of_sight), 7.5, grey=0.15) - 2
 
 
 def _legend_height(m: SquareMap, pack: Pack, width: float, zone_names: dict) -> float:
@@ -372,28 +370,28 @@ def _legend_height(m: SquareMap, pack: Pack, width: float, zone_names: dict) -> 
 
 def _overview_layout(m: SquareMap, pack: Pack, paper: str, zone_names: dict):
     """The page orientation and legend position (below or beside) that print the map largest."""
-    return overview_layout(m.layout().bounds(m.board), paper, lambda width: _header_height(m, width),
+    return overview_layout(m.layout().bounds(m.board), paper, lambda width: header_height(m, width),
                            lambda width: _legend_height(m, pack, width, zone_names))
 
 
 def _draw_overview(c, m: SquareMap, pack: Pack, plan: SheetPlan, page, box, legend, zone_names: dict) -> None:
     W, H = page
     width = W - 2 * MARGIN_MM
-    _text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, BOLD)
     sheets = len(plan.windows)
     paper = "A4" if plan.paper == "a4" else plan.paper.title()
-    _text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
-          f"{pack.spec.name} · {m.columns} × {m.rows} squares, {len(m.heights)} tiles, heights "
-          f"{(m.levels or [0])[0]}–{(m.levels or [0])[-1]}, {m.tile_size:g} mm tiles · true scale on {sheets} "
-          f"{paper} sheet{'s' if sheets != 1 else ''}", 8.5, grey=0.25)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
+              f"{pack.spec.name} · {m.columns} × {m.rows} squares, {len(m.heights)} tiles, heights "
+              f"{(m.levels or [0])[0]}–{(m.levels or [0])[-1]}, {m.tile_size:g} mm tiles · true scale on {sheets} "
+              f"{paper} sheet{'s' if sheets != 1 else ''}", 8.5, grey=0.25)
     if m.notes:
-        _paragraph(c, MARGIN_MM, H - MARGIN_MM - 14, width, m.notes, 8.5, grey=0.1)
+        draw_paragraph(c, MARGIN_MM, H - MARGIN_MM - 14, width, m.notes, 8.5, grey=0.1)
     layout = m.layout()
-    frame = _fit_frame(layout.bounds(m.board), *box, max_scale=1.0)
+    frame = fit_frame(layout.bounds(m.board), *box, max_scale=1.0)
     paint_square_map(c, m, frame, layout, m.board, SquareLook(line_mm=0.3 if frame.scale > 0.6 else 0.45),
                      zone_names)
-    _text(c, box[0] + box[2], box[1] - 4, f"Overview at {frame.scale * 100:.0f} % of true size",
-          7, grey=0.35, align="right")
+    draw_text(c, box[0] + box[2], box[1] - 4, f"Overview at {frame.scale * 100:.0f} % of true size",
+              7, grey=0.35, align="right")
     _draw_legend(c, m, pack, legend[0], legend[1], legend[2], zone_names)
 
 
@@ -423,8 +421,8 @@ def render_square_map(c, m: SquareMap, pack: Pack, paper: str, zone_names: dict)
     layout = m.layout()
     if len(plan.windows) > 1:
         c.setPageSize((page[0] * MM, page[1] * MM))
-        _draw_assembly(c, m, plan, page,
-                       paint=lambda cv, frame: paint_square_map(
+        draw_assembly(c, m, plan, page,
+                      paint=lambda cv, frame: paint_square_map(
                            cv, m, frame, layout, m.board,
                            SquareLook(heights=frame.scale > 0.25, coords=False, line_mm=0.5, zone_tags=False,
                                       air_text=False)),
@@ -432,11 +430,11 @@ def render_square_map(c, m: SquareMap, pack: Pack, paper: str, zone_names: dict)
         c.showPage()
     for win in plan.windows:
         c.setPageSize((plan.page[0] * MM, plan.page[1] * MM))
-        _draw_sheet(c, m, plan, win, zone_names,
-                    paint=lambda cv, frame, w: paint_square_map(
-                        cv, m, frame, layout, [t for t in m.board if _in_window(layout, w, t)], SquareLook(),
-                        zone_names),
-                    scale_note=f"one tile is {m.tile_size:g} mm square.")
+        draw_sheet(c, m, plan, win,
+                   paint=lambda cv, frame, w: paint_square_map(
+                       cv, m, frame, layout, [t for t in m.board if _in_window(layout, w, t)], SquareLook(),
+                       zone_names),
+                   scale_note=f"one tile is {m.tile_size:g} mm square.")
         c.showPage()
     return len(plan.windows)
 
@@ -451,7 +449,7 @@ def draw_square_shape(canvas, cells, x: float, y: float, width: float, height: f
     if not tiles:
         return 0.0
     unit = squaregrid.Layout(1.0)
-    frame = _fit_frame(unit.bounds(tiles), x, y, width, height, max_scale=max_cell_mm)
+    frame = fit_frame(unit.bounds(tiles), x, y, width, height, max_scale=max_cell_mm)
     marked = squaregrid.as_square(mark) if mark is not None else None
     canvas.saveState()
     canvas.setLineJoin(0)
@@ -472,7 +470,7 @@ def draw_square_thumbnail(canvas, m: SquareMap, x: float, y: float, width: float
                           labels: bool = False) -> float:
     """The whole map fitted and centred in the box (x, y bottom-left, mm). Returns the scale."""
     layout = m.layout()
-    frame = _fit_frame(layout.bounds(m.board), x, y, width, height, max_scale=1.0)
+    frame = fit_frame(layout.bounds(m.board), x, y, width, height, max_scale=1.0)
     paint_square_map(canvas, m, frame, layout, m.board,
                      SquareLook(heights=True, coords=labels, line_mm=0.3 if frame.scale > 0.5 else 0.5,
                                 zone_tags=False, air_text=False))
@@ -482,50 +480,23 @@ def draw_square_thumbnail(canvas, m: SquareMap, x: float, y: float, width: float
 # ---- images for virtual tables -----------------------------------------------------------------
 
 
-PNG_MARGIN_MM = 2.0
-
-
-def export_square_png(m: SquareMap, pack: Pack, out_dir: Path) -> list[Path]:
-    """`<map>_tile100px.png` (tiles PNG_TILE_PX pixels a side, fewer only past PNG_MAX_PX) and
-    a sidecar `<map>.json` with the grid geometry in pixels. Returns the paths written."""
-    import pypdfium2 as pdfium
-
+def square_image(m: SquareMap, pack: Pack) -> MapImage:
+    """The map for a PNG: tiles PNG_TILE_PX pixels a side, and the sidecar's grid facts."""
     layout = m.layout()
-    x0, y0, x1, y1 = layout.bounds(m.board)
-    page = (x1 - x0 + 2 * PNG_MARGIN_MM, y1 - y0 + 2 * PNG_MARGIN_MM)
-    frame = Frame(x0, y0, PNG_MARGIN_MM, page[1] - PNG_MARGIN_MM)
-    buffer = io.BytesIO()
-    c = new_canvas(buffer, (page[0] * MM, page[1] * MM), m.title, "map image")
-    c.setFillGray(1)
-    c.rect(0, 0, page[0] * MM, page[1] * MM, stroke=0, fill=1)
     zone_names = {sid: side.name for sid, side in pack.spec.sides.items()}
-    paint_square_map(c, m, frame, layout, m.board, SquareLook(), zone_names)
-    c.save()
-    pitch = PNG_TILE_PX
-    while pitch > 10 and max(page) * pitch / m.tile_size > PNG_MAX_PX:
-        pitch -= 10
-    px_per_mm = pitch / m.tile_size
-    doc = pdfium.PdfDocument(buffer.getvalue())
-    try:
-        image = doc[0].render(scale=px_per_mm / MM, grayscale=False).to_pil().convert("RGB")
-    finally:
-        doc.close()
-    out_dir = Path(out_dir)
-    name = f"{m.id}_tile{pitch}px.png"
-    with atomic_output(out_dir / name, suffix=".png") as tmp:
-        image.save(tmp, format="PNG")
-    ox, oy = layout.center(Square(0, 0))
-    origin = ((frame.page_x + (ox - frame.map_x0)) * px_per_mm, (page[1] - frame.page_top + (oy - frame.map_y0)) * px_per_mm)
-    sidecar = {
-        "map": m.id, "title": m.title, "image": name, "grid": "square",
-        "width_px": image.width, "height_px": image.height,
-        "columns": m.columns, "rows": m.rows, "tile_size_mm": m.tile_size, "tile_pitch_px": pitch,
-        "dpi": round(px_per_mm * 25.4, 4),
-        "origin_tile_center_px": [round(origin[0], 3), round(origin[1], 3)],
-        "heights": [[m.heights.get(Square(x, y)) for x in range(m.columns)] for y in range(m.rows)],
-        "coordinates": "tile (x, y): column, row from the top left; pixel y points down; the centre of "
-                       "tile (x, y) is origin_tile_center_px + (x, y) × tile_pitch_px",
-    }
-    with atomic_output(out_dir / f"{m.id}.json", suffix=".json") as tmp:
-        Path(tmp).write_text(json.dumps(sidecar, indent=2) + "\n", encoding="utf-8")
-    return [out_dir / name, out_dir / f"{m.id}.json"]
+    data, frame, page = image_pdf(m.title, layout.bounds(m.board), lambda c, frame: paint_square_map(
+        c, m, frame, layout, m.board, SquareLook(), zone_names))
+
+    def facts(name: str, width: int, height: int, pitch: int, px_per_mm: float, origin) -> dict:
+        return {
+            "map": m.id, "title": m.title, "image": name, "grid": "square",
+            "width_px": width, "height_px": height,
+            "columns": m.columns, "rows": m.rows, "tile_size_mm": m.tile_size, "tile_pitch_px": pitch,
+            "dpi": round(px_per_mm * 25.4, 4),
+            "origin_tile_center_px": [round(origin[0], 3), round(origin[1], 3)],
+            "heights": [[m.heights.get(Square(x, y)) for x in range(m.columns)] for y in range(m.rows)],
+            "coordinates": "tile (x, y): column, row from the top left; pixel y points down; the centre of "
+                           "tile (x, y) is origin_tile_center_px + (x, y) × tile_pitch_px",
+        }
+
+    return MapImage(data, frame, page, m.tile_size, PNG_TILE_PX, "tile", layout.center(Square(0, 0)), facts)

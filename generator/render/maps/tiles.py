@@ -25,6 +25,10 @@ from generator.grids.hexgrid import Hex
 from generator.maps.model import HexMap
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.pdfout import MM
+from generator.render.maps.cells import Look, draw_label
+from generator.render.maps.hexes import draw_hex_legend, paint_hex_map
+from generator.render.maps.page import (FOOTER_MM, HEADER_MM, MARGIN_MM, Frame, draw_paragraph,
+                                        draw_scale_bar, draw_text)
 
 BLEED_MM = 1.0  # the rim colour runs this far past the cut line
 RIM_MM = 2.0  # width of the coloured rim inside the cut line
@@ -113,8 +117,6 @@ def label_hex(m: HexMap) -> Hex:
 
 def draw_tile(c, m: HexMap, placed: PlacedTile, zone_names: dict) -> None:
     """One tile at true scale: rim and bleed, the map itself, the cut line, the label."""
-    from generator.render.maps.sheet import Frame, _hex_label, _Look, _paint_map
-
     layout = m.layout()
     x0, y0, _, _ = layout.bounds(m.hexes)
     frame = Frame(x0, y0, placed.left, placed.top)
@@ -130,7 +132,7 @@ def draw_tile(c, m: HexMap, placed: PlacedTile, zone_names: dict) -> None:
     c.drawPath(_outline_path(c, frame, loops), stroke=1, fill=0)
     c.restoreState()
 
-    _paint_map(c, m, frame, layout, m.hexes, _Look(), zone_names)
+    paint_hex_map(c, m, frame, layout, m.hexes, Look(), zone_names)
 
     c.saveState()
     c.setLineJoin(1)
@@ -147,12 +149,12 @@ def draw_tile(c, m: HexMap, placed: PlacedTile, zone_names: dict) -> None:
     f = m.hex_size
     size = f * 0.36 * MM / 2.2  # about a third of the hex wide for two characters
     c.saveState()
-    _hex_label(c, x, y - size * 0.15, m.tile.label, BOLD, size, 0.05, backdrop=backdrop)
+    draw_label(c, x, y - size * 0.15, m.tile.label, BOLD, size, 0.05, backdrop=backdrop)
     title_size = f * 0.075 * MM
     width = c.stringWidth(m.title, REGULAR, title_size)
     if width > f * 0.8 * MM:
         title_size *= f * 0.8 * MM / width
-    _hex_label(c, x, y - size * 0.15 - title_size * 1.35, m.title, REGULAR, title_size, 0.2, backdrop=backdrop)
+    draw_label(c, x, y - size * 0.15 - title_size * 1.35, m.title, REGULAR, title_size, 0.2, backdrop=backdrop)
     c.restoreState()
 
     anchor = Hex(0, 0) if Hex(0, 0) in m.hexes else min(m.hexes)
@@ -196,17 +198,15 @@ def _sets(tiles: list[HexMap]) -> list[tuple[str, str, list[HexMap]]]:
 
 
 def _draw_contents(c, tiles: list[HexMap], plan: TilePlan, paper_mm, pack_name: str, zone_names: dict) -> None:
-    from generator.render.maps.sheet import MARGIN_MM, _draw_legend, _paragraph, _text
-
     W, H = paper_mm
     width = W - 2 * MARGIN_MM
     copies = sum(m.tile.copies for m in tiles)
     sizes = sorted({m.hex_size for m in tiles})
-    _text(c, MARGIN_MM, H - MARGIN_MM - 6, "Map tiles", 18, BOLD)
-    _text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
-          f"{pack_name} · {copies} tiles in {len(_sets(tiles))} set{'s' if len(_sets(tiles)) != 1 else ''} · "
-          f"hexes {', '.join(f'{s:g}' for s in sizes)} mm flat to flat · "
-          f"{len(plan.pages)} sheet{'s' if len(plan.pages) != 1 else ''} at true scale", 8.5, grey=0.25)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, "Map tiles", 18, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
+              f"{pack_name} · {copies} tiles in {len(_sets(tiles))} set{'s' if len(_sets(tiles)) != 1 else ''} · "
+              f"hexes {', '.join(f'{s:g}' for s in sizes)} mm flat to flat · "
+              f"{len(plan.pages)} sheet{'s' if len(plan.pages) != 1 else ''} at true scale", 8.5, grey=0.25)
     steps = [
         "1. Print the tile sheets at 100 % (actual size, no 'fit to page'); the scale bar at the foot "
         "of each sheet must measure 100 mm.",
@@ -218,9 +218,9 @@ def _draw_contents(c, tiles: list[HexMap], plan: TilePlan, paper_mm, pack_name: 
     ]
     y = H - MARGIN_MM - 16
     for step in steps:
-        y = _paragraph(c, MARGIN_MM, y, width, step, 9) - 1.5
+        y = draw_paragraph(c, MARGIN_MM, y, width, step, 9) - 1.5
     y -= 3
-    _text(c, MARGIN_MM, y, "Sets", 10, BOLD)
+    draw_text(c, MARGIN_MM, y, "Sets", 10, BOLD)
     y -= 2
     for name, colour, ms in _sets(tiles):
         y -= 5.5
@@ -229,33 +229,29 @@ def _draw_contents(c, tiles: list[HexMap], plan: TilePlan, paper_mm, pack_name: 
         c.rect(MARGIN_MM * MM, (y - 0.8) * MM, 8 * MM, 4 * MM, stroke=0, fill=1)
         c.restoreState()
         labels = ", ".join(m.tile.label + (f" ×{m.tile.copies}" if m.tile.copies > 1 else "") for m in ms)
-        _text(c, MARGIN_MM + 11, y, f"{name} ({sum(m.tile.copies for m in ms)}): {labels}", 8.5)
-    _draw_legend(c, _legend_map(tiles), MARGIN_MM, y - 6, min(width, 150.0), zone_names)
+        draw_text(c, MARGIN_MM + 11, y, f"{name} ({sum(m.tile.copies for m in ms)}): {labels}", 8.5)
+    draw_hex_legend(c, _legend_map(tiles), MARGIN_MM, y - 6, min(width, 150.0), zone_names)
 
 
 def _draw_tile_sheet(c, plan: TilePlan, n: int, pack_name: str, zone_names: dict) -> None:
-    from generator.render.maps.sheet import MARGIN_MM, _scale_bar, _text
-
     W, H = plan.page
     page = plan.pages[n - 1]
     names = []
     for placed in page:
         if placed.map.tile.set not in names:
             names.append(placed.map.tile.set)
-    _text(c, MARGIN_MM, H - MARGIN_MM - 5, f"Map tiles · {', '.join(names)}", 12, BOLD)
-    _text(c, MARGIN_MM, H - MARGIN_MM - 9.2,
-          f"{pack_name} · true scale · cut along the solid outlines", 7.5, grey=0.25)
-    _text(c, W - MARGIN_MM, H - MARGIN_MM - 7, f"Tiles {n} of {len(plan.pages)}", 14, BOLD, align="right")
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 5, f"Map tiles · {', '.join(names)}", 12, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 9.2,
+              f"{pack_name} · true scale · cut along the solid outlines", 7.5, grey=0.25)
+    draw_text(c, W - MARGIN_MM, H - MARGIN_MM - 7, f"Tiles {n} of {len(plan.pages)}", 14, BOLD, align="right")
     for placed in page:
         draw_tile(c, placed.map, placed, zone_names)
-    _scale_bar(c, MARGIN_MM, MARGIN_MM + 1.5, page[0].map.hex_size)
+    draw_scale_bar(c, MARGIN_MM, MARGIN_MM + 1.5, page[0].map.hex_size)
     _marker(c, f"pnp:page:tiles:{n}", 0, 0)
 
 
 def render_tiles(c, tiles: list[HexMap], pack_name: str, paper_mm: tuple[float, float], zone_names: dict) -> int:
     """The contents page, then every tile sheet. Returns the number of tile sheets."""
-    from generator.render.maps.sheet import FOOTER_MM, HEADER_MM, MARGIN_MM
-
     if not tiles:
         return 0
     plan = plan_tiles(tiles, paper_mm, MARGIN_MM, HEADER_MM, FOOTER_MM)

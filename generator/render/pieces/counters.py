@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from generator.maps.load import load_pack_maps
 from generator.pack.model import Build, CounterFace, CounterSpec
 from generator.render.base.fonts import BOLD
 from generator.render.pieces.draw import (BLEED_MM, GAP_MM, Face, Kit, PagePlan, draw_face, extent, marker,
@@ -37,7 +38,6 @@ def _map_need(kit: Kit, feature: str) -> int:
     """The most hexes of `feature` (obstacles or a terrain id) any shipped map has."""
     if not kit.pack.map_files:
         return 0
-    from generator.maps.load import load_pack_maps
     best = 0
     for m in load_pack_maps(kit.pack):
         if feature == "obstacles":

@@ -16,8 +16,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from generator.grids import hexgrid
+from generator.maps.model import HexMap
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.pdfout import MM
+from generator.render.maps.document import plan_sheets, render_maps
 from generator.render.pieces.draw import (BLEED_MM, Kit, PagePlan, centred_lines, color, cut_line, fit_lines,
                                           marker, page_frame, shelf_pack, text, tint)
 from generator.render.pieces.model import Figure, most_characters, pieces_spec
@@ -344,8 +347,6 @@ def tracker_pages(kit: Kit, figures: list[Figure], build, extra=()) -> list[Page
 
 def board_map(kit: Kit):
     """The blank board as a map with no obstacles, terrain or zones."""
-    from generator.grids import hexgrid
-    from generator.maps.model import HexMap
     spec = pieces_spec(kit.pack).board
     if spec.shape == "hexagon":
         cells = hexgrid.hexagon(spec.radius)
@@ -364,7 +365,6 @@ def board_map(kit: Kit):
 def board_pages(kit: Kit) -> list[PagePlan]:
     if pieces_spec(kit.pack).board is None:
         return []
-    from generator.render.maps.sheet import plan_sheets, render_maps
     board = board_map(kit)
     sheets = len(plan_sheets(board, kit.paper).windows)
     count = 1 + (1 if sheets > 1 else 0) + sheets

@@ -17,9 +17,11 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
+from generator.maps.load import load_pack_maps
 from generator.pack.model import Pack
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR
 from generator.render.base.pdfout import new_canvas
+from generator.render.maps.document import draw_map_thumbnail
 from generator.render.rulebook.columns import Columns, NewPageUnless
 from generator.render.rulebook.cover import Cover
 from generator.render.rulebook.markdown import (Flow, chapter_source, environment, expand_reference,
@@ -84,13 +86,13 @@ class Geometry:
         bottom = self.margin_bottom
         height = top - bottom
         if n == 1:
-            return [_frame(self.margin_x, bottom, self.body_width, height, f"{prefix}-1")]
+            return [book_frame(self.margin_x, bottom, self.body_width, height, f"{prefix}-1")]
         w = self.column_width
-        return [_frame(self.margin_x, bottom, w, height, f"{prefix}-1"),
-                _frame(self.margin_x + w + self.gap, bottom, w, height, f"{prefix}-2")]
+        return [book_frame(self.margin_x, bottom, w, height, f"{prefix}-1"),
+                book_frame(self.margin_x + w + self.gap, bottom, w, height, f"{prefix}-2")]
 
 
-def _frame(x, y, w, h, name) -> Frame:
+def book_frame(x, y, w, h, name) -> Frame:
     return Frame(x, y, w, h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id=name)
 
 
@@ -113,9 +115,9 @@ class RulebookDoc(BaseDocTemplate):
         self._level = -1
         g = geometry
         top = g.height - g.margin_top
-        title = _frame(g.margin_x, top - g.title_height, g.body_width, g.title_height, "title")
+        title = book_frame(g.margin_x, top - g.title_height, g.body_width, g.title_height, "title")
         self.addPageTemplates([
-            PageTemplate("cover", [_frame(0, 0, g.width, g.height, "cover")], onPage=self._begin,
+            PageTemplate("cover", [book_frame(0, 0, g.width, g.height, "cover")], onPage=self._begin,
                          onPageEnd=self._count),
             PageTemplate("contents-first", [title] + g.columns(2, top - g.title_height, "t"),
                          onPage=self._begin, onPageEnd=self._footer),
@@ -231,16 +233,10 @@ def book_context(pack: Pack, maps: list) -> tuple:
 
 
 def load_maps(pack: Pack):
-    """The pack's maps and the helper that draws their thumbnails (None if not installed)."""
+    """The pack's maps and the helper that draws their thumbnails."""
     if not pack.map_files:
         return [], None
-    from generator.maps import load_pack_maps
-    maps = load_pack_maps(pack)
-    try:
-        from generator.render.maps.sheet import draw_map_thumbnail
-    except ImportError:
-        draw_map_thumbnail = None
-    return maps, draw_map_thumbnail
+    return load_pack_maps(pack), draw_map_thumbnail
 
 
 def _chapter(book: Book, geometry: Geometry, flow: Flow, label: str, toc_label: str, columns: int,
@@ -298,7 +294,7 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry) -> tuple[list, di
     return story, counts
 
 
-def _canvasmaker(title: str, subject: str):
+def canvas_maker(title: str, subject: str):
     def make(filename, pagesize=None, **_ignored):
         return new_canvas(filename, pagesize, title, subject)
     return make
@@ -314,5 +310,5 @@ def build_rulebook_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
     with atomic_output(Path(out_path)) as tmp:
         doc = RulebookDoc(str(tmp), book, geometry, f"{pack.spec.name} · Rulebook", title=title,
                           subject=subject)
-        doc.multiBuild(story, canvasmaker=_canvasmaker(title, subject))
+        doc.multiBuild(story, canvasmaker=canvas_maker(title, subject))
     return {"pages": doc.page_count, **counts}

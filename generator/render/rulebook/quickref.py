@@ -19,7 +19,7 @@ from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
 from generator.pack.model import Pack
 from generator.render.base.fonts import REGULAR
-from generator.render.rulebook.book import Geometry, _canvasmaker, _frame, pack_book, read_template
+from generator.render.rulebook.book import Geometry, book_frame, canvas_maker, pack_book, read_template
 from generator.render.rulebook.columns import Columns
 from generator.render.rulebook.markdown import (Flow, environment, expand_reference, markdown_flowables,
                                                 render_template, template_context)
@@ -43,7 +43,7 @@ class _Sheet(BaseDocTemplate):
         self.geometry, self.footer, self.accent = g, footer, accent
         self.pages = 0
         top = g.height - 14 * mm
-        frame = _frame(12 * mm, 14 * mm, g.width - 24 * mm, top - 14 * mm, "sheet")
+        frame = book_frame(12 * mm, 14 * mm, g.width - 24 * mm, top - 14 * mm, "sheet")
         self.addPageTemplates([PageTemplate("sheet", [frame], onPageEnd=self._decorate)])
 
     def _decorate(self, canvas, doc):
@@ -82,14 +82,14 @@ def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> 
     for size in SIZES:  # the largest size that fits one page
         book = pack_book(pack, replace(BookStyle(), h1=18.0).scaled(size))
         doc = _Sheet(io.BytesIO(), geometry, footer, book.style.accent, title=title)
-        doc.build(_story(pack, book, geometry, text), canvasmaker=_canvasmaker(title, "Quick reference"))
+        doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))
         if doc.pages <= 1:
             chosen = size
             break
     book = pack_book(pack, replace(BookStyle(), h1=18.0).scaled(chosen))
     with atomic_output(Path(out_path)) as tmp:
         doc = _Sheet(str(tmp), geometry, footer, book.style.accent, title=title)
-        doc.build(_story(pack, book, geometry, text), canvasmaker=_canvasmaker(title, "Quick reference"))
+        doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))
     return {"pages": doc.pages, "size": chosen}
 
 
