@@ -5,7 +5,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import click
+
 from generator.core.errors import InputError
+from generator.pack.locate import DEFAULT_PACK
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -40,7 +43,7 @@ def outputs_for(changed: set[Path], pack_root: Path) -> set[str]:
 def watch(pack_dir: Path, echo, paper: str = "a4", out_dir: Path | None = None, stop=None) -> None:
     from watchfiles import watch as watch_files
 
-    from generator.build import run_build
+    from generator.build import run_build  # deferred: the renderers (ReportLab) take a second to import
 
     def rebuild(parts):
         start = time.perf_counter()
@@ -60,3 +63,16 @@ def watch(pack_dir: Path, echo, paper: str = "a4", out_dir: Path | None = None, 
         parts = outputs_for({Path(p) for _, p in changes}, Path(pack_dir))
         if parts:
             rebuild(parts)
+
+
+@click.command(name="watch")
+@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False),
+                default=str(DEFAULT_PACK))
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False))
+def watch_command(pack_dir, paper, out_dir):
+    """Rebuild the kit's outputs whenever a pack or template file changes."""
+    try:
+        watch(pack_dir, click.echo, paper=paper, out_dir=out_dir)
+    except KeyboardInterrupt:
+        pass
