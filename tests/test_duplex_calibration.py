@@ -19,12 +19,12 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from generator.calibration import load_back_offset, parse_offset, save_back_offset
-from generator.errors import InputError
+from generator.core.calibration import load_back_offset, parse_offset, save_back_offset
+from generator.core.errors import InputError
 from generator.kit import pack_faces
-from generator.load import load_pack
-from generator.render.cards import CardShared
-from generator.render.cardsheets import CAL_CROSS_PT, write_calibration, write_home_sheets
+from generator.pack.load import load_pack
+from generator.render.cards.faces import CardShared
+from generator.render.cards.sheets import CAL_CROSS_PT, write_calibration, write_home_sheets
 
 MM = 72 / 25.4
 TOL = 0.05 * MM
@@ -176,7 +176,7 @@ def test_building_with_the_reading_cancels_the_printer(pack, faces, tmp_path, fl
 
 @pytest.mark.parametrize("flip", FLIPS)
 def test_counter_backs_follow_the_same_contract(pack, tmp_path, flip):
-    from generator.render.pieces import build_pieces_pdf
+    from generator.render.pieces.document import build_pieces_pdf
     shift = (1.2, -0.7)
     calibration = tmp_path / "calibration.pdf"
     write_calibration(pack, calibration, duplex=flip)

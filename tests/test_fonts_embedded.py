@@ -36,8 +36,8 @@ def test_every_font_of_every_output_is_embedded(pack, tmp_path):
         list(run_build(REPO / "card_data" / pack, profile=profile, out_dir=out, parallel=False))
     presets = sorted((REPO / "card_data" / pack / "presets").glob("*.yaml"))
     if presets:
-        from generator.render.roster import write_roster
-        from generator.share import load_target
+        from generator.render.roster.sheet import write_roster
+        from generator.pack.locate import load_target
         p, build = load_target(presets[0], None)
         write_roster(p, build, out / "roster.pdf")
     pdfs = sorted(out.rglob("*.pdf"))

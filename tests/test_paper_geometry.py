@@ -16,10 +16,10 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from generator.kit import pack_faces
-from generator.load import load_pack
-from generator.render.cards import CardShared
-from generator.render.cardsheets import write_gutterfold, write_home_sheets
-from generator.render.cutguides import GUIDE_WIDTH_PT, HALO_WIDTH_PT
+from generator.pack.load import load_pack
+from generator.render.cards.faces import CardShared
+from generator.render.cards.sheets import write_gutterfold, write_home_sheets
+from generator.render.base.cutguides import GUIDE_WIDTH_PT, HALO_WIDTH_PT
 
 MM = 72 / 25.4
 TOL = 0.05 * MM
@@ -198,8 +198,8 @@ def test_gutterfold_guides_bleed_footer_and_cards_per_page(packs, tmp_path, pape
 
 def test_pieces_cut_lines_print_inside_the_margin(tmp_path):
     """Pieces pages: the cut outlines are themselves the guides; all of them print."""
-    from generator.render.pieces import build_pieces_pdf
-    from generator.render.pieces_draw import CUT_WIDTH_PT
+    from generator.render.pieces.document import build_pieces_pdf
+    from generator.render.pieces.draw import CUT_WIDTH_PT
     pack = load_pack(REPO / "card_data" / "boss_fight")
     for paper in ("a4", "letter"):
         out = tmp_path / f"pieces-{paper}.pdf"

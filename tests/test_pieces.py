@@ -18,12 +18,13 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from generator import hexgrid
-from generator.errors import InputError
-from generator.load import load_build, load_pack
-from generator.maps.model import load_pack_maps
-from generator.model import PiecesSpec, StatTrackerSpec, TrackersSpec
-from generator.render.pieces import build_pieces_pdf, footprint_of
+from generator.grids import hexgrid
+from generator.core.errors import InputError
+from generator.pack.load import load_build, load_pack
+from generator.maps.load import load_pack_maps
+from generator.pack.model import PiecesSpec, StatTrackerSpec, TrackersSpec
+from generator.render.pieces.document import build_pieces_pdf
+from generator.render.pieces.model import footprint_of
 from generator.rules import validate_build
 from conftest import LEGAL_BOSS, LEGAL_PARTY, PACK_DIR
 
@@ -285,7 +286,7 @@ def test_short_edge_and_offset_backs(pack, tmp_path):
         _, fx, fy = fronts[tuple(label.split(":")[2:4])]
         _, height = doc.page_size(index)
         # a short-edge reading of (1.0, -0.5) moves backs (-1.0, -0.5) on their own page:
-        # the flip reverses up and down as seen from the front (generator/duplex.py)
+        # the flip reverses up and down as seen from the front (generator/core/duplex.py)
         assert x == pytest.approx(fx - 1.0, abs=TOL_MM)
         assert y == pytest.approx(height - fy - 0.5, abs=TOL_MM)
 

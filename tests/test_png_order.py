@@ -15,8 +15,8 @@ from PIL import Image
 from generator.export.order import face_key, plan_files
 from generator.export.raster import export_pngs
 from generator.kit import pack_faces
-from generator.load import load_pack
-from generator.render.cards import CardShared
+from generator.pack.load import load_pack
+from generator.render.cards.faces import CardShared
 
 REPO = Path(__file__).resolve().parents[1]
 

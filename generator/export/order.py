@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from generator.render.cards import CardFace
+from generator.render.cards.faces import CardFace
 
 MANIFEST_FORMAT = "pnp.png-manifest/1"
 CSV_FIELDS = ("face_file", "back_file", "copies", "name", "type", "set", "card")

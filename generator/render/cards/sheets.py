@@ -1,0 +1,240 @@
+"""Card PDFs: home sheets with duplex backs, gutterfold, print-shop single cards,
+and the duplex calibration page."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm
+
+from generator.core.files import atomic_output
+from generator.pack.model import Pack
+from generator.render.base.cutguides import draw_guides, footer, guide_segments
+from generator.render.base.fonts import BOLD, REGULAR
+from generator.render.base.pdfout import new_canvas
+from generator.render.base.sheets import Grid, SheetSpec, Slot, clip_to_slot, load_sheet, make_grid, page_size_mm
+from generator.render.cards.faces import CardFace, CardPainter, CardShared
+
+
+def _chunks(items, n):
+    for i in range(0, len(items), n):
+        yield items[i:i + n]
+
+
+def _draw_faces(canvas, painter: CardPainter, faces, slots) -> None:
+    for face, slot in zip(faces, slots):
+        canvas.saveState()
+        clip_to_slot(canvas, slot)
+        painter.draw_face(face, slot.x, slot.y)
+        canvas.restoreState()
+
+
+def size_groups(pack: Pack, faces: list[CardFace]) -> list[tuple[tuple[float, float], list[CardFace]]]:
+    """Faces grouped by card size (a pack may give some card types their own size), in
+    first-seen order, so each group gets a grid that fits its cards."""
+    groups: dict = {}
+    for face in faces:
+        groups.setdefault(pack.card_size_mm(face.type_id), []).append(face)
+    return list(groups.items())
+
+
+def _finish_page(c, grid: Grid, spec: SheetSpec, slots, label: str) -> None:
+    """Footer first (guides keep clear of it), then the cut guides over the cards' bleed."""
+    box = footer(c, grid, spec, slots, label)
+    draw_guides(c, guide_segments(grid, spec, slots, [box] if box else []))
+
+
+def write_home_sheets(pack: Pack, faces: list[CardFace], out: Path, sheet: str = "a4",
+                      duplex: str = "long-edge", back_offset=(0.0, 0.0), shared: CardShared | None = None,
+                      title: str | None = None) -> dict:
+    """Fronts page by page; after each, its backs mirrored for duplex (unless duplex is `none`)."""
+    spec = load_sheet(sheet)
+    shared = shared or CardShared(pack)
+    plans = []
+    for size, group in size_groups(pack, faces):
+        grid = make_grid(spec, size)
+        back_grid = grid.mirrored(duplex if duplex != "none" else "long-edge", back_offset)
+        plans.extend((grid, back_grid, chunk) for chunk in _chunks(group, len(grid.slots)))
+    first = plans[0][0] if plans else make_grid(spec, pack.card_size_mm())
+    with atomic_output(out) as tmp:
+        c = new_canvas(str(tmp), (first.page_w, first.page_h), title or f"{pack.spec.name} — cards",
+                       f"{len(faces)} cards, {spec.name}, duplex {duplex}")
+        painter = CardPainter(c, shared)
+        for n, (grid, back_grid, chunk) in enumerate(plans, 1):
+            _draw_faces(c, painter, chunk, grid.slots)
+            _finish_page(c, grid, spec, grid.slots[:len(chunk)],
+                         f"{pack.spec.name} {pack.spec.version} · cards · sheet {n} of {len(plans)} · fronts"
+                         + (f" · print double-sided, flip on the {duplex.replace('-', ' ')}" if duplex != "none"
+                            else ""))
+            c.showPage()
+            if duplex == "none":
+                continue
+            backs = [CardFace(f.card, True, f.index, f.total, f.layout, f.set_id, f.type_id) for f in chunk]
+            _draw_faces(c, painter, backs, back_grid.slots)
+            _finish_page(c, back_grid, spec, back_grid.slots[:len(chunk)],
+                         f"{pack.spec.name} · cards · sheet {n} of {len(plans)} · backs")
+            c.showPage()
+        c.save()
+    per_page = len(first.slots)
+    return {"pages": len(plans) * (1 if duplex == "none" else 2), "cards": len(faces), "per_page": per_page}
+
+
+def write_gutterfold(pack: Pack, faces: list[CardFace], out: Path, sheet: str = "gutterfold-a4",
+                     shared: CardShared | None = None) -> dict:
+    """Fronts on the left half, their backs mirrored about the fold on the right half."""
+    spec = load_sheet(sheet)
+    shared = shared or CardShared(pack)
+    pw, ph = page_size_mm(spec)
+    fold = spec.fold_gap if spec.fold_gap is not None else 2 * spec.bleed
+    m = spec.margin
+    # the front half's cards sit against the fold (fold/2 from it), so the bleed of a front
+    # and of its back meet in the fold and the outer margin gets all the slack
+    loose = make_grid(spec, pack.card_size_mm(), (m, m, pw / 2 - fold / 2 - m, ph - 2 * m))
+    inner = max(s.x + s.w for s in loose.slots)
+    shift, fold_bleed = (pw / 2 - fold / 2) * mm - inner, min(spec.bleed, fold / 2) * mm
+
+    def at_fold(s: Slot) -> Slot:
+        right = fold_bleed if abs(s.x + s.w - inner) < 1e-6 else s.bleed[2]
+        return replace(s, x=s.x + shift, bleed=(s.bleed[0], s.bleed[1], right, s.bleed[3]))
+
+    grid = Grid(loose.page_w, loose.page_h, tuple(at_fold(s) for s in loose.slots), loose.columns, loose.rows)
+    back_grid = grid.mirrored("none", axis="columns")  # about the fold, whatever the paper
+    per_page = len(grid.slots)
+    pages = list(_chunks(faces, per_page))
+    with atomic_output(out) as tmp:
+        c = new_canvas(str(tmp), (pw * mm, ph * mm), f"{pack.spec.name} — gutterfold cards", spec.name)
+        painter = CardPainter(c, shared)
+        for n, chunk in enumerate(pages, 1):
+            _draw_faces(c, painter, chunk, grid.slots)
+            backs = [CardFace(f.card, True, f.index, f.total, f.layout, f.set_id, f.type_id) for f in chunk]
+            _draw_faces(c, painter, backs, back_grid.slots)
+            used = len(chunk)
+            every = list(grid.slots[:used]) + list(back_grid.slots[:used])
+            box = footer(c, grid, spec, every,
+                         f"{pack.spec.name} · gutterfold {n} of {len(pages)} · fold on the dashed line, glue, then cut")
+            c.saveState()
+            c.setDash(3, 3)
+            c.setLineWidth(0.4)
+            c.setStrokeColor(HexColor("#888888"))
+            low, high = m * mm, (ph - m) * mm  # the fold line, inside the margin and clear of the footer
+            if box and box[1] < ph * mm / 2:
+                low = box[3]
+            elif box:
+                high = box[1]
+            c.line(pw * mm / 2, low, pw * mm / 2, high)
+            c.restoreState()
+            draw_guides(c, guide_segments(grid, spec, every, [box] if box else []))
+            c.showPage()
+        c.save()
+    return {"pages": len(pages), "cards": len(faces), "per_page": per_page}
+
+
+def write_print_shop(pack: Pack, faces: list[CardFace], out: Path, bleed_mm: float = 3.0,
+                     shared: CardShared | None = None, backs: bool = True) -> dict:
+    """One card per page, page = trim + bleed on every side; TrimBox and BleedBox set; no marks."""
+    shared = shared or CardShared(pack)
+    b = bleed_mm * mm
+    first_w, first_h = pack.card_size_mm(faces[0].type_id if faces else None)
+    with atomic_output(out) as tmp:
+        c = new_canvas(str(tmp), (first_w * mm + 2 * b, first_h * mm + 2 * b),
+                       f"{pack.spec.name} — print-shop cards", f"{bleed_mm} mm bleed")
+        painter = CardPainter(c, shared)
+        pages = 0
+        for face in faces:
+            w_mm, h_mm = pack.card_size_mm(face.type_id)
+            pw, ph = w_mm * mm + 2 * b, h_mm * mm + 2 * b
+            slot = Slot(b, b, w_mm * mm, h_mm * mm, (b, b, b, b))
+            sides = [face] + ([CardFace(face.card, True, face.index, face.total, face.layout, face.set_id,
+                                        face.type_id)] if backs else [])
+            for side in sides:
+                c.setPageSize((pw, ph))
+                c.setTrimBox((b, b, pw - b, ph - b))
+                c.setBleedBox((0, 0, pw, ph))
+                _draw_faces(c, painter, [side], [slot])
+                c.showPage()
+                pages += 1
+        c.save()
+    return {"pages": pages, "cards": len(faces)}
+
+
+CAL_FINE_AT_MM = 14.0  # the fine scales sit this far from the centre, across the cross's arms
+CAL_FINE_HALF = 12  # fine scale ticks: -6 .. +6 mm in 0.5 mm steps
+CAL_ARM_MM = 25.0  # the back's cross reaches past both fine scales
+CAL_CROSS_PT = 0.6  # thin enough to read to a quarter millimetre
+
+
+def _scale(c, along_x: bool, fixed: float, centre: float, count: int, step: float, every: int, label_at: float,
+           long_tick: float, short_tick: float, zero: bool = True) -> None:
+    """Ticks (mm) across a line: along x at height `fixed`, or along y at x `fixed`; a label
+    every `every` ticks, `label_at` mm to the side."""
+    for i in range(-count, count + 1):
+        pos = centre + i * step
+        tick = long_tick if i % every == 0 else short_tick
+        if along_x:
+            c.line(pos * mm, (fixed - tick) * mm, pos * mm, (fixed + tick) * mm)
+        else:
+            c.line((fixed - tick) * mm, pos * mm, (fixed + tick) * mm, pos * mm)
+        if i % every == 0 and (i or zero):
+            value = f"{i * step:+g}" if i else "0"
+            if along_x:
+                c.drawCentredString(pos * mm, (fixed + label_at) * mm, value)
+            else:
+                (c.drawRightString if label_at < 0 else c.drawString)((fixed + label_at) * mm, (pos - 0.6) * mm, value)
+
+
+def write_calibration(pack: Pack, out: Path, sheet: str = "a4", duplex: str = "long-edge") -> dict:
+    """Two pages: print double-sided, hold to the light, read where the back's cross falls
+    on the front's scales and pass those numbers unchanged to --back-offset DX,DY (the tool
+    gives them the sign the flip needs, generator/core/duplex.py)."""
+    spec = load_sheet(sheet)
+    pw, ph = page_size_mm(spec)
+    cx, cy = pw / 2, ph / 2
+    flip = duplex.replace("-", " ")
+    with atomic_output(out) as tmp:
+        c = new_canvas(str(tmp), (pw * mm, ph * mm), "Duplex calibration", duplex)
+        # front: 1 mm scales through the centre, and fine 0.5 mm scales crossing the arms
+        c.setLineWidth(0.3)
+        c.setStrokeColor(HexColor("#000000"))
+        c.setFont(REGULAR, 6)
+        # labels of the vertical scale sit right of the horizontal one's end, clear of its labels
+        _scale(c, True, cy, cx, 10, 1.0, 5, -5.5, 3, 1.5, zero=False)
+        _scale(c, False, cx, cy, 10, 1.0, 5, 14, 3, 1.5, zero=False)
+        c.setLineWidth(0.2)
+        c.setFont(REGULAR, 5)
+        _scale(c, True, cy - CAL_FINE_AT_MM, cx, CAL_FINE_HALF, 0.5, 6, -5, 2.5, 1.2)
+        _scale(c, False, cx - CAL_FINE_AT_MM, cy, CAL_FINE_HALF, 0.5, 6, -3.2, 2.5, 1.2)
+        c.setFont(REGULAR, 6.5)
+        c.drawCentredString(cx * mm, (cy - CAL_FINE_AT_MM - 9) * mm, "DX: fine scale, 0.5 mm ticks")
+        c.drawRightString((cx - CAL_FINE_AT_MM - 1) * mm, (cy + 9) * mm, "DY: fine scale")
+        c.setFont(BOLD, 12)
+        c.drawCentredString(cx * mm, (ph - 25) * mm, "Duplex calibration — front")
+        c.setFont(REGULAR, 9)
+        lines = [
+            f"Print both pages double-sided, flip on the {flip}, at 100 % / actual size.",
+            "Hold the sheet up to a light: the back's thin cross shows through.",
+            "DX: where its upright line crosses the fine scale below the centre (right is +).",
+            "DY: where its level line crosses the fine scale left of the centre (up is +).",
+            "Type the two numbers exactly as you read them; pnp gives them the sign the flip needs.",
+        ]
+        for i, text in enumerate(lines):
+            c.drawCentredString(cx * mm, (ph - 40 - i * 5.5) * mm, text)
+        c.setFont(BOLD, 9)
+        c.drawCentredString(cx * mm, 60 * mm, "Example: the cross seen 1.5 mm right and 0.5 mm down reads 1.5, -0.5:")
+        c.setFont(REGULAR, 9)
+        for i, text in enumerate([f"pnp build --duplex {duplex} --back-offset 1.5,-0.5",
+                                  f"or save it for every later build:  pnp calibrate 1.5,-0.5 --duplex {duplex}",
+                                  "A cross on 0, 0 needs no offset."]):
+            c.drawCentredString(cx * mm, (53 - i * 5.5) * mm, text)
+        c.showPage()
+        # back: one long thin cross at the centre
+        c.setLineWidth(CAL_CROSS_PT)
+        c.setStrokeColor(HexColor("#000000"))
+        c.line((cx - CAL_ARM_MM) * mm, cy * mm, (cx + CAL_ARM_MM) * mm, cy * mm)
+        c.line(cx * mm, (cy - CAL_ARM_MM) * mm, cx * mm, (cy + CAL_ARM_MM) * mm)
+        c.setFont(BOLD, 12)
+        c.drawCentredString(cx * mm, (ph - 25) * mm, "Duplex calibration — back")
+        c.showPage()
+        c.save()
+    return {"pages": 2}
