@@ -27,7 +27,7 @@ from generator.render.icons import IconSheet, known_icons
 from generator.render.pdfout import MM, atomic_output, new_canvas
 from generator.render.text import TextFitter, draw_layout
 from generator.rules import validate_build
-from generator.rules.report import Report, Violation
+from generator.rules.report import Report, Violation, character_key
 
 PAPERS = {"a4": A4, "letter": LETTER}
 MARGIN = 12 * MM
@@ -285,7 +285,7 @@ class RosterSheet:
     def stat_items(self, char: Character) -> list[tuple[str | None, str, str]]:
         """(icon, value, label) for the stats row: the pack's stats, then slots and the other
         sums the validator reports (feat cost, size)."""
-        stats = self.report.stats.get(char.name, {})
+        stats = self.report.stats.get(character_key(char.path[-1]), {})  # by position, never by name
         items = []
         for stat_id, stat in self.spec.stats.items():
             items.append((stat.icon, str(stats.get(stat_id, 0)), stat.name))

@@ -297,6 +297,8 @@ def markdown_flowables(flow: Flow, text: str) -> Flow:
             rows, aligns, i = _table(tokens, i)
             flow.table(rows, aligns)
             continue
+        elif t == "fence" and tok.info.split()[:1] == ["diagram"]:
+            flow.flowables.append(_diagram(flow, tok))
         elif t in ("fence", "code_block"):
             for line in tok.content.rstrip("\n").split("\n"):
                 flow.paragraph(line.replace("*", "\u2217") or " ", st.body * 1.6, tight=True, color=st.muted)
@@ -304,6 +306,17 @@ def markdown_flowables(flow: Flow, text: str) -> Flow:
             flow.flowables.append(Rule(st.rule))
         i += 1
     return flow
+
+
+def _diagram(flow: Flow, tok):
+    """A ```diagram KIND block (generator.render.rulebook_diagrams)."""
+    from generator.render.rulebook_diagrams import DiagramError, diagram_flowable
+    try:
+        return diagram_flowable(tok.info, tok.content, flow.book.style)
+    except DiagramError as exc:
+        line = tok.map[0] + 1 if tok.map else 0
+        raise InputError([Problem("rules.diagram", str(exc), Location(flow.key, line),
+                                  expected="```diagram line-of-sight with from, to and blockers")]) from None
 
 
 def _table(tokens, i: int):

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from generator.errors import did_you_mean
 from generator.model import Build, Card, Character, Pack, Ref
 from generator.rules import checks
-from generator.rules.report import Points, PointsLine, Report, Violation
+from generator.rules.limits import limit_in_force
+from generator.rules.report import Points, PointsLine, Report, Violation, character_key
 
 PLACES = ("base", "equipment", "abilities", "deck")
 
@@ -22,6 +23,10 @@ class Placed:
     character: Character
     base_index: int | None = None  # for equipment attached to a base card
     copies: int = 1
+    index: int = 0  # the character's position in the build
+    # False for a card of a kind its place does not take (a Hero card among boss pieces): it is
+    # reported by `card.kind` and adds nothing to the character's stats
+    fits: bool = True
 
 
 @dataclass
@@ -30,6 +35,8 @@ class Context:
     build: Build
     limit: int | None
     placed: list[Placed]
+    limit_source: str | None = None
+    max_characters: int | None = None  # the table's cap: --max-characters, else the build's
 
     @property
     def side(self):
@@ -42,6 +49,8 @@ class Context:
         """Stats of a character from its base cards and equipment bonuses (what requirements see)."""
         totals = {s: 0 for s in self.pack.spec.stats}
         for p in self.of(character):
+            if not p.fits:
+                continue
             if p.place == "base":
                 source = dict(p.card.fields.get("stats") or {})
                 for stat in self.pack.spec.stats:  # a whole-number field named after a stat counts too
@@ -59,6 +68,8 @@ class Context:
     def full_stats(self, character: Character) -> dict[str, int]:
         totals = self.base_stats(character)
         for p in self.of(character, "abilities"):
+            if not p.fits:
+                continue
             for stat, value in (p.card.fields.get("bonus") or {}).items():
                 totals[stat] = totals.get(stat, 0) + value
         return totals
@@ -71,14 +82,15 @@ def path_text(path: tuple) -> str:
     return out
 
 
-def validate_build(pack: Pack, build: Build, points_override: int | None = None) -> Report:
+def validate_build(pack: Pack, build: Build, points_override: int | str | None = None,
+                   max_characters: int | None = None) -> Report:
+    """`points_override`: --points (a number or `none`); `max_characters`: --max-characters."""
     spec = pack.spec
-    default_limit = pack.limit_value(spec.default_points_limit)
-    limit = points_override if points_override is not None else (
-        build.points_limit if build.points_limit is not None else default_limit)
+    limit = limit_in_force(pack, build, points_override)
     violations: list[Violation] = []
     placed = _resolve(pack, build, violations)
-    ctx = Context(pack, build, limit, placed)
+    ctx = Context(pack, build, limit.value, placed, limit.source,
+                  max_characters if max_characters is not None else build.max_characters)
     violations.extend(checks.structure(ctx))
     for rule in spec.rules:
         if rule.check not in checks.CHECKS or (rule.side is not None and rule.side != build.side):
@@ -86,21 +98,24 @@ def validate_build(pack: Pack, build: Build, points_override: int | None = None)
         violations.extend(checks.CHECKS[rule.check](ctx, rule))
     report = Report(file=build.file, kind="build", name=build.name, side=build.side,
                     violations=violations, points=points_of(ctx))
-    report.stats = {c.name: _stat_summary(ctx, c) for c in build.characters}
+    report.stats = {character_key(i): {"name": c.name, **_stat_summary(ctx, c)}
+                    for i, c in enumerate(build.characters)}
     return report
 
 
 def _resolve(pack: Pack, build: Build, violations: list[Violation]) -> list[Placed]:
     placed = []
+    wanted = checks.place_types(pack.spec.sides[build.side])
 
     def take(ref: Ref, place: str, character: Character, base_index=None, copies=1):
         card = pack.cards.get(ref.id)
         if card is None:
             violations.append(unknown_card(pack, ref, place))
             return
-        placed.append(Placed(ref, card, place, character, base_index, copies))
+        fits = wanted[place] is None or card.type in wanted[place]
+        placed.append(Placed(ref, card, place, character, base_index, copies, index, fits))
 
-    for character in build.characters:
+    for index, character in enumerate(build.characters):
         for bi, entry in enumerate(character.bases):
             take(entry.card, "base", character)
             for eq in entry.equipment:
@@ -127,16 +142,18 @@ def points_of(ctx: Context) -> Points:
     for p in ctx.placed:
         if p.card.points == 0 and p.place == "deck":
             continue
-        key = (p.character.name, p.card.id, p.place)
+        key = (p.index, p.card.id, p.place)
         old = lines.get(key)
         count = (old.count if old else 0) + p.copies
-        lines[key] = PointsLine(p.character.name, p.card.id, p.card.name, p.card.type, count, p.card.points)
-    return Points(lines=list(lines.values()), limit=ctx.limit)
+        lines[key] = PointsLine(p.character.name, p.card.id, p.card.name, p.card.type, count, p.card.points,
+                                p.index)
+    return Points(lines=list(lines.values()), limit=ctx.limit, limit_source=ctx.limit_source,
+                  names=[c.name for c in ctx.build.characters])
 
 
 def _stat_summary(ctx: Context, character: Character) -> dict:
     summary = dict(ctx.full_stats(character))
-    bases = ctx.of(character, "base")
+    bases = [p for p in ctx.of(character, "base") if p.fits]
     for name in ("slots", "feat_cost"):
         values = [p.card.fields.get(name) for p in bases if isinstance(p.card.fields.get(name), int)]
         if values:
