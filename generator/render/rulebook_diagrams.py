@@ -6,6 +6,7 @@
     blockers: [[1, 0]]
     ```
 
+An optional `caption:` is set below the diagram as a paragraph of the chapter.
 `line-of-sight` draws the hexes around two figures, the blocking hexes, the corner-to-corner
 line the geometry finds clear (generator.hexgrid.corner_sight_line) and, for comparison, the
 centre-to-centre line. The scene is the chapter's; the engine only draws it.
@@ -18,7 +19,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable
 
 from generator import hexgrid
-from generator.render.fonts import BOLD, REGULAR
+from generator.render.fonts import BOLD
 from generator.render.pdfout import MM
 
 
@@ -36,7 +37,7 @@ def _pair(value, what: str) -> hexgrid.Hex:
 class LineOfSightDiagram(Flowable):
     """Two figures' hexes, blockers, a clear corner-to-corner line and the centre line."""
 
-    HEX = 5.0 * MM  # centre to corner
+    HEX = 6.0 * MM  # centre to corner
 
     def __init__(self, scene: dict, style):
         super().__init__()
@@ -64,13 +65,13 @@ class LineOfSightDiagram(Flowable):
 
     def wrap(self, aw, ah):
         self.width = aw
-        return aw, self.h + (4 * MM if self.caption else 0)
+        return aw, self.h
 
     def draw(self):
         c = self.canv
         ox = max(0.0, (self.width - self.w) / 2)
         c.saveState()
-        c.translate(ox, 4 * MM if self.caption else 0)
+        c.translate(ox, 0)
         for h in self.cells:
             corners = [self._page(hexgrid.lattice_to_page(p, self.HEX)) for p in hexgrid.hex_corners_lattice(h)]
             path = c.beginPath()
@@ -103,10 +104,6 @@ class LineOfSightDiagram(Flowable):
             c.setFont(BOLD, 9)
             c.drawCentredString(x, y - 3, label)
         c.restoreState()
-        if self.caption:
-            c.setFont(REGULAR, self.style.small)
-            c.setFillColor(HexColor(self.style.muted))
-            c.drawCentredString(self.width / 2, 0.5 * MM, self.caption)
 
 
 DIAGRAMS = {"line-of-sight": LineOfSightDiagram}

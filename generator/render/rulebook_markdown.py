@@ -298,7 +298,10 @@ def markdown_flowables(flow: Flow, text: str) -> Flow:
             flow.table(rows, aligns)
             continue
         elif t == "fence" and tok.info.split()[:1] == ["diagram"]:
-            flow.flowables.append(_diagram(flow, tok))
+            diagram = _diagram(flow, tok)
+            flow.flowables.append(diagram)
+            if diagram.caption:
+                flow.paragraph(diagram.caption, italic=True, color=st.muted)
         elif t in ("fence", "code_block"):
             for line in tok.content.rstrip("\n").split("\n"):
                 flow.paragraph(line.replace("*", "\u2217") or " ", st.body * 1.6, tight=True, color=st.muted)
