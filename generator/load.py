@@ -339,7 +339,8 @@ def build_from_document(doc: Document, pack: Pack) -> Build:
         default = pack.limit_value(spec.default_points_limit)
         raise InputError([Problem(
             "schema.type", "`points_limit` is empty", doc.at(("points_limit",)), found="null",
-            expected="a number, a named limit (" + ", ".join(sorted(spec.points_limits)) + ") or `none`",
+            expected="a number, " + (f"a named limit ({', '.join(sorted(spec.points_limits))}), "
+                                     if spec.points_limits else "") + "or `none`",
             fix="write `points_limit: none` to play without a limit, or remove the key for the pack default"
                 + (f" ({default})" if default is not None else ""))])
     model = build_models(spec)[side]
