@@ -16,14 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
 
-from generator import hexgrid as hg
+from generator.grids import hexgrid as hg
 from generator.cli import main
-from generator.errors import InputError
-from generator.hexgrid import Hex
+from generator.core.errors import InputError
+from generator.grids.hexgrid import Hex
 from generator.kit import build_faces
-from generator.load import load_build
+from generator.pack.load import load_build
 from generator.maps import validate_map
-from generator.render.cards import CardShared
+from generator.render.cards.faces import CardShared
 from generator.rules import validate_build
 
 from conftest import LEGAL_BOSS, LEGAL_PARTY, PACK_DIR, solo
@@ -81,7 +81,7 @@ def test_a_maximum_party_size_only_when_the_table_sets_one(check, pack, tmp_path
 
 
 def test_the_pack_declares_no_party_cap_but_still_prints_pieces_for_six(pack):
-    from generator.render.pieces import most_characters
+    from generator.render.pieces.model import most_characters
     hero = pack.spec.sides["hero"].characters
     assert (hero.min, hero.max) == (1, None)
     assert most_characters(pack) == 1 + 6  # the status counters printed are unchanged
@@ -136,7 +136,7 @@ def test_an_empty_points_limit_is_an_input_error_not_the_default(pack, tmp_path)
 
 
 def test_no_limit_survives_a_share_code(pack, tmp_path):
-    from generator.share import share_code, unshare_text
+    from generator.share.codes import share_code, unshare_text
     path = tmp_path / "none.yaml"
     path.write_text(BOSS_150.replace("points_limit: 100", "points_limit: none"), encoding="utf-8")
     text = unshare_text(share_code(pack, load_build(path, pack)), pack, None)
@@ -201,7 +201,7 @@ def test_rules_setup_needs_one_spot_with_room_for_the_party(pack, tmp_path):
 
 
 def test_every_preset_boss_fits_every_map_both_ways(pack):
-    from generator.targets import validate_pack
+    from generator.cli.targets import validate_pack
     reports = [r for r in validate_pack(pack) if r.kind == "map"]
     assert len(reports) == 7
     assert all(r.legal for r in reports), [(r.name, [v.message for v in r.violations]) for r in reports]
@@ -367,8 +367,8 @@ def test_a_misplaced_card_adds_nothing_to_the_totals(check):
 
 @pytest.fixture(scope="module")
 def rulebook_text(tmp_path_factory):
-    from generator.load import load_pack
-    from generator.render.rulebook import build_rulebook_pdf
+    from generator.pack.load import load_pack
+    from generator.render.rulebook.book import build_rulebook_pdf
     path = tmp_path_factory.mktemp("rulebook14") / "rulebook.pdf"
     build_rulebook_pdf(load_pack(PACK_DIR), path)
     return _flat("\n".join(page.extract_text() for page in PdfReader(path).pages))
@@ -412,7 +412,7 @@ def test_rulebook_boss_health_stunned_combat_and_notes(rulebook_text):
 
 
 def test_quick_reference_states_the_0_against_0_row(pack, tmp_path):
-    from generator.render.quickref import build_quick_reference_pdf
+    from generator.render.rulebook.quickref import build_quick_reference_pdf
     path = tmp_path / "quick.pdf"
     build_quick_reference_pdf(pack, path)
     text = _flat(PdfReader(path).pages[0].extract_text())
@@ -420,7 +420,7 @@ def test_quick_reference_states_the_0_against_0_row(pack, tmp_path):
 
 
 def test_map_legend_labels_zones_as_an_optional_scenario(pack, tmp_path):
-    from generator.render.maps import build_maps_pdf
+    from generator.render.maps.document import build_maps_pdf
     path = tmp_path / "maps.pdf"
     build_maps_pdf(pack, path)
     text = _flat("\n".join(p.extract_text() for p in PdfReader(path).pages))

@@ -13,12 +13,12 @@ primitives of generator.rules.checks do.
 
 from __future__ import annotations
 
-from generator.model import RuleSpec
-from generator.rules.report import Contributor, Violation
+from generator.core.report import Contributor, Violation
+from generator.pack.model import RuleSpec
+from generator.rules.context import path_text
 
 
 def _path(parts: tuple) -> str:
-    from generator.rules.engine import path_text
     return path_text(parts)
 
 

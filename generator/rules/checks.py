@@ -3,12 +3,13 @@ returns violations; the pack decides which primitives run, with which ids and nu
 
 from __future__ import annotations
 
-from generator.model import RuleSpec
-from generator.rules.report import Contributor, Violation
+from generator.core.report import Contributor, Violation
+from generator.pack.model import RuleSpec
+from generator.pack.rule_names import BUILD_CHECKS, registry_matches
+from generator.rules.context import path_text, place_types, points_of
 
 
 def _path(ref):
-    from generator.rules.engine import path_text
     return path_text(ref.path)
 
 
@@ -60,14 +61,12 @@ def structure(ctx) -> list[Violation]:
 
 
 def _path_tuple(path):
-    from generator.rules.engine import path_text
     return path_text(path)
 
 
 def points_limit(ctx, rule: RuleSpec) -> list[Violation]:
     if ctx.limit is None:
         return []
-    from generator.rules.engine import points_of
     points = points_of(ctx)
     total = points.total
     if total <= ctx.limit:
@@ -138,16 +137,6 @@ def card_sets(ctx, rule: RuleSpec) -> list[Violation]:
                              p.ref.location, _path(p.ref), observed=p.card.set, expected=" or ".join(side.sets),
                              fix=f"remove {p.card.name}"))
     return out
-
-
-def place_types(side) -> dict[str, tuple[str, ...] | None]:
-    """The card types each place of a character takes (a deck may take several)."""
-    return {
-        "base": (side.base.type,),
-        "equipment": (side.equipment.type,) if side.equipment else None,
-        "abilities": side.abilities.types if side.abilities else None,
-        "deck": side.deck.types if side.deck else None,
-    }
 
 
 def card_kinds(ctx, rule: RuleSpec) -> list[Violation]:
@@ -359,3 +348,4 @@ CHECKS = {
 from generator.rules.character_checks import CHARACTER_CHECKS  # noqa: E402  (after the helpers it may use)
 
 CHECKS.update(CHARACTER_CHECKS)
+registry_matches("build", BUILD_CHECKS, CHECKS)
