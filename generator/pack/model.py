@@ -460,6 +460,11 @@ class Pack:
     preset_files: list = field(default_factory=list)
     map_files: list = field(default_factory=list)
     rule_files: list = field(default_factory=list)
+    # Parsed once per run and carried to worker processes with the pack: the YAML documents of
+    # its files by path (game.yaml, presets, maps: generator.pack.load.pack_document) and the
+    # values made from them (its presets and its maps), filled by the loaders on first use.
+    documents: dict = field(default_factory=dict, repr=False, compare=False)
+    loaded: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def id(self) -> str:
