@@ -27,7 +27,7 @@ from generator.pack.cardlist import card_order
 from generator.pack.load import load_presets, pack_document
 from generator.pack.model import Build, Card, Character, Pack, PiecesSpec, kebab
 from generator.render.base.icons import known_icons
-from generator.rules.context import Context, Placed
+from generator.rules.context import Context, resolve_build
 
 DEFAULT_HEX_MM = 25.4  # 1 inch flat to flat, when neither the pieces nor any map says otherwise
 
@@ -92,28 +92,10 @@ def _side_look(pack: Pack, side_id: str) -> tuple[str, str | None]:
     return "#444444", None
 
 
-def _placed(pack: Pack, build: Build, character: Character) -> list[Placed]:
-    out = []
-
-    def take(ref, place, base_index=None, copies=1):
-        card = pack.cards.get(ref.id)
-        if card is not None:
-            out.append(Placed(ref, card, place, character, base_index, copies))
-
-    for bi, entry in enumerate(character.bases):
-        take(entry.card, "base")
-        for eq in entry.equipment:
-            take(eq, "equipment", bi)
-    for eq in character.equipment:
-        take(eq, "equipment")
-    for ab in character.abilities:
-        take(ab, "abilities")
-    return out
-
-
 def character_stats(pack: Pack, build: Build, character: Character) -> dict[str, int]:
-    """The character's statistics as the rules total them (bases, equipment, abilities)."""
-    return Context(pack, build, None, _placed(pack, build, character)).full_stats(character)
+    """The character's statistics as the rules total them (bases, equipment, abilities), from the
+    validator's own card resolution; unknown cards are the validator's to report."""
+    return Context(pack, build, None, resolve_build(pack, build, [])).full_stats(character)
 
 
 def _card_stats(pack: Pack, card: Card) -> dict[str, int]:
