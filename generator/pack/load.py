@@ -98,6 +98,9 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
     for i, rule in enumerate(spec.rules):
         need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
         need(rule.side, spec.sides, ("rules", i, "side"), "side")
+    fields = {name for type_spec in spec.card_types.values() for name in type_spec.fields}
+    for i, name in enumerate(spec.totals):
+        need(name, fields, ("totals", i), "card field")
     if spec.default_points_limit is not None:
         need(spec.default_points_limit, spec.points_limits, ("default_points_limit",), "points limit")
     for type_id, type_spec in spec.card_types.items():

@@ -366,6 +366,9 @@ class GameSpec(Strict):
     points_limits: dict[str, int] = {}
     default_points_limit: str | None = None
     rules: list[RuleSpec] = []
+    # base-card fields a build's statistics summary totals per character (a whole-number field
+    # is summed, a `hexes` field counts distinct hexes), e.g. [slots, feat_cost, size]
+    totals: list[Annotated[str, StringConstraints(min_length=1, max_length=64)]] = []
     terrain: dict[CardId, TerrainSpec] = {}
     line_of_sight: Literal["permissive", "strict"] = "permissive"
     movement: MovementSpec | None = None
