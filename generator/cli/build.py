@@ -31,7 +31,7 @@ from generator.pack.locate import DEFAULT_PACK
               help="Output folder (default: output/<pack id>).")
 def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path, png_size, only, out_dir):
     """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
-    from generator.build import run_build  # deferred: the renderers (ReportLab) take a second to import; --help and validate skip them
+    from generator.build import run_build  # deferred: ReportLab takes a second to load
     from generator.core.calibration import resolve_back_offset
     reading, note = resolve_back_offset(back_offset, duplex if profile == "home" else "none", config_path)
     if note:
