@@ -230,6 +230,7 @@ class ReferenceSpec(Strict):
     turn: list[ReferenceSection] = []
     combat: list[ReferenceSection] = []
     glossary: list[GlossaryEntry] = []
+    card: bool = True  # print the reference card with the cards (see docs/layouts.md)
 
 
 # ---- play pieces (game.yaml `pieces:`, see docs/pieces.md) ---------------------------------

@@ -14,11 +14,13 @@ from reportlab.lib.units import mm
 from generator.errors import InputError, Location, Problem
 from generator.model import Card, Pack
 from generator.render.art import ArtLibrary
+from generator.render.card_fit import check_inside, layout_fits, wrong_size
 from generator.render.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
 from generator.render.icons import IconSheet
 from generator.render.layout import Element, Layout, LayoutSet, run_within_budget
 from generator.render.maps import draw_hex_shape
 from generator.render.text import FitError, TextFitter, draw_layout
+from generator.yamlio import display_path
 
 FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC}
 MAX_BLEED_MM = 3.5  # backgrounds marked `bleed: true` extend this far; sheets clip to what they give
@@ -128,21 +130,47 @@ class CardPainter:
 
     def _draw_face(self, face: CardFace, x: float, y: float) -> None:
         shared = self.shared
-        self.width_mm, self.height_mm = shared.pack.card_size_mm(face.type_id)
-        if face.back:
-            layout = shared.back_layout(face.type_id)
-            ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
-            form = self._form(f"back-{face.set_id}-{face.type_id}", layout.frame + layout.elements, layout, ctx)
-            self._place_form(form, x, y)
+        card_mm = shared.pack.card_size_mm(face.type_id)
+        self.width_mm, self.height_mm = card_mm
+        layout = shared.back_layout(face.type_id) if face.back else shared.layouts.get(face.layout)
+        ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
+        if not layout_fits(layout, card_mm):
+            if face.card is not None:
+                raise wrong_size(layout, face.type_id, card_mm, face.back, display_path(shared.pack.root))
+            self._draw_scaled(face, layout, ctx, x, y, card_mm)  # the reference card: sized to the pack
         else:
-            layout = shared.layouts.get(face.layout)
-            ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
-            if layout.frame:
-                form = self._form(f"frame-{layout.name}-{face.set_id}", layout.frame, layout, ctx)
-                self._place_form(form, x, y)
-            for element in layout.elements:
-                self._draw_element(element, layout, ctx, x, y)
+            self._draw_layout(face, layout, ctx, x, y)
         self._marker(face, x, y)
+
+    def _draw_layout(self, face: CardFace, layout: Layout, ctx: dict, x: float, y: float, tag: str = "") -> None:
+        if face.back:
+            form = self._form(f"back-{face.set_id}-{face.type_id}{tag}", layout.frame + layout.elements, layout, ctx)
+            self._place_form(form, x, y)
+            return
+        if layout.frame:
+            form = self._form(f"frame-{layout.name}-{face.set_id}{tag}", layout.frame, layout, ctx)
+            self._place_form(form, x, y)
+        for element in layout.elements:
+            self._draw_element(element, layout, ctx, x, y)
+
+    def _draw_scaled(self, face: CardFace, layout: Layout, ctx: dict, x: float, y: float, card_mm) -> None:
+        """A card-less face (the reference card) whose layout is drawn for another size: scaled
+        evenly to fit the pack's card and centred on the set colour, so it stays readable."""
+        c = self.canvas
+        (lw, lh), (cw, ch) = layout.size, card_mm
+        scale = min(cw / lw, ch / lh)
+        b = MAX_BLEED_MM * mm
+        c.saveState()
+        c.setFillColor(self._color(str(ctx["set"].get("color") or "#ffffff")))
+        c.rect(x - b, y - b, cw * mm + 2 * b, ch * mm + 2 * b, fill=1, stroke=0)
+        c.translate(x + (cw - lw * scale) / 2 * mm, y + (ch - lh * scale) / 2 * mm)
+        c.scale(scale, scale)
+        self.width_mm, self.height_mm = lw, lh
+        try:
+            self._draw_layout(face, layout, ctx, 0.0, 0.0, tag=f"-{lw:g}x{lh:g}")
+        finally:
+            self.width_mm, self.height_mm = card_mm
+            c.restoreState()
 
     # ---- forms ----------------------------------------------------------------------
     def _form(self, name: str, elements: list[Element], layout: Layout, ctx: dict) -> str:
@@ -200,6 +228,7 @@ class CardPainter:
     def _draw_element_unchecked(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> None:
         if e.when is not None and not layout.evaluate(e.when, ctx, e):
             return
+        check_inside(e, layout, (self.width_mm, self.height_mm), ctx["type"]["id"], ctx.get("card"))
         c = self.canvas
         left = ox + e.x * mm
         top = oy + (self.height_mm - e.y) * mm
