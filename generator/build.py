@@ -7,16 +7,18 @@ single-threaded. Each part's bytes do not depend on which process made it.
 
 from __future__ import annotations
 
+import errno
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import staging
 from generator.kit import build_faces, output_dir, pack_faces
 from generator.load import load_build, load_pack
 from generator.model import Build, Pack
 from generator.render.cards import CardShared
 from generator.render.cardsheets import write_calibration, write_gutterfold, write_home_sheets, write_print_shop
+from generator.workers import stop_on_signals, worker_pool
 
 HOME_PARTS = ("rulebook", "maps", "cards", "pieces")  # longest first, for the worker pool
 WORKERS = 2
@@ -65,51 +67,91 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
     return lines
 
 
-def _worker(args) -> list[str]:
-    part, pack_dir, out, opt = args
-    return _home_part(part, load_pack(Path(pack_dir)), None, None, out, opt)
+def _worker(args) -> tuple[list[str], list]:
+    """One part in a worker process: its outputs are staged under the build's token and handed
+    back, to be renamed with all the others once every part has succeeded."""
+    part, pack_dir, out, opt, token = args
+    with staging.staged(token) as stage:
+        lines = _home_part(part, load_pack(Path(pack_dir)), None, None, out, opt)
+    return lines, stage.pending
 
 
 def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "home", paper: str = "a4",
               duplex: str = "long-edge", back_offset=(0.0, 0.0), png_size: str = "mpc", only: str = "all",
               out_dir: Path | None = None, parallel: bool = True):
-    """Yields one line per file written."""
+    """Yields one line per file written. All or nothing: every output is written under a
+    temporary name and all are renamed only when every part has succeeded; a failure, or a
+    SIGINT / SIGTERM, stops the workers and removes the temporary files (generator/staging.py)."""
     pack = load_pack(Path(pack_dir))
     build = load_build(build_file, pack) if build_file else None
     out = output_dir(pack, out_dir)
+    check_output_dir(out)
     stem = Path(build_file).stem if build_file else None
     opt = Options(paper, duplex, tuple(back_offset), png_size)
+    token = staging.new_token()
+    lines: list[str] = []
+    pending: list = []
+    try:
+        with stop_on_signals():
+            try:
+                with staging.staged(token) as stage:
+                    lines = _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token, stage)
+                    pending = stage.pending
+                staging.commit(pending)
+            except BaseException:
+                staging.discard(pending, out, token)
+                raise
+    except OSError as exc:
+        raise staging.output_error(exc, out) from None
+    yield from lines
 
+
+def check_output_dir(out: Path) -> None:
+    """The output folder is made if missing; a file in its place is an error, before any work."""
+    for folder in [out, *out.parents]:
+        if folder.exists() or folder.is_symlink():
+            if not folder.is_dir():
+                raise staging.output_error(OSError(errno.ENOTDIR, "Not a directory", str(folder)), out)
+            break
+
+
+def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token, stage) -> list[str]:
     if profile == "home":
         parts = HOME_PARTS if only == "all" else (only,)
+        lines = []
         if parallel and build is None and len(parts) > 1:
-            with ProcessPoolExecutor(max_workers=WORKERS) as pool:
-                results = dict(zip(parts, pool.map(_worker, [(p, str(pack_dir), out, opt) for p in parts])))
+            with worker_pool(WORKERS) as pool:
+                done = pool.map(_worker, [(p, str(pack_dir), out, opt, token) for p in parts], chunksize=1)
+            results = dict(zip(parts, done))
+            for part in parts:  # the workers' staged outputs join this process's
+                stage.pending.extend(results[part][1])
             for part in ("cards", "pieces", "maps", "rulebook"):
-                yield from results.get(part, [])
+                lines.extend(results[part][0] if part in results else [])
         else:
             for part in ("cards", "pieces", "maps", "rulebook"):
                 if part in parts:
-                    yield from _home_part(part, pack, build, stem, out, opt)
-        return
+                    lines.extend(_home_part(part, pack, build, stem, out, opt))
+        return lines
 
+    lines = []
     shared = CardShared(pack)
     faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
     if profile == "gutterfold":
         name = f"{stem}-gutterfold.pdf" if stem else "cards-gutterfold.pdf"
-        yield _timed(out / name, write_gutterfold, pack, faces, out / name, sheet=f"gutterfold-{paper}",
-                     shared=shared)
+        lines.append(_timed(out / name, write_gutterfold, pack, faces, out / name, sheet=f"gutterfold-{opt.paper}",
+                            shared=shared))
     elif profile == "print-shop":
         name = f"{stem}-print-shop.pdf" if stem else "cards-print-shop.pdf"
-        yield _timed(out / name, write_print_shop, pack, faces, out / name, shared=shared)
+        lines.append(_timed(out / name, write_print_shop, pack, faces, out / name, shared=shared))
     elif profile == "png":
         from generator.export.raster import export_pngs
-        folder = out / f"png-{png_size}"
-        yield _timed(folder, export_pngs, pack, faces, folder, png_size, shared)
+        folder = out / f"png-{opt.png_size}"
+        lines.append(_timed(folder, export_pngs, pack, faces, folder, opt.png_size, shared))
     elif profile == "tts":
         from generator.export.raster import export_tts
         folder = out / "tts"
-        yield _timed(folder, export_tts, pack, faces, folder, shared)
+        lines.append(_timed(folder, export_tts, pack, faces, folder, shared))
         if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
             from generator.render.maps import export_map_pngs
-            yield _timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps")
+            lines.append(_timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps"))
+    return lines

@@ -120,11 +120,8 @@ def list_cards(pack_dir, fmt):
 
 
 def _offset(value: str) -> tuple[float, float]:
-    try:
-        dx, dy = (float(v) for v in value.split(","))
-    except ValueError:
-        raise click.BadParameter("expected DX,DY in millimetres, e.g. 0.5,-1") from None
-    return dx, dy
+    from generator.build_checks import parse_back_offset
+    return parse_back_offset(value)
 
 
 @main.command()
@@ -147,9 +144,14 @@ def _offset(value: str) -> tuple[float, float]:
 def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir):
     """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
     from generator.build import run_build
-    for line in run_build(pack_dir, build_file=build_file, profile=profile, paper=paper, duplex=duplex,
-                          back_offset=_offset(back_offset), png_size=png_size, only=only, out_dir=out_dir):
-        click.echo(line)
+    from generator.workers import Stopped
+    try:
+        for line in run_build(pack_dir, build_file=build_file, profile=profile, paper=paper, duplex=duplex,
+                              back_offset=_offset(back_offset), png_size=png_size, only=only, out_dir=out_dir):
+            click.echo(line)
+    except Stopped as stop:
+        click.echo(f"pnp build: {stop}; the workers were stopped and no output was changed", err=True)
+        sys.exit(128 + stop.signum)
 
 
 @main.command()

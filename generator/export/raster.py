@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
 import tempfile
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from generator import staging
 from generator.model import Pack
 from generator.render.cards import CardFace, CardShared
 from generator.render.cardsheets import write_print_shop
+from generator.workers import worker_pool
 
 DPI = 300
 # print services' pixel sizes for a poker card at 300 dpi (PRINT-SPECS.md)
@@ -53,8 +53,8 @@ def _run_jobs(pdf_path: Path, jobs: list) -> None:
         _render_pages((str(pdf_path), jobs))
         return
     halves = [jobs[i::WORKERS] for i in range(WORKERS)]
-    with ProcessPoolExecutor(max_workers=WORKERS) as pool:
-        list(pool.map(_render_pages, [(str(pdf_path), part) for part in halves]))
+    with worker_pool(WORKERS) as pool:  # terminated, not waited for, if the build stops
+        pool.map(_render_pages, [(str(pdf_path), part) for part in halves])
 
 
 def _unique(faces: list[CardFace]) -> list[CardFace]:
@@ -68,15 +68,8 @@ def _unique(faces: list[CardFace]) -> list[CardFace]:
 
 
 def _replace_dir(tmp: Path, folder: Path) -> None:
-    """Swap a finished folder into place, so a failed export leaves the old one whole."""
-    if folder.exists():
-        old = folder.with_name(f".{folder.name}.old")
-        shutil.rmtree(old, ignore_errors=True)
-        os.replace(folder, old)
-        os.replace(tmp, folder)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(tmp, folder)
+    """Swap a finished folder into place (with the build's other outputs, when staged)."""
+    staging.finish(tmp, folder, folder=True)
 
 
 def png_px(trim_mm: tuple[float, float], size: str = "mpc") -> tuple[int, int]:
@@ -101,7 +94,7 @@ def export_pngs(pack: Pack, faces: list[CardFace], folder: Path, size: str = "mp
         sizes.setdefault(trim, png_px(trim, size))
     folder = Path(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=staging.temp_prefix(folder.name), dir=folder.parent))
     try:
         pdf = tmp / "faces.pdf"
         write_print_shop(pack, faces, pdf, bleed_mm=bleed_mm, shared=shared, backs=True)
@@ -149,7 +142,7 @@ def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShar
     px_of = {key: tts_card_px(pack.card_size_mm(key[1])) for key in groups}  # each type at its own size
     folder = Path(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=staging.temp_prefix(folder.name), dir=folder.parent))
     manifest = []
     try:
         distinct = _unique(faces)
