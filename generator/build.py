@@ -47,6 +47,7 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
         name = f"{stem}-cards.pdf" if stem else "cards.pdf"
         lines.append(_timed(out / name, write_home_sheets, pack, faces, out / name, sheet=opt.paper,
                             duplex=opt.duplex, back_offset=opt.back_offset, shared=shared))
+        lines.extend(sorted(shared.notes))
         if not build:
             lines.append(_timed(out / "calibration.pdf", write_calibration, pack, out / "calibration.pdf",
                                 sheet=opt.paper, duplex=opt.duplex if opt.duplex != "none" else "long-edge"))
@@ -154,4 +155,4 @@ def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, t
         if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
             from generator.render.maps import export_map_pngs
             lines.append(_timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps"))
-    return lines
+    return lines + sorted(shared.notes)

@@ -4,7 +4,6 @@ is cached, and images are read once."""
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from generator.errors import InputError, Location, Problem
 from generator.model import Card, Pack
 from generator.render.art import ArtLibrary
 from generator.render.card_fit import check_inside, layout_fits, wrong_size
+from generator.render.card_text import checked_text
 from generator.render.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
 from generator.render.icons import IconSheet
 from generator.render.layout import Element, Layout, LayoutSet, run_within_budget
@@ -25,23 +25,6 @@ from generator.yamlio import display_path
 FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC}
 MAX_BLEED_MM = 3.5  # backgrounds marked `bleed: true` extend this far; sheets clip to what they give
 TEMPLATE_ROOT = Path(__file__).resolve().parents[2] / "templates"
-
-
-def missing_glyphs(text: str) -> list[str]:
-    """Characters of `text` the card font cannot draw (it would print an empty box instead)."""
-    covered = _coverage()
-    return sorted({ch for ch in text if ord(ch) not in covered and not ch.isspace()})
-
-
-@functools.lru_cache(maxsize=1)
-def _coverage() -> frozenset:
-    """Code points every face of the built-in family can draw."""
-    from reportlab.pdfbase import pdfmetrics
-
-    from generator.render.fonts import register_fonts
-    register_fonts()
-    faces = [pdfmetrics.getFont(name).face.charToGlyph for name in (REGULAR, BOLD, ITALIC, BOLD_ITALIC)]
-    return frozenset.intersection(*(frozenset(f) for f in faces))
 
 
 class BadColour(ValueError):
@@ -73,6 +56,7 @@ class CardShared:
         self.fonts = self._pack_fonts(pack)  # style -> registered name of the pack's own TTF
         self.fitter = TextFitter(names, fonts=self.fonts)
         self.art = ArtLibrary(Path(pack.root))
+        self.notes: set[str] = set()  # things changed on the way to print, told after the build
         self.base_context = {
             "pack": {"id": pack.spec.id, "name": pack.spec.name, "version": pack.spec.version},
             "stats": {k: v for k, v in pack.spec.stats.items()},
@@ -294,18 +278,7 @@ class CardPainter:
         text = layout.render(e.text or "", ctx, e).strip()
         if not text:
             return
-        missing = missing_glyphs(text)
-        if missing:
-            card = ctx.get("card")
-            shown = ", ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:6]) + (" …" if len(missing) > 6 else "")
-            name = f"card `{card.id}` ({card.name})" if card is not None else f"layout `{layout.name}`"
-            from_layout = card is None or all(ch in (e.text or "") for ch in missing)  # written in the layout
-            raise InputError([Problem(
-                "card.glyph", f"{name}: the font has no glyph for {shown} in the `{e.id or 'text'}` text, "
-                "so it would print as empty boxes", layout.where(e) if from_layout else card.location,
-                found="".join(missing[:20]), expected="characters the card font can print (Latin, Greek and "
-                "Cyrillic letters, common punctuation)",
-                fix="replace those characters (a symbol can often be an :icon:), or print with a font that has them")])
+        text = checked_text(self.shared, e, layout, ctx, text)
         min_size = e.min_size if e.min_size is not None else e.size
         try:
             lay = self._fit(text, e, w, h, min_size)

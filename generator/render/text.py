@@ -19,6 +19,7 @@ from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
 
 from generator.render.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_fonts
 from generator.render.icons import known_icons
+from generator.render.scripts import rtl_text, visual_words
 
 ICON_SCALE = 0.95  # icon height relative to the font size
 KEYWORD_COLOR = "#7a1f1f"
@@ -86,11 +87,11 @@ class TextStyler:
         self.icons = set(icons or known_icons())
         words = sorted({k for k in keywords if k}, key=len, reverse=True)
         keyword_re = "|".join(re.escape(w) for w in words)
-        parts = [r"(?P<nl>\n)", r"(?P<space>[ \t]+)", r"(?P<bold>\*\*)", r"(?P<ital>\*)",
+        parts = [r"(?P<nl>\n)", r"(?P<space>[ \t]+)", r"(?P<esc>\\\*)", r"(?P<bold>\*\*)", r"(?P<ital>\*)",
                  r"(?P<icon>:[a-z0-9-]+:)"]
         if keyword_re:
             parts.append(rf"(?P<kw>(?<![\w-])(?:{keyword_re})(?![\w-]))")
-        parts.append(r"(?P<other>[^\s*:]+|:)")
+        parts.append(r"(?P<other>(?:[^\s*:\\]|\\(?!\*))+|:)")
         self.token_re = re.compile("|".join(parts))
 
     def paragraphs(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
@@ -119,6 +120,8 @@ class TextStyler:
                     paragraphs.append([])
             elif kind == "space":
                 end_word()
+            elif kind == "esc":  # `\*`: a literal asterisk
+                word.append(Run("text", "*", style()))
             elif kind == "bold":
                 marked_bold = not marked_bold
             elif kind == "ital":
@@ -228,7 +231,11 @@ class TextFitter:
     def _line(self, words, size, space, paragraph_end) -> Line:
         runs = []
         x = 0.0
-        for i, (word, _w) in enumerate(words):
+        ordered = visual_words(words, lambda item: "".join(r.value for r in item[0] if r.kind == "text"))
+        for i, ((word, _w), rtl) in enumerate(ordered):
+            if rtl:  # a right-to-left word: its runs and their characters in visual order
+                word = [Run(r.kind, rtl_text(r.value) if r.kind == "text" else r.value, r.style)
+                        for r in reversed(word)]
             if i:
                 x += space
             for run in word:
