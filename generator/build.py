@@ -18,6 +18,7 @@ from generator.load import load_build, load_pack
 from generator.model import Build, Pack
 from generator.render.cards import CardShared
 from generator.render.cardsheets import write_calibration, write_gutterfold, write_home_sheets, write_print_shop
+from generator.build_checks import check_not_empty
 from generator.workers import stop_on_signals, worker_pool
 
 HOME_PARTS = ("rulebook", "maps", "cards", "pieces")  # longest first, for the worker pool
@@ -87,6 +88,7 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
     build = load_build(build_file, pack) if build_file else None
     out = output_dir(pack, out_dir)
     check_output_dir(out)
+    check_not_empty(pack, build, profile, only)
     stem = Path(build_file).stem if build_file else None
     opt = Options(paper, duplex, tuple(back_offset), png_size)
     token = staging.new_token()

@@ -32,3 +32,21 @@ def parse_back_offset(value: str) -> tuple[float, float]:
                                       expected=f"between -{MAX_BACK_OFFSET_MM:g} and {MAX_BACK_OFFSET_MM:g} mm",
                                       fix="print calibration.pdf again and re-read the scales")])
     return dx, dy
+
+
+def check_not_empty(pack, build, profile: str, only: str) -> None:
+    """A build that would print nothing is an error, not an empty (or blank-page) file."""
+    if build is not None:
+        return
+    cards = bool(pack.cards)
+    if profile == "home":
+        wanted = {"all": cards or pack.map_files or pack.rule_files or pack.spec.pieces is not None,
+                  "cards": cards, "maps": pack.map_files, "rulebook": pack.rule_files,
+                  "pieces": pack.spec.pieces is not None}.get(only, True)
+        what = "cards, maps, rules chapters or pieces" if only == "all" else only
+    else:
+        wanted, what = cards, "cards"
+    if not wanted:
+        raise InputError([Problem("build.empty", f"{pack.spec.name} has no {what}: the build would print "
+                                  "nothing", Location(pack.game_file), expected=f"at least one of: {what}",
+                                  fix="add cards to cards/*.yaml (see docs/formats.md), or build another part")])

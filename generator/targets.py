@@ -68,6 +68,10 @@ def validate_pack(pack: Pack, points: int | None = None) -> list[Report]:
         from generator.render.pieces import check_pieces
         problems.extend(check_pieces(pack))
     reports = [pack_report(pack)]
+    from generator.render_check import render_problems  # what `pnp build` would stop on, drawn in memory
+    errors, warnings = render_problems(pack)
+    problems.extend(errors)
+    reports[0].violations.extend(warnings)
     for preset in pack.preset_files:
         try:
             reports.append(validate_build(pack, load_build(preset, pack), points))

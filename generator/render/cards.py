@@ -16,7 +16,8 @@ from generator.render.art import ArtLibrary
 from generator.render.card_fit import check_inside, layout_fits, wrong_size
 from generator.render.card_text import checked_text
 from generator.render.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
-from generator.render.icons import IconSheet
+from generator.render.icons import IconSheet, known_icons
+from generator.render.pack_icons import pack_icons
 from generator.render.layout import Element, Layout, LayoutSet, run_within_budget
 from generator.render.maps import draw_hex_shape
 from generator.render.text import FitError, TextFitter, draw_layout
@@ -54,8 +55,9 @@ class CardShared:
         self.layouts.env.filters["name_of"] = lambda cid: pack.cards[cid].name if cid in pack.cards else str(cid)
         names = [k.name for k in pack.spec.keywords.values() if k.kind in ("status", "action-type", "term")]
         self.fonts = self._pack_fonts(pack)  # style -> registered name of the pack's own TTF
-        self.fitter = TextFitter(names, fonts=self.fonts)
         self.art = ArtLibrary(Path(pack.root))
+        self.custom_icons = pack_icons(pack, self.art)
+        self.fitter = TextFitter(names, fonts=self.fonts, icons=known_icons() + sorted(self.custom_icons))
         self.notes: set[str] = set()  # things changed on the way to print, told after the build
         self.base_context = {
             "pack": {"id": pack.spec.id, "name": pack.spec.name, "version": pack.spec.version},
@@ -102,7 +104,7 @@ class CardPainter:
     def __init__(self, canvas, shared: CardShared):
         self.canvas = canvas
         self.shared = shared
-        self.icons = IconSheet(canvas)
+        self.icons = IconSheet(canvas, shared.custom_icons)
         self.forms: set = set()
         self.width_mm, self.height_mm = shared.pack.card_size_mm()
 

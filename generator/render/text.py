@@ -154,13 +154,13 @@ class TextFitter:
     """Lays out and fits text; one per build, so its cache never outlives the pack it serves."""
 
     def __init__(self, keywords: list[str], lang: str = "en_GB", keyword_color: str = KEYWORD_COLOR,
-                 fonts: dict | None = None):
+                 fonts: dict | None = None, icons: list[str] | None = None):
         register_fonts()
         fonts = fonts or {}  # a pack's own TTFs by style, already registered
         self.family = {REGULAR: fonts.get("regular", REGULAR), BOLD: fonts.get("bold", BOLD),
                        ITALIC: fonts.get("italic", ITALIC), BOLD_ITALIC: fonts.get("bold-italic", BOLD_ITALIC)}
         self.regular = self.family[REGULAR]
-        self.styler = TextStyler(keywords)
+        self.styler = TextStyler(keywords, icons)
         self.hyphenator = pyphen.Pyphen(lang=lang) if lang in pyphen.LANGUAGES else None
         self.keyword_color = keyword_color
         self.cache: dict = BoundedCache()
