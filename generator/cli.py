@@ -96,15 +96,15 @@ def validate(targets, points, fmt, pack_option, boss_build, audit):
 
 
 @main.command()
-@click.option("--pack", "pack_dir", type=click.Path(path_type=Path, file_okay=False), default=str(DEFAULT_PACK),
-              show_default=True)
+@click.option("--pack", "pack_dir", default=str(DEFAULT_PACK), show_default=True,
+              help="A pack folder, or the name of a pack in card_data/ (e.g. tactics).")
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default="schemas",
-              show_default=True)
+              show_default=True, help="The folder to write the schemas into (made if missing).")
 def schema(pack_dir, out_dir):
-    """Write JSON Schemas for game.yaml, card files and builds (for YAML editors)."""
+    """Write JSON Schemas for game.yaml, card files, builds and card layouts (for YAML editors)."""
     from generator.load import load_pack
-    from generator.schema_export import write_schemas
-    for path in write_schemas(load_pack(pack_dir), out_dir):
+    from generator.schema_export import resolve_pack, write_schemas
+    for path in write_schemas(load_pack(resolve_pack(pack_dir)), out_dir):
         click.echo(str(path))
 
 
@@ -201,15 +201,15 @@ def share(build_file, pack_option):
 
 @main.command()
 @click.argument("code")
-@click.option("--pack", "pack_dir", type=click.Path(path_type=Path, file_okay=False), default=str(DEFAULT_PACK),
-              show_default=True, help="The pack the code was made for (same id and version).")
+@click.option("--pack", "pack_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="The pack the code was made for (default: card_data/<the pack id the code carries>).")
 @click.option("-o", "--out", "out_file", type=click.Path(path_type=Path, dir_okay=False),
               help="The build file to write (default: print it).")
 def unshare(code, pack_dir, out_file):
     """Turn a share code back into a build file (YAML)."""
     from generator.load import load_pack
-    from generator.share import unshare_text, write_text
-    pack = load_pack(pack_dir)
+    from generator.share import pack_dir_for_code, unshare_text, write_text
+    pack = load_pack(pack_dir or pack_dir_for_code(code))
     text = unshare_text(code, pack, out_file)
     if out_file is None:
         click.echo(text, nl=False)

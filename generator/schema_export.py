@@ -70,10 +70,35 @@ def _finish(schema: dict, title: str, description: str) -> dict:
     return schema
 
 
+def layout_schema() -> dict:
+    """A card layout (templates/cards/*.yaml); every element kind and attribute is described
+    in docs/layouts.md."""
+    from generator.render.layout import LayoutFile
+    return _finish(LayoutFile.model_json_schema(), "Card layout (templates/cards/*.yaml)",
+                   "A card face or back: frame and elements placed in mm from the trim's top-left corner; "
+                   "see docs/layouts.md.")
+
+
+def resolve_pack(value) -> Path:
+    """`--pack`: a pack folder, or the name of one in card_data/."""
+    from generator.errors import InputError, Location, Problem
+    path = Path(value)
+    if (path / "game.yaml").is_file():
+        return path
+    named = Path("card_data") / str(value)
+    if "/" not in str(value) and (named / "game.yaml").is_file():
+        return named
+    known = sorted(p.parent.name for p in Path("card_data").glob("*/game.yaml"))
+    raise InputError([Problem("pack.missing", f"no game pack `{value}`", Location("--pack"), found=str(value),
+                              expected="a pack folder with a game.yaml, or one of: " + (", ".join(known) or "none"),
+                              fix="e.g. --pack tactics or --pack card_data/tactics")])
+
+
 def schema_files(pack: Pack) -> dict[str, dict]:
     """File name -> schema, for every schema of a pack."""
     files = {
         "game.schema.json": game_schema(),
+        "layout.schema.json": layout_schema(),
         f"cards.{pack.id}.schema.json": cards_schema(pack),
     }
     if pack.spec.sides:  # a pack without sides has no player builds
