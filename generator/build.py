@@ -87,7 +87,10 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
     pack = load_pack(Path(pack_dir))
     build = load_build(build_file, pack) if build_file else None
     out = output_dir(pack, out_dir)
-    check_output_dir(out)
+    try:
+        check_output_dir(out)
+    except OSError as exc:  # a name too long, a loop of links...
+        raise staging.output_error(exc, out) from None
     check_not_empty(pack, build, profile, only)
     stem = Path(build_file).stem if build_file else None
     opt = Options(paper, duplex, tuple(back_offset), png_size)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.errors import InputError, Location, Problem
+from generator.yamlio import display_path
 
 
 @dataclass
@@ -69,6 +70,17 @@ def staged(token: str):
     outer, _STAGE = _STAGE, Stage(token)
     try:
         yield _STAGE
+    finally:
+        _STAGE = outer
+
+
+@contextlib.contextmanager
+def unstaged():
+    """For work files inside a staged folder (the PDF a PNG export rasterizes): written at once."""
+    global _STAGE
+    outer, _STAGE = _STAGE, None
+    try:
+        yield
     finally:
         _STAGE = outer
 
@@ -146,10 +158,9 @@ def output_error(exc: OSError, out: Path) -> InputError:
                                                              f"({exc.strerror or exc})", "a writable folder",
                                                              "choose another folder with -o"))
     path = exc.filename or out
-    shown = str(path)
+    shown = display_path(Path(path))
     if ".pnp" in Path(shown).name or Path(shown).name.startswith("."):
         shown = str(Path(shown).parent)  # a temporary name means nothing to the reader: show its folder
-    if len(shown) > 200:
-        shown = shown[:120] + "…" + shown[-60:]
-    return InputError([Problem(code, f"the output {shown} {what}", Location(shown), found=exc.strerror,
+    short = shown if len(shown) <= 200 else shown[:120] + "…" + shown[-60:]
+    return InputError([Problem(code, f"the output {short} {what}", Location(shown), found=exc.strerror,
                                expected=expected, fix=fix)])

@@ -97,7 +97,8 @@ def export_pngs(pack: Pack, faces: list[CardFace], folder: Path, size: str = "mp
     tmp = Path(tempfile.mkdtemp(prefix=staging.temp_prefix(folder.name), dir=folder.parent))
     try:
         pdf = tmp / "faces.pdf"
-        write_print_shop(pack, faces, pdf, bleed_mm=bleed_mm, shared=shared, backs=True)
+        with staging.unstaged():  # a work file inside the staged folder, read back at once
+            write_print_shop(pack, faces, pdf, bleed_mm=bleed_mm, shared=shared, backs=True)
         jobs, backs_seen = [], {}
         for i, face in enumerate(faces):
             name = face.card.id if face.card else face.layout
@@ -147,7 +148,8 @@ def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShar
     try:
         distinct = _unique(faces)
         pdf = tmp / "faces.pdf"
-        write_print_shop(pack, distinct, pdf, bleed_mm=0.0, shared=shared, backs=True)
+        with staging.unstaged():  # a work file inside the staged folder, read back at once
+            write_print_shop(pack, distinct, pdf, bleed_mm=0.0, shared=shared, backs=True)
         page_of, backs, jobs = {}, set(), []
         for i, face in enumerate(distinct):
             key = face.card.id if face.card else face.layout
