@@ -112,3 +112,34 @@ def test_unknown_icons_warn_and_pack_icons_are_icons(tmp_path):
     assert res.exit_code == 0, res.output
     text = pdf_text(tmp_path / "out" / "cards.pdf")
     assert ":manna:" in text and ":mana:" not in text  # the pack's icon is drawn, the unknown one is text
+
+
+def test_deck_size_speaks_the_packs_words():
+    from types import SimpleNamespace
+
+    from generator.load import load_pack
+    from generator.rules.checks import deck_words
+    repo = Path(__file__).resolve().parents[1]
+    bosses = load_pack(repo / "card_data" / "battle_bosses")
+    side = next(iter(bosses.spec.sides.values()))
+    assert deck_words(SimpleNamespace(pack=bosses, side=side)) == "deck"  # Effect and Upgrade cards
+    fight = load_pack(repo / "card_data" / "boss_fight")
+    side = next(iter(fight.spec.sides.values()))
+    assert deck_words(SimpleNamespace(pack=fight, side=side)) == "action deck"
+
+
+def test_unshare_finds_the_pack_and_schema_takes_a_pack_name(tmp_path, monkeypatch):
+    repo = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(repo)
+    preset = sorted((repo / "card_data" / "tactics" / "presets").glob("*.yaml"))[0]
+    runner = CliRunner()
+    code = runner.invoke(main, ["share", str(preset)]).output.strip()
+    res = runner.invoke(main, ["unshare", code])  # no --pack: the code names tactics
+    assert res.exit_code == 0, res.output
+    assert "pack: tactics" in res.output
+    res = runner.invoke(main, ["schema", "--pack", "tactics", "-o", str(tmp_path / "s")])
+    assert res.exit_code == 0, res.output
+    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == [
+        "build.tactics.schema.json", "cards.tactics.schema.json", "game.schema.json", "layout.schema.json"]
+    layout = __import__("json").loads((tmp_path / "s" / "layout.schema.json").read_text())
+    assert "size" in layout["properties"] and "elements" in layout["properties"]
