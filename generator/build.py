@@ -48,7 +48,7 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
         name = f"{stem}-cards.pdf" if stem else "cards.pdf"
         lines.append(_timed(out / name, write_home_sheets, pack, faces, out / name, sheet=opt.paper,
                             duplex=opt.duplex, back_offset=opt.back_offset, shared=shared))
-        lines.extend(sorted(shared.notes))
+        lines.extend(sorted(shared.notes) + layout_warnings(pack))
         if not build:
             lines.append(_timed(out / "calibration.pdf", write_calibration, pack, out / "calibration.pdf",
                                 sheet=opt.paper, duplex=opt.duplex if opt.duplex != "none" else "long-edge"))
@@ -67,6 +67,12 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
         lines.append(_timed(out / "quick-reference.pdf", build_quick_reference_pdf, pack,
                             out / "quick-reference.pdf", paper=opt.paper))
     return lines
+
+
+def layout_warnings(pack: Pack) -> list[str]:
+    """Layouts named after no card type: printed, as `pnp validate` reports them."""
+    from generator.render_check import stray_layouts
+    return [f"warning: {v.location}: {v.message}" + (f" ({v.fix})" if v.fix else "") for v in stray_layouts(pack)]
 
 
 def _worker(args) -> tuple[list[str], list]:
@@ -160,4 +166,4 @@ def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, t
         if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
             from generator.render.maps import export_map_pngs
             lines.append(_timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps"))
-    return lines + sorted(shared.notes)
+    return lines + sorted(shared.notes) + layout_warnings(pack)

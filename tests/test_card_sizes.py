@@ -157,3 +157,5 @@ def test_a_layout_for_no_card_type_is_a_warning(pack_copy, tmp_path):
     res = CliRunner().invoke(main, ["validate", str(pack)])
     assert res.exit_code == 0, res.output
     assert "layout.unused" in res.output and "did you mean `boss`?" in res.output
+    res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
+    assert res.exit_code == 0 and "warning:" in res.output and "`bos`" in res.output
