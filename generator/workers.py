@@ -13,8 +13,9 @@ import multiprocessing
 import signal
 
 
-class Stopped(BaseException):
-    """The build was stopped by a signal (a BaseException, so no `except Exception` eats it)."""
+class Stopped(KeyboardInterrupt):
+    """The build was stopped by a signal. A KeyboardInterrupt (so no `except Exception` eats it,
+    and `pnp watch` ends on it as on Ctrl-C)."""
 
     def __init__(self, signum: int):
         self.signum = signum
