@@ -142,3 +142,14 @@ def test_sigterm_stops_the_workers_and_removes_temporary_files(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_build_file_whose_outputs_would_be_named_too_long(tmp_path):
+    repo_pack = REPO / "card_data" / "tactics"
+    preset = sorted((repo_pack / "presets").glob("*.yaml"))[0]
+    long_build = tmp_path / ("b" * 245 + ".yaml")  # fine as a name; "<name>-cards.pdf" is over 255 bytes
+    shutil.copy(preset, long_build)
+    res = CliRunner().invoke(main, ["build", str(repo_pack), "--build", str(long_build), "-o", str(tmp_path / "out")])
+    assert res.exit_code == 2, res.output
+    assert "output.name-too-long" in res.output and "Traceback" not in res.output
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
