@@ -119,7 +119,8 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
-def test_sigterm_stops_the_workers_and_removes_temporary_files(tmp_path):
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_sigterm_stops_the_workers_and_removes_temporary_files(tmp_path, signum):
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, "-m", "generator", "build", "card_data/boss_fight", "-o", str(out)],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -131,12 +132,12 @@ def test_sigterm_stops_the_workers_and_removes_temporary_files(tmp_path):
             time.sleep(0.02)
         assert workers, "the build started no worker processes"
         time.sleep(0.3)  # let them start writing
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signum)
         time.sleep(2)
         assert [w for w in workers if _alive(w)] == []
         leftovers = [p.name for p in out.rglob("*")] if out.exists() else []
         assert leftovers == [], leftovers  # no temporary file, and no half of a kit
-        assert proc.wait(timeout=30) == 128 + signal.SIGTERM
+        assert proc.wait(timeout=30) == 128 + signum
         assert "Traceback" not in proc.stderr.read()
     finally:
         if proc.poll() is None:
