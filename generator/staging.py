@@ -120,6 +120,8 @@ def discard(pending: list, root: Path, token: str) -> None:
     if not root.is_dir():
         return
     for folder, dirs, files in os.walk(root, topdown=True):
+        if len(Path(folder).relative_to(root).parts) >= 2:  # outputs sit at most in out/tts/maps
+            dirs[:] = []
         for name in list(dirs):
             if token in name:
                 shutil.rmtree(Path(folder) / name, ignore_errors=True)
