@@ -41,9 +41,8 @@ def _round(v: float) -> float:
 
 def scale_element(element: dict, sx: float, sy: float) -> dict:
     even = min(sx, sy)
-    if element.get("kind") == "icon" or (element.get("kind") == "box" and element.get("w")
-                                          and element.get("w") == element.get("h")):
-        return _scale_about_centre(element, sx, sy, even)  # icons and discs stay round
+    if element.get("kind") == "icon" or _round_box(element):
+        return _scale_about_centre(element, sx, sy, even)  # icons, discs and badges keep their shape
     out = {}
     for key, value in element.items():
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -57,14 +56,23 @@ def scale_element(element: dict, sx: float, sy: float) -> dict:
     return out
 
 
+def _round_box(e: dict) -> bool:
+    """A disc or a pill (a badge): its corner radius is about half its smaller side."""
+    w, h, r = e.get("w") or 0, e.get("h") or 0, e.get("radius") or 0
+    return e.get("kind") == "box" and w > 0 and h > 0 and (w == h or 2 * r >= 0.9 * min(w, h))
+
+
 def _scale_about_centre(element: dict, sx: float, sy: float, even: float) -> dict:
-    side = element.get("size", 0) if element.get("kind") == "icon" else element["w"]
-    cx, cy = (element.get("x", 0) + side / 2) * sx, (element.get("y", 0) + side / 2) * sy
+    if element.get("kind") == "icon":
+        w = h = element.get("size", 0)
+    else:
+        w, h = element["w"], element["h"]
+    cx, cy = (element.get("x", 0) + w / 2) * sx, (element.get("y", 0) + h / 2) * sy
     out = dict(element)
     for key in EVEN_KEYS + ("w", "h"):
         if isinstance(out.get(key), (int, float)):
             out[key] = _round(out[key] * even)
-    out["x"], out["y"] = _round(cx - side * even / 2), _round(cy - side * even / 2)
+    out["x"], out["y"] = _round(cx - w * even / 2), _round(cy - h * even / 2)
     return out
 
 
