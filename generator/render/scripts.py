@@ -17,7 +17,7 @@ import functools
 import re
 import unicodedata
 
-INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+INVISIBLE = re.compile("[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 _RTL_CLASSES = {"R", "AL"}
 
 
