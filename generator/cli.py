@@ -231,5 +231,10 @@ def new(name, root, size):
                f"  pnp validate {target}\n  pnp build {target}")
 
 
+from generator.layout_cmd import layout_command  # noqa: E402  (a command in its own module)
+
+main.add_command(layout_command)
+
+
 if __name__ == "__main__":
     main()

@@ -159,3 +159,25 @@ def test_a_layout_for_no_card_type_is_a_warning(pack_copy, tmp_path):
     assert "layout.unused" in res.output and "did you mean `boss`?" in res.output
     res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
     assert res.exit_code == 0 and "warning:" in res.output and "`bos`" in res.output
+
+
+def test_pnp_layout_writes_layouts_of_the_types_own_size(pack_copy, tmp_path):
+    pack = tmp_path / "p"
+    shutil.copytree(pack_copy, pack)
+    for name in ("boss", "back-boss", "hero"):
+        (pack / "templates" / "cards" / f"{name}.yaml").unlink()
+    runner = CliRunner()
+    res = runner.invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
+    assert res.exit_code == 2 and "layout.size" in res.output and "pnp layout" in res.output
+    res = runner.invoke(main, ["layout", str(pack)])
+    assert res.exit_code == 0, res.output
+    written = sorted(word.rsplit("/", 1)[1] for word in res.output.split() if "/" in word)
+    assert [w for w in written if w.endswith(".yaml")] == ["back-boss.yaml", "boss.yaml", "hero.yaml"]
+    assert "size: {height: 120.65, width: 69.85}" in (pack / "templates" / "cards" / "boss.yaml").read_text()
+    assert "already" in runner.invoke(main, ["layout", str(pack)]).output  # nothing overwritten
+    res = runner.invoke(main, ["build", str(pack), "--profile", "png", "-o", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    with Image.open(tmp_path / "out" / "png-mpc" / "004-great-boss.png") as img:
+        assert img.size == (897, 1497)
+    res = runner.invoke(main, ["layout", str(pack), "bos"])
+    assert res.exit_code == 2 and "did you mean `boss`?" in res.output

@@ -38,9 +38,10 @@ def wrong_size(layout, type_id: str, card_mm: tuple[float, float], back: bool, p
         "layout.size", f"card type `{type_id}` is {size_text(card_mm)}, but its {what} layout "
         f"`{layout.name}` is drawn for {size_text(layout.size)}", Location(layout.file),
         found=size_text(layout.size), expected=size_text(card_mm),
-        fix=f"add {pack_root}/templates/cards/{own}.yaml drawn for {card_mm[0]:g} × {card_mm[1]:g} mm "
-            f"(with `size: {{width: {card_mm[0]:g}, height: {card_mm[1]:g}}}`), or start a pack with "
-            "`pnp new NAME --size ...`, which writes both layouts")])
+        fix=f"run `pnp layout {pack_root} {type_id}` to write {own}.yaml (and the type's other layout) "
+            f"scaled to {card_mm[0]:g} × {card_mm[1]:g} mm, then edit it; or add "
+            f"{pack_root}/templates/cards/{own}.yaml yourself with `size: {{width: {card_mm[0]:g}, "
+            f"height: {card_mm[1]:g}}}`")])
 
 
 def element_box(e) -> tuple[float, float, float, float] | None:
