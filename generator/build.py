@@ -12,14 +12,21 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import staging
+from generator.core import staging
+from generator.core.errors import InputError, Location, Problem
+from generator.core.workers import stop_on_signals, worker_pool
+from generator.export.raster import export_pngs, export_tts
 from generator.kit import build_faces, output_dir, pack_faces
-from generator.load import load_build, load_pack
-from generator.model import Build, Pack
-from generator.render.cards import CardShared
-from generator.render.cardsheets import write_calibration, write_gutterfold, write_home_sheets, write_print_shop
-from generator.build_checks import check_not_empty
-from generator.workers import stop_on_signals, worker_pool
+from generator.pack.load import load_build, load_pack
+from generator.pack.model import Build, Pack
+from generator.render.cards.audit import stray_layouts
+from generator.render.cards.faces import CardShared
+from generator.render.cards.sheets import (write_calibration, write_gutterfold, write_home_sheets,
+                                           write_print_shop)
+from generator.render.maps.document import build_maps_pdf, export_map_pngs
+from generator.render.pieces.document import build_pieces_pdf
+from generator.render.rulebook.book import build_rulebook_pdf
+from generator.render.rulebook.quickref import build_quick_reference_pdf
 
 HOME_PARTS = ("rulebook", "maps", "cards", "pieces")  # longest first, for the worker pool
 WORKERS = 2
@@ -53,16 +60,12 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
             lines.append(_timed(out / "calibration.pdf", write_calibration, pack, out / "calibration.pdf",
                                 sheet=opt.paper, duplex=opt.duplex if opt.duplex != "none" else "long-edge"))
     elif part == "pieces" and pack.spec.pieces is not None:
-        from generator.render.pieces import build_pieces_pdf
         name = f"{stem}-pieces.pdf" if stem else "pieces.pdf"
         lines.append(_timed(out / name, build_pieces_pdf, pack, out / name, paper=opt.paper, build=build,
                             duplex=opt.duplex, back_offset=opt.back_offset))
     elif part == "maps" and pack.map_files and not build:
-        from generator.render.maps import build_maps_pdf
         lines.append(_timed(out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=opt.paper))
     elif part == "rulebook" and pack.rule_files and not build:
-        from generator.render.quickref import build_quick_reference_pdf
-        from generator.render.rulebook import build_rulebook_pdf
         lines.append(_timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper))
         lines.append(_timed(out / "quick-reference.pdf", build_quick_reference_pdf, pack,
                             out / "quick-reference.pdf", paper=opt.paper))
@@ -71,7 +74,6 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
 
 def layout_warnings(pack: Pack) -> list[str]:
     """Layouts named after no card type: printed, as `pnp validate` reports them."""
-    from generator.render_check import stray_layouts
     return [f"warning: {v.location}: {v.message}" + (f" ({v.fix})" if v.fix else "") for v in stray_layouts(pack)]
 
 
@@ -89,7 +91,7 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
               out_dir: Path | None = None, parallel: bool = True):
     """Yields one line per file written. All or nothing: every output is written under a
     temporary name and all are renamed only when every part has succeeded; a failure, or a
-    SIGINT / SIGTERM, stops the workers and removes the temporary files (generator/staging.py)."""
+    SIGINT / SIGTERM, stops the workers and removes the temporary files (core/staging.py)."""
     pack = load_pack(Path(pack_dir))
     build = load_build(build_file, pack) if build_file else None
     out = output_dir(pack, out_dir)
@@ -127,6 +129,24 @@ def check_output_dir(out: Path) -> None:
             break
 
 
+def check_not_empty(pack, build, profile: str, only: str) -> None:
+    """A build that would print nothing is an error, not an empty (or blank-page) file."""
+    if build is not None:
+        return
+    cards = bool(pack.cards)
+    if profile == "home":
+        wanted = {"all": cards or pack.map_files or pack.rule_files or pack.spec.pieces is not None,
+                  "cards": cards, "maps": pack.map_files, "rulebook": pack.rule_files,
+                  "pieces": pack.spec.pieces is not None}.get(only, True)
+        what = "cards, maps, rules chapters or pieces" if only == "all" else only
+    else:
+        wanted, what = cards, "cards"
+    if not wanted:
+        raise InputError([Problem("build.empty", f"{pack.spec.name} has no {what}: the build would print "
+                                  "nothing", Location(pack.game_file), expected=f"at least one of: {what}",
+                                  fix="add cards to cards/*.yaml (see docs/formats.md), or build another part")])
+
+
 def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token, stage) -> list[str]:
     if profile == "home":
         parts = HOME_PARTS if only == "all" else (only,)
@@ -156,14 +176,11 @@ def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, t
         name = f"{stem}-print-shop.pdf" if stem else "cards-print-shop.pdf"
         lines.append(_timed(out / name, write_print_shop, pack, faces, out / name, shared=shared))
     elif profile == "png":
-        from generator.export.raster import export_pngs
         folder = out / f"png-{opt.png_size}"
         lines.append(_timed(folder, export_pngs, pack, faces, folder, opt.png_size, shared))
     elif profile == "tts":
-        from generator.export.raster import export_tts
         folder = out / "tts"
         lines.append(_timed(folder, export_tts, pack, faces, folder, shared))
         if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
-            from generator.render.maps import export_map_pngs
             lines.append(_timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps"))
     return lines + sorted(shared.notes) + layout_warnings(pack)

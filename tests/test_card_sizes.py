@@ -17,8 +17,8 @@ from reportlab.lib.units import mm
 from generator.build import run_build
 from generator.cli import main
 from generator.export.raster import png_px, tts_card_px
-from generator.load import load_pack
-from generator.render import cardsheets
+from generator.pack.load import load_pack
+from generator.render.cards import sheets as cardsheets
 
 SIZES = Path(__file__).resolve().parent / "fixtures" / "packs" / "sizes"
 TYPE_MM = {"unit": (63.5, 88.9), "tile": (70.0, 70.0), "boss": (69.85, 120.65), "hero": (120.65, 69.85),

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from generator.cli import main
-from generator.render.scripts import strip_invisible, unmatched_markup
-from generator.render.text import TextFitter, TextStyler
+from generator.render.base.scripts import strip_invisible, unmatched_markup
+from generator.render.base.text import TextFitter, TextStyler
 
 SIZES = Path(__file__).resolve().parent / "fixtures" / "packs" / "sizes"
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")  # Debian fonts-dejavu-core: has Hebrew
@@ -117,7 +117,7 @@ def test_unknown_icons_warn_and_pack_icons_are_icons(tmp_path):
 def test_deck_size_speaks_the_packs_words():
     from types import SimpleNamespace
 
-    from generator.load import load_pack
+    from generator.pack.load import load_pack
     from generator.rules.checks import deck_words
     repo = Path(__file__).resolve().parents[1]
     bosses = load_pack(repo / "card_data" / "battle_bosses")

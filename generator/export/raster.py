@@ -9,11 +9,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from generator import staging
-from generator.model import Pack
-from generator.render.cards import CardFace, CardShared
-from generator.render.cardsheets import write_print_shop
-from generator.workers import worker_pool
+from generator.core import staging
+from generator.core.workers import worker_pool
+from generator.pack.model import Pack
+from generator.render.cards.faces import CardFace, CardShared
+from generator.render.cards.sheets import write_print_shop
 
 DPI = 300
 # print services' pixel sizes for a poker card at 300 dpi (PRINT-SPECS.md)

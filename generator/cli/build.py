@@ -1,0 +1,72 @@
+"""`pnp build`: the print kit of a pack or a build, in one of the output profiles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import math
+import sys
+
+import click
+
+from generator.core.errors import InputError, Location, Problem
+from generator.core.workers import Stopped
+from generator.pack.locate import DEFAULT_PACK
+
+
+MAX_BACK_OFFSET_MM = 20.0  # a printer further out than 2 cm needs fixing, not compensating
+
+
+def parse_back_offset(value: str) -> tuple[float, float]:
+    """`DX,DY` in millimetres: two finite numbers, each within ±20 mm."""
+    where = Location("--back-offset")
+    parts = str(value).split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        dx, dy = (float(p) for p in parts)
+    except ValueError:
+        raise InputError([Problem("cli.back-offset", f"`{value}` is not DX,DY", where, found=str(value),
+                                  expected="two numbers in millimetres, e.g. 0.5,-1",
+                                  fix="read them off calibration.pdf")]) from None
+    for name, v in (("DX", dx), ("DY", dy)):
+        if not math.isfinite(v):
+            raise InputError([Problem("cli.back-offset", f"{name} in `{value}` is not a finite number", where,
+                                      found=str(v), expected="a number of millimetres, e.g. 0.5",
+                                      fix="read the offset off calibration.pdf")])
+        if abs(v) > MAX_BACK_OFFSET_MM:
+            raise InputError([Problem("cli.back-offset", f"{name} = {v:g} mm is too far to be a printer's "
+                                      "duplex shift", where, found=f"{v:g} mm",
+                                      expected=f"between -{MAX_BACK_OFFSET_MM:g} and {MAX_BACK_OFFSET_MM:g} mm",
+                                      fix="print calibration.pdf again and re-read the scales")])
+    return dx, dy
+
+
+@click.command()
+@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False),
+                default=str(DEFAULT_PACK))
+@click.option("--build", "build_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Print only this build's cards (and its pieces).")
+@click.option("--profile", type=click.Choice(["home", "gutterfold", "print-shop", "png", "tts"]), default="home",
+              show_default=True, help="What to make: home sheets, gutterfold, print-shop PDF, PNG per card, TTS sheets.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--duplex", type=click.Choice(["long-edge", "short-edge", "none"]), default="long-edge", show_default=True)
+@click.option("--back-offset", default="0,0", show_default=True,
+              help="Move backs DX,DY mm (right, up) to match your printer; see calibration.pdf.")
+@click.option("--size", "png_size", type=click.Choice(["mpc", "tgc"]), default="mpc", show_default=True,
+              help="png profile: MakePlayingCards 822×1122 or The Game Crafter 825×1125 pixels.")
+@click.option("--only", type=click.Choice(["cards", "maps", "rulebook", "pieces", "all"]), default="all",
+              show_default=True, help="Home profile: which parts of the kit to build.")
+@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Output folder (default: output/<pack id>).")
+def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir):
+    """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
+    from generator.build import run_build  # deferred: the renderers (ReportLab) take a second to import; --help and validate skip them
+    offset = parse_back_offset(back_offset)
+    try:
+        for line in run_build(pack_dir, build_file=build_file, profile=profile, paper=paper, duplex=duplex,
+                              back_offset=offset, png_size=png_size, only=only, out_dir=out_dir):
+            click.echo(line)
+    except Stopped as stop:
+        click.echo(f"pnp build: {stop}; the workers were stopped and no output was changed", err=True)
+        sys.exit(128 + stop.signum)
