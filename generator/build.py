@@ -17,7 +17,8 @@ from generator.core.errors import InputError, Location, Problem
 from generator.core.workers import stop_on_signals, worker_pool
 from generator.export.raster import export_pngs, export_tts
 from generator.kit import build_faces, output_dir, pack_faces
-from generator.pack.load import load_build, load_pack
+from generator.maps.load import load_pack_maps
+from generator.pack.load import load_build, load_pack, load_presets
 from generator.pack.model import Build, Pack
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardShared
@@ -80,10 +81,21 @@ def layout_warnings(pack: Pack) -> list[str]:
 def _worker(args) -> tuple[list[str], list]:
     """One part in a worker process: its outputs are staged under the build's token and handed
     back, to be renamed with all the others once every part has succeeded."""
-    part, pack_dir, out, opt, token = args
+    part, pack, out, opt, token = args
     with staging.staged(token) as stage:
-        lines = _home_part(part, load_pack(Path(pack_dir)), None, None, out, opt)
+        lines = _home_part(part, pack, None, None, out, opt)
     return lines, stage.pending
+
+
+def _read_shared_files(pack: Pack) -> None:
+    """Parse the files several parts need (maps, presets) before the pack goes to the workers,
+    so each file is read once per build; a broken map is left for the maps part to report."""
+    load_presets(pack)
+    if pack.map_files:
+        try:
+            load_pack_maps(pack)
+        except InputError:
+            pass
 
 
 def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "home", paper: str = "a4",
@@ -152,8 +164,9 @@ def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, t
         parts = HOME_PARTS if only == "all" else (only,)
         lines = []
         if parallel and build is None and len(parts) > 1:
-            with worker_pool(WORKERS) as pool:
-                done = pool.map(_worker, [(p, str(pack_dir), out, opt, token) for p in parts], chunksize=1)
+            _read_shared_files(pack)
+            with worker_pool(WORKERS) as pool:  # the loaded pack travels, pickled
+                done = pool.map(_worker, [(p, pack, out, opt, token) for p in parts], chunksize=1)
             results = dict(zip(parts, done))
             for part in parts:  # the workers' staged outputs join this process's
                 stage.pending.extend(results[part][1])

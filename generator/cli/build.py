@@ -61,7 +61,7 @@ def parse_back_offset(value: str) -> tuple[float, float]:
               help="Output folder (default: output/<pack id>).")
 def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir):
     """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
-    from generator.build import run_build  # deferred: the renderers (ReportLab) take a second to import; --help and validate skip them
+    from generator.build import run_build  # deferred: ReportLab takes a second to load
     offset = parse_back_offset(back_offset)
     try:
         for line in run_build(pack_dir, build_file=build_file, profile=profile, paper=paper, duplex=duplex,

@@ -98,6 +98,9 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
     for i, rule in enumerate(spec.rules):
         need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
         need(rule.side, spec.sides, ("rules", i, "side"), "side")
+    fields = {name for type_spec in spec.card_types.values() for name in type_spec.fields}
+    for i, name in enumerate(spec.totals):
+        need(name, fields, ("totals", i), "card field")
     if spec.default_points_limit is not None:
         need(spec.default_points_limit, spec.points_limits, ("default_points_limit",), "points limit")
     for type_id, type_spec in spec.card_types.items():
@@ -186,10 +189,36 @@ def load_pack(root: Path) -> Pack:
         docs[doc.file] = doc
     _check_card_refs(cards, spec, problems, unreadable)
     problems.raise_if_any()
-    return Pack(
+    pack = Pack(
         root=root, spec=spec, cards=cards, game_file=game_doc.file,
         preset_files=files["presets"], map_files=files["maps"], rule_files=files["rules"],
     )
+    pack.documents[str(root / "game.yaml")] = game_doc
+    return pack
+
+
+def pack_document(pack: Pack, path: Path) -> Document:
+    """A YAML file of the pack's run (game.yaml, a preset, a map, a build), parsed once: later
+    stages ask the pack instead of reading the file again."""
+    key = str(Path(path))
+    doc = pack.documents.get(key)
+    if doc is None:
+        doc = pack.documents[key] = load_yaml_file(Path(path))
+    return doc
+
+
+def load_presets(pack: Pack) -> list[Build]:
+    """The pack's presets that load, in file-name order, made once per run; a broken preset is
+    left out here and reported by `pnp validate`."""
+    if "presets" not in pack.loaded:
+        builds = []
+        for path in pack.preset_files:
+            try:
+                builds.append(load_build(Path(path), pack))
+            except InputError:
+                continue
+        pack.loaded["presets"] = builds
+    return pack.loaded["presets"]
 
 
 def _check_inside(root: Path, paths: list[Path]) -> None:
@@ -302,7 +331,7 @@ def _check_card_refs(cards: dict[str, Card], spec: GameSpec, problems: ProblemLi
 
 
 def load_build(path: Path, pack: Pack) -> Build:
-    doc = load_yaml_file(Path(path))
+    doc = pack_document(pack, path)
     return build_from_document(doc, pack)
 
 
@@ -325,6 +354,15 @@ def build_from_document(doc: Document, pack: Pack) -> Build:
     if isinstance(pack_id, str) and pack_id != spec.id:
         raise InputError([Problem("build.pack", f"this build is for the pack `{pack_id}`, not `{spec.id}`",
                                   doc.at(("pack",)), found=pack_id, expected=spec.id)])
+    if "points_limit" in data and data["points_limit"] is None:
+        # an empty value used to fall back to the pack default unseen; say which was meant
+        default = pack.limit_value(spec.default_points_limit)
+        raise InputError([Problem(
+            "schema.type", "`points_limit` is empty", doc.at(("points_limit",)), found="null",
+            expected="a number, " + (f"a named limit ({', '.join(sorted(spec.points_limits))}), "
+                                     if spec.points_limits else "") + "or `none`",
+            fix="write `points_limit: none` to play without a limit, or remove the key for the pack default"
+                + (f" ({default})" if default is not None else ""))])
     model = build_models(spec)[side]
     try:
         valid = model.model_validate(data)
@@ -363,13 +401,15 @@ def build_from_document(doc: Document, pack: Pack) -> Build:
             name=name, path=cpath, location=doc.at(cpath), bases=tuple(bases), equipment=equipment,
             abilities=abilities, deck=deck,
             deck_location=doc.at(cpath + ("deck",), key=True)))
-    limit = valid.points_limit
+    limit, unlimited = valid.points_limit, valid.points_limit == "none"
     if isinstance(limit, str):
-        limit = spec.points_limits[limit]
+        limit = None if unlimited else spec.points_limits[limit]
     return Build(
         file=doc.file, pack=valid.pack, name=valid.name, side=side, points_limit=limit,
         points_limit_location=doc.at(("points_limit",), key=True) if "points_limit" in data else doc.at(("name",), key=True),
-        characters=tuple(characters), location=doc.at(()))
+        characters=tuple(characters), location=doc.at(()), unlimited=unlimited,
+        max_characters=valid.max_characters,
+        max_characters_location=doc.at(("max_characters",), key=True) if "max_characters" in data else None)
 
 
 def _default_name(raw_char, base, pack: Pack) -> str | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, create_model,
                       model_validator)
@@ -142,15 +142,10 @@ def card_models(game: GameSpec) -> dict[str, type[BaseModel]]:
     return models
 
 
-def cards_file_model(game: GameSpec):
-    members = tuple(card_models(game).values())
-    item = Union[members] if len(members) > 1 else members[0]
-    return create_model("CardsFile", __config__=STRICT, cards=(list[item], ...))
-
-
 def build_models(game: GameSpec) -> dict[str, type[BaseModel]]:
-    limits = tuple(sorted(game.points_limits))
-    limit_type = Annotated[int, Field(ge=0, le=99999)] | (Literal[limits] if limits else int) | None
+    # a number, a named limit of the pack, or `none`: the players agreed to play without a limit
+    limits = tuple(sorted(game.points_limits)) + ("none",)
+    limit_type = Annotated[int, Field(ge=0, le=99999)] | Literal[limits] | None
     models = {}
     for side_id, side in game.sides.items():
         base = side.base
@@ -174,6 +169,7 @@ def build_models(game: GameSpec) -> dict[str, type[BaseModel]]:
             f"{side_id.title()}BuildModel", __config__=STRICT,
             pack=(str | None, None), name=(Name, ...), side=(Literal[side_id], ...),
             points_limit=(limit_type, None), notes=(str | None, None),
+            max_characters=(Annotated[int, Field(ge=1, le=50)] | None, None),
             characters=(Annotated[list[character], Field(max_length=50)], ...),
         )
     return models

@@ -10,9 +10,11 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
-from generator.core.yamlio import display_path, load_yaml_file
+from generator.core.yamlio import display_path
+from generator.pack.load import pack_document
 from generator.pack.model import Pack
 from generator.render.base.layout import make_environment
+from generator.render.rulebook.diagrams import DiagramError, diagram_flowable
 from generator.render.rulebook.tables import rich_table
 from generator.render.rulebook.text import Book, Heading, RichText, Rule
 
@@ -160,7 +162,7 @@ def expand_reference(pack: Pack, env=None, context: dict | None = None) -> dict:
                 return env.from_string(value).render(context)
             except Exception as exc:
                 try:
-                    location = load_yaml_file(Path(pack.root) / "game.yaml").at(("reference",) + path)
+                    location = pack_document(pack, Path(pack.root) / "game.yaml").at(("reference",) + path)
                 except InputError:
                     location = Location(pack.game_file)
                 raise InputError([Problem("rules.template", f"reference text: {exc}", location, found=value,
@@ -299,6 +301,11 @@ def markdown_flowables(flow: Flow, text: str) -> Flow:
             rows, aligns, i = _table(tokens, i)
             flow.table(rows, aligns)
             continue
+        elif t == "fence" and tok.info.split()[:1] == ["diagram"]:
+            diagram = _diagram(flow, tok)
+            flow.flowables.append(diagram)
+            if diagram.caption:
+                flow.paragraph(diagram.caption, italic=True, color=st.muted)
         elif t in ("fence", "code_block"):
             for line in tok.content.rstrip("\n").split("\n"):
                 flow.paragraph(line.replace("*", "\u2217") or " ", st.body * 1.6, tight=True, color=st.muted)
@@ -316,6 +323,16 @@ def _tag_lines(flowables: list, tagged: int, tokens, i: int) -> int:
     for f in flowables[tagged:]:
         f._pnp_line = line
     return len(flowables)
+
+
+def _diagram(flow: Flow, tok):
+    """A ```diagram KIND block (generator.render.rulebook.diagrams)."""
+    try:
+        return diagram_flowable(tok.info, tok.content, flow.book.style)
+    except DiagramError as exc:
+        line = tok.map[0] + 1 if tok.map else 0
+        raise InputError([Problem("rules.diagram", str(exc), Location(flow.key, line),
+                                  expected="```diagram line-of-sight with from, to and blockers")]) from None
 
 
 def _table(tokens, i: int):
