@@ -123,16 +123,19 @@ def save_back_offset(reading: tuple[float, float], duplex: str = "long-edge", co
     return path
 
 
-def resolve_back_offset(explicit: str | None, duplex: str, config_path: Path | None = None
+def resolve_back_offset(explicit: str | tuple[float, float] | None, duplex: str, config_path: Path | None = None
                         ) -> tuple[tuple[float, float], str | None]:
     """The reading a build uses and a line saying where it came from: `--back-offset`
-    when given (it overrides the saved one), else the saved calibration of that flip."""
+    when given (text, or already parsed; it overrides the saved one), else the saved
+    calibration of that flip."""
+    if isinstance(explicit, str):
+        explicit = parse_offset(explicit)
     if duplex == "none":
-        return (parse_offset(explicit) if explicit is not None else (0.0, 0.0)), None
+        return (explicit if explicit is not None else (0.0, 0.0)), None
     cal = load_calibration(config_path)
     saved = cal.reading(duplex) if cal else None
     if explicit is not None:
-        reading = parse_offset(explicit)
+        reading = explicit
         return reading, (f"back offset {format_offset(reading)} mm ({duplex}) from --back-offset"
                          + (f", overriding the saved {format_offset(saved)} in {cal.path}" if saved else ""))
     if saved is not None:

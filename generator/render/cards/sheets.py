@@ -81,6 +81,23 @@ def write_home_sheets(pack: Pack, faces: list[CardFace], out: Path, sheet: str =
     return {"pages": len(plans) * (1 if duplex == "none" else 2), "cards": len(faces), "per_page": per_page}
 
 
+def fold_grid(spec: SheetSpec, size: tuple[float, float], fold: float) -> Grid:
+    """The front half's grid for one card size: the cards sit against the fold (fold/2
+    from it), so the bleed of a front and of its back meet in the fold and the outer margin
+    gets all the slack."""
+    pw, ph = page_size_mm(spec)
+    m = spec.margin
+    loose = make_grid(spec, size, (m, m, pw / 2 - fold / 2 - m, ph - 2 * m))
+    inner = max(s.x + s.w for s in loose.slots)
+    shift, fold_bleed = (pw / 2 - fold / 2) * mm - inner, min(spec.bleed, fold / 2) * mm
+
+    def at_fold(s: Slot) -> Slot:
+        right = fold_bleed if abs(s.x + s.w - inner) < 1e-6 else s.bleed[2]
+        return replace(s, x=s.x + shift, bleed=(s.bleed[0], s.bleed[1], right, s.bleed[3]))
+
+    return Grid(loose.page_w, loose.page_h, tuple(at_fold(s) for s in loose.slots), loose.columns, loose.rows)
+
+
 def write_gutterfold(pack: Pack, faces: list[CardFace], out: Path, sheet: str = "gutterfold-a4",
                      shared: CardShared | None = None) -> dict:
     """Fronts on the left half, their backs mirrored about the fold on the right half."""
@@ -89,24 +106,16 @@ def write_gutterfold(pack: Pack, faces: list[CardFace], out: Path, sheet: str = 
     pw, ph = page_size_mm(spec)
     fold = spec.fold_gap if spec.fold_gap is not None else 2 * spec.bleed
     m = spec.margin
-    # the front half's cards sit against the fold (fold/2 from it), so the bleed of a front
-    # and of its back meet in the fold and the outer margin gets all the slack
-    loose = make_grid(spec, pack.card_size_mm(), (m, m, pw / 2 - fold / 2 - m, ph - 2 * m))
-    inner = max(s.x + s.w for s in loose.slots)
-    shift, fold_bleed = (pw / 2 - fold / 2) * mm - inner, min(spec.bleed, fold / 2) * mm
-
-    def at_fold(s: Slot) -> Slot:
-        right = fold_bleed if abs(s.x + s.w - inner) < 1e-6 else s.bleed[2]
-        return replace(s, x=s.x + shift, bleed=(s.bleed[0], s.bleed[1], right, s.bleed[3]))
-
-    grid = Grid(loose.page_w, loose.page_h, tuple(at_fold(s) for s in loose.slots), loose.columns, loose.rows)
-    back_grid = grid.mirrored("none", axis="columns")  # about the fold, whatever the paper
-    per_page = len(grid.slots)
-    pages = list(_chunks(faces, per_page))
+    pages = []  # (grid, back grid, faces): each card size gets its own grid, at its real size
+    for size, group in size_groups(pack, faces):
+        grid = fold_grid(spec, size, fold)
+        back_grid = grid.mirrored("none", axis="columns")  # about the fold, whatever the paper
+        pages.extend((grid, back_grid, chunk) for chunk in _chunks(group, len(grid.slots)))
+    per_page = len(pages[0][0].slots) if pages else 0
     with atomic_output(out) as tmp:
         c = new_canvas(str(tmp), (pw * mm, ph * mm), f"{pack.spec.name} — gutterfold cards", spec.name)
         painter = CardPainter(c, shared)
-        for n, chunk in enumerate(pages, 1):
+        for n, (grid, back_grid, chunk) in enumerate(pages, 1):
             _draw_faces(c, painter, chunk, grid.slots)
             backs = [CardFace(f.card, True, f.index, f.total, f.layout, f.set_id, f.type_id) for f in chunk]
             _draw_faces(c, painter, backs, back_grid.slots)
