@@ -227,5 +227,9 @@ def new(name, root):
                f"  pnp validate {target}\n  pnp build {target}")
 
 
+from generator.web.command import serve  # noqa: E402  (a command in its own module)
+
+main.add_command(serve)
+
 if __name__ == "__main__":
     main()
