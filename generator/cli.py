@@ -227,5 +227,8 @@ def new(name, root):
                f"  pnp validate {target}\n  pnp build {target}")
 
 
+from generator.decklist_cli import decklist as _decklist  # noqa: E402 (registered last: one command, one module)
+main.add_command(_decklist)
+
 if __name__ == "__main__":
     main()
