@@ -37,6 +37,7 @@ HEADER_KEYS = {"name": "name", "pack": "pack", "side": "side", "points limit": "
                "points": "points_limit", "limit": "points_limit", "notes": "notes"}
 NO_LIMIT = ("none", "no limit", "unlimited", "-")
 _COUNT = re.compile(r"^(?:(\d{1,3})\s*[x×]?|[x×]\s*(\d{1,3}))\s+(\S.*)$", re.IGNORECASE)
+_SUFFIX = re.compile(r"^(\S.*?)\s+\(?[x×]\s*(\d{1,3})\)?$", re.IGNORECASE)  # "Basic Attack x3"
 _SECTION = re.compile(r"^([^:()]+?)\s*(?:\(\s*\d+\s*\))?\s*:\s*(.*)$")
 _BULLET = re.compile(r"^[-*•]\s+")
 MAX_LINES = 5000
@@ -289,11 +290,14 @@ def _add_entry(char: _Char, label, labels: dict, side: SideSpec, names: _Names, 
                                     found=f"+ {item}", expected=f"a {_section_label(side, 'base')} line first"))
             return
     count, name = 1, item
-    if item.casefold() not in names.by_name and item not in names.pack.cards:
+    if _norm(item) not in names.by_name and item not in names.pack.cards:  # "7 Leagues" may be a name
         m = _COUNT.match(item)
         if m:
             count, name = int(m.group(1) or m.group(2)), m.group(3).strip()
             col += m.start(3)
+        elif _SUFFIX.match(item):
+            m = _SUFFIX.match(item)
+            count, name = int(m.group(2)), m.group(1).strip()
     types = _types_of(side, "equipment" if attach else kind)
     card_id = names.find(name, types)
     if card_id is None:
@@ -423,7 +427,7 @@ def build_to_document(build: Build, pack: Pack) -> dict:
 def _card_name(pack: Pack, card_id: str, names: dict) -> str:
     """The card's name, or its id where the name would not read back as this card."""
     card = pack.cards.get(card_id)
-    if card is None or len(names.get(_norm(card.name), ())) > 1 or _COUNT.match(card.name) \
+    if card is None or len(names.get(_norm(card.name), ())) > 1 or _COUNT.match(card.name) or _SUFFIX.match(card.name) \
             or card.name.startswith(("+", "#", "//", "-", "*")) or _SECTION.match(card.name):
         return card_id
     return card.name
