@@ -149,9 +149,8 @@ def _read_header(key: str, value: str, line: int, col: int, source: str, pack: P
             return
         value = match[0]
     elif field_name == "points_limit":
-        if _norm(value) in NO_LIMIT:
+        if _norm(value) in NO_LIMIT:  # as in a YAML build, no limit written: the pack's default applies
             head.pop("points_limit", None)
-            head["_no_limit"] = (line, col)
             return
         if value.isdigit():
             value = int(value)
