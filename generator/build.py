@@ -12,8 +12,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.decklist import load_build_file
 from generator.kit import build_faces, output_dir, pack_faces
-from generator.load import load_build, load_pack
+from generator.load import load_pack
 from generator.model import Build, Pack
 from generator.render.cards import CardShared
 from generator.render.cardsheets import write_calibration, write_gutterfold, write_home_sheets, write_print_shop
@@ -75,7 +76,7 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
               out_dir: Path | None = None, parallel: bool = True):
     """Yields one line per file written."""
     pack = load_pack(Path(pack_dir))
-    build = load_build(build_file, pack) if build_file else None
+    build = load_build_file(build_file, pack) if build_file else None
     out = output_dir(pack, out_dir)
     stem = Path(build_file).stem if build_file else None
     opt = Options(paper, duplex, tuple(back_offset), png_size)

@@ -227,6 +227,9 @@ def new(name, root):
                f"  pnp validate {target}\n  pnp build {target}")
 
 
+from generator.decklist_cli import decklist as _decklist  # noqa: E402 (registered last: one command, one module)
+main.add_command(_decklist)
+
 from generator.web.command import serve  # noqa: E402  (a command in its own module)
 
 main.add_command(serve)

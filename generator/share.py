@@ -528,7 +528,7 @@ def build_signature(build: Build) -> tuple:
 
 def load_target(path: Path, pack_option: Path | None = None):
     """The pack and build of a build file, found the way `pnp validate` finds them."""
-    from generator.load import load_build
+    from generator.decklist import load_build_file
     from generator.targets import pack_for
     from generator.yamlio import display_path
 
@@ -538,7 +538,7 @@ def load_target(path: Path, pack_option: Path | None = None):
         raise InputError([Problem("file.missing", f"no such build file: {where}", Location(where),
                                   expected="a build file (YAML)", fix="check the path")])
     pack = pack_for(path, pack_option)
-    return pack, load_build(path, pack)
+    return pack, load_build_file(path, pack)
 
 
 def write_text(path: Path, text: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from generator.decklist import decklist_pack_id, is_decklist_file, load_build_file
 from generator.errors import InputError, Location, Problem
 from generator.load import find_pack_root, load_build, load_pack
 from generator.model import Pack
@@ -19,6 +20,13 @@ def pack_for(target: Path, pack_option: Path | None = None, cache: dict | None =
     """The pack of a build or map file: --pack, else the pack folder it sits in, else its `pack:` key."""
     cache = {} if cache is None else cache
     root = Path(pack_option) if pack_option else find_pack_root(target.parent if target.is_file() else target)
+    if root is None and target.is_file() and is_decklist_file(target):
+        pack_id = decklist_pack_id(target)  # a deck list's `Pack:` line, else the flagship pack
+        root = Path("card_data") / pack_id if pack_id else DEFAULT_PACK
+        if not (root / "game.yaml").is_file():
+            raise InputError([Problem("build.pack", f"no pack `{pack_id}` in card_data/",
+                                      Location(display_path(target)), found=pack_id, expected="a folder in card_data/",
+                                      fix="correct the `Pack:` line, or pass --pack card_data/<pack>")])
     if root is None and target.is_file():
         doc = load_yaml_file(target)
         pack_id = doc.data.get("pack") if isinstance(doc.data, dict) else None
@@ -58,7 +66,7 @@ def validate_target(target: Path, points: int | None = None, pack_option: Path |
         return validate_pack(pack, points)
     if is_map_file(target):
         return validate_map_file(pack, target, boss_build)
-    build = load_build(target, pack)
+    build = load_build_file(target, pack)  # a build YAML file or a deck list
     return [validate_build(pack, build, points)]
 
 
