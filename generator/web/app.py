@@ -15,6 +15,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from markupsafe import Markup
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -30,8 +31,15 @@ log = logging.getLogger("pnp.web")
 def templates() -> Environment:
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
-    env.filters["tojson_attr"] = lambda value: json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    env.filters["docjson"] = doc_json
     return env
+
+
+def doc_json(value) -> Markup:
+    """JSON for a <script> block, keys in their order (a deck stays in the order it was built);
+    `<`, `>` and `&` escaped so no text in a build can close the script element."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
 def page(request: Request, name: str, status: int = 200, **context) -> HTMLResponse:

@@ -72,7 +72,7 @@ def card(request: Request, pack_id: str, card_id: str):
 def validate(request: Request, pack_id: str, build: BuildDoc = Body(...),
              points: int | None = Query(None, ge=0, le=99999, description="Overrides the build's limit, as --points")):
     pack = site_of(request).pack(pack_id)
-    doc = clean_document(build, pack)
+    doc = clean_document(build, pack, strict=True)
     return reports_document([validate_build(pack, to_build(doc, pack, "build.json"), points)])
 
 
@@ -80,7 +80,7 @@ def validate(request: Request, pack_id: str, build: BuildDoc = Body(...),
 def share(request: Request, pack_id: str, build: BuildDoc = Body(...)):
     from generator.share import encode
     pack = site_of(request).pack(pack_id)
-    shared = encode(pack, to_build(clean_document(build, pack), pack, "build.json"))
+    shared = encode(pack, to_build(clean_document(build, pack, strict=True), pack, "build.json"))
     return {"code": shared.code, "hash": shared.hash, "url": f"/b/{shared.code}"}
 
 
@@ -104,6 +104,6 @@ def read_decklist(request: Request, pack_id: str, body: TextIn):
 def write_decklist(request: Request, pack_id: str, build: BuildDoc = Body(...)):
     from generator.decklist import format_decklist
     pack = site_of(request).pack(pack_id)
-    doc = clean_document(build, pack)
+    doc = clean_document(build, pack, strict=True)
     to_build(doc, pack)
     return {"text": format_decklist(doc, pack)}

@@ -40,7 +40,7 @@ def card_png(request: Request, pack_id: str, card_id: str, face: str = Query("fr
         from generator.export.cardimage import card_image
     except ImportError:  # the image module arrives with the engine's card images
         return Response(status_code=404)
-    path = card_image(pack, card_id, site.cache_dir / pack.spec.id, face=face)
+    path = card_image(pack, card_id, site.cache_dir, face=face)
     # the file name carries the hash of what the card depends on: the URL is stable per content
     return FileResponse(path, media_type="image/png", headers={"Cache-Control": "public, max-age=300"})
 

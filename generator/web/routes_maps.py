@@ -97,7 +97,7 @@ def map_page(request: Request, pack_id: str, map_id: str, code: str = Query("", 
     svg = None
     try:
         from generator.render.mapsvg import map_svg
-        svg = map_svg(m, pack, highlight=result["cells"] if result and result.get("cells") else None)
+        svg = map_svg(m, pack, highlight=sorted(result["cells"]) if result and result.get("cells") else None)
     except ImportError:  # drawing arrives with the engine's SVG map module
         svg = None
     choices = [(f"preset:{stem}", doc["name"]) for stem, (doc, b) in preset_docs(pack).items()

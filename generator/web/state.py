@@ -44,11 +44,16 @@ def side_of(pack: Pack, doc: dict):
     return pack.spec.sides[doc["side"]]
 
 
-def clean_document(data, pack: Pack) -> dict:
+def clean_document(data, pack: Pack, strict: bool = False) -> dict:
     """A build document sent by a page, checked for shape (types, sizes, known keys) before it
-    goes anywhere near YAML; card ids and rules are left to the loader and the validator."""
+    goes anywhere near YAML; card ids and rules are left to the loader and the validator.
+    `strict` (the API): `name` and `characters` must be there, as in a build file."""
     if not isinstance(data, dict):
         raise _bad("the build must be an object", "build", type(data).__name__, "an object with name, side, characters")
+    for key in ("name", "characters") if strict else ():
+        if key not in data:
+            raise InputError([Problem("schema.missing", f"the build has no `{key}`", Location(WHERE),
+                                      expected="pack, name, side, characters", fix=f"add `{key}`")])
     side_id = data.get("side")
     if side_id not in pack.spec.sides:
         raise _bad(f"unknown side `{side_id}`", "side", side_id, "one of: " + ", ".join(pack.spec.sides))
