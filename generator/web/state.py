@@ -154,7 +154,7 @@ def new_document(pack: Pack, side_id: str, name: str | None = None) -> dict:
     side = pack.spec.sides[side_id]
     doc = {"pack": pack.spec.id, "name": name or f"New {side.name}", "side": side_id, "characters": []}
     if side.base.many:  # a character made of several base cards can start empty
-        doc["characters"].append(empty_character(pack, side_id))
+        doc["characters"].append({"name": doc["name"], **empty_character(pack, side_id)})
     return doc
 
 
