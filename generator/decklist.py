@@ -79,6 +79,7 @@ def _labels(pack: Pack, side: SideSpec) -> dict:
             n = _norm(name.replace("_", " ").replace("-", " "))
             out.setdefault(n, kind)
             out.setdefault(n + "s", kind)
+            out.setdefault(n + "es", kind)
             if n.endswith("y"):
                 out.setdefault(n[:-1] + "ies", kind)
 
