@@ -181,3 +181,16 @@ def test_cli_unknown_pack_line(in_repo, tmp_path):
     path.write_text("Pack: no_such_pack\nSide: boss\n", encoding="utf-8")
     result = pnp("validate", path)
     assert result.exit_code == 2 and "no pack `no_such_pack`" in result.output
+
+
+def test_hostile_input_is_bounded(pack):
+    with pytest.raises(InputError) as exc:
+        parse_decklist("Side: boss\n## X\n" + "A" * 5000 + "\n", pack)
+    assert exc.value.problems[0].code == "decklist.line-too-long"
+    with pytest.raises(InputError) as exc:
+        parse_decklist("x\n" * 6000, pack)
+    assert exc.value.problems[0].code == "decklist.too-long"
+    many = "Side: hero\n## X\nHero: Oriel Vance\nDeck:\n" + "".join(f"3x Nocard{i}\n" for i in range(400))
+    with pytest.raises(InputError) as exc:
+        parse_decklist(many, pack)
+    assert len(exc.value.problems) == 400  # every one reported; did-you-mean only for the first ones
