@@ -226,9 +226,15 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>") -> Docu
         section = _SECTION.match(stripped)
         if section and not stripped.startswith("+"):
             label = _norm(section.group(1))
-            if label in HEADER_KEYS and not chars:
-                _read_header(label, section.group(2).strip(), number, col + section.start(2), source, pack, head,
-                             problems)
+            if label in HEADER_KEYS and label not in all_labels:
+                if chars:
+                    problems.append(Problem("decklist.key", f"`{section.group(1)}:` comes after a character heading",
+                                            Location(source, number, col), found=stripped[:60],
+                                            expected="header lines (Name, Pack, Side, Points limit, Notes) "
+                                            "before the first `##` heading", fix="move the line to the top"))
+                else:
+                    _read_header(label, section.group(2).strip(), number, col + section.start(2), source, pack,
+                                 head, problems)
                 continue
             if label in all_labels:
                 used_labels.add(label)
@@ -240,7 +246,7 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>") -> Docu
                 if rest:
                     entries.append((len(chars) - 1, current, number, col + section.start(2), rest))
                 continue
-            if not chars and label not in all_labels and section.group(2).strip():
+            if not chars or not section.group(2).strip():  # `Key: value` at the top, or `Section:`
                 keys = sorted(set(HEADER_KEYS) | set(all_labels))
                 guess = did_you_mean(label, keys)
                 problems.append(Problem("decklist.key", f"unknown heading `{section.group(1)}`",
@@ -252,7 +258,9 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>") -> Docu
                 continue
         if not chars:
             chars.append(_Char(None, number, col))
-        entries.append((len(chars) - 1, current, number, col, _BULLET.sub("", stripped)))
+        bullet = _BULLET.match(stripped)
+        cut = bullet.end() if bullet else 0
+        entries.append((len(chars) - 1, current, number, col + cut, stripped[cut:]))
     if problems:
         raise InputError(problems)
     if "side" in head:

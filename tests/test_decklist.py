@@ -115,6 +115,10 @@ def test_misspelled_name_gives_did_you_mean_at_line_and_column(pack):
     assert (first.code, first.location.file, first.location.line, first.location.column) == \
         ("decklist.unknown-card", "party.txt", line_of(text, "3 Chrage"), 3)
     assert first.fix == "did you mean `Charge`?" and first.found == "Chrage"
+    bulleted = LENIENT.replace("- SPLITTING   GREATAXE", "- SPLITING GREATAXE")
+    with pytest.raises(InputError) as exc:
+        parse_decklist(bulleted, pack, "party.txt")
+    assert exc.value.problems[0].location.column == 3  # the name, after the bullet
     assert second.location.line == line_of(text, "Reckles Blow") and second.fix == "did you mean `Reckless Blow`?"
 
 
@@ -127,6 +131,8 @@ def test_misspelled_name_gives_did_you_mean_at_line_and_column(pack):
     ("Side: hero\n## X\nPieces:\nBasalt Jaw\n", "decklist.section", "Basalt"),
     ("## X\nDeck:\n3x Walk\n", "decklist.side", None),
     ("Side: hero\n## X\nHero: Oriel Vance\nHero: Odo Vellum\n", "decklist.base", "## X"),
+    ("## X\nSide: hero\nHero: Oriel Vance\n", "decklist.key", "Side"),
+    ("Side: hero\n## X\nHero: Oriel Vance\nSideboard:\n3x Walk\n", "decklist.key", "Sideboard"),
 ])
 def test_mistakes_are_input_errors_with_a_place(pack, text, code, needle):
     with pytest.raises(InputError) as exc:
