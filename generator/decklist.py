@@ -41,6 +41,8 @@ _SUFFIX = re.compile(r"^(\S.*?)\s+\(?[x×]\s*(\d{1,3})\)?$", re.IGNORECASE)  # "
 _SECTION = re.compile(r"^([^:()]+?)\s*(?:\(\s*\d+\s*\))?\s*:\s*(.*)$")
 _BULLET = re.compile(r"^[-*•]\s+")
 MAX_LINES = 5000
+MAX_LINE_CHARS = 300  # a card line is a count and a name; longer is not a deck list
+MAX_GUESSES = 25  # did-you-mean is a fuzzy search: offer it for the first few unknown names only
 
 
 def is_decklist_file(path: Path) -> bool:
@@ -79,6 +81,7 @@ def _labels(pack: Pack, side: SideSpec) -> dict:
             n = _norm(name.replace("_", " ").replace("-", " "))
             out.setdefault(n, kind)
             out.setdefault(n + "s", kind)
+            out.setdefault(n + "es", kind)
             if n.endswith("y"):
                 out.setdefault(n[:-1] + "ies", kind)
 
@@ -205,6 +208,11 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>") -> Docu
     for number, raw in enumerate(lines, 1):
         stripped = raw.strip()
         col = len(raw) - len(raw.lstrip()) + 1
+        if len(stripped) > MAX_LINE_CHARS:
+            problems.append(Problem("decklist.line-too-long", f"line {number} has {len(stripped)} characters",
+                                    Location(source, number, col), found=f"{stripped[:40]}…",
+                                    expected=f"at most {MAX_LINE_CHARS} characters: a count and a card name"))
+            continue
         if not stripped or stripped.startswith("//"):
             continue
         if stripped.startswith("##"):
@@ -218,9 +226,15 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>") -> Docu
         section = _SECTION.match(stripped)
         if section and not stripped.startswith("+"):
             label = _norm(section.group(1))
-            if label in HEADER_KEYS and not chars:
-                _read_header(label, section.group(2).strip(), number, col + section.start(2), source, pack, head,
-                             problems)
+            if label in HEADER_KEYS and label not in all_labels:
+                if chars:
+                    problems.append(Problem("decklist.key", f"`{section.group(1)}:` comes after a character heading",
+                                            Location(source, number, col), found=stripped[:60],
+                                            expected="header lines (Name, Pack, Side, Points limit, Notes) "
+                                            "before the first `##` heading", fix="move the line to the top"))
+                else:
+                    _read_header(label, section.group(2).strip(), number, col + section.start(2), source, pack,
+                                 head, problems)
                 continue
             if label in all_labels:
                 used_labels.add(label)
@@ -232,7 +246,7 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>") -> Docu
                 if rest:
                     entries.append((len(chars) - 1, current, number, col + section.start(2), rest))
                 continue
-            if not chars and label not in all_labels and section.group(2).strip():
+            if not chars or not section.group(2).strip():  # `Key: value` at the top, or `Section:`
                 keys = sorted(set(HEADER_KEYS) | set(all_labels))
                 guess = did_you_mean(label, keys)
                 problems.append(Problem("decklist.key", f"unknown heading `{section.group(1)}`",
@@ -244,7 +258,9 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>") -> Docu
                 continue
         if not chars:
             chars.append(_Char(None, number, col))
-        entries.append((len(chars) - 1, current, number, col, _BULLET.sub("", stripped)))
+        bullet = _BULLET.match(stripped)
+        cut = bullet.end() if bullet else 0
+        entries.append((len(chars) - 1, current, number, col + cut, stripped[cut:]))
     if problems:
         raise InputError(problems)
     if "side" in head:
@@ -300,7 +316,8 @@ def _add_entry(char: _Char, label, labels: dict, side: SideSpec, names: _Names, 
     types = _types_of(side, "equipment" if attach else kind)
     card_id = names.find(name, types)
     if card_id is None:
-        guess = names.guess(name, types)
+        unknown = sum(p.code == "decklist.unknown-card" for p in problems)
+        guess = names.guess(name, types) if unknown < MAX_GUESSES else None
         problems.append(Problem("decklist.unknown-card", f"no card named `{name}` in {names.pack.spec.name}",
                                 Location(source, number, col), found=name,
                                 expected="a card name or id (`pnp list` shows them all)",
@@ -449,7 +466,7 @@ def format_decklist(build, pack: Pack) -> str:
     def name(card_id):
         return _card_name(pack, card_id, names)
 
-    lines = [f"# {doc.get('name', '')}".rstrip(), f"Pack: {doc.get('pack') or pack.spec.id}", f"Side: {side_id}"]
+    lines = [f"# {' '.join(str(doc.get('name', '')).split())}".rstrip(), f"Pack: {doc.get('pack') or pack.spec.id}", f"Side: {side_id}"]
     limit = doc.get("points_limit")
     if limit is not None:
         lines.append(f"Points limit: {limit}")
@@ -460,7 +477,7 @@ def format_decklist(build, pack: Pack) -> str:
         lines.append("")
         bases = char.get(base.key)
         if char.get("name"):
-            title = char["name"]
+            title = " ".join(str(char["name"]).split())
         elif not base.many and isinstance(bases, str) and bases in pack.cards:
             title = pack.cards[bases].name
         else:

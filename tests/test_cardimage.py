@@ -129,3 +129,11 @@ def test_bad_requests_are_input_errors(pack, tmp_path, card_id, face, dpi, code)
     if code == "card.unknown":
         assert "basic-attack" in exc.value.problems[0].fix
     assert not any(tmp_path.iterdir())
+
+
+def test_drawing_setup_is_reused_until_a_layout_changes(pack, tmp_path):
+    first = cardimage.shared_for(pack)
+    assert cardimage.shared_for(pack) is first
+    other = load_pack(REPO / "card_data" / "tactics")
+    assert cardimage.shared_for(other) is not first
+    assert cardimage.shared_for(pack) is first

@@ -115,6 +115,10 @@ def test_misspelled_name_gives_did_you_mean_at_line_and_column(pack):
     assert (first.code, first.location.file, first.location.line, first.location.column) == \
         ("decklist.unknown-card", "party.txt", line_of(text, "3 Chrage"), 3)
     assert first.fix == "did you mean `Charge`?" and first.found == "Chrage"
+    bulleted = LENIENT.replace("- SPLITTING   GREATAXE", "- SPLITING GREATAXE")
+    with pytest.raises(InputError) as exc:
+        parse_decklist(bulleted, pack, "party.txt")
+    assert exc.value.problems[0].location.column == 3  # the name, after the bullet
     assert second.location.line == line_of(text, "Reckles Blow") and second.fix == "did you mean `Reckless Blow`?"
 
 
@@ -127,6 +131,8 @@ def test_misspelled_name_gives_did_you_mean_at_line_and_column(pack):
     ("Side: hero\n## X\nPieces:\nBasalt Jaw\n", "decklist.section", "Basalt"),
     ("## X\nDeck:\n3x Walk\n", "decklist.side", None),
     ("Side: hero\n## X\nHero: Oriel Vance\nHero: Odo Vellum\n", "decklist.base", "## X"),
+    ("## X\nSide: hero\nHero: Oriel Vance\n", "decklist.key", "Side"),
+    ("Side: hero\n## X\nHero: Oriel Vance\nSideboard:\n3x Walk\n", "decklist.key", "Sideboard"),
 ])
 def test_mistakes_are_input_errors_with_a_place(pack, text, code, needle):
     with pytest.raises(InputError) as exc:
@@ -181,3 +187,16 @@ def test_cli_unknown_pack_line(in_repo, tmp_path):
     path.write_text("Pack: no_such_pack\nSide: boss\n", encoding="utf-8")
     result = pnp("validate", path)
     assert result.exit_code == 2 and "no pack `no_such_pack`" in result.output
+
+
+def test_hostile_input_is_bounded(pack):
+    with pytest.raises(InputError) as exc:
+        parse_decklist("Side: boss\n## X\n" + "A" * 5000 + "\n", pack)
+    assert exc.value.problems[0].code == "decklist.line-too-long"
+    with pytest.raises(InputError) as exc:
+        parse_decklist("x\n" * 6000, pack)
+    assert exc.value.problems[0].code == "decklist.too-long"
+    many = "Side: hero\n## X\nHero: Oriel Vance\nDeck:\n" + "".join(f"3x Nocard{i}\n" for i in range(400))
+    with pytest.raises(InputError) as exc:
+        parse_decklist(many, pack)
+    assert len(exc.value.problems) == 400  # every one reported; did-you-mean only for the first ones

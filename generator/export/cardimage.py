@@ -23,6 +23,8 @@ import io
 import json
 import os
 import tempfile
+import threading
+import weakref
 from pathlib import Path
 
 from generator.errors import InputError, Location, Problem, did_you_mean
@@ -34,6 +36,11 @@ CACHE_FORMAT = "pnp.cardimage/1"  # bump when the key's recipe changes
 _GENERATOR_ROOT = Path(__file__).resolve().parents[1]
 _file_digests: dict = {}  # (path, mtime_ns, size) -> sha256: a file is read once while unchanged
 _extends: dict = {}  # layout file sha256 -> the layout it extends
+# One CardShared per pack and set of layout files, reused across drawings: setting up layouts
+# and the text fitter costs more than drawing a card. Drawings in one process take turns.
+_shared: dict = {}  # (id(pack), layout fingerprint) -> (weak reference to the pack, CardShared)
+_SHARED_KEEP = 4
+_draw_lock = threading.Lock()
 
 
 def _file_digest(path: Path) -> str:
@@ -182,6 +189,33 @@ def render_png(pack: Pack, card_id: str, face: str, dpi: int, shared=None) -> by
     return out.getvalue()
 
 
+def _layouts_fingerprint(pack: Pack) -> str:
+    h = hashlib.sha256()
+    for folder in _layout_folders(pack):
+        for path in sorted(folder.glob("*.yaml")):
+            h.update(f"{path}\0{_file_digest(path)}\n".encode())
+    for style, rel in sorted(pack.spec.fonts.items()):
+        h.update(f"{style}\0{_file_digest(Path(pack.root) / rel)}\n".encode())
+    return h.hexdigest()
+
+
+def shared_for(pack: Pack):
+    """A render.cards.CardShared for `pack`, kept while the pack object lives and its layout and
+    font files are unchanged (a changed file gets a fresh one, so nothing stale is drawn)."""
+    from generator.render.cards import CardShared
+    key = (id(pack), _layouts_fingerprint(pack))
+    held = _shared.get(key)
+    if held is not None and held[0]() is pack:
+        return held[1]
+    shared = CardShared(pack)
+    for stale in [k for k, (ref, _) in _shared.items() if ref() is None or k[0] == id(pack)]:
+        del _shared[stale]
+    while len(_shared) >= _SHARED_KEEP:
+        del _shared[next(iter(_shared))]
+    _shared[key] = (weakref.ref(pack), shared)
+    return shared
+
+
 def card_image(pack: Pack, card_id: str, cache_dir: Path, face: str = "front", dpi: int = 150,
                shared=None) -> Path:
     """The PNG of one card face (or its back), drawn on a cache miss and kept in `cache_dir`.
@@ -193,7 +227,25 @@ def card_image(pack: Pack, card_id: str, cache_dir: Path, face: str = "front", d
     target = folder / f"{stem}.{key[:20]}.png"
     if target.is_file():
         return target
-    data = render_png(pack, card_id, face, dpi, shared)
+    with _draw_lock:
+        if target.is_file():  # another thread drew it meanwhile
+            return target
+        if shared is None:
+            shared = shared_for(pack)
+            art = pack.cards[card_id].art
+            if art:  # the art file may have changed since the shared library read it
+                shared.art.cache.pop(art, None)
+        data = render_png(pack, card_id, face, dpi, shared)
+        _write(target, data)
+    for old in folder.glob(f"{stem}.*.png"):  # earlier drawings of this face are stale now
+        if old != target:
+            old.unlink(missing_ok=True)
+    return target
+
+
+def _write(target: Path, data: bytes) -> None:
+    """Write atomically: a reader sees the old file or the whole new one, never a part."""
+    folder = target.parent
     folder.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
@@ -204,7 +256,3 @@ def card_image(pack: Pack, card_id: str, cache_dir: Path, face: str = "front", d
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    for old in folder.glob(f"{stem}.*.png"):  # earlier drawings of this face are stale now
-        if old != target:
-            old.unlink(missing_ok=True)
-    return target
