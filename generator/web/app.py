@@ -112,7 +112,7 @@ def create_app(site: Site) -> FastAPI:
     from generator.web import routes_api, routes_builds, routes_cards, routes_maps, routes_pages, routes_print
 
     app = FastAPI(title="pnp deck builder", version="1",
-                  description="Cards, build validation (`pnp.validation/1`), share codes and deck lists of "
+                  description="Cards, build validation (the `pnp.validation` document of `pnp validate --format json`), share codes and deck lists of "
                               "the packs this server serves.",
                   docs_url=None, redoc_url=None)  # the stock pages load scripts from a CDN; /api is ours
     app.state.site = site

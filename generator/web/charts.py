@@ -57,7 +57,10 @@ def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None)
         return out
     points = report.points
     if len(doc["characters"]) > 1:
-        out["per_character"] = bars(list(points.by_character().items()), " pts")
+        names = [c.get("name") or f"character {i + 1}" for i, c in enumerate(doc["characters"])]
+        totals = points.by_character()  # by position in newer reports, by name in older ones
+        out["per_character"] = bars([(names[k] if isinstance(k, int) and k < len(names) else str(k), v)
+                                     for k, v in totals.items()], " pts")
     by_type: dict[str, int] = {}
     for line in points.lines:
         name = pack.spec.card_types[line.kind].name if line.kind in pack.spec.card_types else line.kind

@@ -1,4 +1,4 @@
-"""The JSON API under /api/: packs, cards, validation (the `pnp.validation/1` document of
+"""The JSON API under /api/: packs, cards, validation (the `pnp.validation` document of
 `pnp validate --format json`), share codes both ways and text deck lists both ways.
 /api is a page listing it, made from the OpenAPI document (/openapi.json)."""
 
@@ -65,7 +65,7 @@ def card(request: Request, pack_id: str, card_id: str):
     return out
 
 
-@router.post("/{pack_id}/validate", summary="Validate a build: the pnp.validation/1 document",
+@router.post("/{pack_id}/validate", summary="Validate a build: the pnp.validation document",
              description="The body is a build document (the JSON form of a build YAML file). The answer is the "
                          "document `pnp validate --format json` prints; a build that cannot be read gives 422 "
                          "with the problems in `errors`.")

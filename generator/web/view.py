@@ -121,17 +121,23 @@ def allows_no_limit(pack: Pack) -> bool:
 
 
 def limit_source(pack: Pack, doc: dict, report: Report | None) -> tuple[int | None, str]:
+    """The limit in force and where it comes from, in words: the validator's own answer
+    where the report carries it (`limit_source`), else read from the build and the pack."""
     spec = pack.spec
     value = doc.get("points_limit")
-    limit = report.points.limit if report is not None and report.points is not None else None
-    if value == NO_LIMIT:
+    points = report.points if report is not None else None
+    limit = points.limit if points is not None else None
+    source = getattr(points, "limit_source", None)
+    default = spec.default_points_limit
+    if source == "command line":
+        return limit, "set for this check"
+    if value == NO_LIMIT or (source == "build" and limit is None):
         return None, "no limit, set in this build"
     if isinstance(value, str):
         return limit, f"{value} ({spec.points_limits.get(value)}), set in this build"
-    if isinstance(value, int):
+    if value is not None or source == "build":
         return limit, "set in this build"
-    default = spec.default_points_limit
-    if default is None:
+    if default is None or (source is None and points is not None and hasattr(points, "limit_source")):
         return limit, "the pack sets no limit"
     if isinstance(default, str):
         return limit, f"the pack default: {default} ({spec.points_limits.get(default)})"
@@ -208,18 +214,25 @@ def _char_view(pack: Pack, doc: dict, i: int, char: dict, targets: dict, report:
     if report is not None:
         cv.stats = character_stats(report, i, name)
         if report.points is not None:
-            cv.points = report.points.by_character().get(name, 0)
+            cv.points = character_points(report.points, i, name)
     cv.slots_used, cv.slots_total = _slots(pack, bases, equipment)
     return cv
 
 
 def character_stats(report: Report, index: int, name: str) -> dict:
-    """A character's stats in the report: keyed by position (newer reports) or by name."""
+    """A character's numbers in the report, keyed by position (`characters[0]`, newer
+    reports) or by name (older ones); only the numbers, not the name it carries."""
     stats = report.stats or {}
-    for key in (index, str(index), name):
+    for key in (f"characters[{index}]", index, name):
         if key in stats and isinstance(stats[key], dict):
-            return stats[key]
+            return {k: v for k, v in stats[key].items() if isinstance(v, int) and not isinstance(v, bool)}
     return {}
+
+
+def character_points(points, index: int, name: str) -> int:
+    """Points of one character: reports total them by position (newer) or by name (older)."""
+    totals = points.by_character()
+    return totals.get(index, totals.get(name, 0)) if index in totals or name in totals else 0
 
 
 def deck_size(pack: Pack, side_id: str) -> int | None:
