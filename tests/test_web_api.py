@@ -408,6 +408,15 @@ def test_request_bodies_over_the_limit_are_refused_even_without_a_length(client)
     assert r.status_code == 413 and r.json()["errors"][0]["code"] == "upload.size"
 
 
+def test_changes_from_other_sites_are_refused(client, env):
+    (env[2] / "keep-me.yaml").write_text("pack: boss_fight\nname: Keep\nside: boss\ncharacters: []\n")
+    r = client.post("/p/boss_fight/builds/keep-me/delete", headers={"origin": "https://evil.example"})
+    assert_clean_error(r, 403)
+    assert (env[2] / "keep-me.yaml").exists()
+    r = client.post("/p/boss_fight/builds/keep-me/delete", headers={"origin": "http://testserver"})
+    assert r.status_code in (200, 303) and not (env[2] / "keep-me.yaml").exists()
+
+
 # ---- sharing -----------------------------------------------------------------------------------
 
 

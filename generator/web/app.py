@@ -62,9 +62,20 @@ def problems_response(request: Request, problems: list[Problem], status: int = 4
     return page(request, "error.html", status=status, problems=problems, title="That did not work")
 
 
+def same_origin(headers: dict) -> bool:
+    """A POST from a page of another site (a form aimed at this builder, which listens on
+    localhost) carries that site's Origin: refuse it, so no other page can save or delete
+    builds. Requests without an Origin (scripts, the API from a program) are let through."""
+    origin = headers.get(b"origin")
+    if origin is None:
+        return True
+    host = headers.get(b"host", b"")
+    return origin.split(b"://", 1)[-1] == host
+
+
 class BodyLimit:
     """Refuse request bodies over MAX_BODY with 413, counted as they arrive (a missing or
-    false Content-Length does not get around it)."""
+    false Content-Length does not get around it), and changes sent from other sites."""
 
     def __init__(self, app, limit: int = MAX_BODY):
         self.app, self.limit = app, limit
@@ -72,7 +83,12 @@ class BodyLimit:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        length = dict(scope.get("headers") or []).get(b"content-length")
+        headers = dict(scope.get("headers") or [])
+        if scope.get("method") not in ("GET", "HEAD", "OPTIONS") and not same_origin(headers):
+            return await self._refuse(send, 403, Problem(
+                "request.origin", "a change sent from another web site is refused", Location("request"),
+                expected="a change made on this builder's own pages"))
+        length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             return await self._refuse(send)
         body, more = [], True
@@ -99,11 +115,12 @@ class BodyLimit:
 
         return await self.app(scope, replay, send)
 
-    async def _refuse(self, send):
-        text = json.dumps(reports_document([], [Problem(
-            "upload.size", "the request is over 1 MB", Location("upload"), expected="a build file of at most 1 MB",
-            fix="upload the build file itself, not an archive or an image")])).encode()
-        await send({"type": "http.response.start", "status": 413,
+    async def _refuse(self, send, status: int = 413, problem: Problem | None = None):
+        problem = problem or Problem("upload.size", "the request is over 1 MB", Location("upload"),
+                                     expected="a build file of at most 1 MB",
+                                     fix="upload the build file itself, not an archive or an image")
+        text = json.dumps(reports_document([], [problem])).encode()
+        await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(text)).encode())]})
         await send({"type": "http.response.body", "body": text})
 

@@ -24,7 +24,14 @@
     if (code) history.replaceState(null, "", url.pathname + "?" + url.searchParams.toString());
   }
 
-  function say(html, cls) { flash.innerHTML = cls ? `<p class="${cls}">${html}</p>` : html; }
+  // `html` is the server's escaped HTML; a message made here is set as text
+  function say(html, cls) {
+    if (!cls) { flash.innerHTML = html; return; }
+    const p = document.createElement("p");
+    p.className = cls;
+    p.textContent = html;
+    flash.replaceChildren(p);
+  }
 
   async function send(op) {
     const focused = document.activeElement;
