@@ -32,6 +32,7 @@ def templates() -> Environment:
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["docjson"] = doc_json
+    env.filters["rules"] = rules_html
     return env
 
 
@@ -40,6 +41,19 @@ def doc_json(value) -> Markup:
     `<`, `>` and `&` escaped so no text in a build can close the script element."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
+
+
+def rules_html(text: str) -> Markup:
+    """Card text for a page: `**bold**`, `*italic*` and inline icons (`:health:`) as words,
+    the markup the card layouts understand, escaped first."""
+    import re
+
+    from markupsafe import escape
+    out = str(escape(text or ""))
+    out = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", out)
+    out = re.sub(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])", r"<em>\1</em>", out)
+    out = re.sub(r":([a-z0-9][a-z0-9-]*):", lambda m: f'<span class="icon">{m.group(1).replace("-", " ")}</span>', out)
+    return Markup(out)
 
 
 def page(request: Request, name: str, status: int = 200, **context) -> HTMLResponse:

@@ -19,7 +19,8 @@ def bars(pairs: list[tuple[str, int]], unit: str = "") -> dict | None:
         return None
     top = max(v for _, v in pairs) or 1
     rows = [{"label": label, "value": value, "y": i * ROW_H, "w": max(2.0, BAR_W * value / top),
-             "text": f"{value}{unit}"} for i, (label, value) in enumerate(pairs)]
+             "text": f"{value}{unit[:-1] if value == 1 and unit.endswith('s') else unit}"}
+            for i, (label, value) in enumerate(pairs)]
     return {"rows": rows, "height": len(rows) * ROW_H, "width": BAR_W}
 
 

@@ -30,6 +30,7 @@ class Item:
     known: bool = True
     violations: list = field(default_factory=list)
     children: list = field(default_factory=list)  # equipment attached to a base card
+    tag: str = ""  # the card's first choice field (an action type, a piece type)
 
 
 @dataclass
@@ -190,7 +191,8 @@ def _char_view(pack: Pack, doc: dict, i: int, char: dict, targets: dict, report:
         card = pack.cards.get(card_id)
         targets[path] = []
         return Item(path, card_id, card.name if card else card_id, card.points if card else None,
-                    pack.spec.card_types[card.type].name if card else "unknown card", count, index, card is not None)
+                    pack.spec.card_types[card.type].name if card else "unknown card", count, index, card is not None,
+                    tag=card_tag(pack, card) if card else "unknown card")
 
     bases, equipment = [], []
     if base.many:
