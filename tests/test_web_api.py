@@ -550,6 +550,27 @@ def test_map_pages_and_boss_fit(client, env):
     assert r.status_code == 200 and "<svg" in r.text
 
 
+def test_the_worker_factory_reads_its_packs_from_the_environment(monkeypatch, tmp_path):
+    from fastapi.testclient import TestClient
+
+    from generator.web.app import app_from_env
+    monkeypatch.setenv("PNP_PACKS", os.pathsep.join([str(PACKS / "tactics"), str(PACKS / "battle_bosses")]))
+    monkeypatch.setenv("PNP_BUILDS", str(tmp_path / "b"))
+    client = TestClient(app_from_env())
+    assert {p["id"] for p in client.get("/api/packs").json()} == {"tactics", "battle_bosses"}
+    assert client.get("/", follow_redirects=False).status_code == 200  # two packs: the start page
+
+
+def test_serve_command_is_registered():
+    from click.testing import CliRunner
+
+    from generator.cli import main
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0 and "--builds" in result.output and "127.0.0.1" in result.output
+    result = CliRunner().invoke(main, ["serve", "/no/such/pack"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
 def test_no_request_gives_a_server_error(client):
     """A sweep of odd requests: all answered, none with a 500."""
     urls = ["/p/boss_fight/edit?preset=nope", "/p/boss_fight/edit?code=%00", "/p/boss_fight/cards?page=0",

@@ -220,6 +220,43 @@ def test_card_browser_and_phone_width(server, page, tmp_path):
     assert page.evaluate("() => document.activeElement.tagName") in ("A", "INPUT", "BUTTON", "SELECT")
 
 
+CONTRAST = """() => {
+  // WCAG contrast of every visible piece of text against the background it sits on
+  const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
+    v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const bg = (el) => { for (; el; el = el.parentElement) { const c = getComputedStyle(el).backgroundColor;
+    if (c && !c.startsWith("rgba(0, 0, 0, 0)") && c !== "transparent") return c; } return "rgb(255, 255, 255)"; };
+  const worst = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.offsetParent) continue;
+    const a = lum(getComputedStyle(el).color), b = lum(bg(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) worst.push(el.tagName + "." + el.className + ": " + ratio.toFixed(2));
+  }
+  return worst;
+}"""
+
+
+def test_keyboard_and_contrast(server, page):
+    base, _ = server
+    page.goto(base + "/p/boss_fight/edit?side=boss")
+    assert page.evaluate(CONTRAST) == []
+    # Enter on a card's + adds it; the focus comes back to the same button, so Enter again adds another
+    button = page.get_by_role("button", name="Add Walk", exact=True)
+    button.focus()
+    changes(page, lambda: page.keyboard.press("Enter"))
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == "Add Walk"
+    changes(page, lambda: page.keyboard.press("Enter"))
+    expect(page.locator('li.item[data-path="characters[0].deck.walk"] .count')).to_have_text("2")
+    page.goto(base + "/p/boss_fight/edit?preset=boss-ashen-behemoth")
+    changes(page, lambda: page.get_by_label("Points limit as a number").fill("10") or page.keyboard.press("Tab"))
+    assert page.evaluate(CONTRAST) == []  # violations and the red bar are readable too
+    page.goto(base + "/p/boss_fight/cards")
+    assert page.evaluate(CONTRAST) == []
+
+
 @pytest.mark.parametrize("pack_id", ["battle_bosses", "tactics"])
 def test_other_packs_build_a_legal_build_by_clicking(server, page, pack_id):
     from generator.load import load_pack
