@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
-from generator.load import load_build, load_pack  # noqa: E402
+from generator.load import load_build  # noqa: E402
 from generator.rules import validate_build  # noqa: E402
 from generator.rules.report import SCHEMA_ID, reports_document  # noqa: E402
 from generator.targets import validate_target  # noqa: E402

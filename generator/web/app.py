@@ -1,4 +1,4 @@
-"""The ASGI application: routes, templates, error pages and the request size limit.
+"""The ASGI application: its routes, error handling, and the request limits (size, origin).
 
 `create_app(site)` makes the app for packs already loaded; `app_from_env()` is the factory
 uvicorn's workers call (`uvicorn --factory generator.web.app:app_from_env`), reading the
@@ -9,71 +9,21 @@ from __future__ import annotations
 
 import json
 import logging
-from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from markupsafe import Markup
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from generator.errors import InputError, Location, Problem
 from generator.rules.report import reports_document
+from generator.web import routes_api, routes_builds, routes_cards, routes_maps, routes_pages, routes_print
+from generator.web.pages import HERE, page, problems_response, templates, wants_json
 from generator.web.site import Site
 
-HERE = Path(__file__).parent
 MAX_BODY = 1024 * 1024 + 64 * 1024  # a 1 MB upload plus its multipart envelope
 log = logging.getLogger("pnp.web")
-
-
-def templates() -> Environment:
-    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
-                      trim_blocks=True, lstrip_blocks=True)
-    env.filters["docjson"] = doc_json
-    env.filters["rules"] = rules_html
-    return env
-
-
-def doc_json(value) -> Markup:
-    """JSON for a <script> block, keys in their order (a deck stays in the order it was built);
-    `<`, `>` and `&` escaped so no text in a build can close the script element."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return Markup(text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
-
-
-def rules_html(text: str) -> Markup:
-    """Card text for a page: `**bold**`, `*italic*` and inline icons (`:health:`) as words,
-    the markup the card layouts understand, escaped first."""
-    import re
-
-    from markupsafe import escape
-    out = str(escape(text or ""))
-    out = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", out)
-    out = re.sub(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])", r"<em>\1</em>", out)
-    out = re.sub(r":([a-z0-9][a-z0-9-]*):", lambda m: f'<span class="icon">{m.group(1).replace("-", " ")}</span>', out)
-    return Markup(out)
-
-
-def page(request: Request, name: str, status: int = 200, **context) -> HTMLResponse:
-    site: Site = request.app.state.site
-    html = request.app.state.jinja.get_template(name).render(request=request, site=site, **context)
-    return HTMLResponse(html, status_code=status)
-
-
-def _wants_json(request: Request) -> bool:
-    return request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", "") \
-        or request.headers.get("x-pnp-fragment") == "1"
-
-
-def problems_response(request: Request, problems: list[Problem], status: int = 422):
-    if request.url.path.startswith("/api/"):
-        return JSONResponse(reports_document([], problems), status_code=status)
-    if request.headers.get("x-pnp-fragment") == "1":  # a change made in the editor: the page shows it in place
-        html = request.app.state.jinja.get_template("_problems.html").render(problems=problems)
-        return HTMLResponse(html, status_code=status)
-    return page(request, "error.html", status=status, problems=problems, title="That did not work")
 
 
 def same_origin(headers: dict) -> bool:
@@ -140,8 +90,6 @@ class BodyLimit:
 
 
 def create_app(site: Site) -> FastAPI:
-    from generator.web import routes_api, routes_builds, routes_cards, routes_maps, routes_pages, routes_print
-
     app = FastAPI(title="pnp deck builder", version="1",
                   description="Cards, build validation (the `pnp.validation` document of `pnp validate --format json`), share codes and deck lists of "
                               "the packs this server serves.",
@@ -159,7 +107,7 @@ def create_app(site: Site) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
         message = exc.detail if isinstance(exc.detail, str) else "request refused"
-        if _wants_json(request):
+        if wants_json(request):
             return JSONResponse({"detail": message}, status_code=exc.status_code, headers=exc.headers)
         return page(request, "error.html", status=exc.status_code, message=message, problems=[],
                     title="Not found" if exc.status_code == 404 else "That did not work")

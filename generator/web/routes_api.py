@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from generator.rules import validate_build
 from generator.rules.report import reports_document
-from generator.web.app import page
+from generator.web.pages import page
 from generator.web.common import CardFilter, card_fields, card_or_404, site_of
 from generator.web.state import clean_document, to_build
 

@@ -8,7 +8,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Red
 
 from generator.errors import InputError, Location, Problem
 from generator.model import Pack
-from generator.web.app import page
+from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
 from generator.web.state import (apply_op, clean_document, document_from_yaml, new_document, parse_op,
                                  side_cards, to_build, to_yaml)

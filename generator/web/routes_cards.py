@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
 
-from generator.web.app import page
+from generator.web.pages import page
 from generator.web.common import CardFilter, card_fields, card_or_404, preset_uses, site_of
 
 router = APIRouter(include_in_schema=False)

@@ -11,7 +11,7 @@ from fastapi.exceptions import HTTPException
 from generator import hexgrid
 from generator.errors import InputError
 from generator.model import Pack
-from generator.web.app import page
+from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
 from generator.web.state import clean_document, to_build
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 
-from generator.web.app import page
+from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
 
 router = APIRouter(include_in_schema=False)
