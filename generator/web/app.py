@@ -98,7 +98,8 @@ def create_app(site: Site) -> FastAPI:
     app.state.site = site
     app.state.jinja = templates()
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    for module in (routes_pages, routes_cards, routes_builds, routes_print, routes_maps, routes_api):
+    # the API first: it takes the most requests, and a route is found by trying them in order
+    for module in (routes_api, routes_builds, routes_pages, routes_cards, routes_print, routes_maps):
         app.include_router(module.router)
 
     @app.exception_handler(InputError)
