@@ -3,6 +3,8 @@ and the read-only share page `/b/<code>`."""
 
 from __future__ import annotations
 
+import copy
+
 from fastapi import APIRouter, Body, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
 
@@ -52,6 +54,8 @@ def _no_sides(pack: Pack) -> InputError:
 def new_build(request: Request, pack_id: str):
     site = site_of(request)
     pack = site.pack(pack_id)
+    if not pack.spec.sides:
+        raise _no_sides(pack)
     presets = [(stem, doc) for stem, (doc, _) in preset_docs(pack).items()]
     return page(request, "new.html", title=f"New build: {pack.spec.name}", pack=pack, presets=presets,
                 saved=site.builds.entries(pack.spec.id))
@@ -73,7 +77,7 @@ def edit(request: Request, pack_id: str, side: str = "", preset: str = "", file:
         doc = document_from_yaml(site.builds.read(file), pack, f"builds/{file}.yaml")
     elif preset:
         site.preset_path(pack_id, preset)
-        doc = dict(preset_docs(pack)[preset][0])
+        doc = copy.deepcopy(preset_docs(pack)[preset][0])  # the cached preset stays as loaded
         doc["name"] = f"{doc['name']} (copy)"
     else:
         if side not in pack.spec.sides:
