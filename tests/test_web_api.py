@@ -524,6 +524,8 @@ def test_roster_and_cards_pdfs(client, env):
     assert r.status_code == 200 and len(PdfReader(BytesIO(r.content)).pages) >= 2
     r = client.post("/p/boss_fight/print/pieces.pdf", data={"build": json.dumps(doc)})
     assert r.status_code == 200 and r.content[:5] == b"%PDF-"
+    r = client.post("/p/boss_fight/print/decklist.txt", data={"code": code})
+    assert r.status_code == 200 and "Titan Arm" in r.text and r.headers["content-type"].startswith("text/plain")
     assert_clean_error(client.post("/p/boss_fight/print/rulebook.pdf", data={"build": json.dumps(doc)}), 422)
     assert_clean_error(client.post("/p/boss_fight/print/roster.pdf", data={"build": "{oops"}), 422)
     assert_clean_error(client.post("/p/boss_fight/print/roster.pdf", data={"build": json.dumps(doc), "paper": "a0"}), 422)

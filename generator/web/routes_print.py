@@ -61,6 +61,18 @@ def roster_pdf(request: Request, pack_id: str, build: str = Form("", max_length=
         return _pdf(out.read_bytes(), out.name)
 
 
+@router.post("/p/{pack_id}/print/decklist.txt")
+def decklist_text(request: Request, pack_id: str, build: str = Form("", max_length=1_000_000),
+                  code: str = Form("", max_length=4000)):
+    """The build as a plain-text deck list, the text `pnp decklist` prints."""
+    from generator.decklist import format_decklist
+    pack = site_of(request).pack(pack_id)
+    doc = _document(pack, build, code)
+    to_build(doc, pack)
+    return Response(format_decklist(doc, pack), media_type="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'inline; filename="{slug(doc["name"])}.txt"'})
+
+
 @router.post("/p/{pack_id}/print/{part}.pdf")
 def build_pdf(request: Request, pack_id: str, part: str, build: str = Form("", max_length=1_000_000),
               code: str = Form("", max_length=4000), paper: str = Form("a4", pattern="^(a4|letter)$")):
