@@ -52,6 +52,8 @@ def test_presets_round_trip_and_validate_the_same(pack_name, preset):
     again = build_from_document(decklist_document(text, pack, "preset.txt"), pack)
     for points in (None, 1):  # legal as shipped, and far over a tiny limit
         assert verdict(validate_build(pack, again, points)) == verdict(validate_build(pack, original, points))
+    from generator.share import share_code
+    assert share_code(pack, again) == share_code(pack, original)  # the very same build, to the last card
     # a Build as loaded formats to a list that reads back to the same build too
     from_build = format_decklist(original, pack)
     rebuilt = build_from_document(decklist_document(from_build, pack, "b.txt"), pack)
