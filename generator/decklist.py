@@ -187,9 +187,10 @@ def _infer_side(pack: Pack, chars: list, used_labels: set, source: str) -> str:
                               "this pack has no build sides, so it takes no deck lists")])
 
 
-def decklist_document(text: str, pack: Pack, source: str = "<decklist>") -> Document:
+def decklist_document(text: str, pack: Pack, source: str = "<decklist>", side: str | None = None) -> Document:
     """The build a deck list describes, as a Document: `.data` is the build dict and every path
-    into it has the line and column it came from. Unknown names raise InputError (all at once)."""
+    into it has the line and column it came from. Unknown names raise InputError (all at once).
+    `side`: the side to take when the text has no `Side:` line (a form's choice, say)."""
     lines = text.splitlines()
     if len(lines) > MAX_LINES:
         raise InputError([Problem("decklist.too-long", f"the deck list has {len(lines)} lines", Location(source),
@@ -265,6 +266,11 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>") -> Docu
         raise InputError(problems)
     if "side" in head:
         side_id = head["side"][0]
+    elif side is not None:
+        if side not in pack.spec.sides:
+            raise InputError([Problem("decklist.side", f"unknown side `{side}`", Location(source), found=str(side),
+                                      expected=f"one of: {', '.join(sorted(pack.spec.sides)) or '(none)'}")])
+        side_id = side
     else:
         side_id = _infer_side(pack, chars, used_labels, source)
     side = pack.spec.sides[side_id]
@@ -383,7 +389,8 @@ def _document(pack: Pack, side_id: str, side: SideSpec, labels: dict, head: dict
                                       f"{len(char.bases)} {_section_label(side, 'base')} cards; it takes exactly one",
                                       Location(source, char.line, char.column), found=str(len(char.bases)),
                                       expected=f"one `{_section_label(side, 'base')}:` line",
-                                      fix="start each character with its own `## Name` heading")])
+                                      fix=f"add a line `{_section_label(side, 'base')}: <card name>`" if not char.bases
+                                      else "start each character with its own `## Name` heading")])
         for part in ("equipment", "abilities"):
             if part == "equipment" and not (side.equipment and side.equipment.attach == "character"):
                 continue
@@ -405,9 +412,10 @@ def _document(pack: Pack, side_id: str, side: SideSpec, labels: dict, head: dict
     return doc
 
 
-def parse_decklist(text: str, pack: Pack, source: str = "<decklist>") -> dict:
-    """The build document (the dict a build YAML file holds) that a deck list describes."""
-    return decklist_document(text, pack, source).data
+def parse_decklist(text: str, pack: Pack, source: str = "<decklist>", side: str | None = None) -> dict:
+    """The build document (the dict a build YAML file holds) that a deck list describes;
+    `side` is taken when the text names none."""
+    return decklist_document(text, pack, source, side).data
 
 
 # ---- writing ---------------------------------------------------------------------------------

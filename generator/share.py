@@ -536,7 +536,7 @@ def load_target(path: Path, pack_option: Path | None = None):
     if not path.is_file():
         where = display_path(path)
         raise InputError([Problem("file.missing", f"no such build file: {where}", Location(where),
-                                  expected="a build file (YAML)", fix="check the path")])
+                                  expected="a build file (YAML) or a deck list (.txt)", fix="check the path")])
     pack = pack_for(path, pack_option)
     return pack, load_build_file(path, pack)
 

@@ -137,3 +137,30 @@ def test_drawing_setup_is_reused_until_a_layout_changes(pack, tmp_path):
     other = load_pack(REPO / "card_data" / "tactics")
     assert cardimage.shared_for(other) is not first
     assert cardimage.shared_for(pack) is first
+
+
+def test_image_matches_the_print_shop_page_of_the_same_card(pack, tmp_path):
+    """The same painter as the kit's PDFs: the card's print-shop page (no bleed), rasterized at
+    the same resolution, gives the same pixels."""
+    import pypdfium2 as pdfium
+    from PIL import ImageChops
+
+    from generator.kit import pack_faces
+    from generator.render.cards import CardShared
+    from generator.render.cardsheets import write_print_shop
+
+    shared = CardShared(pack)
+    face = next(f for f in pack_faces(pack, shared, copies=False) if f.card and f.card.id == "titan-arm")
+    pdf_path = tmp_path / "one.pdf"
+    write_print_shop(pack, [face], pdf_path, bleed_mm=0.0, shared=shared, backs=True)
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    for page_index, side in ((0, "front"), (1, "back")):
+        printed = pdf[page_index].render(scale=100 / 72).to_pil().convert("RGB")
+        with Image.open(card_image(pack, "titan-arm", tmp_path / "cache", face=side, dpi=100)) as img:
+            shown = img.convert("RGB")
+        assert shown.size == printed.size
+        diff = ImageChops.difference(shown, printed)
+        histogram = diff.convert("L").histogram()
+        changed = sum(histogram[16:])  # pixels that differ visibly
+        assert changed <= shown.width * shown.height * 0.002, (side, changed)
+    pdf.close()

@@ -52,6 +52,8 @@ def test_presets_round_trip_and_validate_the_same(pack_name, preset):
     again = build_from_document(decklist_document(text, pack, "preset.txt"), pack)
     for points in (None, 1):  # legal as shipped, and far over a tiny limit
         assert verdict(validate_build(pack, again, points)) == verdict(validate_build(pack, original, points))
+    from generator.share import share_code
+    assert share_code(pack, again) == share_code(pack, original)  # the very same build, to the last card
     # a Build as loaded formats to a list that reads back to the same build too
     from_build = format_decklist(original, pack)
     rebuilt = build_from_document(decklist_document(from_build, pack, "b.txt"), pack)
@@ -131,6 +133,7 @@ def test_misspelled_name_gives_did_you_mean_at_line_and_column(pack):
     ("Side: hero\n## X\nPieces:\nBasalt Jaw\n", "decklist.section", "Basalt"),
     ("## X\nDeck:\n3x Walk\n", "decklist.side", None),
     ("Side: hero\n## X\nHero: Oriel Vance\nHero: Odo Vellum\n", "decklist.base", "## X"),
+    ("Side: hero\n## X\nDeck:\n3x Walk\n", "decklist.base", "## X"),
     ("## X\nSide: hero\nHero: Oriel Vance\n", "decklist.key", "Side"),
     ("Side: hero\n## X\nHero: Oriel Vance\nSideboard:\n3x Walk\n", "decklist.key", "Sideboard"),
 ])
@@ -200,3 +203,14 @@ def test_hostile_input_is_bounded(pack):
     with pytest.raises(InputError) as exc:
         parse_decklist(many, pack)
     assert len(exc.value.problems) == 400  # every one reported; did-you-mean only for the first ones
+
+
+def test_a_side_given_by_the_caller_keeps_line_numbers(pack):
+    text = "## X\nDeck:\n3x Wakl\n"
+    with pytest.raises(InputError) as exc:
+        parse_decklist(text, pack, "form", side="hero")
+    assert exc.value.problems[0].location.line == 3 and exc.value.problems[0].fix == "did you mean `Walk`?"
+    assert parse_decklist("## X\nHero: Odo Vellum\nDeck:\n3x Walk\n", pack, side="hero")["side"] == "hero"
+    assert parse_decklist("Side: boss\n## X\nDeck:\n3x Walk\n", pack, side="hero")["side"] == "boss"  # the text wins
+    with pytest.raises(InputError):
+        parse_decklist(text, pack, side="villain")

@@ -14,6 +14,7 @@ Every cell is one `<polygon class="cell ...">` with `data-cell="q,r"` (hex: also
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
@@ -154,7 +155,8 @@ def map_svg(map_obj, pack, highlight: list | None = None, *, coords: bool = True
     layout = m.layout(origin=(MARGIN_MM - x0, MARGIN_MM - y0))
     width, height = x1 - x0 + 2 * MARGIN_MM, y1 - y0 + 2 * MARGIN_MM
     pitch = layout.flat_to_flat
-    uid = "pnp-" + _NON_ID.sub("-", str(m.id))
+    # ids unique on a page showing several maps (two packs may both have a `caldera`)
+    uid = "pnp-" + _NON_ID.sub("-", str(m.id)) + "-" + hashlib.sha1(str(m.file).encode()).hexdigest()[:6]
     line_mm = 0.3
 
     terrain_ids = m.terrain_ids_in_use()
