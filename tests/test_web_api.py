@@ -376,6 +376,13 @@ def test_import_decklist_with_a_misspelled_name_says_did_you_mean(client):
     assert "3x Lumbering Strid" in text(r.text)  # what was pasted is kept in the form
 
 
+def test_import_decklist_takes_the_side_from_the_form(client):
+    deck = "## Torva\nHero: Torva Greymantle\nDeck:\n3x Walk\n"
+    r = client.post("/p/boss_fight/import", data={"decklist": deck, "side": "hero"})
+    assert r.status_code == 200 and doc_of(r.text)["side"] == "hero"
+    assert doc_of(r.text)["characters"][0]["deck"] == {"walk": 3}
+
+
 def test_import_bad_inputs(client):
     r = client.post("/p/boss_fight/import", files={"upload": ("big.yaml", b"a" * (1024 * 1024 + 10), "text/yaml")})
     assert_clean_error(r, 413)

@@ -228,15 +228,11 @@ async def _imported(pack: Pack, upload, code: str, decklist: str, side: str) -> 
 
 
 def decklist_document(text: str, pack: Pack, side: str | None = None) -> dict:
+    """A pasted deck list as a build document; `side` (the form's choice) counts only when the
+    list names none."""
     from generator.decklist import parse_decklist
-    source = "the pasted deck list"
-    try:
-        doc = parse_decklist(text, pack, source=source)
-    except InputError as exc:
-        if not (side in pack.spec.sides and any(p.code == "decklist.side" for p in exc.problems)):
-            raise
-        doc = parse_decklist(f"Side: {side}\n{text}", pack, source=source)
-    return clean_document(doc, pack)
+    side = side if side in pack.spec.sides else None
+    return clean_document(parse_decklist(text, pack, source="the pasted deck list", side=side), pack)
 
 
 def _status(exc: InputError, status: int) -> InputError:
