@@ -12,11 +12,11 @@ from click.testing import CliRunner
 
 from conftest import REPO, line_of
 from generator.cli import main
-from generator.decklist import decklist_document, format_decklist, parse_decklist
-from generator.errors import InputError
-from generator.load import build_from_document, load_build, load_pack
+from generator.share.decklist import decklist_document, format_decklist, parse_decklist
+from generator.core.errors import InputError
+from generator.pack.load import build_from_document, load_build, load_pack
 from generator.rules import validate_build
-from generator.yamlio import load_yaml_file
+from generator.core.yamlio import load_yaml_file
 
 PACKS = sorted(p for p in (REPO / "card_data").iterdir() if (p / "game.yaml").is_file())
 PRESETS = [(pack_dir.name, preset) for pack_dir in PACKS for preset in sorted((pack_dir / "presets").glob("*.yaml"))]
@@ -52,7 +52,7 @@ def test_presets_round_trip_and_validate_the_same(pack_name, preset):
     again = build_from_document(decklist_document(text, pack, "preset.txt"), pack)
     for points in (None, 1):  # legal as shipped, and far over a tiny limit
         assert verdict(validate_build(pack, again, points)) == verdict(validate_build(pack, original, points))
-    from generator.share import share_code
+    from generator.share.codes import share_code
     assert share_code(pack, again) == share_code(pack, original)  # the very same build, to the last card
     # a Build as loaded formats to a list that reads back to the same build too
     from_build = format_decklist(original, pack)
