@@ -214,3 +214,14 @@ def test_a_side_given_by_the_caller_keeps_line_numbers(pack):
     assert parse_decklist("Side: boss\n## X\nDeck:\n3x Walk\n", pack, side="hero")["side"] == "boss"  # the text wins
     with pytest.raises(InputError):
         parse_decklist(text, pack, side="villain")
+
+
+def test_no_limit_round_trips(pack):
+    text = "# Free\nSide: hero\nPoints limit: no limit\n\n## Oriel Vance\nHero: Oriel Vance\nDeck:\n3x Walk\n"
+    doc = parse_decklist(text, pack)
+    assert doc["points_limit"] == "none"
+    assert "Points limit: none\n" in format_decklist(doc, pack)
+    build = build_from_document(decklist_document(text, pack), pack)
+    assert build.unlimited and build.points_limit is None
+    assert "Points limit: none\n" in format_decklist(build, pack)
+    assert "points_limit" not in parse_decklist(text.replace("Points limit: no limit\n", ""), pack)

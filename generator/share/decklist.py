@@ -34,7 +34,7 @@ from generator.pack.model import Build, Pack, SideSpec
 
 HEADER_KEYS = {"name": "name", "pack": "pack", "side": "side", "points limit": "points_limit",
                "points": "points_limit", "limit": "points_limit", "notes": "notes"}
-NO_LIMIT = ("none", "no limit", "unlimited", "-")
+NO_LIMIT = ("none", "no limit", "unlimited")
 _COUNT = re.compile(r"^(?:(\d{1,3})\s*[x×]?|[x×]\s*(\d{1,3}))\s+(\S.*)$", re.IGNORECASE)
 _SUFFIX = re.compile(r"^(\S.*?)\s+\(?[x×]\s*(\d{1,3})\)?$", re.IGNORECASE)  # "Basic Attack x3"
 _SECTION = re.compile(r"^([^:()]+?)\s*(?:\(\s*\d+\s*\))?\s*:\s*(.*)$")
@@ -147,8 +147,8 @@ def _read_header(key: str, value: str, line: int, col: int, source: str, pack: P
             return
         value = match[0]
     elif field_name == "points_limit":
-        if _norm(value) in NO_LIMIT:  # as in a YAML build, no limit written: the pack's default applies
-            head.pop("points_limit", None)
+        if _norm(value) in NO_LIMIT:  # `points_limit: none`: the players agreed to play without a limit
+            head[field_name] = ("none", line, col)
             return
         if value.isdigit():
             value = int(value)
@@ -421,7 +421,9 @@ def build_to_document(build: Build, pack: Pack) -> dict:
     side = pack.spec.sides[build.side]
     base = side.base
     doc: dict = {"pack": build.pack or pack.spec.id, "name": build.name, "side": build.side}
-    if build.points_limit is not None:
+    if getattr(build, "unlimited", False):
+        doc["points_limit"] = "none"
+    elif build.points_limit is not None:
         doc["points_limit"] = build.points_limit
     chars = []
     for ci, char in enumerate(build.characters):
