@@ -225,3 +225,18 @@ def test_no_limit_round_trips(pack):
     assert build.unlimited and build.points_limit is None
     assert "Points limit: none\n" in format_decklist(build, pack)
     assert "points_limit" not in parse_decklist(text.replace("Points limit: no limit\n", ""), pack)
+
+
+def test_map_check_takes_a_deck_list_as_the_boss(in_repo, tmp_path):
+    """`pnp validate MAP --build boss.txt` checks the same footprint as the YAML build."""
+    import json
+    preset = Path("card_data/boss_fight/presets/boss-worldbreaker-titan.yaml")
+    listed = tmp_path / "titan.txt"
+    assert pnp("decklist", preset, "-o", listed).exit_code == 0
+    answers = []
+    for build in (preset, listed):
+        result = pnp("validate", "card_data/boss_fight/maps/the-narrows.yaml", "--build", build, "--format", "json")
+        assert result.exit_code == 0
+        (report,) = json.loads(result.output)["results"]
+        answers.append(report["stats"])
+    assert answers[0] == answers[1] and answers[0]["footprints"]

@@ -12,7 +12,7 @@ from generator.pack.locate import is_map_file
 from generator.pack.model import Pack
 from generator.rules import validate_build
 from generator.rules.pack_checks import validate_pack_rules
-from generator.share.decklist_files import load_build_file, pack_of_file
+from generator.share.decklist_files import is_decklist_file, load_build_file, pack_of_file
 
 
 def validate_target(target: Path, points: int | str | None = None, pack_option: Path | None = None,
@@ -74,4 +74,6 @@ def validate_map_file(pack: Pack, path: Path, boss_build: Path | None, setup: st
         from generator.maps import validate_map
     except ImportError:  # maps arrive with the hex map module
         return []
+    if boss_build is not None and is_decklist_file(boss_build):  # the maps layer reads YAML builds only
+        boss_build = load_build_file(boss_build, pack)
     return [validate_map(pack, path, boss_build, setup)]
