@@ -42,7 +42,7 @@ def free_port() -> int:
 
 def presets() -> tuple[str, list[dict]]:
     sys.path.insert(0, str(REPO))
-    from generator.load import load_pack
+    from generator.pack.load import load_pack
     from generator.web.common import preset_docs
     pack = load_pack(REPO / PACK)
     return pack.spec.id, [doc for doc, _ in preset_docs(pack).values()]

@@ -8,11 +8,11 @@ import dataclasses
 import pytest
 from PIL import Image
 
-from generator.errors import InputError
+from generator.core.errors import InputError
 from generator.export import cardimage
 from generator.export.cardimage import card_image, card_key
-from generator.load import load_pack
-from generator.model import CARD_SIZES_MM
+from generator.pack.load import load_pack
+from generator.pack.model import CARD_SIZES_MM
 
 from conftest import REPO
 
@@ -146,8 +146,8 @@ def test_image_matches_the_print_shop_page_of_the_same_card(pack, tmp_path):
     from PIL import ImageChops
 
     from generator.kit import pack_faces
-    from generator.render.cards import CardShared
-    from generator.render.cardsheets import write_print_shop
+    from generator.render.cards.faces import CardShared
+    from generator.render.cards.sheets import write_print_shop
 
     shared = CardShared(pack)
     face = next(f for f in pack_faces(pack, shared, copies=False) if f.card and f.card.id == "titan-arm")

@@ -12,11 +12,11 @@ from click.testing import CliRunner
 
 from conftest import REPO, line_of
 from generator.cli import main
-from generator.decklist import decklist_document, format_decklist, parse_decklist
-from generator.errors import InputError
-from generator.load import build_from_document, load_build, load_pack
+from generator.share.decklist import decklist_document, format_decklist, parse_decklist
+from generator.core.errors import InputError
+from generator.pack.load import build_from_document, load_build, load_pack
 from generator.rules import validate_build
-from generator.yamlio import load_yaml_file
+from generator.core.yamlio import load_yaml_file
 
 PACKS = sorted(p for p in (REPO / "card_data").iterdir() if (p / "game.yaml").is_file())
 PRESETS = [(pack_dir.name, preset) for pack_dir in PACKS for preset in sorted((pack_dir / "presets").glob("*.yaml"))]
@@ -52,7 +52,7 @@ def test_presets_round_trip_and_validate_the_same(pack_name, preset):
     again = build_from_document(decklist_document(text, pack, "preset.txt"), pack)
     for points in (None, 1):  # legal as shipped, and far over a tiny limit
         assert verdict(validate_build(pack, again, points)) == verdict(validate_build(pack, original, points))
-    from generator.share import share_code
+    from generator.share.codes import share_code
     assert share_code(pack, again) == share_code(pack, original)  # the very same build, to the last card
     # a Build as loaded formats to a list that reads back to the same build too
     from_build = format_decklist(original, pack)
@@ -214,3 +214,29 @@ def test_a_side_given_by_the_caller_keeps_line_numbers(pack):
     assert parse_decklist("Side: boss\n## X\nDeck:\n3x Walk\n", pack, side="hero")["side"] == "boss"  # the text wins
     with pytest.raises(InputError):
         parse_decklist(text, pack, side="villain")
+
+
+def test_no_limit_round_trips(pack):
+    text = "# Free\nSide: hero\nPoints limit: no limit\n\n## Oriel Vance\nHero: Oriel Vance\nDeck:\n3x Walk\n"
+    doc = parse_decklist(text, pack)
+    assert doc["points_limit"] == "none"
+    assert "Points limit: none\n" in format_decklist(doc, pack)
+    build = build_from_document(decklist_document(text, pack), pack)
+    assert build.unlimited and build.points_limit is None
+    assert "Points limit: none\n" in format_decklist(build, pack)
+    assert "points_limit" not in parse_decklist(text.replace("Points limit: no limit\n", ""), pack)
+
+
+def test_map_check_takes_a_deck_list_as_the_boss(in_repo, tmp_path):
+    """`pnp validate MAP --build boss.txt` checks the same footprint as the YAML build."""
+    import json
+    preset = Path("card_data/boss_fight/presets/boss-worldbreaker-titan.yaml")
+    listed = tmp_path / "titan.txt"
+    assert pnp("decklist", preset, "-o", listed).exit_code == 0
+    answers = []
+    for build in (preset, listed):
+        result = pnp("validate", "card_data/boss_fight/maps/the-narrows.yaml", "--build", build, "--format", "json")
+        assert result.exit_code == 0
+        (report,) = json.loads(result.output)["results"]
+        answers.append(report["stats"])
+    assert answers[0] == answers[1] and answers[0]["footprints"]

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from conftest import LEGAL_PARTY, PACK_DIR, line_of
-from generator.errors import InputError
-from generator.load import load_build, load_pack
-from generator.targets import validate_target
-from generator.yamlio import display_path
+from generator.core.errors import InputError
+from generator.pack.load import load_build, load_pack
+from generator.cli.targets import validate_target
+from generator.core.yamlio import display_path
 
 
 def problems(path: Path, pack) -> list:
@@ -83,7 +83,8 @@ def test_points_limit_that_is_neither_a_number_nor_a_limit_name(tmp_path, pack):
     (p,) = problems(write(tmp_path, text), pack)
     assert p.code == "schema.choice"
     assert p.location.line == line_of(text, "points_limit")
-    assert p.expected == "a whole number, or one of 'beginner', 'epic' or 'standard'"
+    # `none` (play without a limit, issue 14) is one of the accepted words now
+    assert p.expected == "a whole number, or one of 'beginner', 'epic', 'standard' or 'none'"
     assert p.fix == "did you mean `standard`?"
 
 

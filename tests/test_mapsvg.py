@@ -7,11 +7,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from generator.errors import InputError
-from generator.hexgrid import Hex
-from generator.load import load_pack
-from generator.maps.model import load_map
-from generator.render.mapsvg import MARGIN_MM, map_svg
+from generator.core.errors import InputError
+from generator.grids.hexgrid import Hex
+from generator.pack.load import load_pack
+from generator.maps.load import load_map
+from generator.render.maps.svg import MARGIN_MM, map_svg
 
 from conftest import PACK_DIR, REPO
 

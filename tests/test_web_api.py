@@ -14,10 +14,10 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
-from generator.load import load_build  # noqa: E402
+from generator.pack.load import load_build  # noqa: E402
 from generator.rules import validate_build  # noqa: E402
-from generator.rules.report import SCHEMA_ID, reports_document  # noqa: E402
-from generator.targets import validate_target  # noqa: E402
+from generator.core.report import SCHEMA_ID, reports_document  # noqa: E402
+from generator.cli.targets import validate_target  # noqa: E402
 from web_support import PACKS, Editor, all_rules, doc_of, make_client, rules_at, text  # noqa: E402
 
 BF = "boss_fight"
@@ -361,7 +361,7 @@ def test_import_upload_code_and_decklist(client, env):
     code = client.post("/api/boss_fight/share", json=doc_of(r.text)).json()["code"]
     r = client.post("/p/boss_fight/import", data={"code": code})
     assert r.status_code == 200 and doc_of(r.text)["name"] == "The Skitterfang"
-    from generator.decklist import format_decklist
+    from generator.share.decklist import format_decklist
     pack = site.packs[BF]
     deck = format_decklist(load_build(PACKS / BF / "presets" / "boss-skitterfang.yaml", pack), pack)
     r = client.post("/p/boss_fight/import", data={"decklist": deck})

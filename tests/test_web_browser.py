@@ -112,13 +112,13 @@ def add(pg, name: str) -> None:
 
 
 def preset(pack_id: str, stem: str) -> dict:
-    from generator.load import load_pack
+    from generator.pack.load import load_pack
     from generator.web.common import preset_docs
     return preset_docs(load_pack(REPO / "card_data" / pack_id))[stem][0]
 
 
 def names(pack_id: str) -> dict:
-    from generator.load import load_pack
+    from generator.pack.load import load_pack
     return {c.id: c.name for c in load_pack(REPO / "card_data" / pack_id).cards.values()}
 
 
@@ -259,7 +259,7 @@ def test_keyboard_and_contrast(server, page):
 
 @pytest.mark.parametrize("pack_id", ["battle_bosses", "tactics"])
 def test_other_packs_build_a_legal_build_by_clicking(server, page, pack_id):
-    from generator.load import load_pack
+    from generator.pack.load import load_pack
     from generator.web.common import preset_docs
     base, _ = server
     pack = load_pack(REPO / "card_data" / pack_id)

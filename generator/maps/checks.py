@@ -20,13 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import hexgrid
-from generator.errors import InputError, Location, did_you_mean, short_list
-from generator.hexgrid import Hex
-from generator.load import load_build
+from generator.core.errors import InputError, Location, did_you_mean, short_list
+from generator.core.report import Violation
+from generator.grids import hexgrid
+from generator.grids.hexgrid import Hex
 from generator.maps.model import HexEntry, HexMap
-from generator.model import Build, Pack
-from generator.rules.report import Violation
+from generator.pack.load import load_build
+from generator.pack.model import Build, Pack
 
 DEFAULT_PARTY = 4
 MIN_DISTANCE = 2  # heroes start more than this many hexes from every hex of the boss
@@ -56,8 +56,8 @@ def _word(m) -> str:
     return getattr(m, "cell_word", "hex")
 
 
-def _v(rule: str, message: str, location: Location, path: str = "", severity: str = "error",
-       observed=None, expected=None, fix=None) -> Violation:
+def map_violation(rule: str, message: str, location: Location, path: str = "", severity: str = "error",
+                  observed=None, expected=None, fix=None) -> Violation:
     return Violation(rule, severity, message, location, path, observed, expected, fix=fix)
 
 
@@ -125,10 +125,10 @@ def check_terrain(m: HexMap) -> list[Violation]:
         hexes = [e.hex for e in m.entries_of("terrain", tid)]
         guess = did_you_mean(tid, m.terrain_specs)
         known = ", ".join(m.terrain_specs) or "none (the pack declares no terrain)"
-        out.append(_v("map.terrain", f"terrain `{tid}` on {_hexes(hexes, word=_word(m))} is not declared by the pack",
-                      m.at(("terrain", tid), key=True), f"terrain.{tid}", observed=tid,
-                      expected=f"one of: {known}",
-                      fix=f"did you mean `{guess}`?" if guess else "declare it under `terrain:` in game.yaml"))
+        out.append(map_violation("map.terrain", f"terrain `{tid}` on {_hexes(hexes, word=_word(m))} is not declared by the pack",
+                                 m.at(("terrain", tid), key=True), f"terrain.{tid}", observed=tid,
+                                 expected=f"one of: {known}",
+                                 fix=f"did you mean `{guess}`?" if guess else "declare it under `terrain:` in game.yaml"))
     return out
 
 
@@ -139,10 +139,10 @@ def check_zones(m: HexMap, pack: Pack) -> list[Violation]:
             continue
         hexes = [e.hex for e in m.entries_of("zone", zid)]
         guess = did_you_mean(zid, pack.spec.sides)
-        out.append(_v("map.zone", f"zone `{zid}` on {_hexes(hexes, word=_word(m))} names no side of the pack",
-                      m.at(("zones", zid), key=True), f"zones.{zid}", observed=zid,
-                      expected=f"a side: {', '.join(pack.spec.sides)}",
-                      fix=f"did you mean `{guess}`?" if guess else "name the zone after the side that starts there"))
+        out.append(map_violation("map.zone", f"zone `{zid}` on {_hexes(hexes, word=_word(m))} names no side of the pack",
+                                 m.at(("zones", zid), key=True), f"zones.{zid}", observed=zid,
+                                 expected=f"a side: {', '.join(pack.spec.sides)}",
+                                 fix=f"did you mean `{guess}`?" if guess else "name the zone after the side that starts there"))
     return out
 
 
@@ -154,12 +154,12 @@ def check_off_grid(m: HexMap) -> list[Violation]:
         if e.kind == "remove":
             continue  # removing a hex that is already absent changes nothing
         square = _word(m) != "hex"
-        out.append(_v("map.off-grid", f"{_word(m)} {e.hex} in `{e.where}` is off the map"
-                      + (" (open air or outside the board)" if square else ""),
-                      e.location, _path(e), observed=list(e.hex),
-                      expected="a tile of the map (a square with a height)" if square else "a hex of the map's shape",
-                      fix="check the coordinates against the printed labels, or give that square a height"
-                      if square else "check the coordinates against the printed labels, or enlarge the shape"))
+        out.append(map_violation("map.off-grid", f"{_word(m)} {e.hex} in `{e.where}` is off the map"
+                                 + (" (open air or outside the board)" if square else ""),
+                                 e.location, _path(e), observed=list(e.hex),
+                                 expected="a tile of the map (a square with a height)" if square else "a hex of the map's shape",
+                                 fix="check the coordinates against the printed labels, or give that square a height"
+                                 if square else "check the coordinates against the printed labels, or enlarge the shape"))
     return out
 
 
@@ -174,16 +174,16 @@ def check_overlap(m: HexMap) -> list[Violation]:
             seen[e.hex] = e
             continue
         what = "twice" if (first.kind, first.name) == (e.kind, e.name) else f"in `{first.where}` and `{e.where}`"
-        out.append(_v("map.overlap", f"{_word(m)} {e.hex} is listed {what} (first at line {first.location.line})",
-                      e.location, _path(e), severity="warning", observed=list(e.hex),
-                      fix="keep one listing; the first one is used"))
+        out.append(map_violation("map.overlap", f"{_word(m)} {e.hex} is listed {what} (first at line {first.location.line})",
+                                 e.location, _path(e), severity="warning", observed=list(e.hex),
+                                 fix="keep one listing; the first one is used"))
     for zid, zone in m.zones.items():
         blocked = sorted(h for h in zone if not m.walkable(h))
         if blocked:
             entry = next(e for e in m.entries_of("zone", zid) if e.hex == blocked[0])
-            out.append(_v("map.overlap", f"zone `{zid}` includes {_hexes(blocked, word=_word(m))}, which no figure can stand on",
-                          entry.location, _path(entry), severity="warning", observed=[list(h) for h in blocked],
-                          fix="take those hexes out of the zone"))
+            out.append(map_violation("map.overlap", f"zone `{zid}` includes {_hexes(blocked, word=_word(m))}, which no figure can stand on",
+                                     entry.location, _path(entry), severity="warning", observed=[list(h) for h in blocked],
+                                     fix="take those hexes out of the zone"))
     return out
 
 
@@ -195,14 +195,14 @@ def check_regions(m: HexMap) -> list[Violation]:
             continue  # reported by map.off-grid
         first = seen.setdefault(e.hex, e)
         if first is not e and first.name != e.name:
-            out.append(_v("map.overlap", f"{_word(m)} {e.hex} is in region `{first.name}` and in `{e.name}` "
-                          f"(first at line {first.location.line})", e.location, _path(e), severity="warning",
-                          observed=list(e.hex), fix="keep it in one region; the first one is used"))
+            out.append(map_violation("map.overlap", f"{_word(m)} {e.hex} is in region `{first.name}` and in `{e.name}` "
+                                     f"(first at line {first.location.line})", e.location, _path(e), severity="warning",
+                                     observed=list(e.hex), fix="keep it in one region; the first one is used"))
     for rid, cells in getattr(m, "regions", {}).items():
         if not cells:
-            out.append(_v("map.overlap", f"region `{rid}` has no {_word(m)} on the map",
-                          m.at(("regions", rid), key=True), f"regions.{rid}", severity="warning",
-                          fix="give it hexes of the map, or remove it"))
+            out.append(map_violation("map.overlap", f"region `{rid}` has no {_word(m)} on the map",
+                                     m.at(("regions", rid), key=True), f"regions.{rid}", severity="warning",
+                                     fix="give it hexes of the map, or remove it"))
     return out
 
 
@@ -213,8 +213,8 @@ def _path(e: HexEntry) -> str:
 def check_connectivity(m: HexMap) -> list[Violation]:
     walkable = m.walkable_hexes
     if not walkable:
-        return [_v("map.connectivity", "the map has no walkable hex", m.at(("shape",)), "shape",
-                   fix="give the map a shape, or remove obstacles")]
+        return [map_violation("map.connectivity", "the map has no walkable hex", m.at(("shape",)), "shape",
+                              fix="give the map a shape, or remove obstacles")]
     groups = hexgrid.connected_components(walkable)
     out = []
     for group in groups[1:]:
@@ -222,13 +222,13 @@ def check_connectivity(m: HexMap) -> list[Violation]:
         wall = _wall_entry(m, group)
         more = f" and {len(group) - 1} more walkable hex{'es' if len(group) > 2 else ''}" if len(group) > 1 else ""
         location, path = (wall.location, _path(wall)) if wall else _shape_location(m, first)
-        out.append(_v("map.connectivity",
-                      f"hex {first}{more} cannot be reached from the main area of the map "
-                      f"({len(groups[0])} hexes around hex {groups[0][0]})",
-                      location, path, observed=[list(h) for h in group[:12]],
-                      expected="every walkable hex reachable from every other",
-                      fix="open a gap (remove an obstacle next to it), or make the cut-off hexes obstacles"
-                      if wall else "join the islands with a strip of hexes"))
+        out.append(map_violation("map.connectivity",
+                                 f"hex {first}{more} cannot be reached from the main area of the map "
+                                 f"({len(groups[0])} hexes around hex {groups[0][0]})",
+                                 location, path, observed=[list(h) for h in group[:12]],
+                                 expected="every walkable hex reachable from every other",
+                                 fix="open a gap (remove an obstacle next to it), or make the cut-off hexes obstacles"
+                                 if wall else "join the islands with a strip of hexes"))
     return out
 
 
@@ -291,8 +291,8 @@ def can_move(p: Placement, walkable: frozenset) -> bool:
     return False
 
 
-def _zone_of(m: HexMap, side: str):
-    return m.zones.get(side)
+def _zone_of(m: HexMap, side: str, use_zones: bool = True):
+    return m.zones.get(side) if use_zones else None
 
 
 def _party_cells(m: HexMap, footprint_side: str, pack_sides) -> tuple[frozenset, list[str]]:
@@ -307,9 +307,13 @@ def _party_cells(m: HexMap, footprint_side: str, pack_sides) -> tuple[frozenset,
     return frozenset(cells) & walkable, zones
 
 
-def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=()) -> tuple[list[Violation], dict]:
+def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=(),
+                    use_zones: bool = True) -> tuple[list[Violation], dict]:
+    """use_zones: the figure and the party start in the map's zones (a scenario setup); else the
+    figure stands anywhere it fits and the party needs room more than MIN_DISTANCE away from
+    at least one of those places (the rules' own setup: the boss player chooses the spot)."""
     walkable = m.walkable_hexes
-    zone = _zone_of(m, fp.side)
+    zone = _zone_of(m, fp.side, use_zones)
     start_cells = walkable & zone if zone is not None else walkable
     shapes = _orientations(fp)
     starts = placements(start_cells, shapes)
@@ -321,14 +325,35 @@ def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=()) -> tupl
     movers = [p for p in starts if can_move(p, walkable)]
     if not movers:
         p = starts[0]
-        return [_v("map.boss-fit",
-                   f"`{fp.name}` ({fp.size} hexes) fits only where it can never move: centred on hex "
-                   f"{p.anchor} it can neither step one hex nor turn 60° about any of its hexes",
-                   where, "zones." + fp.side if zone is not None else "shape",
-                   observed=f"{len(starts)} placements, none can move",
-                   expected="a placement with room to step or turn",
-                   fix="widen the space around the start area (remove obstacles next to it)")], stats
+        return [map_violation("map.boss-fit",
+                              f"`{fp.name}` ({fp.size} hexes) fits only where it can never move: centred on hex "
+                              f"{p.anchor} it can neither step one hex nor turn 60° about any of its hexes",
+                              where, "zones." + fp.side if zone is not None else "shape",
+                              observed=f"{len(starts)} placements, none can move",
+                              expected="a placement with room to step or turn",
+                              fix="widen the space around the start area (remove obstacles next to it)")], stats
+    if not use_zones:
+        return _check_party_open(m, fp, party, starts), stats
     return _check_party(m, fp, party, starts, pack_sides), stats
+
+
+def _check_party_open(m: HexMap, fp: Footprint, party: int, starts: list[Placement]) -> list[Violation]:
+    """The rules' setup: the boss player picks the spot, so one spot with room is enough."""
+    cells = m.walkable_hexes
+    best = None
+    for p in starts:
+        free = len(cells - hexgrid.dilate(p.cells, MIN_DISTANCE))
+        if best is None or free > best[1]:
+            best = (p, free)
+            if free >= party:
+                return []
+    p, free = best
+    return [map_violation("map.placement",
+               f"wherever `{fp.name}` stands, at most {free} walkable hex{'es' if free != 1 else ''} "
+               f"{'is' if free == 1 else 'are'} more than {MIN_DISTANCE} hexes from it (best: centred on hex "
+               f"{p.anchor}); a party of {party} needs {party}",
+               m.at(("shape",)), "shape", observed=free, expected=f"at least {party}",
+               fix="enlarge the map, or clear room away from where the boss can stand")]
 
 
 def _no_placement(m: HexMap, fp: Footprint, shapes, allowed, zoned: bool, where: Location) -> Violation:
@@ -355,13 +380,13 @@ def _no_placement(m: HexMap, fp: Footprint, shapes, allowed, zoned: bool, where:
             reasons.append(f"hex {h} is outside the `{fp.side}` zone")
     extra = f" and {len(blocked) - 4} more" if len(blocked) > 4 else ""
     location = entry.location if entry else where
-    return _v("map.boss-fit",
-              f"`{fp.name}` ({fp.size} hexes) has no legal placement{' in its start zone' if zoned else ''} "
-              f"(turned and mirrored every way); closest fit centred on hex {anchor}, where "
-              f"{'; '.join(reasons)}{extra}",
-              location, _path(entry) if entry else ("zones." + fp.side if zoned else "shape"),
-              observed=[list(h) for h in blocked], expected=f"{fp.size} clear hexes in the footprint's shape",
-              fix="clear those hexes" + (" or enlarge the zone" if zoned else " or enlarge the map"))
+    return map_violation("map.boss-fit",
+                         f"`{fp.name}` ({fp.size} hexes) has no legal placement{' in its start zone' if zoned else ''} "
+                         f"(turned and mirrored every way); closest fit centred on hex {anchor}, where "
+                         f"{'; '.join(reasons)}{extra}",
+                         location, _path(entry) if entry else ("zones." + fp.side if zoned else "shape"),
+                         observed=[list(h) for h in blocked], expected=f"{fp.size} clear hexes in the footprint's shape",
+                         fix="clear those hexes" + (" or enlarge the zone" if zoned else " or enlarge the map"))
 
 
 def _check_party(m: HexMap, fp: Footprint, party: int, starts: list[Placement], pack_sides) -> list[Violation]:
@@ -389,15 +414,28 @@ def _check_party(m: HexMap, fp: Footprint, party: int, starts: list[Placement], 
     p, free = worst
     where = m.at(("zones", zones[0]), key=True) if zones else m.at(("shape",))
     in_zone = f" in the `{'`/`'.join(zones)}` zone" if zones else ""
-    return [_v("map.placement",
-               f"with `{fp.name}` centred on hex {p.anchor}, only {free} walkable hex{'es' if free != 1 else ''}"
-               f"{in_zone} {'is' if free == 1 else 'are'} more than {MIN_DISTANCE} hexes from it; "
-               f"a party of {party} needs {party}",
-               where, "zones." + zones[0] if zones else "shape", observed=free, expected=f"at least {party}",
-               fix="enlarge the map or the start zones, or restrict where the boss may start")]
+    return [map_violation("map.placement",
+                          f"with `{fp.name}` centred on hex {p.anchor}, only {free} walkable hex{'es' if free != 1 else ''}"
+                          f"{in_zone} {'is' if free == 1 else 'are'} more than {MIN_DISTANCE} hexes from it; "
+                          f"a party of {party} needs {party}",
+                          where, "zones." + zones[0] if zones else "shape", observed=free, expected=f"at least {party}",
+                          fix="enlarge the map or the start zones, or restrict where the boss may start")]
 
 
-def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int) -> tuple[list[Violation], dict]:
+SETUPS = ("rules", "zones", "both")  # `pnp validate MAP --setup`; `both` is what a pack check runs
+
+
+def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int,
+              setup: str = "rules") -> tuple[list[Violation], dict]:
+    """setup: `rules` checks the pack's own setup (zones only where the pack makes them the
+    rule), `zones` the map's start zones, `both` each in turn (zone findings added)."""
+    zones_required = getattr(pack.spec, "start_zones", "required") != "optional"
+    if zones_required:
+        modes = [True]  # the pack's zones are its setup (a map without zones: anywhere, apart)
+    elif not m.zones or setup == "rules":
+        modes = [False]
+    else:
+        modes = [True] if setup == "zones" else [False, True]
     violations: list[Violation] = []
     violations += check_terrain(m)
     violations += check_zones(m, pack)
@@ -409,9 +447,12 @@ def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int) ->
     # A tile is one piece of a battlefield laid from several: whether a figure fits, and where
     # the other side starts, is a question for the assembled battlefield, not for one tile.
     for fp in (footprints if getattr(m, "tile", None) is None else []):
-        found, stats = check_footprint(m, fp, party, set(pack.spec.sides))
-        violations += found
-        fits[fp.name] = stats
+        for use_zones in modes:
+            found, stats = check_footprint(m, fp, party, set(pack.spec.sides), use_zones)
+            violations += found
+            fits.setdefault(fp.name, stats)
+            if any(v.rule == "map.boss-fit" for v in found):
+                break  # fitting nowhere on the map, it fits in no zone either: say it once
     stats = {
         "hexes": len(m.hexes), "walkable": len(m.walkable_hexes), "obstacles": len(m.obstacles),
         "terrain": {t: sum(1 for v in m.terrain.values() if v == t) for t in m.terrain_ids_in_use()},

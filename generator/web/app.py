@@ -17,8 +17,8 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from generator.errors import InputError, Location, Problem
-from generator.rules.report import reports_document
+from generator.core.errors import InputError, Location, Problem
+from generator.core.report import reports_document
 from generator.web import routes_api, routes_builds, routes_cards, routes_maps, routes_pages, routes_print
 from generator.web.pages import HERE, page, problems_response, templates, wants_json
 from generator.web.site import Site

@@ -4,9 +4,9 @@ points per character and per card type, each deck by the deck cards' first choic
 
 from __future__ import annotations
 
-from generator import hexgrid
-from generator.model import Pack
-from generator.rules.report import Report
+from generator.grids import hexgrid
+from generator.pack.model import Pack
+from generator.core.report import Report
 
 BAR_W = 260.0  # the longest bar, in SVG units
 ROW_H = 18.0

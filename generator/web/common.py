@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from fastapi import HTTPException, Request
 
-from generator.errors import InputError, did_you_mean
-from generator.load import load_build
-from generator.model import Card, Pack
+from generator.core.errors import InputError, did_you_mean
+from generator.pack.load import load_build
+from generator.pack.model import Card, Pack
 from generator.web.site import Site
 from generator.web.state import clean_document
 
@@ -95,7 +95,7 @@ def preset_docs(pack: Pack) -> dict[str, tuple[dict, object]]:
     """The pack's presets that load: stem -> (build document, Build)."""
     from pathlib import Path
 
-    from generator.yamlio import load_yaml_file
+    from generator.core.yamlio import load_yaml_file
     out = {}
     for path in pack.preset_files:
         try:

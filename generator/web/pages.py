@@ -12,8 +12,8 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from generator.errors import Problem
-from generator.rules.report import reports_document
+from generator.core.errors import Problem
+from generator.core.report import reports_document
 
 HERE = Path(__file__).parent
 

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
 
 from generator.rules import validate_build
-from generator.rules.report import reports_document
+from generator.core.report import reports_document
 from generator.web.pages import page
 from generator.web.common import CardFilter, card_fields, card_or_404, site_of
 from generator.web.state import clean_document, to_build
@@ -79,7 +79,7 @@ async def validate(request: Request, pack_id: str, build: BuildDoc = Body(...),
 
 @router.post("/{pack_id}/share", summary="The share code of a build")
 async def share(request: Request, pack_id: str, build: BuildDoc = Body(...)):
-    from generator.share import encode
+    from generator.share.codes import encode
     pack = site_of(request).pack(pack_id)
     shared = encode(pack, to_build(clean_document(build, pack, strict=True), pack, "build.json"))
     return {"code": shared.code, "hash": shared.hash, "url": f"/b/{shared.code}"}
@@ -87,7 +87,7 @@ async def share(request: Request, pack_id: str, build: BuildDoc = Body(...)):
 
 @router.post("/{pack_id}/unshare", summary="The build a share code holds")
 def unshare(request: Request, pack_id: str, body: CodeIn):
-    from generator.share import build_document, decode
+    from generator.share.codes import build_document, decode
     from generator.web.state import to_yaml
     pack = site_of(request).pack(pack_id)
     doc = clean_document(build_document(pack, decode(body.code.strip(), pack)), pack)
@@ -96,14 +96,14 @@ def unshare(request: Request, pack_id: str, body: CodeIn):
 
 @router.post("/{pack_id}/decklist", summary="Read a text deck list into a build document")
 def read_decklist(request: Request, pack_id: str, body: TextIn):
-    from generator.decklist import parse_decklist
+    from generator.share.decklist import parse_decklist
     pack = site_of(request).pack(pack_id)
     return {"build": clean_document(parse_decklist(body.text, pack, source="decklist"), pack)}
 
 
 @router.post("/{pack_id}/decklist/text", summary="The text deck list of a build document")
 def write_decklist(request: Request, pack_id: str, build: BuildDoc = Body(...)):
-    from generator.decklist import format_decklist
+    from generator.share.decklist import format_decklist
     pack = site_of(request).pack(pack_id)
     doc = clean_document(build, pack, strict=True)
     to_build(doc, pack)

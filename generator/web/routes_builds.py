@@ -8,8 +8,8 @@ import copy
 from fastapi import APIRouter, Body, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
 
-from generator.errors import InputError, Location, Problem
-from generator.model import Pack
+from generator.core.errors import InputError, Location, Problem
+from generator.pack.model import Pack
 from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
 from generator.web.state import (apply_op, clean_document, document_from_yaml, new_document, parse_op,
@@ -69,7 +69,7 @@ def edit(request: Request, pack_id: str, side: str = "", preset: str = "", file:
         raise _no_sides(pack)
     stem = None
     if code:
-        from generator.share import build_document, decode
+        from generator.share.codes import build_document, decode
         doc = clean_document(build_document(pack, decode(code.strip(), pack)), pack)
         stem = slug(file) if file else None
     elif file:
@@ -214,7 +214,7 @@ async def _imported(pack: Pack, upload, code: str, decklist: str, side: str) -> 
         doc = document_from_yaml(text, pack, _safe_name(upload.filename))
         notice = f"imported {_safe_name(upload.filename)}"
     elif code.strip():
-        from generator.share import build_document, decode
+        from generator.share.codes import build_document, decode
         doc = clean_document(build_document(pack, decode(code.strip(), pack)), pack)
         notice = "imported the share code"
     elif decklist.strip():
@@ -230,7 +230,7 @@ async def _imported(pack: Pack, upload, code: str, decklist: str, side: str) -> 
 def decklist_document(text: str, pack: Pack, side: str | None = None) -> dict:
     """A pasted deck list as a build document; `side` (the form's choice) counts only when the
     list names none."""
-    from generator.decklist import parse_decklist
+    from generator.share.decklist import parse_decklist
     side = side if side in pack.spec.sides else None
     return clean_document(parse_decklist(text, pack, source="the pasted deck list", side=side), pack)
 
@@ -247,7 +247,7 @@ def _safe_name(name: str) -> str:
 
 def decode_any(site, code: str):
     """The pack and decoded build of a share code, trying each pack served."""
-    from generator.share import decode
+    from generator.share.codes import decode
     first_error = None
     for pack in site.packs.values():
         try:
@@ -260,7 +260,7 @@ def decode_any(site, code: str):
 
 @router.get("/b/{code}")
 def shared(request: Request, code: str):
-    from generator.share import build_document
+    from generator.share.codes import build_document
     site = site_of(request)
     if len(code) > 4000:
         raise InputError([Problem("share.damaged", "that share code is far too long", Location("share code"))])

@@ -8,9 +8,9 @@ from pathlib import Path
 from fastapi import APIRouter, Query, Request
 from fastapi.exceptions import HTTPException
 
-from generator import hexgrid
-from generator.errors import InputError
-from generator.model import Pack
+from generator.grids import hexgrid
+from generator.core.errors import InputError
+from generator.pack.model import Pack
 from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
 from generator.web.state import clean_document, to_build
@@ -44,7 +44,7 @@ def _build_for(request: Request, pack: Pack, code: str, build: str):
     """The build to check: a share code, or a saved build / preset named `kind:stem`."""
     site = site_of(request)
     if code:
-        from generator.share import build_document, decode
+        from generator.share.codes import build_document, decode
         doc = clean_document(build_document(pack, decode(code, pack)), pack)
     elif build.startswith("preset:"):
         found = preset_docs(pack).get(build[7:])
@@ -96,7 +96,7 @@ def map_page(request: Request, pack_id: str, map_id: str, code: str = Query("", 
             result = fit(pack, m, chosen)
     svg = None
     try:
-        from generator.render.mapsvg import map_svg
+        from generator.render.maps.svg import map_svg
         svg = map_svg(m, pack, highlight=sorted(result["cells"]) if result and result.get("cells") else None)
     except ImportError:  # drawing arrives with the engine's SVG map module
         svg = None

@@ -10,8 +10,8 @@ from pathlib import Path
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 
-from generator.errors import InputError, Location, Problem
-from generator.model import Pack
+from generator.core.errors import InputError, Location, Problem
+from generator.pack.model import Pack
 from generator.web.common import site_of
 from generator.web.state import clean_document, to_build, to_yaml
 from generator.web.storage import slug
@@ -21,7 +21,7 @@ router = APIRouter(include_in_schema=False)
 
 def _document(pack: Pack, build_json: str, code: str) -> dict:
     if code.strip():
-        from generator.share import build_document, decode
+        from generator.share.codes import build_document, decode
         return clean_document(build_document(pack, decode(code.strip(), pack)), pack)
     try:
         data = json.loads(build_json)
@@ -32,13 +32,14 @@ def _document(pack: Pack, build_json: str, code: str) -> dict:
 
 
 def back_offset() -> tuple[float, float]:
-    """The printer's saved duplex offset (`pnp calibrate`), where the engine has one."""
+    """The printer's saved duplex offset (`pnp calibrate`), where the engine has one; the
+    module arrives with issue 15, so its absence means no saved offset."""
     try:
-        from generator.calibration import load_back_offset
+        from generator.core.calibration import load_back_offset
     except ImportError:
         return (0.0, 0.0)
     try:
-        return tuple(load_back_offset() or (0.0, 0.0))
+        return tuple(load_back_offset(duplex="long-edge") or (0.0, 0.0))
     except (InputError, OSError, ValueError, TypeError):
         return (0.0, 0.0)
 
@@ -51,7 +52,7 @@ def _pdf(data: bytes, name: str) -> Response:
 @router.post("/p/{pack_id}/print/roster.pdf")
 def roster_pdf(request: Request, pack_id: str, build: str = Form("", max_length=1_000_000),
                code: str = Form("", max_length=4000), paper: str = Form("a4", pattern="^(a4|letter)$")):
-    from generator.render.roster import write_roster
+    from generator.render.roster.sheet import write_roster
     pack = site_of(request).pack(pack_id)
     doc = _document(pack, build, code)
     stem = slug(doc["name"])
@@ -65,7 +66,7 @@ def roster_pdf(request: Request, pack_id: str, build: str = Form("", max_length=
 def decklist_text(request: Request, pack_id: str, build: str = Form("", max_length=1_000_000),
                   code: str = Form("", max_length=4000)):
     """The build as a plain-text deck list, the text `pnp decklist` prints."""
-    from generator.decklist import format_decklist
+    from generator.share.decklist import format_decklist
     pack = site_of(request).pack(pack_id)
     doc = _document(pack, build, code)
     to_build(doc, pack)

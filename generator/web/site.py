@@ -9,8 +9,8 @@ from pathlib import Path
 
 from fastapi import HTTPException
 
-from generator.load import load_pack
-from generator.model import Pack
+from generator.pack.load import load_pack
+from generator.pack.model import Pack
 from generator.web.storage import Builds
 
 ENV_PACKS = "PNP_PACKS"      # pack folders, separated by os.pathsep

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import InputError, Location, Problem
-from generator.share import write_text
+from generator.core.errors import InputError, Location, Problem
+from generator.core.files import write_text
 
 SUFFIX = ".yaml"
 MAX_NAME = 80

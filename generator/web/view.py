@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.errors import InputError
-from generator.model import Pack
+from generator.core.errors import InputError
+from generator.pack.model import Pack
 from generator.rules import validate_build
-from generator.rules.report import Report, Violation
-from generator.share import share_code
+from generator.core.report import Report, Violation
+from generator.share.codes import share_code
 from generator.web import charts
 from generator.web.common import per_pack
 from generator.web.state import NO_LIMIT, WHERE, place_of, side_of, to_build
@@ -108,8 +108,8 @@ def _attach(violations: list[Violation], targets: dict[str, list]) -> list[Viola
 @per_pack
 def allows_no_limit(pack: Pack) -> bool:
     """Whether the pack's build format takes `points_limit: none` (asked of the loader)."""
-    from generator.load import build_from_document
-    from generator.yamlio import parse_yaml
+    from generator.pack.load import build_from_document
+    from generator.core.yamlio import parse_yaml
     side = next(iter(pack.spec.sides), None)
     if side is None:
         return False

@@ -1,0 +1,38 @@
+"""What every command shares: exit codes and a console that cannot be driven by escape
+sequences hidden in a stranger's file."""
+
+from __future__ import annotations
+
+import re
+
+import click
+from rich.console import Console
+
+from generator.rules.limits import parse_points
+
+EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
+
+
+def points_option(ctx, param, value):
+    """click callback of `--points N` / `--points none` (no limit)."""
+    try:
+        return parse_points(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+# control characters a build or pack may carry in its text (an ESC could drive the terminal)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class SafeConsole(Console):
+    """A console that shows control characters in names and messages as visible escapes
+    (`\\x1b`), so text from a stranger's file cannot move the cursor or retitle the terminal."""
+
+    def print(self, *objects, **kwargs):
+        return super().print(*(_CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), o)
+                               if isinstance(o, str) else o for o in objects), **kwargs)
+
+
+def make_console(stderr: bool = False) -> Console:
+    return SafeConsole(stderr=stderr, highlight=False, soft_wrap=True)
