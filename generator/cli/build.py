@@ -36,7 +36,7 @@ def _offset(value: str) -> tuple[float, float]:
               help="Output folder (default: output/<pack id>).")
 def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir):
     """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
-    from generator.build import run_build  # deferred: the renderers (ReportLab) take a second to import; --help and validate skip them
+    from generator.build import run_build  # deferred: ReportLab takes a second to load
     for line in run_build(pack_dir, build_file=build_file, profile=profile, paper=paper, duplex=duplex,
                           back_offset=_offset(back_offset), png_size=png_size, only=only, out_dir=out_dir):
         click.echo(line)
