@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from generator.cli import build, decklist, list_cards, new, roster, schema, serve, share, validate, watch
+from generator.cli import build, decklist, layout, list_cards, new, roster, schema, serve, share, validate, watch
 from generator.cli.common import EXIT_INPUT, make_console
 from generator.cli.textreport import print_problems
 from generator.core.errors import InputError
@@ -46,3 +46,4 @@ main.add_command(share.unshare)
 main.add_command(new.new)
 main.add_command(decklist.decklist)
 main.add_command(serve.serve)
+main.add_command(layout.layout_command)
