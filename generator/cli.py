@@ -144,9 +144,14 @@ def _offset(value: str) -> tuple[float, float]:
               show_default=True, help="Home profile: which parts of the kit to build.")
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Output folder (default: output/<pack id>).")
-def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir):
+@click.option("--fetch", "fetch_first", is_flag=True, help="First download the pack's published sheets (cards/*.url).")
+def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir, fetch_first):
     """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
     from generator.build import run_build
+    if fetch_first:
+        from generator.sheets.command import fetch_lines
+        for line in fetch_lines(pack_dir):
+            click.echo(line)
     for line in run_build(pack_dir, build_file=build_file, profile=profile, paper=paper, duplex=duplex,
                           back_offset=_offset(back_offset), png_size=png_size, only=only, out_dir=out_dir):
         click.echo(line)
@@ -219,13 +224,24 @@ def unshare(code, pack_dir, out_file):
 @main.command()
 @click.argument("name")
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False), default="card_data", show_default=True)
-def new(name, root):
+@click.option("--sheet", type=click.Choice(["xlsx", "ods", "csv"]), is_flag=False, flag_value="xlsx",
+              help="Keep the cards in a spreadsheet, cards/cards.xlsx (or --sheet ods / csv).")
+def new(name, root, sheet):
     """Start a new game pack: one card type, its layout, one card and a rules chapter."""
     from generator.scaffold import create_pack
     target = create_pack(name, root)
-    click.echo(f"created {target}: edit {target}/game.yaml and {target}/cards/units.yaml, then run\n"
+    cards = f"{target}/cards/units.yaml"
+    if sheet:
+        from generator.sheets.command import cards_to_sheet
+        cards = cards_to_sheet(target, sheet)
+    click.echo(f"created {target}: edit {target}/game.yaml and {cards}, then run\n"
                f"  pnp validate {target}\n  pnp build {target}")
 
+
+from generator.sheets.command import export_sheet, fetch  # noqa: E402 (commands of their own module)
+
+main.add_command(export_sheet)
+main.add_command(fetch)
 
 if __name__ == "__main__":
     main()

@@ -10,6 +10,8 @@ from generator.errors import InputError, Location, Problem, ProblemList, did_you
 from generator.model import (BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack, Ref)
 from generator.pydantic_errors import problems_from
 from generator.schemas import allowed_keys_fn, build_models, card_models
+from generator.sheets.fetch import sheet_sources
+from generator.sheets.source import load_sheet_documents
 from generator.yamlio import Document, display_path, load_yaml_file
 
 from generator.rules.checks import CHECKS
@@ -183,7 +185,8 @@ def load_pack(root: Path) -> Pack:
     unreadable: set = set()  # ids of cards already reported as broken
     files = {part: sorted((root / part).glob(pattern))
              for part, pattern in (("cards", "*.yaml"), ("presets", "*.yaml"), ("maps", "*.yaml"), ("rules", "*.md"))}
-    _check_inside(root, [f for group in files.values() for f in group])
+    sheets = sheet_sources(root, problems.problems)  # cards from spreadsheets (generator/sheets)
+    _check_inside(root, [f for group in files.values() for f in group] + [p for p, _ in sheets])
     for path in files["cards"]:
         try:
             doc = load_yaml_file(path)
@@ -192,6 +195,8 @@ def load_pack(root: Path) -> Pack:
             continue
         _read_cards(doc, spec, models, cards, problems, root, unreadable)
         docs[doc.file] = doc
+    for doc in load_sheet_documents(sheets, spec, cards, problems):  # after YAML: refs may name its cards
+        _read_cards(doc, spec, models, cards, problems, root, unreadable)
     _check_card_refs(cards, spec, problems, unreadable)
     problems.raise_if_any()
     return Pack(
