@@ -108,13 +108,14 @@ def read_csv(raw: bytes, file: str, sheet: str | None = None) -> Table:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        row = raw.count(b"\n", 0, exc.start)
-        line_start = raw.rfind(b"\n", 0, exc.start) + 1
-        col = raw.count(b",", line_start, exc.start)
+        at = exc.start + (3 if bom else 0)  # the decoder counts from after the byte order mark
+        row = raw.count(b"\n", 0, at)
+        line_start = raw.rfind(b"\n", 0, at) + 1
+        col = raw.count(b",", line_start, at)
         lead = "starts with a UTF-8 byte order mark but " if bom else ""
-        raise _fail("spreadsheet.encoding", f"{file} {lead}is not valid UTF-8 (byte {raw[exc.start]:#04x}; "
+        raise _fail("spreadsheet.encoding", f"{file} {lead}is not valid UTF-8 (byte {raw[at]:#04x}; "
                     "Latin-1 or Windows-1252 text?)", where(file, sheet, row, col),
-                    found=f"the byte {raw[exc.start]:#04x}", expected="UTF-8 text", fix=save_as) from None
+                    found=f"the byte {raw[at]:#04x}", expected="UTF-8 text", fix=save_as) from None
     first = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
     if len(first) <= 1 and first:
         for sep, word in ((";", "semicolons"), ("\t", "tabs")):
@@ -182,8 +183,9 @@ def _check_zip(infos, file: str, kind: str) -> None:
             raise _fail("spreadsheet.too-large", f"{file} would unpack to {max(total, info.file_size):,} bytes "
                         f"({info.filename} alone is {info.file_size:,} bytes from {info.compress_size:,}): "
                         "a zip bomb, or far more than card data needs", where(file),
-                        found=f"{info.file_size:,} bytes declared", expected=f"at most {MAX_UNPACKED_BYTES:,} bytes "
-                        "unpacked", fix=f"this is not a normal .{kind} file; do not use it")
+                        found=f"{info.file_size:,} bytes declared",
+                        expected=f"at most {MAX_UNPACKED_BYTES:,} bytes in all, and no part over 8 MiB that "
+                        f"inflates more than {MAX_MEMBER_RATIO} times", fix=f"this is not a normal .{kind} file; do not use it")
     names = {i.filename for i in infos}
     needed = "xl/workbook.xml" if kind == "xlsx" else "content.xml"
     if needed not in names:
