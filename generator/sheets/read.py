@@ -196,8 +196,9 @@ def _check_zip(infos, file: str, kind: str) -> None:
 _SHEET = re.compile(rb'<sheet\b[^>]*?name="([^"]*)"[^>]*?r:id="([^"]*)"|<sheet\b[^>]*?r:id="([^"]*)"[^>]*?name="([^"]*)"')
 _REL = re.compile(rb'<Relationship\b[^>]*?Id="([^"]*)"[^>]*?Target="([^"]*)"|<Relationship\b[^>]*?Target="([^"]*)"[^>]*?Id="([^"]*)"')
 _DIM = re.compile(rb'<dimension ref="[A-Z]*\d*:?[A-Z]*(\d+)"')
-_ERROR_CELL = re.compile(rb'<c r="([A-Z]+\d+)"[^>]*?t="e"[^>]*>.*?<v>([^<]*)</v>', re.S)
-_FORMULA_CELL = re.compile(rb'<c r="([A-Z]+\d+)"[^>]*>(?:(?!</c>).)*?<f[ >/](?:(?!</c>).)*</c>', re.S)
+_CELL = re.compile(rb'<c\b([^>]*?)(?:/>|>(.*?)</c>)', re.S)
+_REF = re.compile(rb'\br="([A-Z]+\d+)"')
+_VALUE = re.compile(rb"<v>([^<]+)</v>")
 
 
 def _unescape(raw: bytes) -> str:
@@ -233,13 +234,17 @@ def _prescan_xlsx(archive: zipfile.ZipFile, file: str) -> dict:
         if not dim and data.count(b"<row ") > MAX_ROWS + 1:
             raise _too_many_rows(file, name, f"{data.count(b'<row '):,}")
         errors = {}
-        if b't="e"' in data:
-            for em in _ERROR_CELL.finditer(data):
-                errors[_parse_cell(em.group(1).decode())] = em.group(2).decode("utf-8", "replace")
-        if b"<f" in data:
-            for fm in _FORMULA_CELL.finditer(data):
-                if b"<v>" not in fm.group(0) and b"<v/>" not in fm.group(0):
-                    errors.setdefault(_parse_cell(fm.group(1).decode()), "")
+        if b't="e"' in data or b"<f" in data:  # only then is every cell looked at
+            for cm in _CELL.finditer(data):
+                attrs, inner = cm.group(1), cm.group(2) or b""
+                ref = _REF.search(attrs)
+                if ref is None:
+                    continue
+                value = _VALUE.search(inner)
+                if b't="e"' in attrs:
+                    errors[_parse_cell(ref.group(1).decode())] = value.group(1).decode("utf-8", "replace") if value else "#ERROR"
+                elif b"<f" in inner and value is None:
+                    errors[_parse_cell(ref.group(1).decode())] = ""  # a formula never computed (no cached value)
         out[name] = errors
     return out
 
