@@ -15,9 +15,18 @@ from generator.errors import InputError, Problem, ProblemList, SheetLocation, di
 from generator.model import ID_PATTERN, Card, GameSpec, kebab
 from generator.sheets.columns import (ALIASES, CellProblem, ColumnError, resolve, from_cell, is_empty,
                                       stat_alias, type_shapes)
-from generator.sheets.read import Table, cell_name, read_tables, where
+from generator.sheets.read import Table, cell_name, column_letter, read_tables, where
 
 _ID = re.compile(ID_PATTERN)
+
+
+def make_location(file: str, place: tuple) -> SheetLocation:
+    """A location from a stored place (sheet, 0-based row, 0-based column or None, heading):
+    places are kept as plain tuples and made into locations only when one is asked for."""
+    sheet, row, col, header = place
+    if col is None:
+        return where(file, sheet, row)
+    return SheetLocation(file, row + 1, col + 1, sheet=sheet, cell=f"{column_letter(col)}{row + 1}", header=header)
 
 
 class SheetDocument:
@@ -32,10 +41,10 @@ class SheetDocument:
     def at(self, path: tuple = (), key: bool = False) -> SheetLocation:
         path = tuple(path)
         if key and path in self.key_positions:
-            return self.key_positions[path]
+            return make_location(self.file, self.key_positions[path])
         while True:
             if path in self.positions:
-                return self.positions[path]
+                return make_location(self.file, self.positions[path])
             if not path:
                 return SheetLocation(self.file, 1, 0)
             path = path[:-1]
@@ -81,6 +90,7 @@ class _Reader:
         self.refs: list = []  # (card dict, key path, value, location) of card references
         self.names: dict[str, list[str]] = {}  # card name (case-folded) -> ids, from the sheets
         self.shown: list[str] = []  # the names as written, for did-you-mean
+        self.cache: dict = {}  # (type, column) -> resolved column, or its ColumnError
 
     def add(self, code, message, loc, found=None, expected=None, fix=None):
         self.problems.add(Problem(code, message, loc, found=found, expected=expected, fix=fix))
@@ -90,7 +100,13 @@ class _Reader:
         if not rows or all(is_empty(v) for v in rows[0]):
             return  # an empty sheet
         file, sheet, r0, c0 = table.file, table.sheet, table.row0, table.col0
-        loc = lambda r, c, header=None: where(file, sheet, r0 + r, None if c is None else c0 + c, header)  # noqa: E731
+
+        def pos(r, c, header=None):  # a place in this sheet (see make_location)
+            return (sheet, r0 + r, None if c is None else c0 + c, header)
+
+        def loc(r, c, header=None):
+            return make_location(file, pos(r, c, header))
+
         for (ra, ca), (rb, cb) in table.merged:
             self.add("spreadsheet.merged", f"cells {cell_name(ra, ca)}:{cell_name(rb, cb)} are merged",
                      where(file, sheet, ra, ca), found="merged cells", expected="one value per cell",
@@ -129,7 +145,7 @@ class _Reader:
                          f"({short_list(sorted(self.spec.card_types))})",
                          fix="add a `type` column, or rename the sheet (or CSV file) after the card type")
                 continue
-            self.row(doc, row, r, type_id, header, loc, errors)
+            self.row(doc, row, r, type_id, header, pos, errors)
 
     def columns_fit(self, header: dict, types: set, loc) -> bool:
         """Every heading must name a field of at least one card type in the sheet."""
@@ -179,42 +195,44 @@ class _Reader:
             out[c] = name
         return out if ok else None
 
-    def row(self, doc: SheetDocument, row: list, r: int, type_id: str, header: dict, loc, errors: set) -> None:
+    def row(self, doc: SheetDocument, row: list, r: int, type_id: str, header: dict, pos, errors: set) -> None:
         i = len(doc.data["cards"])
         base = ("cards", i)
         card: dict = {"type": type_id}
         doc.data["cards"].append(card)
-        doc.positions[base] = loc(r, None)
+        doc.positions[base] = pos(r, None)
         shapes = self.shapes.get(type_id)
         if shapes is None:
             return  # the loader reports the unknown type, at the type cell
         numbered: set = set()
         cells = []
+        width = len(row)
         for c, name in header.items():
-            value = row[c] if c < len(row) else None
-            cell_loc = loc(r, c, name)
+            value = row[c] if c < width else None
             if name == "type":
-                doc.positions[base + ("type",)] = cell_loc
+                doc.positions[base + ("type",)] = pos(r, c, name)
                 continue
-            if is_empty(value) or (r, c) in errors:
+            if value is None or value == "" or is_empty(value) or (r, c) in errors:
                 continue
+            cell_loc = pos(r, c, name)
             try:
-                path, shape = resolve(shapes, stat_alias(self.spec, type_id, name) or name)
+                path, shape, fspec = self.resolved(type_id, name)
             except ColumnError as exc:
                 guess = did_you_mean(name, self.candidates(type_id))
                 self.add("schema.unknown-key", f'this row is a `{type_id}` card: the column "{name}" is not '
                          f"one of its fields ({exc}); leave the cell empty",
-                         cell_loc, found=name, expected=f"one of: {short_list(self.candidates(type_id), 12)}",
+                         make_location(doc.file, cell_loc), found=name,
+                         expected=f"one of: {short_list(self.candidates(type_id), 12)}",
                          fix=f"did you mean `{guess}`?" if guess else "rename the column, or leave it empty for this card")
                 continue
-            fspec = self.spec.card_types[type_id].fields.get(path[0])
             try:
                 value = from_cell(value, shape, wants_pair=fspec is not None and fspec.type == "pair")
             except CellProblem as exc:
-                self.add(exc.code, f'{exc}', cell_loc, found=exc.found, expected=exc.expected, fix=exc.fix)
+                self.add(exc.code, f"{exc}", make_location(doc.file, cell_loc), found=exc.found,
+                         expected=exc.expected, fix=exc.fix)
                 continue
             if shape.leaf in ("ref", "refs"):
-                self.refs.append((card, path, cell_loc))
+                self.refs.append((card, path, make_location(doc.file, cell_loc)))
             cells.append((path, cell_loc))
             _put(card, path, value)
             if len(path) > 1 and isinstance(path[1], int):
@@ -234,6 +252,21 @@ class _Reader:
         if isinstance(card.get("name"), str) and isinstance(card.get("id"), str):
             self.names.setdefault(card["name"].strip().casefold(), []).append(card["id"])
             self.shown.append(card["name"].strip())
+
+    def resolved(self, type_id: str, name: str):
+        """(path, leaf shape, field spec) of a column for a card type, worked out once."""
+        key = (type_id, name)
+        hit = self.cache.get(key)
+        if hit is None:
+            try:
+                path, shape = resolve(self.shapes[type_id], stat_alias(self.spec, type_id, name) or name)
+                hit = (path, shape, self.spec.card_types[type_id].fields.get(path[0]))
+            except ColumnError as exc:
+                hit = exc
+            self.cache[key] = hit
+        if isinstance(hit, ColumnError):
+            raise hit
+        return hit
 
     def candidates(self, type_id: str) -> list[str]:
         out = []
