@@ -156,6 +156,10 @@ def test_a_sheet_named_after_a_card_type_needs_no_type_column(bf):
     (problem,) = err.value.problems
     assert (problem.code, problem.location.sheet, problem.location.cell) == ("spreadsheet.formula-error", "Actions", "E2")
     ws["E2"] = 2
+    lists = book.create_sheet("Lists")  # a hidden sheet (say, choices for drop-downs) holds no cards
+    lists.append(["choices"])
+    lists.append(["Move"])
+    lists.sheet_state = "hidden"
     book.save(bf / "cards" / "more.xlsx")
     card = load_pack(bf).cards["zz-hop"]
     assert (card.type, card.fields["deck_limit"]) == ("action", 2)

@@ -274,7 +274,7 @@ def _calamine_tables(raw: bytes, file: str, kind: str, prescan: dict) -> list[Ta
         book = calamine.CalamineWorkbook.from_filelike(io.BytesIO(raw))
         tables = []
         for meta in book.sheets_metadata:
-            if getattr(meta.visible, "name", "Visible") != "Visible" or getattr(meta.typ, "name", "WorkSheet") != "WorkSheet":
+            if meta.visible != calamine.SheetVisibleEnum.Visible or meta.typ != calamine.SheetTypeEnum.WorkSheet:
                 continue  # hidden sheets hold helper lists (validation choices), charts hold no rows
             sheet = book.get_sheet_by_name(meta.name)
             start = sheet.start or (0, 0)
