@@ -351,3 +351,24 @@ def test_fetch_command_exit_2_on_a_bad_url_file(published, monkeypatch):
     (pack / "cards" / "cards.url").write_text("ftp://example.invalid/x.csv\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["fetch", str(pack)])
     assert result.exit_code == 2 and "spreadsheet.url" in result.output and "Traceback" not in result.output
+
+
+def test_a_designer_changes_a_card_in_the_sheet_and_sees_it_on_the_printed_card(tmp_path, monkeypatch):
+    """Final Boss keeps its cards in cards/cards.xlsx: change a card's text there, build, read the PDF."""
+    import subprocess
+
+    import openpyxl
+    pack = tmp_path / "final_boss"
+    shutil.copytree(REPO / "card_data" / "final_boss", pack)
+    book = openpyxl.load_workbook(pack / "cards" / "cards.xlsx")
+    ws = book["Enemy"]
+    heads = [c.value for c in ws[1]]
+    row = next(r for r in ws.iter_rows(min_row=2) if r[0].value == "ninja-cat")
+    row[heads.index("text")].value = "**Shadowstep:** it swaps places with the zebra-striped lamp."
+    book.save(pack / "cards" / "cards.xlsx")
+    monkeypatch.chdir(REPO)
+    result = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    text = subprocess.run(["pdftotext", str(tmp_path / "out" / "cards.pdf"), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "zebra-striped" in " ".join(text.split())
