@@ -6,7 +6,6 @@ a size limit (tested against a server on 127.0.0.1)."""
 from __future__ import annotations
 
 import http.server
-import io
 import json
 import shutil
 import threading

@@ -183,7 +183,6 @@ def _bomb() -> bytes:
 
 def encrypted() -> bytes | None:
     try:
-        import msoffcrypto  # noqa: F401
         from msoffcrypto.format.ooxml import OOXMLFile
     except ImportError:
         return None

@@ -64,7 +64,7 @@ def _cell(value, style: str = "", validation: str = "") -> str:
 
 
 def _content(sheets) -> str:
-    from generator.sheets.write import _width
+    from generator.sheets.write import column_width
 
     styles, tables, validations = [], [], []
     styles.append('<style:style style:name="hd" style:family="table-cell"><style:text-properties '
@@ -76,7 +76,7 @@ def _content(sheets) -> str:
         for i, column in enumerate(sheet.columns):
             n += 1
             styles.append(f'<style:style style:name="co{n}" style:family="table-column"><style:table-column-properties '
-                          f'style:column-width="{_width(sheet, i) * 0.19:.2f}cm"/></style:style>')
+                          f'style:column-width="{column_width(sheet, i) * 0.19:.2f}cm"/></style:style>')
             text = column.split(".")[0] in sheet.text_columns or column in ("id", "name", "text", "flavour")
             cols.append(f'<table:table-column table:style-name="co{n}"'
                         f'{" table:default-cell-style-name=" + chr(34) + "tx" + chr(34) if text else ""}/>')
@@ -122,9 +122,9 @@ def _settings(sheets) -> str:
 
 
 def ods_bytes(sheets) -> bytes:
-    from generator.sheets.write import _stamp
+    from generator.sheets.write import export_stamp
 
-    date = time.gmtime(_stamp())[:6]
+    date = time.gmtime(export_stamp())[:6]
     parts = {
         "content.xml": _content(sheets),
         "styles.xml": f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-styles {NS}/>',

@@ -166,7 +166,7 @@ def csv_bytes(sheet: SheetData) -> bytes:
     return buffer.getvalue().encode("utf-8-sig")
 
 
-def _width(sheet: SheetData, i: int) -> float:
+def column_width(sheet: SheetData, i: int) -> float:
     longest = max([len(sheet.columns[i])] + [max((len(line) for line in str(r[i]).splitlines()), default=0)
                                                for r in sheet.rows if r[i] is not None])
     return min(max(longest + 2, 6), 60)
@@ -182,7 +182,7 @@ def xlsx_bytes(sheets: list[SheetData]) -> bytes:
 
     book = Workbook()
     book.remove(book.active)
-    stamp = _stamp()
+    stamp = export_stamp()
     book.properties.created = book.properties.modified = dt.datetime.fromtimestamp(stamp, dt.timezone.utc).replace(tzinfo=None)
     book.properties.creator = "pnp export-sheet"
     for sheet in sheets:
@@ -196,7 +196,7 @@ def xlsx_bytes(sheets: list[SheetData]) -> bytes:
         last = max(len(sheet.rows) + 1, 2)
         for i, column in enumerate(sheet.columns):
             letter = get_column_letter(i + 1)
-            ws.column_dimensions[letter].width = _width(sheet, i)
+            ws.column_dimensions[letter].width = column_width(sheet, i)
             head = column.split(".")[0]
             if head in sheet.text_columns or column in ("text", "flavour", "name", "id"):
                 for (cell,) in ws.iter_rows(min_row=2, max_row=last, min_col=i + 1, max_col=i + 1):
@@ -215,7 +215,7 @@ def xlsx_bytes(sheets: list[SheetData]) -> bytes:
     return _fixed_zip(buffer.getvalue(), stamp)
 
 
-def _stamp() -> int:
+def export_stamp() -> int:
     try:
         return max(int(os.environ.get("SOURCE_DATE_EPOCH", "946684800")), 315532800)
     except ValueError:
