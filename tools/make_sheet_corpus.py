@@ -162,6 +162,7 @@ def files() -> dict[str, bytes]:
         "not-a-workbook.xlsx": _zip({"hello.txt": "a zip file, but no workbook in it"}),
         "old-binary.xlsx": b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504 + "Workbook".encode("utf-16-le") + b"\x00" * 512,
         "zip-bomb.xlsx": _bomb(),
+        "zip-bomb-lying.xlsx": _lying_bomb(),
     }
     return out
 
@@ -179,6 +180,25 @@ def _bomb() -> bytes:
             for _ in range(100):
                 member.write(chunk)
     return out.getvalue()
+
+
+def _lying_bomb() -> bytes:
+    """A workbook whose sheet inflates to 100 MB but whose zip directory and local header say
+    5,000 bytes: the declared sizes pass, so reading must stop at the declared size."""
+    import struct
+    spaces = " " * (100 * 1024 * 1024)
+    data = bytearray(raw_xlsx('<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c></row>' + spaces))
+    member = b"xl/worksheets/sheet1.xml"
+    with zipfile.ZipFile(io.BytesIO(bytes(data))) as z:
+        local = z.getinfo(member.decode()).header_offset
+    struct.pack_into("<I", data, local + 22, 5000)
+    pos = data.find(b"PK\x01\x02")
+    while pos >= 0:
+        length = struct.unpack("<H", data[pos + 28:pos + 30])[0]
+        if bytes(data[pos + 46:pos + 46 + length]) == member:
+            struct.pack_into("<I", data, pos + 24, 5000)
+        pos = data.find(b"PK\x01\x02", pos + 4)
+    return bytes(data)
 
 
 def encrypted() -> bytes | None:

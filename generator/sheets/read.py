@@ -15,6 +15,7 @@ import csv
 import io
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -163,12 +164,30 @@ def read_workbook(raw: bytes, file: str, suffix: str) -> list[Table]:
                     found="a damaged or different file", expected=f"an .{kind} workbook",
                     fix="open it in a spreadsheet program and save it again") from None
     _check_zip(infos, file, kind)
-    with archive:
-        if kind == "xlsx":
-            prescan = _prescan_xlsx(archive, file)
-        else:
-            prescan = _prescan_ods(archive, file)
+    try:
+        with archive:
+            _verify_members(archive, infos)
+            if kind == "xlsx":
+                prescan = _prescan_xlsx(archive, file)
+            else:
+                prescan = _prescan_ods(archive, file)
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError, KeyError, ValueError, NotImplementedError) as exc:
+        raise _fail("spreadsheet.corrupt", f"{file} is damaged: {exc}", where(file),
+                    found="a part whose size or checksum does not match what the file declares",
+                    expected=f"an .{kind} workbook", fix="open it in a spreadsheet program and save it again") from None
     return _calamine_tables(raw, file, kind, prescan)
+
+
+def _verify_members(archive: zipfile.ZipFile, infos) -> None:
+    """Inflate every part once, in chunks, before calamine sees the file. Python's zipfile stops
+    at the size a part declares and checks its CRC, so a part that lies about its size (a zip
+    bomb whose directory was checked above) is refused here instead of inflating in full."""
+    for info in infos:
+        if info.is_dir():
+            continue
+        with archive.open(info) as stream:
+            while stream.read(1 << 20):
+                pass
 
 
 def _check_zip(infos, file: str, kind: str) -> None:
