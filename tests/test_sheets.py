@@ -371,3 +371,42 @@ def test_a_designer_changes_a_card_in_the_sheet_and_sees_it_on_the_printed_card(
     text = subprocess.run(["pdftotext", str(tmp_path / "out" / "cards.pdf"), "-"], capture_output=True,
                           text=True, check=True).stdout
     assert "zebra-striped" in " ".join(text.split())
+
+
+def test_watch_rebuilds_the_cards_when_the_spreadsheet_is_saved(tmp_path, monkeypatch):
+    import subprocess
+
+    import openpyxl
+
+    from generator.watch import watch
+    pack = tmp_path / "final_boss"
+    shutil.copytree(REPO / "card_data" / "final_boss", pack)
+    out = tmp_path / "out"
+    monkeypatch.chdir(REPO)
+    lines: list[str] = []
+    stop = threading.Event()
+    thread = threading.Thread(target=watch, args=(pack, lines.append), kwargs={"out_dir": out, "stop": stop},
+                              daemon=True)
+    thread.start()
+
+    def wait_for(count: int) -> None:
+        deadline = time.monotonic() + 120  # a guard against hanging, not a speed test
+        while sum("rebuilt" in line for line in lines) < count:
+            assert time.monotonic() < deadline, lines
+            time.sleep(0.1)
+
+    try:
+        wait_for(1)
+        time.sleep(0.5)  # let the watcher settle before the save
+        book = openpyxl.load_workbook(pack / "cards" / "cards.xlsx")
+        ws = book["Stage"]
+        heads = [c.value for c in ws[1]]
+        row = next(r for r in ws.iter_rows(min_row=2) if r[0].value == "rooftop-run")
+        row[heads.index("text")].value = "A quokka guards the vent."
+        book.save(pack / "cards" / "cards.xlsx")
+        wait_for(2)
+    finally:
+        stop.set()
+        thread.join(10)
+    text = subprocess.run(["pdftotext", str(out / "cards.pdf"), "-"], capture_output=True, text=True, check=True).stdout
+    assert "quokka" in text
