@@ -389,24 +389,29 @@ def test_watch_rebuilds_the_cards_when_the_spreadsheet_is_saved(tmp_path, monkey
                               daemon=True)
     thread.start()
 
-    def wait_for(count: int) -> None:
-        deadline = time.monotonic() + 120  # a guard against hanging, not a speed test
-        while sum("rebuilt" in line for line in lines) < count:
-            assert time.monotonic() < deadline, lines
-            time.sleep(0.1)
+    def rebuilt() -> int:
+        return sum("rebuilt" in line for line in lines)
+
+    def card_text() -> str:
+        return subprocess.run(["pdftotext", str(out / "cards.pdf"), "-"], capture_output=True, text=True).stdout
 
     try:
-        wait_for(1)
+        deadline = time.monotonic() + 120  # a guard against hanging, not a speed test
+        while rebuilt() < 1:
+            assert time.monotonic() < deadline, lines
+            time.sleep(0.1)
         time.sleep(0.5)  # let the watcher settle before the save
+        seen = rebuilt()
         book = openpyxl.load_workbook(pack / "cards" / "cards.xlsx")
         ws = book["Stage"]
         heads = [c.value for c in ws[1]]
         row = next(r for r in ws.iter_rows(min_row=2) if r[0].value == "rooftop-run")
         row[heads.index("text")].value = "A quokka guards the vent."
         book.save(pack / "cards" / "cards.xlsx")
-        wait_for(2)
+        while not (rebuilt() > seen and "quokka" in card_text()):  # a rebuild after the save shows it
+            assert time.monotonic() < deadline, lines
+            time.sleep(0.2)
     finally:
         stop.set()
         thread.join(10)
-    text = subprocess.run(["pdftotext", str(out / "cards.pdf"), "-"], capture_output=True, text=True, check=True).stdout
-    assert "quokka" in text
+    assert "quokka" in card_text() and not any("not rebuilt" in line for line in lines)

@@ -208,6 +208,8 @@ def from_cell(value, shape: Shape, wants_pair: bool = False):
                                   item.strip(), "pairs such as 0/0; 1/-1", "write each hex as two whole numbers, q/r")
             out.append([int(match.group(1)), int(match.group(2))])
         return out
+    if "\r" in value:  # a CSV written on Windows ends lines inside cells with CR LF
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
     return value  # text: kept exactly as typed, markup and all
 
 

@@ -113,14 +113,17 @@ class _Reader:
                      fix="unmerge them (Format, Merge Cells, Unmerge) and fill in each cell")
         if table.merged:
             return
+        heads = rows[0]
         for (r, c), text in sorted(table.errors.items()):
+            head = heads[c - c0] if 0 <= c - c0 < len(heads) and r > r0 and not is_empty(heads[c - c0]) else None
+            at = where(file, sheet, r, c, None if head is None else str(head).strip())
             if text:
                 self.add("spreadsheet.formula-error", f"the formula in this cell gives the error {text}",
-                         where(file, sheet, r, c), found=text, expected="a value",
+                         at, found=text, expected="a value",
                          fix="correct the formula (a division by an empty or zero cell? a deleted reference?)")
             else:
                 self.add("spreadsheet.formula-error", "the formula in this cell has no computed value saved",
-                         where(file, sheet, r, c), found="a formula without a value", expected="a value",
+                         at, found="a formula without a value", expected="a value",
                          fix="open the file in a spreadsheet program and save it, so the results are stored")
         errors = {(r - r0, c - c0) for r, c in table.errors}
         header = self.header(rows[0], rows, loc)

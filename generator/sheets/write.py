@@ -18,6 +18,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.errors import InputError, Problem
 from generator.model import Card, GameSpec, Pack
 from generator.sheets.columns import flatten, type_shapes
 
@@ -97,11 +98,12 @@ def sheets_for(pack: Pack) -> list[SheetData]:
     first = {}
     for card in ordered:
         first.setdefault(card.type, card.order)
-    for type_id in sorted(first, key=first.get):  # sheets in the order the pack's files hold the types
+    # sheets in the order the pack's files hold the types; a type without cards gets an empty
+    # sheet (its header row) at the end, so a designer can start filling it in
+    for type_id in sorted(first, key=first.get) + [t for t in spec.card_types if t not in first]:
         type_spec = spec.card_types[type_id]
         cards = [c for c in ordered if c.type == type_id]
-        if not cards:
-            continue
+        _check_cells(cards)
         shapes = type_shapes(spec, type_id)
         flat = [flatten(shapes, {k: v for k, v in card_values(c, spec).items() if v is not None}) for c in cards]
         used = list(dict.fromkeys(col for row in flat for col, v in row.items() if v is not None))
@@ -119,6 +121,24 @@ def sheets_for(pack: Pack) -> list[SheetData]:
     return out
 
 
+_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _check_cells(cards: list[Card]) -> None:
+    """Spreadsheet files are XML: control characters (other than tab and line breaks) cannot be stored."""
+    problems = []
+    for card in cards:
+        for key, value in (("name", card.name), ("text", card.text), ("flavour", card.flavour), *card.fields.items()):
+            if isinstance(value, str) and _ILLEGAL.search(value):
+                char = _ILLEGAL.search(value).group(0)
+                problems.append(Problem("spreadsheet.value", f"card `{card.id}` has the control character "
+                                        f"U+{ord(char):04X} in `{key}`, which a spreadsheet cannot hold",
+                                        card.location, found=f"U+{ord(char):04X}", expected="printable text",
+                                        fix="remove the character from the card"))
+    if problems:
+        raise InputError(problems)
+
+
 def _sheet_title(name: str, taken: set) -> str:
     title = _BAD_SHEET_CHARS.sub(" ", name).strip()[:31] or "Cards"
     base, n = title, 2
@@ -131,6 +151,7 @@ def _sheet_title(name: str, taken: set) -> str:
 
 def one_table(sheets: list[SheetData]) -> SheetData:
     """All sheets as one (for CSV): the union of the columns, `type` telling the rows apart."""
+    sheets = [s for s in sheets if s.rows] or sheets[:1]
     columns = list(dict.fromkeys(c for s in sheets for c in s.columns))
     rows = []
     for s in sheets:
@@ -232,5 +253,9 @@ def _fixed_zip(data: bytes, stamp: int) -> bytes:
             fixed = zipfile.ZipInfo(info.filename, date_time=date)
             fixed.compress_type = info.compress_type
             fixed.external_attr = 0o644 << 16
-            dst.writestr(fixed, src.read(info.filename))
+            data = src.read(info.filename)
+            if info.filename == "docProps/core.xml":  # openpyxl stamps the time of saving here
+                when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stamp)).encode()
+                data = re.sub(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(</dcterms:)", rb"\g<1>" + when + rb"\g<2>", data)
+            dst.writestr(fixed, data)
     return out.getvalue()
