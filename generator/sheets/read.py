@@ -268,18 +268,22 @@ def _prescan_xlsx(archive: zipfile.ZipFile, file: str) -> dict:
     return out
 
 
+_ODS_TABLE = re.compile(rb'<table:table\b[^>]*?table:name="([^"]*)"')
 _ODS_REPEATED_ROW = re.compile(rb'<table:table-row\b[^>]*?table:number-rows-repeated="(\d+)"[^>]*?(?:/>|>(.*?)</table:table-row>)', re.S)
 
 
 def _prescan_ods(archive: zipfile.ZipFile, file: str) -> dict:
     data = archive.read("content.xml")
-    rows = data.count(b"<table:table-row")
-    for m in _ODS_REPEATED_ROW.finditer(data):
-        inner = m.group(2) or b""
-        if b"office:value-type" in inner or b"<text:p" in inner:
-            rows += int(m.group(1)) - 1
-    if rows > MAX_ROWS + 1:
-        raise _too_many_rows(file, None, f"{rows:,}")
+    starts = [(m.start(), _unescape(m.group(1))) for m in _ODS_TABLE.finditer(data)] or [(0, None)]
+    for (start, name), (end, _) in zip(starts, starts[1:] + [(len(data), None)]):
+        part = data[start:end]  # one sheet: its rows, repeated rows with values counted as many
+        rows = part.count(b"<table:table-row")
+        for m in _ODS_REPEATED_ROW.finditer(part):
+            inner = m.group(2) or b""
+            if b"office:value-type" in inner or b"<text:p" in inner:
+                rows += int(m.group(1)) - 1
+        if rows > MAX_ROWS + 1:
+            raise _too_many_rows(file, name, f"{rows:,}")
     if b"-spanned=" in data or b'value-type="error"' in data:
         from generator.sheets.odsscan import locate
         return locate(data)
