@@ -7,6 +7,7 @@ and every problem names the file, sheet, row and column (`errors.SheetLocation`)
 - `columns`  the flat column names of a card type (`stats.health`, `feat.name`,
              `abilities.1.cost`), from a nested card to a row and back;
 - `read`     reading the files safely (size, zip bomb, row count, encryption, encodings);
+- `odsscan`  where an .ods has merged cells or formula errors (only when it has some);
 - `source`   rows to card documents for the pack loader;
 - `write`    `pnp export-sheet`: a pack's cards to .xlsx, .ods or .csv (`ods` writes ODF);
 - `fetch`    published CSV sheets (`cards/NAME.url`), fetched only on request;
