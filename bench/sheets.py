@@ -10,8 +10,8 @@ from pathlib import Path
 
 import yaml
 
-from generator.load import load_pack
-from generator.sheets.write import card_values, export_pack
+from generator.pack.load import load_pack
+from generator.pack.sheets.write import card_values, export_pack
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK_DIR = ROOT / "card_data" / "boss_fight"

@@ -17,13 +17,13 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.errors import InputError, SheetLocation
-from generator.kit import card_order
-from generator.load import load_pack
-from generator.sheets.fetch import fetch_pack
-from generator.sheets.read import MAX_ROWS
-from generator.sheets.write import export_pack
-from generator.watch import outputs_for
+from generator.core.errors import InputError, SheetLocation
+from generator.pack.cardlist import card_order
+from generator.pack.load import load_pack
+from generator.pack.sheets.fetch import fetch_pack
+from generator.pack.sheets.read import MAX_ROWS
+from generator.pack.sheets.write import export_pack
+from generator.cli.watch import outputs_for
 
 REPO = Path(__file__).resolve().parents[1]
 PACKS = sorted(p.name for p in (REPO / "card_data").iterdir() if (p / "game.yaml").is_file())
@@ -378,7 +378,7 @@ def test_watch_rebuilds_the_cards_when_the_spreadsheet_is_saved(tmp_path, monkey
 
     import openpyxl
 
-    from generator.watch import watch
+    from generator.cli.watch import watch
     pack = tmp_path / "final_boss"
     shutil.copytree(REPO / "card_data" / "final_boss", pack)
     out = tmp_path / "out"

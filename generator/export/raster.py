@@ -11,9 +11,9 @@ import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from generator.model import Pack
-from generator.render.cards import CardFace, CardShared
-from generator.render.cardsheets import write_print_shop
+from generator.pack.model import Pack
+from generator.render.cards.faces import CardFace, CardShared
+from generator.render.cards.sheets import write_print_shop
 
 DPI = 300
 # print services' pixel sizes for a poker card at 300 dpi (PRINT-SPECS.md)
