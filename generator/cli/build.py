@@ -41,7 +41,7 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, o
         from generator.cli.sheets import fetch_lines
         for line in fetch_lines(pack_dir):
             click.echo(line)
-    from generator.build import run_build  # deferred: the renderers (ReportLab) take a second to import; --help and validate skip them
+    from generator.build import run_build  # deferred: ReportLab takes a second to load
     for line in run_build(pack_dir, build_file=build_file, profile=profile, paper=paper, duplex=duplex,
                           back_offset=_offset(back_offset), png_size=png_size, only=only, out_dir=out_dir):
         click.echo(line)
