@@ -91,6 +91,8 @@ def pack_with_maps(pack, paths):
     """A shallow copy of the pack that holds only the given map files."""
     clone = copy.copy(pack)
     clone.map_files = sorted(Path(p) for p in paths)
+    # the copy must not share maps the original has already loaded (load once, per pack)
+    clone.loaded = {key: value for key, value in pack.loaded.items() if key != "maps"}
     return clone
 
 
