@@ -8,7 +8,8 @@ file is redrawn and nothing else:
 - the card's own data, its number in the kit (`index`/`total`, which layouts may print), its
   set and card type declarations and the pack-wide values every layout can read (name,
   version, stats, keywords, reference summaries);
-- the layout file and every layout it `extends`, the pack's fonts and the card's art file;
+- the layout file and every layout it `extends`, the pack's fonts and SVG icons and the
+  card's art file;
 - the generator: its version and the source of its drawing code (a new painter redraws).
 
 A back does not depend on the card, only on its set and type, so every card of one set and
@@ -130,6 +131,9 @@ def card_key(pack: Pack, card_id: str, face: str = "front", dpi: int = 150) -> s
         "pack": {"id": spec.id, "name": spec.name, "version": spec.version,
                  **spec.model_dump(include={"stats", "keywords", "reference"})},
         "fonts": {style: _file_digest(Path(pack.root) / rel) for style, rel in sorted(spec.fonts.items())},
+        # the pack's own SVG icons (game.yaml `icons:`), which card text and layouts may show
+        "icons": {name: _file_digest(Path(pack.root) / rel)
+                  for name, rel in sorted(getattr(spec, "icons", {}).items())},
     }
     if face == "front":  # a back is drawn from the set and type alone (the kit prints one per pair)
         parts["card"] = _card_data(card)
@@ -195,6 +199,8 @@ def _layouts_fingerprint(pack: Pack) -> str:
             h.update(f"{path}\0{_file_digest(path)}\n".encode())
     for style, rel in sorted(pack.spec.fonts.items()):
         h.update(f"{style}\0{_file_digest(Path(pack.root) / rel)}\n".encode())
+    for name, rel in sorted(getattr(pack.spec, "icons", {}).items()):
+        h.update(f"icon {name}\0{_file_digest(Path(pack.root) / rel)}\n".encode())
     return h.hexdigest()
 
 
