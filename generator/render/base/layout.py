@@ -26,6 +26,7 @@ from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.grids import squaregrid
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
+from generator.render.base.colors import tint
 
 
 class Element(BaseModel):
@@ -282,17 +283,6 @@ def area_cells(spec) -> list[list[int]]:
         return [[t.x, t.y] for t in squaregrid.area(spec)]
     except ValueError:
         return []
-
-
-def tint(color: str, amount: float = 0.2) -> str:
-    """Mix a #rrggbb colour with white (amount 0..1): lighter panels without transparency,
-    which PDF forms and print shops both handle badly."""
-    color = str(color).lstrip("#")
-    if len(color) != 6:
-        return "#" + color
-    rgb = [int(color[i:i + 2], 16) for i in (0, 2, 4)]
-    mixed = [round(v + (255 - v) * float(amount)) for v in rgb]
-    return "#" + "".join(f"{v:02x}" for v in mixed)
 
 
 class LayoutSet:

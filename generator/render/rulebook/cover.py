@@ -11,8 +11,8 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
 from generator.pack.model import Pack
+from generator.render.base.colors import tint
 from generator.render.base.fonts import BOLD, REGULAR
-from generator.render.base.layout import tint
 from generator.render.base.text import draw_layout
 from generator.render.rulebook.text import Book
 

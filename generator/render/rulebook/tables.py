@@ -8,7 +8,7 @@ import re
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import Table, TableStyle
 
-from generator.render.base.layout import tint
+from generator.render.base.colors import tint
 from generator.render.rulebook.text import ICON_RE, Book, RichText, bold
 
 NUMERIC_RE = re.compile(r"^[\s\d+\-–−×/.,%()]*$")
