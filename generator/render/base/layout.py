@@ -29,10 +29,17 @@ from generator.pack.schemas import allowed_keys_fn
 from generator.render.base.colors import tint
 
 
+# the element kinds a layout may use; each is drawn by its module in generator.render.cards.elements
+ELEMENT_KINDS = ("box", "line", "text", "icon", "stats", "image", "hexshape", "squares")
+
+
 class Element(BaseModel):
+    """One element of a card layout: the fields every kind may use (each kind reads its own
+    FIELDS, see generator.render.cards.elements)."""
+
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     id: str | None = None
-    kind: Literal["box", "line", "text", "icon", "stats", "image", "hexshape", "squares"]
+    kind: Literal[ELEMENT_KINDS]
     when: str | None = None
     x: float = 0
     y: float = 0

@@ -4,45 +4,26 @@ is cached, and images are read once."""
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 
-from generator.core.errors import InputError, Location, Problem
+from generator.core.errors import InputError, Problem
 from generator.pack.load import pack_font_paths
 from generator.pack.model import Card, Pack
 from generator.render.base.art import ArtLibrary
-from generator.render.base.fonts import (BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_fonts,
-                                         register_pack_fonts)
+from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_pack_fonts
 from generator.render.base.icons import IconSheet
 from generator.render.base.layout import Element, Layout, LayoutSet, run_within_budget
-from generator.render.base.text import FitError, TextFitter, draw_layout
-from generator.render.maps.hexes import draw_hex_shape
-from generator.render.maps.square import draw_square_shape
+from generator.render.base.text import TextFitter
+from generator.render.cards.elements import ELEMENTS
+from generator.render.cards.elements.box import MAX_BLEED_MM
 from generator.render.rulebook.quickref import reference_card_context
 
 FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC}
-MAX_BLEED_MM = 3.5  # backgrounds marked `bleed: true` extend this far; sheets clip to what they give
 TEMPLATE_ROOT = Path(__file__).resolve().parents[3] / "templates"
-
-
-def missing_glyphs(text: str) -> list[str]:
-    """Characters of `text` the card font cannot draw (it would print an empty box instead)."""
-    covered = _coverage()
-    return sorted({ch for ch in text if ord(ch) not in covered and not ch.isspace()})
-
-
-@functools.lru_cache(maxsize=1)
-def _coverage() -> frozenset:
-    """Code points every face of the built-in family can draw."""
-    from reportlab.pdfbase import pdfmetrics
-
-    register_fonts()
-    faces = [pdfmetrics.getFont(name).face.charToGlyph for name in (REGULAR, BOLD, ITALIC, BOLD_ITALIC)]
-    return frozenset.intersection(*(frozenset(f) for f in faces))
 
 
 class BadColour(ValueError):
@@ -200,143 +181,14 @@ class CardPainter:
     def _draw_element_unchecked(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> None:
         if e.when is not None and not layout.evaluate(e.when, ctx, e):
             return
-        c = self.canvas
         left = ox + e.x * mm
         top = oy + (self.height_mm - e.y) * mm
-        w, h = e.w * mm, e.h * mm
-        if e.kind == "box":
-            self._box(e, layout, ctx, left, top, w, h, ox, oy)
-        elif e.kind == "line":
-            c.saveState()
-            c.setStrokeColor(self._color(layout.render(e.stroke or "#222222", ctx, e)))
-            c.setLineWidth(e.stroke_width * mm)
-            x2 = ox + (e.x2 if e.x2 is not None else e.x) * mm
-            y2 = oy + (self.height_mm - (e.y2 if e.y2 is not None else e.y)) * mm
-            c.line(left, top, x2, y2)
-            c.restoreState()
-        elif e.kind == "text":
-            self._text(e, layout, ctx, left, top, w, h)
-        elif e.kind == "icon":
-            name = layout.render(e.name or "hex", ctx, e).strip()
-            if name:
-                color = layout.render(e.color, ctx, e) if e.color != "#222222" else None
-                self.icons.draw(name, left, top - e.size * mm, e.size * mm, color)
-        elif e.kind == "stats":
-            self._stats(e, layout, ctx, left, top, w, h)
-        elif e.kind == "image":
-            self._image(e, layout, ctx, left, top, w, h)
-        elif e.kind == "squares":
-            cells = layout.evaluate(e.cells or "[]", ctx, e) or []
-            draw_square_shape(c, [tuple(t) for t in cells], left / mm, (top - h) / mm, w / mm, h / mm,
-                              max_cell_mm=e.size, mark=(0, 0))
-        elif e.kind == "hexshape":
-            hexes = layout.evaluate(e.hexes or "[]", ctx, e) or []
-            draw_hex_shape(c, [tuple(hx) for hx in hexes], left / mm, (top - h) / mm, w / mm, h / mm,
-                           max_hex_mm=e.size, mark=(0, 0))
+        ELEMENTS[e.kind](self, e, layout, ctx, left, top, e.w * mm, e.h * mm, ox, oy)
 
-    def _color(self, value: str) -> Color:
+    def color(self, value: str) -> Color:
+        """A layout's colour value, or BadColour (reported at the element)."""
         value = (value or "").strip()
         try:
             return HexColor(value)
         except (ValueError, TypeError):
             raise BadColour(f"`{value}` is not a colour") from None
-
-    def _box(self, e, layout, ctx, left, top, w, h, ox, oy):
-        c = self.canvas
-        if e.bleed:
-            b = MAX_BLEED_MM * mm
-            left, top, w, h = ox - b, oy + self.height_mm * mm + b, self.width_mm * mm + 2 * b, self.height_mm * mm + 2 * b
-        c.saveState()
-        fill = layout.render(e.fill, ctx, e) if e.fill else None
-        stroke = layout.render(e.stroke, ctx, e) if e.stroke else None
-        if fill:
-            c.setFillColor(self._color(fill))
-        if stroke:
-            c.setStrokeColor(self._color(stroke))
-            c.setLineWidth(e.stroke_width * mm)
-        if e.radius:
-            c.roundRect(left, top - h, w, h, e.radius * mm, fill=1 if fill else 0, stroke=1 if stroke else 0)
-        else:
-            c.rect(left, top - h, w, h, fill=1 if fill else 0, stroke=1 if stroke else 0)
-        c.restoreState()
-
-    def _text(self, e, layout, ctx, left, top, w, h):
-        text = layout.render(e.text or "", ctx, e).strip()
-        if not text:
-            return
-        missing = missing_glyphs(text)
-        if missing:
-            card = ctx.get("card")
-            shown = ", ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:6]) + (" …" if len(missing) > 6 else "")
-            name = f"card `{card.id}` ({card.name})" if card is not None else f"layout `{layout.name}`"
-            from_layout = card is None or all(ch in (e.text or "") for ch in missing)  # written in the layout
-            raise InputError([Problem(
-                "card.glyph", f"{name}: the font has no glyph for {shown} in the `{e.id or 'text'}` text, "
-                "so it would print as empty boxes", layout.where(e) if from_layout else card.location,
-                found="".join(missing[:20]), expected="characters the card font can print (Latin, Greek and "
-                "Cyrillic letters, common punctuation)",
-                fix="replace those characters (a symbol can often be an :icon:), or print with a font that has them")])
-        min_size = e.min_size if e.min_size is not None else e.size
-        try:
-            lay = self._fit(text, e, w, h, min_size)
-        except FitError as exc:
-            card = ctx.get("card")
-            where = card.location if card is not None else Location(layout.file)
-            name = f"card `{card.id}` ({card.name})" if card is not None else f"layout `{layout.name}`"
-            raise InputError([Problem(
-                "card.text-overflow", f"{name}: the `{e.id or 'text'}` text does not fit its box "
-                f"even at {min_size:g} pt", where, found=f"{exc.needed_lines} lines at {min_size:g} pt, "
-                f"{exc.overflow_pt / mm:.1f} mm too tall", expected=f"fits in {e.w:g} × {e.h:g} mm",
-                fix="shorten the text")]) from None
-        draw_layout(self.canvas, self.icons, lay, left, top, w, e.align, layout.render(e.color, ctx, e),
-                    valign_height=h, valign=e.valign)
-
-    def _fit(self, text, e, w, h, min_size):
-        return self.shared.fitter.fit(text, w, h, e.size, min_size, e.leading, e.hyphenate, e.font)
-
-    def _stats(self, e, layout, ctx, left, top, w, h):
-        items = layout.evaluate(e.items or "[]", ctx, e) or []
-        if isinstance(items, dict):
-            stats = self.shared.pack.spec.stats
-            items = [[stats[k].icon if k in stats and stats[k].icon else k, v] for k, v in items.items()]
-        items = [it for it in items if it is not None]
-        if not items:
-            return
-        c = self.canvas
-        cell = w / len(items)
-        size = e.size
-        icon_size = min(h * 0.8, size * 1.25)
-        color = layout.render(e.color, ctx, e)
-        for i, (icon_name, value) in enumerate(items):
-            label = str(value)
-            tw = c.stringWidth(label, BOLD, size)
-            total = icon_size + 1.2 + tw
-            cx = left + cell * i + (cell - total) / 2
-            mid = top - h / 2
-            self.icons.draw(str(icon_name), cx, mid - icon_size / 2, icon_size)
-            c.setFillColor(self._color(color))
-            c.setFont(BOLD, size)
-            c.drawString(cx + icon_size + 1.2, mid - size * 0.36, label)
-
-    def _image(self, e, layout, ctx, left, top, w, h):
-        card = ctx.get("card")
-        art = getattr(card, "art", None) if card is not None else None
-        c = self.canvas
-        c.saveState()
-        p = c.beginPath()
-        if e.radius:
-            p.roundRect(left, top - h, w, h, e.radius * mm)
-        else:
-            p.rect(left, top - h, w, h)
-        c.clipPath(p, stroke=0, fill=0)
-        if art:
-            self.shared.art.draw(c, art, card, left, top - h, w, h, e.fit)
-        else:
-            fill = layout.render(e.fill or "#eeeeee", ctx, e)
-            c.setFillColor(self._color(fill))
-            c.rect(left, top - h, w, h, fill=1, stroke=0)
-            emblem = layout.render(e.emblem or "hex", ctx, e).strip() or "hex"
-            size = min(w, h) * 0.55
-            self.icons.draw(emblem, left + (w - size) / 2, top - h + (h - size) / 2, size,
-                            layout.render(e.color, ctx, e) if e.color != "#222222" else "#c9c2b4")
-        c.restoreState()
