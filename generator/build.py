@@ -11,13 +11,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.core.errors import InputError
 from generator.export.raster import export_pngs, export_tts
 from generator.kit import build_faces, output_dir, pack_faces
 from generator.maps.load import load_pack_maps
 from generator.pack.load import load_build, load_pack, load_presets
-from generator.pack.model import Build, Pack
 from generator.render.cards.faces import CardShared
 from generator.render.cards.sheets import (write_calibration, write_gutterfold, write_home_sheets,
                                            write_print_shop)
@@ -25,6 +25,9 @@ from generator.render.maps.document import build_maps_pdf, export_map_pngs
 from generator.render.pieces.document import build_pieces_pdf
 from generator.render.rulebook.book import build_rulebook_pdf
 from generator.render.rulebook.quickref import build_quick_reference_pdf
+
+if TYPE_CHECKING:
+    from generator.pack.model import Build, Pack
 
 HOME_PARTS = ("rulebook", "maps", "cards", "pieces")  # longest first, for the worker pool
 WORKERS = 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Report
@@ -10,10 +11,12 @@ from generator.core.yamlio import display_path
 from generator.maps import validate_map
 from generator.pack.load import load_build
 from generator.pack.locate import is_map_file, pack_for
-from generator.pack.model import Pack
 from generator.render.pieces.model import check_pieces
 from generator.rules import validate_build
 from generator.rules.pack_checks import validate_pack_rules
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
 
 def validate_target(target: Path, points: int | None = None, pack_option: Path | None = None,
                     boss_build: Path | None = None, cache: dict | None = None) -> list[Report]:

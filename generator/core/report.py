@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from generator.core.errors import Location
+if TYPE_CHECKING:
+    from generator.core.errors import Location
+
 
 SCHEMA_ID = "pnp.validation/1"
 

@@ -10,10 +10,13 @@ import shutil
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from generator.pack.model import Pack
-from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.sheets import write_print_shop
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
+    from generator.render.cards.faces import CardFace, CardShared
 
 DPI = 300
 # print services' pixel sizes for a poker card at 300 dpi (PRINT-SPECS.md)

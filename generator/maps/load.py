@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.core.errors import InputError, Problem
-from generator.core.yamlio import Document
 from generator.maps.model import hex_map_from_document
 from generator.maps.square import square_map_from_document
 from generator.pack.load import pack_document
-from generator.pack.model import Pack
+
+if TYPE_CHECKING:
+    from generator.core.yamlio import Document
+    from generator.pack.model import Pack
 
 
 def map_id(path: Path) -> str:

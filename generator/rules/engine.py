@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from generator.core.report import Report, Violation
-from generator.pack.model import Build, Character, Pack
+from typing import TYPE_CHECKING
+
+from generator.core.report import Report
 from generator.rules import checks
 from generator.rules.context import Context, points_of, resolve_build
+
+if TYPE_CHECKING:
+    from generator.core.report import Violation
+    from generator.pack.model import Build, Character, Pack
 
 
 def validate_build(pack: Pack, build: Build, points_override: int | None = None) -> Report:

@@ -6,21 +6,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 
 from generator.core.errors import InputError, Problem
 from generator.pack.load import pack_font_paths
-from generator.pack.model import Card, Pack
 from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_pack_fonts
 from generator.render.base.icons import IconSheet
-from generator.render.base.layout import Element, Layout, LayoutSet, run_within_budget
+from generator.render.base.layout import LayoutSet, run_within_budget
 from generator.render.base.text import TextFitter
 from generator.render.cards.elements import ELEMENTS
 from generator.render.cards.elements.box import MAX_BLEED_MM
 from generator.render.rulebook.quickref import reference_card_context
+
+if TYPE_CHECKING:
+    from generator.pack.model import Card, Pack
+    from generator.render.base.layout import Element, Layout
 
 FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC}
 TEMPLATE_ROOT = Path(__file__).resolve().parents[3] / "templates"

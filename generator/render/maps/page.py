@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from reportlab.lib.utils import simpleSplit
 
-from generator.pack.model import Pack
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM, new_canvas
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
 
 
 

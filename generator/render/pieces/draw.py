@@ -12,20 +12,22 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.grids import hexgrid
-from generator.pack.model import Pack
-from generator.render.base.art import ArtLibrary
 from generator.render.base.colors import INK, strength
 from generator.render.base.fonts import BOLD, REGULAR
-from generator.render.base.icons import IconSheet
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
 from generator.render.pieces.patterns import pattern
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
+    from generator.render.base.art import ArtLibrary
+    from generator.render.base.icons import IconSheet
 
 MARGIN_MM = 10.0  # home printers lose 3-5 mm at the edge
 HEADER_MM = 15.0

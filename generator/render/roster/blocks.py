@@ -5,6 +5,7 @@ block with its code and QR. `RosterSheet` (generator.render.roster.sheet) adds t
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.barcode.qr import QrCodeWidget
@@ -12,14 +13,16 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.lib.colors import white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from generator.core.report import Violation
-from generator.pack.model import Card, Character
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR
 from generator.render.base.pdfout import MM
 from generator.render.base.text import draw_layout
 from generator.render.roster.parts import (CODE_GROUP, CODE_LEADING, CODE_SIZE, COLUMN_GAP, GREY, INK, LEGAL,
                                            MAX_VIOLATIONS, NOT_LEGAL, QR_BORDER, QR_LEVEL, QR_SIZE, RULE,
                                            WARNING, Block, Row, ellipsize, hex_color, plain_text, tint_color)
+
+if TYPE_CHECKING:
+    from generator.core.report import Violation
+    from generator.pack.model import Card, Character
 
 
 class RosterBlocks:

@@ -8,14 +8,13 @@ each block knows its height, blocks flow onto pages, and nothing is drawn twice.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
-from generator.core.report import Report
-from generator.pack.model import Build, Character, Pack
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.paper import PAPERS, page_size_pt
@@ -23,9 +22,14 @@ from generator.render.base.pdfout import MM, new_canvas
 from generator.render.base.text import TextFitter
 from generator.render.roster.blocks import RosterBlocks
 from generator.render.roster.parts import (COLUMNS, GREY, INK, LEGAL, MARGIN, NOT_LEGAL, PALE, ROW, ROW_DENSE,
-                                           RULE, WARNING, Block, Page, hex_color, tint_color)
+                                           RULE, WARNING, Page, hex_color, tint_color)
 from generator.rules import validate_build
 from generator.share.codes import build_hash, build_signature, encode
+
+if TYPE_CHECKING:
+    from generator.core.report import Report
+    from generator.pack.model import Build, Character, Pack
+    from generator.render.roster.parts import Block
 
 
 def write_roster(pack: Pack, build: Build, out_path: Path, paper: str = "a4",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
@@ -17,7 +18,6 @@ from reportlab.platypus.doctemplate import ActionFlowable
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
 from generator.maps.load import load_pack_maps
-from generator.pack.model import Pack
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR
 from generator.render.base.paper import PAPERS, page_size_pt
 from generator.render.base.pdfout import new_canvas
@@ -28,6 +28,9 @@ from generator.render.rulebook.markdown import (Flow, chapter_source, environmen
                                                 markdown_flowables, render_template, template_context)
 from generator.render.rulebook.reference import card_list, map_catalogue, presets
 from generator.render.rulebook.text import Book, BookStyle, ChapterTitle, Contents, Heading
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
 
 TEMPLATE_ROOT = Path(__file__).resolve().parents[3] / "templates"
 

@@ -3,9 +3,13 @@ Reads: x, y, w, h, fill, stroke, stroke_width, radius, bleed."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reportlab.lib.units import mm
 
-from generator.render.base.layout import Element, Layout
+if TYPE_CHECKING:
+    from generator.render.base.layout import Element, Layout
+
 
 MAX_BLEED_MM = 3.5  # backgrounds marked `bleed: true` extend this far; sheets clip to what they give
 

@@ -3,10 +3,14 @@ Reads: x, y, w, h, hexes, size."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reportlab.lib.units import mm
 
-from generator.render.base.layout import Element, Layout
 from generator.render.maps.hexes import draw_hex_shape
+
+if TYPE_CHECKING:
+    from generator.render.base.layout import Element, Layout
 
 KIND = "hexshape"
 FIELDS = ("x", "y", "w", "h", "hexes", "size")

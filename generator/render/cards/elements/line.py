@@ -3,10 +3,14 @@ Reads: x, y, x2, y2, stroke, stroke_width."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reportlab.lib.units import mm
 
 from generator.render.base.colors import INK
-from generator.render.base.layout import Element, Layout
+
+if TYPE_CHECKING:
+    from generator.render.base.layout import Element, Layout
 
 KIND = "line"
 FIELDS = ("x", "y", "x2", "y2", "stroke", "stroke_width")

@@ -3,10 +3,14 @@ Reads: x, y, w, h, cells, size."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reportlab.lib.units import mm
 
-from generator.render.base.layout import Element, Layout
 from generator.render.maps.square import draw_square_shape
+
+if TYPE_CHECKING:
+    from generator.render.base.layout import Element, Layout
 
 KIND = "squares"
 FIELDS = ("x", "y", "w", "h", "cells", "size")

@@ -3,8 +3,12 @@ Reads: x, y, w, h, items, size, color."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from generator.render.base.fonts import BOLD
-from generator.render.base.layout import Element, Layout
+
+if TYPE_CHECKING:
+    from generator.render.base.layout import Element, Layout
 
 KIND = "stats"
 FIELDS = ("x", "y", "w", "h", "items", "size", "color")

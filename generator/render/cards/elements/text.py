@@ -4,12 +4,16 @@ Reads: x, y, w, h, text, font, size, min_size, align, valign, color, leading, hy
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reportlab.lib.units import mm
 
 from generator.core.errors import InputError, Location, Problem
 from generator.render.base.fonts import missing_glyphs
-from generator.render.base.layout import Element, Layout
 from generator.render.base.text import FitError, draw_layout
+
+if TYPE_CHECKING:
+    from generator.render.base.layout import Element, Layout
 
 KIND = "text"
 FIELDS = ("x", "y", "w", "h", "text", "font", "size", "min_size", "align", "valign", "color", "leading", "hyphenate")
