@@ -10,14 +10,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.core.report import Report
-from generator.maps.checks import check_map, footprint_of, largest_party, preset_footprints
+from generator.maps.checks import Footprint, check_map, footprint_of, largest_party, preset_footprints
 from generator.maps.load import load_map, load_pack_maps
+from generator.maps.model import HexMap
 from generator.maps.reach import check_square_map
 from generator.pack.load import load_build, load_presets
 
 if TYPE_CHECKING:
-    from generator.maps.checks import Footprint
-    from generator.maps.model import HexMap
     from generator.pack.model import Pack
 
 __all__ = ["Footprint", "HexMap", "load_map", "load_pack_maps", "validate_map", "validate_hexmap"]
