@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Report
@@ -11,16 +10,16 @@ from generator.core.yamlio import display_path
 from generator.maps import validate_map
 from generator.pack.load import load_build
 from generator.pack.locate import is_map_file, pack_for
+from generator.pack.model import Pack
 from generator.render.pieces.model import check_pieces
 from generator.rules import validate_build
 from generator.rules.pack_checks import validate_pack_rules
 
-if TYPE_CHECKING:
-    from generator.pack.model import Pack
-
-def validate_target(target: Path, points: int | None = None, pack_option: Path | None = None,
-                    boss_build: Path | None = None, cache: dict | None = None) -> list[Report]:
-    """Reports for one TARGET: a pack folder (its data, presets and maps), a build file or a map file."""
+def validate_target(target: Path, points: int | str | None = None, pack_option: Path | None = None,
+                    boss_build: Path | None = None, cache: dict | None = None, setup: str | None = None,
+                    max_characters: int | None = None) -> list[Report]:
+    """Reports for one TARGET: a pack folder (its data, presets and maps), a build file or a map file.
+    `points`: a number or `none`; `setup`: how a map is checked (generator.maps.checks.check_map)."""
     if not target.exists():
         where = display_path(target)
         raise InputError([Problem("file.missing", f"no such file or folder: {where}", Location(where),
@@ -28,26 +27,31 @@ def validate_target(target: Path, points: int | None = None, pack_option: Path |
                                   fix="check the path")])
     pack = pack_for(target, pack_option, cache)
     if target.is_dir():
-        return validate_pack(pack, points)
+        return validate_pack(pack, points, max_characters)
     if is_map_file(target):
-        return validate_map_file(pack, target, boss_build)
+        return validate_map_file(pack, target, boss_build, setup or "rules")
     build = load_build(target, pack)
-    return [validate_build(pack, build, points)]
+    return [validate_build(pack, build, points, max_characters)]
 
 
-def validate_pack(pack: Pack, points: int | None = None) -> list[Report]:
+def validate_pack(pack: Pack, points: int | str | None = None, max_characters: int | None = None) -> list[Report]:
     problems = []
     if getattr(pack.spec, "pieces", None) is not None:
         problems.extend(check_pieces(pack))
     reports = [pack_report(pack)]
+    from generator.cli.render_check import render_problems  # what `pnp build` would stop on, drawn in memory
+    errors, warnings = render_problems(pack)
+    problems.extend(errors)
+    reports[0].violations.extend(warnings)
     for preset in pack.preset_files:
         try:
-            reports.append(validate_build(pack, load_build(preset, pack), points))
+            reports.append(validate_build(pack, load_build(preset, pack), points, max_characters))
         except InputError as exc:
             problems.extend(exc.problems)
     for map_file in pack.map_files:
         try:
-            reports.extend(validate_map_file(pack, map_file, None))
+            # the rules' setup, and the maps' scenario zones too: the kit prints both
+            reports.extend(validate_map_file(pack, map_file, None, "both"))
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -68,5 +72,5 @@ def pack_report(pack: Pack) -> Report:
     return report
 
 
-def validate_map_file(pack: Pack, path: Path, boss_build: Path | None) -> list[Report]:
-    return [validate_map(pack, path, boss_build)]
+def validate_map_file(pack: Pack, path: Path, boss_build: Path | None, setup: str = "rules") -> list[Report]:
+    return [validate_map(pack, path, boss_build, setup)]

@@ -99,6 +99,9 @@ class CardTypeSpec(Strict):
 class CountRange(Strict):
     min: int = Field(default=0, ge=0)
     max: int | None = Field(default=None, ge=0)
+    # how many the print kit makes play pieces for (status counters) when there is no `max`:
+    # a printing choice, never a rule
+    kit: int | None = Field(default=None, ge=1, le=50)
 
 
 class BaseSpec(Strict):
@@ -166,6 +169,8 @@ class RuleSpec(Strict):
     messages: dict[str, str] = {}
     message: str | None = None
     fix: str | None = None
+    stat: str | None = None  # stat_minimum: the stat checked
+    places: list[Literal["base", "equipment", "abilities"]] = []  # unique_cards: where copies are counted
     # pack-level composition checks (check: composition): cards of `member_type` that name an
     # `owner_type` card in `group_field` must match the owner's `counts_field` per `split_field`
     owner_type: str | None = None
@@ -230,6 +235,7 @@ class ReferenceSpec(Strict):
     turn: list[ReferenceSection] = []
     combat: list[ReferenceSection] = []
     glossary: list[GlossaryEntry] = []
+    card: bool = True  # print the reference card with the cards (see docs/layouts.md)
 
 
 # ---- play pieces (game.yaml `pieces:`, see docs/pieces.md) ---------------------------------
@@ -370,12 +376,19 @@ class GameSpec(Strict):
     # is summed, a `hexes` field counts distinct hexes), e.g. [slots, feat_cost, size]
     totals: list[Annotated[str, StringConstraints(min_length=1, max_length=64)]] = []
     terrain: dict[CardId, TerrainSpec] = {}
-    line_of_sight: Literal["permissive", "strict"] = "permissive"
+    # permissive / strict: centre to centre with either / both tie-breaks clear;
+    # corners: some corner of one hex sees some corner of the other (hexgrid.corner_line_of_sight)
+    line_of_sight: Literal["permissive", "strict", "corners"] = "permissive"
+    # required: figures start in the maps' zones; optional: zones are a scenario setup the
+    # players may choose, the rules' setup (anywhere, apart) is the default
+    start_zones: Literal["required", "optional"] = "required"
     movement: MovementSpec | None = None
     pieces: PiecesSpec | None = None
     reference: ReferenceSpec = ReferenceSpec()
     # the pack's own TrueType fonts, by style: paths inside the pack (`fonts/Body.ttf`)
     fonts: dict[FontStyle, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}
+    # the pack's own icons: name -> an SVG file inside the pack, used as `:name:` and in layouts
+    icons: dict[CardId, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}
 
 
 # ---- plain values the rest of the program works with ---------------------------------
@@ -452,6 +465,9 @@ class Build:
     points_limit_location: Location
     characters: tuple[Character, ...]
     location: Location
+    unlimited: bool = False  # `points_limit: none`: the players agreed to play without a limit
+    max_characters: int | None = None  # a table's own cap on the characters of this build
+    max_characters_location: Location | None = None
 
 
 @dataclass

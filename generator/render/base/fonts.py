@@ -3,7 +3,6 @@ a pack may name its own TTF files (resolved inside the pack)."""
 
 from __future__ import annotations
 
-import functools
 import os
 
 import reportlab
@@ -40,17 +39,3 @@ def register_pack_fonts(paths: dict) -> dict:
             pdfmetrics.registerFont(font)
         out[style] = font.fontName
     return out
-
-
-def missing_glyphs(text: str) -> list[str]:
-    """Characters of `text` the card font cannot draw (it would print an empty box instead)."""
-    covered = _coverage()
-    return sorted({ch for ch in text if ord(ch) not in covered and not ch.isspace()})
-
-
-@functools.lru_cache(maxsize=1)
-def _coverage() -> frozenset:
-    """Code points every face of the built-in family can draw."""
-    register_fonts()
-    faces = [pdfmetrics.getFont(name).face.charToGlyph for name in (REGULAR, BOLD, ITALIC, BOLD_ITALIC)]
-    return frozenset.intersection(*(frozenset(f) for f in faces))

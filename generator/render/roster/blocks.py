@@ -5,7 +5,6 @@ block with its code and QR. `RosterSheet` (generator.render.roster.sheet) adds t
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.barcode.qr import QrCodeWidget
@@ -13,16 +12,14 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.lib.colors import white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from generator.core.report import Violation, character_key
+from generator.pack.model import Card, Character
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR
 from generator.render.base.pdfout import MM
 from generator.render.base.text import draw_layout
 from generator.render.roster.parts import (CODE_GROUP, CODE_LEADING, CODE_SIZE, COLUMN_GAP, GREY, INK, LEGAL,
                                            MAX_VIOLATIONS, NOT_LEGAL, QR_BORDER, QR_LEVEL, QR_SIZE, RULE,
                                            WARNING, Block, Row, ellipsize, hex_color, plain_text, tint_color)
-
-if TYPE_CHECKING:
-    from generator.core.report import Violation
-    from generator.pack.model import Card, Character
 
 
 class RosterBlocks:
@@ -155,7 +152,7 @@ class RosterBlocks:
     def stat_items(self, char: Character) -> list[tuple[str | None, str, str]]:
         """(icon, value, label) for the stats row: the pack's stats, then slots and the other
         sums the validator reports (feat cost, size)."""
-        stats = self.report.stats.get(char.name, {})
+        stats = self.report.stats.get(character_key(char.path[-1]), {})  # by position, never by name
         items = []
         for stat_id, stat in self.spec.stats.items():
             items.append((stat.icon, str(stats.get(stat_id, 0)), stat.name))

@@ -14,6 +14,7 @@ from generator.core.errors import InputError, Location, Problem, did_you_mean, s
 from generator.core.yamlio import display_path
 from generator.pack.load import pack_document
 from generator.render.base.layout import make_environment
+from generator.render.rulebook.diagrams import DiagramError, diagram_flowable
 from generator.render.rulebook.tables import rich_table
 from generator.render.rulebook.text import Heading, RichText, Rule
 
@@ -260,7 +261,9 @@ def markdown_flowables(flow: Flow, text: str) -> Flow:
     item_first: list[bool] = []
     quote = 0
     i = 0
+    tagged = 0
     while i < len(tokens):
+        tagged = _tag_lines(flow.flowables, tagged, tokens, i)
         tok = tokens[i]
         t = tok.type
         if t == "heading_open":
@@ -302,13 +305,38 @@ def markdown_flowables(flow: Flow, text: str) -> Flow:
             rows, aligns, i = _table(tokens, i)
             flow.table(rows, aligns)
             continue
+        elif t == "fence" and tok.info.split()[:1] == ["diagram"]:
+            diagram = _diagram(flow, tok)
+            flow.flowables.append(diagram)
+            if diagram.caption:
+                flow.paragraph(diagram.caption, italic=True, color=st.muted)
         elif t in ("fence", "code_block"):
             for line in tok.content.rstrip("\n").split("\n"):
                 flow.paragraph(line.replace("*", "\u2217") or " ", st.body * 1.6, tight=True, color=st.muted)
         elif t == "hr":
             flow.flowables.append(Rule(st.rule))
         i += 1
+    _tag_lines(flow.flowables, tagged, tokens, len(tokens))
     return flow
+
+
+def _tag_lines(flowables: list, tagged: int, tokens, i: int) -> int:
+    """Give the flowables made since the last call the Markdown line they come from, so a
+    layout error names it (render/rulebook/errors.py)."""
+    line = next((tok.map[0] + 1 for tok in reversed(tokens[:i]) if tok.map), 1)
+    for f in flowables[tagged:]:
+        f._pnp_line = line
+    return len(flowables)
+
+
+def _diagram(flow: Flow, tok):
+    """A ```diagram KIND block (generator.render.rulebook.diagrams)."""
+    try:
+        return diagram_flowable(tok.info, tok.content, flow.book.style)
+    except DiagramError as exc:
+        line = tok.map[0] + 1 if tok.map else 0
+        raise InputError([Problem("rules.diagram", str(exc), Location(flow.key, line),
+                                  expected="```diagram line-of-sight with from, to and blockers")]) from None
 
 
 def _table(tokens, i: int):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from reportlab.lib.units import mm
 
 from generator.core.errors import InputError, Location, Problem
-from generator.render.base.fonts import missing_glyphs
+from generator.render.cards.text_checks import checked_text
 from generator.render.base.text import FitError, draw_layout
 
 if TYPE_CHECKING:
@@ -24,18 +24,7 @@ def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: f
     text = layout.render(e.text or "", ctx, e).strip()
     if not text:
         return
-    missing = missing_glyphs(text)
-    if missing:
-        card = ctx.get("card")
-        shown = ", ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:6]) + (" …" if len(missing) > 6 else "")
-        name = f"card `{card.id}` ({card.name})" if card is not None else f"layout `{layout.name}`"
-        from_layout = card is None or all(ch in (e.text or "") for ch in missing)  # written in the layout
-        raise InputError([Problem(
-            "card.glyph", f"{name}: the font has no glyph for {shown} in the `{e.id or 'text'}` text, "
-            "so it would print as empty boxes", layout.where(e) if from_layout else card.location,
-            found="".join(missing[:20]), expected="characters the card font can print (Latin, Greek and "
-            "Cyrillic letters, common punctuation)",
-            fix="replace those characters (a symbol can often be an :icon:), or print with a font that has them")])
+    text = checked_text(p.shared, e, layout, ctx, text)
     min_size = e.min_size if e.min_size is not None else e.size
     try:
         lay = _fit(p, text, e, w, h, min_size)
