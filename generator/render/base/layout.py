@@ -34,10 +34,10 @@ from generator.render.base.colors import tint
 ELEMENT_KINDS = ("box", "line", "text", "icon", "stats", "image", "hexshape", "squares")
 
 
+# One element of a card layout: the fields every kind may use (each kind reads its own FIELDS,
+# see generator.render.cards.elements). A comment, not a docstring: the layout schema shows
+# docstrings to people editing layouts.
 class Element(BaseModel):
-    """One element of a card layout: the fields every kind may use (each kind reads its own
-    FIELDS, see generator.render.cards.elements)."""
-
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     id: str | None = None
     kind: Literal[ELEMENT_KINDS]
