@@ -30,6 +30,7 @@ LAYERS = [
     "generator.export",           # PNG and Tabletop Simulator exports
     "generator.kit",              # what a kit is
     "generator.build",            # how a build runs
+    "generator.web",              # the deck builder in the browser (pnp serve)
     "generator.cli",              # the command line
     "generator.__main__",
 ]

@@ -61,8 +61,13 @@ def parse_back_offset(value: str) -> tuple[float, float]:
               show_default=True, help="Home profile: which parts of the kit to build.")
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Output folder (default: output/<pack id>).")
-def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path, png_size, only, out_dir):
+@click.option("--fetch", "fetch_first", is_flag=True, help="First download the pack's published sheets (cards/*.url).")
+def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path, png_size, only, out_dir, fetch_first):
     """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
+    if fetch_first:
+        from generator.cli.sheets import fetch_lines
+        for line in fetch_lines(pack_dir):
+            click.echo(line)
     from generator.build import run_build  # deferred: ReportLab takes a second to load
     from generator.core.calibration import resolve_back_offset
     explicit = parse_back_offset(back_offset) if back_offset is not None else None

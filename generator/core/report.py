@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from generator.core.errors import Location
+if TYPE_CHECKING:
+    from generator.core.errors import Location
+
 
 # /2: characters are keyed by their position in the build (`characters[0]`), never by name,
 # and a build without a points limit has no `left` (docs/validation.md, "Changes from /1")
@@ -42,8 +45,7 @@ class Violation:
     def as_dict(self) -> dict:
         return {
             "rule": self.rule, "severity": self.severity, "message": self.message,
-            "file": self.location.file, "line": self.location.line, "column": self.location.column,
-            "path": self.path, "observed": self.observed, "expected": self.expected,
+            **self.location.as_dict(), "path": self.path, "observed": self.observed, "expected": self.expected,
             "contributors": [c.as_dict() for c in self.contributors], "fix": self.fix,
         }
 

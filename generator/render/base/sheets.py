@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
-from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 
 from generator.core.duplex import back_page_shift, flip_axis
@@ -16,8 +15,8 @@ from generator.core.errors import InputError, Location, Problem
 from generator.core.yamlio import load_yaml_file
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
+from generator.render.base.paper import PAPERS_MM
 
-PAPERS_MM = {"a4": (A4[0] / mm, A4[1] / mm), "letter": (LETTER[0] / mm, LETTER[1] / mm)}
 SHEETS_DIR = Path(__file__).resolve().parents[3] / "templates" / "sheets"
 
 
