@@ -589,3 +589,26 @@ def test_no_request_gives_a_server_error(client):
         r = client.get(url)
         assert r.status_code < 500, (url, r.status_code)
         assert "Traceback" not in r.text
+
+
+def test_print_buttons_use_the_saved_duplex_calibration(client, env, private_calibration):
+    """`pnp calibrate` once, and the builder's card PDFs carry the same back correction as the
+    CLI's: the back pages move, the fronts stay where they were."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from generator.core.calibration import save_back_offset
+    doc = preset(env[1], BF, "boss-ashen-behemoth")
+    code = client.post("/api/boss_fight/share", json=doc).json()["code"]
+
+    def pages():
+        r = client.post("/p/boss_fight/print/cards.pdf", data={"code": code})
+        assert r.status_code == 200
+        reader = PdfReader(BytesIO(r.content))
+        return [page.get_contents().get_data() for page in reader.pages[:2]]
+
+    front, back = pages()
+    save_back_offset((1.5, -0.5), "long-edge", private_calibration)
+    front_cal, back_cal = pages()
+    assert front_cal == front and back_cal != back

@@ -10,6 +10,7 @@ from pathlib import Path
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 
+from generator.core.calibration import load_back_offset
 from generator.core.errors import InputError, Location, Problem
 from generator.pack.model import Pack
 from generator.web.common import site_of
@@ -32,12 +33,8 @@ def _document(pack: Pack, build_json: str, code: str) -> dict:
 
 
 def back_offset() -> tuple[float, float]:
-    """The printer's saved duplex offset (`pnp calibrate`), where the engine has one; the
-    module arrives with issue 15, so its absence means no saved offset."""
-    try:
-        from generator.core.calibration import load_back_offset
-    except ImportError:
-        return (0.0, 0.0)
+    """The printer's saved duplex reading (`pnp calibrate`) for long-edge printing, so the
+    builder's PDFs line up like the CLI's; none saved (or an unreadable file) means none."""
     try:
         return tuple(load_back_offset(duplex="long-edge") or (0.0, 0.0))
     except (InputError, OSError, ValueError, TypeError):
