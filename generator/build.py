@@ -28,6 +28,13 @@ class Options:
     duplex: str = "long-edge"
     back_offset: tuple = (0.0, 0.0)
     png_size: str = "mpc"
+    # print services, CMYK, cutting machines, TTS (generator/export/services.py)
+    color: str = "rgb"
+    icc: str | None = None
+    ink_limit: float = 240.0
+    cut: str | None = None
+    cut_inset: float = 0.0
+    tts_url_base: str | None = None
 
 
 def _timed(path, fn, *args, **kw) -> str:
@@ -72,13 +79,15 @@ def _worker(args) -> list[str]:
 
 def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "home", paper: str = "a4",
               duplex: str = "long-edge", back_offset=(0.0, 0.0), png_size: str = "mpc", only: str = "all",
-              out_dir: Path | None = None, parallel: bool = True):
-    """Yields one line per file written."""
+              out_dir: Path | None = None, parallel: bool = True, extra: dict | None = None):
+    """Yields one line per file written (and a warning line per layout problem)."""
     pack = load_pack(Path(pack_dir))
     build = load_build(build_file, pack) if build_file else None
     out = output_dir(pack, out_dir)
     stem = Path(build_file).stem if build_file else None
-    opt = Options(paper, duplex, tuple(back_offset), png_size)
+    opt = Options(paper, duplex, tuple(back_offset), png_size, **(extra or {}))
+    from generator.preflight.layout import layout_warning_lines
+    yield from layout_warning_lines(pack, build)
 
     if profile == "home":
         parts = HOME_PARTS if only == "all" else (only,)
@@ -95,7 +104,10 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
 
     shared = CardShared(pack)
     faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
-    if profile == "gutterfold":
+    if profile in ("dtc", "cut", "printplaygames") or (profile == "print-shop" and opt.color == "cmyk"):
+        from generator.export.services import run_extra_profile
+        yield from run_extra_profile(profile, pack, build, faces, shared, out, stem, opt, _timed)
+    elif profile == "gutterfold":
         name = f"{stem}-gutterfold.pdf" if stem else "cards-gutterfold.pdf"
         yield _timed(out / name, write_gutterfold, pack, faces, out / name, sheet=f"gutterfold-{paper}",
                      shared=shared)
@@ -113,3 +125,5 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
         if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
             from generator.render.maps import export_map_pngs
             yield _timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps")
+        from generator.export.tts_save import save_name, write_tts_save
+        yield _timed(folder / f"{save_name(pack)}.json", write_tts_save, pack, folder, opt.tts_url_base)

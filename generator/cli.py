@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from generator.build_options import apply_service, export_options
 from generator.errors import InputError
 from generator.rules.report import reports_document
 from generator.targets import DEFAULT_PACK, validate_target
@@ -132,8 +133,10 @@ def _offset(value: str) -> tuple[float, float]:
                 default=str(DEFAULT_PACK))
 @click.option("--build", "build_file", type=click.Path(path_type=Path, dir_okay=False),
               help="Print only this build's cards (and its pieces).")
-@click.option("--profile", type=click.Choice(["home", "gutterfold", "print-shop", "png", "tts"]), default="home",
-              show_default=True, help="What to make: home sheets, gutterfold, print-shop PDF, PNG per card, TTS sheets.")
+@click.option("--profile", type=click.Choice(["home", "gutterfold", "print-shop", "png", "tts", "dtc", "cut",
+                                             "printplaygames"]), default="home", show_default=True,
+              help="What to make: home sheets, gutterfold, print-shop PDF, PNG per card, TTS sheets and save, "
+                   "DriveThruCards decks, cutting-machine sheets, PrintPlayGames sheets.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge", "none"]), default="long-edge", show_default=True)
 @click.option("--back-offset", default="0,0", show_default=True,
@@ -144,11 +147,17 @@ def _offset(value: str) -> tuple[float, float]:
               show_default=True, help="Home profile: which parts of the kit to build.")
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Output folder (default: output/<pack id>).")
-def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir):
+@export_options
+def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir, service, color, icc,
+          ink_limit, cut, cut_inset, tts_url_base):
     """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
     from generator.build import run_build
-    for line in run_build(pack_dir, build_file=build_file, profile=profile, paper=paper, duplex=duplex,
-                          back_offset=_offset(back_offset), png_size=png_size, only=only, out_dir=out_dir):
+    eff = apply_service(profile, service, color, png_size, cut, ink_limit)
+    extra = {"color": eff["color"], "icc": str(icc) if icc else None, "ink_limit": eff["ink_limit"], "cut": cut,
+             "cut_inset": cut_inset, "tts_url_base": tts_url_base}
+    for line in run_build(pack_dir, build_file=build_file, profile=eff["profile"], paper=paper, duplex=duplex,
+                          back_offset=_offset(back_offset), png_size=eff["png_size"], only=only, out_dir=out_dir,
+                          extra=extra):
         click.echo(line)
 
 
@@ -226,6 +235,10 @@ def new(name, root):
     click.echo(f"created {target}: edit {target}/game.yaml and {target}/cards/units.yaml, then run\n"
                f"  pnp validate {target}\n  pnp build {target}")
 
+
+from generator.preflight.command import preflight  # noqa: E402 - a command in its own module
+
+main.add_command(preflight)
 
 if __name__ == "__main__":
     main()

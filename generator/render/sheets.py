@@ -18,7 +18,8 @@ from generator.render.fonts import REGULAR
 from generator.schemas import allowed_keys_fn
 from generator.yamlio import load_yaml_file
 
-PAPERS_MM = {"a4": (A4[0] / mm, A4[1] / mm), "letter": (LETTER[0] / mm, LETTER[1] / mm)}
+PAPERS_MM = {"a4": (A4[0] / mm, A4[1] / mm), "letter": (LETTER[0] / mm, LETTER[1] / mm),
+             "12x18": (304.8, 457.2)}  # 12 x 18 in: PrintPlayGames' press sheet
 SHEETS_DIR = Path(__file__).resolve().parents[2] / "templates" / "sheets"
 MARK_WIDTH_PT = 0.25
 
@@ -26,7 +27,7 @@ MARK_WIDTH_PT = 0.25
 class SheetSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     name: str
-    paper: Literal["a4", "letter"] = "a4"
+    paper: Literal["a4", "letter", "12x18"] = "a4"
     orientation: Literal["portrait", "landscape"] = "portrait"
     columns: Annotated[int, Field(ge=1, le=30)] | Literal["auto"] = "auto"
     rows: Annotated[int, Field(ge=1, le=30)] | Literal["auto"] = "auto"
