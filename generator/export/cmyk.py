@@ -76,7 +76,7 @@ class CmykConverter:
         ramp = Image.new("CMYK", (256, 1))
         ramp.putdata([(0, 0, 0, k) for k in range(256)])
         lab = ImageCms.applyTransform(ramp, self._cmyk_to_lab)
-        return [px[0] for px in lab.getdata()]  # L* scaled 0..255
+        return [lab.getpixel((i, 0))[0] for i in range(256)]  # L* scaled 0..255
 
     def gray(self, level: float) -> tuple[float, float, float, float]:
         """A neutral (0 = black, 1 = white) as K only, matching its lightness."""

@@ -32,7 +32,7 @@ from generator.render.pdfout import new_canvas
 from generator.render.sheets import PAPERS_MM, SheetSpec, clip_to_slot, make_grid
 
 DEFAULT_CORNER_RADIUS_MM = 3.0
-CUT_BLEED_MM = 1.0  # printed past the cut line, so a slightly shifted cut shows no paper
+CUT_BLEED_MM = 0.5  # printed past the cut line, so a slightly shifted cut shows no paper
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,8 @@ class Registration:
 # L-shaped corners at top right and bottom left, 20 mm legs 0.5 mm thick, 10 mm inset
 # from the page edge (10 mm is also the smallest inset Studio accepts). Studio must be set
 # to the same style, inset, length and thickness for its sensor to find them.
-SILHOUETTE = Registration(inset=10.0, length=20.0, thickness=0.5, square=5.0, content_inset=16.0)
+SILHOUETTE = Registration(inset=10.0, length=20.0, thickness=0.5, square=5.0, content_inset=10.5)
+MARK_CLEARANCE_MM = 1.0  # no print within this distance of a mark: the sensor must see paper round it
 # Cricut Design Space: its own frame, printed by Design Space around a 6.75 x 9.25 in image.
 CRICUT_AREA_MM = (6.75 * 25.4, 9.25 * 25.4)
 
@@ -87,16 +88,31 @@ class Outline:
 
 def _silhouette_marks(c, page_w_mm: float, page_h_mm: float, reg: Registration) -> list[tuple]:
     """Draw Type 1 marks; return their rectangles (x, y-from-top, w, h, mm) for tests."""
-    i, L, t, s = reg.inset, reg.length, reg.thickness, reg.square
-    rects = [(i, i, s, s),                                   # top-left filled square
-             (page_w_mm - i - L, i, L, t), (page_w_mm - i - t, i, t, L),   # top-right L
-             (i, page_h_mm - i - t, L, t), (i, page_h_mm - i - L, t, L)]   # bottom-left L
+    rects = mark_rects(page_w_mm, page_h_mm, reg)  # top-left square, top-right L, bottom-left L
     c.saveState()
     c.setFillColorRGB(0, 0, 0)
     for x, y, w, h in rects:
         c.rect(x * mm, (page_h_mm - y - h) * mm, w * mm, h * mm, stroke=0, fill=1)
     c.restoreState()
     return rects
+
+
+def mark_rects(page_w_mm: float, page_h_mm: float, reg: Registration) -> list[tuple]:
+    i, L, t, s = reg.inset, reg.length, reg.thickness, reg.square
+    return [(i, i, s, s), (page_w_mm - i - L, i, L, t), (page_w_mm - i - t, i, t, L),
+            (i, page_h_mm - i - t, L, t), (i, page_h_mm - i - L, t, L)]
+
+
+def _hits_marks(grid, page_w: float, page_h: float, reg: Registration) -> bool:
+    g = MARK_CLEARANCE_MM
+    for s in grid.slots:
+        l, b, r, t = (v / mm for v in s.bleed)
+        x0, x1 = s.x / mm - l, (s.x + s.w) / mm + r
+        y0, y1 = page_h - (s.y + s.h) / mm - t, page_h - s.y / mm + b  # from the top
+        for mx, my, mw, mh in mark_rects(page_w, page_h, reg):
+            if x0 < mx + mw + g and mx - g < x1 and y0 < my + mh + g and my - g < y1:
+                return True
+    return False
 
 
 def _svg(outlines: list[Outline], page_mm: tuple[float, float], inset: float) -> str:
@@ -141,7 +157,7 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
         reg = None
         aw, ah = CRICUT_AREA_MM
         area = ((page_w - aw) / 2, (page_h - ah) / 2, aw, ah)
-    spec = SheetSpec(name=f"cut-{machine}", paper=paper, gutter=[2.0 * CUT_BLEED_MM + 1.0] * 2,
+    spec = SheetSpec(name=f"cut-{machine}", paper=paper, gutter=[2.0 * CUT_BLEED_MM + 0.5] * 2,
                      bleed=CUT_BLEED_MM, marks="none")
     folder = Path(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -156,6 +172,10 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
             groups.setdefault(pack.card_size_mm(face.type_id), []).append(face)
         for size, group in groups.items():
             grid = make_grid(spec, size, area)
+            if reg is not None and _hits_marks(grid, page_w, page_h, reg):
+                # centred cards reach a corner mark: keep them clear of the marks' corners too
+                inner = reg.inset + reg.length + MARK_CLEARANCE_MM
+                grid = make_grid(spec, size, (area[0], inner, area[2], page_h - 2 * inner))
             back_grid = grid.mirrored("long-edge")
             per = len(grid.slots)
             for start in range(0, len(group), per):
