@@ -59,7 +59,8 @@ def image_url(folder: Path, name: str, url_base: str | None) -> str:
 
 def card_object(card, card_id: int, deck_key: int, custom: dict, scale: float, where: str) -> dict:
     nickname = card.name if card is not None else "Reference"
-    description = (card.text if card is not None else "").strip()
+    # the card text's inline icons (`:health:`) read as their names in TTS's tooltip
+    description = re.sub(r":([a-z0-9][a-z0-9-]*):", r"\1", card.text if card is not None else "").strip()
     return {"GUID": _guid("card", where, card_id), "Name": "Card", "Transform": _transform(scale=scale, rot_z=180.0),
             "Nickname": nickname, "Description": description, "GMNotes": card.id if card is not None else "",
             "ColorDiffuse": dict(_CARD_TINT), "Locked": False, "Grid": True, "Snap": True, "Autoraise": True,
