@@ -163,3 +163,12 @@ def test_silhouette_marks_and_no_crop_marks(tmp_path, pack):
         keep[int((y0 - 1) * px):int((y1 + 1) * px) + 1, int((x0 - 1) * px):int((x1 + 1) * px) + 1] = True
     assert ink[keep].any()
     assert not ink[~keep].any(), "something besides the card and the registration marks was printed"
+
+
+def test_cut_files_are_reproducible(tmp_path, pack):
+    shared = CardShared(pack)
+    faces = pack_faces(pack, shared, copies=False)[:2]
+    for name in ("a", "b"):
+        export_cut(pack, faces, tmp_path / name, "cricut", "letter", shared=shared)
+    for f in ("sheets.pdf", "sheet-01.svg", "sheet-01.dxf"):
+        assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f

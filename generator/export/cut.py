@@ -129,6 +129,16 @@ def _svg(outlines: list[Outline], page_mm: tuple[float, float], inset: float) ->
 def _dxf(outlines: list[Outline], page_mm: tuple[float, float], inset: float, target: Path) -> None:
     """Closed LWPOLYLINEs with arc bulges, in mm, y up (DXF's convention)."""
     import ezdxf
+    # fixed creation dates and GUIDs (set before the document exists: it stamps itself when made)
+    previous = ezdxf.options.write_fixed_meta_data_for_testing
+    ezdxf.options.write_fixed_meta_data_for_testing = True
+    try:
+        _write_dxf(ezdxf, outlines, page_mm, inset, target)
+    finally:
+        ezdxf.options.write_fixed_meta_data_for_testing = previous
+
+
+def _write_dxf(ezdxf, outlines: list[Outline], page_mm: tuple[float, float], inset: float, target: Path) -> None:
     doc = ezdxf.new("R2010", setup=False)
     doc.units = ezdxf.units.MM
     msp = doc.modelspace()
@@ -143,6 +153,19 @@ def _dxf(outlines: list[Outline], page_mm: tuple[float, float], inset: float, ta
         msp.add_lwpolyline([(px, py, 0, 0, b) for px, py, b in pts], format="xyseb", close=True,
                            dxfattribs={"layer": "CUT"})
     doc.saveas(target)
+    _sort_classes(Path(target))
+
+
+def _sort_classes(path: Path) -> None:
+    """ezdxf writes its CLASSES section in an order that changes from run to run; entries
+    there are independent of each other, so sort them: the same input gives the same bytes."""
+    text = path.read_text(encoding="cp1252")
+    head, sep, rest = text.partition("  0\nSECTION\n  2\nCLASSES\n")
+    if not sep:
+        return
+    body, end, tail = rest.partition("  0\nENDSEC\n")
+    entries = ["  0\nCLASS\n" + e for e in body.split("  0\nCLASS\n") if e]
+    path.write_text(head + sep + "".join(sorted(entries)) + end + tail, encoding="cp1252")
 
 
 def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "silhouette",
