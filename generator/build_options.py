@@ -54,4 +54,8 @@ def apply_service(profile: str, service: str | None, color: str | None, png_size
     if opts["profile"] == "dtc" and opts["color"] is None:
         opts["color"] = "cmyk"
     opts["color"] = opts["color"] or "rgb"
+    if opts["color"] == "cmyk" and opts["profile"] not in ("print-shop", "dtc"):
+        # home printers, PNG services and Tabletop Simulator want RGB (TTS refuses CMYK images)
+        raise click.UsageError(f"--color cmyk is for --profile print-shop or dtc, not `{opts['profile']}`, "
+                               "which stays RGB")
     return opts

@@ -243,3 +243,8 @@ def test_printplaygames_sheets_are_12_by_18_inches_with_2mm_bleed_and_mirrored_b
     back = clips[1][0]
     assert back[0] + back[2] / 2 == pytest.approx(w - (first[0] + first[2] / 2), abs=0.05)
     assert back[1] == pytest.approx(first[1], abs=0.05)
+
+
+def test_cmyk_is_refused_where_rgb_is_needed():
+    result = CliRunner().invoke(main, ["build", str(PACK), "--profile", "tts", "--color", "cmyk"])
+    assert result.exit_code == 2 and "stays RGB" in result.output
