@@ -172,3 +172,47 @@ def test_cut_files_are_reproducible(tmp_path, pack):
         export_cut(pack, faces, tmp_path / name, "cricut", "letter", shared=shared)
     for f in ("sheets.pdf", "sheet-01.svg", "sheet-01.dxf"):
         assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
+
+
+def _path_bbox(d: str) -> tuple[float, float, float, float]:
+    pts = [tuple(map(float, p.split(","))) for p in re.findall(r"-?[\d.]+,-?[\d.]+", d)]
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def test_counter_outlines_match_the_printed_counters(tmp_path, pack):
+    """Every counter on pieces.pdf's first counter page has a cut outline of its size, centred
+    where the page's marker says the counter is."""
+    import subprocess
+
+    from generator.render.pieces_draw import extent
+    shared = CardShared(pack)
+    info = export_cut(pack, pack_faces(pack, shared, copies=False)[:1], tmp_path / "cut", "silhouette", "a4",
+                      shared=shared, pieces=True)
+    assert info["piece cut files"] >= 2
+    page = 2  # page 1 is the contents page
+    text = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-bbox",
+                           str(tmp_path / "cut" / "pieces.pdf"), "-"], capture_output=True, text=True).stdout
+    markers = [(m.group(5), float(m.group(1)) * PT_MM, float(m.group(4)) * PT_MM)
+               for m in re.finditer(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">'
+                                    r'(pnp:counter:[^<]+:front:[^<]+)<', text)]
+    assert len(markers) > 10
+    svg = ElementTree.parse(tmp_path / "cut" / f"pieces-p{page:02d}.svg").getroot()
+    boxes = [_path_bbox(p.get("d")) for p in svg.iter(f"{SVG}path")]
+    orientation = pack.spec.pieces.orientation if getattr(pack.spec.pieces, "orientation", None) else None
+    matched = 0
+    for label, x, y_bottom in markers:
+        *_, shape, size = label.split(":")
+        size = float(size)
+        box = min(boxes, key=lambda b: abs((b[0] + b[2]) / 2 - x) + abs((b[1] + b[3]) / 2 - y_bottom))
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        assert cx == pytest.approx(x, abs=0.05)   # the marker's text starts exactly at the centre
+        assert cy == pytest.approx(y_bottom, abs=0.5)  # its box's bottom is the baseline plus the descent
+        w, h = box[2] - box[0], box[3] - box[1]
+        if shape == "round":
+            assert (w, h) == (pytest.approx(size, abs=0.05), pytest.approx(size, abs=0.05))
+        elif shape == "hex":
+            ew, eh = extent("hex", orientation or ("flat" if w > h else "pointy"), size)
+            assert (w, h) == (pytest.approx(ew, abs=0.05), pytest.approx(eh, abs=0.05))
+        matched += 1
+    assert matched == len(markers)

@@ -170,7 +170,7 @@ def _sort_classes(path: Path) -> None:
 
 def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "silhouette",
                paper: str = "letter", inset_mm: float = 0.0, shared: CardShared | None = None,
-               dxf: bool = True) -> dict:
+               dxf: bool = True, pieces: bool = False, build=None) -> dict:
     shared = shared or CardShared(pack)
     page_w, page_h = PAPERS_MM[paper]
     if machine == "silhouette":
@@ -228,6 +228,13 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
                     _dxf(outlines, (page_w, page_h), inset_mm, tmp / f"sheet-{sheets:02d}.dxf")
                 cuts += len(outlines)
         c.save()
+        piece_files = 0
+        if pieces and pack.spec.pieces is not None:
+            # the pieces as the kit prints them, with the counters' and bases' cut lines as SVG
+            from generator.export.cut_pieces import write_piece_cuts
+            from generator.render.pieces import build_pieces_pdf
+            build_pieces_pdf(pack, tmp / "pieces.pdf", paper=paper, build=build)
+            piece_files = write_piece_cuts(tmp / "pieces.pdf", tmp)
         (tmp / "README.txt").write_text(_readme(pack, machine, paper, inset_mm, sheets), encoding="utf-8")
         if folder.exists():
             old = folder.with_name(f".{folder.name}.old")
@@ -240,7 +247,7 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return {"sheets": sheets, "cuts": cuts}
+    return {"sheets": sheets, "cuts": cuts, "piece cut files": piece_files}
 
 
 def _readme(pack: Pack, machine: str, paper: str, inset: float, sheets: int) -> str:
@@ -254,4 +261,7 @@ def _readme(pack: Pack, machine: str, paper: str, inset: float, sheets: int) -> 
                "Print Then Cut image and the matching sheet-NN.svg as its cut layer, attach them; Design Space "
                "prints its own registration frame.")
     return (f"{pack.spec.name} {pack.spec.version}: {sheets} sheet(s) for {machine}, outlines inset {inset:g} mm.\n"
-            f"{how}\n")
+            f"{how}\n"
+            "pieces.pdf (when the pack has pieces) comes with pieces-pNN.svg, the cut lines of the counters, "
+            "standees and bases on its page NN; it has no registration marks: import the page and its SVG into "
+            "the machine's software and let it add its marks.\n")

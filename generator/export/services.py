@@ -80,7 +80,8 @@ def run_extra_profile(profile: str, pack, build, faces, shared, out: Path, stem:
         from generator.export.cut import export_cut
         machine = opt.cut or "silhouette"
         folder = out / (f"{stem}-cut-{machine}" if stem else f"cut-{machine}")
-        yield timed(folder, export_cut, pack, faces, folder, machine, opt.paper, opt.cut_inset, shared)
+        yield timed(folder, export_cut, pack, faces, folder, machine, opt.paper, opt.cut_inset, shared,
+                    pieces=True, build=build)
     elif profile == "printplaygames":
         from generator.render.cardsheets import write_home_sheets
         name = f"{stem}-printplaygames.pdf" if stem else "cards-printplaygames.pdf"
