@@ -126,4 +126,4 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
             from generator.render.maps import export_map_pngs
             yield _timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps")
         from generator.export.tts_save import save_name, write_tts_save
-        yield _timed(folder / f"{save_name(pack)}.json", write_tts_save, pack, folder, opt.tts_url_base)
+        yield _timed(folder / f"{save_name(pack)}.json", write_tts_save, pack, folder, opt.tts_url_base, build)

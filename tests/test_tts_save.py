@@ -111,7 +111,7 @@ def test_card_ids_point_at_the_cells_that_show_the_card(tmp_path, pack, monkeypa
     monkeypatch.setattr(raster, "TTS_MAX_COLUMNS", 4)
     monkeypatch.setattr(raster, "TTS_MAX_ROWS", 2)
     raster.export_tts(pack, faces, tmp_path / "tts", shared)
-    info = write_tts_save(pack, tmp_path / "tts", url_base=None)
+    info = write_tts_save(pack, tmp_path / "tts", url_base=None, pieces=False)
     save = json.loads((tmp_path / "tts" / "Boss-Fight.json").read_text(encoding="utf-8"))
     jsonschema.validate(save, SCHEMA)
     assert info["cards"] == len(faces)
@@ -158,3 +158,38 @@ def test_url_base_replaces_file_urls(tmp_path, pack):
     assert urls and all(u.startswith("https://cdn.example.test/game/") for u in urls)
     board = save["ObjectStates"][-1]
     assert board["CustomImage"]["ImageURL"] == "https://cdn.example.test/game/maps/arena_hex100px.png"
+
+
+def test_counters_and_bases_in_the_save(tmp_path, pack):
+    """Counters: a bag per kind holding one tile per counter, of the counter's shape, front and
+    back images; bases: a token each. Images cut from the kit's own pieces.pdf."""
+    from generator.export.tts_pieces import PX_PER_MM, export_tts_pieces
+    from generator.export.tts_save import TTS_TILE_UNITS_AT_SCALE_1
+    from generator.render.pieces_draw import extent
+    _index(tmp_path)
+    index = export_tts_pieces(pack, tmp_path)
+    save = build_save(pack, tmp_path)
+    jsonschema.validate(save, SCHEMA)
+    bags = {o["Nickname"]: o for o in save["ObjectStates"] if o["Name"] == "Bag"}
+    by_kind = {c["kind"]: c for c in index["counters"]}
+    obstacle = by_kind["obstacle"]
+    assert obstacle["shape"] == "hex" and obstacle["count"] == 20 and obstacle["back"]
+    tiles = bags["Obstacle counters"]["ContainedObjects"]
+    assert len(tiles) == 20 and {t["Name"] for t in tiles} == {"Custom_Tile"}
+    image = tiles[0]["CustomImage"]
+    assert image["CustomTile"]["Type"] == 1  # hex
+    assert image["ImageURL"].endswith("/pieces/obstacle-front.png")
+    assert image["ImageSecondaryURL"].endswith("/pieces/obstacle-back.png")
+    assert tiles[0]["Transform"]["scaleX"] == pytest.approx(25.4 / 25.4 / TTS_TILE_UNITS_AT_SCALE_1, abs=1e-3)
+    with Image.open(tmp_path / "pieces" / "obstacle-front.png") as img:  # cropped at the cut line
+        w, h = extent("hex", pack.spec.pieces.orientation or "pointy", 25.4)
+        assert abs(img.width - w * PX_PER_MM) <= 2 and abs(img.height - h * PX_PER_MM) <= 2
+    round_kinds = [c for c in index["counters"] if c["shape"] == "round"]
+    assert round_kinds and all(bags[f"{c['kind'].replace('-', ' ').title()} counters"]["ContainedObjects"][0]
+                               ["CustomImage"]["CustomTile"]["Type"] == 2 for c in round_kinds)
+    tokens = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Token"]
+    assert len(tokens) == len(index["bases"]) >= 5
+    titan = next(b for b in index["bases"] if b["key"] == "the-worldbreaker-titan")
+    with Image.open(tmp_path / "pieces" / titan["image"]) as img:
+        alpha = np.asarray(img.convert("RGBA"))[..., 3]
+    assert alpha[0, 0] == 0 and alpha[alpha.shape[0] // 2, alpha.shape[1] // 2] == 255  # cut out, solid inside

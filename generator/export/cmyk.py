@@ -139,8 +139,8 @@ def limit_image_ink(cmyk_img, limit: float):
     return Image.fromarray(a.astype(np.uint8), mode="CMYK")
 
 
-def _num(x: float):
-    import pikepdf  # noqa: F401 - operands are plain numbers; pikepdf accepts floats
+def _num(x: float) -> float:
+    """An operand with four decimals: enough for 8-bit ink, and short streams."""
     return float(f"{x:.4f}")
 
 

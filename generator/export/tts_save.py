@@ -30,6 +30,10 @@ TTS_CARD_WIDTH_UNITS = 2.5
 # scale 1; boards are scaled to true size from it. NOT verified in TTS itself (not available
 # here): if a board comes out the wrong size, this one number corrects every map.
 TTS_BOARD_UNITS_AT_SCALE_1 = 18.0
+# Custom tiles and tokens are taken to span 2 units on their longer side at scale 1; the
+# same caveat: an assumption, not checked in TTS here.
+TTS_TILE_UNITS_AT_SCALE_1 = 2.0
+TILE_TYPES = {"square": 0, "hex": 1, "round": 2}  # TTS CustomTile.Type: box, hex, circle, rounded
 GRID_HEX_FLAT_TOP, GRID_HEX_POINTY_TOP = 1, 2  # TTS GridType: 0 box, 1 hex horizontal, 2 hex vertical
 _WHITE = {"r": 1.0, "g": 1.0, "b": 1.0}
 _CARD_TINT = {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}
@@ -127,6 +131,7 @@ def build_save(pack: Pack, folder: Path, url_base: str | None = None) -> dict:
                     "Lines": True, "Color": {"r": 0.0, "g": 0.0, "b": 0.0}, "Opacity": 0.5, "ThickLines": False,
                     "Snapping": False, "Offset": False, "BothSnapping": False,
                     "xSize": pitch_in, "ySize": pitch_in, "PosOffset": {"x": 0.0, "y": 1.0, "z": 0.0}}
+    objects += _pieces(Path(folder), url_base)
     save = {"SaveName": f"{pack.spec.name} {pack.spec.version}", "GameMode": pack.spec.name, "Date": "",
             "Table": "Table_RPG", "Sky": "Sky_Museum", "Note": "Made by pnp from the pack's data.", "Rules": "",
             "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "VersionNumber": "",
@@ -136,15 +141,69 @@ def build_save(pack: Pack, folder: Path, url_base: str | None = None) -> dict:
     return save
 
 
+def _pieces(folder: Path, url_base: str | None) -> list[dict]:
+    """A bag of tiles per kind of counter, a token per base, from pieces/pieces.json."""
+    index_file = folder / "pieces" / "pieces.json"
+    if not index_file.is_file():
+        return []
+    index = json.loads(index_file.read_text(encoding="utf-8"))
+    base_url = url_base.rstrip("/") + "/pieces" if url_base else None
+    out, x = [], 0.0
+    for c in index.get("counters", []):
+        if not c.get("front"):
+            continue
+        scale = round(c["size_mm"] / 25.4 / TTS_TILE_UNITS_AT_SCALE_1, 4)
+        front = image_url(folder / "pieces", c["front"], base_url)
+        back = image_url(folder / "pieces", c["back"], base_url) if c.get("back") else front
+        tiles = [{"GUID": _guid("counter", c["kind"], i), "Name": "Custom_Tile",
+                  "Transform": _transform(x=x, y=1.0, z=10.0, rot_y=0.0, scale=scale),
+                  "Nickname": c["kind"].replace("-", " ").title(), "Description": "",
+                  "ColorDiffuse": dict(_WHITE), "Locked": False, "Grid": True, "Snap": True, "Autoraise": True,
+                  "Sticky": True, "Tooltip": True,
+                  "CustomImage": {"ImageURL": front, "ImageSecondaryURL": back, "ImageScalar": 1.0,
+                                  "WidthScale": 0.0,
+                                  "CustomTile": {"Type": TILE_TYPES.get(c["shape"], 0), "Thickness": 0.1,
+                                                 "Stackable": True, "Stretch": True}}}
+                 for i in range(1, c["count"] + 1)]
+        out.append({"GUID": _guid("bag", c["kind"]), "Name": "Bag",
+                    "Transform": _transform(x=x, y=1.0, z=10.0, rot_y=0.0),
+                    "Nickname": f"{c['kind'].replace('-', ' ').title()} counters",
+                    "Description": f"{c['count']} {c['shape']} counters, {c['size_mm']:g} mm",
+                    "ColorDiffuse": dict(_WHITE), "Locked": False, "Grid": True, "Snap": True, "Autoraise": True,
+                    "Sticky": True, "Tooltip": True, "ContainedObjects": tiles})
+        x += 2.5
+    z = 14.0
+    for i, b in enumerate(index.get("bases", [])):
+        scale = round(max(b["width_mm"], b["height_mm"]) / 25.4 / TTS_TILE_UNITS_AT_SCALE_1, 4)
+        out.append({"GUID": _guid("base", b["side"], b["key"]), "Name": "Custom_Token",
+                    "Transform": _transform(x=(i % 8) * 4.0, y=1.0, z=z + (i // 8) * 5.0, rot_y=0.0, scale=scale),
+                    "Nickname": b["key"].replace("-", " ").title(),
+                    "Description": f"{b['side']} base, {b['hexes']} hex{'es' if b['hexes'] != 1 else ''}",
+                    "ColorDiffuse": dict(_WHITE), "Locked": False, "Grid": True, "Snap": True, "Autoraise": True,
+                    "Sticky": True, "Tooltip": True,
+                    "CustomImage": {"ImageURL": image_url(folder / "pieces", b["image"], base_url),
+                                    "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
+                                    "CustomToken": {"Thickness": 0.2, "MergeDistancePixels": 15.0,
+                                                    "StandUp": False, "Stackable": False}}})
+    return out
+
+
 def save_name(pack: Pack) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", pack.spec.name).strip("-") or pack.spec.id
 
 
-def write_tts_save(pack: Pack, folder: Path, url_base: str | None = None) -> dict:
-    """Write `folder`/<Pack>.json; returns counts for the build log."""
+def write_tts_save(pack: Pack, folder: Path, url_base: str | None = None, build=None, pieces: bool = True) -> dict:
+    """Write `folder`/<Pack>.json (and, with `pieces`, the counters' and bases' images);
+    returns counts for the build log."""
+    if pieces:
+        from generator.export.tts_pieces import export_tts_pieces
+        export_tts_pieces(pack, folder, build)
     save = build_save(pack, folder, url_base)
     target = Path(folder) / f"{save_name(pack)}.json"
     with atomic_output(target, suffix=".json") as tmp:
         Path(tmp).write_text(json.dumps(save, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     cards = sum(len(o.get("DeckIDs", [])) or (o["Name"] == "Card") for o in save["ObjectStates"])
-    return {"objects": len(save["ObjectStates"]), "cards": cards}
+    bags = [o for o in save["ObjectStates"] if o["Name"] == "Bag"]
+    return {"objects": len(save["ObjectStates"]), "cards": cards,
+            "counters": sum(len(b["ContainedObjects"]) for b in bags),
+            "bases": sum(o["Name"] == "Custom_Token" for o in save["ObjectStates"])}
