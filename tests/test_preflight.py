@@ -125,3 +125,42 @@ def test_build_warns_naming_the_card(bad_pack, tmp_path):
     assert any("art.low-dpi" in w and "`first-unit`" in w and "element `art`" in w for w in warnings)
     assert any("layout.safe-zone" in w and "`first-unit`" in w and "element `edge-note`" in w for w in warnings)
     assert (tmp_path / "out" / "cards.pdf").is_file()  # warnings, not errors: the kit is still built
+
+
+def _page(path: Path, draw) -> None:
+    """One card-sized print-shop page (1/8 in bleed, boxes set) with what `draw` puts on it."""
+    b = 25.4 / 8 * mm
+    w, h = 63.5 * mm, 88.9 * mm
+    c = new_canvas(str(path), (w + 2 * b, h + 2 * b), "test page")
+    c.setTrimBox((b, b, w + b, h + b))
+    c.setBleedBox((0, 0, w + 2 * b, h + 2 * b))
+    draw(c, b, w, h)
+    c.showPage()
+    c.save()
+
+
+def test_preflight_hairlines_bleed_and_ink(tmp_path):
+    from generator.preflight.pdfcheck import check_pdf
+
+    def hairline(c, b, w, h):
+        c.setFillColorCMYK(0, 0, 0, 0.2)
+        c.rect(0, 0, w + 2 * b, h + 2 * b, fill=1, stroke=0)
+        c.setLineWidth(0.1)
+        c.line(b + 10, b + 10, b + 100, b + 10)
+
+    def short_art(c, b, w, h):  # art that stops at the trim: white bleed
+        c.setFillColorCMYK(0.2, 0.6, 0.1, 0)
+        c.rect(b, b, w, h, fill=1, stroke=0)
+
+    def heavy_ink(c, b, w, h):
+        c.setFillColorCMYK(0.9, 0.8, 0.8, 0.9)  # 340 %
+        c.rect(0, 0, w + 2 * b, h + 2 * b, fill=1, stroke=0)
+
+    for name, draw in (("hair", hairline), ("short", short_art), ("ink", heavy_ink)):
+        _page(tmp_path / f"{name}.pdf", draw)
+    rules = {name: {f.rule for f in check_pdf(tmp_path / f"{name}.pdf", "dtc")} for name in ("hair", "short", "ink")}
+    assert "pdf.hairline" in rules["hair"] and "pdf.bleed-art" not in rules["hair"]
+    assert "pdf.bleed-art" in rules["short"] and "pdf.hairline" not in rules["short"]
+    assert "pdf.ink" in rules["ink"] and "pdf.ink" not in rules["hair"]
+    ink = next(f for f in check_pdf(tmp_path / "ink.pdf", "dtc") if f.rule == "pdf.ink")
+    assert "340 %" in ink.message and ink.severity == "error"

@@ -248,3 +248,26 @@ def test_printplaygames_sheets_are_12_by_18_inches_with_2mm_bleed_and_mirrored_b
 def test_cmyk_is_refused_where_rgb_is_needed():
     result = CliRunner().invoke(main, ["build", str(PACK), "--profile", "tts", "--color", "cmyk"])
     assert result.exit_code == 2 and "stays RGB" in result.output
+
+
+def test_print_shop_cmyk_from_the_command_line_with_a_users_profile(tmp_path):
+    """--profile print-shop --color cmyk --icc FILE: the OutputIntent carries the user's profile."""
+    from PIL import ImageCms
+    user_icc = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
+    if not user_icc.is_file():
+        user_icc = DEFAULT_ICC  # still a CMYK profile named on the command line
+    preset = sorted((PACK / "presets").glob("*.yaml"))[0]
+    result = CliRunner().invoke(main, ["build", str(PACK), "--build", str(preset), "--profile", "print-shop",
+                                       "--color", "cmyk", "--icc", str(user_icc), "--ink-limit", "260",
+                                       "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    out = tmp_path / f"{preset.stem}-print-shop.pdf"
+    description = ImageCms.getProfileDescription(ImageCms.getOpenProfile(str(user_icc))).strip()
+    with pikepdf.open(out) as pdf:
+        intent = pdf.Root.OutputIntents[0]
+        assert str(intent.OutputConditionIdentifier) == description
+        assert intent.DestOutputProfile.read_bytes() == user_icc.read_bytes()
+        assert "260" in str(intent.Info)
+        assert not [o for o, _ in _operators(pdf) if o in RGB_OPS]
+        assert len(pdf.pages) % 2 == 0 and "/TrimBox" in pdf.pages[0].obj
+    assert not list(tmp_path.glob(".pnp-cmyk-*")), "the scratch RGB file was left behind"
