@@ -83,7 +83,8 @@ def export_dtc(pack: Pack, faces: list[CardFace], folder: Path, conv: CmykConver
             convert_pdf(rgb, tmp / f"{stem}.pdf", conv)
             rgb.unlink()
             w, h = pack.card_size_mm(members[0].type_id)
-            lines.append(f"{stem}.pdf: {len(members)} cards, {2 * len(members)} pages, trim {w:g} x {h:g} mm")
+            n = len(members)
+            lines.append(f"{stem}.pdf: {n} card{'s' if n != 1 else ''}, {2 * n} pages, trim {w:g} x {h:g} mm")
         (tmp / "README.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
         if folder.exists():
             old = folder.with_name(f".{folder.name}.old")
