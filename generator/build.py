@@ -86,23 +86,27 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
     out = output_dir(pack, out_dir)
     stem = Path(build_file).stem if build_file else None
     opt = Options(paper, duplex, tuple(back_offset), png_size, **(extra or {}))
-    from generator.preflight.layout import layout_warning_lines
-    yield from layout_warning_lines(pack, build)
+    from generator.preflight.layout import layout_warning_lines  # layout checks, as warnings
 
     if profile == "home":
         parts = HOME_PARTS if only == "all" else (only,)
         if parallel and build is None and len(parts) > 1:
             with ProcessPoolExecutor(max_workers=WORKERS) as pool:
-                results = dict(zip(parts, pool.map(_worker, [(p, str(pack_dir), out, opt) for p in parts])))
+                done = pool.map(_worker, [(p, str(pack_dir), out, opt) for p in parts])
+                warnings = list(layout_warning_lines(pack, build))  # while the workers draw
+                results = dict(zip(parts, done))
+            yield from warnings
             for part in ("cards", "pieces", "maps", "rulebook"):
                 yield from results.get(part, [])
         else:
+            yield from layout_warning_lines(pack, build)
             for part in ("cards", "pieces", "maps", "rulebook"):
                 if part in parts:
                     yield from _home_part(part, pack, build, stem, out, opt)
         return
 
     shared = CardShared(pack)
+    yield from layout_warning_lines(pack, build, shared)
     faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
     if profile in ("dtc", "cut", "printplaygames") or (profile == "print-shop" and opt.color == "cmyk"):
         from generator.export.services import run_extra_profile

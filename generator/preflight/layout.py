@@ -85,9 +85,12 @@ def _check_layout(layout, elements, ctx, name, width, height, safe_mm, shared, c
         if e.kind == "box" and e.bleed and e.fill:
             reaches_bleed = True
         if e.kind in _PLACED:
-            if e.kind == "text" and not layout.render(e.text or "", ctx, e).strip():
-                continue
-            if e.kind == "icon" and not layout.render(e.name or "hex", ctx, e).strip():
+            try:
+                if e.kind == "text" and not layout.render(e.text or "", ctx, e).strip():
+                    continue
+                if e.kind == "icon" and not layout.render(e.name or "hex", ctx, e).strip():
+                    continue
+            except Exception:  # the renderer reports a broken template, with its own message
                 continue
             x, y, w, h = _element_rect(e)
             gaps = {"left": x, "top": y, "right": width - (x + w), "bottom": height - (y + h)}
@@ -136,7 +139,7 @@ def grouped_lines(findings: list[Finding], prefix: str = "") -> list[str]:
     return lines
 
 
-def layout_warning_lines(pack, build=None):
+def layout_warning_lines(pack, build=None, shared=None):
     """For `pnp build`: the layout findings as warnings, grouped."""
-    for line in grouped_lines(layout_findings(pack, build)):
+    for line in grouped_lines(layout_findings(pack, build, shared)):
         yield "warning: " + line.split(" ", 1)[1] if line.startswith(("warning ", "error ")) else line
