@@ -216,3 +216,25 @@ def test_counter_outlines_match_the_printed_counters(tmp_path, pack):
             assert (w, h) == (pytest.approx(ew, abs=0.05), pytest.approx(eh, abs=0.05))
         matched += 1
     assert matched == len(markers)
+
+
+def test_corner_radius_comes_from_the_card_type(tmp_path):
+    from generator.scaffold import create_pack
+    root = create_pack("roundy", tmp_path)
+    game = root / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("    kit_copies: 2\n",
+                                                            "    kit_copies: 2\n    corner_radius: 5.5\n"),
+                    encoding="utf-8")
+    pack = load_pack(root)
+    assert pack.spec.card_types["unit"].corner_radius == 5.5
+    shared = CardShared(pack)
+    export_cut(pack, pack_faces(pack, shared, copies=False), tmp_path / "cut", "silhouette", "a4", shared=shared)
+    outlines = {o["id"].split("-", 2)[2]: o for o in _svg_outlines(tmp_path / "cut" / "sheet-01.svg")}
+    assert outlines["first-unit"]["radii"] == {5.5} and outlines["first-unit"]["arcs"] == 4
+    assert all(o["radii"] == {3.0} for k, o in outlines.items() if k != "first-unit")  # other types: 3 mm
+    bad = game.read_text(encoding="utf-8").replace("corner_radius: 5.5", "corner_radius: 40")
+    game.write_text(bad, encoding="utf-8")
+    from generator.errors import InputError
+    with pytest.raises(InputError) as exc:
+        load_pack(root)
+    assert "corner_radius" in str(exc.value.problems[0].location) or "corner_radius" in exc.value.problems[0].message

@@ -191,8 +191,11 @@ def test_drivethrucards_decks_order_boxes_bleed(tmp_path, pack, conv):
     fonts = subprocess.run(["pdffonts", str(tmp_path / "dtc" / "boss.pdf")], capture_output=True, text=True).stdout
     rows = fonts.splitlines()[2:]
     assert rows and all(r.split()[-5] == "yes" for r in rows)
-    # no marks: nothing is drawn outside the bleed box, and the page is just the card
-    from generator.preflight.pdfcheck import check_pdf
+    # the ink limit holds on every page rendered to CMYK, and preflight finds nothing to reject
+    from generator.preflight.pdfcheck import check_pdf, rendered_max_ink
+    inks = rendered_max_ink(tmp_path / "dtc" / "boss.pdf", dpi=72)
+    if inks is not None:
+        assert len(inks) == 6 and max(inks.values()) <= 240 + 1.0
     assert [f for f in check_pdf(tmp_path / "dtc" / "boss.pdf", "dtc") if f.severity == "error"] == []
 
 
