@@ -214,7 +214,7 @@ def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = N
                             "on every side")
                 walker = _Walker(pdf)
                 walker._fonts(page.obj.get("/Resources"))
-                walker.walk(page.obj.Contents if "/Contents" in page.obj else b"", page.obj.get("/Resources"))
+                walker.walk(page, page.obj.get("/Resources"))  # a Page: its Contents may be an array
                 for font, embedded in sorted(walker.fonts):
                     if not embedded:
                         add("pdf.font-embedding", "error", f"the font {font} is not embedded: the printer would "
