@@ -274,3 +274,24 @@ def test_print_shop_cmyk_from_the_command_line_with_a_users_profile(tmp_path):
         assert not [o for o, _ in _operators(pdf) if o in RGB_OPS]
         assert len(pdf.pages) % 2 == 0 and "/TrimBox" in pdf.pages[0].obj
     assert not list(tmp_path.glob(".pnp-cmyk-*")), "the scratch RGB file was left behind"
+
+
+def test_presets_set_the_options_each_service_needs():
+    from generator.build_options import apply_service
+    assert apply_service("home", "mpc", None, "mpc", None, 240)["profile"] == "png"
+    tgc = apply_service("home", "tgc", None, "mpc", None, 240)
+    assert (tgc["profile"], tgc["png_size"], tgc["color"]) == ("png", "tgc", "rgb")
+    dtc = apply_service("home", "drivethrucards", None, "mpc", None, 300)
+    assert (dtc["profile"], dtc["color"], dtc["ink_limit"]) == ("dtc", "cmyk", 240.0)
+    assert apply_service("home", "printplaygames", None, "mpc", None, 240)["profile"] == "printplaygames"
+    assert apply_service("home", None, None, "mpc", "cricut", 240)["profile"] == "cut"  # --cut implies the profile
+
+
+def test_printplaygames_preset_from_the_command_line(tmp_path):
+    preset = sorted((PACK / "presets").glob("*.yaml"))[0]
+    result = CliRunner().invoke(main, ["build", str(PACK), "--build", str(preset), "--service", "printplaygames",
+                                       "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(tmp_path / f"{preset.stem}-printplaygames.pdf") as pdf:
+        w, h = (float(v) * PT_MM for v in pdf.pages[0].MediaBox[2:])
+    assert (round(w, 1), round(h, 1)) == (304.8, 457.2)
