@@ -16,9 +16,9 @@ kit: $(STAMP)
 	$(PY) -m generator build card_data/boss_fight
 
 test: $(STAMP)
-	@command -v qpdf >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo "sudo -n"); \
-	  ($$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf poppler-utils) >/dev/null 2>&1 \
-	  || echo "note: qpdf not installed (needs apt-get as root or sudo); qpdf checks will be skipped"; }
+	@{ command -v qpdf && command -v gs; } >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo "sudo -n"); \
+	  ($$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf poppler-utils ghostscript) >/dev/null 2>&1 \
+	  || echo "note: qpdf/ghostscript not installed (needs apt-get as root or sudo); their checks will be skipped"; }
 	$(PY) -m pytest -q
 
 bench: $(STAMP)
