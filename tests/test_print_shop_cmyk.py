@@ -295,3 +295,29 @@ def test_printplaygames_preset_from_the_command_line(tmp_path):
     with pikepdf.open(tmp_path / f"{preset.stem}-printplaygames.pdf") as pdf:
         w, h = (float(v) * PT_MM for v in pdf.pages[0].MediaBox[2:])
     assert (round(w, 1), round(h, 1)) == (304.8, 457.2)
+
+
+def test_colour_space_operators_and_shadings_are_converted_too(tmp_path, conv):
+    """Not only rg/RG: `cs`/`sc` in DeviceRGB, grey `g`, and an axial shading's end colours."""
+    pdf = pikepdf.new()
+    shading = pdf.make_indirect(pikepdf.Dictionary(
+        ShadingType=2, ColorSpace=pikepdf.Name.DeviceRGB, Coords=[0, 0, 100, 0],
+        Function=pikepdf.Dictionary(FunctionType=2, Domain=[0, 1], C0=[1, 0, 0], C1=[0, 0, 1], N=1)))
+    content = b"/DeviceRGB cs 1 0 0 sc 0 0 50 50 re f 0.5 g 50 0 50 50 re f /Sh0 sh"
+    page = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, 100, 100],
+                              Resources=pikepdf.Dictionary(Shading=pikepdf.Dictionary(Sh0=shading)),
+                              Contents=pdf.make_stream(content))
+    pdf.pages.append(pikepdf.Page(page))
+    pdf.save(tmp_path / "rgb.pdf")
+    convert_pdf(tmp_path / "rgb.pdf", tmp_path / "cmyk.pdf", conv)
+    with pikepdf.open(tmp_path / "cmyk.pdf") as out:
+        ops = [(str(i.operator), list(i.operands)) for i in pikepdf.parse_content_stream(out.pages[0])]
+        assert ("cs", [pikepdf.Name.DeviceCMYK]) in ops
+        sc = next(args for op, args in ops if op == "sc")
+        assert len(sc) == 4 and [float(v) for v in sc] == pytest.approx(list(conv.rgb(1, 0, 0)))
+        k = next(args for op, args in ops if op == "k")
+        assert [float(v) for v in k][:3] == [0.0, 0.0, 0.0]  # 50 % grey: black ink only
+        sh = out.pages[0].Resources.Shading.Sh0
+        assert sh.ColorSpace == pikepdf.Name.DeviceCMYK
+        assert [float(v) for v in sh.Function.C0] == pytest.approx(list(conv.rgb(1, 0, 0)))
+        assert len(sh.Function.C1) == 4

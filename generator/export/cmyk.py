@@ -18,8 +18,8 @@ The result is *not* claimed to be PDF/X: see docs/print-services.md.
 
 from __future__ import annotations
 
-import hashlib
 import zlib
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
@@ -46,7 +46,7 @@ class CmykConverter:
         self.ink_limit = ink_limit / 100.0
         try:
             self.icc_bytes = self.icc_path.read_bytes()
-            profile = ImageCms.ImageCmsProfile(self.icc_path.open("rb"))
+            profile = ImageCms.getOpenProfile(str(self.icc_path))
         except (OSError, ImageCms.PyCMSError) as exc:
             raise InputError([Problem("cmyk.icc", f"cannot read the ICC profile `{self.icc_path}` ({exc})",
                                       Location(str(self.icc_path)), expected="an ICC output profile for CMYK",
@@ -168,7 +168,8 @@ def _convert_stream(instructions, conv: CmykConverter) -> tuple[list, int]:
             space["fill" if op == "cs" else "stroke"] = str(ops[0])
             out.append(pikepdf.ContentStreamInstruction([pikepdf.Name.DeviceCMYK], inst.operator))
             changed += 1
-        elif op in ("sc", "scn", "SC", "SCN") and space["fill" if op.islower() else "stroke"] in ("/DeviceRGB", "/DeviceGray"):
+        elif (op in ("sc", "scn", "SC", "SCN") and space["fill" if op.islower() else "stroke"] in
+              ("/DeviceRGB", "/DeviceGray") and all(isinstance(v, (int, float, Decimal)) for v in ops)):
             vals = [float(v) for v in ops]
             cmyk = conv.rgb(*vals) if len(vals) == 3 else conv.rgb(vals[0], vals[0], vals[0])
             out.append(pikepdf.ContentStreamInstruction([_num(v) for v in cmyk], inst.operator))
@@ -282,7 +283,3 @@ def _shadings(pdf, conv: CmykConverter) -> None:
 @lru_cache(maxsize=4)
 def converter(icc: str | None = None, ink_limit: float = DEFAULT_INK_LIMIT) -> CmykConverter:
     return CmykConverter(icc, ink_limit)
-
-
-def profile_digest(conv: CmykConverter) -> str:
-    return hashlib.sha256(conv.icc_bytes).hexdigest()[:16]
