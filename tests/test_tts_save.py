@@ -193,3 +193,15 @@ def test_counters_and_bases_in_the_save(tmp_path, pack):
     with Image.open(tmp_path / "pieces" / titan["image"]) as img:
         alpha = np.asarray(img.convert("RGBA"))[..., 3]
     assert alpha[0, 0] == 0 and alpha[alpha.shape[0] // 2, alpha.shape[1] // 2] == 255  # cut out, solid inside
+
+
+def test_cards_of_other_sizes_keep_their_proportions(tmp_path):
+    """A tarot boss card: x and z scaled apart from TTS's 2.5 x 3.5 unit card."""
+    raid = load_pack(REPO / "card_data" / "raid_boss")
+    (tmp_path / "decks.json").write_text(json.dumps({"pack": "raid_boss", "decks": [
+        {"set": "karrun", "type": "boss", "face": "karrun-boss-1.png", "back": "back-karrun-boss.png",
+         "columns": 2, "rows": 1, "cards": 1, "ids": ["karrun"]}]}), encoding="utf-8")
+    (card,) = build_save(raid, tmp_path)["ObjectStates"]
+    assert card["Name"] == "Card" and card["CardID"] == 100  # a one-card deck is a card
+    assert card["Transform"]["scaleX"] == pytest.approx(69.85 / 25.4 / 2.5, abs=1e-3)
+    assert card["Transform"]["scaleZ"] == pytest.approx(120.65 / 25.4 / 3.5, abs=1e-3)

@@ -23,9 +23,10 @@ from pathlib import Path
 from generator.model import Pack
 from generator.render.pdfout import atomic_output
 
-# TTS draws a card object at scale 1 about 2.5 units wide whatever its image's pixel size
-# (units are inches on TTS's ruler); a poker card is 2.5 in wide, so poker cards use scale 1.
-TTS_CARD_WIDTH_UNITS = 2.5
+# TTS draws a card object at scale 1 about 2.5 x 3.5 units whatever its image's pixel size
+# (units are inches on TTS's ruler): poker cards use scale 1; other sizes scale x and z
+# apart so they keep their own proportions (not checked in TTS itself).
+TTS_CARD_WIDTH_UNITS, TTS_CARD_HEIGHT_UNITS = 2.5, 3.5
 # A Custom_Board with ImageScalar 1 is taken to span about 18 units on its longer side at
 # scale 1; boards are scaled to true size from it. NOT verified in TTS itself (not available
 # here): if a board comes out the wrong size, this one number corrects every map.
@@ -44,9 +45,10 @@ def _guid(*parts) -> str:
     return hashlib.sha1("/".join(str(p) for p in parts).encode()).hexdigest()[:6]
 
 
-def _transform(x=0.0, y=1.0, z=0.0, rot_y=180.0, rot_z=0.0, scale=1.0) -> dict:
+def _transform(x=0.0, y=1.0, z=0.0, rot_y=180.0, rot_z=0.0, scale=1.0, scale_z=None) -> dict:
     return {"posX": round(x, 4), "posY": round(y, 4), "posZ": round(z, 4), "rotX": 0.0, "rotY": rot_y,
-            "rotZ": rot_z, "scaleX": round(scale, 4), "scaleY": 1.0, "scaleZ": round(scale, 4)}
+            "rotZ": rot_z, "scaleX": round(scale, 4), "scaleY": 1.0,
+            "scaleZ": round(scale if scale_z is None else scale_z, 4)}
 
 
 def file_url(path: Path) -> str:
@@ -61,11 +63,12 @@ def image_url(folder: Path, name: str, url_base: str | None) -> str:
     return file_url(folder / name)
 
 
-def card_object(card, card_id: int, deck_key: int, custom: dict, scale: float, where: str) -> dict:
+def card_object(card, card_id: int, deck_key: int, custom: dict, scale: tuple, where: str) -> dict:
     nickname = card.name if card is not None else "Reference"
     # the card text's inline icons (`:health:`) read as their names in TTS's tooltip
     description = re.sub(r":([a-z0-9][a-z0-9-]*):", r"\1", card.text if card is not None else "").strip()
-    return {"GUID": _guid("card", where, card_id), "Name": "Card", "Transform": _transform(scale=scale, rot_z=180.0),
+    return {"GUID": _guid("card", where, card_id), "Name": "Card",
+            "Transform": _transform(scale=scale[0], scale_z=scale[1], rot_z=180.0),
             "Nickname": nickname, "Description": description, "GMNotes": card.id if card is not None else "",
             "ColorDiffuse": dict(_CARD_TINT), "Locked": False, "Grid": True, "Snap": True, "Autoraise": True,
             "Sticky": True, "Tooltip": True, "Hands": True, "SidewaysCard": False, "HideWhenFaceDown": True,
@@ -81,8 +84,8 @@ def build_save(pack: Pack, folder: Path, url_base: str | None = None) -> dict:
     objects, key = [], 0
     x = 0.0
     for (set_id, type_id), sheets in decks.items():
-        w_mm = pack.card_size_mm(type_id)[0]
-        scale = round(w_mm / 25.4 / TTS_CARD_WIDTH_UNITS, 4)
+        w_mm, h_mm = pack.card_size_mm(type_id)
+        scale = (w_mm / 25.4 / TTS_CARD_WIDTH_UNITS, h_mm / 25.4 / TTS_CARD_HEIGHT_UNITS)
         custom_decks, deck_ids, contained = {}, [], []
         for sheet in sheets:
             key += 1
@@ -99,7 +102,7 @@ def build_save(pack: Pack, folder: Path, url_base: str | None = None) -> dict:
         type_spec = pack.spec.card_types.get(type_id)
         name = f"{set_name} — {type_spec.name if type_spec else type_id.title()}"
         deck = {"GUID": _guid("deck", set_id, type_id), "Name": "DeckCustom",
-                "Transform": _transform(x=x, y=1.0, z=0.0, rot_z=180.0, scale=scale),
+                "Transform": _transform(x=x, y=1.0, z=0.0, rot_z=180.0, scale=scale[0], scale_z=scale[1]),
                 "Nickname": name, "Description": f"{len(deck_ids)} cards", "ColorDiffuse": dict(_CARD_TINT),
                 "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
                 "Hands": False, "SidewaysCard": False, "DeckIDs": deck_ids, "CustomDeck": custom_decks,
