@@ -205,3 +205,16 @@ def test_cards_of_other_sizes_keep_their_proportions(tmp_path):
     assert card["Name"] == "Card" and card["CardID"] == 100  # a one-card deck is a card
     assert card["Transform"]["scaleX"] == pytest.approx(69.85 / 25.4 / 2.5, abs=1e-3)
     assert card["Transform"]["scaleZ"] == pytest.approx(120.65 / 25.4 / 3.5, abs=1e-3)
+
+
+def test_square_maps_get_a_box_grid(tmp_path, pack):
+    (tmp_path / "decks.json").write_text(json.dumps({"decks": []}), encoding="utf-8")
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "quarry.json").write_text(json.dumps({
+        "map": "quarry", "title": "Quarry", "image": "quarry_tile100px.png", "grid": "square",
+        "width_px": 1200, "height_px": 800, "tile_size_mm": 30.0, "tile_pitch_px": 100, "dpi": 84.667}),
+        encoding="utf-8")
+    save = build_save(pack, tmp_path)
+    (board,) = save["ObjectStates"]
+    assert board["Name"] == "Custom_Board" and "tiles 30 mm" in board["Description"]
+    assert save["Grid"]["Type"] == 0 and save["Grid"]["xSize"] == pytest.approx(30 / 25.4, abs=1e-4)

@@ -115,22 +115,27 @@ def build_save(pack: Pack, folder: Path, url_base: str | None = None) -> dict:
     z = -8.0
     for sidecar in sorted((Path(folder) / "maps").glob("*.json")) if (Path(folder) / "maps").is_dir() else []:
         m = json.loads(sidecar.read_text(encoding="utf-8"))
-        if "hex_pitch_px" not in m:
+        square = m.get("grid") == "square"
+        if "hex_pitch_px" not in m and not square:
             continue
         w_in, h_in = m["width_px"] / m["dpi"], m["height_px"] / m["dpi"]
         scale = round(max(w_in, h_in) / TTS_BOARD_UNITS_AT_SCALE_1, 4)
-        pitch_in = round(m["hex_size_mm"] / 25.4, 4)
+        cell_mm = m["tile_size_mm"] if square else m["hex_size_mm"]
+        pitch_in = round(cell_mm / 25.4, 4)
+        kind = "tiles" if square else "hexes"
         objects.append({
             "GUID": _guid("map", m["map"]), "Name": "Custom_Board", "Transform": _transform(z=z, scale=scale),
             "Nickname": m.get("title") or m["map"],
-            "Description": f"{m['map']}: {w_in:.2f} x {h_in:.2f} in, hexes {m['hex_size_mm']:g} mm flat to flat",
+            "Description": f"{m['map']}: {w_in:.2f} x {h_in:.2f} in, {kind} {cell_mm:g} mm"
+                           + ("" if square else " flat to flat"),
             "ColorDiffuse": dict(_WHITE), "Locked": True, "Grid": True, "Snap": True, "Autoraise": True,
             "Sticky": True, "Tooltip": True,
             "CustomImage": {"ImageURL": image_url(Path(folder) / "maps", m["image"], url_base and url_base.rstrip("/") + "/maps"),
                             "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0}})
         z -= h_in + 1.0
-        if grid is None:
-            grid = {"Type": GRID_HEX_FLAT_TOP if m.get("orientation") == "flat" else GRID_HEX_POINTY_TOP,
+        if grid is None:  # the first map sets the table's grid: square tiles, or hexes of its pitch
+            grid_type = 0 if square else (GRID_HEX_FLAT_TOP if m.get("orientation") == "flat" else GRID_HEX_POINTY_TOP)
+            grid = {"Type": grid_type,
                     "Lines": True, "Color": {"r": 0.0, "g": 0.0, "b": 0.0}, "Opacity": 0.5, "ThickLines": False,
                     "Snapping": False, "Offset": False, "BothSnapping": False,
                     "xSize": pitch_in, "ySize": pitch_in, "PosOffset": {"x": 0.0, "y": 1.0, "z": 0.0}}
