@@ -164,3 +164,13 @@ def test_preflight_hairlines_bleed_and_ink(tmp_path):
     assert "pdf.ink" in rules["ink"] and "pdf.ink" not in rules["hair"]
     ink = next(f for f in check_pdf(tmp_path / "ink.pdf", "dtc") if f.rule == "pdf.ink")
     assert "340 %" in ink.message and ink.severity == "error"
+
+
+def test_unreadable_inputs_are_input_errors(tmp_path):
+    (tmp_path / "bad.pdf").write_text("not a pdf", encoding="utf-8")
+    result = CliRunner().invoke(main, ["preflight", str(tmp_path / "bad.pdf")])
+    assert result.exit_code == 2 and "cannot be read as a PDF" in result.output
+    (tmp_path / "png").mkdir()
+    (tmp_path / "png" / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\nnot really")
+    result = CliRunner().invoke(main, ["preflight", str(tmp_path / "png"), "--service", "mpc"])
+    assert result.exit_code == 1 and "png.unreadable" in result.output and "broken" in result.output

@@ -180,10 +180,25 @@ def _bleed_edge_white(page_img, trim_px: tuple[int, int, int, int]) -> str | Non
     return None
 
 
+def _readable(pdf_path: Path) -> None:
+    """A file that is not a PDF (or is damaged past repair) is an input error, not a traceback."""
+    import pikepdf
+
+    from generator.errors import InputError, Location, Problem
+    try:
+        with pikepdf.open(pdf_path):
+            pass
+    except (pikepdf.PdfError, OSError, ValueError) as exc:
+        raise InputError([Problem("preflight.pdf", f"`{pdf_path.name}` cannot be read as a PDF ({exc})",
+                                  Location(str(pdf_path)), expected="a PDF file",
+                                  fix="check the file; re-export it from the program that made it")]) from None
+
+
 def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = None) -> list[Finding]:
     import pikepdf
     import pypdfium2 as pdfium
     pdf_path = Path(pdf_path)
+    _readable(pdf_path)
     words = page_cards(pdf_path)
     findings: list[Finding] = []
     want_bleed = SERVICE_BLEED_MM.get(service)
@@ -280,8 +295,12 @@ def check_pngs(folder: Path, service: str) -> list[Finding]:
     files = [folder] if Path(folder).is_file() else sorted(Path(folder).glob("*.png"))
     out = []
     for f in files:
-        with Image.open(f) as img:
-            size, mode = img.size, img.mode
+        try:
+            with Image.open(f) as img:
+                size, mode = img.size, img.mode
+        except OSError as exc:
+            out.append(Finding("png.unreadable", "error", f.stem, f"cannot be read as an image ({exc})", file=f.name))
+            continue
         if want and size != want:
             out.append(Finding("png.size", "error", f.stem, f"{size[0]} x {size[1]} px; {service} wants "
                                f"{want[0]} x {want[1]} px for a poker card", file=f.name))
