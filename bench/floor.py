@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import Paragraph
 
-from generator.render.fonts import BOLD, ITALIC, REGULAR, register_fonts
+from generator.render.base.fonts import BOLD, ITALIC, REGULAR, register_fonts
 
 W, H = 63.5 * mm, 88.9 * mm
 

@@ -23,10 +23,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.floor import draw_floor, prepare  # noqa: E402
-from generator.kit import card_order  # noqa: E402
-from generator.load import load_build, load_pack  # noqa: E402
-from generator.render.cards import CardFace, CardShared  # noqa: E402
-from generator.render.cardsheets import write_home_sheets  # noqa: E402
+from generator.pack.cardlist import card_order  # noqa: E402
+from generator.pack.load import load_build, load_pack  # noqa: E402
+from generator.render.cards.faces import CardFace, CardShared  # noqa: E402
+from generator.render.cards.sheets import write_home_sheets  # noqa: E402
 from generator.rules import validate_build  # noqa: E402
 
 PACK_DIR = ROOT / "card_data" / "boss_fight"

@@ -12,11 +12,17 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.export.raster import export_pngs, export_tts
 from generator.kit import build_faces, output_dir, pack_faces
-from generator.load import load_build, load_pack
-from generator.model import Build, Pack
-from generator.render.cards import CardShared
-from generator.render.cardsheets import write_calibration, write_gutterfold, write_home_sheets, write_print_shop
+from generator.pack.load import load_build, load_pack
+from generator.pack.model import Build, Pack
+from generator.render.cards.faces import CardShared
+from generator.render.cards.sheets import (write_calibration, write_gutterfold, write_home_sheets,
+                                           write_print_shop)
+from generator.render.maps.document import build_maps_pdf, export_map_pngs
+from generator.render.pieces.document import build_pieces_pdf
+from generator.render.rulebook.book import build_rulebook_pdf
+from generator.render.rulebook.quickref import build_quick_reference_pdf
 
 HOME_PARTS = ("rulebook", "maps", "cards", "pieces")  # longest first, for the worker pool
 WORKERS = 2
@@ -56,16 +62,12 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
             lines.append(_timed(out / "calibration.pdf", write_calibration, pack, out / "calibration.pdf",
                                 sheet=opt.paper, duplex=opt.duplex if opt.duplex != "none" else "long-edge"))
     elif part == "pieces" and pack.spec.pieces is not None:
-        from generator.render.pieces import build_pieces_pdf
         name = f"{stem}-pieces.pdf" if stem else "pieces.pdf"
         lines.append(_timed(out / name, build_pieces_pdf, pack, out / name, paper=opt.paper, build=build,
                             duplex=opt.duplex, back_offset=opt.back_offset))
     elif part == "maps" and pack.map_files and not build:
-        from generator.render.maps import build_maps_pdf
         lines.append(_timed(out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=opt.paper))
     elif part == "rulebook" and pack.rule_files and not build:
-        from generator.render.quickref import build_quick_reference_pdf
-        from generator.render.rulebook import build_rulebook_pdf
         lines.append(_timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper))
         lines.append(_timed(out / "quick-reference.pdf", build_quick_reference_pdf, pack,
                             out / "quick-reference.pdf", paper=opt.paper))
@@ -119,15 +121,12 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
         name = f"{stem}-print-shop.pdf" if stem else "cards-print-shop.pdf"
         yield _timed(out / name, write_print_shop, pack, faces, out / name, shared=shared)
     elif profile == "png":
-        from generator.export.raster import export_pngs
         folder = out / f"png-{png_size}"
         yield _timed(folder, export_pngs, pack, faces, folder, png_size, shared)
     elif profile == "tts":
-        from generator.export.raster import export_tts
         folder = out / "tts"
         yield _timed(folder, export_tts, pack, faces, folder, shared)
         if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
-            from generator.render.maps import export_map_pngs
             yield _timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps")
         from generator.export.tts_save import save_name, write_tts_save
         yield _timed(folder / f"{save_name(pack)}.json", write_tts_save, pack, folder, opt.tts_url_base, build)

@@ -5,15 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.errors import InputError, Problem
-from generator.model import Build, Card, Pack
-from generator.render.cards import CardFace, CardShared
-
-def card_order(pack: Pack) -> list[Card]:
-    """Set order, then type order as game.yaml declares them, then file order."""
-    sets = {s: i for i, s in enumerate(pack.spec.sets)}
-    types = {t: i for i, t in enumerate(pack.spec.card_types)}
-    return sorted(pack.cards.values(), key=lambda c: (sets.get(c.set, 99), types.get(c.type, 99), c.order))
+from generator.core.errors import InputError, Problem
+from generator.pack.cardlist import card_order
+from generator.pack.model import Build, Card, Pack
+from generator.render.cards.faces import CardFace, CardShared
 
 
 def _face(card: Card, index: int, total: int, shared: CardShared) -> CardFace:

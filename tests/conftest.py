@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.load import load_build, load_pack
+from generator.pack.load import load_build, load_pack
 from generator.rules import validate_build
-from generator.rules.report import Report, Violation
-from generator.yamlio import display_path
+from generator.core.report import Report, Violation
+from generator.core.yamlio import display_path
 
 REPO = Path(__file__).resolve().parents[1]
 PACK_DIR = REPO / "card_data" / "boss_fight"

@@ -8,9 +8,9 @@ import pytest
 from rich.console import Console
 
 from conftest import PACK_DIR
-from generator.audit import (DOCUMENTED, OK, OUTLIER, audit_pack, audit_passes, card_features, fit, predict,
+from generator.rules.audit import (DOCUMENTED, OK, OUTLIER, audit_pack, audit_passes, card_features, fit, predict,
                              print_audit)
-from generator.load import load_pack
+from generator.pack.load import load_pack
 
 
 def piece(card_id: str, points: int, health: int, strength: int, agility: int, slots: int,

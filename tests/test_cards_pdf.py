@@ -10,11 +10,12 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from generator.errors import InputError
-from generator.kit import card_order, pack_faces
-from generator.load import load_pack
-from generator.render.cards import CardFace, CardShared
-from generator.render.cardsheets import write_gutterfold, write_home_sheets, write_print_shop
+from generator.core.errors import InputError
+from generator.kit import pack_faces
+from generator.pack.cardlist import card_order
+from generator.pack.load import load_pack
+from generator.render.cards.faces import CardFace, CardShared
+from generator.render.cards.sheets import write_gutterfold, write_home_sheets, write_print_shop
 
 MM = 72 / 25.4
 TOL = 0.05 * MM  # 0.05 mm in points
@@ -55,7 +56,7 @@ def markers(page) -> list[tuple[str, float, float]]:
 
 def mark_segments(reader, page) -> list[tuple[float, float, float, float]]:
     """Crop marks: the 0.25 pt line segments drawn on the page itself (not inside forms)."""
-    from generator.render.sheets import MARK_WIDTH_PT
+    from generator.render.base.sheets import MARK_WIDTH_PT
     ops = ContentStream(page.get_contents(), reader).operations
     segs, start, width, stack = [], None, 1.0, []
     for operands, op in ops:

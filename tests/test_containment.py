@@ -23,10 +23,10 @@ from click.testing import CliRunner
 from jinja2.exceptions import SecurityError, TemplateError
 
 from generator.cli import main
-from generator.errors import InputError, Location
-from generator.load import load_pack
-from generator.render.art import resolve_inside
-from generator.render.layout import make_environment
+from generator.core.errors import InputError, Location
+from generator.pack.load import load_pack
+from generator.core.paths import resolve_inside
+from generator.render.base.layout import make_environment
 
 REPO = Path(__file__).resolve().parents[1]
 PACK_DIR = REPO / "card_data" / "boss_fight"
@@ -97,7 +97,7 @@ HOSTILE = [
 
 @pytest.fixture(scope="module")
 def layout_context(pack):
-    from generator.render.cards import CardShared
+    from generator.render.cards.faces import CardShared
     shared = CardShared(pack)
     card = pack.cards["walk"]
     return shared.context(card, card.set, card.type, 1, 1)
@@ -119,7 +119,7 @@ def test_layout_jinja_cannot_reach_internals_files_or_the_environment(source, la
 
 
 def test_sandbox_errors_reach_the_user_as_layout_errors_with_a_location(pack):
-    from generator.render.layout import Element, Layout
+    from generator.render.base.layout import Element, Layout
     element = Element(id="title", kind="text", text="{{ card.__class__ }}")
     layout = Layout("action", "templates/cards/action.yaml", [], [element], make_environment(),
                     {id(element): Location("templates/cards/action.yaml", 7, 5)})
@@ -142,7 +142,7 @@ def test_the_sandbox_still_reads_what_layouts_need(layout_context):
                                     "{% include 'rules/01-introduction.md' %}",
                                     "{{ cycler.__init__.__globals__.os.environ }}", "{{ cards[0].__dict__ }}"])
 def test_rule_chapter_jinja_is_sandboxed_too(source, pack, monkeypatch):
-    from generator.render.rulebook_markdown import environment, render_template, template_context
+    from generator.render.rulebook.markdown import environment, render_template, template_context
     monkeypatch.setenv("PNP_CONTAINMENT_SECRET", SECRET)
     with pytest.raises(InputError) as caught:
         render_template(environment(), "# Rules\n\nSome text.\n\n" + source + "\n", template_context(pack),
@@ -271,7 +271,7 @@ def test_layouts_are_named_not_pathed(pack_copy, tmp_path):
     """`extends:` names a layout; a path (to a .yaml elsewhere on the machine) is not followed."""
     outside = tmp_path / "evil.yaml"
     outside.write_text("elements: []\n", encoding="utf-8")
-    from generator.render.layout import LayoutSet
+    from generator.render.base.layout import LayoutSet
     layouts = LayoutSet([pack_copy / "templates" / "cards", REPO / "templates" / "cards"])
     for name in ("../../evil", str(tmp_path / "evil"), "..", "a/b", ""):
         assert layouts.path_of(name) is None
@@ -302,8 +302,8 @@ def add_fonts(pack_copy: Path, fonts: dict) -> None:
 
 
 def test_a_pack_font_inside_the_pack_is_accepted_and_registered(pack_copy):
-    from generator.render.cards import CardShared
-    from generator.render.fonts import pack_font_name
+    from generator.render.cards.faces import CardShared
+    from generator.pack.assets import pack_font_name
     (pack_copy / "fonts").mkdir()
     shutil.copy(VERA, pack_copy / "fonts" / "Body.ttf")
     add_fonts(pack_copy, {"regular": "fonts/Body.ttf"})
@@ -359,8 +359,8 @@ def test_card_text_is_set_in_the_pack_font(pack_copy, tmp_path):
     from pypdf import PdfReader
 
     from generator.kit import pack_faces
-    from generator.render.cards import CardShared
-    from generator.render.cardsheets import write_home_sheets
+    from generator.render.cards.faces import CardShared
+    from generator.render.cards.sheets import write_home_sheets
     (pack_copy / "fonts").mkdir()
     # Vera Bold Oblique as the pack's regular face: these cards use no bold italic otherwise
     shutil.copy(VERA.with_name("VeraBI.ttf"), pack_copy / "fonts" / "Body.ttf")

@@ -35,7 +35,7 @@ import yaml
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.render import sheets as sheets_module
+from generator.render.base import sheets as sheets_module
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parent / "corpus"

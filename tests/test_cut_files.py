@@ -14,8 +14,8 @@ import pytest
 
 from generator.export.cut import CRICUT_AREA_MM, CUT_BLEED_MM, SILHOUETTE, export_cut
 from generator.kit import pack_faces
-from generator.load import load_pack
-from generator.render.cards import CardShared
+from generator.pack.load import load_pack
+from generator.render.cards.faces import CardShared
 
 REPO = Path(__file__).resolve().parents[1]
 PT_MM = 25.4 / 72
@@ -185,7 +185,7 @@ def test_counter_outlines_match_the_printed_counters(tmp_path, pack):
     where the page's marker says the counter is."""
     import subprocess
 
-    from generator.render.pieces_draw import extent
+    from generator.render.pieces.draw import extent
     shared = CardShared(pack)
     info = export_cut(pack, pack_faces(pack, shared, copies=False)[:1], tmp_path / "cut", "silhouette", "a4",
                       shared=shared, pieces=True)
@@ -219,7 +219,7 @@ def test_counter_outlines_match_the_printed_counters(tmp_path, pack):
 
 
 def test_corner_radius_comes_from_the_card_type(tmp_path):
-    from generator.scaffold import create_pack
+    from generator.pack.scaffold import create_pack
     root = create_pack("roundy", tmp_path)
     game = root / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8").replace("    kit_copies: 2\n",
@@ -234,7 +234,7 @@ def test_corner_radius_comes_from_the_card_type(tmp_path):
     assert all(o["radii"] == {3.0} for k, o in outlines.items() if k != "first-unit")  # other types: 3 mm
     bad = game.read_text(encoding="utf-8").replace("corner_radius: 5.5", "corner_radius: 40")
     game.write_text(bad, encoding="utf-8")
-    from generator.errors import InputError
+    from generator.core.errors import InputError
     with pytest.raises(InputError) as exc:
         load_pack(root)
     assert "corner_radius" in str(exc.value.problems[0].location) or "corner_radius" in exc.value.problems[0].message

@@ -17,15 +17,15 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import share
+from generator.share import codes as share
 from generator.cli import main
-from generator.errors import InputError
-from generator.load import build_from_document, load_pack
+from generator.core.errors import InputError
+from generator.pack.load import build_from_document, load_pack
 from generator.maps import validate_hexmap
 from generator.maps.checks import largest_party, preset_builds, preset_footprints
-from generator.maps.model import map_from_document
+from generator.maps.load import map_from_document
 from generator.rules import validate_build
-from generator.yamlio import MAX_DEPTH, parse_yaml, read_text
+from generator.core.yamlio import MAX_DEPTH, parse_yaml, read_text
 
 REPO = Path(__file__).resolve().parents[1]
 PACK_DIR = REPO / "card_data" / "boss_fight"

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import hexgrid as hg
-from generator.hexgrid import Hex
+from generator.grids import hexgrid as hg
+from generator.grids.hexgrid import Hex
 
 coord = st.integers(min_value=-40, max_value=40)
 hexes = st.builds(Hex, coord, coord)

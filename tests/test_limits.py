@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from jinja2.exceptions import SecurityError
 
-from generator import yamlio
-from generator.errors import InputError, Location
-from generator.render.layout import make_environment
-from generator.yamlio import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, load_yaml_file, parse_yaml
+from generator.core import yamlio
+from generator.core.errors import InputError, Location
+from generator.render.base.layout import make_environment
+from generator.core.yamlio import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, load_yaml_file, parse_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 QUICK = 2.0  # seconds: every refusal below is far faster; a generous bound keeps slow CI machines green
@@ -154,8 +154,8 @@ def test_extreme_nesting_is_refused_without_crashing(tmp_path, depth):
     code = textwrap.dedent(f"""
         import sys
         from pathlib import Path
-        from generator import yamlio
-        from generator.errors import InputError
+        from generator.core import yamlio
+        from generator.core.errors import InputError
         yamlio.MAX_FILE_BYTES = 10 * 1024 * 1024
         try:
             yamlio.load_yaml_file(Path({str(path)!r}))
@@ -210,7 +210,7 @@ def test_numbers_that_are_not_numbers_are_refused(value):
 
 
 def test_a_long_but_finite_number_reaches_the_schema_as_a_range_error(tmp_path):
-    from generator.load import load_build, load_pack
+    from generator.pack.load import load_build, load_pack
     pack = load_pack(REPO / "card_data" / "boss_fight")
     path = tmp_path / "b.yaml"
     path.write_text("pack: boss_fight\nname: X\nside: hero\ncharacters:\n  - hero: wren-ashby\n"
@@ -248,7 +248,7 @@ def test_ordinary_template_arithmetic_still_works(source, expected):
 
 
 def test_a_layout_element_that_renders_too_much_text_is_refused():
-    from generator.render.layout import MAX_RENDERED_CHARS, Element, Layout
+    from generator.render.base.layout import MAX_RENDERED_CHARS, Element, Layout
     env = make_environment()
     layout = Layout("t", "t.yaml", [], [], env, {})
     element = Element(kind="text", text="{{ 'word ' * n }}")
@@ -276,7 +276,7 @@ class _Card:
 
 
 def test_an_enormous_art_file_is_refused_without_being_read(tmp_path):
-    from generator.render.art import MAX_ART_BYTES, ArtLibrary
+    from generator.render.base.art import MAX_ART_BYTES, ArtLibrary
     sparse(tmp_path / "art" / "big.png", MAX_ART_BYTES + 1)
     with pytest.raises(InputError) as caught:
         ArtLibrary(tmp_path).load("art/big.png", _Card())
@@ -289,7 +289,7 @@ def test_an_image_with_enormous_dimensions_is_refused_before_decoding(tmp_path):
     import struct
     import zlib
 
-    from generator.render.art import ArtLibrary
+    from generator.render.base.art import ArtLibrary
 
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
@@ -306,7 +306,7 @@ def test_an_image_with_enormous_dimensions_is_refused_before_decoding(tmp_path):
 
 
 def test_an_enormous_font_file_is_refused_without_being_read(tmp_path):
-    from generator.render.fonts import MAX_FONT_BYTES, FontError, read_ttf
+    from generator.pack.assets import FontError, MAX_FONT_BYTES, read_ttf
     path = sparse(tmp_path / "fonts" / "Big.ttf", MAX_FONT_BYTES + 1)
     with pytest.raises(FontError) as caught:
         read_ttf(path)
@@ -324,7 +324,7 @@ ENDLESS = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{
 
 
 def test_a_template_that_runs_forever_is_stopped_with_an_error(monkeypatch):
-    from generator.render import layout as layout_module
+    from generator.render.base import layout as layout_module
     monkeypatch.setattr(layout_module, "TEMPLATE_SECONDS", 0.3)
     env = make_environment()
     start = time.perf_counter()
@@ -341,7 +341,7 @@ def test_an_endless_layout_ends_the_build_with_a_layout_error(tmp_path, monkeypa
     from click.testing import CliRunner
 
     from generator.cli import main
-    from generator.render import layout as layout_module
+    from generator.render.base import layout as layout_module
     monkeypatch.setattr(layout_module, "TEMPLATE_SECONDS", 0.5)
     monkeypatch.chdir(REPO)
     pack = tmp_path / "pack"
@@ -361,9 +361,9 @@ def test_an_endless_layout_ends_the_build_with_a_layout_error(tmp_path, monkeypa
 
 
 def test_an_endless_rule_chapter_is_stopped_with_its_line(monkeypatch):
-    from generator.load import load_pack
-    from generator.render import layout as layout_module
-    from generator.render.rulebook_markdown import environment, render_template, template_context
+    from generator.pack.load import load_pack
+    from generator.render.base import layout as layout_module
+    from generator.render.rulebook.markdown import environment, render_template, template_context
     monkeypatch.setattr(layout_module, "TEMPLATE_SECONDS", 0.3)
     pack = load_pack(REPO / "card_data" / "boss_fight")
     with pytest.raises(InputError) as caught:

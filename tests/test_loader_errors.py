@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from conftest import LEGAL_PARTY, PACK_DIR, line_of
-from generator.errors import InputError
-from generator.load import load_build, load_pack
-from generator.targets import validate_target
-from generator.yamlio import display_path
+from generator.core.errors import InputError
+from generator.pack.load import load_build, load_pack
+from generator.cli.targets import validate_target
+from generator.core.yamlio import display_path
 
 
 def problems(path: Path, pack) -> list:

@@ -15,13 +15,13 @@ import math
 import pypdf
 import pytest
 
-from generator import hexgrid as hg
-from generator.errors import InputError
-from generator.hexgrid import Hex
+from generator.grids import hexgrid as hg
+from generator.core.errors import InputError
+from generator.grids.hexgrid import Hex
 from generator.maps import load_map, validate_hexmap
 from generator.maps.checks import preset_footprints
-from generator.render.maps import build_maps_pdf
-from generator.render.maptiles import plan_tiles
+from generator.render.maps.document import build_maps_pdf
+from generator.render.maps.tiles import plan_tiles
 from test_maps import hexagons, pack_with_maps, painted
 
 TILE = """\

@@ -18,15 +18,16 @@ import pypdf
 import pytest
 from pypdf.generic import ContentStream
 
-from generator import hexgrid as hg
-from generator.errors import InputError
-from generator.hexgrid import Hex
-from generator.load import load_build
+from generator.grids import hexgrid as hg
+from generator.core.errors import InputError
+from generator.grids.hexgrid import Hex
+from generator.pack.load import load_build
 from generator.maps import Footprint, load_map, validate_hexmap, validate_map
 from generator.maps.checks import footprint_of, largest_party, preset_builds, preset_footprints
-from generator.render.maps import (MARGIN_MM, build_maps_pdf, draw_hex_shape, draw_map_thumbnail,
-                                   export_map_pngs, plan_sheets)
-from generator.render.pdfout import MM, new_canvas
+from generator.render.maps.document import build_maps_pdf, draw_map_thumbnail, export_map_pngs, plan_sheets
+from generator.render.maps.hexes import draw_hex_shape
+from generator.render.maps.page import MARGIN_MM
+from generator.render.base.pdfout import MM, new_canvas
 
 from conftest import LEGAL_BOSS, PACK_DIR, REPO
 
@@ -450,7 +451,7 @@ class Pages:
 
 @pytest.fixture(scope="module")
 def maps_pdf(tmp_path_factory):
-    from generator.load import load_pack
+    from generator.pack.load import load_pack
     pack = load_pack(PACK_DIR)
     out = tmp_path_factory.mktemp("maps") / "maps.pdf"
     info = build_maps_pdf(pack, out)

@@ -12,12 +12,12 @@ from click.testing import CliRunner
 
 from conftest import REPO
 from generator.cli import main
-from generator.load import load_build, load_pack
+from generator.pack.load import load_build, load_pack
 from generator.maps import load_pack_maps
-from generator.render.cards import CardShared
-from generator.render.pdfout import MM
+from generator.render.cards.faces import CardShared
+from generator.render.base.pdfout import MM
 from generator.rules import validate_build
-from generator.targets import pack_report, validate_pack
+from generator.cli.targets import pack_report, validate_pack
 from test_maps import hexagons, painted
 
 PACK_DIR = REPO / "card_data" / "battle_bosses"
@@ -172,7 +172,7 @@ def test_effects_and_upgrades_both_count_as_deck_cards(bb, tmp_path):
 
 @pytest.fixture(scope="module")
 def maps_pdf(bb, tmp_path_factory):
-    from generator.render.maps import build_maps_pdf
+    from generator.render.maps.document import build_maps_pdf
     out = tmp_path_factory.mktemp("bb-maps") / "maps.pdf"
     info = build_maps_pdf(bb, out)
     return out, pypdf.PdfReader(str(out)), info
@@ -283,7 +283,7 @@ def pack_copy(tmp_path):
 
 
 def test_an_ability_without_a_cost_is_an_input_error_at_its_line(pack_copy):
-    from generator.errors import InputError
+    from generator.core.errors import InputError
     path = pack_copy / "cards" / "dashboards.yaml"
     text = path.read_text().replace("{name: Kindle, cost: 2,", "{name: Kindle,")
     path.write_text(text)
@@ -294,7 +294,7 @@ def test_an_ability_without_a_cost_is_an_input_error_at_its_line(pack_copy):
 
 
 def test_a_deck_type_list_naming_an_unknown_type_is_refused(pack_copy):
-    from generator.errors import InputError
+    from generator.core.errors import InputError
     path = pack_copy / "game.yaml"
     text = path.read_text().replace("deck: {type: [effect, upgrade]}", "deck: {type: [effect, upgrad]}")
     path.write_text(text)

@@ -15,10 +15,10 @@ import pytest
 from pypdf import PdfReader
 
 from generator.build import run_build
-from generator.errors import InputError
-from generator.load import load_pack
-from generator.targets import pack_report
-from generator.yamlio import display_path
+from generator.core.errors import InputError
+from generator.pack.load import load_pack
+from generator.cli.targets import pack_report
+from generator.core.yamlio import display_path
 
 REPO = Path(__file__).resolve().parents[1]
 PACK_DIR = REPO / "card_data" / "final_boss"

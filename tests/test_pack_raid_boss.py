@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from generator.cli import main
-from generator.load import load_pack
-from generator.targets import pack_report
+from generator.pack.load import load_pack
+from generator.cli.targets import pack_report
 
 from conftest import REPO
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import InputError
-from generator.load import load_pack
-from generator.targets import pack_report
+from generator.core.errors import InputError
+from generator.pack.load import load_pack
+from generator.cli.targets import pack_report
 
 FIXTURE = Path(__file__).parent / "fixtures" / "packs" / "decked"
 

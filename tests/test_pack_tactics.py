@@ -21,13 +21,13 @@ from pypdf.generic import ContentStream
 
 from conftest import REPO
 from generator.cli import main
-from generator.errors import InputError
-from generator.load import load_pack
+from generator.core.errors import InputError
+from generator.pack.load import load_pack
 from generator.maps import load_map, load_pack_maps, validate_map
 from generator.maps.reach import weakest_mover
-from generator.render.maps import build_maps_pdf, draw_map_thumbnail, plan_sheets
-from generator.render.pdfout import MM, new_canvas
-from generator.squaregrid import Square
+from generator.render.maps.document import build_maps_pdf, draw_map_thumbnail, plan_sheets
+from generator.render.base.pdfout import MM, new_canvas
+from generator.grids.squaregrid import Square
 
 TACTICS = REPO / "card_data" / "tactics"
 TILE_MM = 30.0
@@ -435,7 +435,7 @@ def test_png_export_states_its_tile_pitch(pack, tmp_path):
 
     from PIL import Image
 
-    from generator.render.maps import export_map_pngs
+    from generator.render.maps.document import export_map_pngs
     info = export_map_pngs(pack, tmp_path)
     assert info["images"] == len(pack.map_files)
     for m in load_pack_maps(pack):

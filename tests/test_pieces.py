@@ -18,12 +18,13 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from generator import hexgrid
-from generator.errors import InputError
-from generator.load import load_build, load_pack
-from generator.maps.model import load_pack_maps
-from generator.model import PiecesSpec, StatTrackerSpec, TrackersSpec
-from generator.render.pieces import build_pieces_pdf, footprint_of
+from generator.grids import hexgrid
+from generator.core.errors import InputError
+from generator.pack.load import load_build, load_pack
+from generator.maps.load import load_pack_maps
+from generator.pack.model import PiecesSpec, StatTrackerSpec, TrackersSpec
+from generator.render.pieces.document import build_pieces_pdf
+from generator.render.pieces.model import footprint_of
 from generator.rules import validate_build
 from conftest import LEGAL_BOSS, LEGAL_PARTY, PACK_DIR
 

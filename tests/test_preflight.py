@@ -14,10 +14,10 @@ from reportlab.lib.units import mm
 
 from generator.cli import main
 from generator.kit import pack_faces
-from generator.load import load_pack
-from generator.render.cards import CardPainter, CardShared
-from generator.render.pdfout import new_canvas
-from generator.scaffold import create_pack
+from generator.pack.load import load_pack
+from generator.render.cards.faces import CardPainter, CardShared
+from generator.render.base.pdfout import new_canvas
+from generator.pack.scaffold import create_pack
 
 REPO = Path(__file__).resolve().parents[1]
 ART_W_MM, ART_H_MM = 56.7, 28.4  # the base layout's art box
@@ -106,7 +106,7 @@ def test_preflight_passes_the_shipped_dtc_output(tmp_path):
 def test_preflight_rejects_rgb_for_dtc_and_wrong_png_sizes(tmp_path):
     pack = load_pack(REPO / "card_data" / "boss_fight")
     shared = CardShared(pack)
-    from generator.render.cardsheets import write_print_shop
+    from generator.render.cards.sheets import write_print_shop
     write_print_shop(pack, pack_faces(pack, shared, copies=False)[:1], tmp_path / "rgb.pdf", shared=shared)
     result = CliRunner().invoke(main, ["preflight", str(tmp_path / "rgb.pdf"), "--service", "dtc", "--format", "json"])
     rules = {f["rule"] for f in json.loads(result.output)["findings"]}

@@ -19,10 +19,10 @@ from generator.cli import main
 from generator.export.cmyk import DEFAULT_ICC, CmykConverter, convert_pdf, limit_ink
 from generator.export.dtc import DTC_BLEED_MM, export_dtc
 from generator.kit import pack_faces
-from generator.load import load_pack
-from generator.render.cards import CardShared
-from generator.render.cardsheets import write_print_shop
-from generator.render.pdfout import new_canvas
+from generator.pack.load import load_pack
+from generator.render.cards.faces import CardShared
+from generator.render.cards.sheets import write_print_shop
+from generator.render.base.pdfout import new_canvas
 
 REPO = Path(__file__).resolve().parents[1]
 PACK = REPO / "card_data" / "boss_fight"
@@ -144,7 +144,7 @@ def test_limit_ink_keeps_black_and_scales_cmy():
 
 def test_user_icc_must_be_cmyk(tmp_path):
     from PIL import ImageCms
-    from generator.errors import InputError
+    from generator.core.errors import InputError
     rgb_profile = tmp_path / "srgb.icc"
     rgb_profile.write_bytes(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
     with pytest.raises(InputError) as exc:
@@ -222,7 +222,7 @@ def test_build_help_lists_the_presets():
 
 
 def test_printplaygames_sheets_are_12_by_18_inches_with_2mm_bleed_and_mirrored_backs(tmp_path, pack):
-    from generator.render.cardsheets import write_home_sheets
+    from generator.render.cards.sheets import write_home_sheets
     shared = CardShared(pack)
     faces = pack_faces(pack, shared, copies=False)[:4]
     write_home_sheets(pack, faces, tmp_path / "ppg.pdf", sheet="printplaygames", shared=shared)
@@ -277,7 +277,7 @@ def test_print_shop_cmyk_from_the_command_line_with_a_users_profile(tmp_path):
 
 
 def test_presets_set_the_options_each_service_needs():
-    from generator.build_options import apply_service
+    from generator.cli.build_options import apply_service
     assert apply_service("home", "mpc", None, "mpc", None, 240)["profile"] == "png"
     tgc = apply_service("home", "tgc", None, "mpc", None, 240)
     assert (tgc["profile"], tgc["png_size"], tgc["color"]) == ("png", "tgc", "rgb")

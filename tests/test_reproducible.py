@@ -12,9 +12,9 @@ import pytest
 from pypdf import PdfReader
 
 from generator.kit import pack_faces
-from generator.load import load_pack
-from generator.render.cards import CardPainter, CardShared
-from generator.render.cardsheets import write_calibration, write_home_sheets
+from generator.pack.load import load_pack
+from generator.render.cards.faces import CardPainter, CardShared
+from generator.render.cards.sheets import write_calibration, write_home_sheets
 
 PACK = Path("card_data/boss_fight")
 

@@ -15,14 +15,14 @@ from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.lib.pagesizes import A4, LETTER
 
 from conftest import LEGAL_BOSS, PACK_DIR
-from generator import share
+from generator.share import codes as share
 from generator.cli import main
-from generator.errors import InputError
-from generator.load import build_from_document, load_build
-from generator.render.pdfout import MM
-from generator.render.roster import write_roster
+from generator.core.errors import InputError
+from generator.pack.load import build_from_document, load_build
+from generator.render.base.pdfout import MM
+from generator.render.roster.sheet import write_roster
 from generator.rules import validate_build
-from generator.yamlio import parse_yaml
+from generator.core.yamlio import parse_yaml
 
 PRESETS = PACK_DIR / "presets"
 

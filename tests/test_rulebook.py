@@ -12,10 +12,10 @@ import pytest
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
-from generator.errors import InputError
-from generator.load import load_build, load_pack
-from generator.render.rulebook import build_rulebook_pdf
-from generator.render.rulebook_markdown import (chapter_source, environment, render_template,
+from generator.core.errors import InputError
+from generator.pack.load import load_build, load_pack
+from generator.render.rulebook.book import build_rulebook_pdf
+from generator.render.rulebook.markdown import (chapter_source, environment, render_template,
                                                 template_context)
 from generator.rules import validate_build
 
@@ -182,7 +182,7 @@ def test_broken_jinja_syntax_names_the_line(tmp_path):
 
 
 def test_quick_reference_is_one_page_with_turn_status_and_combat(pack, tmp_path):
-    from generator.render.quickref import build_quick_reference_pdf
+    from generator.render.rulebook.quickref import build_quick_reference_pdf
     path = tmp_path / "quick-reference.pdf"
     info = build_quick_reference_pdf(pack, path)
     reader = PdfReader(path)
@@ -202,9 +202,9 @@ def test_quick_reference_is_one_page_with_turn_status_and_combat(pack, tmp_path)
 
 @pytest.mark.parametrize("with_reference", [True, False])
 def test_reference_card_layout_fits_a_poker_card(pack, tmp_path, with_reference):
-    from generator.render.cards import CardFace, CardPainter, CardShared
-    from generator.render.pdfout import new_canvas
-    from generator.render.quickref import reference_card_context
+    from generator.render.cards.faces import CardFace, CardPainter, CardShared
+    from generator.render.base.pdfout import new_canvas
+    from generator.render.rulebook.quickref import reference_card_context
     shared = CardShared(pack)
     if with_reference:
         shared.base_context.update(reference_card_context(pack))

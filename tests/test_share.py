@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import LEGAL_BOSS, PACK_DIR
-from generator import share
+from generator.share import codes as share
 from generator.cli import main
-from generator.errors import InputError
-from generator.load import build_from_document, load_build, load_pack
-from generator.yamlio import parse_yaml
+from generator.core.errors import InputError
+from generator.pack.load import build_from_document, load_build, load_pack
+from generator.core.yamlio import parse_yaml
 
 PRESETS = sorted(PACK_DIR.glob("presets/*.yaml"))
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import squaregrid as sg
-from generator.squaregrid import Square
+from generator.grids import squaregrid as sg
+from generator.grids.squaregrid import Square
 
 coord = st.integers(min_value=-30, max_value=30)
 tiles = st.builds(Square, coord, coord)

@@ -17,9 +17,9 @@ from PIL import Image
 from generator.export import raster
 from generator.export.tts_save import build_save, file_url, write_tts_save
 from generator.kit import pack_faces
-from generator.load import load_pack
-from generator.render.cards import CardShared
-from generator.render.cardsheets import write_print_shop
+from generator.pack.load import load_pack
+from generator.render.cards.faces import CardShared
+from generator.render.cards.sheets import write_print_shop
 
 REPO = Path(__file__).resolve().parents[1]
 PACK = REPO / "card_data" / "boss_fight"
@@ -165,7 +165,7 @@ def test_counters_and_bases_in_the_save(tmp_path, pack):
     back images; bases: a token each. Images cut from the kit's own pieces.pdf."""
     from generator.export.tts_pieces import PX_PER_MM, export_tts_pieces
     from generator.export.tts_save import TTS_TILE_UNITS_AT_SCALE_1
-    from generator.render.pieces_draw import extent
+    from generator.render.pieces.draw import extent
     _index(tmp_path)
     index = export_tts_pieces(pack, tmp_path)
     save = build_save(pack, tmp_path)

@@ -23,8 +23,8 @@ import pypdfium2 as pdfium  # noqa: E402
 from PIL import Image  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
-from generator import hexgrid  # noqa: E402
-from generator.load import load_build, load_pack  # noqa: E402
+from generator.grids import hexgrid  # noqa: E402
+from generator.pack.load import load_build, load_pack  # noqa: E402
 
 DPI = 100
 PT = 72 / 25.4
@@ -108,9 +108,10 @@ def save(image: Image.Image, name: str, out: Path) -> Path:
 
 
 def pieces_images(pack, tmp: Path, out: Path) -> list[Path]:
-    from generator.render.pieces import build_pieces_pdf, hex_geometry
-    from generator.render.pieces_trackers import clip_track, round_box
-    from generator.render.pieces_draw import Kit
+    from generator.render.pieces.document import build_pieces_pdf
+    from generator.render.pieces.model import hex_geometry
+    from generator.render.pieces.trackers import clip_track, round_box
+    from generator.render.pieces.draw import Kit
 
     hex_mm, orientation = hex_geometry(pack)
     build_pieces_pdf(pack, tmp / "pieces.pdf")
@@ -149,7 +150,7 @@ def pieces_images(pack, tmp: Path, out: Path) -> list[Path]:
         if side.base.max is None or side.base.max > 1:
             bosses.append(build)
     if bosses:
-        from generator.render.pieces import footprint_of
+        from generator.render.pieces.model import footprint_of
         build = max(bosses, key=lambda b: len(footprint_of(pack, b, b.characters[0])))
         build_pieces_pdf(pack, tmp / "boss.pdf", build=build)
         boss_pdf = Rendered(tmp / "boss.pdf")
@@ -196,9 +197,10 @@ def pieces_images(pack, tmp: Path, out: Path) -> list[Path]:
 
 def cards_images(pack, tmp: Path, out: Path) -> list[Path]:
     """One card of each type (with a card back) in a row, found by their trim markers."""
-    from generator.kit import card_order, reference_faces
-    from generator.render.cards import CardFace, CardShared
-    from generator.render.cardsheets import write_home_sheets
+    from generator.kit import reference_faces
+    from generator.pack.cardlist import card_order
+    from generator.render.cards.faces import CardFace, CardShared
+    from generator.render.cards.sheets import write_home_sheets
 
     shared = CardShared(pack)
     picks, seen = [], set()
@@ -220,7 +222,7 @@ def cards_images(pack, tmp: Path, out: Path) -> list[Path]:
 
 def maps_images(pack, tmp: Path, out: Path) -> list[Path]:
     """The overview page of the first map and one true-scale sheet."""
-    from generator.render.maps import build_maps_pdf
+    from generator.render.maps.document import build_maps_pdf
     build_maps_pdf(pack, tmp / "maps.pdf")
     pdf = Rendered(tmp / "maps.pdf")
     small = [pdf.page(i).resize((pdf.page(i).width // 2, pdf.page(i).height // 2)) for i in (0, 2)]
@@ -228,7 +230,7 @@ def maps_images(pack, tmp: Path, out: Path) -> list[Path]:
 
 
 def rulebook_images(pack, tmp: Path, out: Path) -> list[Path]:
-    from generator.render.rulebook import build_rulebook_pdf
+    from generator.render.rulebook.book import build_rulebook_pdf
     build_rulebook_pdf(pack, tmp / "rulebook.pdf")
     pdf = Rendered(tmp / "rulebook.pdf")
     pages = [0, 4, len(pdf.sizes) - 8]

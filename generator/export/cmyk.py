@@ -23,7 +23,7 @@ from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
-from generator.errors import InputError, Location, Problem
+from generator.core.errors import InputError, Location, Problem
 
 ICC_DIR = Path(__file__).resolve().parent / "icc"
 DEFAULT_ICC = ICC_DIR / "pnp-FOGRA39L-coated.icc"

@@ -26,10 +26,10 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
-from generator.model import Pack
-from generator.render.cards import CardFace, CardPainter, CardShared
-from generator.render.pdfout import new_canvas
-from generator.render.sheets import PAPERS_MM, SheetSpec, clip_to_slot, make_grid
+from generator.pack.model import Pack
+from generator.render.cards.faces import CardFace, CardPainter, CardShared
+from generator.render.base.pdfout import new_canvas
+from generator.render.base.sheets import PAPERS_MM, SheetSpec, clip_to_slot, make_grid
 
 DEFAULT_CORNER_RADIUS_MM = 3.0
 CUT_BLEED_MM = 0.5  # printed past the cut line, so a slightly shifted cut shows no paper
@@ -232,7 +232,7 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
         if pieces and pack.spec.pieces is not None:
             # the pieces as the kit prints them, with the counters' and bases' cut lines as SVG
             from generator.export.cut_pieces import write_piece_cuts
-            from generator.render.pieces import build_pieces_pdf
+            from generator.render.pieces.document import build_pieces_pdf
             build_pieces_pdf(pack, tmp / "pieces.pdf", paper=paper, build=build)
             piece_files = write_piece_cuts(tmp / "pieces.pdf", tmp)
         (tmp / "README.txt").write_text(_readme(pack, machine, paper, inset_mm, sheets), encoding="utf-8")

@@ -16,10 +16,10 @@ from pathlib import Path
 from reportlab.lib.units import mm
 
 from generator.export.cmyk import CmykConverter, convert_pdf
-from generator.model import Pack
-from generator.render.cards import CardFace, CardPainter, CardShared
-from generator.render.pdfout import new_canvas
-from generator.render.sheets import Slot, clip_to_slot
+from generator.pack.model import Pack
+from generator.render.cards.faces import CardFace, CardPainter, CardShared
+from generator.render.base.pdfout import new_canvas
+from generator.render.base.sheets import Slot, clip_to_slot
 
 DTC_BLEED_MM = 25.4 / 8  # 1/8 in (PRINT-SPECS.md)
 

@@ -11,9 +11,9 @@ import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from generator.model import Pack
-from generator.render.cards import CardFace, CardShared
-from generator.render.cardsheets import write_print_shop
+from generator.pack.model import Pack
+from generator.render.cards.faces import CardFace, CardShared
+from generator.render.cards.sheets import write_print_shop
 
 DPI = 300
 # print services' pixel sizes for a poker card at 300 dpi (PRINT-SPECS.md)
@@ -170,8 +170,8 @@ def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShar
                     sheet.paste(hidden, ((last % cols) * card_px[0], (last // cols) * card_px[1]))
                 name = f"{set_id}-{type_id}-{n + 1}.png"
                 sheet.save(tmp / name, format="PNG")
-                manifest.append({"set": set_id, "type": type_id, "face": name, "back": back_path.name, "columns": cols, "rows": rows,
-                                 "cards": len(chunk), "width_px": sheet.size[0], "height_px": sheet.size[1],
+                manifest.append({"set": set_id, "type": type_id, "face": name, "back": back_path.name,
+                                 "columns": cols, "rows": rows, "cards": len(chunk), "width_px": sheet.size[0], "height_px": sheet.size[1],
                                  "ids": [f.card.id if f.card else f.layout for f in chunk]})
         for f in tmp.glob("f-*.png"):
             f.unlink()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.errors import InputError, Location, Problem
+from generator.core.errors import InputError, Location, Problem
 
 
 @dataclass(frozen=True)
@@ -58,8 +58,8 @@ def run_extra_profile(profile: str, pack, build, faces, shared, out: Path, stem:
         import tempfile
 
         from generator.export.cmyk import convert_pdf
-        from generator.render.cardsheets import write_print_shop
-        from generator.render.pdfout import atomic_output
+        from generator.render.cards.sheets import write_print_shop
+        from generator.core.files import atomic_output
         name = f"{stem}-print-shop.pdf" if stem else "cards-print-shop.pdf"
         conv = converter(opt.icc, opt.ink_limit)
 
@@ -83,7 +83,7 @@ def run_extra_profile(profile: str, pack, build, faces, shared, out: Path, stem:
         yield timed(folder, export_cut, pack, faces, folder, machine, opt.paper, opt.cut_inset, shared,
                     pieces=True, build=build)
     elif profile == "printplaygames":
-        from generator.render.cardsheets import write_home_sheets
+        from generator.render.cards.sheets import write_home_sheets
         name = f"{stem}-printplaygames.pdf" if stem else "cards-printplaygames.pdf"
         yield timed(out / name, write_home_sheets, pack, faces, out / name, sheet="printplaygames",
                     duplex="long-edge", shared=shared, title=f"{pack.spec.name} — PrintPlayGames sheets")

@@ -87,7 +87,7 @@ def export_tts_pieces(pack, folder: Path, build=None, paper: str = "a4") -> dict
     import pikepdf
     import pypdfium2 as pdfium
 
-    from generator.render.pieces import build_pieces_pdf
+    from generator.render.pieces.document import build_pieces_pdf
     folder = Path(folder) / "pieces"
     folder.mkdir(parents=True, exist_ok=True)
     counters: dict = {}

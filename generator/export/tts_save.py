@@ -20,8 +20,8 @@ import json
 import re
 from pathlib import Path
 
-from generator.model import Pack
-from generator.render.pdfout import atomic_output
+from generator.pack.model import Pack
+from generator.core.files import atomic_output
 
 # TTS draws a card object at scale 1 about 2.5 x 3.5 units whatever its image's pixel size
 # (units are inches on TTS's ruler): poker cards use scale 1; other sizes scale x and z

@@ -1,17 +1,21 @@
-"""Maps: the map file formats (hex maps, and square maps with heights: `grid: square`), the
-checks that a game is playable on a map, and the entry points `pnp validate` uses. Drawing
-lives in generator.render.maps (and generator.render.squaremaps)."""
+"""maps: the map file formats (hex maps, and square maps with heights: `grid: square`), the
+checks that a game is playable on a map (footprints, parties, reachability), and the entry
+points `pnp validate` uses. Drawing lives in generator.render.maps.
+
+May import: generator.core, generator.grids, generator.pack. Never rules, render or cli."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from generator.load import load_build
+from generator.core.report import Report
 from generator.maps.checks import (Footprint, check_map, footprint_of, largest_party, preset_builds,
                                    preset_footprints)
-from generator.maps.model import HexMap, load_map, load_pack_maps
-from generator.model import Pack
-from generator.rules.report import Report
+from generator.maps.load import load_map, load_pack_maps
+from generator.maps.model import HexMap
+from generator.maps.reach import check_square_map
+from generator.pack.load import load_build
+from generator.pack.model import Pack
 
 __all__ = ["Footprint", "HexMap", "load_map", "load_pack_maps", "validate_map", "validate_hexmap"]
 
@@ -20,8 +24,7 @@ def validate_map(pack: Pack, path: Path, boss_build: Path | None = None) -> Repo
     """Check one map file. With `boss_build`, the map must hold that build's footprint;
     without it, every preset of a footprint side (the pack's bosses) must fit."""
     hexmap = load_map(pack, Path(path))
-    if getattr(hexmap, "grid", "hex") == "square":
-        from generator.maps.reach import check_square_map
+    if hexmap.grid == "square":
         violations, stats = check_square_map(hexmap, pack)
         return Report(file=hexmap.file, kind="map", name=hexmap.title, violations=violations, stats=stats)
     builds = preset_builds(pack)

@@ -20,13 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import hexgrid
-from generator.errors import InputError, Location, did_you_mean, short_list
-from generator.hexgrid import Hex
-from generator.load import load_build
+from generator.core.errors import InputError, Location, did_you_mean, short_list
+from generator.core.report import Violation
+from generator.grids import hexgrid
+from generator.grids.hexgrid import Hex
 from generator.maps.model import HexEntry, HexMap
-from generator.model import Build, Pack
-from generator.rules.report import Violation
+from generator.pack.load import load_build
+from generator.pack.model import Build, Pack
 
 DEFAULT_PARTY = 4
 MIN_DISTANCE = 2  # heroes start more than this many hexes from every hex of the boss
@@ -56,8 +56,8 @@ def _word(m) -> str:
     return getattr(m, "cell_word", "hex")
 
 
-def _v(rule: str, message: str, location: Location, path: str = "", severity: str = "error",
-       observed=None, expected=None, fix=None) -> Violation:
+def map_violation(rule: str, message: str, location: Location, path: str = "", severity: str = "error",
+                  observed=None, expected=None, fix=None) -> Violation:
     return Violation(rule, severity, message, location, path, observed, expected, fix=fix)
 
 
@@ -125,10 +125,10 @@ def check_terrain(m: HexMap) -> list[Violation]:
         hexes = [e.hex for e in m.entries_of("terrain", tid)]
         guess = did_you_mean(tid, m.terrain_specs)
         known = ", ".join(m.terrain_specs) or "none (the pack declares no terrain)"
-        out.append(_v("map.terrain", f"terrain `{tid}` on {_hexes(hexes, word=_word(m))} is not declared by the pack",
-                      m.at(("terrain", tid), key=True), f"terrain.{tid}", observed=tid,
-                      expected=f"one of: {known}",
-                      fix=f"did you mean `{guess}`?" if guess else "declare it under `terrain:` in game.yaml"))
+        out.append(map_violation("map.terrain", f"terrain `{tid}` on {_hexes(hexes, word=_word(m))} is not declared by the pack",
+                                 m.at(("terrain", tid), key=True), f"terrain.{tid}", observed=tid,
+                                 expected=f"one of: {known}",
+                                 fix=f"did you mean `{guess}`?" if guess else "declare it under `terrain:` in game.yaml"))
     return out
 
 
@@ -139,10 +139,10 @@ def check_zones(m: HexMap, pack: Pack) -> list[Violation]:
             continue
         hexes = [e.hex for e in m.entries_of("zone", zid)]
         guess = did_you_mean(zid, pack.spec.sides)
-        out.append(_v("map.zone", f"zone `{zid}` on {_hexes(hexes, word=_word(m))} names no side of the pack",
-                      m.at(("zones", zid), key=True), f"zones.{zid}", observed=zid,
-                      expected=f"a side: {', '.join(pack.spec.sides)}",
-                      fix=f"did you mean `{guess}`?" if guess else "name the zone after the side that starts there"))
+        out.append(map_violation("map.zone", f"zone `{zid}` on {_hexes(hexes, word=_word(m))} names no side of the pack",
+                                 m.at(("zones", zid), key=True), f"zones.{zid}", observed=zid,
+                                 expected=f"a side: {', '.join(pack.spec.sides)}",
+                                 fix=f"did you mean `{guess}`?" if guess else "name the zone after the side that starts there"))
     return out
 
 
@@ -154,12 +154,12 @@ def check_off_grid(m: HexMap) -> list[Violation]:
         if e.kind == "remove":
             continue  # removing a hex that is already absent changes nothing
         square = _word(m) != "hex"
-        out.append(_v("map.off-grid", f"{_word(m)} {e.hex} in `{e.where}` is off the map"
-                      + (" (open air or outside the board)" if square else ""),
-                      e.location, _path(e), observed=list(e.hex),
-                      expected="a tile of the map (a square with a height)" if square else "a hex of the map's shape",
-                      fix="check the coordinates against the printed labels, or give that square a height"
-                      if square else "check the coordinates against the printed labels, or enlarge the shape"))
+        out.append(map_violation("map.off-grid", f"{_word(m)} {e.hex} in `{e.where}` is off the map"
+                                 + (" (open air or outside the board)" if square else ""),
+                                 e.location, _path(e), observed=list(e.hex),
+                                 expected="a tile of the map (a square with a height)" if square else "a hex of the map's shape",
+                                 fix="check the coordinates against the printed labels, or give that square a height"
+                                 if square else "check the coordinates against the printed labels, or enlarge the shape"))
     return out
 
 
@@ -174,16 +174,16 @@ def check_overlap(m: HexMap) -> list[Violation]:
             seen[e.hex] = e
             continue
         what = "twice" if (first.kind, first.name) == (e.kind, e.name) else f"in `{first.where}` and `{e.where}`"
-        out.append(_v("map.overlap", f"{_word(m)} {e.hex} is listed {what} (first at line {first.location.line})",
-                      e.location, _path(e), severity="warning", observed=list(e.hex),
-                      fix="keep one listing; the first one is used"))
+        out.append(map_violation("map.overlap", f"{_word(m)} {e.hex} is listed {what} (first at line {first.location.line})",
+                                 e.location, _path(e), severity="warning", observed=list(e.hex),
+                                 fix="keep one listing; the first one is used"))
     for zid, zone in m.zones.items():
         blocked = sorted(h for h in zone if not m.walkable(h))
         if blocked:
             entry = next(e for e in m.entries_of("zone", zid) if e.hex == blocked[0])
-            out.append(_v("map.overlap", f"zone `{zid}` includes {_hexes(blocked, word=_word(m))}, which no figure can stand on",
-                          entry.location, _path(entry), severity="warning", observed=[list(h) for h in blocked],
-                          fix="take those hexes out of the zone"))
+            out.append(map_violation("map.overlap", f"zone `{zid}` includes {_hexes(blocked, word=_word(m))}, which no figure can stand on",
+                                     entry.location, _path(entry), severity="warning", observed=[list(h) for h in blocked],
+                                     fix="take those hexes out of the zone"))
     return out
 
 
@@ -195,14 +195,14 @@ def check_regions(m: HexMap) -> list[Violation]:
             continue  # reported by map.off-grid
         first = seen.setdefault(e.hex, e)
         if first is not e and first.name != e.name:
-            out.append(_v("map.overlap", f"{_word(m)} {e.hex} is in region `{first.name}` and in `{e.name}` "
-                          f"(first at line {first.location.line})", e.location, _path(e), severity="warning",
-                          observed=list(e.hex), fix="keep it in one region; the first one is used"))
+            out.append(map_violation("map.overlap", f"{_word(m)} {e.hex} is in region `{first.name}` and in `{e.name}` "
+                                     f"(first at line {first.location.line})", e.location, _path(e), severity="warning",
+                                     observed=list(e.hex), fix="keep it in one region; the first one is used"))
     for rid, cells in getattr(m, "regions", {}).items():
         if not cells:
-            out.append(_v("map.overlap", f"region `{rid}` has no {_word(m)} on the map",
-                          m.at(("regions", rid), key=True), f"regions.{rid}", severity="warning",
-                          fix="give it hexes of the map, or remove it"))
+            out.append(map_violation("map.overlap", f"region `{rid}` has no {_word(m)} on the map",
+                                     m.at(("regions", rid), key=True), f"regions.{rid}", severity="warning",
+                                     fix="give it hexes of the map, or remove it"))
     return out
 
 
@@ -213,8 +213,8 @@ def _path(e: HexEntry) -> str:
 def check_connectivity(m: HexMap) -> list[Violation]:
     walkable = m.walkable_hexes
     if not walkable:
-        return [_v("map.connectivity", "the map has no walkable hex", m.at(("shape",)), "shape",
-                   fix="give the map a shape, or remove obstacles")]
+        return [map_violation("map.connectivity", "the map has no walkable hex", m.at(("shape",)), "shape",
+                              fix="give the map a shape, or remove obstacles")]
     groups = hexgrid.connected_components(walkable)
     out = []
     for group in groups[1:]:
@@ -222,13 +222,13 @@ def check_connectivity(m: HexMap) -> list[Violation]:
         wall = _wall_entry(m, group)
         more = f" and {len(group) - 1} more walkable hex{'es' if len(group) > 2 else ''}" if len(group) > 1 else ""
         location, path = (wall.location, _path(wall)) if wall else _shape_location(m, first)
-        out.append(_v("map.connectivity",
-                      f"hex {first}{more} cannot be reached from the main area of the map "
-                      f"({len(groups[0])} hexes around hex {groups[0][0]})",
-                      location, path, observed=[list(h) for h in group[:12]],
-                      expected="every walkable hex reachable from every other",
-                      fix="open a gap (remove an obstacle next to it), or make the cut-off hexes obstacles"
-                      if wall else "join the islands with a strip of hexes"))
+        out.append(map_violation("map.connectivity",
+                                 f"hex {first}{more} cannot be reached from the main area of the map "
+                                 f"({len(groups[0])} hexes around hex {groups[0][0]})",
+                                 location, path, observed=[list(h) for h in group[:12]],
+                                 expected="every walkable hex reachable from every other",
+                                 fix="open a gap (remove an obstacle next to it), or make the cut-off hexes obstacles"
+                                 if wall else "join the islands with a strip of hexes"))
     return out
 
 
@@ -321,13 +321,13 @@ def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=()) -> tupl
     movers = [p for p in starts if can_move(p, walkable)]
     if not movers:
         p = starts[0]
-        return [_v("map.boss-fit",
-                   f"`{fp.name}` ({fp.size} hexes) fits only where it can never move: centred on hex "
-                   f"{p.anchor} it can neither step one hex nor turn 60° about any of its hexes",
-                   where, "zones." + fp.side if zone is not None else "shape",
-                   observed=f"{len(starts)} placements, none can move",
-                   expected="a placement with room to step or turn",
-                   fix="widen the space around the start area (remove obstacles next to it)")], stats
+        return [map_violation("map.boss-fit",
+                              f"`{fp.name}` ({fp.size} hexes) fits only where it can never move: centred on hex "
+                              f"{p.anchor} it can neither step one hex nor turn 60° about any of its hexes",
+                              where, "zones." + fp.side if zone is not None else "shape",
+                              observed=f"{len(starts)} placements, none can move",
+                              expected="a placement with room to step or turn",
+                              fix="widen the space around the start area (remove obstacles next to it)")], stats
     return _check_party(m, fp, party, starts, pack_sides), stats
 
 
@@ -355,13 +355,13 @@ def _no_placement(m: HexMap, fp: Footprint, shapes, allowed, zoned: bool, where:
             reasons.append(f"hex {h} is outside the `{fp.side}` zone")
     extra = f" and {len(blocked) - 4} more" if len(blocked) > 4 else ""
     location = entry.location if entry else where
-    return _v("map.boss-fit",
-              f"`{fp.name}` ({fp.size} hexes) has no legal placement{' in its start zone' if zoned else ''} "
-              f"(turned and mirrored every way); closest fit centred on hex {anchor}, where "
-              f"{'; '.join(reasons)}{extra}",
-              location, _path(entry) if entry else ("zones." + fp.side if zoned else "shape"),
-              observed=[list(h) for h in blocked], expected=f"{fp.size} clear hexes in the footprint's shape",
-              fix="clear those hexes" + (" or enlarge the zone" if zoned else " or enlarge the map"))
+    return map_violation("map.boss-fit",
+                         f"`{fp.name}` ({fp.size} hexes) has no legal placement{' in its start zone' if zoned else ''} "
+                         f"(turned and mirrored every way); closest fit centred on hex {anchor}, where "
+                         f"{'; '.join(reasons)}{extra}",
+                         location, _path(entry) if entry else ("zones." + fp.side if zoned else "shape"),
+                         observed=[list(h) for h in blocked], expected=f"{fp.size} clear hexes in the footprint's shape",
+                         fix="clear those hexes" + (" or enlarge the zone" if zoned else " or enlarge the map"))
 
 
 def _check_party(m: HexMap, fp: Footprint, party: int, starts: list[Placement], pack_sides) -> list[Violation]:
@@ -389,12 +389,12 @@ def _check_party(m: HexMap, fp: Footprint, party: int, starts: list[Placement], 
     p, free = worst
     where = m.at(("zones", zones[0]), key=True) if zones else m.at(("shape",))
     in_zone = f" in the `{'`/`'.join(zones)}` zone" if zones else ""
-    return [_v("map.placement",
-               f"with `{fp.name}` centred on hex {p.anchor}, only {free} walkable hex{'es' if free != 1 else ''}"
-               f"{in_zone} {'is' if free == 1 else 'are'} more than {MIN_DISTANCE} hexes from it; "
-               f"a party of {party} needs {party}",
-               where, "zones." + zones[0] if zones else "shape", observed=free, expected=f"at least {party}",
-               fix="enlarge the map or the start zones, or restrict where the boss may start")]
+    return [map_violation("map.placement",
+                          f"with `{fp.name}` centred on hex {p.anchor}, only {free} walkable hex{'es' if free != 1 else ''}"
+                          f"{in_zone} {'is' if free == 1 else 'are'} more than {MIN_DISTANCE} hexes from it; "
+                          f"a party of {party} needs {party}",
+                          where, "zones." + zones[0] if zones else "shape", observed=free, expected=f"at least {party}",
+                          fix="enlarge the map or the start zones, or restrict where the boss may start")]
 
 
 def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int) -> tuple[list[Violation], dict]:

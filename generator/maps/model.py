@@ -10,18 +10,17 @@ found later (an obstacle off the grid, an unknown terrain) can point at the exac
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from generator import hexgrid
-from generator.errors import InputError, Location, Problem
-from generator.hexgrid import Hex
-from generator.model import ID_PATTERN, Pack, TerrainSpec
-from generator.pydantic_errors import problems_from
-from generator.schemas import allowed_keys_fn
-from generator.yamlio import Document, load_yaml_file
+from generator.core.errors import InputError, Location, Problem
+from generator.core.yamlio import Document
+from generator.grids import hexgrid
+from generator.grids.hexgrid import Hex
+from generator.pack.model import ID_PATTERN, Pack, TerrainSpec
+from generator.pack.pydantic_errors import problems_from
+from generator.pack.schemas import allowed_keys_fn
 
 DEFAULT_HEX_MM = 25.4  # 1 inch flat to flat: the usual hex for 25-28 mm miniature bases
 
@@ -175,27 +174,8 @@ class HexMap(TerrainCells):
         return known + sorted(used - set(known))
 
 
-def map_id(path: Path) -> str:
-    return Path(path).stem
-
-
-def load_map(pack: Pack, path: Path):
-    """Read a map file. Raises InputError (every problem, with file:line:column) when the
-    file is not a map; rule-level problems (off-grid hexes, unknown terrain) are kept for
-    `generator.maps.checks` to report."""
-    doc = load_yaml_file(Path(path))
-    return map_from_document(doc, pack, map_id(path))
-
-
-def map_from_document(doc: Document, pack: Pack, mid: str):
-    """A HexMap, or (for `grid: square`) a SquareMap."""
-    if not isinstance(doc.data, dict):
-        raise InputError([Problem("schema.type", "a map file must be a mapping", doc.at(()),
-                                  expected="title, shape, obstacles, terrain, zones",
-                                  fix="see docs/maps.md for the map format")])
-    if doc.data.get("grid") == "square":
-        from generator.maps.square import square_map_from_document
-        return square_map_from_document(doc, pack, mid)
+def hex_map_from_document(doc: Document, pack: Pack, mid: str) -> HexMap:
+    """A HexMap from a map file's parsed YAML (a mapping without `grid: square`)."""
     try:
         spec = MapSpec.model_validate(doc.data)
     except ValidationError as exc:
@@ -250,17 +230,3 @@ def map_from_document(doc: Document, pack: Pack, mid: str):
         terrain_specs=dict(pack.spec.terrain), line_of_sight=pack.spec.line_of_sight,
         entries=tuple(entries), doc=doc, tile=spec.tile, regions=regions,
         region_names={rid: region.name for rid, region in spec.regions.items()})
-
-
-def load_pack_maps(pack: Pack) -> list:
-    """Every map of a pack (HexMap or SquareMap), in file-name order; all unreadable files
-    reported together."""
-    maps, problems = [], []
-    for path in pack.map_files:
-        try:
-            maps.append(load_map(pack, path))
-        except InputError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise InputError(problems)
-    return maps

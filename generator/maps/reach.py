@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from generator import squaregrid
-from generator.maps.checks import _v, check_off_grid, check_overlap, check_terrain, check_zones
+from generator.core.report import Violation
+from generator.grids import squaregrid
+from generator.grids.squaregrid import Square
+from generator.maps.checks import check_off_grid, check_overlap, check_terrain, check_zones, map_violation
 from generator.maps.square import SquareMap
-from generator.model import MovementSpec, Pack
-from generator.rules.report import Violation
-from generator.squaregrid import Square
+from generator.pack.model import MovementSpec, Pack
 
 DEFAULT_MOVE = 1
 DEFAULT_JUMP = 1
@@ -225,11 +225,11 @@ def _unreachable(m: SquareMap, group: list[Square], reached: set, whence: str, m
         reason = ("it is walled off by obstacles, impassable terrain or open air"
                   + (f" wider than {movement.leap} tile(s)" if movement.leap else ""))
         fix = "open a way in (remove an obstacle, or bridge the open air with a tile)"
-    return _v("map.reachability",
-              f"tile {named} (height {m.heights[named]}){more} cannot be reached from {whence} by the "
-              f"weakest unit ({mover.describe()}): {reason}",
-              m.height_at(named), _height_path(named), observed=[list(t) for t in group[:12]],
-              expected="every walkable tile reachable", fix=fix)
+    return map_violation("map.reachability",
+                         f"tile {named} (height {m.heights[named]}){more} cannot be reached from {whence} by the "
+                         f"weakest unit ({mover.describe()}): {reason}",
+                         m.height_at(named), _height_path(named), observed=[list(t) for t in group[:12]],
+                         expected="every walkable tile reachable", fix=fix)
 
 
 def _trap(m: SquareMap, group: list[Square], whence: str, mover: Mover, path: str) -> Violation:
@@ -239,12 +239,12 @@ def _trap(m: SquareMap, group: list[Square], whence: str, mover: Mover, path: st
     why = (f"the lowest way out is a climb of {out_of} levels, above Jump {mover.jump}"
            if out_of is not None and out_of > mover.jump else "it has no way out")
     more = f" and {_tiles(len(group) - 1)} joined to it" if len(group) > 1 else ""
-    return _v("map.reachability",
-              f"tile {named} (height {m.heights[named]}){more} is a trap: a unit that gets there "
-              f"({mover.describe()}) can never get back to {whence}; {why}",
-              m.height_at(named), _height_path(named), severity="warning", observed=[list(t) for t in group[:12]],
-              expected="a way back from every tile",
-              fix="add a step out of it, or make it open air if falling in is meant to be fatal")
+    return map_violation("map.reachability",
+                         f"tile {named} (height {m.heights[named]}){more} is a trap: a unit that gets there "
+                         f"({mover.describe()}) can never get back to {whence}; {why}",
+                         m.height_at(named), _height_path(named), severity="warning", observed=[list(t) for t in group[:12]],
+                         expected="a way back from every tile",
+                         fix="add a step out of it, or make it open air if falling in is meant to be fatal")
 
 
 def check_reachability(m: SquareMap, pack: Pack) -> tuple[list[Violation], dict]:
@@ -254,8 +254,8 @@ def check_reachability(m: SquareMap, pack: Pack) -> tuple[list[Violation], dict]
     stats = {"move": mover.move, "jump": mover.jump, "leap": movement.leap,
              "max_drop": movement.max_drop, "mover": mover.describe()}
     if not walkable:
-        return [_v("map.reachability", "the map has no walkable tile", m.at(("heights",)), "heights",
-                   fix="give squares a height, or remove obstacles")], stats
+        return [map_violation("map.reachability", "the map has no walkable tile", m.at(("heights",)), "heights",
+                              fix="give squares a height, or remove obstacles")], stats
     graph = move_graph(m, mover, movement)
     back = reversed_graph(graph)
     out: list[Violation] = []

@@ -27,14 +27,14 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from generator import squaregrid
-from generator.errors import InputError, Location, Problem
+from generator.core.errors import InputError, Location, Problem
+from generator.core.yamlio import Document
+from generator.grids import squaregrid
+from generator.grids.squaregrid import Square
 from generator.maps.model import HexEntry, TerrainCells
-from generator.model import ID_PATTERN, Pack
-from generator.pydantic_errors import problems_from
-from generator.schemas import allowed_keys_fn
-from generator.squaregrid import Square
-from generator.yamlio import Document
+from generator.pack.model import ID_PATTERN, Pack
+from generator.pack.pydantic_errors import problems_from
+from generator.pack.schemas import allowed_keys_fn
 
 DEFAULT_TILE_MM = 30.0  # a common tile for 25-32 mm miniatures, and one level of height
 MAX_SIDE = 60

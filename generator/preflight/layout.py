@@ -53,7 +53,7 @@ def _faces_to_check(pack, shared, build=None):
 
 
 def layout_findings(pack, build=None, shared=None, safe_mm: float = SAFE_MM) -> list[Finding]:
-    from generator.render.cards import CardShared
+    from generator.render.cards.faces import CardShared
     shared = shared or CardShared(pack)
     findings: list[Finding] = []
     backs_done = set()

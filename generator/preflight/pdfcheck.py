@@ -184,7 +184,7 @@ def _readable(pdf_path: Path) -> None:
     """A file that is not a PDF (or is damaged past repair) is an input error, not a traceback."""
     import pikepdf
 
-    from generator.errors import InputError, Location, Problem
+    from generator.core.errors import InputError, Location, Problem
     try:
         with pikepdf.open(pdf_path):
             pass

@@ -1,6 +1,9 @@
-"""The build validator: rule primitives declared in a pack's game.yaml, run over a build."""
+"""rules: the build validator: rule primitives a pack's game.yaml declares (checks for builds,
+pack_checks for the whole pack), the context they read, the engine that runs them over a build,
+and the points audit.
+
+May import: generator.core, generator.grids, generator.pack. Never maps, render or cli."""
 
 from generator.rules.engine import validate_build
-from generator.rules.report import Report, Violation
 
-__all__ = ["validate_build", "Report", "Violation"]
+__all__ = ["validate_build"]

@@ -3,12 +3,13 @@ returns violations; the pack decides which primitives run, with which ids and nu
 
 from __future__ import annotations
 
-from generator.model import RuleSpec
-from generator.rules.report import Contributor, Violation
+from generator.core.report import Contributor, Violation
+from generator.pack.model import RuleSpec
+from generator.pack.rule_names import BUILD_CHECKS, registry_matches
+from generator.rules.context import path_text, points_of
 
 
 def _path(ref):
-    from generator.rules.engine import path_text
     return path_text(ref.path)
 
 
@@ -50,14 +51,12 @@ def structure(ctx) -> list[Violation]:
 
 
 def _path_tuple(path):
-    from generator.rules.engine import path_text
     return path_text(path)
 
 
 def points_limit(ctx, rule: RuleSpec) -> list[Violation]:
     if ctx.limit is None:
         return []
-    from generator.rules.engine import points_of
     points = points_of(ctx)
     total = points.total
     if total <= ctx.limit:
@@ -338,3 +337,5 @@ CHECKS = {
     "count": count,
     "owner": owner,
 }
+registry_matches("build", BUILD_CHECKS, CHECKS)
+

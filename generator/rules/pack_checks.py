@@ -3,8 +3,11 @@ make-up its boss card states)."""
 
 from __future__ import annotations
 
-from generator.model import Pack, RuleSpec
-from generator.rules.report import Contributor, Violation
+from generator.core.errors import Location
+from generator.core.report import Contributor, Violation
+from generator.pack import rule_names
+from generator.pack.model import Pack, RuleSpec
+from generator.pack.rule_names import registry_matches
 
 
 def composition(pack: Pack, rule: RuleSpec) -> list[Violation]:
@@ -56,7 +59,6 @@ def pack_count(pack: Pack, rule: RuleSpec) -> list[Violation]:
         expected = f"at most {rule.max}"
     if expected is None:
         return []
-    from generator.errors import Location
     what = " ".join(str(x) for x in (spec.set, spec.type, spec.value) if x is not None) or "matching"
     message = (rule.message or "the pack has {count} {what} card(s); it needs {expected}").format(
         count=n, what=what, expected=expected)
@@ -67,6 +69,7 @@ def pack_count(pack: Pack, rule: RuleSpec) -> list[Violation]:
 
 
 PACK_CHECKS = {"composition": composition, "pack_count": pack_count}
+registry_matches("pack", rule_names.PACK_CHECKS, PACK_CHECKS)
 
 
 def validate_pack_rules(pack: Pack) -> list[Violation]:

@@ -1,0 +1,51 @@
+"""`pnp build`: the print kit of a pack or a build, in one of the output profiles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from generator.cli.build_options import apply_service, export_options
+from generator.pack.locate import DEFAULT_PACK
+
+
+def _offset(value: str) -> tuple[float, float]:
+    try:
+        dx, dy = (float(v) for v in value.split(","))
+    except ValueError:
+        raise click.BadParameter("expected DX,DY in millimetres, e.g. 0.5,-1") from None
+    return dx, dy
+
+
+@click.command()
+@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False),
+                default=str(DEFAULT_PACK))
+@click.option("--build", "build_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Print only this build's cards (and its pieces).")
+@click.option("--profile", type=click.Choice(["home", "gutterfold", "print-shop", "png", "tts", "dtc", "cut",
+                                             "printplaygames"]), default="home", show_default=True,
+              help="What to make: home sheets, gutterfold, print-shop PDF, PNG per card, TTS sheets and save, "
+                   "DriveThruCards decks, cutting-machine sheets, PrintPlayGames sheets.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--duplex", type=click.Choice(["long-edge", "short-edge", "none"]), default="long-edge", show_default=True)
+@click.option("--back-offset", default="0,0", show_default=True,
+              help="Move backs DX,DY mm (right, up) to match your printer; see calibration.pdf.")
+@click.option("--size", "png_size", type=click.Choice(["mpc", "tgc"]), default="mpc", show_default=True,
+              help="png profile: MakePlayingCards 822×1122 or The Game Crafter 825×1125 pixels.")
+@click.option("--only", type=click.Choice(["cards", "maps", "rulebook", "pieces", "all"]), default="all",
+              show_default=True, help="Home profile: which parts of the kit to build.")
+@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Output folder (default: output/<pack id>).")
+@export_options
+def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir, service, color, icc,
+          ink_limit, cut, cut_inset, tts_url_base):
+    """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
+    from generator.build import run_build  # deferred: the renderers (ReportLab) take a second to import; --help and validate skip them
+    eff = apply_service(profile, service, color, png_size, cut, ink_limit)
+    extra = {"color": eff["color"], "icc": str(icc) if icc else None, "ink_limit": eff["ink_limit"], "cut": cut,
+             "cut_inset": cut_inset, "tts_url_base": tts_url_base}
+    for line in run_build(pack_dir, build_file=build_file, profile=eff["profile"], paper=paper, duplex=duplex,
+                          back_offset=_offset(back_offset), png_size=eff["png_size"], only=only, out_dir=out_dir,
+                          extra=extra):
+        click.echo(line)

@@ -1,0 +1,28 @@
+"""`pnp list`: every card of a pack as a table, JSON or CSV."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from generator.pack.cardlist import render_card_list
+from generator.pack.load import load_pack
+from generator.pack.locate import DEFAULT_PACK
+
+
+@click.command(name="list")
+@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False),
+                default=str(DEFAULT_PACK))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
+def list_cards(pack_dir, fmt):
+    """List every card of a pack: id, name, set, type, points and key statistics."""
+    click.echo(render_card_list(load_pack(pack_dir), fmt), nl=False)
+
+
+def _offset(value: str) -> tuple[float, float]:
+    try:
+        dx, dy = (float(v) for v in value.split(","))
+    except ValueError:
+        raise click.BadParameter("expected DX,DY in millimetres, e.g. 0.5,-1") from None
+    return dx, dy

@@ -1,0 +1,72 @@
+"""Finding the pack a target belongs to, and validating targets (packs, builds, maps)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.core.errors import InputError, Location, Problem
+from generator.core.report import Report
+from generator.core.yamlio import display_path
+from generator.pack.load import load_build
+from generator.pack.locate import is_map_file, pack_for
+from generator.pack.model import Pack
+from generator.rules import validate_build
+from generator.rules.pack_checks import validate_pack_rules
+
+def validate_target(target: Path, points: int | None = None, pack_option: Path | None = None,
+                    boss_build: Path | None = None, cache: dict | None = None) -> list[Report]:
+    """Reports for one TARGET: a pack folder (its data, presets and maps), a build file or a map file."""
+    if not target.exists():
+        where = display_path(target)
+        raise InputError([Problem("file.missing", f"no such file or folder: {where}", Location(where),
+                                  expected="a pack folder, a build file or a map file",
+                                  fix="check the path")])
+    pack = pack_for(target, pack_option, cache)
+    if target.is_dir():
+        return validate_pack(pack, points)
+    if is_map_file(target):
+        return validate_map_file(pack, target, boss_build)
+    build = load_build(target, pack)
+    return [validate_build(pack, build, points)]
+
+
+def validate_pack(pack: Pack, points: int | None = None) -> list[Report]:
+    problems = []
+    if getattr(pack.spec, "pieces", None) is not None:
+        from generator.render.pieces.model import check_pieces
+        problems.extend(check_pieces(pack))
+    reports = [pack_report(pack)]
+    for preset in pack.preset_files:
+        try:
+            reports.append(validate_build(pack, load_build(preset, pack), points))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    for map_file in pack.map_files:
+        try:
+            reports.extend(validate_map_file(pack, map_file, None))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    return reports
+
+
+def pack_report(pack: Pack) -> Report:
+    """The pack's own data: counts per set and type (the loader already refused broken data)."""
+    report = Report(file=pack.game_file, kind="pack", name=f"{pack.spec.name} {pack.spec.version}")
+    counts: dict = {}
+    for card in pack.cards.values():
+        counts.setdefault(card.set, {}).setdefault(card.type, 0)
+        counts[card.set][card.type] += 1
+    report.stats = {"cards": len(pack.cards), "by_set": counts,
+                    "presets": len(pack.preset_files), "maps": len(pack.map_files)}
+    report.violations.extend(validate_pack_rules(pack))
+    return report
+
+
+def validate_map_file(pack: Pack, path: Path, boss_build: Path | None) -> list[Report]:
+    try:
+        from generator.maps import validate_map
+    except ImportError:  # maps arrive with the hex map module
+        return []
+    return [validate_map(pack, path, boss_build)]

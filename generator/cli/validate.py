@@ -1,0 +1,58 @@
+"""`pnp validate`: check packs, builds and maps; text or JSON verdicts."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from generator.cli.common import EXIT_INPUT, EXIT_OK, EXIT_RULES, make_console
+from generator.cli.targets import validate_target
+from generator.cli.textreport import print_problems, print_reports
+from generator.core.errors import InputError
+from generator.core.report import reports_document
+from generator.pack.locate import DEFAULT_PACK
+from generator.rules.audit import audit_pack, print_audit
+
+
+@click.command()
+@click.argument("targets", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--points", type=click.IntRange(0, 99999), help="Points limit; overrides the build's own.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--pack", "pack_option", type=click.Path(path_type=Path, file_okay=False),
+              help="The pack a build belongs to (default: the pack folder holding it, or its `pack:` key).")
+@click.option("--build", "boss_build", type=click.Path(path_type=Path, dir_okay=False),
+              help="With a map TARGET: check that this boss build fits on the map.")
+@click.option("--audit", is_flag=True, help="Also list cards whose points are far from what their statistics predict.")
+def validate(targets, points, fmt, pack_option, boss_build, audit):
+    """Check packs, builds and maps. TARGET: a pack folder, a build file or a map file
+    (default: card_data/boss_fight). Exit 0 legal, 1 rule violations, 2 unreadable input."""
+    targets = list(targets) or [DEFAULT_PACK]
+    reports, problems, cache = [], [], {}
+    for target in targets:
+        try:
+            reports.extend(validate_target(target, points, pack_option, boss_build, cache))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    audit_rows = []
+    if audit:
+        for pack in cache.values():
+            audit_rows.extend(audit_pack(pack))
+    if fmt == "json":
+        document = reports_document(reports, problems)
+        if audit:
+            document["audit"] = [row.as_dict() for row in audit_rows]
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        console = make_console()
+        if problems:
+            print_problems(make_console(stderr=True), problems)
+        if reports:
+            print_reports(console, reports)
+        if audit:
+            print_audit(console, audit_rows)
+    if problems:
+        sys.exit(EXIT_INPUT)
+    sys.exit(EXIT_OK if all(r.legal for r in reports) else EXIT_RULES)

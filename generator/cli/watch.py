@@ -1,0 +1,78 @@
+"""`pnp watch`: rebuild the outputs a change touches, as soon as a pack file is saved."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from generator.core.errors import InputError
+from generator.pack.locate import DEFAULT_PACK
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def outputs_for(changed: set[Path], pack_root: Path) -> set[str]:
+    """Which parts of the kit a set of changed files affects."""
+    parts: set[str] = set()
+    root = pack_root.resolve()
+    for path in changed:
+        path = path.resolve()
+        try:
+            rel = path.relative_to(root)
+        except ValueError:
+            rel = None
+        if rel is not None:
+            top = rel.parts[0] if rel.parts else ""
+            if top in ("cards", "art", "templates"):
+                parts.add("cards")
+            elif top == "maps":
+                parts.add("maps")
+            elif top == "rules":
+                parts.add("rulebook")
+            elif top == "presets":
+                parts.add("rulebook")
+            else:  # game.yaml and anything else: everything may change
+                parts.update({"cards", "maps", "rulebook", "pieces"})
+        elif TEMPLATES in path.parents:
+            parts.add("rulebook" if "rulebook" in path.parts else "cards")
+    return parts
+
+
+def watch(pack_dir: Path, echo, paper: str = "a4", out_dir: Path | None = None, stop=None) -> None:
+    from watchfiles import watch as watch_files
+
+    from generator.build import run_build  # deferred: the renderers (ReportLab) take a second to import
+
+    def rebuild(parts):
+        start = time.perf_counter()
+        try:
+            for part in sorted(parts):
+                for line in run_build(pack_dir, paper=paper, only=part, out_dir=out_dir):
+                    echo(line)
+            echo(f"rebuilt {', '.join(sorted(parts))} in {time.perf_counter() - start:.2f} s")
+        except InputError as exc:
+            for p in exc.problems:
+                echo(f"{p.location}: {p.message}" + (f" ({p.fix})" if p.fix else ""))
+            echo("not rebuilt: fix the error above and save again (the previous files are untouched)")
+
+    rebuild({"cards"})
+    echo(f"watching {pack_dir} and templates/ (Ctrl-C to stop)")
+    for changes in watch_files(pack_dir, TEMPLATES, stop_event=stop, debounce=50, step=20):
+        parts = outputs_for({Path(p) for _, p in changes}, Path(pack_dir))
+        if parts:
+            rebuild(parts)
+
+
+@click.command(name="watch")
+@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False),
+                default=str(DEFAULT_PACK))
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False))
+def watch_command(pack_dir, paper, out_dir):
+    """Rebuild the kit's outputs whenever a pack or template file changes."""
+    try:
+        watch(pack_dir, click.echo, paper=paper, out_dir=out_dir)
+    except KeyboardInterrupt:
+        pass

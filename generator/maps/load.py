@@ -1,0 +1,48 @@
+"""Reading map files: one entry point for every grid kind (`grid: square` or hex)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.core.errors import InputError, Problem
+from generator.core.yamlio import Document, load_yaml_file
+from generator.maps.model import hex_map_from_document
+from generator.maps.square import square_map_from_document
+from generator.pack.model import Pack
+
+
+def map_id(path: Path) -> str:
+    return Path(path).stem
+
+
+def load_map(pack: Pack, path: Path):
+    """Read a map file. Raises InputError (every problem, with file:line:column) when the
+    file is not a map; rule-level problems (off-grid hexes, unknown terrain) are kept for
+    `generator.maps.checks` to report."""
+    doc = load_yaml_file(Path(path))
+    return map_from_document(doc, pack, map_id(path))
+
+
+def map_from_document(doc: Document, pack: Pack, mid: str):
+    """A HexMap, or (for `grid: square`) a SquareMap."""
+    if not isinstance(doc.data, dict):
+        raise InputError([Problem("schema.type", "a map file must be a mapping", doc.at(()),
+                                  expected="title, shape, obstacles, terrain, zones",
+                                  fix="see docs/maps.md for the map format")])
+    if doc.data.get("grid") == "square":
+        return square_map_from_document(doc, pack, mid)
+    return hex_map_from_document(doc, pack, mid)
+
+
+def load_pack_maps(pack: Pack) -> list:
+    """Every map of a pack (HexMap or SquareMap), in file-name order; all unreadable files
+    reported together."""
+    maps, problems = [], []
+    for path in pack.map_files:
+        try:
+            maps.append(load_map(pack, path))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    return maps

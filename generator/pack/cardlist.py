@@ -1,0 +1,225 @@
+"""`pnp list`: every card of a pack with its id, name, set, type, points and key statistics.
+
+The statistics come from the fields game.yaml declares for each card type, so the list works
+for any pack:
+
+- a `stats` field gives one column per stat of the pack (`health`, `strength`, ...; 0 when the
+  card leaves a stat out); another stats field such as `bonus` gives `bonus_<stat>` for the
+  stats it names;
+- `int`, `choice`, `stat` and `bool` fields give their value (`slots`, `feat_cost`,
+  `piece_type`, `combat_stat`, `action_type`, `deck_limit`, ...);
+- a `hexes` field gives its hex count (`size`);
+- an `attacks` field gives `<kind>_damage` and `<kind>_range` for each attack it has;
+- `requirements` become a short text (`strength ≥ 5`, `piece_type Head × 2`), a `feat` its name,
+  `card-refs` the ids; text fields with a `pattern` (short codes such as `B2`) their value; free
+  text fields are left out.
+
+Order: by set, then card type (both in game.yaml order), then points, then name. Formats:
+`text` (a table per card type, columns aligned), `json` (a list of flat objects, only the keys
+that apply to each card) and `csv` (one header row with every column; empty where a column
+does not apply).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from generator.pack.model import Card, Pack
+from generator.pack.schemas import ATTACK_KINDS
+
+COMMON = ("id", "name", "set", "type", "points")
+
+
+def card_order(pack: Pack) -> list[Card]:
+    """Set order, then type order as game.yaml declares them, then file order."""
+    sets = {s: i for i, s in enumerate(pack.spec.sets)}
+    types = {t: i for i, t in enumerate(pack.spec.card_types)}
+    return sorted(pack.cards.values(), key=lambda c: (sets.get(c.set, 99), types.get(c.type, 99), c.order))
+
+
+def sorted_cards(pack: Pack) -> list[Card]:
+    set_order = {s: i for i, s in enumerate(pack.spec.sets)}
+    type_order = {t: i for i, t in enumerate(pack.spec.card_types)}
+    return sorted(pack.cards.values(), key=lambda c: (set_order.get(c.set, 99), type_order.get(c.type, 99),
+                                                      c.points, c.name.casefold(), c.id))
+
+
+def card_statistics(pack: Pack, card: Card) -> dict:
+    """The key statistics of a card, flat and in its type's field order."""
+    out: dict = {}
+    stat_ids = list(pack.spec.stats)
+    for fname, fspec in pack.spec.card_types[card.type].fields.items():
+        value = card.fields.get(fname)
+        t = fspec.type
+        if t == "stats":
+            value = value or {}
+            if fname == "stats":
+                for stat in stat_ids:
+                    out[stat] = value.get(stat, 0)
+            else:
+                for stat in stat_ids:
+                    if stat in value:
+                        out[f"{fname}_{stat}"] = value[stat]
+        elif t in ("int", "choice", "stat", "bool"):
+            if value is not None:
+                out[fname] = value
+        elif t == "hexes":
+            out[fname] = len(value or [])
+        elif t == "attacks":
+            for kind, attack in sorted((value or {}).items(), key=lambda kv: _attack_order(kv[0])):
+                out[f"{kind}_damage"] = attack.get("damage")
+                out[f"{kind}_range"] = attack.get("range")
+        elif t == "requirements":
+            if value:
+                out[fname] = "; ".join(requirement_text(pack, r) for r in value)
+        elif t == "feat":
+            if value:
+                out[fname] = value.get("name")
+        elif t == "card-refs":
+            if value:
+                out[fname] = " ".join(value)
+        elif t == "text" and fspec.pattern:  # short coded text (`B2`, `3x3`): a statistic, not prose
+            if value:
+                out[fname] = value
+    return out
+
+
+def requirement_text(pack: Pack, req: dict) -> str:
+    if req.get("stat"):
+        return f"{req['stat']} ≥ {req.get('min', 1)}"
+    count = req.get("min", 1)
+    return f"{req['field']} {req['value']}" + (f" × {count}" if count != 1 else "")
+
+
+def card_rows(pack: Pack) -> list[dict]:
+    rows = []
+    for card in sorted_cards(pack):
+        row = {"id": card.id, "name": card.name, "set": card.set, "type": card.type, "points": card.points}
+        row.update(card_statistics(pack, card))
+        rows.append(row)
+    return rows
+
+
+def all_columns(pack: Pack, type_ids=None) -> list[str]:
+    """Every column a card of the pack (or of the given types) can have, in a fixed order:
+    the common ones, then each type's fields in game.yaml order."""
+    columns = list(COMMON)
+    stat_ids = list(pack.spec.stats)
+    for type_id, type_spec in pack.spec.card_types.items():
+        if type_ids is not None and type_id not in type_ids:
+            continue
+        for fname, fspec in type_spec.fields.items():
+            if fspec.type == "stats":
+                keys = stat_ids if fname == "stats" else [f"{fname}_{s}" for s in stat_ids]
+            elif fspec.type == "attacks":
+                keys = [f"{kind}_{part}" for kind in ATTACK_KINDS for part in ("damage", "range")]
+            elif fspec.type == "text":
+                keys = []
+            else:
+                keys = [fname]
+            columns.extend(k for k in keys if k not in columns)
+    return columns
+
+
+def _columns(pack: Pack, rows: list[dict]) -> list[str]:
+    present = {key for row in rows for key in row}
+    known = all_columns(pack)
+    return [c for c in known if c in present] + sorted(present - set(known))
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def render_card_list(pack: Pack, fmt: str = "text") -> str:
+    rows = card_rows(pack)
+    if fmt == "json":
+        return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=_columns(pack, rows), restval="", lineterminator="\r\n")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: _cell(v) for k, v in row.items()})
+        return buffer.getvalue()
+    if fmt == "text":
+        return _text(pack, rows)
+    raise ValueError(f"unknown format {fmt!r}: use text, json or csv")
+
+
+def _text(pack: Pack, rows: list[dict]) -> str:
+    lines = [f"{pack.spec.name} {pack.spec.version}: {len(rows)} cards"]
+    for type_id, type_spec in pack.spec.card_types.items():
+        of_type = [_compact(pack, r) for r in rows if r["type"] == type_id]
+        if not of_type:
+            continue
+        columns = [c for c in _text_columns(pack, type_id, of_type) if c != "type"]
+        table = [columns] + [[_cell(r.get(c)) for c in columns] for r in of_type]
+        widths = [max(len(line[i]) for line in table) for i in range(len(columns))]
+        numeric = [all(_is_number(r.get(c)) for r in of_type if r.get(c) is not None) and c not in ("id", "name")
+                   for c in columns]
+        lines.append("")
+        lines.append(f"{type_spec.name} ({len(of_type)})")
+        for i, line in enumerate(table):
+            cells = [(cell.rjust(w) if numeric[j] and i > 0 else cell.ljust(w))
+                     for j, (cell, w) in enumerate(zip(line, widths))]
+            lines.append("  ".join(cells).rstrip())
+            if i == 0:
+                lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines) + "\n"
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _attack_order(kind: str) -> int:
+    return ATTACK_KINDS.index(kind) if kind in ATTACK_KINDS else len(ATTACK_KINDS)
+
+
+def _stats_fields(pack: Pack) -> set[str]:
+    """Names of `stats` fields other than `stats` itself (bonus fields: `bonus_health`); a
+    plain number field such as `arena_health` is not one of them."""
+    return {n for t in pack.spec.card_types.values() for n, f in t.fields.items()
+            if f.type == "stats" and n != "stats"}
+
+
+def _compact(pack: Pack, row: dict) -> dict:
+    """For the text table: one column per attack (`3 r2`: damage 3, range 2) and one per bonus
+    field (`health+3 strength+1`), so a table fits a terminal."""
+    out: dict = {}
+    for key, value in row.items():
+        kind, _, part = key.rpartition("_")
+        if kind in ATTACK_KINDS and part in ("damage", "range"):
+            if part == "damage":
+                out[kind] = f"{value} r{row.get(kind + '_range')}"
+            continue
+        field, _, stat = key.partition("_")
+        if stat in pack.spec.stats and field in _stats_fields(pack):
+            sign = "+" if value >= 0 else ""
+            out[field] = (out.get(field, "") + f" {stat}{sign}{value}").strip()
+            continue
+        out[key] = value
+    return out
+
+
+def _text_columns(pack: Pack, type_id: str, rows: list[dict]) -> list[str]:
+    order = []
+    for column in all_columns(pack, [type_id]):
+        kind, _, part = column.rpartition("_")
+        if kind in ATTACK_KINDS:
+            column = kind
+        else:
+            field, _, stat = column.partition("_")
+            if stat in pack.spec.stats and field in _stats_fields(pack):
+                column = field
+        if column not in order:
+            order.append(column)
+    present = {key for row in rows for key in row}
+    return [c for c in order if c in present] + sorted(present - set(order))

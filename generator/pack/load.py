@@ -1,0 +1,380 @@
+"""Read a game pack and builds from YAML into the typed values of `generator.model`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import TypeAdapter, ValidationError
+
+from generator.core.errors import InputError, Location, Problem, ProblemList, did_you_mean, short_list
+from generator.core.paths import resolve_inside
+from generator.core.yamlio import Document, display_path, load_yaml_file
+from generator.pack.assets import FontError, read_ttf
+from generator.pack.model import (CARD_SIZES_MM, BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack,
+                                  Ref)
+from generator.pack.pydantic_errors import problems_from
+from generator.pack.rule_names import KNOWN_CHECKS
+from generator.pack.schemas import allowed_keys_fn, build_models, card_models, field_annotation
+
+
+def find_pack_root(path: Path) -> Path | None:
+    """The pack folder holding `path` (a folder with game.yaml), searching upwards."""
+    path = path.resolve()
+    for candidate in [path, *path.parents]:
+        if (candidate / "game.yaml").is_file():
+            return candidate
+    return None
+
+
+def load_game_spec(root: Path) -> tuple[GameSpec, Document]:
+    doc = load_yaml_file(root / "game.yaml")
+    if not isinstance(doc.data, dict):
+        raise InputError([Problem("schema.type", "game.yaml must be a mapping", doc.at(()),
+                                  expected="keys such as id, name, sets, card_types")])
+    try:
+        spec = GameSpec.model_validate(doc.data)
+    except ValidationError as exc:
+        raise InputError(problems_from(exc, doc, (), "game.yaml", allowed_keys_fn(GameSpec))) from None
+    _check_spec(spec, doc)
+    _check_fonts(spec, doc, root)
+    return spec, doc
+
+
+def pack_font_paths(spec: GameSpec, root: Path, doc: Document | None = None) -> dict:
+    """The pack's fonts (style -> path inside the pack); InputError if one leads outside the pack,
+    is missing, or is not a readable TrueType file."""
+    out, problems = {}, []
+    for style, relative in spec.fonts.items():
+        where = doc.at(("fonts", style)) if doc is not None else Location(display_path(root / "game.yaml"))
+        try:
+            path = resolve_inside(root, relative, where, "font")
+            read_ttf(path)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        except (FontError, OSError) as exc:
+            problems.append(Problem("font.corrupt", f"the {style} font `{relative}` cannot be used: {exc}", where,
+                                    found=relative, expected="a TrueType (.ttf) font file",
+                                    fix="re-export the font as TrueType, or remove it to use the built-in font"))
+            continue
+        out[style] = path
+    if problems:
+        raise InputError(problems)
+    return out
+
+
+def _check_fonts(spec: GameSpec, doc: Document, root: Path) -> None:
+    if spec.fonts:
+        pack_font_paths(spec, Path(root), doc)
+
+
+def _check_spec(spec: GameSpec, doc: Document) -> None:
+    """Cross-references inside game.yaml: sides, sets, types and rules must name things that exist."""
+    out = ProblemList()
+
+    def need(value, known, path, what):
+        if value is not None and value not in known:
+            guess = did_you_mean(value, known)
+            out.add(Problem("pack.reference", f"{what} `{value}` is not defined", doc.at(path),
+                            found=str(value), expected=f"one of: {short_list(sorted(known))}",
+                            fix=f"did you mean `{guess}`?" if guess else None))
+
+    sides = set(spec.sides) | {"any"}
+    for set_id, s in spec.sets.items():
+        need(s.side, sides, ("sets", set_id, "side"), "side")
+    for side_id, side in spec.sides.items():
+        for i, set_id in enumerate(side.sets):
+            need(set_id, spec.sets, ("sides", side_id, "sets", i), "set")
+        need(side.base.type, spec.card_types, ("sides", side_id, "base", "type"), "card type")
+        for part in ("equipment", "abilities", "deck"):
+            ref = getattr(side, part)
+            if ref is None:
+                continue
+            if isinstance(ref.type, str):
+                need(ref.type, spec.card_types, ("sides", side_id, part, "type"), "card type")
+            else:
+                for j, type_id in enumerate(ref.type):
+                    need(type_id, spec.card_types, ("sides", side_id, part, "type", j), "card type")
+    for i, rule in enumerate(spec.rules):
+        need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
+        need(rule.side, spec.sides, ("rules", i, "side"), "side")
+    if spec.default_points_limit is not None:
+        need(spec.default_points_limit, spec.points_limits, ("default_points_limit",), "points limit")
+    for type_id, type_spec in spec.card_types.items():
+        for fname, fspec in type_spec.fields.items():
+            if (fspec.pattern or fspec.pattern_help) and fspec.type != "text":
+                out.add(Problem("pack.field", f"field `{fname}` of `{type_id}` has a `pattern`, but only "
+                                f"`text` fields take one (it is `{fspec.type}`)",
+                                doc.at(("card_types", type_id, "fields", fname)), found=fspec.type,
+                                expected="type: text", fix="make it a text field, or remove `pattern`"))
+    movement = spec.movement
+    if movement is not None and movement.card_type is not None:
+        path = ("movement", "card_type")
+        need(movement.card_type, spec.card_types, path, "card type")
+        type_spec = spec.card_types.get(movement.card_type)
+        for key in ("move_field", "jump_field"):
+            name = getattr(movement, key)
+            fspec = type_spec.fields.get(name) if type_spec else None
+            if type_spec is not None and (fspec is None or fspec.type != "int"):
+                ints = [n for n, f in type_spec.fields.items() if f.type == "int"]
+                out.add(Problem("pack.reference", f"`movement.{key}` names `{name}`, which is not an int field "
+                                f"of `{movement.card_type}`", doc.at(("movement", key)), found=name,
+                                expected=f"one of: {short_list(ints) or 'none (declare an int field)'}",
+                                fix=f"did you mean `{did_you_mean(name, ints)}`?" if did_you_mean(name, ints) else None))
+    _check_sizes_and_fields(spec, doc, out)
+    out.raise_if_any()
+
+
+def _check_sizes_and_fields(spec: GameSpec, doc: Document, out: ProblemList) -> None:
+    """Values in game.yaml that the rest of the program relies on: named card sizes exist, a
+    `choice` field has choices, `min` is not above `max`, and a field's `default` fits its type."""
+    def size_ok(size, path):
+        if isinstance(size, str) and size not in CARD_SIZES_MM:
+            guess = did_you_mean(size, CARD_SIZES_MM)
+            out.add(Problem("pack.reference", f"card size `{size}` is not defined", doc.at(path), found=size,
+                            expected=f"one of: {', '.join(CARD_SIZES_MM)}, or {{width: W, height: H}} in mm",
+                            fix=f"did you mean `{guess}`?" if guess else None))
+
+    size_ok(spec.card_size, ("card_size",))
+    for type_id, type_spec in spec.card_types.items():
+        size_ok(type_spec.size, ("card_types", type_id, "size"))
+        for fname, fspec in type_spec.fields.items():
+            path = ("card_types", type_id, "fields", fname)
+            if fspec.type == "choice" and not fspec.choices:
+                out.add(Problem("schema.missing", f"the choice field `{fname}` of `{type_id}` lists no `choices`",
+                                doc.at(path), expected="choices: [A, B, ...]", fix="add the choices"))
+                continue
+            if fspec.min is not None and fspec.max is not None and fspec.min > fspec.max:
+                out.add(Problem("schema.range", f"field `{fname}` of `{type_id}` has `min` {fspec.min} above "
+                                f"`max` {fspec.max}", doc.at(path + ("min",)), found=str(fspec.min),
+                                expected=f"at most {fspec.max}", fix="swap them"))
+                continue
+            if fspec.default is not None:
+                try:
+                    TypeAdapter(field_annotation(fspec, spec)).validate_python(fspec.default, strict=True)
+                except (ValidationError, ValueError, TypeError):
+                    out.add(Problem("schema.type", f"the default of field `{fname}` of `{type_id}` does not "
+                                    f"fit its type `{fspec.type}`", doc.at(path + ("default",)),
+                                    found=repr(fspec.default)[:60], expected=f"a value of type `{fspec.type}`",
+                                    fix="correct the default, or remove it"))
+
+
+def load_pack(root: Path) -> Pack:
+    root = Path(root)
+    if not (root / "game.yaml").is_file():
+        where = display_path(root)
+        raise InputError([Problem("pack.missing", f"{where} is not a game pack (no game.yaml in it)",
+                                  Location(where), expected="a folder with game.yaml",
+                                  fix="give the pack folder, e.g. card_data/boss_fight")])
+    _check_inside(root, [root / "game.yaml"])
+    spec, game_doc = load_game_spec(root)
+    models = card_models(spec)
+    problems = ProblemList()
+    cards: dict[str, Card] = {}
+    docs: dict[str, Document] = {}
+    unreadable: set = set()  # ids of cards already reported as broken
+    files = {part: sorted((root / part).glob(pattern))
+             for part, pattern in (("cards", "*.yaml"), ("presets", "*.yaml"), ("maps", "*.yaml"), ("rules", "*.md"))}
+    _check_inside(root, [f for group in files.values() for f in group])
+    for path in files["cards"]:
+        try:
+            doc = load_yaml_file(path)
+        except InputError as exc:
+            problems.problems.extend(exc.problems)
+            continue
+        _read_cards(doc, spec, models, cards, problems, root, unreadable)
+        docs[doc.file] = doc
+    _check_card_refs(cards, spec, problems, unreadable)
+    problems.raise_if_any()
+    return Pack(
+        root=root, spec=spec, cards=cards, game_file=game_doc.file,
+        preset_files=files["presets"], map_files=files["maps"], rule_files=files["rules"],
+    )
+
+
+def _check_inside(root: Path, paths: list[Path]) -> None:
+    """Every file a pack brings must be inside the pack folder: a link that leads out is refused,
+    so a pack can never make the tool read a file elsewhere on the machine."""
+    base = root.resolve()
+    problems = []
+    for path in paths:
+        try:
+            target = path.resolve()
+        except (OSError, RuntimeError) as exc:  # a loop of links
+            where = display_path(path)
+            problems.append(Problem("path.invalid", f"{where} cannot be read: {exc}", Location(where),
+                                    expected="a file inside the pack", fix="replace the link with the file"))
+            continue
+        if target != base and base not in target.parents:
+            where = display_path(path)
+            problems.append(Problem("path.outside", f"{where} is a link that leads outside the pack",
+                                    Location(where), found=str(target), expected=f"a file inside {display_path(root)}",
+                                    fix="copy the file into the pack instead of linking to it"))
+    if problems:
+        raise InputError(problems)
+
+
+def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: ProblemList,
+                root: Path | None = None, unreadable: set | None = None) -> None:
+    data = doc.data
+    if not isinstance(data, dict) or "cards" not in data:
+        problems.add(Problem("schema.type", f"{doc.file} must be a mapping with a `cards:` list",
+                             doc.at(()), expected="cards: [ ... ]"))
+        return
+    extra = [k for k in data if k != "cards"]
+    for key in extra:
+        problems.add(Problem("schema.unknown-key", f"unknown key `{key}` in a cards file",
+                             doc.at((key,), key=True), found=str(key), expected="cards", fix="remove it"))
+    if not isinstance(data["cards"], list):
+        problems.add(Problem("schema.type", "`cards` should be a list", doc.at(("cards",)), expected="a list"))
+        return
+    for i, raw in enumerate(data["cards"]):
+        path = ("cards", i)
+        if not isinstance(raw, dict):
+            problems.add(Problem("schema.type", "each card should be a mapping", doc.at(path),
+                                 expected="id, name, type, ..."))
+            continue
+        type_id = raw.get("type")
+        if not isinstance(type_id, str) or type_id not in models:
+            guess = did_you_mean(type_id, models) if isinstance(type_id, str) else None
+            problems.add(Problem(
+                "schema.missing" if type_id is None else "schema.choice",
+                "card has no `type`" if type_id is None else f"unknown card type `{type_id}`",
+                doc.at(path + ("type",)), found=None if type_id is None else str(type_id),
+                expected=f"one of: {', '.join(sorted(models))}",
+                fix=f"did you mean `{guess}`?" if guess else None))
+            continue
+        model = models[type_id]
+        try:
+            valid = model.model_validate(raw)
+        except ValidationError as exc:
+            name = raw.get("id") or f"card {i + 1}"
+            problems.problems.extend(problems_from(exc, doc, path, f"card `{name}`", allowed_keys_fn(model)))
+            if unreadable is not None and isinstance(raw.get("id"), str):
+                unreadable.add(raw["id"])
+            continue
+        values = valid.model_dump()
+        location = doc.at(path)
+        if valid.id in cards:
+            first = cards[valid.id].location
+            problems.add(Problem("pack.duplicate-id", f"card id `{valid.id}` is used twice (first at {first})",
+                                 doc.at(path + ("id",)), found=valid.id, expected="a unique id",
+                                 fix="rename one of the two cards"))
+            continue
+        if valid.art is not None and root is not None:
+            try:
+                resolve_inside(root, valid.art, doc.at(path + ("art",)), "art")
+            except InputError as exc:
+                problems.problems.extend(exc.problems)
+                continue
+        type_spec = spec.card_types[type_id]
+        common = {"id", "name", "type", "set", "points", "text", "flavour", "copies", "art", "audit_note"}
+        fields = {k: v for k, v in values.items() if k not in common}
+        if values["audit_note"]:
+            fields["audit_note"] = values["audit_note"]
+        cards[valid.id] = Card(
+            id=valid.id, name=valid.name, type=type_id, set=valid.set, points=valid.points,
+            text=valid.text, flavour=valid.flavour,
+            copies=valid.copies if valid.copies is not None else type_spec.kit_copies,
+            art=valid.art, fields=fields, location=location, order=len(cards))
+
+
+def _check_card_refs(cards: dict[str, Card], spec: GameSpec, problems: ProblemList,
+                     unreadable: set | None = None) -> None:
+    """Fields of type card-refs must name cards that exist. A card that is there but could
+    not be read has its own error already; naming it is not reported again."""
+    for card in cards.values():
+        for fname, fspec in spec.card_types[card.type].fields.items():
+            if fspec.type not in ("card-refs", "card-ref"):
+                continue
+            value = card.fields.get(fname)
+            refs = [value] if isinstance(value, str) else (value or [])
+            for ref in refs:
+                if ref not in cards and ref not in (unreadable or ()):
+                    guess = did_you_mean(ref, cards)
+                    problems.add(Problem("pack.dangling-ref", f"card `{card.id}` names `{ref}` in `{fname}`, "
+                                         "but no card has that id", card.location, found=ref,
+                                         expected="the id of a card in this pack",
+                                         fix=f"did you mean `{guess}`?" if guess else None))
+
+
+# ---- builds ---------------------------------------------------------------------------
+
+
+def load_build(path: Path, pack: Pack) -> Build:
+    doc = load_yaml_file(Path(path))
+    return build_from_document(doc, pack)
+
+
+def build_from_document(doc: Document, pack: Pack) -> Build:
+    data = doc.data
+    spec = pack.spec
+    if not isinstance(data, dict):
+        raise InputError([Problem("schema.type", "a build must be a mapping", doc.at(()),
+                                  expected="pack, name, side, characters")])
+    side = data.get("side")
+    if not isinstance(side, str) or side not in spec.sides:
+        guess = did_you_mean(side, spec.sides) if isinstance(side, str) else None
+        raise InputError([Problem(
+            "schema.missing" if side is None else "schema.choice",
+            "the build has no `side`" if side is None else f"unknown side `{side}`",
+            doc.at(("side",)), found=None if side is None else str(side),
+            expected=f"one of: {', '.join(sorted(spec.sides))}",
+            fix=f"did you mean `{guess}`?" if guess else "add e.g. `side: " + sorted(spec.sides)[0] + "`")])
+    pack_id = data.get("pack")
+    if isinstance(pack_id, str) and pack_id != spec.id:
+        raise InputError([Problem("build.pack", f"this build is for the pack `{pack_id}`, not `{spec.id}`",
+                                  doc.at(("pack",)), found=pack_id, expected=spec.id)])
+    model = build_models(spec)[side]
+    try:
+        valid = model.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(problems_from(exc, doc, (), "the build", allowed_keys_fn(model))) from None
+    side_spec = spec.sides[side]
+    base = side_spec.base
+    characters = []
+    for ci, char in enumerate(valid.characters):
+        cpath = ("characters", ci)
+        raw_char = data["characters"][ci]
+
+        def ref(cid, path):
+            return Ref(cid, path, doc.at(path))
+
+        bases = []
+        if base.many:
+            for bi, item in enumerate(getattr(char, base.key)):
+                bpath = cpath + (base.key, bi)
+                if isinstance(item, str):
+                    bases.append(BaseEntry(ref(item, bpath)))
+                else:
+                    key = base.item_key or "card"
+                    equipment = tuple(ref(e, bpath + ("equipment", ei))
+                                      for ei, e in enumerate(getattr(item, "equipment", []) or []))
+                    bases.append(BaseEntry(ref(getattr(item, key), bpath + (key,)), equipment))
+        else:
+            bases.append(BaseEntry(ref(getattr(char, base.key), cpath + (base.key,))))
+        equipment = tuple(ref(e, cpath + ("equipment", i)) for i, e in enumerate(getattr(char, "equipment", []) or []))
+        abilities = tuple(ref(a, cpath + ("abilities", i)) for i, a in enumerate(getattr(char, "abilities", []) or []))
+        # a deck entry is `card-id: copies`; point at the id (the key), which is what a person misspells
+        deck = tuple(DeckEntry(Ref(cid, cpath + ("deck", cid), doc.at(cpath + ("deck", cid), key=True)), n)
+                     for cid, n in (getattr(char, "deck", {}) or {}).items())
+        name = char.name or _default_name(raw_char, base, pack) or f"character {ci + 1}"
+        characters.append(Character(
+            name=name, path=cpath, location=doc.at(cpath), bases=tuple(bases), equipment=equipment,
+            abilities=abilities, deck=deck,
+            deck_location=doc.at(cpath + ("deck",), key=True)))
+    limit = valid.points_limit
+    if isinstance(limit, str):
+        limit = spec.points_limits[limit]
+    return Build(
+        file=doc.file, pack=valid.pack, name=valid.name, side=side, points_limit=limit,
+        points_limit_location=doc.at(("points_limit",), key=True) if "points_limit" in data else doc.at(("name",), key=True),
+        characters=tuple(characters), location=doc.at(()))
+
+
+def _default_name(raw_char, base, pack: Pack) -> str | None:
+    """A hero is named by its hero card when the build gives no name."""
+    if not base.many:
+        card = pack.cards.get(raw_char.get(base.key))
+        return card.name if card else None
+    return None

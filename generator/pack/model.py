@@ -1,0 +1,492 @@
+"""Typed models of a game pack (game.yaml), its cards and builds.
+
+The pack file itself has a fixed shape (pydantic models below). Cards and builds
+take their shape from the pack: `card_models` and `build_models` make pydantic
+models from a pack's declared card types and sides, so unknown keys, wrong types
+and missing fields are caught the same way, and JSON Schemas come for free.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from generator.core.errors import Location
+
+ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+CardId = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=64)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=80)]
+Color = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+CARD_SIZES_MM = {
+    "poker": (63.5, 88.9),
+    "bridge": (57.15, 88.9),
+    "mini-american": (41.0, 63.0),
+    "mini-european": (44.0, 67.0),
+    "tarot": (69.85, 120.65),
+    "square": (70.0, 70.0),
+}
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class CardSize(Strict):
+    width: float = Field(gt=10, le=400)
+    height: float = Field(gt=10, le=400)
+
+
+class StatSpec(Strict):
+    name: Name
+    icon: str | None = None
+    combat: bool = False
+
+
+class KeywordSpec(Strict):
+    name: Name
+    kind: Literal["status", "action-type", "term"]
+    icon: str | None = None
+    text: str = ""
+
+
+class SetSpec(Strict):
+    name: Name
+    side: str
+    color: Color = "#444444"
+    symbol: str | None = None
+
+
+FieldType = Literal["int", "text", "choice", "stats", "stat", "hexes", "attacks",
+                    "requirements", "feat", "card-refs", "card-ref", "bool", "pair", "counts",
+                    "ability-list"]
+
+
+class FieldSpec(Strict):
+    type: FieldType
+    required: bool = False
+    default: object = None
+    min: int | None = None
+    max: int | None = None
+    choices: list[str] | None = None
+    label: str | None = None
+    # `text` fields: a regular expression the whole value must match (e.g. "^[FBLR][1-9]$"),
+    # and how to say what it wants in an error ("a direction and a number of tiles, e.g. B2")
+    pattern: Annotated[str, StringConstraints(min_length=1, max_length=200)] | None = None
+    pattern_help: Annotated[str, StringConstraints(max_length=200)] | None = None
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, value):
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"`pattern` is not a regular expression: {exc}") from None
+        return value
+
+
+class CardTypeSpec(Strict):
+    name: Name
+    fields: dict[str, FieldSpec] = {}
+    kit_copies: int = Field(default=1, ge=0, le=99)
+    size: str | CardSize | None = None
+    # rounded corners of the die cut, mm (cut files); None: 3 mm
+    corner_radius: float | None = Field(default=None, ge=0, le=20)
+
+
+class CountRange(Strict):
+    min: int = Field(default=0, ge=0)
+    max: int | None = Field(default=None, ge=0)
+
+
+class BaseSpec(Strict):
+    type: str
+    key: str
+    item_key: str | None = None
+    min: int = Field(default=1, ge=0)
+    max: int | None = Field(default=None, ge=1)
+
+    @property
+    def many(self) -> bool:
+        return self.max is None or self.max > 1
+
+
+class EquipmentSpec(Strict):
+    type: str
+    attach: Literal["base", "character"] = "character"
+
+
+class TypeRef(Strict):
+    """The card type(s) a place of a build takes: `type: action`, or several,
+    `type: [effect, upgrade]` (a deck mixing two kinds of cards)."""
+
+    type: str | list[str]
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        return (self.type,) if isinstance(self.type, str) else tuple(self.type)
+
+
+class SideSpec(Strict):
+    name: Name
+    sets: list[str]
+    characters: CountRange = CountRange(min=1)
+    base: BaseSpec
+    equipment: EquipmentSpec | None = None
+    abilities: TypeRef | None = None
+    deck: TypeRef | None = None
+
+
+class CountSpec(Strict):
+    # where to count: the character's base cards, equipment, abilities or deck
+    within: Literal["base", "equipment", "abilities", "deck"] = Field(default="base", alias="in")
+    type: str | None = None
+    field: str | None = None
+    value: object = None
+    set: str | None = None  # pack_count: only cards of this set
+
+
+class RuleSpec(Strict):
+    id: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+(\.[a-z0-9-]+)+$")]
+    check: str
+    severity: Literal["error", "warning"] = "error"
+    side: str | None = None
+    size: int | None = Field(default=None, ge=0)
+    default: int | None = Field(default=None, ge=0)
+    override_field: str | None = None
+    capacity_field: str | None = None
+    usage_field: str | None = None
+    field: str | None = None
+    count: CountSpec | None = None
+    min: int | None = Field(default=None, ge=0)
+    max: int | None = Field(default=None, ge=0)
+    exactly: int | None = Field(default=None, ge=0)
+    messages: dict[str, str] = {}
+    message: str | None = None
+    fix: str | None = None
+    # pack-level composition checks (check: composition): cards of `member_type` that name an
+    # `owner_type` card in `group_field` must match the owner's `counts_field` per `split_field`
+    owner_type: str | None = None
+    member_type: str | None = None
+    group_field: str | None = None
+    split_field: str | None = None
+    counts_field: str | None = None
+
+
+TerrainPattern = Literal["none", "dots", "hatch", "crosshatch", "waves", "bricks", "grass"]
+
+
+class TerrainSpec(Strict):
+    """A kind of map terrain. `pattern` is how it prints: low-ink greyscale, so it stays
+    legible on any home printer; `text` is the rule printed in the map legend."""
+
+    name: Name
+    pattern: TerrainPattern = "dots"
+    text: str = ""
+    walkable: bool = True
+    blocks_sight: bool = False
+
+
+class ReferenceStep(Strict):
+    """One numbered step of a summary: a short name and what happens."""
+
+    name: Name
+    text: str
+
+
+class ReferenceTable(Strict):
+    """A small table for the reference pages; cells may use inline markup and :icons:."""
+
+    columns: list[str] = Field(min_length=1, max_length=8)
+    rows: list[list[str]] = Field(min_length=1, max_length=40)
+
+
+class ReferenceSection(Strict):
+    """A block of the reference pages and the quick reference: an intro, numbered steps,
+    a table and notes, in that order. `brief` is the one- or two-line version printed on
+    the card-sized reference card."""
+
+    id: CardId
+    title: Name
+    intro: str = ""
+    steps: list[ReferenceStep] = []
+    table: ReferenceTable | None = None
+    notes: list[str] = []
+    brief: str = ""
+
+
+class GlossaryEntry(Strict):
+    term: Name
+    text: str
+
+
+class ReferenceSpec(Strict):
+    """Summaries a pack prints beside its rules (rulebook reference pages, quick reference,
+    reference card). `turn` summarises the round and the turn, `combat` how an attack is
+    resolved; the glossary adds terms to the pack's keywords."""
+
+    turn: list[ReferenceSection] = []
+    combat: list[ReferenceSection] = []
+    glossary: list[GlossaryEntry] = []
+
+
+# ---- play pieces (game.yaml `pieces:`, see docs/pieces.md) ---------------------------------
+
+PieceShape = Literal["hex", "round", "square"]
+Label = Annotated[str, StringConstraints(max_length=40)]
+
+
+class CounterFace(Strict):
+    """What one side of a counter shows. Every part is optional; a counter that names a
+    card, keyword or terrain takes its label, icon, art and pattern from it by default."""
+
+    label: Label | None = None
+    text: Label | None = None  # a second, smaller line under the label
+    icon: str | None = None
+    color: Color | None = None
+    art: str | None = None  # an image inside the pack
+    pattern: TerrainPattern | None = None
+
+
+class CounterCount(Strict):
+    """How many to print when the number follows from the pack: the most any shipped map
+    needs (`per_map: obstacles` or a terrain id), `per_character` times the most characters
+    one game can have, plus `extra`; never fewer than `min`."""
+
+    per_map: str | None = None
+    per_character: int = Field(default=0, ge=0, le=10)
+    extra: int = Field(default=0, ge=0, le=200)
+    min: int = Field(default=0, ge=0, le=500)
+
+
+class CounterSpec(CounterFace):
+    """A kind of punch-out counter. `size` is in mm: flat to flat for a hex (default: the
+    pieces' hex size), the diameter of a round counter, the side of a square one."""
+
+    id: CardId
+    shape: PieceShape = "round"
+    size: float | None = Field(default=None, ge=8, le=120)
+    count: Annotated[int, Field(ge=0, le=500)] | CounterCount = 1
+    back: Literal["same"] | CounterFace | None = None
+    card: CardId | None = None  # the card it stands for on the map (a token card)
+    keyword: CardId | None = None  # a keyword it marks (a status effect)
+    terrain: CardId | None = None  # a terrain it lays on the board
+    for_each: str | None = None  # a side id: one counter per character of that side
+
+
+class StandeeSpec(Strict):
+    height: float = Field(default=45.0, ge=20, le=200)  # the figure's panel, mm
+
+
+class FigureSpec(Strict):
+    """How the characters of one side stand on the map."""
+
+    standee: StandeeSpec | None = StandeeSpec()
+    base: bool = True
+    footprint: str | None = None  # the base cards' `hexes` field whose union is the base
+    kit: Literal["cards", "presets"] | None = None  # whole-kit figures: one per base card or per preset
+
+
+class StatTrackerSpec(Strict):
+    style: Literal["clip", "dial"] = "clip"
+    max: Annotated[int, Field(ge=1, le=199)] | Literal["auto"] = "auto"
+    headroom: int = Field(default=0, ge=0, le=100)
+
+
+class RoundTrackerSpec(Strict):
+    rounds: int = Field(default=12, ge=1, le=30)
+    initiative: str | None = None  # a stat id: adds a turn-order ladder and a chip per character
+
+
+class TrackersSpec(Strict):
+    stats: dict[str, StatTrackerSpec] = {}
+    round: RoundTrackerSpec | None = None
+
+
+class BoardSpec(Strict):
+    title: Name = "Blank board"
+    shape: Literal["rectangle", "hexagon"] = "rectangle"
+    columns: int = Field(default=12, ge=1, le=40)
+    rows: int = Field(default=10, ge=1, le=40)
+    radius: int = Field(default=6, ge=1, le=20)
+
+
+class PiecesSpec(Strict):
+    hex_size: float | None = Field(default=None, ge=10, le=80)  # flat to flat, mm; default: the maps'
+    orientation: Literal["pointy", "flat"] | None = None  # default: the maps'
+    counters: list[CounterSpec] = []
+    figures: dict[str, FigureSpec] = {}
+    trackers: TrackersSpec = TrackersSpec()
+    board: BoardSpec | None = None
+
+
+class MoveProfile(Strict):
+    """A unit's movement: steps per turn and the most levels it can climb in one step."""
+
+    move: int = Field(ge=1, le=99)
+    jump: int = Field(ge=0, le=99)
+
+
+class MovementSpec(Strict):
+    """How figures move over a square grid with heights (maps with `grid: square`), used by
+    the `map.reachability` check: a figure steps to an orthogonal neighbour whose top is at
+    most its Jump higher (any drop is allowed unless `max_drop` says otherwise), and may
+    leap straight across up to `leap` tiles of open air, each counting as a step of its Move.
+
+    The check uses the weakest figure: `profile` if given, else the smallest `move_field`
+    and the smallest `jump_field` among the cards of `card_type`."""
+
+    card_type: str | None = None
+    move_field: str = "move"
+    jump_field: str = "jump"
+    profile: MoveProfile | None = None
+    leap: int = Field(default=0, ge=0, le=5)
+    max_drop: int | None = Field(default=None, ge=0, le=99)
+    fall_damage: int = Field(default=1, ge=0, le=99)  # per level dropped beyond the figure's Jump
+    level_mm: float = Field(default=30.0, gt=0, le=200)  # how tall one level of height is
+
+
+FontStyle = Literal["regular", "bold", "italic", "bold-italic"]
+
+
+class GameSpec(Strict):
+    id: CardId | Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$")]
+    name: Name
+    version: str
+    summary: str = ""
+    credits: list[str] = []
+    card_size: str | CardSize = "poker"
+    stats: dict[str, StatSpec]
+    keywords: dict[str, KeywordSpec] = {}
+    sets: dict[str, SetSpec]
+    card_types: dict[str, CardTypeSpec]
+    sides: dict[str, SideSpec] = {}
+    points_limits: dict[str, int] = {}
+    default_points_limit: str | None = None
+    rules: list[RuleSpec] = []
+    terrain: dict[CardId, TerrainSpec] = {}
+    line_of_sight: Literal["permissive", "strict"] = "permissive"
+    movement: MovementSpec | None = None
+    pieces: PiecesSpec | None = None
+    reference: ReferenceSpec = ReferenceSpec()
+    # the pack's own TrueType fonts, by style: paths inside the pack (`fonts/Body.ttf`)
+    fonts: dict[FontStyle, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}
+
+
+# ---- plain values the rest of the program works with ---------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Card:
+    """A card of a pack. Type-specific fields are in `fields` and readable as attributes."""
+
+    id: str
+    name: str
+    type: str
+    set: str
+    points: int
+    text: str
+    flavour: str
+    copies: int
+    art: str | None
+    fields: dict
+    location: Location
+    order: int = 0
+
+    def __getattr__(self, name):
+        # Jinja layouts read `card.stats`, `card.piece_type`: fall back to the typed fields.
+        fields = self.__dict__.get("fields", {})
+        if name in fields:
+            return fields[name]
+        raise AttributeError(name)
+
+    def get(self, name, default=None):
+        return self.fields.get(name, default)
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A card id named in a build, with where it was written."""
+
+    id: str
+    path: tuple
+    location: Location
+
+
+@dataclass(frozen=True)
+class BaseEntry:
+    card: Ref
+    equipment: tuple[Ref, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeckEntry:
+    card: Ref
+    copies: int
+
+
+@dataclass(frozen=True)
+class Character:
+    name: str
+    path: tuple
+    location: Location
+    bases: tuple[BaseEntry, ...]
+    equipment: tuple[Ref, ...]
+    abilities: tuple[Ref, ...]
+    deck: tuple[DeckEntry, ...]
+    deck_location: Location
+
+
+@dataclass(frozen=True)
+class Build:
+    file: str
+    pack: str | None
+    name: str
+    side: str
+    points_limit: int | None
+    points_limit_location: Location
+    characters: tuple[Character, ...]
+    location: Location
+
+
+@dataclass
+class Pack:
+    root: object  # pathlib.Path of the pack folder
+    spec: GameSpec
+    cards: dict[str, Card]
+    game_file: str
+    preset_files: list = field(default_factory=list)
+    map_files: list = field(default_factory=list)
+    rule_files: list = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    def card_size_mm(self, type_id: str | None = None) -> tuple[float, float]:
+        size = self.spec.card_size
+        type_spec = self.spec.card_types.get(type_id) if type_id else None
+        if type_spec is not None and type_spec.size is not None:
+            size = type_spec.size
+        if isinstance(size, CardSize):
+            return (size.width, size.height)
+        return CARD_SIZES_MM[size]
+
+    def cards_of(self, type_id: str | None = None, set_id: str | None = None) -> list[Card]:
+        return [c for c in self.cards.values()
+                if (type_id is None or c.type == type_id) and (set_id is None or c.set == set_id)]
+
+    def limit_value(self, name_or_number) -> int | None:
+        if name_or_number is None:
+            return None
+        if isinstance(name_or_number, int):
+            return name_or_number
+        return self.spec.points_limits.get(name_or_number)
+
+
+def kebab(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")

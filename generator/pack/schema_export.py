@@ -1,0 +1,112 @@
+"""JSON Schemas for a pack's files, so an editor with the YAML language server can check them.
+
+`pnp schema` writes three files into `schemas/`:
+
+- `game.schema.json`             game.yaml of any pack (the fixed `GameSpec` shape);
+- `cards.<pack>.schema.json`     a `cards/*.yaml` file of that pack (one shape per card type,
+                                 chosen by the card's `type:`);
+- `build.<pack>.schema.json`     a preset or a player's build (one shape per side, chosen by `side:`).
+
+The card and build schemas come from the same pydantic models the loader validates with
+(`generator.schemas`), so what the editor accepts is what `pnp validate` accepts, apart from the
+checks a schema cannot express (card ids that exist, points, deck sizes: the rules).
+Output is deterministic: sorted keys, fixed indentation, a trailing newline.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated, Union
+
+from pydantic import ConfigDict, Field, TypeAdapter, create_model
+
+from generator.pack.model import GameSpec, Pack
+from generator.pack.schemas import build_models, card_models
+
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def game_schema() -> dict:
+    schema = GameSpec.model_json_schema()
+    return _finish(schema, "Game pack (game.yaml)",
+                   "A game pack's game.yaml: sets, card types and their fields, stats, sides, rules.")
+
+
+def cards_schema(pack: Pack) -> dict:
+    """A cards file: `cards:` is a list whose items take the shape of their `type:`."""
+    models = list(card_models(pack.spec).values())
+    if len(models) > 1:
+        item = Annotated[Union[tuple(models)], Field(discriminator="type")]
+    else:
+        item = models[0]
+    model = create_model("CardsFile", __config__=ConfigDict(extra="forbid", strict=True),
+                         cards=(list[item], ...))
+    return _finish(model.model_json_schema(), f"{pack.spec.name} cards file",
+                   f"A cards/*.yaml file of the {pack.spec.name} pack ({pack.id}).")
+
+
+def build_schema(pack: Pack) -> dict:
+    """A build: the shape of the side named by `side:` (a boss, a hero party, ...)."""
+    models = list(build_models(pack.spec).values())
+    if not models:
+        raise ValueError(f"the pack {pack.id} declares no sides, so it has no builds")
+    if len(models) > 1:
+        annotation = Annotated[Union[tuple(models)], Field(discriminator="side")]
+    else:
+        annotation = models[0]
+    schema = TypeAdapter(annotation).json_schema()
+    return _finish(schema, f"{pack.spec.name} build",
+                   f"A preset or a player's build for the {pack.spec.name} pack ({pack.id}).")
+
+
+def _finish(schema: dict, title: str, description: str) -> dict:
+    schema = dict(schema)
+    schema["$schema"] = JSON_SCHEMA_DIALECT
+    schema["title"] = title
+    schema["description"] = description
+    return schema
+
+
+def schema_files(pack: Pack) -> dict[str, dict]:
+    """File name -> schema, for every schema of a pack."""
+    files = {
+        "game.schema.json": game_schema(),
+        f"cards.{pack.id}.schema.json": cards_schema(pack),
+    }
+    if pack.spec.sides:  # a pack without sides has no player builds
+        files[f"build.{pack.id}.schema.json"] = build_schema(pack)
+    return files
+
+
+def dumps(schema: dict) -> str:
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_schemas(pack: Pack, out_dir) -> list[Path]:
+    """Write the pack's schemas into `out_dir` (created if needed); returns the paths written."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, schema in schema_files(pack).items():
+        path = out_dir / name
+        _write_atomically(path, dumps(schema))
+        written.append(path)
+    return written
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

@@ -1,0 +1,95 @@
+"""Card art: PNG, JPG or SVG (drawn as vectors), fitted by cover or contain.
+
+Paths come from pack files that may come from strangers, so every path must resolve
+inside the pack folder: absolute paths, `..` and symlinks that lead out are refused.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from generator.core.errors import InputError, Problem
+from generator.core.paths import resolve_inside
+
+
+MAX_ART_BYTES = 20 * 1024 * 1024
+# an href naming something other than a fragment (#id) or embedded data (data:...)
+_SVG_LINK = re.compile(r"""\bhref\s*=\s*["']\s*((?!#|data:)[^"']+)["']""", re.IGNORECASE)
+MAX_ART_PIXELS = 40_000_000  # card art at 300 dpi needs about 1 megapixel; a poster-size image is a mistake
+
+
+class ArtLibrary:
+    """Reads each image once per build."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.cache: dict = {}
+
+    def load(self, relative: str, card):
+        if relative in self.cache:
+            return self.cache[relative]
+        path = resolve_inside(self.root, relative, card.location, "art")
+        suffix = path.suffix.lower()
+        try:
+            if path.stat().st_size > MAX_ART_BYTES:
+                raise ValueError(f"the file is {path.stat().st_size:,} bytes; art files above "
+                                 f"{MAX_ART_BYTES:,} bytes are refused")
+            if suffix == ".svg":
+                from svglib.svglib import svg2rlg
+                link = _SVG_LINK.search(path.read_text(encoding="utf-8", errors="replace"))
+                if link:
+                    raise InputError([Problem(
+                        "path.outside", f"card `{card.id}`: the SVG art `{relative}` refers to another file "
+                        f"(`{link.group(1)[:60]}`)", card.location, found=link.group(1)[:60],
+                        expected="an SVG that holds everything it draws (embedded data: images are fine)",
+                        fix="embed the image in the SVG, or use a PNG")])
+                try:  # references inside the SVG (<image href="../..">) must stay inside the pack too
+                    drawing = svg2rlg(str(path), external_reference_root=str(self.root.resolve()))
+                except TypeError as exc:
+                    if "external_reference_root" not in str(exc):
+                        raise
+                    raise ValueError("this svglib cannot keep an SVG's references inside the pack; "
+                                     "upgrade svglib, or use PNG art") from None
+                if drawing is None:
+                    raise ValueError("not an SVG drawing")
+                if not (drawing.width > 0 and drawing.height > 0):
+                    raise ValueError("it has no size (width and height): not a well-formed SVG drawing")
+                item = ("svg", drawing, drawing.width, drawing.height)
+            elif suffix in (".png", ".jpg", ".jpeg"):
+                from PIL import Image
+                from reportlab.lib.utils import ImageReader
+                with Image.open(path) as img:
+                    if img.size[0] * img.size[1] > MAX_ART_PIXELS:
+                        raise ValueError(f"{img.size[0]} × {img.size[1]} pixels is more than "
+                                         f"{MAX_ART_PIXELS // 1_000_000} megapixels")
+                    img.load()
+                    size = img.size
+                item = ("raster", ImageReader(str(path)), float(size[0]), float(size[1]))
+            else:
+                raise ValueError(f"unsupported image type {suffix}")
+        except InputError:
+            raise
+        except Exception as exc:  # a corrupt file can fail in many ways inside PIL or svglib
+            raise InputError([Problem("art.corrupt", f"card `{card.id}`: the art `{relative}` cannot be read ({exc})",
+                                      card.location, found=relative, expected="a PNG, JPG or SVG file",
+                                      fix="re-export the image")]) from None
+        self.cache[relative] = item
+        return item
+
+    def draw(self, canvas, relative: str, card, x: float, y: float, w: float, h: float, fit: str) -> None:
+        kind, obj, iw, ih = self.load(relative, card)
+        if iw <= 0 or ih <= 0:
+            return
+        scale = max(w / iw, h / ih) if fit == "cover" else min(w / iw, h / ih)
+        dw, dh = iw * scale, ih * scale
+        dx, dy = x + (w - dw) / 2, y + (h - dh) / 2
+        if kind == "raster":
+            canvas.drawImage(obj, dx, dy, dw, dh, mask="auto")
+        else:
+            from reportlab.graphics import renderPDF
+            canvas.saveState()
+            canvas.translate(dx, dy)
+            canvas.scale(scale, scale)
+            renderPDF.draw(obj, canvas, 0, 0)
+            canvas.restoreState()

@@ -1,0 +1,47 @@
+"""Deterministic, atomic PDF output shared by every renderer."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from reportlab import rl_config
+from reportlab.lib.units import mm
+from reportlab.pdfgen import canvas as rl_canvas
+
+from generator.render.base.fonts import register_fonts
+
+MM = mm  # points per millimetre
+
+# Binary (Flate-only) streams: ASCII85 makes every page stream 25 % larger and costs a
+# pure-Python pass over it; no viewer or print service needs it. ReportLab reads this
+# setting when it writes streams, so it is set once, before any document is made.
+rl_config.useA85 = 0
+
+
+def source_date() -> float | None:
+    """SOURCE_DATE_EPOCH when set: dates inside PDFs then follow it (reproducible builds)."""
+    value = os.environ.get("SOURCE_DATE_EPOCH")
+    if value and value.strip().isdigit():
+        return float(value)
+    return None
+
+
+def new_canvas(target, page_size_pt: tuple[float, float], title: str, subject: str = "") -> rl_canvas.Canvas:
+    """A canvas whose bytes depend only on what is drawn: invariant mode, no timestamps
+    unless SOURCE_DATE_EPOCH asks for one, fonts registered and embedded."""
+    register_fonts()
+    epoch = source_date()
+    c = rl_canvas.Canvas(target, pagesize=page_size_pt, invariant=1, pageCompression=1,
+                         initialFontName="PnpSans")
+    if epoch is not None:
+        c._doc._timeStamp.t = epoch  # invariant mode pins the date; SOURCE_DATE_EPOCH replaces it
+        c._doc._timeStamp.lt = time.gmtime(epoch)
+        c._doc._timeStamp.tzname = "UTC"
+        c._doc._timeStamp.dhh = 0
+        c._doc._timeStamp.dmm = 0
+    c.setTitle(title)
+    c.setAuthor("pnp")
+    c.setCreator("pnp print-and-play generator")
+    c.setSubject(subject)
+    return c

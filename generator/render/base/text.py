@@ -1,0 +1,377 @@
+"""Rich text for cards and reference pages: inline icons, keyword styling, hyphenation,
+and shrink-to-fit by binary search, cached per (text, box).
+
+Markup: `**bold**`, `*italic*`, `:icon-name:`, a blank line or `\\n` for a new paragraph.
+Words named by the pack's keywords (status effects, action types) are styled wherever
+they appear. We lay text out ourselves rather than with Paragraph: card text is short,
+and owning the line breaker makes icons sit exactly on the baseline and keeps the
+render loop cheap.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pyphen
+from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
+
+from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_fonts
+from generator.render.base.icons import known_icons
+
+ICON_SCALE = 0.95  # icon height relative to the font size
+KEYWORD_COLOR = "#7a1f1f"
+
+
+class FitError(Exception):
+    """Text that cannot fit its box even at the minimum size."""
+
+    def __init__(self, needed_lines: int, size: float, overflow_pt: float):
+        self.needed_lines = needed_lines
+        self.size = size
+        self.overflow_pt = overflow_pt
+        super().__init__(f"text does not fit at {size:g} pt (over by {overflow_pt:.1f} pt)")
+
+
+@dataclass(frozen=True)
+class Style:
+    bold: bool = False
+    italic: bool = False
+    keyword: bool = False
+
+    @property
+    def font(self) -> str:
+        if self.bold or self.keyword:
+            return BOLD_ITALIC if self.italic else BOLD
+        return ITALIC if self.italic else REGULAR
+
+
+@dataclass(frozen=True)
+class Run:
+    kind: str  # "text" | "icon"
+    value: str
+    style: Style
+
+
+@dataclass(frozen=True)
+class PlacedRun:
+    kind: str
+    value: str
+    font: str
+    color: str | None
+    x: float  # offset from the line start, points
+    width: float
+
+
+@dataclass(frozen=True)
+class Line:
+    runs: tuple[PlacedRun, ...]
+    width: float
+    paragraph_end: bool
+
+
+@dataclass(frozen=True)
+class Layout:
+    size: float
+    leading: float
+    lines: tuple[Line, ...]
+    height: float
+
+
+class TextStyler:
+    """Splits marked-up text into words of styled runs, knowing the pack's keywords."""
+
+    def __init__(self, keywords: list[str], icons: list[str] | None = None):
+        self.icons = set(icons or known_icons())
+        words = sorted({k for k in keywords if k}, key=len, reverse=True)
+        keyword_re = "|".join(re.escape(w) for w in words)
+        parts = [r"(?P<nl>\n)", r"(?P<space>[ \t]+)", r"(?P<bold>\*\*)", r"(?P<ital>\*)",
+                 r"(?P<icon>:[a-z0-9-]+:)"]
+        if keyword_re:
+            parts.append(rf"(?P<kw>(?<![\w-])(?:{keyword_re})(?![\w-]))")
+        parts.append(r"(?P<other>[^\s*:]+|:)")
+        self.token_re = re.compile("|".join(parts))
+
+    def paragraphs(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
+        """Paragraphs → words → runs."""
+        text = text.replace("\r\n", "\n").strip()
+        paragraphs: list[list[list[Run]]] = [[]]
+        word: list[Run] = []
+        base_bold, base_italic = "bold" in font, "italic" in font  # the element's font
+        marked_bold = marked_italic = False  # markup adds emphasis; it never removes the base
+
+        def style(keyword=False):
+            return Style(base_bold or marked_bold, base_italic or marked_italic, keyword)
+
+        def end_word():
+            nonlocal word
+            if word:
+                paragraphs[-1].append(word)
+                word = []
+
+        for m in self.token_re.finditer(text):
+            kind = m.lastgroup
+            value = m.group()
+            if kind == "nl":
+                end_word()
+                if paragraphs[-1]:
+                    paragraphs.append([])
+            elif kind == "space":
+                end_word()
+            elif kind == "bold":
+                marked_bold = not marked_bold
+            elif kind == "ital":
+                marked_italic = not marked_italic
+            elif kind == "icon" and value[1:-1] in self.icons:
+                word.append(Run("icon", value[1:-1], style()))
+            elif kind == "kw":
+                word.append(Run("text", value, style(keyword=True)))
+            else:
+                word.append(Run("text", value, style()))
+        end_word()
+        return [p for p in paragraphs if p]
+
+
+class BoundedCache(dict):
+    """A dict that forgets its oldest entries past `limit`. Card texts repeat within a kit
+    (copies, shared lines) but a 10,000-card deck must not keep 10,000 layouts alive."""
+
+    def __init__(self, limit: int = 256):
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key, value):
+        if len(self) >= self.limit and key not in self:
+            del self[next(iter(self))]  # dicts keep insertion order: the first key is the oldest
+        super().__setitem__(key, value)
+
+
+class TextFitter:
+    """Lays out and fits text; one per build, so its cache never outlives the pack it serves."""
+
+    def __init__(self, keywords: list[str], lang: str = "en_GB", keyword_color: str = KEYWORD_COLOR,
+                 fonts: dict | None = None):
+        register_fonts()
+        fonts = fonts or {}  # a pack's own TTFs by style, already registered
+        self.family = {REGULAR: fonts.get("regular", REGULAR), BOLD: fonts.get("bold", BOLD),
+                       ITALIC: fonts.get("italic", ITALIC), BOLD_ITALIC: fonts.get("bold-italic", BOLD_ITALIC)}
+        self.regular = self.family[REGULAR]
+        self.styler = TextStyler(keywords)
+        self.hyphenator = pyphen.Pyphen(lang=lang) if lang in pyphen.LANGUAGES else None
+        self.keyword_color = keyword_color
+        self.cache: dict = BoundedCache()
+        self._widths: dict = {}  # grows with the vocabulary, not with the deck
+        self._parsed: dict = BoundedCache()
+
+    # ---- measuring ------------------------------------------------------------------
+    # Widths scale linearly with size, so each (font, string) is measured once at 1 pt.
+    def unit_width(self, font: str, text: str) -> float:
+        key = (font, text)
+        w = self._widths.get(key)
+        if w is None:
+            w = self._widths[key] = stringWidth(text, font, 1.0)
+        return w
+
+    def run_width(self, run: Run, size: float) -> float:
+        if run.kind == "icon":
+            return size * (ICON_SCALE + 0.08)
+        return self.unit_width(self.family[run.style.font], run.value) * size
+
+    def word_width(self, word: list[Run], size: float) -> float:
+        return sum(self.run_width(r, size) for r in word)
+
+    def parsed(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
+        hit = self._parsed.get((text, font))
+        if hit is None:
+            hit = self._parsed[(text, font)] = self.styler.paragraphs(text, font)
+        return hit
+
+    # ---- layout ---------------------------------------------------------------------
+    def layout(self, text: str, width: float, size: float, leading_ratio: float = 1.18,
+               hyphenate: bool = True, font: str = "regular") -> Layout:
+        space = self.unit_width(self.regular, " ") * size
+        lines: list[Line] = []
+        for para in self.parsed(text, font):
+            current: list[tuple[list[Run], float]] = []
+            used = 0.0
+            queue = list(para)
+            while queue:
+                word = queue.pop(0)
+                w = self.word_width(word, size)
+                gap = space if current else 0.0
+                if used + gap + w <= width + 1e-6:
+                    current.append((word, w))
+                    used += gap + w
+                    continue
+                room = width - used - gap
+                split = self._hyphenate(word, room, size) if hyphenate else None
+                if split is None and not current:
+                    split = self._force_split(word, width, size)
+                    if split is None:  # a lone icon wider than the box: keep it; fit() rejects the size
+                        lines.append(self._line([(word, w)], size, space, False))
+                        continue
+                if split is not None:
+                    head, tail = split
+                    current.append((head, self.word_width(head, size)))
+                    queue.insert(0, tail)
+                lines.append(self._line(current, size, space, False))
+                current, used = [], 0.0
+                if split is None:
+                    queue.insert(0, word)
+            lines.append(self._line(current, size, space, True))
+        leading = size * leading_ratio
+        gaps = sum(1 for ln in lines[:-1] if ln.paragraph_end) * size * 0.35
+        height = len(lines) * leading + gaps if lines else 0.0
+        return Layout(size, leading, tuple(lines), height)
+
+    def _line(self, words, size, space, paragraph_end) -> Line:
+        runs = []
+        x = 0.0
+        for i, (word, _w) in enumerate(words):
+            if i:
+                x += space
+            for run in word:
+                rw = self.run_width(run, size)
+                color = self.keyword_color if run.style.keyword else None
+                runs.append(PlacedRun(run.kind, run.value, self.family[run.style.font], color, x, rw))
+                x += rw
+        return Line(tuple(runs), x, paragraph_end)
+
+    def _hyphenate(self, word: list[Run], room: float, size: float):
+        """Split a one-run word at a hyphenation point so that `head-` fits in `room`."""
+        if self.hyphenator is None or len(word) != 1 or word[0].kind != "text":
+            return None
+        run = word[0]
+        text = run.value
+        if len(text) < 6 or room < size * 2:
+            return None
+        core = text.rstrip(".,;:!?)")
+        for pos in sorted(self.hyphenator.positions(core), reverse=True):
+            if pos < 2 or len(core) - pos < 3:
+                continue
+            head = Run("text", text[:pos] + "-", run.style)
+            if self.run_width(head, size) <= room:
+                return [head], [Run("text", text[pos:], run.style)]
+        return None
+
+    def _force_split(self, word: list[Run], width: float, size: float):
+        """A word wider than the whole line (a URL, a long name): break it where it must."""
+        if len(word) == 1 and word[0].kind == "text" and len(word[0].value) > 1:
+            run = word[0]
+            for cut in range(len(run.value) - 1, 0, -1):
+                head = Run("text", run.value[:cut], run.style)
+                if self.run_width(head, size) <= width:
+                    return [head], [Run("text", run.value[cut:], run.style)]
+        if len(word) > 1:
+            return word[:1], word[1:]
+        return None
+
+    def _single_line(self, text, width, height, size, leading_ratio, font) -> Layout | None:
+        paragraphs = self.parsed(text, font)
+        if len(paragraphs) != 1 or size * leading_ratio > height + 1e-6:
+            return None
+        words = paragraphs[0]
+        space = self.unit_width(self.regular, " ") * size
+        total = sum(self.word_width(w, size) for w in words) + space * (len(words) - 1)
+        if total > width + 1e-6:
+            return None
+        line = self._line([(w, 0.0) for w in words], size, space, True)
+        return Layout(size, size * leading_ratio, (line,), size * leading_ratio)
+
+    # ---- fitting --------------------------------------------------------------------
+    def fit(self, text: str, width: float, height: float, max_size: float, min_size: float,
+            leading_ratio: float = 1.18, hyphenate: bool = True, font: str = "regular") -> Layout:
+        """The largest size (in 0.25 pt steps) whose layout fits the box; FitError if none."""
+        key = (text, round(width, 3), round(height, 3), max_size, min_size, leading_ratio, hyphenate, font)
+        hit = self.cache.get(key)
+        if hit is not None:
+            if isinstance(hit, FitError):
+                raise hit
+            return hit
+        single = self._single_line(text, width, height, max_size, leading_ratio, font)
+        if single is not None:  # titles, type lines, numbers: one plain line at full size
+            self.cache[key] = single
+            return single
+
+        def fits(lay):
+            return lay.height <= height + 1e-6 and all(ln.width <= width + 1e-6 for ln in lay.lines)
+
+        best = self.layout(text, width, max_size, leading_ratio, hyphenate, font)
+        if not fits(best):  # most text fits at full size; search only when it does not
+            best = None
+            lo, hi = 0, int(round((max_size - min_size) / 0.25)) - 1
+            while lo <= hi:  # sizes min_size + k * 0.25
+                mid = (lo + hi) // 2
+                lay = self.layout(text, width, min_size + mid * 0.25, leading_ratio, hyphenate, font)
+                if fits(lay):
+                    best, lo = lay, mid + 1
+                else:
+                    hi = mid - 1
+        if best is None:
+            lay = self.layout(text, width, min_size, leading_ratio, hyphenate, font)
+            error = FitError(len(lay.lines), min_size, lay.height - height)
+            self.cache[key] = error
+            raise error
+        self.cache[key] = best
+        return best
+
+
+def _space(cache: dict, font: str) -> float:
+    if font not in cache:
+        cache[font] = stringWidth(" ", font, 1.0)
+    return cache[font]
+
+
+def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: float,
+                align: str = "left", color: str = "#222222", valign_height: float | None = None,
+                valign: str = "top") -> None:
+    """Draw a fitted layout with its first line's top at `top` (points, y up)."""
+    size = layout.size
+    ascent = getAscent(REGULAR, size)
+    y = top
+    if valign_height is not None and valign != "top":
+        spare = valign_height - layout.height
+        y -= spare / 2 if valign == "middle" else spare
+    base_color = HexColor(color)
+    space_w: dict = {}
+    text = canvas.beginText()
+    current_font = current_color = None
+    icon_calls = []
+    for line in layout.lines:
+        baseline = y - ascent
+        offset = 0.0
+        if align == "center":
+            offset = (width - line.width) / 2
+        elif align == "right":
+            offset = width - line.width
+        pending, pending_x, pending_end = "", 0.0, None
+        for run in line.runs:
+            if run.kind == "icon":
+                icon_size = size * ICON_SCALE
+                icon_calls.append((run.value, x + offset + run.x + size * 0.04,
+                                   baseline + getDescent(REGULAR, size) * 0.35, icon_size))
+                continue
+            col = run.color or color
+            if pending and run.font == current_font and col == current_color and pending_end is not None \
+                    and abs(run.x - pending_end - _space(space_w, run.font) * size) < 0.01:
+                pending += " " + run.value  # same style, one space apart: one string
+                pending_end = run.x + run.width
+                continue
+            if pending:
+                text.setTextOrigin(x + offset + pending_x, baseline)
+                text.textOut(pending)
+            if run.font != current_font:
+                text.setFont(run.font, size)
+                current_font = run.font
+            if col != current_color:
+                text.setFillColor(HexColor(col) if run.color else base_color)
+                current_color = col
+            pending, pending_x, pending_end = run.value, run.x, run.x + run.width
+        if pending:
+            text.setTextOrigin(x + offset + pending_x, baseline)
+            text.textOut(pending)
+        y -= layout.leading + (size * 0.35 if line.paragraph_end else 0.0)
+    canvas.drawText(text)
+    for name, ix, iy, isize in icon_calls:
+        icons.draw(name, ix, iy, isize)

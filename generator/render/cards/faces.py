@@ -1,0 +1,342 @@
+"""Drawing card faces and backs from layouts. A CardPainter serves one PDF document:
+frames, backs and icons become PDF forms the first time they are needed, text fitting
+is cached, and images are read once."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.units import mm
+
+from generator.core.errors import InputError, Location, Problem
+from generator.pack.load import pack_font_paths
+from generator.pack.model import Card, Pack
+from generator.render.base.art import ArtLibrary
+from generator.render.base.fonts import (BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_fonts,
+                                         register_pack_fonts)
+from generator.render.base.icons import IconSheet
+from generator.render.base.layout import Element, Layout, LayoutSet, run_within_budget
+from generator.render.base.text import FitError, TextFitter, draw_layout
+from generator.render.maps.hexes import draw_hex_shape
+from generator.render.maps.square import draw_square_shape
+from generator.render.rulebook.quickref import reference_card_context
+
+FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC}
+MAX_BLEED_MM = 3.5  # backgrounds marked `bleed: true` extend this far; sheets clip to what they give
+TEMPLATE_ROOT = Path(__file__).resolve().parents[3] / "templates"
+
+
+def missing_glyphs(text: str) -> list[str]:
+    """Characters of `text` the card font cannot draw (it would print an empty box instead)."""
+    covered = _coverage()
+    return sorted({ch for ch in text if ord(ch) not in covered and not ch.isspace()})
+
+
+@functools.lru_cache(maxsize=1)
+def _coverage() -> frozenset:
+    """Code points every face of the built-in family can draw."""
+    from reportlab.pdfbase import pdfmetrics
+
+    register_fonts()
+    faces = [pdfmetrics.getFont(name).face.charToGlyph for name in (REGULAR, BOLD, ITALIC, BOLD_ITALIC)]
+    return frozenset.intersection(*(frozenset(f) for f in faces))
+
+
+class BadColour(ValueError):
+    """A layout gave something that is not a colour; reported at the element that did."""
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """One face to print: a card (None for a reference or blank face), which side, its number."""
+
+    card: Card | None
+    back: bool
+    index: int
+    total: int
+    layout: str
+    set_id: str
+    type_id: str
+
+
+class CardShared:
+    """What every document of one build shares: layouts, the text fitter and its cache, art."""
+
+    def __init__(self, pack: Pack):
+        self.pack = pack
+        folders = [Path(pack.root) / "templates" / "cards", TEMPLATE_ROOT / "cards"]
+        self.layouts = LayoutSet([f for f in folders if f.is_dir()] or [TEMPLATE_ROOT / "cards"])
+        self.layouts.env.filters["name_of"] = lambda cid: pack.cards[cid].name if cid in pack.cards else str(cid)
+        names = [k.name for k in pack.spec.keywords.values() if k.kind in ("status", "action-type", "term")]
+        self.fonts = self._pack_fonts(pack)  # style -> registered name of the pack's own TTF
+        self.fitter = TextFitter(names, fonts=self.fonts)
+        self.art = ArtLibrary(Path(pack.root))
+        self.base_context = {
+            "pack": {"id": pack.spec.id, "name": pack.spec.name, "version": pack.spec.version},
+            "stats": {k: v for k, v in pack.spec.stats.items()},
+            "keywords": {k: v for k, v in pack.spec.keywords.items()},
+        }
+        self.base_context.update(reference_card_context(pack))
+
+    @staticmethod
+    def _pack_fonts(pack: Pack) -> dict:
+        if not getattr(pack.spec, "fonts", None):
+            return {}
+        return register_pack_fonts(pack_font_paths(pack.spec, Path(pack.root)))
+
+    def layout_for(self, type_id: str) -> Layout:
+        name = type_id if self.layouts.path_of(type_id) else "base"
+        return self.layouts.get(name)
+
+    def back_layout(self, type_id: str | None = None) -> Layout:
+        """The back of a card type: the layout `back-<type>` if the templates have one (a
+        type with its own card size needs a back drawn to that size), else `back`."""
+        if type_id and self.layouts.path_of(f"back-{type_id}"):
+            return self.layouts.get(f"back-{type_id}")
+        return self.layouts.get("back")
+
+    def context(self, card: Card | None, set_id: str, type_id: str, index: int = 0, total: int = 0) -> dict:
+        spec = self.pack.spec
+        ctx = dict(self.base_context)
+        ctx["set"] = {"id": set_id, **spec.sets[set_id].model_dump()} if set_id in spec.sets else {"id": set_id}
+        type_spec = spec.card_types.get(type_id)
+        ctx["type"] = {"id": type_id, "name": type_spec.name if type_spec else type_id.title()}
+        ctx["card"] = card
+        ctx["index"] = index
+        ctx["total"] = total
+        return ctx
+
+
+class CardPainter:
+    """Draws faces onto one canvas; forms are per canvas, so one painter per document."""
+
+    def __init__(self, canvas, shared: CardShared):
+        self.canvas = canvas
+        self.shared = shared
+        self.icons = IconSheet(canvas)
+        self.forms: set = set()
+        self.width_mm, self.height_mm = shared.pack.card_size_mm()
+
+    # ---- public ---------------------------------------------------------------------
+    def draw_face(self, face: CardFace, x: float, y: float) -> None:
+        """Draw a face with its trim's bottom-left corner at (x, y) points; all its templates
+        together run within one time budget."""
+        run_within_budget(lambda: self._draw_face(face, x, y))
+
+    def _draw_face(self, face: CardFace, x: float, y: float) -> None:
+        shared = self.shared
+        self.width_mm, self.height_mm = shared.pack.card_size_mm(face.type_id)
+        if face.back:
+            layout = shared.back_layout(face.type_id)
+            ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
+            form = self._form(f"back-{face.set_id}-{face.type_id}", layout.frame + layout.elements, layout, ctx)
+            self._place_form(form, x, y)
+        else:
+            layout = shared.layouts.get(face.layout)
+            ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
+            if layout.frame:
+                form = self._form(f"frame-{layout.name}-{face.set_id}", layout.frame, layout, ctx)
+                self._place_form(form, x, y)
+            for element in layout.elements:
+                self._draw_element(element, layout, ctx, x, y)
+        self._marker(face, x, y)
+
+    # ---- forms ----------------------------------------------------------------------
+    def _form(self, name: str, elements: list[Element], layout: Layout, ctx: dict) -> str:
+        if name not in self.forms:
+            c = self.canvas
+            b = MAX_BLEED_MM * mm
+            c.beginForm(name, -b, -b, self.width_mm * mm + b, self.height_mm * mm + b)
+            for element in elements:
+                self._draw_element(element, layout, ctx, 0.0, 0.0)
+            c.endForm()
+            self.forms.add(name)
+        return name
+
+    def _place_form(self, name: str, x: float, y: float) -> None:
+        c = self.canvas
+        c.saveState()
+        c.translate(x, y)
+        c.doForm(name)
+        c.restoreState()
+
+    def _marker(self, face: CardFace, x: float, y: float) -> None:
+        """Invisible text naming the card at its trim corner: lets tests and tools find
+        which card sits where on a sheet without affecting print."""
+        if face.card is None:
+            label = f"pnp:{'back' if face.back else 'face'}:{face.layout}:{face.index}"
+        else:
+            label = f"pnp:{'back' if face.back else 'face'}:{face.card.id}:{face.index}"
+        t = self.canvas.beginText(x, y)
+        t.setTextRenderMode(3)
+        t.setFont(REGULAR, 1)
+        t.textOut(label)
+        t.setTextRenderMode(0)  # the render mode outlives the text object: restore it
+        self.canvas.drawText(t)
+
+    # ---- elements -------------------------------------------------------------------
+    def _draw_element(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> None:
+        """Draw one element. A layout may come from a stranger: any value it computes that
+        cannot be drawn (a colour that is not one, stats that are not pairs, hexes that are
+        not numbers) is an input error at the element, naming the card, never a traceback."""
+        try:
+            self._draw_element_unchecked(e, layout, ctx, ox, oy)
+        except InputError:
+            raise
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError) as exc:
+            card = ctx.get("card")
+            named = f" for card `{card.id}` ({card.location})" if card is not None else ""
+            bad_colour = isinstance(exc, BadColour)
+            raise InputError([Problem(
+                "layout.color" if bad_colour else "layout.element",
+                f"layout `{layout.name}` element `{e.id or e.kind}`{named}: "
+                + (str(exc) if bad_colour else f"cannot draw it ({type(exc).__name__}: {exc})"),
+                layout.where(e), expected="#rrggbb" if bad_colour else f"values a `{e.kind}` element can draw",
+                fix=f"check the layout file {layout.where(e).file}")]) from None
+
+    def _draw_element_unchecked(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> None:
+        if e.when is not None and not layout.evaluate(e.when, ctx, e):
+            return
+        c = self.canvas
+        left = ox + e.x * mm
+        top = oy + (self.height_mm - e.y) * mm
+        w, h = e.w * mm, e.h * mm
+        if e.kind == "box":
+            self._box(e, layout, ctx, left, top, w, h, ox, oy)
+        elif e.kind == "line":
+            c.saveState()
+            c.setStrokeColor(self._color(layout.render(e.stroke or "#222222", ctx, e)))
+            c.setLineWidth(e.stroke_width * mm)
+            x2 = ox + (e.x2 if e.x2 is not None else e.x) * mm
+            y2 = oy + (self.height_mm - (e.y2 if e.y2 is not None else e.y)) * mm
+            c.line(left, top, x2, y2)
+            c.restoreState()
+        elif e.kind == "text":
+            self._text(e, layout, ctx, left, top, w, h)
+        elif e.kind == "icon":
+            name = layout.render(e.name or "hex", ctx, e).strip()
+            if name:
+                color = layout.render(e.color, ctx, e) if e.color != "#222222" else None
+                self.icons.draw(name, left, top - e.size * mm, e.size * mm, color)
+        elif e.kind == "stats":
+            self._stats(e, layout, ctx, left, top, w, h)
+        elif e.kind == "image":
+            self._image(e, layout, ctx, left, top, w, h)
+        elif e.kind == "squares":
+            cells = layout.evaluate(e.cells or "[]", ctx, e) or []
+            draw_square_shape(c, [tuple(t) for t in cells], left / mm, (top - h) / mm, w / mm, h / mm,
+                              max_cell_mm=e.size, mark=(0, 0))
+        elif e.kind == "hexshape":
+            hexes = layout.evaluate(e.hexes or "[]", ctx, e) or []
+            draw_hex_shape(c, [tuple(hx) for hx in hexes], left / mm, (top - h) / mm, w / mm, h / mm,
+                           max_hex_mm=e.size, mark=(0, 0))
+
+    def _color(self, value: str) -> Color:
+        value = (value or "").strip()
+        try:
+            return HexColor(value)
+        except (ValueError, TypeError):
+            raise BadColour(f"`{value}` is not a colour") from None
+
+    def _box(self, e, layout, ctx, left, top, w, h, ox, oy):
+        c = self.canvas
+        if e.bleed:
+            b = MAX_BLEED_MM * mm
+            left, top, w, h = ox - b, oy + self.height_mm * mm + b, self.width_mm * mm + 2 * b, self.height_mm * mm + 2 * b
+        c.saveState()
+        fill = layout.render(e.fill, ctx, e) if e.fill else None
+        stroke = layout.render(e.stroke, ctx, e) if e.stroke else None
+        if fill:
+            c.setFillColor(self._color(fill))
+        if stroke:
+            c.setStrokeColor(self._color(stroke))
+            c.setLineWidth(e.stroke_width * mm)
+        if e.radius:
+            c.roundRect(left, top - h, w, h, e.radius * mm, fill=1 if fill else 0, stroke=1 if stroke else 0)
+        else:
+            c.rect(left, top - h, w, h, fill=1 if fill else 0, stroke=1 if stroke else 0)
+        c.restoreState()
+
+    def _text(self, e, layout, ctx, left, top, w, h):
+        text = layout.render(e.text or "", ctx, e).strip()
+        if not text:
+            return
+        missing = missing_glyphs(text)
+        if missing:
+            card = ctx.get("card")
+            shown = ", ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:6]) + (" …" if len(missing) > 6 else "")
+            name = f"card `{card.id}` ({card.name})" if card is not None else f"layout `{layout.name}`"
+            from_layout = card is None or all(ch in (e.text or "") for ch in missing)  # written in the layout
+            raise InputError([Problem(
+                "card.glyph", f"{name}: the font has no glyph for {shown} in the `{e.id or 'text'}` text, "
+                "so it would print as empty boxes", layout.where(e) if from_layout else card.location,
+                found="".join(missing[:20]), expected="characters the card font can print (Latin, Greek and "
+                "Cyrillic letters, common punctuation)",
+                fix="replace those characters (a symbol can often be an :icon:), or print with a font that has them")])
+        min_size = e.min_size if e.min_size is not None else e.size
+        try:
+            lay = self._fit(text, e, w, h, min_size)
+        except FitError as exc:
+            card = ctx.get("card")
+            where = card.location if card is not None else Location(layout.file)
+            name = f"card `{card.id}` ({card.name})" if card is not None else f"layout `{layout.name}`"
+            raise InputError([Problem(
+                "card.text-overflow", f"{name}: the `{e.id or 'text'}` text does not fit its box "
+                f"even at {min_size:g} pt", where, found=f"{exc.needed_lines} lines at {min_size:g} pt, "
+                f"{exc.overflow_pt / mm:.1f} mm too tall", expected=f"fits in {e.w:g} × {e.h:g} mm",
+                fix="shorten the text")]) from None
+        draw_layout(self.canvas, self.icons, lay, left, top, w, e.align, layout.render(e.color, ctx, e),
+                    valign_height=h, valign=e.valign)
+
+    def _fit(self, text, e, w, h, min_size):
+        return self.shared.fitter.fit(text, w, h, e.size, min_size, e.leading, e.hyphenate, e.font)
+
+    def _stats(self, e, layout, ctx, left, top, w, h):
+        items = layout.evaluate(e.items or "[]", ctx, e) or []
+        if isinstance(items, dict):
+            stats = self.shared.pack.spec.stats
+            items = [[stats[k].icon if k in stats and stats[k].icon else k, v] for k, v in items.items()]
+        items = [it for it in items if it is not None]
+        if not items:
+            return
+        c = self.canvas
+        cell = w / len(items)
+        size = e.size
+        icon_size = min(h * 0.8, size * 1.25)
+        color = layout.render(e.color, ctx, e)
+        for i, (icon_name, value) in enumerate(items):
+            label = str(value)
+            tw = c.stringWidth(label, BOLD, size)
+            total = icon_size + 1.2 + tw
+            cx = left + cell * i + (cell - total) / 2
+            mid = top - h / 2
+            self.icons.draw(str(icon_name), cx, mid - icon_size / 2, icon_size)
+            c.setFillColor(self._color(color))
+            c.setFont(BOLD, size)
+            c.drawString(cx + icon_size + 1.2, mid - size * 0.36, label)
+
+    def _image(self, e, layout, ctx, left, top, w, h):
+        card = ctx.get("card")
+        art = getattr(card, "art", None) if card is not None else None
+        c = self.canvas
+        c.saveState()
+        p = c.beginPath()
+        if e.radius:
+            p.roundRect(left, top - h, w, h, e.radius * mm)
+        else:
+            p.rect(left, top - h, w, h)
+        c.clipPath(p, stroke=0, fill=0)
+        if art:
+            self.shared.art.draw(c, art, card, left, top - h, w, h, e.fit)
+        else:
+            fill = layout.render(e.fill or "#eeeeee", ctx, e)
+            c.setFillColor(self._color(fill))
+            c.rect(left, top - h, w, h, fill=1, stroke=0)
+            emblem = layout.render(e.emblem or "hex", ctx, e).strip() or "hex"
+            size = min(w, h) * 0.55
+            self.icons.draw(emblem, left + (w - size) / 2, top - h + (h - size) / 2, size,
+                            layout.render(e.color, ctx, e) if e.color != "#222222" else "#c9c2b4")
+        c.restoreState()

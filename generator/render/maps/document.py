@@ -1,0 +1,121 @@
+"""The maps document and the map images. Each map's grid kind picks its painter from
+PAINTERS (hex: generator.render.maps.hexes, square: generator.render.maps.square); the page
+machinery they share is generator.render.maps.page. A new grid kind registers a painter here.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from generator.core.files import atomic_output
+from generator.maps.load import load_pack_maps
+from generator.pack.model import Pack
+from generator.render.base.pdfout import MM, new_canvas
+from generator.render.maps.hexes import draw_hex_thumbnail, hex_image, plan_hex_sheets, render_hex_map
+from generator.render.maps.page import PAPERS_MM, PNG_MAX_PX, SheetPlan, zone_names_of
+from generator.render.maps.square import draw_square_thumbnail, plan_square_sheets, render_square_map, square_image
+from generator.render.maps.tiles import render_tiles
+
+
+@dataclass(frozen=True)
+class Painter:
+    """What a grid kind draws; every function takes the map model of that kind."""
+
+    plan_sheets: Callable[..., SheetPlan]  # (map, paper) -> how it is cut into true-scale sheets
+    render_map: Callable[..., int]  # (canvas, map, pack, paper, zone_names) -> sheets drawn
+    draw_thumbnail: Callable[..., float]  # (canvas, map, x, y, w, h, labels=) -> scale
+    image: Callable  # (map, pack) -> MapImage, for the PNG export
+
+
+PAINTERS = {
+    "hex": Painter(plan_hex_sheets, render_hex_map, draw_hex_thumbnail, hex_image),
+    "square": Painter(plan_square_sheets, render_square_map, draw_square_thumbnail, square_image),
+}
+
+
+def painter_for(m) -> Painter:
+    return PAINTERS[m.grid]
+
+
+def draw_map_thumbnail(canvas, map_model, x: float, y: float, width: float, height: float, *,
+                       labels: bool = False) -> float:
+    """Draw a whole map fitted and centred in the box (x, y bottom-left, mm), with
+    obstacles, terrain and zones as on the printed map. Returns the scale used."""
+    return painter_for(map_model).draw_thumbnail(canvas, map_model, x, y, width, height, labels=labels)
+
+
+def plan_sheets(m, paper: str = "a4") -> SheetPlan:
+    """How a map is cut into true-scale sheets: the page orientation that needs fewer
+    sheets (portrait on a tie)."""
+    if paper not in PAPERS_MM:
+        raise ValueError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS_MM)}")
+    return painter_for(m).plan_sheets(m, paper)
+
+
+def render_maps(c, maps: list, pack: Pack, paper: str) -> int:
+    """Every map: overview (with legend), assembly diagram when tiled, then the sheets;
+    then the map tiles (maps with `tile:`), packed several to a sheet (generator.render.maps.tiles).
+    Returns the number of true-scale sheets."""
+    zone_names = zone_names_of(pack)
+    sheets = 0
+    tiles = [m for m in maps if getattr(m, "tile", None) is not None]
+    for m in (m for m in maps if getattr(m, "tile", None) is None):
+        sheets += painter_for(m).render_map(c, m, pack, paper, zone_names)
+    return sheets + render_tiles(c, tiles, pack.spec.name, PAPERS_MM[paper], zone_names)
+
+
+def build_maps_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
+    """Write every map of the pack to one PDF, atomically. Returns counts for the build
+    log ({"maps": n, "sheets": n, "pages": n}); a pack without maps writes nothing."""
+    paper = paper.lower()
+    if paper not in PAPERS_MM:
+        raise ValueError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS_MM)}")
+    maps = load_pack_maps(pack)
+    if not maps:
+        return {"maps": 0}
+    with atomic_output(Path(out_path)) as tmp:
+        w, h = PAPERS_MM[paper]
+        c = new_canvas(str(tmp), (w * MM, h * MM), f"{pack.spec.name}: maps", "True-scale hex maps")
+        sheets = render_maps(c, maps, pack, paper)
+        pages = c.getPageNumber() - 1
+        c.save()
+    tiles = sum(m.tile.copies for m in maps if getattr(m, "tile", None) is not None)
+    return {"maps": len(maps) - sum(1 for m in maps if getattr(m, "tile", None) is not None),
+            **({"tiles": tiles} if tiles else {}), "sheets": sheets, "pages": pages}
+
+
+def export_map_pngs(pack: Pack, out_dir: Path) -> dict:
+    """One PNG per map for virtual tabletops, cells (hexes flat to flat, square tiles) a fixed
+    pixel pitch (less only if the image would pass PNG_MAX_PX), with the pitch in the file name
+    (`<map>_hex100px.png`, `<map>_tile100px.png`) and a sidecar `<map>.json` giving the grid
+    geometry in pixels. Returns {"images": n, "files": [paths written]}."""
+    import pypdfium2 as pdfium  # deferred: only the tts profile rasterises, and pdfium is slow to load
+
+    out_dir = Path(out_dir)
+    written = []
+    for m in load_pack_maps(pack):
+        img = painter_for(m).image(m, pack)
+        pitch = img.base_px
+        while pitch > 10 and max(img.page) * pitch / img.cell_mm > PNG_MAX_PX:
+            pitch -= 10
+        px_per_mm = pitch / img.cell_mm
+        doc = pdfium.PdfDocument(img.pdf)
+        try:
+            image = doc[0].render(scale=px_per_mm / MM, grayscale=False).to_pil().convert("RGB")
+        finally:
+            doc.close()
+        name = f"{m.id}_{img.tag}{pitch}px.png"
+        with atomic_output(out_dir / name, suffix=".png") as tmp:
+            image.save(tmp, format="PNG")
+        ox, oy = img.origin_mm
+        frame, page = img.frame, img.page
+        origin = ((frame.page_x + (ox - frame.map_x0)) * px_per_mm,
+                  (page[1] - frame.page_top + (oy - frame.map_y0)) * px_per_mm)
+        sidecar = img.facts(name, image.width, image.height, pitch, px_per_mm, origin)
+        with atomic_output(out_dir / f"{m.id}.json", suffix=".json") as tmp:
+            Path(tmp).write_text(json.dumps(sidecar, indent=2) + "\n", encoding="utf-8")
+        written += [out_dir / name, out_dir / f"{m.id}.json"]
+    return {"images": len(written) // 2, "files": written}

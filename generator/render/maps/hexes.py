@@ -1,0 +1,332 @@
+"""The hex painter: a hex map's cells, regions, legend, overview page and sheets, the small hex
+drawings cards and the rulebook reuse (`draw_hex_shape`), and the one-page image for PNG export.
+"""
+
+from __future__ import annotations
+
+import io
+
+
+from generator.grids import hexgrid
+from generator.grids.hexgrid import Hex
+from generator.maps.model import HexMap
+from generator.pack.model import Pack
+from generator.render.base.fonts import BOLD, REGULAR
+from generator.render.base.pdfout import MM
+from generator.render.maps.cells import (GRID_GREY, LABEL_GREY, OBSTACLE_FILL, Look, cell_path, draw_label,
+                                         draw_pattern, label_mm, paint_zones)
+from generator.render.maps.page import (MARGIN_MM, PAPERS_MM, Frame, MapImage, SheetPlan, Window,
+                                        draw_assembly, draw_paragraph, draw_sheet, draw_text, fit_frame,
+                                        header_height, image_pdf, overview_layout, straight_axis,
+                                        terrain_legend_rows, window_area, zigzag_axis, zone_names_of)
+
+
+
+PNG_HEX_PX = 100  # flat-to-flat hex pitch of exported images; 25.4 mm hexes → 100 dpi
+
+
+def paint_hex_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, look: Look,
+                  zone_names: dict | None = None) -> None:
+    """Draw the given cells of a map: obstacles, terrain, grid, zones, labels, in that order
+    so outlines stay crisp on top of fills and patterns."""
+    cells = sorted(cells)
+    s = frame.scale
+    c.saveState()
+    c.setLineJoin(1)
+    # obstacles: a solid mid grey with a heavy rim, unlike any pattern
+    c.setFillGray(OBSTACLE_FILL)
+    for h in cells:
+        if h in m.obstacles:
+            c.drawPath(cell_path(c, frame, layout, h), stroke=0, fill=1)
+    for h in cells:
+        if h in m.terrain and h not in m.obstacles:
+            spec = m.terrain_specs.get(m.terrain[h])
+            draw_pattern(c, frame, layout, h, spec.pattern if spec else "none")
+    # the grid: one closed path per hex, at exactly the stated size
+    c.setStrokeGray(GRID_GREY)
+    c.setLineWidth(max(0.1, look.line_mm * s) * MM)
+    for h in cells:
+        c.drawPath(cell_path(c, frame, layout, h), stroke=1, fill=0)
+    c.setLineWidth(max(0.2, 2.2 * look.line_mm * s) * MM)
+    c.setStrokeGray(0.1)
+    for h in cells:
+        if h in m.obstacles:
+            c.drawPath(cell_path(c, frame, layout, h, 0.93), stroke=1, fill=0)
+    paint_zones(c, m, frame, layout, set(cells), look, zone_names or {})
+    _paint_regions(c, m, frame, layout, set(cells), look)
+    if look.labels and label_mm(layout) * s >= 1.2:  # below ~3.4 pt labels turn to noise
+        size_pt = label_mm(layout) * s * MM
+        for h in cells:
+            cx, cy = layout.center(h)
+            x, y = frame.pt(cx, cy - layout.size * 0.58)
+            draw_label(c, x, y - size_pt * 0.35, f"{h.q},{h.r}", REGULAR, size_pt,
+                       0.1 if h in m.obstacles else LABEL_GREY, backdrop=h in m.terrain and h not in m.obstacles)
+    c.restoreState()
+
+
+REGION_LINE_MM = 1.2
+
+
+REGION_GREY = 0.0
+
+
+def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: Look) -> None:
+    """Named regions: a heavy line along each region's outline and its name on the hex
+    nearest its middle (when big enough to read)."""
+    regions = getattr(m, "regions", None) or {}
+    if not regions:
+        return
+    s = frame.scale
+    c.saveState()
+    c.setLineJoin(1)
+    c.setLineCap(1)
+    c.setStrokeGray(REGION_GREY)
+    c.setLineWidth(max(0.5, REGION_LINE_MM * s) * MM)
+    for rid in sorted(regions):
+        shown = regions[rid] & cells
+        if not shown:
+            continue
+        path = c.beginPath()
+        for loop in hexgrid.outline(layout, regions[rid]):
+            path.moveTo(*frame.pt(*loop[0]))
+            for point in loop[1:]:
+                path.lineTo(*frame.pt(*point))
+            path.close()
+        c.drawPath(path, stroke=1, fill=0)
+    c.restoreState()
+    tag_pt = label_mm(layout) * 1.05 * s * MM
+    if not look.zone_tags or tag_pt < 3.5:
+        return
+    names = getattr(m, "region_names", {})
+    for rid in sorted(regions):
+        cells_of = sorted(regions[rid])
+        if not cells_of or not names.get(rid):
+            continue
+        centres = {h: layout.center(h) for h in cells_of}
+        mx = sum(x for x, _ in centres.values()) / len(centres)
+        my = sum(y for _, y in centres.values()) / len(centres)
+        # the hex nearest the middle, preferring a plain one (no obstacle, terrain or zone tag)
+        h = min(cells_of, key=lambda h: (h in m.obstacles, h in m.terrain, any(h in z for z in m.zones.values()),
+                                         (centres[h][0] - mx) ** 2 + (centres[h][1] - my) ** 2, h))
+        if h not in cells:
+            continue
+        x, y = frame.pt(*centres[h])
+        draw_label(c, x, y - tag_pt * 0.35, names[rid].upper(), BOLD, tag_pt, 0.05, backdrop=True)
+
+
+# ---- reusable small drawings -------------------------------------------------------------------
+
+
+def draw_hex_shape(canvas, hexes, x: float, y: float, width: float, height: float, *,
+                   orientation: str = "pointy", fill_gray: float = 0.78, stroke_gray: float = 0.1,
+                   line_width_mm: float = 0.3, max_hex_mm: float | None = None, mark=None) -> float:
+    """Draw a multi-hex shape (a boss footprint, a piece's size diagram) fitted and centred
+    in the box whose bottom-left corner is (x, y), all in mm. An empty shape is one hex.
+    `mark`, if given, is a hex that gets a dot (e.g. the piece's own hex). Returns the
+    flat-to-flat size the hexes were drawn at, in mm."""
+    cells = sorted(hexgrid.shape_of(hexes)) or [hexgrid.ORIGIN]
+    unit = hexgrid.Layout.from_flat_to_flat(orientation, 1.0)
+    frame = fit_frame(unit.bounds(cells), x, y, width, height,
+                      max_scale=max_hex_mm if max_hex_mm is not None else None)
+    canvas.saveState()
+    canvas.setLineJoin(1)
+    canvas.setFillGray(fill_gray)
+    canvas.setStrokeGray(stroke_gray)
+    canvas.setLineWidth(line_width_mm * MM)
+    for h in cells:
+        canvas.drawPath(cell_path(canvas, frame, unit, h), stroke=1, fill=1)
+    if mark is not None and hexgrid.as_hex(mark) in cells:
+        canvas.setFillGray(stroke_gray)
+        cx, cy = unit.center(mark)
+        canvas.circle(*frame.pt(cx, cy), 0.12 * frame.scale * MM, stroke=0, fill=1)
+    canvas.restoreState()
+    return frame.scale
+
+
+def _plan(m: HexMap, paper: str, landscape: bool) -> SheetPlan:
+    w, h = PAPERS_MM[paper]
+    page = (h, w) if landscape else (w, h)
+    avail_w, avail_h = window_area(page)
+    layout = m.layout()
+    hexes = sorted(m.hexes)
+    s, unit = layout.size, layout.flat_to_flat / 2
+    if m.orientation == "pointy":
+        xs = zigzag_axis([2 * q + r for q, r in hexes], unit, avail_w)
+        ys = straight_axis([r for _, r in hexes], 1.5 * s, s, avail_h)
+    else:
+        xs = straight_axis([q for q, _ in hexes], 1.5 * s, s, avail_w)
+        ys = zigzag_axis([2 * r + q for q, r in hexes], unit, avail_h)
+    boxes = [_box(layout, hx) for hx in hexes]
+    windows = []
+    for row, (y0, y1) in enumerate(ys):
+        for col, (x0, x1) in enumerate(xs):
+            win = Window(row, col, x0, y0, x1, y1)
+            if any(win.touches(b) for b in boxes):
+                windows.append(win)
+    return SheetPlan(paper, page, landscape, len(ys), len(xs), tuple(windows))
+
+
+def plan_hex_sheets(m: HexMap, paper: str = "a4") -> SheetPlan:
+    """How a hex map is cut into true-scale sheets: the page orientation that needs fewer
+    sheets (portrait on a tie)."""
+    portrait, landscape = _plan(m, paper, False), _plan(m, paper, True)
+    return landscape if len(landscape.windows) < len(portrait.windows) else portrait
+
+
+def draw_hex_thumbnail(canvas, m: HexMap, x: float, y: float, width: float, height: float, *,
+                       labels: bool = False) -> float:
+    """The whole map fitted and centred in the box (x, y bottom-left, mm). Returns the scale."""
+    layout = m.layout()
+    frame = fit_frame(layout.bounds(m.hexes), x, y, width, height, max_scale=1.0)
+    paint_hex_map(canvas, m, frame, layout, m.hexes,
+                  Look(labels=labels, line_mm=0.3 if frame.scale > 0.5 else 0.5, zone_tags=False))
+    return frame.scale
+
+
+def _box(layout: hexgrid.Layout, h) -> tuple[float, float, float, float]:
+    cx, cy = layout.center(h)
+    return (cx - layout.hex_width / 2, cy - layout.hex_height / 2,
+            cx + layout.hex_width / 2, cy + layout.hex_height / 2)
+
+
+def _legend_rows(m: HexMap, zone_names: dict) -> list[tuple[str, str, str]]:
+    """(kind, title, text) for everything drawn on this map."""
+    rows = [("grid", "Hex", f"{m.hex_size:g} mm flat to flat; the label gives its coordinates (q, r).")]
+    if m.obstacles:
+        rows.append(("obstacle", "Obstacle", "Blocks movement and line of sight."))
+    rows.extend(terrain_legend_rows(m))
+    for zid in sorted(m.zones):
+        name = zone_names.get(zid, zid)
+        rows.append((f"zone:{zid}", f"{name} start",
+                     f"{name} figures are set up wholly inside these hexes."))
+    regions = getattr(m, "regions", None) or {}
+    if regions:
+        names = getattr(m, "region_names", {})
+        rows.append(("region", "Regions", "Heavy lines border the named regions: "
+                     + ", ".join(names.get(r, r) for r in regions) + "."))
+    return rows
+
+
+def _los_text(rule: str) -> str:
+    base = ("Line of sight: draw a straight line between the centres of two hexes; obstacles and "
+            "sight-blocking terrain on the hexes it passes through block it.")
+    if rule == "strict":
+        return base + (" A line running exactly along a hex edge or through a corner is blocked if a "
+                       "hex on either side blocks.")
+    return base + (" A line running exactly along a hex edge or through a corner is blocked only if "
+                   "hexes on both sides block.")
+
+
+def draw_hex_legend(c, m: HexMap, x: float, top: float, width: float, zone_names: dict) -> float:
+    """The legend block from `top` down (mm); returns the y below it."""
+    rows = _legend_rows(m, zone_names)
+    draw_text(c, x, top - 4, "Legend", 10, BOLD)
+    y = top - 7
+    swatch = 11.0
+    unit = hexgrid.Layout.from_flat_to_flat(m.orientation, swatch)
+    for kind, title, text in rows:
+        cell = Hex(0, 0)
+        fake = HexMap(id="legend", file="", title="", notes="", orientation=m.orientation, hex_size=swatch,
+                      hexes=frozenset({cell}), obstacles=frozenset({cell}) if kind == "obstacle" else frozenset(),
+                      terrain={cell: kind.split(":", 1)[1]} if kind.startswith("terrain:") else {},
+                      zones={kind.split(":", 1)[1]: frozenset({cell})} if kind.startswith("zone:") else {},
+                      terrain_specs=m.terrain_specs, line_of_sight=m.line_of_sight,
+                      regions={"legend": frozenset({cell})} if kind == "region" else {})
+        if kind.startswith("zone:"):  # keep the dash style of this zone's position in the list
+            others = sorted(m.zones)
+            idx = others.index(kind.split(":", 1)[1])
+            fake.zones = {z: (frozenset({cell}) if i == idx else frozenset()) for i, z in enumerate(others)}
+        frame = Frame(-unit.hex_width / 2, -unit.hex_height / 2, x, y)
+        paint_hex_map(c, fake, frame, unit, [cell], Look(labels=False, zone_tags=False))
+        text_x = x + swatch + 3
+        draw_text(c, text_x, y - 4, title, 8.5, BOLD)
+        below = draw_paragraph(c, text_x, y - 4.6, width - swatch - 3, text, 7.5, grey=0.15)
+        y = min(y - swatch - 2, below - 2.5)
+    return draw_paragraph(c, x, y, width, _los_text(m.line_of_sight), 7.5, grey=0.15) - 2
+
+
+def _legend_height(m: HexMap, width: float, zone_names: dict) -> float:
+    """Measure the legend by drawing it on a scratch canvas (text wrapping decides)."""
+    from reportlab.pdfgen.canvas import Canvas
+    scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
+    return 1000 - draw_hex_legend(scratch, m, 0, 1000, width, zone_names)
+
+
+def _overview_layout(m: HexMap, paper: str, zone_names: dict):
+    """Pick the page orientation and legend position (below or beside the map) that print
+    the overview largest. Returns (page, map box (x, y, w, h), legend (x, top, width))."""
+    return overview_layout(m.layout().bounds(m.hexes), paper, lambda width: header_height(m, width),
+                           lambda width: _legend_height(m, width, zone_names))
+
+
+def _draw_overview(c, m: HexMap, plan: SheetPlan, page, box, legend, zone_names: dict, pack_name: str) -> None:
+    W, H = page
+    width = W - 2 * MARGIN_MM
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, BOLD)
+    sheets = len(plan.windows)
+    layout = m.layout()
+    paper = "A4" if plan.paper == "a4" else plan.paper.title()
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
+              f"{pack_name} · {len(m.hexes)} hexes, {m.orientation}-top, {m.hex_size:g} mm · "
+              f"true scale on {sheets} {paper} sheet{'s' if sheets != 1 else ''}", 8.5, grey=0.25)
+    if m.notes:
+        draw_paragraph(c, MARGIN_MM, H - MARGIN_MM - 14, width, m.notes, 8.5, grey=0.1)
+    frame = fit_frame(layout.bounds(m.hexes), *box, max_scale=1.0)
+    paint_hex_map(c, m, frame, layout, m.hexes, Look(line_mm=0.3 if frame.scale > 0.6 else 0.45), zone_names)
+    draw_text(c, box[0] + box[2], box[1] - 4, f"Overview at {frame.scale * 100:.0f} % of true size",
+              7, grey=0.35, align="right")
+    draw_hex_legend(c, m, legend[0], legend[1], legend[2], zone_names)
+
+
+def render_hex_map(c, m: HexMap, pack: Pack, paper: str, zone_names: dict) -> int:
+    """One hex map: overview with legend, assembly diagram when tiled, then the true-scale
+    sheets. Returns the number of sheets."""
+    plan = plan_hex_sheets(m, paper)
+    summary_page, box, legend = _overview_layout(m, paper, zone_names)
+    key = f"map-{m.id}"
+    c.setPageSize((summary_page[0] * MM, summary_page[1] * MM))
+    c.bookmarkPage(key)
+    c.addOutlineEntry(m.title, key, level=0)
+    _draw_overview(c, m, plan, summary_page, box, legend, zone_names, pack.spec.name)
+    c.showPage()
+    layout = m.layout()
+    if len(plan.windows) > 1:
+        c.setPageSize((summary_page[0] * MM, summary_page[1] * MM))
+        draw_assembly(c, m, plan, summary_page, paint=lambda cv, frame: paint_hex_map(
+            cv, m, frame, layout, m.hexes, Look(labels=False, line_mm=0.5, zone_tags=False)))
+        c.showPage()
+    for win in plan.windows:
+        c.setPageSize((plan.page[0] * MM, plan.page[1] * MM))
+        draw_sheet(c, m, plan, win, paint=lambda cv, frame, w: paint_hex_map(
+            cv, m, frame, layout, [h for h in m.hexes if w.touches(_box(layout, h))], Look(), zone_names))
+        c.showPage()
+    return len(plan.windows)
+
+
+# ---- images for virtual tables -----------------------------------------------------------------
+
+
+def map_image_pdf(m: HexMap, pack: Pack) -> tuple[bytes, Frame, tuple[float, float]]:
+    """A one-page PDF of the map at true scale with a small margin, no furniture."""
+    layout = m.layout()
+    return image_pdf(m.title, layout.bounds(m.hexes),
+                     lambda c, frame: paint_hex_map(c, m, frame, layout, m.hexes, Look(), zone_names_of(pack)))
+
+
+def hex_image(m: HexMap, pack: Pack) -> MapImage:
+    """The map for a PNG: hexes PNG_HEX_PX pixels flat to flat, and the sidecar's hex facts."""
+    data, frame, page = map_image_pdf(m, pack)
+
+    def facts(name: str, width: int, height: int, pitch: int, px_per_mm: float, origin) -> dict:
+        return {
+            "map": m.id, "title": m.title, "image": name,
+            "width_px": width, "height_px": height,
+            "orientation": m.orientation, "hex_size_mm": m.hex_size,
+            "hex_pitch_px": pitch, "hex_corner_radius_px": round(pitch / hexgrid.SQRT3, 4),
+            "dpi": round(px_per_mm * 25.4, 4),
+            "origin_hex_center_px": [round(origin[0], 3), round(origin[1], 3)],
+            "coordinates": "axial (q, r); pixel y points down; centre of hex (q, r) follows "
+                           "Red Blob Games' layout from origin_hex_center_px",
+        }
+
+    return MapImage(data, frame, page, m.hex_size, PNG_HEX_PX, "hex", m.layout().center(Hex(0, 0)), facts)

@@ -1,0 +1,422 @@
+"""The map page machinery every grid kind shares: paper and margins, the frame that turns map
+millimetres (y down) into ReportLab points (y up), true-scale sheets cut with overlap (windows,
+seams, alignment crosses, cut notes), the assembly diagram, the overview layout, the scale bar
+and the text helpers. What is drawn inside a window comes from the grid's painter, passed in.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Callable
+
+from reportlab.lib.utils import simpleSplit
+
+from generator.pack.model import Pack
+from generator.render.base.fonts import BOLD, REGULAR
+from generator.render.base.pdfout import MM, new_canvas
+
+
+
+PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+
+
+MARGIN_MM = 10.0  # home printers lose 3-5 mm at the edge; cut labels and marks live in the rest
+
+
+HEADER_MM = 15.0  # title lines, then room for the crosses and cut note above a top seam
+
+
+FOOTER_MM = 12.0  # the scale bar
+
+
+SCALE_BAR_MM = 100.0
+
+
+MARK_ARM_MM = 4.0  # alignment crosses reach this far each side of the seam line
+
+
+PNG_MAX_PX = 8192
+
+
+# ---- coordinates -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Places map millimetres (y down) on a page: the map point (map_x0, map_y0) lands at
+    page millimetres (page_x, page_top) (y up), everything scaled by `scale`."""
+
+    map_x0: float
+    map_y0: float
+    page_x: float
+    page_top: float
+    scale: float = 1.0
+
+    def mm(self, x: float, y: float) -> tuple[float, float]:
+        return (self.page_x + (x - self.map_x0) * self.scale,
+                self.page_top - (y - self.map_y0) * self.scale)
+
+    def pt(self, x: float, y: float) -> tuple[float, float]:
+        px, py = self.mm(x, y)
+        return px * MM, py * MM
+
+
+def fit_frame(bounds, x: float, y: float, width: float, height: float, max_scale: float | None = None) -> Frame:
+    """A frame that shows `bounds` (map mm) centred in the page box (x, y bottom-left, mm)."""
+    bx0, by0, bx1, by1 = bounds
+    bw, bh = max(bx1 - bx0, 1e-9), max(by1 - by0, 1e-9)
+    scale = min(width / bw, height / bh)
+    if max_scale is not None:
+        scale = min(scale, max_scale)
+    left = x + (width - bw * scale) / 2
+    top = y + height - (height - bh * scale) / 2
+    return Frame(bx0, by0, left, top, scale)
+
+
+# ---- tiling ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MapImage:
+    """A map drawn alone at true scale on a one-page PDF, ready to turn into a PNG, with what
+    the PNG's sidecar says about its grid (each grid kind's painter makes one)."""
+
+    pdf: bytes
+    frame: Frame
+    page: tuple[float, float]  # mm
+    cell_mm: float  # the cell pitch the pixel pitch counts
+    base_px: int  # pixels per cell wanted (fewer only past PNG_MAX_PX)
+    tag: str  # the file is <map>_<tag><pitch>px.png
+    origin_mm: tuple[float, float]  # centre of cell (0, 0), map mm
+    facts: Callable[..., dict]  # (name, width_px, height_px, pitch_px, px_per_mm, origin_px) -> sidecar
+
+
+@dataclass(frozen=True)
+class Window:
+    """One sheet's view of the map, in map mm (y down), and its place in the grid of sheets."""
+
+    row: int
+    col: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def label(self) -> str:
+        return f"R{self.row + 1} C{self.col + 1}"
+
+    def contains(self, box) -> bool:
+        return box[0] >= self.x0 - 1e-6 and box[1] >= self.y0 - 1e-6 and box[2] <= self.x1 + 1e-6 and box[3] <= self.y1 + 1e-6
+
+    def touches(self, box) -> bool:
+        return box[0] < self.x1 - 1e-6 and box[2] > self.x0 + 1e-6 and box[1] < self.y1 - 1e-6 and box[3] > self.y0 + 1e-6
+
+
+@dataclass(frozen=True)
+class SheetPlan:
+    paper: str
+    page: tuple[float, float]  # mm, in the orientation used
+    landscape: bool
+    rows: int
+    cols: int
+    windows: tuple[Window, ...]  # only windows that show part of the map
+
+    def at(self, row: int, col: int) -> Window | None:
+        return next((w for w in self.windows if w.row == row and w.col == col), None)
+
+
+def straight_axis(lines: list[int], pitch: float, half: float, length: float) -> list[tuple[float, float]]:
+    """Windows along the axis where hexes form straight lines (rows of a pointy grid):
+    each window holds whole lines, and the next one starts with the last line of the
+    previous one, so exactly one hex row is printed on both sheets."""
+    per_sheet = int((length - 2 * half) / pitch + 1e-9) + 1
+    if per_sheet < 2:
+        raise ValueError("the hexes are too large for the paper")
+    lo, hi = min(lines), max(lines)
+    out, a = [], lo
+    while True:
+        b = min(a + per_sheet - 1, hi)
+        out.append((a * pitch - half, b * pitch + half))
+        if b == hi:
+            return out
+        a = b
+
+
+def zigzag_axis(doubled: list[int], unit: float, length: float) -> list[tuple[float, float]]:
+    """Windows along the axis where hex lines zigzag (columns of a pointy grid). A hex with
+    doubled coordinate c spans [(c-1)·unit, (c+1)·unit]; edges are cut on multiples of
+    `unit`, and consecutive windows share 3 units: one whole hex of every row."""
+    per_sheet = int(length / unit + 1e-9)
+    if per_sheet < 5:
+        raise ValueError("the hexes are too large for the paper")
+    lo, hi = min(doubled) - 1, max(doubled) + 1
+    out, k0 = [], lo
+    while True:
+        k1 = min(k0 + per_sheet, hi)
+        out.append((k0 * unit, k1 * unit))
+        if k1 == hi:
+            return out
+        k0 = k1 - 3
+
+
+def window_area(page: tuple[float, float]) -> tuple[float, float]:
+    return page[0] - 2 * MARGIN_MM, page[1] - 2 * MARGIN_MM - HEADER_MM - FOOTER_MM
+
+
+# ---- pages -------------------------------------------------------------------------------------
+
+
+def draw_text(c, x_mm: float, y_mm: float, text: str, size_pt: float, font: str = REGULAR,
+              grey: float = 0.0, align: str = "left") -> None:
+    c.setFont(font, size_pt)
+    c.setFillGray(grey)
+    draw = {"left": c.drawString, "right": c.drawRightString, "centre": c.drawCentredString}[align]
+    draw(x_mm * MM, y_mm * MM, text)
+
+
+def draw_paragraph(c, x_mm, top_mm, width_mm, text, size_pt, font=REGULAR, leading=1.3, grey=0.0) -> float:
+    """Wrapped text from its top line down; returns the y (mm) below the last line."""
+    y = top_mm
+    for para in text.split("\n"):
+        for line in simpleSplit(para, font, size_pt, width_mm * MM) or [""]:
+            y -= size_pt * leading / MM
+            draw_text(c, x_mm, y, line, size_pt, font, grey)
+    return y
+
+
+def draw_scale_bar(c, x_mm: float, y_mm: float, hex_mm: float, note: str | None = None) -> None:
+    """A 100 mm bar in 10 mm steps: measure it to check the sheet printed at 100 %. `note`
+    replaces the line about the hex size (square maps state their tile size)."""
+    c.saveState()
+    c.setLineWidth(0.2 * MM)
+    c.setStrokeGray(0)
+    for i in range(10):
+        c.setFillGray(0 if i % 2 == 0 else 1)
+        c.rect((x_mm + i * 10) * MM, y_mm * MM, 10 * MM, 2.2 * MM, stroke=1, fill=1)
+    for value in (0, 50, 100):
+        draw_text(c, x_mm + value, y_mm + 3.2, f"{value}", 6.5, align="centre")
+    draw_text(c, x_mm + SCALE_BAR_MM + 3, y_mm + 0.3, "mm", 6.5)
+    draw_text(c, x_mm + SCALE_BAR_MM + 11, y_mm + 3.0,
+              "Print at 100 % (actual size). This bar must measure 100 mm;", 6.5, grey=0.2)
+    draw_text(c, x_mm + SCALE_BAR_MM + 11, y_mm + 0.3,
+              note if note is not None else f"one hex is {hex_mm:g} mm flat to flat.", 6.5, grey=0.2)
+    c.restoreState()
+
+
+def _cross(c, x_mm: float, y_mm: float) -> None:
+    arm = MARK_ARM_MM
+    c.circle(x_mm * MM, y_mm * MM, arm * 0.45 * MM, stroke=1, fill=0)
+    c.line((x_mm - arm) * MM, y_mm * MM, (x_mm + arm) * MM, y_mm * MM)
+    c.line(x_mm * MM, (y_mm - arm) * MM, x_mm * MM, (y_mm + arm) * MM)
+
+
+def _mark_positions(lo: float, hi: float) -> list[float]:
+    """Where alignment crosses sit along a seam: spread out, clear of the corners."""
+    inset = min(12.0, (hi - lo) / 4)
+    count = max(2, int((hi - lo - 2 * inset) / 45) + 1)
+    return [lo + inset + i * (hi - lo - 2 * inset) / (count - 1) for i in range(count)]
+
+
+def _rotated_text(c, x_mm, y_mm, text, size_pt, angle, font=REGULAR, grey=0.2) -> None:
+    c.saveState()
+    c.translate(x_mm * MM, y_mm * MM)
+    c.rotate(angle)
+    draw_text(c, 0, 0, text, size_pt, font, grey, align="centre")
+    c.restoreState()
+
+
+def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None = None) -> None:
+    """One true-scale sheet of any grid. `paint(c, frame, win)` draws the map inside the
+    clipped window; `scale_note` is the scale bar's line about cell size (default: the hex size)."""
+    W, H = plan.page
+    frame = Frame(win.x0, win.y0, MARGIN_MM, H - MARGIN_MM - HEADER_MM)
+    left, top = frame.mm(win.x0, win.y0)
+    right, bottom = frame.mm(win.x1, win.y1)
+
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 5, m.title, 12, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 9.2,
+              f"Sheet row {win.row + 1} of {plan.rows}, column {win.col + 1} of {plan.cols} · true scale",
+              7.5, grey=0.25)
+    draw_text(c, W - MARGIN_MM, H - MARGIN_MM - 7, f"Sheet {win.label}", 16, BOLD, align="right")
+
+    c.saveState()
+    clip = c.beginPath()
+    clip.rect(left * MM, bottom * MM, (right - left) * MM, (top - bottom) * MM)
+    c.clipPath(clip, stroke=0, fill=0)
+    paint(c, frame, win)
+    c.restoreState()
+
+    c.saveState()
+    c.setStrokeGray(0)
+    c.setLineWidth(0.25 * MM)
+    left_nb, top_nb = plan.at(win.row, win.col - 1), plan.at(win.row - 1, win.col)
+    right_nb, below_nb = plan.at(win.row, win.col + 1), plan.at(win.row + 1, win.col)
+    # Edges shared with a sheet to the left or above are cut; this sheet is then laid over
+    # that neighbour so its cut edge sits on the neighbour's row of crosses.
+    # The cut notes sit halfway between the first two crosses so they never cross an arm.
+    c.setDash([2 * MM, 1.2 * MM])
+    if left_nb:
+        c.line(left * MM, (bottom - 3) * MM, left * MM, (top + 3) * MM)
+        marks = _mark_positions(win.y0, win.y1)
+        _rotated_text(c, left - 3.2, frame.mm(0, (marks[0] + marks[1]) / 2)[1],
+                      f"CUT here, lay on {left_nb.label}", 6.5, 90)
+    if top_nb:
+        c.line((left - 3) * MM, top * MM, (right + 3) * MM, top * MM)
+        marks = _mark_positions(win.x0, win.x1)
+        draw_text(c, frame.mm((marks[0] + marks[1]) / 2, 0)[0], top + 1.6,
+                  f"CUT here, lay on {top_nb.label}", 6.5, grey=0.2, align="centre")
+    c.setDash([])
+    c.setLineWidth(0.2 * MM)
+    # Crosses straddle each seam: the neighbour's cut edge runs through their centres, so
+    # after taping every cross is whole again, half on each sheet.
+    if right_nb:
+        seam = frame.mm(right_nb.x0, 0)[0]
+        ys = _mark_positions(win.y0, win.y1)
+        for y in ys:
+            _cross(c, seam, frame.mm(0, y)[1])
+        _rotated_text(c, right + 3.2, (top + bottom) / 2,
+                      f"sheet {right_nb.label} overlaps up to the crosses", 6.5, -90)
+    if below_nb:
+        seam = frame.mm(0, below_nb.y0)[1]
+        for x in _mark_positions(win.x0, win.x1):
+            _cross(c, frame.mm(x, 0)[0], seam)
+        draw_text(c, (left + right) / 2, bottom - 3.6, f"sheet {below_nb.label} overlaps up to the crosses",
+                  6.5, grey=0.2, align="centre")
+    if left_nb:
+        for y in _mark_positions(win.y0, win.y1):
+            _cross(c, left, frame.mm(0, y)[1])
+    if top_nb:
+        for x in _mark_positions(win.x0, win.x1):
+            _cross(c, frame.mm(x, 0)[0], top)
+    c.restoreState()
+    draw_scale_bar(c, MARGIN_MM, MARGIN_MM + 1.5, m.hex_size if scale_note is None else 0.0, scale_note)
+
+
+def terrain_legend_rows(m) -> list[tuple[str, str, str]]:
+    """Legend rows for the terrain a map uses, hex or square alike."""
+    rows = []
+    for tid in m.terrain_ids_in_use():
+        spec = m.terrain_specs.get(tid)
+        if spec is None:
+            rows.append((f"terrain:{tid}", tid, "Terrain not declared by the pack."))
+            continue
+        facts = ("Walkable" if spec.walkable else "Impassable") + "; " + (
+            "blocks line of sight." if spec.blocks_sight else "does not block line of sight.")
+        rows.append((f"terrain:{tid}", spec.name, f"{spec.text} {facts}".strip()))
+    return rows
+
+
+LEGEND_SIDE_MM = 78.0  # legend column width when it sits beside the map
+
+
+def header_height(m, width: float) -> float:
+    lines = len(simpleSplit(m.notes, REGULAR, 8.5, width * MM)) if m.notes else 0
+    return 14 + lines * 8.5 * 1.3 / MM + 4
+
+
+def overview_layout(bounds, paper: str, header_height, legend_height):
+    """For any map picture of `bounds` (mm): the page orientation and legend place (below or
+    beside) that print it largest, given the header's and legend's heights at a width."""
+    w, h = PAPERS_MM[paper]
+    bw, bh = bounds[2] - bounds[0], bounds[3] - bounds[1]
+    best = None
+    for page in ((w, h), (h, w)):
+        W, H = page
+        width = W - 2 * MARGIN_MM
+        top = H - MARGIN_MM - header_height(width)
+        below = legend_height(width)
+        side = legend_height(LEGEND_SIDE_MM)
+        options = [
+            ((MARGIN_MM, MARGIN_MM + below + 7, width, top - MARGIN_MM - below - 7),
+             (MARGIN_MM, MARGIN_MM + below, width)),
+        ]
+        if side <= top - MARGIN_MM:
+            options.append(((MARGIN_MM, MARGIN_MM + 6, width - LEGEND_SIDE_MM - 6, top - MARGIN_MM - 6),
+                            (W - MARGIN_MM - LEGEND_SIDE_MM, top, LEGEND_SIDE_MM)))
+        for box, legend in options:
+            if box[2] <= 0 or box[3] <= 0:
+                continue
+            scale = min(box[2] / bw, box[3] / bh, 1.0)
+            if best is None or scale > best[0] + 1e-9:
+                best = (scale, page, box, legend)
+    return best[1], best[2], best[3]
+
+
+def draw_assembly(c, m, plan: SheetPlan, page, paint, steps: list[str] | None = None) -> None:
+    """The assembly diagram of any grid. `paint(c, frame)` draws the whole map small; `steps`
+    replaces the numbered instructions (the default speaks of hexes)."""
+    W, H = page
+    width = W - 2 * MARGIN_MM
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, f"{m.title}: putting the sheets together", 16, BOLD)
+    steps = steps or [
+        f"1. Print the {len(plan.windows)} sheets at 100 % (actual size, no 'fit to page'). Check that "
+        "the scale bar at the foot of each sheet measures 100 mm.",
+        "2. On every sheet, cut along the dashed lines only (they are on the left and top edges of "
+        "sheets that join a neighbour). Leave the other edges as they are.",
+        "3. Lay each cut sheet over its neighbour to the left and above, so that the cut edge runs "
+        "through the centres of the neighbour's crosses: the half-crosses and hex lines continue "
+        "across the seam. One row of hexes is printed on both sheets; the upper sheet covers it.",
+        "4. Work row by row from the top left (R1 C1). Tape the seams on the back.",
+    ]
+    y = H - MARGIN_MM - 10
+    for step in steps:
+        y = draw_paragraph(c, MARGIN_MM, y, width, step, 9) - 1.5
+    bx0 = min(w.x0 for w in plan.windows)
+    by0 = min(w.y0 for w in plan.windows)
+    bx1 = max(w.x1 for w in plan.windows)
+    by1 = max(w.y1 for w in plan.windows)
+    frame = fit_frame((bx0, by0, bx1, by1), MARGIN_MM, MARGIN_MM, width, y - 4 - MARGIN_MM)
+    paint(c, frame)
+    c.saveState()
+    # the overlaps: shaded bands where two sheets print the same hexes
+    c.setFillGray(0.3)
+    c.setFillAlpha(0.22)
+    for win in plan.windows:
+        for nb in (plan.at(win.row, win.col + 1), plan.at(win.row + 1, win.col)):
+            if nb is None:
+                continue
+            ox0, oy0 = max(win.x0, nb.x0), max(win.y0, nb.y0)
+            ox1, oy1 = min(win.x1, nb.x1), min(win.y1, nb.y1)
+            (px0, py0), (px1, py1) = frame.mm(ox0, oy0), frame.mm(ox1, oy1)
+            c.rect(px0 * MM, py1 * MM, (px1 - px0) * MM, (py0 - py1) * MM, stroke=0, fill=1)
+    c.setFillAlpha(1)
+    c.setStrokeGray(0)
+    c.setLineWidth(0.5 * MM)
+    for win in plan.windows:
+        (px0, py0), (px1, py1) = frame.mm(win.x0, win.y0), frame.mm(win.x1, win.y1)
+        c.rect(px0 * MM, py1 * MM, (px1 - px0) * MM, (py0 - py1) * MM, stroke=1, fill=0)
+        size_pt = min(16.0, max(8.0, (px1 - px0) * 0.12 * MM))
+        label_w = c.stringWidth(win.label, BOLD, size_pt) / MM + 3  # mm
+        label_h = size_pt * 1.4 / MM
+        cx, cy = (px0 + px1) / 2, (py0 + py1) / 2
+        c.setFillGray(1)
+        c.rect((cx - label_w / 2) * MM, (cy - label_h / 2) * MM, label_w * MM, label_h * MM, stroke=1, fill=1)
+        draw_text(c, cx, cy - size_pt * 0.36 / MM, win.label, size_pt, BOLD, align="centre")
+    c.restoreState()
+
+
+def zone_names_of(pack: Pack) -> dict:
+    return {sid: side.name for sid, side in pack.spec.sides.items()}
+
+
+# ---- images for virtual tables -----------------------------------------------------------------
+
+
+PNG_MARGIN_MM = 2.0
+
+
+def image_pdf(title: str, bounds, paint) -> tuple[bytes, Frame, tuple[float, float]]:
+    """A one-page PDF of a map picture of `bounds` (map mm) at true scale with a small margin,
+    no furniture; `paint(c, frame)` draws it. Returns (PDF bytes, frame, page size mm)."""
+    x0, y0, x1, y1 = bounds
+    page = (x1 - x0 + 2 * PNG_MARGIN_MM, y1 - y0 + 2 * PNG_MARGIN_MM)
+    frame = Frame(x0, y0, PNG_MARGIN_MM, page[1] - PNG_MARGIN_MM)
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, (page[0] * MM, page[1] * MM), title, "map image")
+    c.setFillGray(1)
+    c.rect(0, 0, page[0] * MM, page[1] * MM, stroke=0, fill=1)
+    paint(c, frame)
+    c.save()
+    return buffer.getvalue(), frame, page

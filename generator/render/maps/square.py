@@ -1,0 +1,502 @@
+"""Square maps with heights on paper: true-scale sheets tiled with one row / column of
+overlap (the hex maps' cut lines, alignment crosses and scale bar), an overview with the
+legend, an assembly diagram, a thumbnail for the rulebook, and a PNG for virtual tables.
+
+Elevation must read at a glance, in greyscale, on any home printer, so it is shown three
+ways at once:
+
+- the height in levels, printed large in every tile;
+- a grey step per level: ground white, each level a tenth darker (the darkest grey is kept
+  light enough for black text and terrain patterns to stay legible);
+- contour lines: a line along every edge where the height changes, thicker the bigger the
+  step, and teeth on the low side where the drop is 2 levels or more (or into open air).
+
+Open air (a square of the board with no tile) is hatched and says so; obstacles are an
+inset crate with a cross. Everything is in millimetres; `Frame` turns map mm into points.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+
+from generator.grids import squaregrid
+from generator.grids.squaregrid import Square
+from generator.maps.square import SquareMap
+from generator.pack.model import MovementSpec, Pack
+from generator.render.base.fonts import BOLD, REGULAR
+from generator.render.base.pdfout import MM
+from generator.render.maps.cells import Look, cell_path, draw_label, draw_pattern, paint_zones
+from generator.render.maps.page import (MARGIN_MM, PAPERS_MM, Frame, MapImage, SheetPlan, Window,
+                                        draw_assembly, draw_paragraph, draw_sheet, draw_text, fit_frame,
+                                        header_height, image_pdf, overview_layout, straight_axis,
+                                        terrain_legend_rows, window_area)
+
+LEVEL_STEP = 0.1  # grey per level: 0 → white, 1 → 0.9, ... 5 and above → LEVEL_FLOOR
+LEVEL_FLOOR = 0.5
+GRID_GREY = 0.35
+EDGE_BASE_MM = 0.45  # a change of height: this plus EDGE_PER_LEVEL_MM per level (up to 4)
+EDGE_PER_LEVEL_MM = 0.35
+BORDER_MM = 0.6
+TEETH_FROM = 2  # drops of this many levels or more get teeth on their low side
+AIR_GREY = 0.55
+PNG_TILE_PX = 100  # pixels per tile side in the exported image
+
+
+def level_grey(height: int) -> float:
+    """The fill of a tile of this height: white at ground level, a tenth darker per level."""
+    return max(LEVEL_FLOOR, 1.0 - LEVEL_STEP * max(0, height))
+
+
+def edge_width_mm(step: int) -> float:
+    return EDGE_BASE_MM + EDGE_PER_LEVEL_MM * min(max(step, 1), 4)
+
+
+@dataclass(frozen=True)
+class SquareLook:
+    """What to draw for one picture of a square map; sizes in mm at true scale."""
+
+    heights: bool = True  # the big height numbers
+    coords: bool = True  # the small (x, y) labels
+    line_mm: float = 0.3
+    zone_tags: bool = True
+    air_text: bool = True
+
+
+# ---- painting ----------------------------------------------------------------------------------
+
+
+def _square_path(c, frame: Frame, layout: squaregrid.Layout, t, inset: float = 1.0):
+    return cell_path(c, frame, layout, t, inset)  # any polygon of the layout's corners
+
+
+def _edge_points(layout: squaregrid.Layout, t: Square, d: Square):
+    """The two ends of t's edge towards neighbour direction d (map mm)."""
+    tl, tr, br, bl = layout.corners(t)
+    return {(1, 0): (tr, br), (0, 1): (br, bl), (-1, 0): (bl, tl), (0, -1): (tl, tr)}[(d.x, d.y)]
+
+
+def _open_air(c, frame: Frame, layout: squaregrid.Layout, t: Square, look: SquareLook) -> None:
+    s = frame.scale
+    tile = layout.tile
+    cx, cy = layout.center(t)
+    c.saveState()
+    c.clipPath(_square_path(c, frame, layout, t), stroke=0, fill=0)
+    c.setStrokeGray(AIR_GREY)
+    c.setLineWidth(max(0.08, 0.25 * s) * MM)
+    step = tile / 7
+    k = -tile
+    while k <= tile:
+        c.line(*frame.pt(cx - tile / 2 + k, cy + tile / 2), *frame.pt(cx + tile / 2 + k, cy - tile / 2))
+        k += step
+    c.restoreState()
+    size_pt = tile * 0.075 * s * MM
+    if look.air_text and size_pt >= 4:
+        x, y = frame.pt(cx, cy)
+        draw_label(c, x, y - size_pt * 0.35, "open air", BOLD, size_pt, 0.3, backdrop=True)
+
+
+def _teeth(c, frame: Frame, a, b, towards: Square, step: int, tile: float) -> None:
+    """Short ticks along edge a–b, pointing into the tile in direction `towards`."""
+    length = tile * (0.035 + 0.015 * min(step, 4))
+    n = 5
+    for i in range(n):
+        f = (i + 0.5) / n
+        x, y = a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f
+        c.line(*frame.pt(x, y), *frame.pt(x + towards.x * length, y + towards.y * length))
+
+
+def _paint_edges(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, squares: set) -> None:
+    """Contour lines where the height changes, drops into open air, and the board's rim."""
+    s = frame.scale
+    tile = layout.tile
+    c.saveState()
+    c.setStrokeGray(0)
+    c.setLineCap(2)
+    for t in sorted(squares):
+        if t not in m.heights:
+            continue
+        here = m.heights[t]
+        for d in squaregrid.DIRECTIONS:
+            n = t + d
+            a, b = _edge_points(layout, t, d)
+            on_board = 0 <= n.x < m.columns and 0 <= n.y < m.rows
+            if n in m.heights:
+                step = here - m.heights[n]
+                if step <= 0:
+                    continue  # each change is drawn once, from its high side
+                c.setLineWidth(max(0.25, edge_width_mm(step) * s) * MM)
+                c.line(*frame.pt(*a), *frame.pt(*b))
+                if step >= TEETH_FROM:
+                    c.setLineWidth(max(0.12, 0.35 * s) * MM)
+                    _teeth(c, frame, a, b, d, step, tile)
+            elif on_board:  # open air: the edge is a drop to nothing
+                c.setLineWidth(max(0.25, edge_width_mm(4) * s) * MM)
+                c.line(*frame.pt(*a), *frame.pt(*b))
+                c.setLineWidth(max(0.12, 0.35 * s) * MM)
+                _teeth(c, frame, a, b, d, 4, tile)
+            else:
+                c.setLineWidth(max(0.2, BORDER_MM * s) * MM)
+                c.line(*frame.pt(*a), *frame.pt(*b))
+    c.restoreState()
+
+
+def _obstacle(c, frame: Frame, layout: squaregrid.Layout, t: Square) -> None:
+    s = frame.scale
+    c.saveState()
+    c.setFillGray(1)
+    c.setStrokeGray(0.1)
+    c.setLineWidth(max(0.25, 1.0 * s) * MM)
+    c.drawPath(_square_path(c, frame, layout, t, 0.7), stroke=1, fill=1)
+    tl, tr, br, bl = layout.corners(t, 0.7)
+    c.setLineWidth(max(0.2, 0.7 * s) * MM)
+    c.line(*frame.pt(*tl), *frame.pt(*br))
+    c.line(*frame.pt(*tr), *frame.pt(*bl))
+    c.restoreState()
+
+
+def paint_square_map(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, squares,
+                     look: SquareLook = SquareLook(), zone_names: dict | None = None) -> None:
+    """Draw the given squares of the board (tiles and open air): fills by height, open air,
+    terrain, the grid, obstacles, contour lines, zones and labels, in that order so the
+    lines stay crisp on top of the fills."""
+    squares = sorted(squares)
+    tiles = [t for t in squares if t in m.heights]
+    s = frame.scale
+    c.saveState()
+    c.setLineJoin(0)
+    for t in tiles:
+        c.setFillGray(level_grey(m.heights[t]))
+        c.drawPath(_square_path(c, frame, layout, t), stroke=0, fill=1)
+    for t in squares:
+        if t not in m.heights:
+            _open_air(c, frame, layout, t, look)
+    for t in tiles:
+        spec = m.spec_of(t)
+        if spec is not None and t not in m.obstacles:
+            draw_pattern(c, frame, layout, t, spec.pattern)
+    # the grid: one closed path per tile, at exactly the stated size
+    c.setStrokeGray(GRID_GREY)
+    c.setLineWidth(max(0.1, look.line_mm * s) * MM)
+    for t in tiles:
+        c.drawPath(_square_path(c, frame, layout, t), stroke=1, fill=0)
+    for t in tiles:
+        if t in m.obstacles:
+            _obstacle(c, frame, layout, t)
+    _paint_edges(c, m, frame, layout, set(squares))
+    paint_zones(c, m, frame, layout, set(tiles), Look(zone_tags=look.zone_tags), zone_names or {})
+    tile = layout.tile
+    number_pt = tile * 0.3 * s * MM
+    if look.heights and number_pt >= 4:
+        for t in tiles:
+            if t in m.obstacles:
+                continue
+            cx, cy = layout.center(t)
+            x, y = frame.pt(cx, cy)
+            if t in m.terrain:  # keep the number clear of the pattern, on the tile's own grey
+                width = c.stringWidth(str(m.heights[t]), BOLD, number_pt)
+                c.setFillGray(level_grey(m.heights[t]))
+                c.roundRect(x - width / 2 - number_pt * 0.18, y - number_pt * 0.5, width + number_pt * 0.36,
+                            number_pt * 0.98, number_pt * 0.15, stroke=0, fill=1)
+            c.setFont(BOLD, number_pt)
+            c.setFillGray(0)
+            c.drawCentredString(x, y - number_pt * 0.35, str(m.heights[t]))
+    coord_pt = tile * 0.07 * s * MM
+    if look.coords and coord_pt >= 3.4:
+        c.setFont(REGULAR, coord_pt)
+        for t in tiles:
+            cx, cy = layout.center(t)
+            x, y = frame.pt(cx - tile * 0.43, cy - tile * 0.36)
+            label = f"{t.x},{t.y}"
+            if any(t in zone for zone in m.zones.values()) or t in m.terrain:  # clear of dashes, patterns
+                c.setFillGray(level_grey(m.heights[t]))
+                c.rect(x - coord_pt * 0.2, y - coord_pt * 0.25, c.stringWidth(label, REGULAR, coord_pt)
+                       + coord_pt * 0.4, coord_pt * 1.1, stroke=0, fill=1)
+            c.setFillGray(0.25)
+            c.drawString(x, y, label)
+    c.restoreState()
+
+
+# ---- tiling ------------------------------------------------------------------------------------
+
+
+def _plan(m: SquareMap, paper: str, landscape: bool) -> SheetPlan:
+    w, h = PAPERS_MM[paper]
+    page = (h, w) if landscape else (w, h)
+    avail_w, avail_h = window_area(page)
+    t = m.tile_size
+    # rows and columns are straight lines of tiles: each sheet holds whole ones, and the next
+    # sheet starts with the last row (column) of the one before: one line on both sheets
+    xs = straight_axis(list(range(m.columns)), t, t / 2, avail_w)
+    ys = straight_axis(list(range(m.rows)), t, t / 2, avail_h)
+    windows = tuple(Window(row, col, x0, y0, x1, y1)
+                    for row, (y0, y1) in enumerate(ys) for col, (x0, x1) in enumerate(xs))
+    return SheetPlan(paper, page, landscape, len(ys), len(xs), windows)
+
+
+def plan_square_sheets(m: SquareMap, paper: str = "a4") -> SheetPlan:
+    """How a square map is cut into true-scale sheets: the orientation needing fewer sheets
+    (portrait on a tie)."""
+    if paper not in PAPERS_MM:
+        raise ValueError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS_MM)}")
+    portrait, landscape = _plan(m, paper, False), _plan(m, paper, True)
+    return landscape if len(landscape.windows) < len(portrait.windows) else portrait
+
+
+def _in_window(layout: squaregrid.Layout, win: Window, t: Square) -> bool:
+    cx, cy = layout.center(t)
+    h = layout.tile / 2
+    return win.touches((cx - h, cy - h, cx + h, cy + h))
+
+
+# ---- legend ------------------------------------------------------------------------------------
+
+
+SWATCH_MM = 10.0
+
+
+def _swatch(c, x: float, top: float, heights: list, look: SquareLook = SquareLook(coords=False),
+            obstacle=False, terrain: str | None = None, zone: str | None = None, m: SquareMap | None = None,
+            zone_index: int = 0) -> float:
+    """A little strip of tiles (heights left to right; None is open air) with its top-left
+    corner at (x, top) mm. Returns its width."""
+    squares = [Square(i, 0) for i in range(len(heights))]
+    zones = {}
+    if zone is not None and m is not None:
+        names = sorted(m.zones)
+        zones = {z: (frozenset(squares) if i == zone_index else frozenset()) for i, z in enumerate(names)}
+    fake = SquareMap(id="legend", file="", title="", notes="", columns=len(heights), rows=1,
+                     tile_size=SWATCH_MM, heights={t: h for t, h in zip(squares, heights) if h is not None},
+                     obstacles=frozenset(squares) if obstacle else frozenset(),
+                     terrain={t: terrain for t in squares} if terrain else {}, zones=zones,
+                     terrain_specs=m.terrain_specs if m else {}, line_of_sight="permissive")
+    layout = squaregrid.Layout(SWATCH_MM)
+    frame = Frame(-SWATCH_MM / 2, -SWATCH_MM / 2, x, top)
+    paint_square_map(c, fake, frame, layout, squares, look)
+    return SWATCH_MM * len(heights)
+
+
+def movement_text(movement: MovementSpec) -> str:
+    leap = (f" A figure may leap straight across {movement.leap} square{'s' if movement.leap != 1 else ''} "
+            "of open air; each counts as a step." if movement.leap else "")
+    drop = (f" It may drop at most {movement.max_drop} level{'s' if movement.max_drop != 1 else ''}."
+            if movement.max_drop is not None else " It may drop down any number of levels.")
+    return ("Moving: a figure steps to a tile beside it (never diagonally) whose height is at most its "
+            f"Jump above its own.{drop}{leap}")
+
+
+def _los_text(rule: str) -> str:
+    base = ("Line of sight: a straight line from the centre of one tile to the centre of another. It is "
+            "blocked by obstacles and sight-blocking terrain it crosses, and by any tile standing higher "
+            "than the line (which runs half a level above the ground of both ends).")
+    if rule == "strict":
+        return base + " A line through a grid corner is blocked if either tile there blocks."
+    return base + " A line through a grid corner is blocked only if both tiles there block."
+
+
+def _legend_rows(m: SquareMap, pack: Pack, zone_names: dict) -> list:
+    movement = pack.spec.movement or MovementSpec()
+    levels = m.levels or [0]
+    rows = [
+        ("tile", f"Tile: {m.tile_size:g} mm square",
+         f"The big number is the tile's height in levels; one level is {movement.level_mm:g} mm. The small "
+         "numbers give its place (x, y): column, then row, from the top left."),
+        ("levels", "Heights", "The higher the tile, the darker its grey: " +
+         ", ".join(f"{h}" for h in levels) + " on this map."),
+        ("step", "Change of height", "A line between two tiles marks a step; the thicker the line, the "
+                                     "bigger the step."),
+        ("cliff", f"Drop of {TEETH_FROM} levels or more",
+         "Teeth on the line point down into the lower tile."),
+    ]
+    if len(m.heights) < m.columns * m.rows:
+        rows.append(("air", "Open air", "No tile: nothing can stand here. The edge of a tile beside it is a "
+                                        "drop, marked with teeth."))
+    if m.obstacles:
+        rows.append(("obstacle", "Obstacle", "Blocks movement and line of sight."))
+    rows.extend(terrain_legend_rows(m))
+    for zid in sorted(m.zones):
+        name = zone_names.get(zid, zid)
+        rows.append((f"zone:{zid}", f"{name} start", f"{name} units are set up on these tiles."))
+    return rows
+
+
+def _draw_legend(c, m: SquareMap, pack: Pack, x: float, top: float, width: float, zone_names: dict) -> float:
+    """The legend from `top` down (mm); returns the y below it."""
+    draw_text(c, x, top - 4, "Legend", 10, BOLD)
+    y = top - 7
+    box = 2 * SWATCH_MM
+    levels = (m.levels or [0])[:6]
+    for kind, title, text in _legend_rows(m, pack, zone_names):
+        if kind == "tile":
+            _swatch(c, x + SWATCH_MM / 2, y, [1], SquareLook(coords=False))
+        elif kind == "levels" and len(levels) <= 2:
+            _swatch(c, x, y, levels, SquareLook(coords=False))
+        elif kind == "step":
+            _swatch(c, x, y, [1, 2], SquareLook(coords=False))
+        elif kind == "cliff":
+            _swatch(c, x, y, [3, 0], SquareLook(coords=False))
+        elif kind == "air":
+            _swatch(c, x, y, [0, None], SquareLook(coords=False, air_text=False))
+        elif kind == "obstacle":
+            _swatch(c, x + SWATCH_MM / 2, y, [0], obstacle=True, m=m)
+        elif kind.startswith("terrain:"):
+            _swatch(c, x + SWATCH_MM / 2, y, [0], SquareLook(coords=False, heights=False),
+                    terrain=kind.split(":", 1)[1], m=m)
+        elif kind.startswith("zone:"):
+            zid = kind.split(":", 1)[1]
+            _swatch(c, x + SWATCH_MM / 2, y, [0], SquareLook(coords=False, heights=False, zone_tags=False),
+                    zone=zid, m=m, zone_index=sorted(m.zones).index(zid))
+        text_x = x + box + 3
+        draw_text(c, text_x, y - 3.5, title, 8.5, BOLD)
+        below = draw_paragraph(c, text_x, y - 4.2, width - box - 3, text, 7.5, grey=0.15)
+        if kind == "levels" and len(levels) > 2:  # a strip of every level, under its text
+            _swatch(c, text_x, below - 1.5, levels, SquareLook(coords=False))
+            below -= SWATCH_MM + 1.5
+        y = min(y - SWATCH_MM - 2, below - 2.5)
+    movement = pack.spec.movement or MovementSpec()
+    y = draw_paragraph(c, x, y, width, movement_text(movement), 7.5, grey=0.15) - 1.5
+    return draw_paragraph(c, x, y, width, _los_text(m.line_of_sight), 7.5, grey=0.15) - 2
+
+
+def _legend_height(m: SquareMap, pack: Pack, width: float, zone_names: dict) -> float:
+    from reportlab.pdfgen.canvas import Canvas
+    scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
+    return 1000 - _draw_legend(scratch, m, pack, 0, 1000, width, zone_names)
+
+
+# ---- pages -------------------------------------------------------------------------------------
+
+
+def _overview_layout(m: SquareMap, pack: Pack, paper: str, zone_names: dict):
+    """The page orientation and legend position (below or beside) that print the map largest."""
+    return overview_layout(m.layout().bounds(m.board), paper, lambda width: header_height(m, width),
+                           lambda width: _legend_height(m, pack, width, zone_names))
+
+
+def _draw_overview(c, m: SquareMap, pack: Pack, plan: SheetPlan, page, box, legend, zone_names: dict) -> None:
+    W, H = page
+    width = W - 2 * MARGIN_MM
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, BOLD)
+    sheets = len(plan.windows)
+    paper = "A4" if plan.paper == "a4" else plan.paper.title()
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
+              f"{pack.spec.name} · {m.columns} × {m.rows} squares, {len(m.heights)} tiles, heights "
+              f"{(m.levels or [0])[0]}–{(m.levels or [0])[-1]}, {m.tile_size:g} mm tiles · true scale on {sheets} "
+              f"{paper} sheet{'s' if sheets != 1 else ''}", 8.5, grey=0.25)
+    if m.notes:
+        draw_paragraph(c, MARGIN_MM, H - MARGIN_MM - 14, width, m.notes, 8.5, grey=0.1)
+    layout = m.layout()
+    frame = fit_frame(layout.bounds(m.board), *box, max_scale=1.0)
+    paint_square_map(c, m, frame, layout, m.board, SquareLook(line_mm=0.3 if frame.scale > 0.6 else 0.45),
+                     zone_names)
+    draw_text(c, box[0] + box[2], box[1] - 4, f"Overview at {frame.scale * 100:.0f} % of true size",
+              7, grey=0.35, align="right")
+    _draw_legend(c, m, pack, legend[0], legend[1], legend[2], zone_names)
+
+
+ASSEMBLY_STEPS = [
+    "1. Print the {n} sheets at 100 % (actual size, no 'fit to page'). Check that the scale bar at "
+    "the foot of each sheet measures 100 mm.",
+    "2. On every sheet, cut along the dashed lines only (they are on the left and top edges of "
+    "sheets that join a neighbour). Leave the other edges as they are.",
+    "3. Lay each cut sheet over its neighbour to the left and above, so that the cut edge runs "
+    "through the centres of the neighbour's crosses: the half-crosses and the grid lines continue "
+    "across the seam. One row (or column) of tiles is printed on both sheets; the upper sheet covers it.",
+    "4. Work row by row from the top left (R1 C1). Tape the seams on the back.",
+]
+
+
+def render_square_map(c, m: SquareMap, pack: Pack, paper: str, zone_names: dict) -> int:
+    """One square map: overview with legend, assembly diagram when tiled, then the
+    true-scale sheets. Returns the number of sheets."""
+    plan = plan_square_sheets(m, paper)
+    page, box, legend = _overview_layout(m, pack, paper, zone_names)
+    key = f"map-{m.id}"
+    c.setPageSize((page[0] * MM, page[1] * MM))
+    c.bookmarkPage(key)
+    c.addOutlineEntry(m.title, key, level=0)
+    _draw_overview(c, m, pack, plan, page, box, legend, zone_names)
+    c.showPage()
+    layout = m.layout()
+    if len(plan.windows) > 1:
+        c.setPageSize((page[0] * MM, page[1] * MM))
+        draw_assembly(c, m, plan, page,
+                      paint=lambda cv, frame: paint_square_map(
+                           cv, m, frame, layout, m.board,
+                           SquareLook(heights=frame.scale > 0.25, coords=False, line_mm=0.5, zone_tags=False,
+                                      air_text=False)),
+                       steps=[s.format(n=len(plan.windows)) for s in ASSEMBLY_STEPS])
+        c.showPage()
+    for win in plan.windows:
+        c.setPageSize((plan.page[0] * MM, plan.page[1] * MM))
+        draw_sheet(c, m, plan, win,
+                   paint=lambda cv, frame, w: paint_square_map(
+                       cv, m, frame, layout, [t for t in m.board if _in_window(layout, w, t)], SquareLook(),
+                       zone_names),
+                   scale_note=f"one tile is {m.tile_size:g} mm square.")
+        c.showPage()
+    return len(plan.windows)
+
+
+def draw_square_shape(canvas, cells, x: float, y: float, width: float, height: float, *,
+                      fill_gray: float = 0.78, stroke_gray: float = 0.1, line_width_mm: float = 0.25,
+                      max_cell_mm: float | None = None, mark=None) -> float:
+    """Draw a set of square tiles (an area of effect, a footprint) fitted and centred in the
+    box whose bottom-left corner is (x, y) mm; nothing for an empty set. `mark` (a tile, e.g.
+    the target (0, 0)) is drawn darker with a dot. Returns the tile size drawn, in mm."""
+    tiles = sorted({squaregrid.as_square(t) for t in cells})
+    if not tiles:
+        return 0.0
+    unit = squaregrid.Layout(1.0)
+    frame = fit_frame(unit.bounds(tiles), x, y, width, height, max_scale=max_cell_mm)
+    marked = squaregrid.as_square(mark) if mark is not None else None
+    canvas.saveState()
+    canvas.setLineJoin(0)
+    canvas.setStrokeGray(stroke_gray)
+    canvas.setLineWidth(line_width_mm * MM)
+    for t in tiles:
+        canvas.setFillGray(fill_gray * 0.62 if t == marked else fill_gray)
+        canvas.drawPath(_square_path(canvas, frame, unit, t), stroke=1, fill=1)
+    if marked in tiles:
+        canvas.setFillGray(stroke_gray)
+        cx, cy = unit.center(marked)
+        canvas.circle(*frame.pt(cx, cy), 0.14 * frame.scale * MM, stroke=0, fill=1)
+    canvas.restoreState()
+    return frame.scale
+
+
+def draw_square_thumbnail(canvas, m: SquareMap, x: float, y: float, width: float, height: float, *,
+                          labels: bool = False) -> float:
+    """The whole map fitted and centred in the box (x, y bottom-left, mm). Returns the scale."""
+    layout = m.layout()
+    frame = fit_frame(layout.bounds(m.board), x, y, width, height, max_scale=1.0)
+    paint_square_map(canvas, m, frame, layout, m.board,
+                     SquareLook(heights=True, coords=labels, line_mm=0.3 if frame.scale > 0.5 else 0.5,
+                                zone_tags=False, air_text=False))
+    return frame.scale
+
+
+# ---- images for virtual tables -----------------------------------------------------------------
+
+
+def square_image(m: SquareMap, pack: Pack) -> MapImage:
+    """The map for a PNG: tiles PNG_TILE_PX pixels a side, and the sidecar's grid facts."""
+    layout = m.layout()
+    zone_names = {sid: side.name for sid, side in pack.spec.sides.items()}
+    data, frame, page = image_pdf(m.title, layout.bounds(m.board), lambda c, frame: paint_square_map(
+        c, m, frame, layout, m.board, SquareLook(), zone_names))
+
+    def facts(name: str, width: int, height: int, pitch: int, px_per_mm: float, origin) -> dict:
+        return {
+            "map": m.id, "title": m.title, "image": name, "grid": "square",
+            "width_px": width, "height_px": height,
+            "columns": m.columns, "rows": m.rows, "tile_size_mm": m.tile_size, "tile_pitch_px": pitch,
+            "dpi": round(px_per_mm * 25.4, 4),
+            "origin_tile_center_px": [round(origin[0], 3), round(origin[1], 3)],
+            "heights": [[m.heights.get(Square(x, y)) for x in range(m.columns)] for y in range(m.rows)],
+            "coordinates": "tile (x, y): column, row from the top left; pixel y points down; the centre of "
+                           "tile (x, y) is origin_tile_center_px + (x, y) × tile_pitch_px",
+        }
+
+    return MapImage(data, frame, page, m.tile_size, PNG_TILE_PX, "tile", layout.center(Square(0, 0)), facts)

@@ -1,0 +1,191 @@
+"""pieces.pdf: a contents page, then the sections in a fixed order (double-sided counter
+sheets first, so one page range is printed duplex and everything after it single-sided)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.lib.utils import simpleSplit
+
+from generator.core.errors import InputError, Location, Problem
+from generator.core.files import atomic_output
+from generator.core.yamlio import load_yaml_file
+from generator.pack.model import Build, Pack
+from generator.render.base.art import ArtLibrary
+from generator.render.base.fonts import BOLD, REGULAR
+from generator.render.base.icons import IconSheet
+from generator.render.base.pdfout import MM, new_canvas
+from generator.render.pieces.counters import counter_blocks, counter_pages, expand_counters
+from generator.render.pieces.draw import (MARGIN_MM, Kit, PagePlan, hex_points, marker, polygon_path,
+                                          scale_bar, text)
+from generator.render.pieces.figures import figure_pages
+from generator.render.pieces.model import (Figure, build_figures, check_pieces, hex_geometry, kit_figures,
+                                           pieces_spec)
+from generator.render.pieces.trackers import board_pages, tracker_pages, trackers_for
+
+SECTION_TITLES = {
+    "counters-duplex": "Counters, double-sided",
+    "counters": "Counters, single-sided",
+    "figures": "Standees and bases",
+    "trackers": "Trackers",
+    "board": "Blank board",
+}
+
+ASSEMBLY = [  # (title, text, the sections it is about)
+    ("Counters", "Cut along the solid line round each counter. Two-sided counters: print their pages "
+                 "double-sided; the colour runs 1 mm past every cut line, so a small shift between the "
+                 "sides does not show. Glue the sheet to thin card before cutting for sturdier counters.",
+     ("counters-duplex", "counters", "trackers")),
+    ("Standees", "Cut out the strip. Fold it over at the dash-dot line at the figure's top and glue the "
+                 "two panels back to back. Fold the end tabs outwards at the dashed lines, one to each side, "
+                 "and glue them along the dashed standee line of the figure's base.", ("figures",)),
+    ("Bases", "Every base hex is exactly the size of a map hex. Glue the base to card and cut along the "
+              "solid outline; the thin lines inside show the hexes with their [q, r] coordinates, the dot "
+              "marks hex (0, 0). A custom model may stand on the base instead of a standee.", ("figures",)),
+    ("Trackers", "Slide a paper clip along the numbered edge (or turn the dial) to the current value.",
+     ("trackers",)),
+    ("Blank board", "Trim and tape the sheets like a printed map (see its assembly page), then lay "
+                    "obstacle and terrain counters on it.", ("board",)),
+]
+
+
+def write_pieces(pack: Pack, out: Path, paper: str, build: Build | None, duplex: str,
+                 back_offset: tuple[float, float]) -> dict:
+    hex_mm, orientation = hex_geometry(pack)
+    title = f"{pack.spec.name} {pack.spec.version} · pieces" + (f" · {build.name}" if build else "")
+    kit = Kit(pack=pack, hex_mm=hex_mm, orientation=orientation, paper=paper,
+              duplex=duplex if duplex in ("long-edge", "short-edge") else "long-edge",
+              back_offset=back_offset, title=title)
+    kit.doc = load_yaml_file(Path(pack.root) / "game.yaml")
+    figures: list[Figure] = build_figures(pack, build) if build is not None else kit_figures(pack)
+    counters = expand_counters(kit, figures, build)
+    plans: list[PagePlan] = []
+    # a build's few single-sided counters share the trackers' pages
+    plans += counter_pages(kit, counters, single=build is None)
+    plans += figure_pages(kit, figures)
+    extra = counter_blocks(kit, [i for i in counters if i.back is None]) if build is not None else []
+    plans += tracker_pages(kit, figures, build, extra)
+    if build is None:
+        plans += board_pages(kit)
+
+    # page numbers: the contents page is page 1
+    sections: list[tuple[str, int, int]] = []
+    page = 2
+    for plan in plans:
+        count = plan.extra.get("pages", 1)
+        if sections and sections[-1][0] == plan.section:
+            sections[-1] = (plan.section, sections[-1][1], page + count - 1)
+        else:
+            sections.append((plan.section, page, page + count - 1))
+        page += count
+
+    spec = pieces_spec(pack)
+    standees = sum(1 for f in figures if (cfg := spec.figures.get(f.side)) and cfg.standee is not None)
+    bases = sum(1 for f in figures if (cfg := spec.figures.get(f.side)) and cfg.base)
+    w, h = kit.page_mm
+    with atomic_output(out) as tmp:
+        c = new_canvas(str(tmp), (w * MM, h * MM), f"{pack.spec.name}: play pieces" +
+                       (f" for {build.name}" if build else ""),
+                       "Counters, standees, bases, trackers and a blank board")
+        kit.canvas = c
+        kit.icons = IconSheet(c)
+        kit.art = ArtLibrary(Path(pack.root))
+        _contents(kit, sections, build, len(counters), standees, bases)
+        c.showPage()
+        for plan in plans:
+            if plan.extra.get("self_paged"):
+                plan.draw(c)
+                continue
+            c.setPageSize((w * MM, h * MM))
+            plan.draw(c)
+            c.showPage()
+        c.save()
+    return {"pages": page - 1, "counters": len(counters), "standees": standees, "bases": bases,
+            "trackers": len(trackers_for(kit, figures, build))}
+
+
+def _contents(kit: Kit, sections, build: Build | None, counters: int, standees: int, bases: int) -> None:
+    c = kit.canvas
+    w, h = kit.page_mm
+    x = MARGIN_MM + 2
+    width = w - 2 * x
+    y = h - MARGIN_MM - 10
+    text(c, x, y, f"{kit.pack.spec.name}: play pieces", 20, BOLD)
+    y -= 7
+    what = f"for {build.name} ({kit.pack.spec.sides[build.side].name})" if build else "the whole kit"
+    text(c, x, y, f"Version {kit.pack.spec.version} · {what} · {kit.paper.upper() if kit.paper == 'a4' else 'Letter'}"
+         f" · hexes {kit.hex_mm:g} mm flat to flat, {kit.orientation}-top", 9, REGULAR, "#444444")
+    y -= 12
+    text(c, x, y, "Contents", 12, BOLD)
+    y -= 2
+    for section, first, last in sections:
+        y -= 6
+        pages = f"page {first}" if first == last else f"pages {first}–{last}"
+        text(c, x + 2, y, SECTION_TITLES.get(section, section), 10)
+        text(c, x + 70, y, pages, 10, BOLD)
+    duplex = [s for s in sections if s[0] == "counters-duplex"]
+    y -= 12
+    text(c, x, y, "Printing", 12, BOLD)
+    lines = ["Print at 100 % (\"actual size\", never \"fit to page\"): the bar below must measure 100 mm and "
+             f"the hex {kit.hex_mm:g} mm across its flats, the size of the map hexes."]
+    if duplex:
+        _, a, b = duplex[0]
+        lines.append(f"Print pages {a}–{b} double-sided, flipping on the {kit.duplex.replace('-', ' ')}; the backs are "
+                     "mirrored so every back lands behind its front. If your printer shifts the back side, measure "
+                     "the shift with calibration.pdf and build again with --back-offset DX,DY. Print every other "
+                     "page single-sided.")
+    else:
+        lines.append("Every page is single-sided.")
+    for para in lines:
+        for ln in simpleSplit(para, REGULAR, 9, width * MM):
+            y -= 4.4
+            text(c, x, y, ln, 9)
+        y -= 1.5
+    y -= 18
+    scale_bar(c, x, y, 100.0)
+    hx, hy = x + 150, y + 1
+    c.saveState()
+    c.setLineWidth(0.5)
+    c.setFillColor(_grey(0.9))
+    c.drawPath(polygon_path(c, hex_points(kit.orientation, hx, hy, kit.hex_mm)), stroke=1, fill=1)
+    c.restoreState()
+    text(c, hx, hy - 1, f"{kit.hex_mm:g} mm", 8, BOLD, "#222222", "centre")
+    marker(c, f"pnp:check-hex:{kit.hex_mm:g}", hx, hy)
+    y -= 26
+    text(c, x, y, "Putting the pieces together", 12, BOLD)
+    y -= 1
+    present = {s[0] for s in sections}
+    for title, body, about in ASSEMBLY:
+        if not present.intersection(about):
+            continue
+        y -= 5.5
+        text(c, x, y, title, 9.5, BOLD)
+        for ln in simpleSplit(body, REGULAR, 8.5, (width - 28) * MM):
+            text(c, x + 28, y, ln, 8.5, REGULAR, "#222222")
+            y -= 4.1
+        y += 4.1
+    y -= 10
+    text(c, x, y, f"In this file: {counters} counters, {standees} standees, {bases} bases.", 8.5, REGULAR, "#444444")
+    marker(c, "pnp:page:contents:1", 0, 0)
+
+
+def _grey(v: float):
+    from reportlab.lib.colors import Color
+    return Color(v, v, v)
+
+
+# ---- the PDF -----------------------------------------------------------------------------------
+
+
+def build_pieces_pdf(pack: Pack, out_path: Path, paper: str = "a4", build: Build | None = None, *,
+                     duplex: str = "long-edge", back_offset=(0.0, 0.0)) -> dict:
+    """Write pieces.pdf atomically: a contents page, then double-sided counter sheets
+    (fronts, then their backs mirrored for `duplex`), single-sided counters, standees and
+    bases, trackers and the blank board. With a build: that build's pieces only."""
+    problems = check_pieces(pack)
+    if problems:
+        raise InputError(problems)
+    if paper not in ("a4", "letter"):
+        raise InputError([Problem("cli.paper", f"unknown paper `{paper}`", Location("command line"),
+                                  expected="a4 or letter")])
+    return write_pieces(pack, Path(out_path), paper, build, duplex, tuple(back_offset))

@@ -1,0 +1,314 @@
+"""`rulebook.pdf`: a cover, the contents with page numbers, the pack's Markdown chapters
+(rules/*.md, Jinja first so every number comes from the pack) in two hyphenated columns with
+the cards' inline icons, then reference pages made from the data: summaries, status effects,
+the Card List, presets, maps, glossary and credits. Bookmarks for every chapter and section,
+running headers, page numbers; byte-identical output for identical input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.units import mm
+from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, NextPageTemplate, PageBreak, PageTemplate
+from reportlab.platypus.doctemplate import ActionFlowable
+
+from generator.core.errors import InputError, Location, Problem
+from generator.core.files import atomic_output
+from generator.maps.load import load_pack_maps
+from generator.pack.model import Pack
+from generator.render.base.fonts import BOLD, ITALIC, REGULAR
+from generator.render.base.pdfout import new_canvas
+from generator.render.maps.document import draw_map_thumbnail
+from generator.render.rulebook.columns import Columns, NewPageUnless
+from generator.render.rulebook.cover import Cover
+from generator.render.rulebook.markdown import (Flow, chapter_source, environment, expand_reference,
+                                                markdown_flowables, render_template, template_context)
+from generator.render.rulebook.reference import card_list, map_catalogue, presets
+from generator.render.rulebook.text import Book, BookStyle, ChapterTitle, Contents, Heading
+
+TEMPLATE_ROOT = Path(__file__).resolve().parents[3] / "templates"
+PAPERS = {"a4": A4, "letter": LETTER}
+
+
+@dataclass(frozen=True)
+class RefPage:
+    template: str  # a Markdown + Jinja file in templates/rulebook/
+    generate: str | None = None  # generated flowables appended after the template's text
+    columns: int = 2
+    new_page: bool = False  # always start on a new page
+
+
+REFERENCE_PAGES = (
+    RefPage("round-and-turn.md"),
+    RefPage("combat.md"),
+    RefPage("status-effects.md"),
+    RefPage("card-list.md", "card-list", columns=1, new_page=True),
+    RefPage("presets.md", "presets"),
+    RefPage("maps.md", "maps"),
+    RefPage("glossary.md"),
+    RefPage("credits.md", columns=1),
+)
+
+
+# ---- page geometry and the document template ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Geometry:
+    width: float
+    height: float
+    margin_x: float = 17 * mm
+    margin_top: float = 21 * mm
+    margin_bottom: float = 19 * mm
+    gap: float = 7 * mm
+    title_height: float = 27 * mm
+
+    @classmethod
+    def of(cls, paper: str) -> "Geometry":
+        if paper not in PAPERS:
+            raise InputError([Problem("cli.paper", f"unknown paper `{paper}`", Location("command line"),
+                                      expected=", ".join(PAPERS))])
+        w, h = PAPERS[paper]
+        return cls(w, h)
+
+    @property
+    def body_width(self) -> float:
+        return self.width - 2 * self.margin_x
+
+    @property
+    def column_width(self) -> float:
+        return (self.body_width - self.gap) / 2
+
+    def columns(self, n: int, top: float, prefix: str) -> list[Frame]:
+        bottom = self.margin_bottom
+        height = top - bottom
+        if n == 1:
+            return [book_frame(self.margin_x, bottom, self.body_width, height, f"{prefix}-1")]
+        w = self.column_width
+        return [book_frame(self.margin_x, bottom, w, height, f"{prefix}-1"),
+                book_frame(self.margin_x + w + self.gap, bottom, w, height, f"{prefix}-2")]
+
+
+def book_frame(x, y, w, h, name) -> Frame:
+    return Frame(x, y, w, h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id=name)
+
+
+class RulebookDoc(BaseDocTemplate):
+    """Page templates: `cover`; `contents-first`/`contents` (two frames, for the table of
+    contents, which platypus must see at the top level); `page`, one full-width frame in which
+    chapters flow as balanced `Columns`. Headings report here after they are drawn: outline
+    entries, contents entries, the running header."""
+
+    def __init__(self, filename, book: Book, geometry: Geometry, header: str, **kw):
+        super().__init__(filename, pagesize=(geometry.width, geometry.height), invariant=1,
+                         author="pnp", creator="pnp print-and-play generator", **kw)
+        self.book = book
+        self.geometry = geometry
+        self.header = header
+        self.current = ""
+        self.page_title = ""
+        self.page_count = 0
+        self._fresh = True
+        self._level = -1
+        g = geometry
+        top = g.height - g.margin_top
+        title = book_frame(g.margin_x, top - g.title_height, g.body_width, g.title_height, "title")
+        self.addPageTemplates([
+            PageTemplate("cover", [book_frame(0, 0, g.width, g.height, "cover")], onPage=self._begin,
+                         onPageEnd=self._count),
+            PageTemplate("contents-first", [title] + g.columns(2, top - g.title_height, "t"),
+                         onPage=self._begin, onPageEnd=self._footer),
+            PageTemplate("contents", g.columns(2, top, "c"), onPage=self._begin, onPageEnd=self._decorate),
+            PageTemplate("page", g.columns(1, top, "p"), onPage=self._begin, onPageEnd=self._decorate),
+        ])
+
+    def beforeDocument(self):
+        self.current = ""
+        self._level = -1
+        self.canv.showOutline()
+
+    def _begin(self, canvas, doc):
+        self.page_title = self.current  # the chapter running at the top of the page...
+        self._fresh = True
+
+    def afterFlowable(self, flowable):
+        if isinstance(flowable, ChapterTitle):
+            self.current = flowable.title
+            if self._fresh:  # ...unless a new one starts the page
+                self.page_title = flowable.title
+            self._outline(flowable.title, flowable.key, 0, flowable.toc, flowable.toc_label)
+        elif isinstance(flowable, Heading) and flowable.key and flowable.level is not None:
+            self._outline(flowable.title, flowable.key, flowable.level, flowable.toc, "")
+        if not isinstance(flowable, (ActionFlowable, PageBreak, NewPageUnless)):
+            self._fresh = False
+
+    def _outline(self, title: str, key: str, level: int, toc: bool, label: str) -> None:
+        level = max(0, min(level, self._level + 1))  # outline levels may only deepen one at a time
+        self._level = level
+        self.canv.addOutlineEntry(title, key, level=level, closed=level == 0)
+        if toc:
+            self.notify("TOCEntry", (level, title, self.page, key, label))
+
+    # ---- page decoration --------------------------------------------------------------------------
+    def _count(self, canvas, doc):
+        self.page_count = max(self.page_count, doc.page)
+
+    def _footer(self, canvas, doc):
+        self._count(canvas, doc)
+        st = self.book.style
+        g = self.geometry
+        canvas.saveState()
+        canvas.setFillColor(HexColor(st.muted))
+        canvas.setFont(REGULAR, 8)
+        canvas.drawCentredString(g.width / 2, g.margin_bottom - 10 * mm, str(doc.page))
+        canvas.restoreState()
+
+    def _decorate(self, canvas, doc):
+        self._footer(canvas, doc)
+        st = self.book.style
+        g = self.geometry
+        y = g.height - g.margin_top + 5 * mm
+        canvas.saveState()
+        canvas.setFont(BOLD, 7.5)
+        canvas.setFillColor(HexColor(st.accent))
+        canvas.drawString(g.margin_x, y + 2, self.header)
+        canvas.setFont(ITALIC, 7.5)
+        canvas.setFillColor(HexColor(st.muted))
+        canvas.drawRightString(g.width - g.margin_x, y + 2, self.page_title)
+        canvas.setStrokeColor(HexColor(st.rule))
+        canvas.setLineWidth(0.5)
+        canvas.line(g.margin_x, y - 1.5, g.width - g.margin_x, y - 1.5)
+        canvas.restoreState()
+
+
+# ---- building ------------------------------------------------------------------------------------------
+
+
+def pack_book(pack: Pack, style: BookStyle | None = None) -> Book:
+    """The text engine of the cards, with the pack's keywords and its first set's colour."""
+    # action types ("Move", "Attack") are everyday words in rule text: only statuses and terms stand out
+    names = [k.name for k in pack.spec.keywords.values() if k.kind != "action-type"]
+    sets = list(pack.spec.sets.values())
+    style = style or BookStyle()
+    if sets and style.accent == BookStyle.accent:
+        from dataclasses import replace
+        style = replace(style, accent=sets[0].color)
+    return Book(names, style)
+
+
+def template_folders(pack: Pack) -> list[Path]:
+    return [f for f in (Path(pack.root) / "templates" / "rulebook", TEMPLATE_ROOT / "rulebook") if f.is_dir()]
+
+
+def read_template(pack: Pack, name: str) -> tuple[str, str]:
+    for folder in template_folders(pack):
+        if (folder / name).is_file():
+            return chapter_source(folder / name)
+    raise InputError([Problem("rules.template-missing", f"no rulebook template `{name}`",
+                              Location(str(TEMPLATE_ROOT / "rulebook" / name)),
+                              expected=f"{name} in templates/rulebook/")])
+
+
+def glossary(pack: Pack, reference: dict) -> list[dict]:
+    """The pack's keywords and its glossary, one entry per term, alphabetically."""
+    entries: dict[str, dict] = {}
+    for k in pack.spec.keywords.values():
+        if k.text:
+            entries[k.name.casefold()] = {"term": k.name, "text": k.text, "icon": k.icon}
+    for g in reference.get("glossary", []):
+        entries.setdefault(g["term"].casefold(), {"term": g["term"], "text": g["text"], "icon": None})
+    return [entries[k] for k in sorted(entries)]
+
+
+def book_context(pack: Pack, maps: list) -> tuple:
+    env = environment()
+    ctx = template_context(pack)
+    ctx["reference"] = expand_reference(pack, env, ctx)
+    ctx["glossary"] = glossary(pack, ctx["reference"])
+    ctx["maps"] = [{"title": m.title, "hexes": len(m.hexes)} for m in maps]
+    return env, ctx
+
+
+def load_maps(pack: Pack):
+    """The pack's maps and the helper that draws their thumbnails."""
+    if not pack.map_files:
+        return [], None
+    return load_pack_maps(pack), draw_map_thumbnail
+
+
+def _chapter(book: Book, geometry: Geometry, flow: Flow, label: str, toc_label: str, columns: int,
+             first: bool, extra: list | None = None) -> list:
+    """A chapter: a new page when it is the first of its part or when less than ~40 % of the
+    page is left, the title across the page, then the body in balanced columns."""
+    frame_height = geometry.height - geometry.margin_top - geometry.margin_bottom
+    title = ChapterTitle(book, flow.title or flow.key, label, flow.key, toc_label,
+                         space_before=0 if first else 10 * mm)
+    body = [*flow.flowables, *(extra or [])]
+    if columns == 2:
+        body = [Columns(body, 2, geometry.gap)]
+    start = [NextPageTemplate("page"), PageBreak()] if first else [NewPageUnless(frame_height * 0.4, [title, *body])]
+    return [*start, title, *body]
+
+
+def rulebook_story(pack: Pack, book: Book, geometry: Geometry) -> tuple[list, dict]:
+    maps, draw_fn = load_maps(pack)
+    env, ctx = book_context(pack, maps)
+    contents_title = ChapterTitle(book, "Contents", pack.spec.name, "contents")
+    contents_title.toc = False
+    story: list = [Cover(book, pack, geometry),
+                   NextPageTemplate("contents-first"), PageBreak(), NextPageTemplate("contents"),
+                   contents_title, FrameBreak(), Contents(book)]
+    counts = {"chapters": 0, "cards": len(pack.cards), "presets": 0, "maps": len(maps),
+              "thumbnails": len(maps) if draw_fn else 0}
+    for n, path in enumerate(pack.rule_files, 1):
+        file, source = chapter_source(path)
+        text = render_template(env, source, ctx, file)
+        flow = markdown_flowables(Flow(book, geometry.column_width, f"ch{n}"), text)
+        if flow.title is None:
+            flow.title = Path(path).stem.split("-", 1)[-1].replace("-", " ").capitalize()
+        story += _chapter(book, geometry, flow, f"Chapter {n}", str(n), 2, first=n == 1)
+        counts["chapters"] += 1
+    letter = 0
+    for page in REFERENCE_PAGES:
+        file, source = read_template(pack, page.template)
+        text = render_template(env, source, ctx, file)
+        if not text.strip():
+            continue
+        width = geometry.column_width if page.columns == 2 else geometry.body_width
+        key = "ref-" + page.template.rsplit(".", 1)[0]
+        flow = markdown_flowables(Flow(book, width, key), text)
+        extra = []
+        if page.generate == "card-list":
+            extra = card_list(book, pack, width, key)
+        elif page.generate == "presets":
+            extra = presets(book, pack, width, key)
+            counts["presets"] = len(pack.preset_files)
+        elif page.generate == "maps":
+            extra = map_catalogue(book, pack, width, key, maps, draw_fn)
+        letter += 1
+        story += _chapter(book, geometry, flow, "Reference", chr(64 + letter), page.columns,
+                          first=letter == 1 or page.new_page, extra=extra)
+    return story, counts
+
+
+def canvas_maker(title: str, subject: str):
+    def make(filename, pagesize=None, **_ignored):
+        return new_canvas(filename, pagesize, title, subject)
+    return make
+
+
+def build_rulebook_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
+    """Write the rulebook; returns counts ({"pages", "chapters", "cards", "presets", ...})."""
+    geometry = Geometry.of(paper)
+    book = pack_book(pack)
+    story, counts = rulebook_story(pack, book, geometry)
+    title = f"{pack.spec.name} {pack.spec.version}: Rulebook"
+    subject = pack.spec.summary or f"Rules of {pack.spec.name}"
+    with atomic_output(Path(out_path)) as tmp:
+        doc = RulebookDoc(str(tmp), book, geometry, f"{pack.spec.name} · Rulebook", title=title,
+                          subject=subject)
+        doc.multiBuild(story, canvasmaker=canvas_maker(title, subject))
+    return {"pages": doc.page_count, **counts}

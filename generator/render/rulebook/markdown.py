@@ -1,0 +1,336 @@
+"""Rule chapters and reference templates: Markdown that may use Jinja to pull in the pack's
+data. Jinja runs first (sandboxed, no loader), then markdown-it-py parses the result and we
+turn its blocks into rulebook flowables: headings, paragraphs, lists, tables, quotes, rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
+from generator.core.yamlio import display_path, load_yaml_file
+from generator.pack.model import Pack
+from generator.render.base.layout import make_environment
+from generator.render.rulebook.tables import rich_table
+from generator.render.rulebook.text import Book, Heading, RichText, Rule
+
+
+class ChapterDataError(Exception):
+    """Raised inside a template by `card()` or `count()` when they are asked for something
+    the pack does not have."""
+
+    def __init__(self, message: str, fix: str | None = None):
+        super().__init__(message)
+        self.fix = fix
+
+
+# ---- the data chapters can use ----------------------------------------------------------------
+
+
+def rule_values(pack: Pack) -> dict:
+    """Numbers of the pack's construction rules by what they mean: `deck_size`, `copy_limit`."""
+    out: dict = {}
+    for rule in pack.spec.rules:
+        if rule.check == "deck_size" and rule.size is not None:
+            out.setdefault("deck_size", rule.size)
+        elif rule.check == "copy_limit" and rule.default is not None:
+            out.setdefault("copy_limit", rule.default)
+    if pack.spec.default_points_limit:
+        out["default_points_limit"] = pack.limit_value(pack.spec.default_points_limit)
+    return out
+
+
+def md_escape(text) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def md_table(columns, rows) -> str:
+    """A Markdown table from a header and rows (for templates)."""
+    lines = ["| " + " | ".join(md_escape(c) for c in columns) + " |",
+             "|" + " --- |" * len(columns)]
+    lines += ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def md_section(section, level: int = 2) -> str:
+    """A reference section (title, intro, numbered steps, table, notes) as Markdown."""
+    s = section if isinstance(section, dict) else section.model_dump()
+    out = [f"{'#' * level} {s['title']}", ""]
+    if s.get("intro"):
+        out += [s["intro"], ""]
+    for i, step in enumerate(s.get("steps") or [], 1):
+        out.append(f"{i}. **{step['name']}.** {step['text']}")
+    if s.get("steps"):
+        out.append("")
+    if s.get("table"):
+        out += [md_table(s["table"]["columns"], s["table"]["rows"]), ""]
+    for note in s.get("notes") or []:
+        out += [f"*{note}*", ""]
+    return "\n".join(out) + "\n"
+
+
+def template_context(pack: Pack) -> dict:
+    """What a chapter's Jinja sees. `card(id)` and `count(type, set)` refuse unknown ids, so a
+    typo fails the build instead of printing a wrong rule."""
+    spec = pack.spec
+
+    def card(card_id):
+        found = pack.cards.get(card_id)
+        if found is None:
+            guess = did_you_mean(str(card_id), pack.cards)
+            raise ChapterDataError(f"no card with the id `{card_id}` in {spec.name}",
+                                   f"did you mean `{guess}`?" if guess else "run `pnp list` to see the card ids")
+        return found
+
+    def count(type_id, set_id=None):
+        if type_id not in spec.card_types:
+            guess = did_you_mean(str(type_id), spec.card_types)
+            raise ChapterDataError(f"no card type `{type_id}`; the types are {short_list(spec.card_types)}",
+                                   f"did you mean `{guess}`?" if guess else None)
+        if set_id is not None and set_id not in spec.sets:
+            guess = did_you_mean(str(set_id), spec.sets)
+            raise ChapterDataError(f"no set `{set_id}`; the sets are {short_list(spec.sets)}",
+                                   f"did you mean `{guess}`?" if guess else None)
+        return len(pack.cards_of(type_id, set_id))
+
+    def footprint(card_ids):
+        """The hexes the given cards cover together: the union of their hex fields, all
+        anchored at hex (0, 0); an empty union is the one hex (0, 0)."""
+        hexes = set()
+        for cid in card_ids:
+            c = card(cid)
+            for fname, fspec in spec.card_types[c.type].fields.items():
+                if fspec.type == "hexes":
+                    hexes.update((q, r) for q, r in c.fields.get(fname) or [])
+        return sorted(hexes or {(0, 0)})
+
+    return {
+        "game": spec, "pack": spec, "rules": rule_values(pack), "points_limits": dict(spec.points_limits),
+        "keywords": dict(spec.keywords), "stats": dict(spec.stats), "sets": dict(spec.sets),
+        "card_types": dict(spec.card_types), "sides": dict(spec.sides), "terrain": dict(spec.terrain),
+        "card": card, "count": count, "footprint": footprint,
+        "cards": list(pack.cards.values()), "md_table": md_table,
+    }
+
+
+def environment():
+    env = make_environment()
+    env.filters["section"] = md_section
+    env.filters["md"] = md_escape
+    return env
+
+
+def _template_line(exc: BaseException) -> int | None:
+    line = getattr(exc, "lineno", None)
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<template>":
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def render_template(env, source: str, context: dict, file: str) -> str:
+    """Jinja over one chapter; any failure becomes an InputError naming the file and line."""
+    try:
+        return env.from_string(source).render(context)
+    except Exception as exc:  # TemplateError, SecurityError, ChapterDataError, TypeError in an expression...
+        line = _template_line(exc) or 1
+        message = str(exc) or type(exc).__name__
+        text = source.splitlines()[line - 1].strip() if 0 < line <= len(source.splitlines()) else None
+        raise InputError([Problem("rules.template", f"{Path(file).name}: {message}", Location(file, line),
+                                  found=text, expected="valid Jinja over the pack's data",
+                                  fix=getattr(exc, "fix", None))]) from None
+
+
+def expand_reference(pack: Pack, env=None, context: dict | None = None) -> dict:
+    """The pack's `reference:` as plain dicts with every string run through Jinja (so a
+    summary can say `{{ rules.deck_size }}`)."""
+    env = env or environment()
+    context = context if context is not None else template_context(pack)
+    data = pack.spec.reference.model_dump()
+
+    def walk(value, path):
+        if isinstance(value, str):
+            if "{{" not in value and "{%" not in value:
+                return value
+            try:
+                return env.from_string(value).render(context)
+            except Exception as exc:
+                try:
+                    location = load_yaml_file(Path(pack.root) / "game.yaml").at(("reference",) + path)
+                except InputError:
+                    location = Location(pack.game_file)
+                raise InputError([Problem("rules.template", f"reference text: {exc}", location, found=value,
+                                          fix=getattr(exc, "fix", None))]) from None
+        if isinstance(value, dict):
+            return {k: walk(v, path + (k,)) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v, path + (i,)) for i, v in enumerate(value)]
+        return value
+
+    return walk(data, ())
+
+
+# ---- Markdown to flowables -------------------------------------------------------------------------
+
+
+@dataclass
+class Flow:
+    """Turns one rendered Markdown document into flowables. Headings are numbered into
+    PDF destinations `<key>-s<n>`; `title` is the first `#` heading (taken out of the flow)."""
+
+    book: Book
+    width: float
+    key: str
+    outline: bool = True
+    title: str | None = None
+    flowables: list = field(default_factory=list)
+    _n: int = 0
+
+    def heading(self, text: str, depth: int) -> None:
+        st = self.book.style
+        self._n += 1
+        key = f"{self.key}-s{self._n}" if self.outline and depth <= 3 else None
+        level = depth - 1 if key else None
+        if depth <= 2:
+            self.flowables.append(Heading(self.book, text, st.h2, level=level, key=key, toc=True,
+                                          reserve=st.line * 3, space_before=st.body * 1.2,
+                                          space_after=st.body * 0.45))
+        else:
+            self.flowables.append(Heading(self.book, text, st.h3, level=level, key=key, toc=False,
+                                          reserve=st.line * 2.5, space_before=st.body * 0.9,
+                                          space_after=st.body * 0.3))
+
+    def paragraph(self, text: str, indent: float = 0.0, bullet: str | None = None, italic: bool = False,
+                  color: str | None = None, tight: bool = False) -> None:
+        st = self.book.style
+        if italic:
+            text = f"*{text.replace('*', '')}*"
+        self.flowables.append(RichText(self.book, text, st.body, indent=indent, bullet=bullet, color=color,
+                                       space_after=st.body * (0.25 if tight else 0.55)))
+
+    def table(self, rows: list[list[str]], aligns: list) -> None:
+        st = self.book.style
+        if not rows:
+            return
+        ncol = max(len(r) for r in rows)
+        rows = [r + [""] * (ncol - len(r)) for r in rows]
+        t = rich_table(self.book, rows, self.width, st.table, aligns)
+        t.spaceBefore = st.body * 0.3
+        t.spaceAfter = st.body * 0.9
+        self.flowables.append(t)
+
+
+def _inline(token) -> str:
+    out = []
+    for child in token.children or []:
+        t = child.type
+        if t == "text":
+            out.append(child.content.replace("*", "\u2217"))
+        elif t in ("softbreak",):
+            out.append(" ")
+        elif t == "hardbreak":
+            out.append("\n")
+        elif t in ("strong_open", "strong_close"):
+            out.append("**")
+        elif t in ("em_open", "em_close"):
+            out.append("*")
+        elif t == "code_inline":
+            out.append(child.content)
+        elif t == "image":
+            out.append(child.content or "")
+    return "".join(out).strip()
+
+
+_MD = MarkdownIt("commonmark").enable("table")
+
+
+def markdown_flowables(flow: Flow, text: str) -> Flow:
+    tokens = _MD.parse(text)
+    st = flow.book.style
+    lists: list[dict] = []  # open lists: {"ordered", "n"}
+    item_first: list[bool] = []
+    quote = 0
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        t = tok.type
+        if t == "heading_open":
+            depth = int(tok.tag[1])
+            content = _inline(tokens[i + 1])
+            if depth == 1 and flow.title is None and not flow.flowables:
+                flow.title = content
+            else:
+                flow.heading(content, max(depth, 2))
+            i += 3
+            continue
+        if t in ("bullet_list_open", "ordered_list_open"):
+            lists.append({"ordered": t == "ordered_list_open", "n": int(tok.attrGet("start") or 1) - 1})
+        elif t in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+            if not lists and flow.flowables:
+                flow.flowables[-1].spaceAfter = st.body * 0.6
+        elif t == "list_item_open":
+            lists[-1]["n"] += 1
+            item_first.append(True)
+        elif t == "list_item_close":
+            item_first.pop()
+        elif t == "blockquote_open":
+            quote += 1
+        elif t == "blockquote_close":
+            quote -= 1
+        elif t == "inline" and tokens[i - 1].type == "paragraph_open":
+            content = _inline(tok)
+            indent = st.body * 1.6 * len(lists) + st.body * 1.2 * quote
+            bullet = None
+            if lists and item_first and item_first[-1]:
+                cur = lists[-1]
+                bullet = f"{cur['n']}." if cur["ordered"] else ("•" if len(lists) == 1 else "–")
+                item_first[-1] = False
+            if content:
+                flow.paragraph(content, indent, bullet, italic=bool(quote), tight=bool(lists),
+                               color=st.muted if quote else None)
+        elif t == "table_open":
+            rows, aligns, i = _table(tokens, i)
+            flow.table(rows, aligns)
+            continue
+        elif t in ("fence", "code_block"):
+            for line in tok.content.rstrip("\n").split("\n"):
+                flow.paragraph(line.replace("*", "\u2217") or " ", st.body * 1.6, tight=True, color=st.muted)
+        elif t == "hr":
+            flow.flowables.append(Rule(st.rule))
+        i += 1
+    return flow
+
+
+def _table(tokens, i: int):
+    rows: list[list[str]] = []
+    aligns: list = []
+    row: list[str] = []
+    while tokens[i].type != "table_close":
+        tok = tokens[i]
+        if tok.type == "tr_open":
+            row = []
+        elif tok.type == "tr_close":
+            rows.append(row)
+        elif tok.type in ("th_open", "td_open"):
+            style = tok.attrGet("style") or ""
+            if tok.type == "th_open":
+                aligns.append("center" if "center" in style else "right" if "right" in style else
+                              "left" if "left" in style else None)
+            row.append(_inline(tokens[i + 1]))
+        i += 1
+    return rows, aligns, i + 1
+
+
+def chapter_source(path: Path) -> tuple[str, str]:
+    """(display name, text) of a chapter file; unreadable files are input errors."""
+    file = display_path(Path(path))
+    try:
+        return file, Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError([Problem("rules.read", f"cannot read the chapter: {exc}", Location(file),
+                                  expected="a UTF-8 Markdown file")]) from None

@@ -1,0 +1,96 @@
+"""`quick-reference.pdf`: one sheet with the turn, the actions, combat and the status effects,
+from templates/rulebook/quick-reference.md over the pack's `reference:` and keywords. The
+text size is the largest (in quarter points) that keeps everything on one page.
+
+`reference_card_context(pack)` is what the card-sized reference card
+(templates/cards/reference.yaml) needs besides the usual card context."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm
+from reportlab.platypus import BaseDocTemplate, PageTemplate
+
+from generator.core.errors import InputError, Location, Problem
+from generator.core.files import atomic_output
+from generator.pack.model import Pack
+from generator.render.base.fonts import REGULAR
+from generator.render.rulebook.book import Geometry, book_frame, canvas_maker, pack_book, read_template
+from generator.render.rulebook.columns import Columns
+from generator.render.rulebook.markdown import (Flow, environment, expand_reference, markdown_flowables,
+                                                render_template, template_context)
+from generator.render.rulebook.text import BookStyle, ChapterTitle
+
+TEMPLATE = "quick-reference.md"
+SIZES = [s / 4 for s in range(40, 23, -1)]  # 10 pt down to 6 pt
+
+
+def reference_card_context(pack: Pack) -> dict:
+    """Extra context for templates/cards/reference.yaml: `reference` (the pack's summaries,
+    Jinja already applied). Merge it into the card renderer's context."""
+    return {"reference": expand_reference(pack)}
+
+
+class _Sheet(BaseDocTemplate):
+    def __init__(self, target, geometry: Geometry, footer: str, accent: str, **kw):
+        super().__init__(target, pagesize=(geometry.width, geometry.height), invariant=1,
+                         author="pnp", creator="pnp print-and-play generator", **kw)
+        g = geometry
+        self.geometry, self.footer, self.accent = g, footer, accent
+        self.pages = 0
+        top = g.height - 14 * mm
+        frame = book_frame(12 * mm, 14 * mm, g.width - 24 * mm, top - 14 * mm, "sheet")
+        self.addPageTemplates([PageTemplate("sheet", [frame], onPageEnd=self._decorate)])
+
+    def _decorate(self, canvas, doc):
+        self.pages = doc.page
+        g = self.geometry
+        canvas.saveState()
+        canvas.setFillColor(HexColor("#6b6359"))
+        canvas.setFont(REGULAR, 7)
+        canvas.drawCentredString(g.width / 2, 8 * mm, self.footer)
+        canvas.restoreState()
+
+
+def _story(pack: Pack, book, geometry: Geometry, text: str) -> list:
+    width = geometry.width - 24 * mm
+    gap = 6 * mm
+    flow = markdown_flowables(Flow(book, (width - gap) / 2, "quick", outline=False), text)
+    title = ChapterTitle(book, flow.title or f"{pack.spec.name}: Quick Reference", f"Version {pack.spec.version}", "quick")
+    return [title, Columns(flow.flowables, 2, gap)]
+
+
+def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
+    """Write the one-sheet quick reference; returns {"pages": 1, "size": body text size}."""
+    geometry = Geometry.of(paper)
+    env = environment()
+    ctx = template_context(pack)
+    ctx["reference"] = expand_reference(pack, env, ctx)
+    file, source = read_template(pack, TEMPLATE)
+    text = render_template(env, source, ctx, file)
+    if not text.strip():
+        raise InputError([Problem("rules.quick-reference", "the quick reference has nothing to show",
+                                  Location(pack.game_file), expected="a `reference:` key or status keywords",
+                                  fix="add `reference:` to game.yaml")])
+    title = f"{pack.spec.name} {pack.spec.version}: Quick Reference"
+    footer = f"{pack.spec.name} {pack.spec.version} · quick reference · the rulebook has the full rules"
+    chosen = SIZES[-1]
+    for size in SIZES:  # the largest size that fits one page
+        book = pack_book(pack, replace(BookStyle(), h1=18.0).scaled(size))
+        doc = _Sheet(io.BytesIO(), geometry, footer, book.style.accent, title=title)
+        doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))
+        if doc.pages <= 1:
+            chosen = size
+            break
+    book = pack_book(pack, replace(BookStyle(), h1=18.0).scaled(chosen))
+    with atomic_output(Path(out_path)) as tmp:
+        doc = _Sheet(str(tmp), geometry, footer, book.style.accent, title=title)
+        doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))
+    return {"pages": doc.pages, "size": chosen}
+
+
+__all__ = ["build_quick_reference_pdf", "reference_card_context"]

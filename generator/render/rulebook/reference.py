@@ -1,0 +1,273 @@
+"""Reference pages generated from the pack's data: the Card List (columns from each card
+type's fields), the presets with their points breakdown and deck lists, and the map
+catalogue. Nothing here knows a particular game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable
+
+from generator.grids.hexgrid import Layout as HexLayout
+from generator.pack.cardlist import sorted_cards
+from generator.pack.load import load_build
+from generator.pack.model import Card, Pack
+from generator.pack.schemas import ATTACK_KINDS
+from generator.render.rulebook.tables import rich_table
+from generator.render.rulebook.text import Book, Heading, RichText
+from generator.rules import validate_build
+
+
+def _keep(flowable: Flowable) -> Flowable:
+    """Keep with the next flowable when columns break."""
+    flowable.keep_with_next = True
+    return flowable
+
+
+def _label(fname: str, fspec) -> str:
+    return fspec.label or fname.replace("_", " ").capitalize()
+
+
+def _stat(pack: Pack, stat_id: str, with_name: bool = True) -> str:
+    spec = pack.spec.stats.get(stat_id)
+    if spec is None:
+        return str(stat_id)
+    icon = f":{spec.icon}: " if spec.icon else ""
+    return f"{icon}{spec.name}" if with_name or not icon else icon.strip()
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
+def _count(value) -> str:
+    return str(value) if value else "–"
+
+
+def requirement(pack: Pack, req: dict) -> str:
+    if req.get("stat"):
+        return f"{_stat(pack, req['stat'])} {req.get('min', 1)}+"
+    count = req.get("min", 1)
+    return f"{req.get('value')}" + (f" ×{count}" if count and count != 1 else "")
+
+
+def card_columns(pack: Pack, type_id: str, cards: list[Card]) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the Card List table of one card type: name and points, then one or
+    more columns per field the type declares; columns empty for every card are left out."""
+    type_spec = pack.spec.card_types[type_id]
+    columns: list[tuple[str, object]] = [("Card", lambda c: c.name), ("Points", lambda c: str(c.points))]
+    for fname, fspec in type_spec.fields.items():
+        t = fspec.type
+
+        def get(c, fname=fname):
+            return c.fields.get(fname)
+
+        if t == "stats" and fname == "stats":
+            for sid, sspec in pack.spec.stats.items():
+                head = f":{sspec.icon}:" if sspec.icon else sspec.name
+                columns.append((head, lambda c, sid=sid, get=get: _count((get(c) or {}).get(sid, 0))))
+        elif t == "stats":
+            columns.append((_label(fname, fspec), lambda c, get=get: " ".join(
+                f"{_signed(v)} {_stat(pack, s, False)}" for s, v in (get(c) or {}).items())))
+        elif t in ("int", "choice"):
+            columns.append((_label(fname, fspec), lambda c, get=get: "" if get(c) is None else str(get(c))))
+        elif t == "bool":
+            columns.append((_label(fname, fspec), lambda c, get=get: "" if get(c) is None else ("yes" if get(c) else "no")))
+        elif t == "stat":
+            columns.append((_label(fname, fspec), lambda c, get=get: _stat(pack, get(c)) if get(c) else ""))
+        elif t == "hexes":
+            columns.append((_label(fname, fspec) + " :hex:", lambda c, get=get: str(len(get(c) or [])) if get(c) else "–"))
+        elif t == "attacks":
+            for kind in ATTACK_KINDS:
+                def attack(c, kind=kind, get=get):
+                    a = (get(c) or {}).get(kind)
+                    return f":damage:{a['damage']} :range:{a['range']}" if a else ""
+                columns.append((kind.capitalize(), attack))
+        elif t == "requirements":
+            columns.append((_label(fname, fspec), lambda c, get=get: ", ".join(requirement(pack, r) for r in get(c) or [])))
+        elif t == "feat":
+            columns.append((_label(fname, fspec), lambda c, get=get: (get(c) or {}).get("name", "")))
+        elif t == "card-refs":
+            columns.append((_label(fname, fspec), lambda c, get=get: ", ".join(
+                pack.cards[i].name if i in pack.cards else i for i in get(c) or [])))
+    rows = [[fn(c) for _, fn in columns] for c in cards]
+    keep = [i for i in range(len(columns)) if i < 2 or any(r[i] not in ("", "–") for r in rows)]
+    return [columns[i][0] for i in keep], [[r[i] for i in keep] for r in rows]
+
+
+def card_list(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
+    st = book.style
+    out: list[Flowable] = []
+    cards = sorted_cards(pack)
+    n = 0
+    for set_id, set_spec in pack.spec.sets.items():
+        of_set = [c for c in cards if c.set == set_id]
+        if not of_set:
+            continue
+        n += 1
+        out.append(Heading(book, f"{set_spec.name} ({len(of_set)} cards)", st.h2, level=1, key=f"{key}-set{n}",
+                           toc=True, reserve=st.line * 7, space_before=st.body * 1.2, space_after=st.body * 0.3))
+        for type_id, type_spec in pack.spec.card_types.items():
+            of_type = [c for c in of_set if c.type == type_id]
+            if not of_type:
+                continue
+            n += 1
+            out.append(Heading(book, f"{type_spec.name} · {len(of_type)}", st.h3, level=2, key=f"{key}-t{n}",
+                               reserve=st.line * 5, space_before=st.body * 0.8, space_after=st.body * 0.3))
+            header, rows = card_columns(pack, type_id, of_type)
+            table = rich_table(book, [header] + rows, width, st.table)
+            table.spaceAfter = st.body * 0.5
+            out.append(table)
+    return out
+
+
+# ---- presets -----------------------------------------------------------------------------------
+
+
+def _summary(pack: Pack, stats: dict, base_type: str | None) -> str:
+    parts = []
+    fields = pack.spec.card_types[base_type].fields if base_type in pack.spec.card_types else {}
+    for key, value in stats.items():
+        if key in pack.spec.stats:
+            parts.append(f"{_stat(pack, key, False)} {value}")
+    for key, value in stats.items():
+        if key not in pack.spec.stats:
+            label = _label(key, fields[key]) if key in fields else key.replace("_", " ").capitalize()
+            parts.append(f"{label} {value}")
+    return " · ".join(parts)
+
+
+def presets(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
+    """Each preset: its total against its limit, then per character the cards that cost
+    points with their subtotal, the statistics they add up to, and the action deck."""
+    st = book.style
+    out: list[Flowable] = []
+    for n, path in enumerate(pack.preset_files, 1):
+        build = load_build(Path(path), pack)
+        report = validate_build(pack, build)
+        points = report.points
+        side = pack.spec.sides[build.side]
+        out.append(Heading(book, build.name, st.h2, level=1, key=f"{key}-p{n}", toc=True, reserve=st.line * 6,
+                           space_before=st.body * 1.4, space_after=st.body * 0.2))
+        limit = f" of {points.limit}" if points.limit is not None else ""
+        legal = "" if report.legal else " · *does not pass validation: run* `pnp validate`"
+        out.append(_keep(RichText(book, f"{side.name} · {len(build.characters)} character"
+                                        f"{'s' if len(build.characters) != 1 else ''} · **Total {points.total}**{limit} points{legal}",
+                                  st.body, color=st.muted, space_after=st.body * 0.4)))
+        by_char = points.by_character()
+        for character in build.characters:
+            lines = [ln for ln in points.lines if ln.character == character.name]
+            if len(build.characters) > 1:
+                out.append(Heading(book, f"{character.name} · {by_char.get(character.name, 0)} points", st.h3,
+                                   level=None, key=None, reserve=st.line * 4, space_before=st.body * 0.6,
+                                   space_after=st.body * 0.2))
+            summary = _summary(pack, report.stats.get(character.name, {}), side.base.type)
+            if summary:
+                out.append(_keep(RichText(book, summary, st.table, color=st.muted, space_after=st.body * 0.3)))
+            rows = [["Card", "Type", "Points"]]
+            for ln in lines:
+                type_name = pack.spec.card_types[ln.kind].name if ln.kind in pack.spec.card_types else ln.kind
+                count = f"{ln.count} × {ln.points} = " if ln.count > 1 else ""
+                rows.append([ln.name, type_name, f"{count}{ln.total}"])
+            rows.append(["**Total**", "", f"**{sum(ln.total for ln in lines)}**"])
+            table = rich_table(book, rows, width, st.table, ["left", "left", "right"])
+            table.spaceAfter = st.body * 0.4
+            out.append(table)
+            deck = [(pack.cards[d.card.id].name if d.card.id in pack.cards else d.card.id, d.copies)
+                    for d in character.deck]
+            if deck:
+                listing = ", ".join(f"{copies}× {name}" for name, copies in deck)
+                out.append(RichText(book, f"**Deck ({sum(c for _, c in deck)}):** {listing}", st.table,
+                                    space_after=st.body * 0.6))
+    return out
+
+
+# ---- maps ---------------------------------------------------------------------------------------
+
+
+class MapThumbnail(Flowable):
+    """A map drawn small with the map helper when it is available, else an outline of its hexes."""
+
+    def __init__(self, book: Book, hexmap, height: float, draw_fn=None):
+        super().__init__()
+        self.book, self.hexmap, self.box_height, self.draw_fn = book, hexmap, height, draw_fn
+        self.spaceAfter = book.style.body * 0.3
+
+    def wrap(self, aw, ah):
+        self.width, self.height = aw, self.box_height
+        return aw, self.height
+
+    def draw(self):
+        c = self.canv
+        c.saveState()
+        c.setStrokeColor(HexColor(self.book.style.rule))
+        c.setLineWidth(0.5)
+        c.rect(0, 0, self.width, self.height, fill=0, stroke=1)
+        c.restoreState()
+        if self.draw_fn is not None:
+            # the map helper works in millimetres
+            self.draw_fn(c, self.hexmap, 3 / mm, 3 / mm, (self.width - 6) / mm, (self.height - 6) / mm)
+            return
+        _outline(c, self.hexmap, 6, 6, self.width - 12, self.height - 12, self.book.style)
+
+
+def _outline(c, hexmap, x, y, w, h, st) -> None:
+    """Fallback thumbnail: the map's hexes, obstacles filled (no terrain patterns)."""
+    lay = HexLayout.from_flat_to_flat(hexmap.orientation, 1.0)
+    minx, miny, maxx, maxy = lay.bounds(hexmap.hexes)
+    scale = min(w / max(maxx - minx, 1e-6), h / max(maxy - miny, 1e-6))
+    ox = x + (w - (maxx - minx) * scale) / 2
+    oy = y + (h - (maxy - miny) * scale) / 2
+    c.saveState()
+    c.setLineWidth(0.3)
+    c.setStrokeColor(HexColor("#8a8171"))
+    for hx in sorted(hexmap.hexes):
+        corners = lay.corners(hx)
+        p = c.beginPath()
+        for i, (px, py) in enumerate(corners):
+            X, Y = ox + (px - minx) * scale, oy + (maxy - py) * scale
+            p.moveTo(X, Y) if i == 0 else p.lineTo(X, Y)
+        p.close()
+        blocked = not hexmap.walkable(hx)
+        c.setFillColor(HexColor("#5a5246" if blocked else "#ffffff"))
+        c.drawPath(p, fill=1, stroke=1)
+    c.restoreState()
+
+
+def _cells_word(m) -> str:
+    """`hexes`, or `tiles` for a square map."""
+    return "hexes" if getattr(m, "cell_word", "hex") == "hex" else "tiles"
+
+
+def map_size(hexmap) -> str:
+    if hasattr(hexmap, "size_text"):  # a square map (generator.maps.square) describes itself
+        return hexmap.size_text()
+    lay = HexLayout.from_flat_to_flat(hexmap.orientation, hexmap.hex_size)
+    minx, miny, maxx, maxy = lay.bounds(hexmap.hexes)
+    return (f"{len(hexmap.hexes)} hexes · {(maxx - minx) / 10:.0f} × {(maxy - miny) / 10:.0f} cm printed "
+            f"({hexmap.hex_size:g} mm hexes)")
+
+
+def map_catalogue(book: Book, pack: Pack, width: float, key: str, maps: list, draw_fn) -> list[Flowable]:
+    st = book.style
+    out: list[Flowable] = []
+    for n, m in enumerate(maps, 1):
+        out.append(Heading(book, m.title, st.h2, level=1, key=f"{key}-m{n}", toc=True,
+                           reserve=width * 0.7 + st.line * 2, space_before=st.body * 1.2, space_after=st.body * 0.3))
+        out.append(_keep(MapThumbnail(book, m, width * 0.7, draw_fn)))
+        details = [f"**Size:** {map_size(m)}"]
+        blocked = sum(1 for h in m.hexes if not m.walkable(h))
+        if m.obstacles:
+            details.append(f"**Obstacles:** {len(m.obstacles)} {_cells_word(m)}")
+        terrain = [m.terrain_specs[t].name if t in m.terrain_specs else t for t in m.terrain_ids_in_use()]
+        if terrain:
+            details.append(f"**Terrain:** {', '.join(terrain)}")
+        if blocked and not m.obstacles:
+            details.append(f"**Impassable:** {blocked} {_cells_word(m)}")
+        out.append(RichText(book, " · ".join(details), st.table, space_after=st.body * 0.3))
+        if m.notes:
+            _keep(out[-1])
+            out.append(RichText(book, m.notes, st.table, color=st.muted, space_after=st.body * 0.6))
+    return out

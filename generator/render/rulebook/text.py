@@ -1,0 +1,386 @@
+"""Flowables for the rulebook and the quick reference, built on our own rich text engine
+(generator.render.text) so that rule text shows exactly the icons and keyword styling of
+the cards: paragraphs that split by lines across columns, headings that carry a bookmark,
+tables with rich cells, and the table of contents."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import getAscent, stringWidth
+from reportlab.platypus import Flowable
+from reportlab.platypus.doctemplate import IndexingFlowable
+
+from generator.render.base.fonts import BOLD, REGULAR
+from generator.render.base.icons import IconSheet, known_icons
+from generator.render.base.text import Layout, TextFitter, draw_layout
+
+ICON_RE = re.compile(r":([a-z0-9-]+):")
+
+
+@dataclass(frozen=True)
+class BookStyle:
+    """Sizes in points and colours of one document; `scaled` shrinks it for the quick reference."""
+
+    body: float = 9.2
+    leading: float = 1.34
+    h1: float = 24.0
+    h2: float = 13.0
+    h3: float = 10.4
+    table: float = 8.0
+    small: float = 7.5
+    accent: str = "#7a1f1f"
+    ink: str = "#222222"
+    muted: str = "#6b6359"
+    rule: str = "#cfc6b0"
+    zebra: str = "#f7f3ea"
+
+    @property
+    def line(self) -> float:
+        return self.body * self.leading
+
+    def scaled(self, body: float) -> "BookStyle":
+        k = body / self.body
+        return replace(self, body=body, h1=self.h1 * k, h2=self.h2 * k, h3=self.h3 * k,
+                       table=self.table * k, small=self.small * k)
+
+
+class Book:
+    """What every flowable of one document shares: the pack's text fitter, a layout cache,
+    the style, and one icon sheet per canvas (multiBuild draws each pass on a new canvas)."""
+
+    def __init__(self, keywords: list[str], style: BookStyle):
+        self.fitter = TextFitter(keywords)
+        self.style = style
+        self.icon_names = set(known_icons())
+        self._layouts: dict = {}
+
+    def layout(self, text: str, width: float, size: float, leading: float, hyphenate: bool = True) -> Layout:
+        key = (text, round(width, 2), size, leading, hyphenate)
+        hit = self._layouts.get(key)
+        if hit is None:
+            hit = self.fitter.layout(text, max(width, size * 2), size, leading, hyphenate)
+            self._layouts[key] = hit
+        return hit
+
+    @staticmethod
+    def icons(canvas) -> IconSheet:
+        sheet = getattr(canvas, "_pnp_icon_sheet", None)
+        if sheet is None:
+            sheet = IconSheet(canvas)
+            canvas._pnp_icon_sheet = sheet
+        return sheet
+
+    def plain(self, text: str) -> str:
+        """Markup removed, for bookmarks and the table of contents."""
+        text = ICON_RE.sub(lambda m: "" if m.group(1) in self.icon_names else m.group(0), text)
+        return re.sub(r"\s+", " ", text.replace("**", "").replace("*", "")).strip()
+
+    def words(self, text: str, size: float) -> tuple[float, float]:
+        """(widest word, whole text on one line) in points: what a table column needs."""
+        space = stringWidth(" ", REGULAR, size)
+        widest = natural = 0.0
+        for para in self.fitter.styler.paragraphs(text):
+            widths = [self.fitter.word_width(w, size) for w in para]
+            widest = max([widest, *widths])
+            natural = max(natural, sum(widths) + space * max(len(widths) - 1, 0))
+        return widest, natural
+
+
+def bold(text: str) -> str:
+    text = text.replace("**", "")
+    return f"**{text}**" if text.strip() else text
+
+
+def _heights(layout: Layout) -> list[float]:
+    """The height each line takes, paragraph gaps included."""
+    gap = layout.size * 0.35
+    return [layout.leading + (gap if ln.paragraph_end and i < len(layout.lines) - 1 else 0.0)
+            for i, ln in enumerate(layout.lines)]
+
+
+class RichText(Flowable):
+    """A paragraph of marked-up text (bold, italic, :icons:, keywords) that splits by lines,
+    keeping at least two lines on each side of a column break. `bullet` hangs in the indent."""
+
+    def __init__(self, book: Book, text: str, size: float | None = None, *, color: str | None = None,
+                 align: str = "left", indent: float = 0.0, bullet: str | None = None,
+                 space_before: float = 0.0, space_after: float = 0.0, leading: float | None = None,
+                 hyphenate: bool = True, bullet_color: str | None = None):
+        super().__init__()
+        self.book = book
+        self.text = text
+        self.size = size or book.style.body
+        self.color = color or book.style.ink
+        self.align = align
+        self.indent = indent
+        self.bullet = bullet
+        self.bullet_color = bullet_color
+        self.spaceBefore = space_before
+        self.spaceAfter = space_after
+        self.leading_ratio = leading or book.style.leading
+        self.hyphenate = hyphenate
+        self._fixed: Layout | None = None  # the lines of a split part
+        self._layout: Layout | None = None
+
+    def _lay(self, width: float) -> Layout:
+        if self._fixed is not None:
+            return self._fixed
+        return self.book.layout(self.text, width - self.indent, self.size, self.leading_ratio, self.hyphenate)
+
+    def wrap(self, aw, ah):
+        self._layout = self._lay(aw)
+        self.width = aw
+        self.height = self._layout.height
+        return aw, self.height
+
+    def split(self, aw, ah):
+        lay = self._lay(aw)
+        heights = _heights(lay)
+        n, used = 0, 0.0
+        for h in heights:
+            if used + h > ah + 1e-6:
+                break
+            used += h
+            n += 1
+        n = min(n, len(heights) - 2)
+        if n < 2:
+            return []
+        return [self._part(lay, 0, n), self._part(lay, n, len(heights))]
+
+    def _part(self, lay: Layout, start: int, end: int) -> "RichText":
+        part = RichText(self.book, self.text, self.size, color=self.color, align=self.align,
+                        indent=self.indent, bullet=self.bullet if start == 0 else None,
+                        space_before=self.spaceBefore if start == 0 else 0.0,
+                        space_after=self.spaceAfter if end == len(lay.lines) else 0.0,
+                        leading=self.leading_ratio, hyphenate=self.hyphenate, bullet_color=self.bullet_color)
+        lines = lay.lines[start:end]
+        sub = Layout(lay.size, lay.leading, lines, 0.0)
+        part._fixed = Layout(lay.size, lay.leading, lines, sum(_heights(sub)))
+        return part
+
+    def draw(self):
+        lay = self._layout or self._lay(self.width)
+        c = self.canv
+        draw_layout(c, self.book.icons(c), lay, self.indent, self.height, self.width - self.indent,
+                    self.align, self.color)
+        if self.bullet:
+            size = self.size
+            font = BOLD if self.bullet[0].isdigit() else REGULAR
+            c.saveState()
+            c.setFillColor(HexColor(self.bullet_color or self.book.style.accent))
+            c.setFont(font, size)
+            baseline = self.height - getAscent(REGULAR, size)
+            c.drawRightString(self.indent - size * 0.45, baseline, self.bullet)
+            c.restoreState()
+
+
+class Heading(RichText):
+    """A section heading: bookmarked (outline `level`, PDF destination `key`), listed in the
+    table of contents when `toc`, and never left alone at the foot of a column."""
+
+    def __init__(self, book: Book, text: str, size: float, *, level: int | None, key: str | None,
+                 toc: bool = False, reserve: float = 0.0, color: str | None = None, rule: bool = False,
+                 space_before: float = 0.0, space_after: float = 0.0):
+        super().__init__(book, bold(text), size, color=color or book.style.accent, hyphenate=False,
+                         space_before=space_before, space_after=space_after, leading=1.2)
+        self.title = book.plain(text)
+        self.level = level
+        self.key = key
+        self.toc = toc
+        self.reserve = reserve
+        self.rule = rule
+        self.keep_with_next = True
+
+    def wrap(self, aw, ah):
+        w, h = super().wrap(aw, ah)
+        if self.rule:
+            self.height = h = h + 3.0
+        if h + self.reserve > ah + 1e-6:
+            return w, ah + 1  # not enough room for the heading and a few lines after it
+        return w, h
+
+    def split(self, aw, ah):
+        return []
+
+    def draw(self):
+        super().draw()
+        c = self.canv
+        if self.rule:
+            c.saveState()
+            c.setStrokeColor(HexColor(self.book.style.rule))
+            c.setLineWidth(0.6)
+            c.line(0, 1.0, self.width, 1.0)
+            c.restoreState()
+        if self.key:
+            c.bookmarkHorizontal(self.key, 0, self.height + self.size * 0.6)
+
+
+class ChapterTitle(Flowable):
+    """The head of a chapter or reference page, across the page: a small label ("Chapter 3"),
+    the title (shrunk to one line if it can be), a rule."""
+
+    def __init__(self, book: Book, title: str, label: str, key: str, toc_label: str = "",
+                 space_before: float = 0.0):
+        super().__init__()
+        self.book = book
+        self.text = title
+        self.title = book.plain(title)
+        self.label = label
+        self.toc_label = toc_label
+        self.key = key
+        self.level = 0
+        self.toc = True
+        self.spaceBefore = space_before
+        st = book.style
+        self.label_size = st.h1 * 0.42
+        self.below = st.body * 1.5
+
+    def wrap(self, aw, ah):
+        st = self.book.style
+        self.width = aw
+        try:
+            self._lay = self.book.fitter.fit(bold(self.text), aw, st.h1 * 1.3, st.h1, st.h1 * 0.6, 1.1, False)
+        except Exception:  # a very long title runs over two lines at the smallest size
+            self._lay = self.book.layout(bold(self.text), aw, st.h1 * 0.6, 1.1, False)
+        self.height = self.label_size * 1.6 + self._lay.height + st.h1 * 0.25 + self.below
+        return aw, self.height
+
+    def draw(self):
+        c = self.canv
+        st = self.book.style
+        top = self.height
+        c.saveState()
+        c.setFillColor(HexColor(st.muted))
+        c.setFont(BOLD, self.label_size)
+        c.drawString(0, top - self.label_size, self.label.upper())
+        title_top = top - self.label_size * 1.6
+        draw_layout(c, self.book.icons(c), self._lay, 0, title_top, self.width, "left", st.accent)
+        y = self.below
+        c.setStrokeColor(HexColor(st.accent))
+        c.setLineWidth(1.4)
+        c.line(0, y, self.width * 0.22, y)
+        c.setStrokeColor(HexColor(st.rule))
+        c.setLineWidth(0.5)
+        c.line(self.width * 0.22 + 4, y, self.width, y)
+        c.restoreState()
+        c.bookmarkHorizontal(self.key, 0, self.height + st.body)
+
+
+class Rule(Flowable):
+    def __init__(self, color: str, space: float = 4.0):
+        super().__init__()
+        self.color = color
+        self.spaceBefore = self.spaceAfter = space
+
+    def wrap(self, aw, ah):
+        self.width = aw
+        return aw, 0.6
+
+    def draw(self):
+        self.canv.setStrokeColor(HexColor(self.color))
+        self.canv.setLineWidth(0.5)
+        self.canv.line(0, 0.3, self.width, 0.3)
+
+
+# ---- table of contents -----------------------------------------------------------------------
+
+
+class Contents(IndexingFlowable):
+    """The table of contents, from the headings of the previous pass (multiBuild repeats until
+    the page numbers stop changing). Each entry links to its heading."""
+
+    def __init__(self, book: Book, levels: int = 2):
+        super().__init__()
+        self.book = book
+        self.levels = levels
+        self._entries: list = []
+        self._last: list = []
+
+    def isIndexing(self):
+        return 1
+
+    def isSatisfied(self):
+        return self._entries == self._last
+
+    def beforeBuild(self):
+        self._last = self._entries[:]
+        self._entries = []
+
+    def notify(self, kind, stuff):
+        if kind == "TOCEntry":
+            self._entries.append(stuff)
+
+    def _lines(self) -> list[Flowable]:
+        entries = self._last or [(0, "Contents", 0, None, "")]
+        return [ContentsLine(self.book, *e) for e in entries if e[0] < self.levels]
+
+    def wrap(self, aw, ah):
+        self._flow = self._lines()
+        self.width = aw
+        self.height = sum(f.wrap(aw, ah)[1] + f.spaceBefore for f in self._flow)
+        return aw, self.height
+
+    def split(self, aw, ah):
+        return self._lines()
+
+    def draw(self):  # only when it fits in one frame
+        y = self.height
+        for f in self._flow:
+            y -= f.spaceBefore
+            _, h = f.wrap(self.width, y)
+            f.drawOn(self.canv, 0, y - h)
+            y -= h
+
+
+class ContentsLine(Flowable):
+    def __init__(self, book: Book, level: int, title: str, page: int, key: str | None, label: str = ""):
+        super().__init__()
+        self.book, self.level, self.title, self.page, self.key, self.label = book, level, title, page, key, label
+        st = book.style
+        self.size = st.body * (1.0 if level == 0 else 0.86)
+        self.spaceBefore = st.body * 0.55 if level == 0 else 0.0
+
+    def wrap(self, aw, ah):
+        self.width = aw
+        self.height = self.size * 1.42
+        return aw, self.height
+
+    def draw(self):
+        c = self.canv
+        st = self.book.style
+        font = BOLD if self.level == 0 else REGULAR
+        indent = 0.0 if self.level == 0 else self.size * 2.3
+        base = self.size * 0.38
+        c.saveState()
+        num = str(self.page)
+        num_w = c.stringWidth(num, font, self.size)
+        if self.level == 0 and self.label:
+            c.setFillColor(HexColor(st.accent))
+            c.setFont(BOLD, self.size)
+            c.drawString(0, base, self.label)
+        text_x = self.size * 2.3 if self.level == 0 else indent
+        room = self.width - text_x - num_w - self.size * 1.5
+        title = self.title
+        while title and c.stringWidth(title, font, self.size) > room:
+            title = title[:-2].rstrip() + "…" if len(title) > 2 else ""
+        c.setFillColor(HexColor(st.ink if self.level == 0 else st.muted))
+        c.setFont(font, self.size)
+        c.drawString(text_x, base, title)
+        end = text_x + c.stringWidth(title, font, self.size) + self.size * 0.5
+        c.setFillColor(HexColor(st.rule))
+        c.setFont(REGULAR, self.size)
+        dot = c.stringWidth(". ", REGULAR, self.size)
+        x = end + (dot - (end % dot))  # dots line up from one entry to the next
+        right = self.width - num_w - self.size * 0.5
+        dots = int((right - x) / dot)
+        if dots > 0:
+            c.drawString(x, base, ". " * dots)
+        c.setFillColor(HexColor(st.ink))
+        c.setFont(font, self.size)
+        c.drawRightString(self.width, base, num)
+        c.restoreState()
+        if self.key:
+            c.linkRect("", self.key, (0, 0, self.width, self.height), relative=1, thickness=0)

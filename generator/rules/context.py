@@ -1,0 +1,116 @@
+"""What a rule primitive sees: the cards of a build resolved against the pack (`Placed`),
+the validation `Context`, and the points breakdown. The one card resolution of the engine:
+anything that needs "which card sits where in this build" uses `resolve_build`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.core.errors import did_you_mean
+from generator.core.report import Points, PointsLine, Violation
+from generator.pack.model import Build, Card, Character, Pack, Ref
+
+PLACES = ("base", "equipment", "abilities", "deck")
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A card named somewhere in a build, resolved against the pack."""
+
+    ref: Ref
+    card: Card
+    place: str  # one of PLACES
+    character: Character
+    base_index: int | None = None  # for equipment attached to a base card
+    copies: int = 1
+
+
+@dataclass
+class Context:
+    pack: Pack
+    build: Build
+    limit: int | None
+    placed: list[Placed]
+
+    @property
+    def side(self):
+        return self.pack.spec.sides[self.build.side]
+
+    def of(self, character: Character, place: str | None = None) -> list[Placed]:
+        return [p for p in self.placed if p.character is character and (place is None or p.place == place)]
+
+    def base_stats(self, character: Character) -> dict[str, int]:
+        """Stats of a character from its base cards and equipment bonuses (what requirements see)."""
+        totals = {s: 0 for s in self.pack.spec.stats}
+        for p in self.of(character):
+            if p.place == "base":
+                source = dict(p.card.fields.get("stats") or {})
+                for stat in self.pack.spec.stats:  # a whole-number field named after a stat counts too
+                    value = p.card.fields.get(stat)
+                    if isinstance(value, int) and not isinstance(value, bool):
+                        source.setdefault(stat, value)
+            elif p.place == "equipment":
+                source = p.card.fields.get("bonus") or {}
+            else:
+                continue
+            for stat, value in source.items():
+                totals[stat] = totals.get(stat, 0) + value
+        return totals
+
+    def full_stats(self, character: Character) -> dict[str, int]:
+        totals = self.base_stats(character)
+        for p in self.of(character, "abilities"):
+            for stat, value in (p.card.fields.get("bonus") or {}).items():
+                totals[stat] = totals.get(stat, 0) + value
+        return totals
+
+
+def path_text(path: tuple) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def resolve_build(pack: Pack, build: Build, violations: list[Violation]) -> list[Placed]:
+    placed = []
+
+    def take(ref: Ref, place: str, character: Character, base_index=None, copies=1):
+        card = pack.cards.get(ref.id)
+        if card is None:
+            violations.append(unknown_card(pack, ref, place))
+            return
+        placed.append(Placed(ref, card, place, character, base_index, copies))
+
+    for character in build.characters:
+        for bi, entry in enumerate(character.bases):
+            take(entry.card, "base", character)
+            for eq in entry.equipment:
+                take(eq, "equipment", character, base_index=bi)
+        for eq in character.equipment:
+            take(eq, "equipment", character)
+        for ab in character.abilities:
+            take(ab, "abilities", character)
+        for entry in character.deck:
+            take(entry.card, "deck", character, copies=entry.copies)
+    return placed
+
+
+def unknown_card(pack: Pack, ref: Ref, place: str) -> Violation:
+    guess = did_you_mean(ref.id, pack.cards)
+    fix = f"did you mean `{guess}` ({pack.cards[guess].name})?" if guess else "run `pnp list` to see the card ids"
+    return Violation("card.unknown", "error", f"no card with the id `{ref.id}` in {pack.spec.name}",
+                     ref.location, path_text(ref.path), observed=ref.id, expected="a card id of the pack",
+                     fix=fix)
+
+
+def points_of(ctx: Context) -> Points:
+    lines: dict[tuple, PointsLine] = {}
+    for p in ctx.placed:
+        if p.card.points == 0 and p.place == "deck":
+            continue
+        key = (p.character.name, p.card.id, p.place)
+        old = lines.get(key)
+        count = (old.count if old else 0) + p.copies
+        lines[key] = PointsLine(p.character.name, p.card.id, p.card.name, p.card.type, count, p.card.points)
+    return Points(lines=list(lines.values()), limit=ctx.limit)

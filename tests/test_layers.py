@@ -1,0 +1,130 @@
+"""The shape of the code stays true: imports point down the layers, no import loops, no
+private names borrowed across modules, no module over 600 lines. The layer order is declared
+here once (lowest first); docs/architecture.md draws the same picture."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+from layercheck import check
+
+GENERATOR = Path(__file__).resolve().parents[1] / "generator"
+
+LAYERS = [
+    "generator",                  # the package itself (its __init__ holds only the version)
+    "generator.core",             # errors, diagnostics, safe writing, path confinement, YAML
+    "generator.grids",            # hex and square geometry
+    "generator.pack",             # models, loader, schemas, assets, card list, scaffold
+    "generator.rules",            # rule primitives, context, engine, audit
+    "generator.maps",             # map files, map checks, reachability
+    "generator.share",            # share codes
+    "generator.render",           # the render package's own __init__
+    "generator.render.base",      # fonts, text, icons, art, layouts, pdf output, sheets
+    "generator.render.maps",      # map sheets, tiles, overview, PNG export
+    "generator.render.pieces",    # counters, figures, trackers, board
+    "generator.render.rulebook",  # rulebook and quick reference
+    "generator.render.cards",     # card faces and card sheets
+    "generator.render.roster",    # a build's roster sheet
+    "generator.export",           # PNG and Tabletop Simulator exports
+    "generator.kit",              # what a kit is
+    "generator.preflight",        # print-service checks of layouts and finished files
+    "generator.build",            # how a build runs
+    "generator.cli",              # the command line
+    "generator.__main__",
+]
+MAX_LINES = 600
+
+
+def test_imports_point_down_and_never_loop():
+    problems = check(GENERATOR, "generator", LAYERS)
+    assert problems == [], "\n".join(problems)
+
+
+def test_no_module_is_over_600_lines():
+    long = {str(p.relative_to(GENERATOR)): n for p in GENERATOR.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+def test_every_package_says_what_it_is_for_and_what_it_may_import():
+    missing = []
+    for init in sorted(GENERATOR.rglob("__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        if init.parent != GENERATOR and "May import" not in doc:
+            missing.append(str(init.relative_to(GENERATOR)))
+    assert missing == []
+
+
+# ---- the checker's own tests: it must fail when the shape is broken ------------------------------
+
+
+def _package(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "toy"
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
+
+
+TOY_LAYERS = ["toy", "toy.low", "toy.high"]
+
+
+def test_the_checker_accepts_a_package_whose_imports_point_down(tmp_path):
+    root = _package(tmp_path, {
+        "__init__.py": "",
+        "low/__init__.py": "",
+        "low/a.py": "X = 1\n",
+        "high/__init__.py": "",
+        "high/b.py": "from toy.low.a import X\nfrom toy.low import a\n",
+    })
+    assert check(root, "toy", TOY_LAYERS) == []
+
+
+def test_the_checker_fails_on_a_deliberate_upward_import(tmp_path):
+    root = _package(tmp_path, {
+        "__init__.py": "",
+        "low/__init__.py": "",
+        "low/a.py": "def f():\n    from toy.high.b import Y  # hidden in a function, still upward\n    return Y\n",
+        "high/__init__.py": "",
+        "high/b.py": "Y = 2\n",
+    })
+    problems = check(root, "toy", TOY_LAYERS)
+    assert len(problems) == 1
+    assert "toy/low/a.py:2" in problems[0] and "imports toy.high.b (toy.high), a higher layer" in problems[0]
+
+
+def test_the_checker_fails_on_an_upward_import_of_a_module_by_name(tmp_path):
+    root = _package(tmp_path, {
+        "__init__.py": "", "low/__init__.py": "", "high/__init__.py": "", "high/b.py": "",
+        "low/a.py": "from toy.high import b\n",
+    })
+    assert any("a higher layer" in p for p in check(root, "toy", TOY_LAYERS))
+
+
+def test_the_checker_fails_on_an_import_loop_inside_one_layer(tmp_path):
+    root = _package(tmp_path, {
+        "__init__.py": "", "low/__init__.py": "", "high/__init__.py": "",
+        "low/a.py": "from toy.low.b import B\nA = 1\n",
+        "low/b.py": "def f():\n    from toy.low.a import A\n    return A\nB = 1\n",
+    })
+    problems = check(root, "toy", TOY_LAYERS)
+    assert problems == ["import loop: toy.low.a -> toy.low.b -> toy.low.a"]
+
+
+def test_the_checker_ignores_type_only_imports_for_loops_and_flags_private_names(tmp_path):
+    root = _package(tmp_path, {
+        "__init__.py": "", "low/__init__.py": "", "high/__init__.py": "",
+        "low/a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from toy.low.b import B\nA = 1\n",
+        "low/b.py": "from toy.low.a import A\nfrom toy.low.c import _helper\nB = 1\n",
+        "low/c.py": "def _helper():\n    pass\n",
+    })
+    problems = check(root, "toy", TOY_LAYERS)
+    assert len(problems) == 1 and "private name(s) _helper" in problems[0]
+
+
+def test_the_checker_names_a_module_outside_every_layer(tmp_path):
+    root = _package(tmp_path, {"__init__.py": "", "stray.py": ""})
+    assert any("toy.stray is in no layer" in p for p in check(root, "toy", ["toy.low"]))
