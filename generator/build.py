@@ -16,6 +16,7 @@ from generator.export.raster import export_pngs, export_tts
 from generator.kit import build_faces, output_dir, pack_faces
 from generator.pack.load import load_build, load_pack
 from generator.pack.model import Build, Pack
+from generator.preflight.layout import layout_warning_lines
 from generator.render.cards.faces import CardShared
 from generator.render.cards.sheets import (write_calibration, write_gutterfold, write_home_sheets,
                                            write_print_shop)
@@ -54,6 +55,8 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
     lines = []
     if part == "cards":
         shared = CardShared(pack)
+        # the layout checks, as warnings, made here where the card resources already are
+        lines.extend(layout_warning_lines(pack, build, shared))
         faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
         name = f"{stem}-cards.pdf" if stem else "cards.pdf"
         lines.append(_timed(out / name, write_home_sheets, pack, faces, out / name, sheet=opt.paper,
@@ -88,20 +91,14 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
     out = output_dir(pack, out_dir)
     stem = Path(build_file).stem if build_file else None
     opt = Options(paper, duplex, tuple(back_offset), png_size, **(extra or {}))
-    from generator.preflight.layout import layout_warning_lines  # layout checks, as warnings
-
     if profile == "home":
         parts = HOME_PARTS if only == "all" else (only,)
         if parallel and build is None and len(parts) > 1:
             with ProcessPoolExecutor(max_workers=WORKERS) as pool:
-                done = pool.map(_worker, [(p, str(pack_dir), out, opt) for p in parts])
-                warnings = list(layout_warning_lines(pack, build))  # while the workers draw
-                results = dict(zip(parts, done))
-            yield from warnings
+                results = dict(zip(parts, pool.map(_worker, [(p, str(pack_dir), out, opt) for p in parts])))
             for part in ("cards", "pieces", "maps", "rulebook"):
                 yield from results.get(part, [])
         else:
-            yield from layout_warning_lines(pack, build)
             for part in ("cards", "pieces", "maps", "rulebook"):
                 if part in parts:
                     yield from _home_part(part, pack, build, stem, out, opt)
