@@ -52,10 +52,23 @@ def _faces_to_check(pack, shared, build=None):
     return out
 
 
+class _TemplateFailed(Exception):
+    """A layout's template failed: the drawing will report it; checking stops at once, so a
+    template that runs too long costs its time budget once, not once per card."""
+
+
 def layout_findings(pack, build=None, shared=None, safe_mm: float = SAFE_MM) -> list[Finding]:
     from generator.render.cards.faces import CardShared
     shared = shared or CardShared(pack)
     findings: list[Finding] = []
+    try:
+        _check_faces(pack, build, shared, safe_mm, findings)
+    except _TemplateFailed:
+        pass
+    return findings
+
+
+def _check_faces(pack, build, shared, safe_mm: float, findings: list[Finding]) -> None:
     backs_done = set()
     for face in _faces_to_check(pack, shared, build):
         name = face.card.id if face.card else face.layout
@@ -70,7 +83,6 @@ def layout_findings(pack, build=None, shared=None, safe_mm: float = SAFE_MM) -> 
             back = shared.back_layout(face.type_id)
             findings += _check_layout(back, back.frame + back.elements, ctx, f"back-{face.set_id}-{face.type_id}",
                                       width, height, safe_mm, shared, None)
-    return findings
 
 
 def _check_layout(layout, elements, ctx, name, width, height, safe_mm, shared, card) -> list[Finding]:
@@ -80,8 +92,8 @@ def _check_layout(layout, elements, ctx, name, width, height, safe_mm, shared, c
         try:
             if e.when is not None and not layout.evaluate(e.when, ctx, e):
                 continue
-        except Exception:  # a layout error is the renderer's to report, with its own message
-            continue
+        except Exception:  # a template that fails (or runs too long) is the renderer's to report
+            raise _TemplateFailed from None
         if e.kind == "box" and e.bleed and e.fill:
             reaches_bleed = True
         if e.kind in _PLACED:
@@ -91,7 +103,7 @@ def _check_layout(layout, elements, ctx, name, width, height, safe_mm, shared, c
                 if e.kind == "icon" and not layout.render(e.name or "hex", ctx, e).strip():
                     continue
             except Exception:  # the renderer reports a broken template, with its own message
-                continue
+                raise _TemplateFailed from None
             x, y, w, h = _element_rect(e)
             gaps = {"left": x, "top": y, "right": width - (x + w), "bottom": height - (y + h)}
             close = {side: gap for side, gap in gaps.items() if gap < safe_mm - 1e-6}
