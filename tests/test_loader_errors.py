@@ -83,7 +83,8 @@ def test_points_limit_that_is_neither_a_number_nor_a_limit_name(tmp_path, pack):
     (p,) = problems(write(tmp_path, text), pack)
     assert p.code == "schema.choice"
     assert p.location.line == line_of(text, "points_limit")
-    assert p.expected == "a whole number, or one of 'beginner', 'epic' or 'standard'"
+    # `none` (play without a limit, issue 14) is one of the accepted words now
+    assert p.expected == "a whole number, or one of 'beginner', 'epic', 'standard' or 'none'"
     assert p.fix == "did you mean `standard`?"
 
 

@@ -70,7 +70,8 @@ def test_boss_roster_has_everything_on_one_page(tmp_path, pack):
         assert pack.cards[card_id].name in text
     assert "3 × Lumbering Stride" in text and "DECK · 30 CARDS" in text
     # the statistics the validator computed
-    stats = report.stats["The Worldbreaker Titan"]
+    stats = report.stats["characters[0]"]
+    assert stats["name"] == "The Worldbreaker Titan"
     for stat_id, spec in pack.spec.stats.items():
         assert f"{stats[stat_id]}\n{spec.name}" in text
     # the share code and the build hash

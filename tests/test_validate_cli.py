@@ -174,18 +174,23 @@ def test_json_document_of_a_legal_build():
     code, doc = validate_json(BUILDS / "legal-party.yaml")
     assert code == 0
     assert set(doc) == {"schema", "legal", "results", "errors"}
-    assert (doc["schema"], doc["legal"], doc["errors"]) == ("pnp.validation/1", True, [])
+    assert (doc["schema"], doc["legal"], doc["errors"]) == ("pnp.validation/2", True, [])
     (result,) = doc["results"]
     assert set(result) == {"file", "kind", "name", "side", "legal", "points", "stats", "violations"}
     assert (result["file"], result["kind"], result["name"], result["side"], result["legal"]) == (
         shown(BUILDS / "legal-party.yaml"), "build", "Test Wardens", "hero", True)
     points = result["points"]
-    assert set(points) == {"total", "limit", "left", "characters", "cards"}
-    assert (points["total"], points["limit"], points["left"]) == (100, 100, 0)
-    assert points["characters"] == {"Torva Greymantle": 34, "Wren Ashby": 34, "Sister Maud Hallow": 32}
-    assert set(points["cards"][0]) == {"character", "id", "name", "type", "count", "points", "total"}
+    assert set(points) == {"total", "limit", "limit_source", "left", "characters", "cards"}
+    assert (points["total"], points["limit"], points["left"], points["limit_source"]) == (100, 100, 0, "build")
+    # /2: characters keyed by position, the name a field
+    assert points["characters"] == {"characters[0]": {"name": "Torva Greymantle", "points": 34},
+                                    "characters[1]": {"name": "Wren Ashby", "points": 34},
+                                    "characters[2]": {"name": "Sister Maud Hallow", "points": 32}}
+    assert set(points["cards"][0]) == {"character", "character_path", "id", "name", "type", "count", "points",
+                                       "total"}
     assert sum(c["total"] for c in points["cards"]) == 100
-    assert result["stats"]["Wren Ashby"]["agility"] == 6
+    assert result["stats"]["characters[1]"]["name"] == "Wren Ashby"
+    assert result["stats"]["characters[1]"]["agility"] == 6
     assert result["violations"] == []
 
 

@@ -5,9 +5,20 @@ from __future__ import annotations
 
 import re
 
+import click
 from rich.console import Console
 
+from generator.rules.limits import parse_points
+
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
+
+
+def points_option(ctx, param, value):
+    """click callback of `--points N` / `--points none` (no limit)."""
+    try:
+        return parse_points(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 # control characters a build or pack may carry in its text (an ESC could drive the terminal)

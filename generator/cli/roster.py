@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from generator.cli.common import points_option
 from generator.pack.locate import load_target
 
 
@@ -14,7 +15,8 @@ from generator.pack.locate import load_target
 @click.option("-o", "--out", "out_file", type=click.Path(path_type=Path, dir_okay=False),
               help="The PDF to write (default: output/<pack id>/<build>-roster.pdf).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-@click.option("--points", type=click.IntRange(0, 99999), help="Points limit; overrides the build's own.")
+@click.option("--points", callback=points_option, metavar="N|none",
+              help="Points limit (or `none`: no limit); overrides the build's own.")
 @click.option("--pack", "pack_option", type=click.Path(path_type=Path, file_okay=False),
               help="The pack the build belongs to (default: found as `pnp validate` finds it).")
 def roster(build_file, out_file, paper, points, pack_option):

@@ -13,9 +13,11 @@ from generator.pack.model import Pack
 from generator.rules import validate_build
 from generator.rules.pack_checks import validate_pack_rules
 
-def validate_target(target: Path, points: int | None = None, pack_option: Path | None = None,
-                    boss_build: Path | None = None, cache: dict | None = None) -> list[Report]:
-    """Reports for one TARGET: a pack folder (its data, presets and maps), a build file or a map file."""
+def validate_target(target: Path, points: int | str | None = None, pack_option: Path | None = None,
+                    boss_build: Path | None = None, cache: dict | None = None, setup: str | None = None,
+                    max_characters: int | None = None) -> list[Report]:
+    """Reports for one TARGET: a pack folder (its data, presets and maps), a build file or a map file.
+    `points`: a number or `none`; `setup`: how a map is checked (generator.maps.checks.check_map)."""
     if not target.exists():
         where = display_path(target)
         raise InputError([Problem("file.missing", f"no such file or folder: {where}", Location(where),
@@ -23,14 +25,14 @@ def validate_target(target: Path, points: int | None = None, pack_option: Path |
                                   fix="check the path")])
     pack = pack_for(target, pack_option, cache)
     if target.is_dir():
-        return validate_pack(pack, points)
+        return validate_pack(pack, points, max_characters)
     if is_map_file(target):
-        return validate_map_file(pack, target, boss_build)
+        return validate_map_file(pack, target, boss_build, setup or "rules")
     build = load_build(target, pack)
-    return [validate_build(pack, build, points)]
+    return [validate_build(pack, build, points, max_characters)]
 
 
-def validate_pack(pack: Pack, points: int | None = None) -> list[Report]:
+def validate_pack(pack: Pack, points: int | str | None = None, max_characters: int | None = None) -> list[Report]:
     problems = []
     if getattr(pack.spec, "pieces", None) is not None:
         from generator.render.pieces.model import check_pieces
@@ -38,12 +40,13 @@ def validate_pack(pack: Pack, points: int | None = None) -> list[Report]:
     reports = [pack_report(pack)]
     for preset in pack.preset_files:
         try:
-            reports.append(validate_build(pack, load_build(preset, pack), points))
+            reports.append(validate_build(pack, load_build(preset, pack), points, max_characters))
         except InputError as exc:
             problems.extend(exc.problems)
     for map_file in pack.map_files:
         try:
-            reports.extend(validate_map_file(pack, map_file, None))
+            # the rules' setup, and the maps' scenario zones too: the kit prints both
+            reports.extend(validate_map_file(pack, map_file, None, "both"))
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -64,9 +67,9 @@ def pack_report(pack: Pack) -> Report:
     return report
 
 
-def validate_map_file(pack: Pack, path: Path, boss_build: Path | None) -> list[Report]:
+def validate_map_file(pack: Pack, path: Path, boss_build: Path | None, setup: str = "rules") -> list[Report]:
     try:
         from generator.maps import validate_map
     except ImportError:  # maps arrive with the hex map module
         return []
-    return [validate_map(pack, path, boss_build)]
+    return [validate_map(pack, path, boss_build, setup)]

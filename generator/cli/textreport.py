@@ -71,9 +71,12 @@ def print_report(console: Console, report: Report, verbose: bool) -> None:
         if v.fix:
             console.print(f"      [green]fix:[/]      {escape(v.fix)}", highlight=False)
     if verbose and report.points is not None and report.points.lines:
+        # one line per character, by position: two characters with one name stay two lines
         by_char = report.points.by_character()
-        for name, total in by_char.items():
-            cards = [l for l in report.points.lines if l.character == name]
+        numbered = len(by_char) > 1
+        for index, total in by_char.items():
+            cards = [l for l in report.points.lines if l.index == index]
             detail = ", ".join(f"{l.name} {l.total}" if l.count == 1 else f"{l.count} × {l.name} {l.total}"
                                for l in cards)
+            name = (f"{index + 1}. " if numbered else "") + report.points.name_of(index)
             console.print(f"      [dim]{escape(name)}: {total} points — {escape(detail)}[/]", highlight=False)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import EXIT_INPUT, EXIT_OK, EXIT_RULES, make_console
+from generator.cli.common import EXIT_INPUT, EXIT_OK, EXIT_RULES, make_console, points_option
 from generator.cli.targets import validate_target
 from generator.cli.textreport import print_problems, print_reports
 from generator.core.errors import InputError
@@ -19,21 +19,26 @@ from generator.rules.audit import audit_pack, print_audit
 
 @click.command()
 @click.argument("targets", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--points", type=click.IntRange(0, 99999), help="Points limit; overrides the build's own.")
+@click.option("--points", callback=points_option, metavar="N|none",
+              help="Points limit (or `none`: no limit); overrides the build's own.")
+@click.option("--max-characters", type=click.IntRange(1, 50), metavar="N",
+              help="A cap on the characters of a build, if your table wants one (default: none).")
+@click.option("--setup", type=click.Choice(["rules", "zones"]), default="rules", show_default=True,
+              help="With a map TARGET: check the rules' setup, or the map's start zones (a scenario setup).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--pack", "pack_option", type=click.Path(path_type=Path, file_okay=False),
               help="The pack a build belongs to (default: the pack folder holding it, or its `pack:` key).")
 @click.option("--build", "boss_build", type=click.Path(path_type=Path, dir_okay=False),
               help="With a map TARGET: check that this boss build fits on the map.")
 @click.option("--audit", is_flag=True, help="Also list cards whose points are far from what their statistics predict.")
-def validate(targets, points, fmt, pack_option, boss_build, audit):
+def validate(targets, points, max_characters, setup, fmt, pack_option, boss_build, audit):
     """Check packs, builds and maps. TARGET: a pack folder, a build file or a map file
     (default: card_data/boss_fight). Exit 0 legal, 1 rule violations, 2 unreadable input."""
     targets = list(targets) or [DEFAULT_PACK]
     reports, problems, cache = [], [], {}
     for target in targets:
         try:
-            reports.extend(validate_target(target, points, pack_option, boss_build, cache))
+            reports.extend(validate_target(target, points, pack_option, boss_build, cache, setup, max_characters))
         except InputError as exc:
             problems.extend(exc.problems)
     audit_rows = []

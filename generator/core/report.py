@@ -6,7 +6,14 @@ from dataclasses import dataclass, field
 
 from generator.core.errors import Location
 
-SCHEMA_ID = "pnp.validation/1"
+# /2: characters are keyed by their position in the build (`characters[0]`), never by name,
+# and a build without a points limit has no `left` (docs/validation.md, "Changes from /1")
+SCHEMA_ID = "pnp.validation/2"
+
+
+def character_key(index: int) -> str:
+    """How reports name a character: its place in the build, as in a violation's `path`."""
+    return f"characters[{index}]"
 
 
 @dataclass(frozen=True)
@@ -46,12 +53,13 @@ class Violation:
 
 @dataclass(frozen=True)
 class PointsLine:
-    character: str
+    character: str  # the character's name (two characters may share one)
     id: str
     name: str
     kind: str
     count: int
     points: int
+    index: int = 0  # the character's position in the build: what tells two characters apart
 
     @property
     def total(self) -> int:
@@ -61,29 +69,38 @@ class PointsLine:
 @dataclass
 class Points:
     lines: list[PointsLine] = field(default_factory=list)
-    limit: int | None = None
+    limit: int | None = None  # None: no limit
+    limit_source: str | None = None  # `command line`, `build`, `pack default` (generator.rules.limits)
+    names: list[str] = field(default_factory=list)  # every character's name, by position
 
     @property
     def total(self) -> int:
         return sum(line.total for line in self.lines)
 
-    def by_character(self) -> dict[str, int]:
-        out: dict[str, int] = {}
+    def by_character(self) -> dict[int, int]:
+        """Points per character position (every character, 0 when it costs nothing)."""
+        out: dict[int, int] = {i: 0 for i in range(len(self.names))}
         for line in self.lines:
-            out[line.character] = out.get(line.character, 0) + line.total
+            out[line.index] = out.get(line.index, 0) + line.total
         return out
+
+    def name_of(self, index: int) -> str:
+        return self.names[index] if index < len(self.names) else character_key(index)
 
     @property
     def left(self) -> int | None:
         return None if self.limit is None else self.limit - self.total
 
     def as_dict(self) -> dict:
-        return {
-            "total": self.total, "limit": self.limit, "left": self.left,
-            "characters": self.by_character(),
-            "cards": [{"character": l.character, "id": l.id, "name": l.name, "type": l.kind,
-                       "count": l.count, "points": l.points, "total": l.total} for l in self.lines],
-        }
+        out = {"total": self.total, "limit": self.limit, "limit_source": self.limit_source}
+        if self.limit is not None:  # no limit, nothing left to count down
+            out["left"] = self.left
+        out["characters"] = {character_key(i): {"name": self.name_of(i), "points": total}
+                             for i, total in self.by_character().items()}
+        out["cards"] = [{"character": l.character, "character_path": character_key(l.index), "id": l.id,
+                         "name": l.name, "type": l.kind, "count": l.count, "points": l.points,
+                         "total": l.total} for l in self.lines]
+        return out
 
 
 @dataclass

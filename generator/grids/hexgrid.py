@@ -17,7 +17,7 @@ from generator.grids import graph
 SQRT3 = math.sqrt(3.0)
 
 Orientation = Literal["pointy", "flat"]
-LosRule = Literal["permissive", "strict"]
+LosRule = Literal["permissive", "strict", "corners"]
 
 
 class Hex(NamedTuple):
@@ -156,7 +156,10 @@ def line_of_sight(a, b, blocks: Callable[[Hex], bool] | set | frozenset,
     """Whether nothing between a and b blocks sight (the end hexes themselves never block).
 
     permissive: sight is clear if either tie-break of the line is clear;
-    strict: both must be clear (an edge grazing a blocker blocks)."""
+    strict: both must be clear (an edge grazing a blocker blocks);
+    corners: corner to corner, see corner_line_of_sight."""
+    if rule == "corners":
+        return corner_line_of_sight(a, b, blocks)
     blocked = blocks.__contains__ if isinstance(blocks, (set, frozenset)) else blocks
 
     def clear(hexes: list[Hex]) -> bool:
@@ -164,6 +167,90 @@ def line_of_sight(a, b, blocks: Callable[[Hex], bool] | set | frozenset,
 
     lines = (line(a, b, 1), line(a, b, -1))
     return any(map(clear, lines)) if rule == "permissive" else all(map(clear, lines))
+
+
+# ---- corner-to-corner line of sight -------------------------------------------------------
+#
+# Exact arithmetic on a lattice: a pointy-top hex (q, r) of circumradius 1 has its centre at
+# x = √3·(q + r/2), y = 1.5·r. Scaling x by 2/√3 and y by 2 (an affine map: straight lines stay
+# straight, what crosses what is unchanged) puts the centre at the integer point (2q + r, 3r)
+# and the six corners at integer offsets. Flat-top maps are the same grid mirrored (q and r
+# swap roles), and mirroring changes nothing about sight, so one computation serves both.
+
+_CORNERS = ((0, -2), (1, -1), (1, 1), (0, 2), (-1, 1), (-1, -1))
+
+
+def _lattice_centre(h) -> tuple[int, int]:
+    return 2 * h[0] + h[1], 3 * h[1]
+
+
+def hex_corners_lattice(h) -> list[tuple[int, int]]:
+    """The six corners of hex h in the integer lattice above (for tests and diagrams)."""
+    x, y = _lattice_centre(h)
+    return [(x + dx, y + dy) for dx, dy in _CORNERS]
+
+
+def _segment_touches_hex(p0, p1, h) -> bool:
+    """Whether the segment p0-p1, its two end points left out, meets the closed hexagon h
+    (its inside, an edge or a corner). Liang-Barsky clipping against the six closed
+    half-planes |x| <= 1, ±x ± y <= 2 (relative to the centre), in exact integers/fractions."""
+    from fractions import Fraction
+    cx, cy = _lattice_centre(h)
+    x0, y0 = p0[0] - cx, p0[1] - cy
+    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
+    lo, hi = Fraction(0), Fraction(1)
+    for nx, ny, bound in ((1, 0, 1), (-1, 0, 1), (1, 1, 2), (1, -1, 2), (-1, 1, 2), (-1, -1, 2)):
+        start = nx * x0 + ny * y0  # n·p(t) = start + t·rate must stay <= bound
+        rate = nx * dx + ny * dy
+        if rate == 0:
+            if start > bound:
+                return False
+            continue
+        t = Fraction(bound - start, rate)
+        if rate > 0:
+            hi = min(hi, t)
+        else:
+            lo = max(lo, t)
+        if lo > hi:
+            return False
+    # the part of the segment inside the hexagon is [lo, hi]; it must reach past an end point
+    return lo < 1 and hi > 0
+
+
+def corner_line_of_sight(a, b, blocks: Callable[[Hex], bool] | set | frozenset) -> bool:
+    """Whether a and b see each other corner to corner: some straight line from a corner of
+    a's hex to a corner of b's hex touches no blocking hex, not even at an edge or a corner
+    (a line that only grazes a blocker is blocked, so a blocker exactly between two hexes in
+    a row shuts them off). The end hexes themselves never block, and a line may start or end
+    on a corner a blocker shares. Symmetric; adjacent hexes always see each other (the line
+    along their shared edge touches no third hex)."""
+    a, b = as_hex(a), as_hex(b)
+    return a == b or corner_sight_line(a, b, blocks) is not None
+
+
+def corner_sight_line(a, b, blocks) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """A clear corner-to-corner line from a to b as two lattice points (hex_corners_lattice),
+    the first found in corner order; None when every such line is blocked."""
+    a, b = as_hex(a), as_hex(b)
+    blocked = blocks.__contains__ if isinstance(blocks, (set, frozenset)) else blocks
+    # every hex a corner-to-corner line can touch lies within 2 of the centre line's hexes
+    near = set()
+    for h in line(a, b, 1) + line(a, b, -1):
+        near.update(hex_range(h, 2))
+    walls = sorted(h for h in near - {a, b} if blocked(h))
+    # nearest walls first: they are the likeliest to cut a line
+    walls.sort(key=lambda h: distance(h, a) + distance(h, b))
+    for p in hex_corners_lattice(a):
+        for q in hex_corners_lattice(b):
+            if p != q and not any(_segment_touches_hex(p, q, w) for w in walls):
+                return p, q
+    return None
+
+
+def lattice_to_page(point, size: float = 1.0) -> tuple[float, float]:
+    """A lattice point back on a pointy-top page (y down), hex (0, 0) centred on the origin,
+    `size` centre to corner."""
+    return point[0] * SQRT3 / 2 * size, point[1] * size / 2
 
 
 # ---- shapes: rotation, reflection, orientations -------------------------------------------

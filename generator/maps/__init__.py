@@ -20,9 +20,10 @@ from generator.pack.model import Pack
 __all__ = ["Footprint", "HexMap", "load_map", "load_pack_maps", "validate_map", "validate_hexmap"]
 
 
-def validate_map(pack: Pack, path: Path, boss_build: Path | None = None) -> Report:
+def validate_map(pack: Pack, path: Path, boss_build: Path | None = None, setup: str = "rules") -> Report:
     """Check one map file. With `boss_build`, the map must hold that build's footprint;
-    without it, every preset of a footprint side (the pack's bosses) must fit."""
+    without it, every preset of a footprint side (the pack's bosses) must fit. `setup`: see
+    generator.maps.checks.check_map (`rules`, `zones` or `both`)."""
     hexmap = load_map(pack, Path(path))
     if hexmap.grid == "square":
         violations, stats = check_square_map(hexmap, pack)
@@ -32,9 +33,10 @@ def validate_map(pack: Pack, path: Path, boss_build: Path | None = None) -> Repo
         footprints = [footprint_of(pack, load_build(Path(boss_build), pack))]
     else:
         footprints = preset_footprints(pack, builds)
-    return validate_hexmap(hexmap, pack, footprints, largest_party(pack, builds))
+    return validate_hexmap(hexmap, pack, footprints, largest_party(pack, builds), setup)
 
 
-def validate_hexmap(hexmap: HexMap, pack: Pack, footprints: list[Footprint], party: int) -> Report:
-    violations, stats = check_map(hexmap, pack, footprints, party)
+def validate_hexmap(hexmap: HexMap, pack: Pack, footprints: list[Footprint], party: int,
+                    setup: str = "rules") -> Report:
+    violations, stats = check_map(hexmap, pack, footprints, party, setup)
     return Report(file=hexmap.file, kind="map", name=hexmap.title, violations=violations, stats=stats)

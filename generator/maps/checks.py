@@ -291,8 +291,8 @@ def can_move(p: Placement, walkable: frozenset) -> bool:
     return False
 
 
-def _zone_of(m: HexMap, side: str):
-    return m.zones.get(side)
+def _zone_of(m: HexMap, side: str, use_zones: bool = True):
+    return m.zones.get(side) if use_zones else None
 
 
 def _party_cells(m: HexMap, footprint_side: str, pack_sides) -> tuple[frozenset, list[str]]:
@@ -307,9 +307,13 @@ def _party_cells(m: HexMap, footprint_side: str, pack_sides) -> tuple[frozenset,
     return frozenset(cells) & walkable, zones
 
 
-def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=()) -> tuple[list[Violation], dict]:
+def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=(),
+                    use_zones: bool = True) -> tuple[list[Violation], dict]:
+    """use_zones: the figure and the party start in the map's zones (a scenario setup); else the
+    figure stands anywhere it fits and the party needs room more than MIN_DISTANCE away from
+    at least one of those places (the rules' own setup: the boss player chooses the spot)."""
     walkable = m.walkable_hexes
-    zone = _zone_of(m, fp.side)
+    zone = _zone_of(m, fp.side, use_zones)
     start_cells = walkable & zone if zone is not None else walkable
     shapes = _orientations(fp)
     starts = placements(start_cells, shapes)
@@ -328,7 +332,28 @@ def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=()) -> tupl
                               observed=f"{len(starts)} placements, none can move",
                               expected="a placement with room to step or turn",
                               fix="widen the space around the start area (remove obstacles next to it)")], stats
+    if not use_zones:
+        return _check_party_open(m, fp, party, starts), stats
     return _check_party(m, fp, party, starts, pack_sides), stats
+
+
+def _check_party_open(m: HexMap, fp: Footprint, party: int, starts: list[Placement]) -> list[Violation]:
+    """The rules' setup: the boss player picks the spot, so one spot with room is enough."""
+    cells = m.walkable_hexes
+    best = None
+    for p in starts:
+        free = len(cells - hexgrid.dilate(p.cells, MIN_DISTANCE))
+        if best is None or free > best[1]:
+            best = (p, free)
+            if free >= party:
+                return []
+    p, free = best
+    return [map_violation("map.placement",
+               f"wherever `{fp.name}` stands, at most {free} walkable hex{'es' if free != 1 else ''} "
+               f"{'is' if free == 1 else 'are'} more than {MIN_DISTANCE} hexes from it (best: centred on hex "
+               f"{p.anchor}); a party of {party} needs {party}",
+               m.at(("shape",)), "shape", observed=free, expected=f"at least {party}",
+               fix="enlarge the map, or clear room away from where the boss can stand")]
 
 
 def _no_placement(m: HexMap, fp: Footprint, shapes, allowed, zoned: bool, where: Location) -> Violation:
@@ -397,7 +422,20 @@ def _check_party(m: HexMap, fp: Footprint, party: int, starts: list[Placement], 
                           fix="enlarge the map or the start zones, or restrict where the boss may start")]
 
 
-def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int) -> tuple[list[Violation], dict]:
+SETUPS = ("rules", "zones", "both")  # `pnp validate MAP --setup`; `both` is what a pack check runs
+
+
+def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int,
+              setup: str = "rules") -> tuple[list[Violation], dict]:
+    """setup: `rules` checks the pack's own setup (zones only where the pack makes them the
+    rule), `zones` the map's start zones, `both` each in turn (zone findings added)."""
+    zones_required = getattr(pack.spec, "start_zones", "required") != "optional"
+    if zones_required:
+        modes = [True]  # the pack's zones are its setup (a map without zones: anywhere, apart)
+    elif not m.zones or setup == "rules":
+        modes = [False]
+    else:
+        modes = [True] if setup == "zones" else [False, True]
     violations: list[Violation] = []
     violations += check_terrain(m)
     violations += check_zones(m, pack)
@@ -409,9 +447,12 @@ def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int) ->
     # A tile is one piece of a battlefield laid from several: whether a figure fits, and where
     # the other side starts, is a question for the assembled battlefield, not for one tile.
     for fp in (footprints if getattr(m, "tile", None) is None else []):
-        found, stats = check_footprint(m, fp, party, set(pack.spec.sides))
-        violations += found
-        fits[fp.name] = stats
+        for use_zones in modes:
+            found, stats = check_footprint(m, fp, party, set(pack.spec.sides), use_zones)
+            violations += found
+            fits.setdefault(fp.name, stats)
+            if any(v.rule == "map.boss-fit" for v in found):
+                break  # fitting nowhere on the map, it fits in no zone either: say it once
     stats = {
         "hexes": len(m.hexes), "walkable": len(m.walkable_hexes), "obstacles": len(m.obstacles),
         "terrain": {t: sum(1 for v in m.terrain.values() if v == t) for t in m.terrain_ids_in_use()},

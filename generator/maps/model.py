@@ -143,6 +143,7 @@ class HexMap(TerrainCells):
     tile: TileSpec | None = None  # set when the map is a cut-out tile
     regions: dict = field(default_factory=dict)  # region id -> frozenset of hexes on the map
     region_names: dict = field(default_factory=dict)  # region id -> its printed name
+    zones_optional: bool = False  # the pack's `start_zones: optional`: zones are a scenario setup
 
     grid = "hex"  # the kind of grid (square maps are `generator.maps.square.SquareMap`)
     cell_word = "hex"  # what messages call one cell
@@ -229,4 +230,5 @@ def hex_map_from_document(doc: Document, pack: Pack, mid: str) -> HexMap:
         obstacles=frozenset(h for h in obstacles if h in cells), terrain=terrain, zones=zones,
         terrain_specs=dict(pack.spec.terrain), line_of_sight=pack.spec.line_of_sight,
         entries=tuple(entries), doc=doc, tile=spec.tile, regions=regions,
-        region_names={rid: region.name for rid, region in spec.regions.items()})
+        region_names={rid: region.name for rid, region in spec.regions.items()},
+        zones_optional=pack.spec.start_zones == "optional")

@@ -325,6 +325,15 @@ def build_from_document(doc: Document, pack: Pack) -> Build:
     if isinstance(pack_id, str) and pack_id != spec.id:
         raise InputError([Problem("build.pack", f"this build is for the pack `{pack_id}`, not `{spec.id}`",
                                   doc.at(("pack",)), found=pack_id, expected=spec.id)])
+    if "points_limit" in data and data["points_limit"] is None:
+        # an empty value used to fall back to the pack default unseen; say which was meant
+        default = pack.limit_value(spec.default_points_limit)
+        raise InputError([Problem(
+            "schema.type", "`points_limit` is empty", doc.at(("points_limit",)), found="null",
+            expected="a number, " + (f"a named limit ({', '.join(sorted(spec.points_limits))}), "
+                                     if spec.points_limits else "") + "or `none`",
+            fix="write `points_limit: none` to play without a limit, or remove the key for the pack default"
+                + (f" ({default})" if default is not None else ""))])
     model = build_models(spec)[side]
     try:
         valid = model.model_validate(data)
@@ -363,13 +372,15 @@ def build_from_document(doc: Document, pack: Pack) -> Build:
             name=name, path=cpath, location=doc.at(cpath), bases=tuple(bases), equipment=equipment,
             abilities=abilities, deck=deck,
             deck_location=doc.at(cpath + ("deck",), key=True)))
-    limit = valid.points_limit
+    limit, unlimited = valid.points_limit, valid.points_limit == "none"
     if isinstance(limit, str):
-        limit = spec.points_limits[limit]
+        limit = None if unlimited else spec.points_limits[limit]
     return Build(
         file=doc.file, pack=valid.pack, name=valid.name, side=side, points_limit=limit,
         points_limit_location=doc.at(("points_limit",), key=True) if "points_limit" in data else doc.at(("name",), key=True),
-        characters=tuple(characters), location=doc.at(()))
+        characters=tuple(characters), location=doc.at(()), unlimited=unlimited,
+        max_characters=valid.max_characters,
+        max_characters_location=doc.at(("max_characters",), key=True) if "max_characters" in data else None)
 
 
 def _default_name(raw_char, base, pack: Pack) -> str | None:

@@ -101,6 +101,9 @@ class CardTypeSpec(Strict):
 class CountRange(Strict):
     min: int = Field(default=0, ge=0)
     max: int | None = Field(default=None, ge=0)
+    # how many the print kit makes play pieces for (status counters) when there is no `max`:
+    # a printing choice, never a rule
+    kit: int | None = Field(default=None, ge=1, le=50)
 
 
 class BaseSpec(Strict):
@@ -168,6 +171,8 @@ class RuleSpec(Strict):
     messages: dict[str, str] = {}
     message: str | None = None
     fix: str | None = None
+    stat: str | None = None  # stat_minimum: the stat checked
+    places: list[Literal["base", "equipment", "abilities"]] = []  # unique_cards: where copies are counted
     # pack-level composition checks (check: composition): cards of `member_type` that name an
     # `owner_type` card in `group_field` must match the owner's `counts_field` per `split_field`
     owner_type: str | None = None
@@ -369,7 +374,12 @@ class GameSpec(Strict):
     default_points_limit: str | None = None
     rules: list[RuleSpec] = []
     terrain: dict[CardId, TerrainSpec] = {}
-    line_of_sight: Literal["permissive", "strict"] = "permissive"
+    # permissive / strict: centre to centre with either / both tie-breaks clear;
+    # corners: some corner of one hex sees some corner of the other (hexgrid.corner_line_of_sight)
+    line_of_sight: Literal["permissive", "strict", "corners"] = "permissive"
+    # required: figures start in the maps' zones; optional: zones are a scenario setup the
+    # players may choose, the rules' setup (anywhere, apart) is the default
+    start_zones: Literal["required", "optional"] = "required"
     movement: MovementSpec | None = None
     pieces: PiecesSpec | None = None
     reference: ReferenceSpec = ReferenceSpec()
@@ -451,6 +461,9 @@ class Build:
     points_limit_location: Location
     characters: tuple[Character, ...]
     location: Location
+    unlimited: bool = False  # `points_limit: none`: the players agreed to play without a limit
+    max_characters: int | None = None  # a table's own cap on the characters of this build
+    max_characters_location: Location | None = None
 
 
 @dataclass

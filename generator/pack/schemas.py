@@ -149,8 +149,9 @@ def cards_file_model(game: GameSpec):
 
 
 def build_models(game: GameSpec) -> dict[str, type[BaseModel]]:
-    limits = tuple(sorted(game.points_limits))
-    limit_type = Annotated[int, Field(ge=0, le=99999)] | (Literal[limits] if limits else int) | None
+    # a number, a named limit of the pack, or `none`: the players agreed to play without a limit
+    limits = tuple(sorted(game.points_limits)) + ("none",)
+    limit_type = Annotated[int, Field(ge=0, le=99999)] | Literal[limits] | None
     models = {}
     for side_id, side in game.sides.items():
         base = side.base
@@ -174,6 +175,7 @@ def build_models(game: GameSpec) -> dict[str, type[BaseModel]]:
             f"{side_id.title()}BuildModel", __config__=STRICT,
             pack=(str | None, None), name=(Name, ...), side=(Literal[side_id], ...),
             points_limit=(limit_type, None), notes=(str | None, None),
+            max_characters=(Annotated[int, Field(ge=1, le=50)] | None, None),
             characters=(Annotated[list[character], Field(max_length=50)], ...),
         )
     return models

@@ -6,7 +6,7 @@ from __future__ import annotations
 from generator.core.report import Contributor, Violation
 from generator.pack.model import RuleSpec
 from generator.pack.rule_names import BUILD_CHECKS, registry_matches
-from generator.rules.context import path_text, points_of
+from generator.rules.context import path_text, place_types, points_of
 
 
 def _path(ref):
@@ -32,12 +32,22 @@ def structure(ctx) -> list[Violation]:
     side, build = ctx.side, ctx.build
     n = len(build.characters)
     lo, hi = side.characters.min, side.characters.max
+    # a table may cap its own party (--max-characters, or the build's `max_characters:`); the
+    # pack's own maximum still holds, a table's cap only ever lowers it
+    table = ctx.max_characters
+    capped = table is not None and (hi is None or table < hi)
+    if capped:
+        hi = table
     if n < lo or (hi is not None and n > hi):
         expected = f"{lo} to {hi}" if hi is not None and hi != lo else (f"exactly {lo}" if hi == lo else f"at least {lo}")
+        agreed = " (the maximum this table agreed)" if capped and n > hi else ""
+        where = build.max_characters_location if capped and n > hi and build.max_characters_location else build.location
         out.append(Violation("build.characters", "error",
-                             f"a {side.name} build has {n} character(s); it needs {expected}",
-                             build.location, "characters", observed=n, expected=expected,
-                             fix="add a character" if n < lo else "remove a character"))
+                             f"a {side.name} build has {n} character(s); it needs {expected}{agreed}",
+                             where, "characters", observed=n, expected=expected,
+                             fix="add a character" if n < lo else (
+                                 f"remove {n - hi} character(s), or agree on a larger maximum" if capped
+                                 else "remove a character")))
     for ch in build.characters:
         count = len(ch.bases)
         base = side.base
@@ -129,19 +139,9 @@ def card_sets(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-def _place_types(side) -> dict[str, tuple[str, ...] | None]:
-    """The card types each place of a character takes (a deck may take several)."""
-    return {
-        "base": (side.base.type,),
-        "equipment": (side.equipment.type,) if side.equipment else None,
-        "abilities": side.abilities.types if side.abilities else None,
-        "deck": side.deck.types if side.deck else None,
-    }
-
-
 def card_kinds(ctx, rule: RuleSpec) -> list[Violation]:
     out = []
-    wanted = _place_types(ctx.side)
+    wanted = place_types(ctx.side)
     place_words = {"base": ctx.side.base.key, "equipment": "equipment", "abilities": "abilities", "deck": "deck"}
     for p in ctx.placed:
         expected = wanted[p.place]
@@ -183,7 +183,7 @@ def slot_capacity(ctx, rule: RuleSpec) -> list[Violation]:
         if side.equipment.attach == "base":
             holders = {}
             for p in ctx.of(ch, "base"):
-                index = _index(ch, p)
+                index = _index(ch, p) if p.fits else None  # a misplaced card holds nothing
                 if index is not None:
                     holders[index] = p
             free = {i: cap(h.card) - sum(use(e) for e in equipment if e.base_index == i)
@@ -208,7 +208,7 @@ def slot_capacity(ctx, rule: RuleSpec) -> list[Violation]:
                                                         for e in by_size(attached)),
                                      fix=fix))
         else:
-            capacity = sum(cap(p.card) for p in ctx.of(ch, "base"))
+            capacity = sum(cap(p.card) for p in ctx.of(ch, "base") if p.fits)
             used = sum(use(e) for e in equipment)
             if used > capacity:
                 over = used - capacity
@@ -238,12 +238,18 @@ def requirements(ctx, rule: RuleSpec) -> list[Violation]:
     for ch in ctx.build.characters:
         # "a minimum value of a stat, counting bonuses from the character's other cards" (rules,
         # Equipment and Abilities): every bonus counts except the one on the card being checked.
+        # Copies of the card never vouch for each other: a requirement is met without the bonus of
+        # any copy of that same card on the character (two Quick Reflexes do not lift each other).
         stats = ctx.full_stats(ch)
-        bases = ctx.of(ch, "base")
+        bases = [b for b in ctx.of(ch, "base") if b.fits]
         for p in ctx.of(ch):
             if p.place == "base":
                 continue
-            own = (p.card.fields.get("bonus") or {}) if p.place in ("equipment", "abilities") else {}
+            own: dict[str, int] = {}
+            for q in ctx.of(ch):
+                if q.card.id == p.card.id and q.fits and q.place in ("equipment", "abilities"):
+                    for stat, value in (q.card.fields.get("bonus") or {}).items():
+                        own[stat] = own.get(stat, 0) + value
             for req in p.card.fields.get(field) or []:
                 need = req["min"]
                 if req.get("stat"):
@@ -337,5 +343,9 @@ CHECKS = {
     "count": count,
     "owner": owner,
 }
-registry_matches("build", BUILD_CHECKS, CHECKS)
 
+# primitives of their own module (generator.rules.character_checks), same signature
+from generator.rules.character_checks import CHARACTER_CHECKS  # noqa: E402  (after the helpers it may use)
+
+CHECKS.update(CHARACTER_CHECKS)
+registry_matches("build", BUILD_CHECKS, CHECKS)

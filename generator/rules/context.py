@@ -23,6 +23,10 @@ class Placed:
     character: Character
     base_index: int | None = None  # for equipment attached to a base card
     copies: int = 1
+    index: int = 0  # the character's position in the build
+    # False for a card of a kind its place does not take (a Hero card among boss pieces): it is
+    # reported by `card.kind` and adds nothing to the character's stats
+    fits: bool = True
 
 
 @dataclass
@@ -31,6 +35,8 @@ class Context:
     build: Build
     limit: int | None
     placed: list[Placed]
+    limit_source: str | None = None
+    max_characters: int | None = None  # the table's cap: --max-characters, else the build's
 
     @property
     def side(self):
@@ -43,6 +49,8 @@ class Context:
         """Stats of a character from its base cards and equipment bonuses (what requirements see)."""
         totals = {s: 0 for s in self.pack.spec.stats}
         for p in self.of(character):
+            if not p.fits:
+                continue
             if p.place == "base":
                 source = dict(p.card.fields.get("stats") or {})
                 for stat in self.pack.spec.stats:  # a whole-number field named after a stat counts too
@@ -60,6 +68,8 @@ class Context:
     def full_stats(self, character: Character) -> dict[str, int]:
         totals = self.base_stats(character)
         for p in self.of(character, "abilities"):
+            if not p.fits:
+                continue
             for stat, value in (p.card.fields.get("bonus") or {}).items():
                 totals[stat] = totals.get(stat, 0) + value
         return totals
@@ -72,17 +82,29 @@ def path_text(path: tuple) -> str:
     return out
 
 
+def place_types(side) -> dict[str, tuple[str, ...] | None]:
+    """The card types each place of a character takes (a deck may take several)."""
+    return {
+        "base": (side.base.type,),
+        "equipment": (side.equipment.type,) if side.equipment else None,
+        "abilities": side.abilities.types if side.abilities else None,
+        "deck": side.deck.types if side.deck else None,
+    }
+
+
 def resolve_build(pack: Pack, build: Build, violations: list[Violation]) -> list[Placed]:
     placed = []
+    wanted = place_types(pack.spec.sides[build.side])
 
     def take(ref: Ref, place: str, character: Character, base_index=None, copies=1):
         card = pack.cards.get(ref.id)
         if card is None:
             violations.append(unknown_card(pack, ref, place))
             return
-        placed.append(Placed(ref, card, place, character, base_index, copies))
+        fits = wanted[place] is None or card.type in wanted[place]
+        placed.append(Placed(ref, card, place, character, base_index, copies, index, fits))
 
-    for character in build.characters:
+    for index, character in enumerate(build.characters):
         for bi, entry in enumerate(character.bases):
             take(entry.card, "base", character)
             for eq in entry.equipment:
@@ -109,8 +131,10 @@ def points_of(ctx: Context) -> Points:
     for p in ctx.placed:
         if p.card.points == 0 and p.place == "deck":
             continue
-        key = (p.character.name, p.card.id, p.place)
+        key = (p.index, p.card.id, p.place)  # by position: two characters may share a name
         old = lines.get(key)
         count = (old.count if old else 0) + p.copies
-        lines[key] = PointsLine(p.character.name, p.card.id, p.card.name, p.card.type, count, p.card.points)
-    return Points(lines=list(lines.values()), limit=ctx.limit)
+        lines[key] = PointsLine(p.character.name, p.card.id, p.card.name, p.card.type, count, p.card.points,
+                                p.index)
+    return Points(lines=list(lines.values()), limit=ctx.limit, limit_source=ctx.limit_source,
+                  names=[c.name for c in ctx.build.characters])

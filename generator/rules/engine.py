@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-from generator.core.report import Report, Violation
+from generator.core.report import Report, Violation, character_key
 from generator.pack.model import Build, Character, Pack
 from generator.rules import checks
 from generator.rules.context import Context, points_of, resolve_build
+from generator.rules.limits import limit_in_force
 
 
-def validate_build(pack: Pack, build: Build, points_override: int | None = None) -> Report:
+def validate_build(pack: Pack, build: Build, points_override: int | str | None = None,
+                   max_characters: int | None = None) -> Report:
+    """`points_override`: --points (a number or `none`); `max_characters`: --max-characters."""
     spec = pack.spec
-    default_limit = pack.limit_value(spec.default_points_limit)
-    limit = points_override if points_override is not None else (
-        build.points_limit if build.points_limit is not None else default_limit)
+    limit = limit_in_force(pack, build, points_override)
     violations: list[Violation] = []
     placed = resolve_build(pack, build, violations)
-    ctx = Context(pack, build, limit, placed)
+    ctx = Context(pack, build, limit.value, placed, limit.source,
+                  max_characters if max_characters is not None else build.max_characters)
     violations.extend(checks.structure(ctx))
     for rule in spec.rules:
         if rule.check not in checks.CHECKS or (rule.side is not None and rule.side != build.side):
@@ -23,13 +25,15 @@ def validate_build(pack: Pack, build: Build, points_override: int | None = None)
         violations.extend(checks.CHECKS[rule.check](ctx, rule))
     report = Report(file=build.file, kind="build", name=build.name, side=build.side,
                     violations=violations, points=points_of(ctx))
-    report.stats = {c.name: _stat_summary(ctx, c) for c in build.characters}
+    # keyed by position, never by name: two characters may share a name (a duplicate hero)
+    report.stats = {character_key(i): {"name": c.name, **_stat_summary(ctx, c)}
+                    for i, c in enumerate(build.characters)}
     return report
 
 
 def _stat_summary(ctx: Context, character: Character) -> dict:
     summary = dict(ctx.full_stats(character))
-    bases = ctx.of(character, "base")
+    bases = [p for p in ctx.of(character, "base") if p.fits]
     for name in ("slots", "feat_cost"):
         values = [p.card.fields.get(name) for p in bases if isinstance(p.card.fields.get(name), int)]
         if values:

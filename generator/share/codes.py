@@ -13,7 +13,7 @@ error burst of up to 32 bits, so every single mistyped character (5 bits) is cau
 Payload, in bits (uint: 3-bit groups, each with a continuation bit in front):
 
     text pack id · text pack version · 16 bits card fingerprint · uint side index ·
-    text build name · uint points limit + 1 (0: none) · uint characters, then each:
+    text build name · uint points limit + 1 (0: the pack default; 100001: `none`, no limit) · uint characters, then each:
       2 bits name (0 default, 1 the build's name, 2 own text [+ text]) ·
       uint base cards, each: index · uint equipment, each: index ·
       uint equipment · indexes · uint abilities · indexes · uint deck entries, each: index · uint copies
@@ -35,6 +35,7 @@ from generator.pack.load import build_from_document
 from generator.pack.model import Build, Pack
 
 FORMAT = 1
+UNLIMITED = 100001  # the points-limit value of `points_limit: none` (above every real limit + 1)
 PREFIX = f"PNP{FORMAT}-"
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base32
 _DECODE = {ch: i for i, ch in enumerate(ALPHABET)}
@@ -221,7 +222,7 @@ def payload_of(pack: Pack, build: Build) -> bytes:
     w.put(pack_fingerprint(pack), 16)
     w.uint(sides.index(build.side))
     w.text(build.name)
-    w.uint(0 if build.points_limit is None else build.points_limit + 1)
+    w.uint(UNLIMITED if build.unlimited else (0 if build.points_limit is None else build.points_limit + 1))
     w.uint(len(build.characters))
 
     def cards(refs):
@@ -300,7 +301,7 @@ class SharedBuild:
     version: str
     name: str
     side: str
-    points_limit: int | None
+    points_limit: int | str | None  # a number, "none" (no limit) or None (the pack default)
     characters: tuple[SharedCharacter, ...]
     hash: str
 
@@ -362,7 +363,7 @@ def decode(code: str, pack: Pack) -> SharedBuild:
             raise _Damaged("it names a side the pack does not have")
         side = sides[side_index]
         name = r.text("the build name")
-        limit = r.uint(100000, "the points limit")
+        limit = r.uint(UNLIMITED, "the points limit")
         count = r.uint(MAX_CHARACTERS, "the number of characters")
 
         def card() -> str:
@@ -399,7 +400,8 @@ def decode(code: str, pack: Pack) -> SharedBuild:
     except _Damaged as exc:
         raise _problem("share.damaged", f"the share code cannot be read: {exc}",
                        expected="a code made by `pnp share`", fix="ask for the code again") from None
-    return SharedBuild(pack_id, version, name, side, None if limit == 0 else limit - 1,
+    return SharedBuild(pack_id, version, name, side,
+                       "none" if limit == UNLIMITED else (None if limit == 0 else limit - 1),
                        tuple(characters), build_hash(payload))
 
 
@@ -519,7 +521,7 @@ def unshare_text(code: str, pack: Pack, out_path: Path | None = None) -> str:
 
 def build_signature(build: Build) -> tuple:
     """What makes two builds the same: names, side, limit and every card, copy and attachment."""
-    return (build.name, build.side, build.points_limit, tuple(
+    return (build.name, build.side, build.points_limit, build.unlimited, tuple(
         (c.name, tuple((b.card.id, tuple(e.id for e in b.equipment)) for b in c.bases),
          tuple(e.id for e in c.equipment), tuple(a.id for a in c.abilities),
          tuple((d.card.id, d.copies) for d in c.deck))

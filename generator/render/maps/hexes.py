@@ -197,8 +197,13 @@ def _legend_rows(m: HexMap, zone_names: dict) -> list[tuple[str, str, str]]:
     rows.extend(terrain_legend_rows(m))
     for zid in sorted(m.zones):
         name = zone_names.get(zid, zid)
-        rows.append((f"zone:{zid}", f"{name} start",
-                     f"{name} figures are set up wholly inside these hexes."))
+        if getattr(m, "zones_optional", False):  # the pack's `start_zones: optional`
+            rows.append((f"zone:{zid}", f"{name} start (scenario)",
+                         f"Optional scenario setup: if all players agree, {name} figures are set up wholly "
+                         "inside these hexes. Otherwise set up as the rules say."))
+        else:
+            rows.append((f"zone:{zid}", f"{name} start",
+                         f"{name} figures are set up wholly inside these hexes."))
     regions = getattr(m, "regions", None) or {}
     if regions:
         names = getattr(m, "region_names", {})
@@ -208,6 +213,10 @@ def _legend_rows(m: HexMap, zone_names: dict) -> list[tuple[str, str, str]]:
 
 
 def _los_text(rule: str) -> str:
+    if rule == "corners":
+        return ("Line of sight: two figures see each other if a straight line from a corner of one's hex to "
+                "a corner of the other's touches no obstacle or sight-blocking hex, not even at an edge or "
+                "a corner.")
     base = ("Line of sight: draw a straight line between the centres of two hexes; obstacles and "
             "sight-blocking terrain on the hexes it passes through block it.")
     if rule == "strict":

@@ -198,8 +198,8 @@ def most_characters(pack: Pack) -> int:
     total = 0
     presets = None
     for side_id, side in pack.spec.sides.items():
-        if side.characters.max is not None:
-            total += side.characters.max
+        if side.characters.max is not None or side.characters.kit is not None:
+            total += side.characters.max if side.characters.max is not None else side.characters.kit
         else:
             presets = preset_builds(pack) if presets is None else presets
             total += max([len(b.characters) for b in presets if b.side == side_id] or [side.characters.min or 1])

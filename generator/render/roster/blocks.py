@@ -12,7 +12,7 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.lib.colors import white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from generator.core.report import Violation
+from generator.core.report import Violation, character_key
 from generator.pack.model import Card, Character
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR
 from generator.render.base.pdfout import MM
@@ -152,7 +152,7 @@ class RosterBlocks:
     def stat_items(self, char: Character) -> list[tuple[str | None, str, str]]:
         """(icon, value, label) for the stats row: the pack's stats, then slots and the other
         sums the validator reports (feat cost, size)."""
-        stats = self.report.stats.get(char.name, {})
+        stats = self.report.stats.get(character_key(char.path[-1]), {})  # by position, never by name
         items = []
         for stat_id, stat in self.spec.stats.items():
             items.append((stat.icon, str(stats.get(stat_id, 0)), stat.name))

@@ -13,6 +13,7 @@ from generator.core.errors import InputError, Location, Problem, did_you_mean, s
 from generator.core.yamlio import display_path, load_yaml_file
 from generator.pack.model import Pack
 from generator.render.base.layout import make_environment
+from generator.render.rulebook.diagrams import DiagramError, diagram_flowable
 from generator.render.rulebook.tables import rich_table
 from generator.render.rulebook.text import Book, Heading, RichText, Rule
 
@@ -297,6 +298,11 @@ def markdown_flowables(flow: Flow, text: str) -> Flow:
             rows, aligns, i = _table(tokens, i)
             flow.table(rows, aligns)
             continue
+        elif t == "fence" and tok.info.split()[:1] == ["diagram"]:
+            diagram = _diagram(flow, tok)
+            flow.flowables.append(diagram)
+            if diagram.caption:
+                flow.paragraph(diagram.caption, italic=True, color=st.muted)
         elif t in ("fence", "code_block"):
             for line in tok.content.rstrip("\n").split("\n"):
                 flow.paragraph(line.replace("*", "\u2217") or " ", st.body * 1.6, tight=True, color=st.muted)
@@ -304,6 +310,16 @@ def markdown_flowables(flow: Flow, text: str) -> Flow:
             flow.flowables.append(Rule(st.rule))
         i += 1
     return flow
+
+
+def _diagram(flow: Flow, tok):
+    """A ```diagram KIND block (generator.render.rulebook.diagrams)."""
+    try:
+        return diagram_flowable(tok.info, tok.content, flow.book.style)
+    except DiagramError as exc:
+        line = tok.map[0] + 1 if tok.map else 0
+        raise InputError([Problem("rules.diagram", str(exc), Location(flow.key, line),
+                                  expected="```diagram line-of-sight with from, to and blockers")]) from None
 
 
 def _table(tokens, i: int):

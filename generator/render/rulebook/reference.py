@@ -18,6 +18,7 @@ from generator.pack.schemas import ATTACK_KINDS
 from generator.render.rulebook.tables import rich_table
 from generator.render.rulebook.text import Book, Heading, RichText
 from generator.rules import validate_build
+from generator.core.report import character_key
 
 
 def _keep(flowable: Flowable) -> Flowable:
@@ -133,7 +134,7 @@ def _summary(pack: Pack, stats: dict, base_type: str | None) -> str:
         if key in pack.spec.stats:
             parts.append(f"{_stat(pack, key, False)} {value}")
     for key, value in stats.items():
-        if key not in pack.spec.stats:
+        if key not in pack.spec.stats and key != "name":  # the report names the character; not a stat
             label = _label(key, fields[key]) if key in fields else key.replace("_", " ").capitalize()
             parts.append(f"{label} {value}")
     return " · ".join(parts)
@@ -157,13 +158,13 @@ def presets(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
                                         f"{'s' if len(build.characters) != 1 else ''} · **Total {points.total}**{limit} points{legal}",
                                   st.body, color=st.muted, space_after=st.body * 0.4)))
         by_char = points.by_character()
-        for character in build.characters:
-            lines = [ln for ln in points.lines if ln.character == character.name]
+        for index, character in enumerate(build.characters):  # by position: two may share a name
+            lines = [ln for ln in points.lines if ln.index == index]
             if len(build.characters) > 1:
-                out.append(Heading(book, f"{character.name} · {by_char.get(character.name, 0)} points", st.h3,
+                out.append(Heading(book, f"{character.name} · {by_char.get(index, 0)} points", st.h3,
                                    level=None, key=None, reserve=st.line * 4, space_before=st.body * 0.6,
                                    space_after=st.body * 0.2))
-            summary = _summary(pack, report.stats.get(character.name, {}), side.base.type)
+            summary = _summary(pack, report.stats.get(character_key(index), {}), side.base.type)
             if summary:
                 out.append(_keep(RichText(book, summary, st.table, color=st.muted, space_after=st.body * 0.3)))
             rows = [["Card", "Type", "Points"]]

@@ -1,0 +1,98 @@
+"""Rule primitives about one character's totals and the cards characters hold:
+
+- stat_minimum  a character's total of a stat (every fitting card, bonuses included) is at
+                least `min` (Boss Fight: a boss needs 1 Health to take the field)
+- unique_cards  a character holds at most one copy of any card in the given `places`
+                (Boss Fight: the same ability twice on one character)
+- shared_cards  two characters of one build use the same card (a duplicate hero): legal, but the
+                kit prints `kit_copies` of each card, so the table needs another printed copy
+
+Each takes the validation context and a rule from game.yaml and returns violations, as the
+primitives of generator.rules.checks do.
+"""
+
+from __future__ import annotations
+
+from generator.core.report import Contributor, Violation
+from generator.pack.model import RuleSpec
+from generator.rules.context import path_text
+
+
+def _path(parts: tuple) -> str:
+    return path_text(parts)
+
+
+def stat_minimum(ctx, rule: RuleSpec) -> list[Violation]:
+    out = []
+    stat = rule.stat
+    if stat is None or rule.min is None:
+        return out
+    stat_name = ctx.pack.spec.stats[stat].name if stat in ctx.pack.spec.stats else stat
+    for ch in ctx.build.characters:
+        have = ctx.full_stats(ch).get(stat, 0)
+        if have >= rule.min:
+            continue
+        contributors = tuple(
+            Contributor(p.card.id, p.card.name, (p.card.fields.get("stats") or {}).get(stat, 0))
+            for p in ctx.of(ch, "base") if p.fits)
+        values = {"character": ch.name, "stat": stat_name, "have": have, "min": rule.min}
+        template = rule.message or "{character} has {have} {stat}; it needs at least {min} to take the field"
+        out.append(Violation(rule.id, rule.severity, template.format(**values), ch.location, _path(ch.path),
+                             observed=have, expected=f"{stat_name} ≥ {rule.min}", contributors=contributors,
+                             fix=(rule.fix or "add a card with {stat}").format(**values)))
+    return out
+
+
+def unique_cards(ctx, rule: RuleSpec) -> list[Violation]:
+    out = []
+    places = tuple(rule.places) or ("abilities",)
+    for ch in ctx.build.characters:
+        seen: dict[str, object] = {}
+        for p in ctx.of(ch):
+            if p.place not in places:
+                continue
+            first = seen.setdefault(p.card.id, p)
+            if first is p:
+                continue
+            values = {"character": ch.name, "card": p.card.name}
+            template = rule.message or "{character} takes {card} twice; a character may hold only one copy of it"
+            out.append(Violation(rule.id, rule.severity, template.format(**values), p.ref.location,
+                                 _path(p.ref.path), observed=p.card.id, expected="one copy per character",
+                                 contributors=(Contributor(p.card.id, p.card.name, p.card.points, 2),),
+                                 fix=(rule.fix or "remove the second {card}").format(**values)))
+    return out
+
+
+def shared_cards(ctx, rule: RuleSpec) -> list[Violation]:
+    """Cards (outside the decks) that two or more characters use: each character needs its own
+    printed card, and the kit prints only the card type's `kit_copies`."""
+    out = []
+    users: dict[str, list] = {}
+    for p in ctx.placed:
+        if p.place == "deck" or not p.fits:
+            continue
+        mine = users.setdefault(p.card.id, [])
+        if p.index not in [q.index for q in mine]:
+            mine.append(p)
+    for card_id, uses in users.items():
+        if len(uses) < 2:
+            continue
+        card = uses[0].card
+        type_spec = ctx.pack.spec.card_types.get(card.type)
+        printed = getattr(type_spec, "kit_copies", 1) or 1
+        if len(uses) <= printed:
+            continue
+        second = uses[1]
+        values = {"card": card.name, "count": len(uses), "printed": printed, "more": len(uses) - printed}
+        template = rule.message or (
+            "{count} characters use {card}: they are separate characters, but the kit prints "
+            "{printed} {card} card(s), so print {more} more")
+        out.append(Violation(rule.id, rule.severity, template.format(**values), second.ref.location,
+                             _path(second.ref.path), observed=len(uses), expected=f"at most {printed} printed",
+                             contributors=(Contributor(card.id, card.name, card.points, len(uses)),),
+                             fix=(rule.fix or "print this build's own cards: `pnp build --build FILE` "
+                                  "prints one card per character").format(**values)))
+    return out
+
+
+CHARACTER_CHECKS = {"stat_minimum": stat_minimum, "unique_cards": unique_cards, "shared_cards": shared_cards}
