@@ -11,6 +11,7 @@ from xml.etree import ElementTree
 import ezdxf
 import pikepdf
 import pytest
+from PIL import Image
 
 from generator.export.cut import CRICUT_AREA_MM, CUT_BLEED_MM, SILHOUETTE, export_cut
 from generator.kit import pack_faces
@@ -79,10 +80,19 @@ def test_svg_outlines_match_the_trim(tmp_path, pack, machine, paper):
     svgs = sorted((tmp_path / "cut").glob("sheet-*.svg"))
     assert len(svgs) == info["sheets"]
     total = 0
+    # Cricut's files cover Design Space's Print Then Cut area, centred on the page
+    page_w, page_h = (215.9, 279.4) if paper == "letter" else (210.0, 297.0)
+    ox, oy = ((page_w - CRICUT_AREA_MM[0]) / 2, (page_h - CRICUT_AREA_MM[1]) / 2) if machine == "cricut" else (0, 0)
     for n, svg in enumerate(svgs):
-        outlines = _svg_outlines(svg)
+        outlines = [dict(o, x0=o["x0"] + ox, x1=o["x1"] + ox, y0=o["y0"] + oy, y1=o["y1"] + oy)
+                    for o in _svg_outlines(svg)]
         clips = _card_clips(tmp_path / "cut" / "sheets.pdf", 2 * n)  # fronts are the even pages
         assert len(outlines) == len(clips)
+        if machine == "cricut":
+            view = ElementTree.parse(svg).getroot().get("viewBox").split()
+            assert [float(v) for v in view[2:]] == pytest.approx(list(CRICUT_AREA_MM), abs=0.01)
+            with Image.open(svg.with_suffix(".png")) as img:  # the same area at 300 dpi
+                assert img.size == (2025, 2775)
         for o, (x0, y0, x1, y1) in zip(outlines, clips):
             b = CUT_BLEED_MM
             # outer cards bleed CUT_BLEED_MM; inner edges bleed half the gutter, also CUT_BLEED_MM here

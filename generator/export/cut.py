@@ -223,11 +223,17 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
                     painter.draw_face(back, slot.x, slot.y)
                     c.restoreState()
                 c.showPage()
-                (tmp / f"sheet-{sheets:02d}.svg").write_text(_svg(outlines, (page_w, page_h), inset_mm), encoding="utf-8")
+                cut_size = (page_w, page_h)
+                if reg is None:  # Cricut: the files cover the Print Then Cut area, as its image does
+                    outlines = [Outline(o.name, o.x - area[0], o.y - area[1], o.w, o.h, o.r) for o in outlines]
+                    cut_size = (area[2], area[3])
+                (tmp / f"sheet-{sheets:02d}.svg").write_text(_svg(outlines, cut_size, inset_mm), encoding="utf-8")
                 if dxf:
-                    _dxf(outlines, (page_w, page_h), inset_mm, tmp / f"sheet-{sheets:02d}.dxf")
+                    _dxf(outlines, cut_size, inset_mm, tmp / f"sheet-{sheets:02d}.dxf")
                 cuts += len(outlines)
         c.save()
+        if reg is None:
+            _cricut_images(tmp / "sheets.pdf", sheets, area, tmp)
         piece_files = 0
         if pieces and pack.spec.pieces is not None:
             # the pieces as the kit prints them, with the counters' and bases' cut lines as SVG
@@ -250,6 +256,24 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
     return {"sheets": sheets, "cuts": cuts, "piece cut files": piece_files}
 
 
+CRICUT_DPI = 300
+
+
+def _cricut_images(pdf_path: Path, sheets: int, area: tuple, folder: Path) -> None:
+    """sheet-NN.png: the Print Then Cut area of each front page at 300 dpi, for Design Space."""
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(str(pdf_path))
+    try:
+        px = CRICUT_DPI / 25.4
+        for n in range(1, sheets + 1):
+            image = doc[2 * (n - 1)].render(scale=CRICUT_DPI / 72).to_pil().convert("RGB")
+            x0, y0 = round(area[0] * px), round(area[1] * px)  # the area is centred: same from top and bottom
+            box = (x0, y0, x0 + round(area[2] * px), y0 + round(area[3] * px))
+            image.crop(box).save(folder / f"sheet-{n:02d}.png", format="PNG", dpi=(CRICUT_DPI, CRICUT_DPI))
+    finally:
+        doc.close()
+
+
 def _readme(pack: Pack, machine: str, paper: str, inset: float, sheets: int) -> str:
     if machine == "silhouette":
         how = (f"In Silhouette Studio: page size {paper}, Registration Marks ON, style Type 1, "
@@ -257,9 +281,9 @@ def _readme(pack: Pack, machine: str, paper: str, inset: float, sheets: int) -> 
                "Open sheet-NN.svg (or .dxf), place it at the page's top-left corner, print sheets.pdf page by page "
                "at 100 % (odd pages are fronts with the marks), then cut.")
     else:
-        how = ("In Cricut Design Space: upload each front page (as an image, 6.75 x 9.25 in area) as a "
-               "Print Then Cut image and the matching sheet-NN.svg as its cut layer, attach them; Design Space "
-               "prints its own registration frame.")
+        how = ("In Cricut Design Space: upload sheet-NN.png (the 6.75 x 9.25 in Print Then Cut area at 300 dpi) "
+               "as a Print Then Cut image and sheet-NN.svg (the same area) as its cut lines, align and attach "
+               "them; Design Space prints its own registration frame. sheets.pdf has the backs for duplex.")
     return (f"{pack.spec.name} {pack.spec.version}: {sheets} sheet(s) for {machine}, outlines inset {inset:g} mm.\n"
             f"{how}\n"
             "pieces.pdf (when the pack has pieces) comes with pieces-pNN.svg, the cut lines of the counters, "
