@@ -27,6 +27,8 @@ from generator.pack.cardlist import card_order  # noqa: E402
 from generator.pack.load import load_build, load_pack  # noqa: E402
 from generator.render.cards.faces import CardFace, CardShared  # noqa: E402
 from generator.render.cards.sheets import write_home_sheets  # noqa: E402
+from generator.core.yamlio import MAX_FILE_BYTES, load_yaml_file, parse_yaml  # noqa: E402
+from generator.render.base.layout import make_environment  # noqa: E402
 from generator.rules import validate_build  # noqa: E402
 
 PACK_DIR = ROOT / "card_data" / "boss_fight"
@@ -121,6 +123,31 @@ def validate_rate(seconds: float = 1.0):
     return summary(rates, 1, 0)
 
 
+def refusal_ms(repeat: int) -> dict:
+    """How long the input limits take to refuse hostile input. The tests (tests/test_limits.py)
+    bound the work a refusal does (values built, memory); the time is measured here."""
+    bomb = "l0: &l0 [" + ", ".join(["lol"] * 10) + "]\n" + "".join(
+        f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]\n" for i in range(1, 10))
+    env = make_environment()
+
+    def refuse(call):
+        try:
+            call()
+        except Exception:  # every case below must be refused (InputError, SecurityError)
+            return
+        raise RuntimeError("not refused")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        huge = Path(tmp) / "huge.yaml"
+        huge.write_text("a: 1\n" + "#" * (MAX_FILE_BYTES + 10), encoding="utf-8")
+        cases = {
+            "alias_bomb": lambda: refuse(lambda: parse_yaml(bomb, "bomb.yaml")),
+            "oversized_file": lambda: refuse(lambda: load_yaml_file(huge)),
+            "template_value": lambda: refuse(lambda: env.from_string("{{ 'x' * 10 ** 9 }}").render()),
+        }
+        return {name: summary(timed(case, repeat), 1000, 1) for name, case in cases.items()}
+
+
 def rebuild_seconds(repeat: int):
     """Edit one card's text under `pnp watch` and time until cards.pdf is rewritten."""
     times = []
@@ -182,6 +209,7 @@ def main() -> None:
     results["peak_rss_mb"] = summary([child_peak_rss(10000) for _ in range(3)], 1, 1)
     results["validate_builds_per_second"] = validate_rate()
     results["rebuild_seconds"] = rebuild_seconds(5)
+    results["refusal_ms"] = refusal_ms(repeat)
     results["targets"] = {"ratio": 1.5, "kit_seconds": 3, "peak_rss_mb": 150, "rebuild_seconds": 1}
     (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print_table(results)
@@ -195,6 +223,8 @@ def print_table(results: dict) -> None:
         rows.append((f"floor_ms_per_card @ {n}", s))
     for key in ("kit_seconds", "peak_rss_mb", "validate_builds_per_second", "rebuild_seconds"):
         rows.append((key, results[key]))
+    for name, s in results.get("refusal_ms", {}).items():
+        rows.append((f"refusal_ms {name}", s))
     print(f"{'figure':32} {'median':>10} {'min':>10} {'max':>10}  runs")
     for name, s in rows:
         print(f"{name:32} {s['median']:>10} {s['min']:>10} {s['max']:>10}  {s['runs']}")

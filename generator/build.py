@@ -12,9 +12,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.core.errors import InputError
 from generator.export.raster import export_pngs, export_tts
 from generator.kit import build_faces, output_dir, pack_faces
-from generator.pack.load import load_build, load_pack
+from generator.maps.load import load_pack_maps
+from generator.pack.load import load_build, load_pack, load_presets
 from generator.pack.model import Build, Pack
 from generator.preflight.layout import layout_warning_lines
 from generator.render.cards.faces import CardShared
@@ -78,8 +80,19 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
 
 
 def _worker(args) -> list[str]:
-    part, pack_dir, out, opt = args
-    return _home_part(part, load_pack(Path(pack_dir)), None, None, out, opt)
+    part, pack, out, opt = args
+    return _home_part(part, pack, None, None, out, opt)
+
+
+def _read_shared_files(pack: Pack) -> None:
+    """Parse the files several parts need (maps, presets) before the pack goes to the workers,
+    so each file is read once per build; a broken map is left for the maps part to report."""
+    load_presets(pack)
+    if pack.map_files:
+        try:
+            load_pack_maps(pack)
+        except InputError:
+            pass
 
 
 def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "home", paper: str = "a4",
@@ -94,8 +107,9 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
     if profile == "home":
         parts = HOME_PARTS if only == "all" else (only,)
         if parallel and build is None and len(parts) > 1:
-            with ProcessPoolExecutor(max_workers=WORKERS) as pool:
-                results = dict(zip(parts, pool.map(_worker, [(p, str(pack_dir), out, opt) for p in parts])))
+            _read_shared_files(pack)
+            with ProcessPoolExecutor(max_workers=WORKERS) as pool:  # the loaded pack travels, pickled
+                results = dict(zip(parts, pool.map(_worker, [(p, pack, out, opt) for p in parts])))
             for part in ("cards", "pieces", "maps", "rulebook"):
                 yield from results.get(part, [])
         else:

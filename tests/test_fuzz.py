@@ -22,7 +22,8 @@ from generator.cli import main
 from generator.core.errors import InputError
 from generator.pack.load import build_from_document, load_pack
 from generator.maps import validate_hexmap
-from generator.maps.checks import largest_party, preset_builds, preset_footprints
+from generator.maps.checks import largest_party, preset_footprints
+from generator.pack.load import load_presets as preset_builds
 from generator.maps.load import map_from_document
 from generator.rules import validate_build
 from generator.core.yamlio import MAX_DEPTH, parse_yaml, read_text

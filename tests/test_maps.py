@@ -23,7 +23,8 @@ from generator.core.errors import InputError
 from generator.grids.hexgrid import Hex
 from generator.pack.load import load_build
 from generator.maps import Footprint, load_map, validate_hexmap, validate_map
-from generator.maps.checks import footprint_of, largest_party, preset_builds, preset_footprints
+from generator.maps.checks import footprint_of, largest_party, preset_footprints
+from generator.pack.load import load_presets as preset_builds
 from generator.render.maps.document import build_maps_pdf, draw_map_thumbnail, export_map_pngs, plan_sheets
 from generator.render.maps.hexes import draw_hex_shape
 from generator.render.maps.page import MARGIN_MM
@@ -90,6 +91,8 @@ def pack_with_maps(pack, paths):
     """A shallow copy of the pack that holds only the given map files."""
     clone = copy.copy(pack)
     clone.map_files = sorted(Path(p) for p in paths)
+    # the copy must not share maps the original has already loaded (load once, per pack)
+    clone.loaded = {key: value for key, value in pack.loaded.items() if key != "maps"}
     return clone
 
 

@@ -41,7 +41,7 @@ def _offset(value: str) -> tuple[float, float]:
 def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir, service, color, icc,
           ink_limit, cut, cut_inset, tts_url_base):
     """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
-    from generator.build import run_build  # deferred: the renderers (ReportLab) take a second to import; --help and validate skip them
+    from generator.build import run_build  # deferred: ReportLab takes a second to load
     eff = apply_service(profile, service, color, png_size, cut, ink_limit)
     extra = {"color": eff["color"], "icc": str(icc) if icc else None, "ink_limit": eff["ink_limit"], "cut": cut,
              "cut_inset": cut_inset, "tts_url_base": tts_url_base}

@@ -21,7 +21,7 @@ from generator.pack.locate import load_target
               help="The pack the build belongs to (default: found as `pnp validate` finds it).")
 def roster(build_file, out_file, paper, points, pack_option):
     """Print a build's roster sheet: characters, points, the verdict, the share code and its QR code."""
-    from generator.render.roster.sheet import write_roster  # deferred: the renderers (ReportLab) take a second to import; --help and validate skip them
+    from generator.render.roster.sheet import write_roster  # deferred: ReportLab takes a second to load
     pack, build = load_target(build_file, pack_option)
     out = out_file or Path("output") / pack.spec.id / f"{build_file.stem}-roster.pdf"
     info = write_roster(pack, build, out, paper=paper, points_override=points)

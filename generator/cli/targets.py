@@ -7,9 +7,11 @@ from pathlib import Path
 from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Report
 from generator.core.yamlio import display_path
+from generator.maps import validate_map
 from generator.pack.load import load_build
 from generator.pack.locate import is_map_file, pack_for
 from generator.pack.model import Pack
+from generator.render.pieces.model import check_pieces
 from generator.rules import validate_build
 from generator.rules.pack_checks import validate_pack_rules
 
@@ -35,7 +37,6 @@ def validate_target(target: Path, points: int | str | None = None, pack_option: 
 def validate_pack(pack: Pack, points: int | str | None = None, max_characters: int | None = None) -> list[Report]:
     problems = []
     if getattr(pack.spec, "pieces", None) is not None:
-        from generator.render.pieces.model import check_pieces
         problems.extend(check_pieces(pack))
     reports = [pack_report(pack)]
     for preset in pack.preset_files:
@@ -68,8 +69,4 @@ def pack_report(pack: Pack) -> Report:
 
 
 def validate_map_file(pack: Pack, path: Path, boss_build: Path | None, setup: str = "rules") -> list[Report]:
-    try:
-        from generator.maps import validate_map
-    except ImportError:  # maps arrive with the hex map module
-        return []
     return [validate_map(pack, path, boss_build, setup)]

@@ -43,7 +43,7 @@ def outputs_for(changed: set[Path], pack_root: Path) -> set[str]:
 def watch(pack_dir: Path, echo, paper: str = "a4", out_dir: Path | None = None, stop=None) -> None:
     from watchfiles import watch as watch_files
 
-    from generator.build import run_build  # deferred: the renderers (ReportLab) take a second to import
+    from generator.build import run_build  # deferred: ReportLab takes a second to load
 
     def rebuild(parts):
         start = time.perf_counter()

@@ -140,7 +140,20 @@ def _check_depth(text: str, file: str) -> None:
     depth = 0
     starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
     ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
-    for event in yaml.parse(text, Loader=_COMPOSER):
+    events = yaml.parse(text, Loader=_COMPOSER)
+    while True:
+        try:
+            event = next(events, None)
+        except yaml.MarkedYAMLError as exc:
+            # libyaml 0.2.5 as bundled by PyYAML >= 6.0.3 stops deep nesting itself (at 1000
+            # levels, reading ahead); that is the same fault as ours, so it gets the same code
+            if "maximum nesting depth" not in str(exc.problem):
+                raise
+            mark = exc.problem_mark
+            raise _problem(file, "yaml.too-deep", f"nesting deeper than {MAX_DEPTH} levels",
+                           mark.line + 1, mark.column + 1, expected=f"at most {MAX_DEPTH} levels") from None
+        if event is None:
+            return
         if isinstance(event, starts):
             depth += 1
             if depth > MAX_DEPTH:

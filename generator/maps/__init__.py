@@ -9,12 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.core.report import Report
-from generator.maps.checks import (Footprint, check_map, footprint_of, largest_party, preset_builds,
-                                   preset_footprints)
+from generator.maps.checks import Footprint, check_map, footprint_of, largest_party, preset_footprints
 from generator.maps.load import load_map, load_pack_maps
 from generator.maps.model import HexMap
 from generator.maps.reach import check_square_map
-from generator.pack.load import load_build
+from generator.pack.load import load_build, load_presets
 from generator.pack.model import Pack
 
 __all__ = ["Footprint", "HexMap", "load_map", "load_pack_maps", "validate_map", "validate_hexmap"]
@@ -28,7 +27,7 @@ def validate_map(pack: Pack, path: Path, boss_build: Path | None = None, setup: 
     if hexmap.grid == "square":
         violations, stats = check_square_map(hexmap, pack)
         return Report(file=hexmap.file, kind="map", name=hexmap.title, violations=violations, stats=stats)
-    builds = preset_builds(pack)
+    builds = load_presets(pack)
     if boss_build is not None:
         footprints = [footprint_of(pack, load_build(Path(boss_build), pack))]
     else:

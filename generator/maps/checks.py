@@ -18,14 +18,13 @@ Footprints come from builds generically: the union of the base cards' `hexes` fi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
-from generator.core.errors import InputError, Location, did_you_mean, short_list
+from generator.core.errors import Location, did_you_mean, short_list
 from generator.core.report import Violation
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 from generator.maps.model import HexEntry, HexMap
-from generator.pack.load import load_build
+from generator.pack.load import load_presets
 from generator.pack.model import Build, Pack
 
 DEFAULT_PARTY = 4
@@ -89,27 +88,16 @@ def footprint_of(pack: Pack, build: Build) -> Footprint:
     return Footprint(build.name, build.side, frozenset(hexes or {hexgrid.ORIGIN}), build.file)
 
 
-def preset_builds(pack: Pack) -> list[Build]:
-    """The pack's presets that load; broken presets are reported by pack validation."""
-    builds = []
-    for path in pack.preset_files:
-        try:
-            builds.append(load_build(Path(path), pack))
-        except InputError:
-            continue
-    return builds
-
-
 def preset_footprints(pack: Pack, builds: list[Build] | None = None) -> list[Footprint]:
     sides = footprint_sides(pack)
-    builds = preset_builds(pack) if builds is None else builds
+    builds = load_presets(pack) if builds is None else builds
     return [footprint_of(pack, b) for b in builds if b.side in sides]
 
 
 def largest_party(pack: Pack, builds: list[Build] | None = None) -> int:
     """The most characters any non-footprint preset fields, else DEFAULT_PARTY."""
     sides = footprint_sides(pack)
-    builds = preset_builds(pack) if builds is None else builds
+    builds = load_presets(pack) if builds is None else builds
     sizes = [len(b.characters) for b in builds if b.side not in sides]
     return max(sizes) if sizes else DEFAULT_PARTY
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.core.errors import InputError, Problem
-from generator.core.yamlio import Document, load_yaml_file
+from generator.core.yamlio import Document
 from generator.maps.model import hex_map_from_document
 from generator.maps.square import square_map_from_document
+from generator.pack.load import pack_document
 from generator.pack.model import Pack
 
 
@@ -19,7 +20,7 @@ def load_map(pack: Pack, path: Path):
     """Read a map file. Raises InputError (every problem, with file:line:column) when the
     file is not a map; rule-level problems (off-grid hexes, unknown terrain) are kept for
     `generator.maps.checks` to report."""
-    doc = load_yaml_file(Path(path))
+    doc = pack_document(pack, path)
     return map_from_document(doc, pack, map_id(path))
 
 
@@ -36,7 +37,9 @@ def map_from_document(doc: Document, pack: Pack, mid: str):
 
 def load_pack_maps(pack: Pack) -> list:
     """Every map of a pack (HexMap or SquareMap), in file-name order; all unreadable files
-    reported together."""
+    reported together. Read once per run: the pack keeps them."""
+    if "maps" in pack.loaded:
+        return pack.loaded["maps"]
     maps, problems = [], []
     for path in pack.map_files:
         try:
@@ -45,4 +48,5 @@ def load_pack_maps(pack: Pack) -> list:
             problems.extend(exc.problems)
     if problems:
         raise InputError(problems)
+    pack.loaded["maps"] = maps
     return maps

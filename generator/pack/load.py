@@ -98,6 +98,9 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
     for i, rule in enumerate(spec.rules):
         need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
         need(rule.side, spec.sides, ("rules", i, "side"), "side")
+    fields = {name for type_spec in spec.card_types.values() for name in type_spec.fields}
+    for i, name in enumerate(spec.totals):
+        need(name, fields, ("totals", i), "card field")
     if spec.default_points_limit is not None:
         need(spec.default_points_limit, spec.points_limits, ("default_points_limit",), "points limit")
     for type_id, type_spec in spec.card_types.items():
@@ -186,10 +189,36 @@ def load_pack(root: Path) -> Pack:
         docs[doc.file] = doc
     _check_card_refs(cards, spec, problems, unreadable)
     problems.raise_if_any()
-    return Pack(
+    pack = Pack(
         root=root, spec=spec, cards=cards, game_file=game_doc.file,
         preset_files=files["presets"], map_files=files["maps"], rule_files=files["rules"],
     )
+    pack.documents[str(root / "game.yaml")] = game_doc
+    return pack
+
+
+def pack_document(pack: Pack, path: Path) -> Document:
+    """A YAML file of the pack's run (game.yaml, a preset, a map, a build), parsed once: later
+    stages ask the pack instead of reading the file again."""
+    key = str(Path(path))
+    doc = pack.documents.get(key)
+    if doc is None:
+        doc = pack.documents[key] = load_yaml_file(Path(path))
+    return doc
+
+
+def load_presets(pack: Pack) -> list[Build]:
+    """The pack's presets that load, in file-name order, made once per run; a broken preset is
+    left out here and reported by `pnp validate`."""
+    if "presets" not in pack.loaded:
+        builds = []
+        for path in pack.preset_files:
+            try:
+                builds.append(load_build(Path(path), pack))
+            except InputError:
+                continue
+        pack.loaded["presets"] = builds
+    return pack.loaded["presets"]
 
 
 def _check_inside(root: Path, paths: list[Path]) -> None:
@@ -302,7 +331,7 @@ def _check_card_refs(cards: dict[str, Card], spec: GameSpec, problems: ProblemLi
 
 
 def load_build(path: Path, pack: Pack) -> Build:
-    doc = load_yaml_file(Path(path))
+    doc = pack_document(pack, path)
     return build_from_document(doc, pack)
 
 

@@ -373,6 +373,9 @@ class GameSpec(Strict):
     points_limits: dict[str, int] = {}
     default_points_limit: str | None = None
     rules: list[RuleSpec] = []
+    # base-card fields a build's statistics summary totals per character (a whole-number field
+    # is summed, a `hexes` field counts distinct hexes), e.g. [slots, feat_cost, size]
+    totals: list[Annotated[str, StringConstraints(min_length=1, max_length=64)]] = []
     terrain: dict[CardId, TerrainSpec] = {}
     # permissive / strict: centre to centre with either / both tie-breaks clear;
     # corners: some corner of one hex sees some corner of the other (hexgrid.corner_line_of_sight)
@@ -475,6 +478,11 @@ class Pack:
     preset_files: list = field(default_factory=list)
     map_files: list = field(default_factory=list)
     rule_files: list = field(default_factory=list)
+    # Parsed once per run and carried to worker processes with the pack: the YAML documents of
+    # its files by path (game.yaml, presets, maps: generator.pack.load.pack_document) and the
+    # values made from them (its presets and its maps), filled by the loaders on first use.
+    documents: dict = field(default_factory=dict, repr=False, compare=False)
+    loaded: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def id(self) -> str:

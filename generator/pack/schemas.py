@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, create_model,
                       model_validator)
@@ -140,12 +140,6 @@ def card_models(game: GameSpec) -> dict[str, type[BaseModel]]:
         model_name = "Card_" + type_id.replace("-", "_")
         models[type_id] = create_model(model_name, __config__=STRICT, **fields)
     return models
-
-
-def cards_file_model(game: GameSpec):
-    members = tuple(card_models(game).values())
-    item = Union[members] if len(members) > 1 else members[0]
-    return create_model("CardsFile", __config__=STRICT, cards=(list[item], ...))
 
 
 def build_models(game: GameSpec) -> dict[str, type[BaseModel]]:

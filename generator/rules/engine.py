@@ -32,16 +32,16 @@ def validate_build(pack: Pack, build: Build, points_override: int | str | None =
 
 
 def _stat_summary(ctx: Context, character: Character) -> dict:
+    """The character's statistics, plus the totals game.yaml's `totals:` names over its base
+    cards: a whole-number field is summed, a `hexes` field counts distinct hexes (at least one)."""
     summary = dict(ctx.full_stats(character))
-    bases = [p for p in ctx.of(character, "base") if p.fits]
-    for name in ("slots", "feat_cost"):
+    bases = [p for p in ctx.of(character, "base") if p.fits]  # a misplaced card adds nothing
+    card_types = ctx.pack.spec.card_types
+    for name in ctx.pack.spec.totals:
+        if any(getattr(card_types[p.card.type].fields.get(name), "type", None) == "hexes" for p in bases):
+            summary[name] = max(1, len({tuple(cell) for p in bases for cell in p.card.fields.get(name) or []}))
+            continue
         values = [p.card.fields.get(name) for p in bases if isinstance(p.card.fields.get(name), int)]
         if values:
             summary[name] = sum(values)
-    hexes = set()
-    for p in bases:
-        for q, r in p.card.fields.get("size") or []:
-            hexes.add((q, r))
-    if any("size" in p.card.fields for p in bases):
-        summary["size"] = max(1, len(hexes))
     return summary

@@ -48,6 +48,18 @@ def load_sheet(name_or_path: str) -> SheetSpec:
         known = sorted(p.stem for p in SHEETS_DIR.glob("*.yaml"))
         raise InputError([Problem("sheet.missing", f"no sheet named `{name_or_path}`", Location(str(path)),
                                   expected=f"one of: {', '.join(known)}, or a path to a sheet file")])
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)  # an edited sheet (pnp watch) is read afresh
+    if key not in _LOADED:
+        _LOADED[key] = _read_sheet(path)
+    return _LOADED[key]
+
+
+# sheet files read in this process: the cards and the calibration page of one build share them
+_LOADED: dict[tuple, SheetSpec] = {}
+
+
+def _read_sheet(path: Path) -> SheetSpec:
     doc = load_yaml_file(path)
     if not isinstance(doc.data, dict):
         raise InputError([Problem("schema.type", "a sheet file must be a mapping", doc.at(()))])

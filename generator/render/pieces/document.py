@@ -9,7 +9,7 @@ from reportlab.lib.utils import simpleSplit
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
-from generator.core.yamlio import load_yaml_file
+from generator.pack.load import pack_document
 from generator.pack.model import Build, Pack
 from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import BOLD, REGULAR
@@ -56,7 +56,7 @@ def write_pieces(pack: Pack, out: Path, paper: str, build: Build | None, duplex:
     kit = Kit(pack=pack, hex_mm=hex_mm, orientation=orientation, paper=paper,
               duplex=duplex if duplex in ("long-edge", "short-edge") else "long-edge",
               back_offset=back_offset, title=title)
-    kit.doc = load_yaml_file(Path(pack.root) / "game.yaml")
+    kit.doc = pack_document(pack, Path(pack.root) / "game.yaml")
     figures: list[Figure] = build_figures(pack, build) if build is not None else kit_figures(pack)
     counters = expand_counters(kit, figures, build)
     plans: list[PagePlan] = []

@@ -20,15 +20,14 @@ from pathlib import Path
 
 from generator.core.errors import InputError, Problem, did_you_mean, short_list
 from generator.core.paths import resolve_inside
-from generator.core.yamlio import load_yaml_file
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 from generator.maps.load import load_pack_maps
 from generator.pack.cardlist import card_order
-from generator.pack.load import load_build
+from generator.pack.load import load_presets, pack_document
 from generator.pack.model import Build, Card, Character, Pack, PiecesSpec, kebab
 from generator.render.base.icons import known_icons
-from generator.rules.context import Context, Placed
+from generator.rules.context import Context, resolve_build
 
 DEFAULT_HEX_MM = 25.4  # 1 inch flat to flat, when neither the pieces nor any map says otherwise
 
@@ -93,28 +92,10 @@ def _side_look(pack: Pack, side_id: str) -> tuple[str, str | None]:
     return "#444444", None
 
 
-def _placed(pack: Pack, build: Build, character: Character) -> list[Placed]:
-    out = []
-
-    def take(ref, place, base_index=None, copies=1):
-        card = pack.cards.get(ref.id)
-        if card is not None:
-            out.append(Placed(ref, card, place, character, base_index, copies))
-
-    for bi, entry in enumerate(character.bases):
-        take(entry.card, "base")
-        for eq in entry.equipment:
-            take(eq, "equipment", bi)
-    for eq in character.equipment:
-        take(eq, "equipment")
-    for ab in character.abilities:
-        take(ab, "abilities")
-    return out
-
-
 def character_stats(pack: Pack, build: Build, character: Character) -> dict[str, int]:
-    """The character's statistics as the rules total them (bases, equipment, abilities)."""
-    return Context(pack, build, None, _placed(pack, build, character)).full_stats(character)
+    """The character's statistics as the rules total them (bases, equipment, abilities), from the
+    validator's own card resolution; unknown cards are the validator's to report."""
+    return Context(pack, build, None, resolve_build(pack, build, [])).full_stats(character)
 
 
 def _card_stats(pack: Pack, card: Card) -> dict[str, int]:
@@ -150,16 +131,6 @@ def _unique(key: str, used: set) -> str:
     return out
 
 
-def preset_builds(pack: Pack) -> list[Build]:
-    builds = []
-    for path in sorted(pack.preset_files, key=str):
-        try:
-            builds.append(load_build(Path(path), pack))
-        except InputError:
-            continue  # broken presets are reported by `pnp validate`
-    return builds
-
-
 def kit_mode(pack: Pack, side_id: str) -> str:
     """Whole-kit figures of a side: one per base card when a character is a single card,
     else one per preset build (a boss assembled from many cards)."""
@@ -186,7 +157,7 @@ def kit_figures(pack: Pack) -> list[Figure]:
                     out.append(Figure(_unique(card.id, used), card.name, side_id, (card,), _card_stats(pack, card),
                                       (hexgrid.ORIGIN,), *look, card.art, card, "card"))
         else:
-            presets = preset_builds(pack) if presets is None else presets
+            presets = load_presets(pack) if presets is None else presets
             for build in presets:
                 if build.side == side_id:
                     out.extend(build_figures(pack, build, "preset", used))
@@ -201,7 +172,7 @@ def most_characters(pack: Pack) -> int:
         if side.characters.max is not None or side.characters.kit is not None:
             total += side.characters.max if side.characters.max is not None else side.characters.kit
         else:
-            presets = preset_builds(pack) if presets is None else presets
+            presets = load_presets(pack) if presets is None else presets
             total += max([len(b.characters) for b in presets if b.side == side_id] or [side.characters.min or 1])
     return total
 
@@ -234,7 +205,7 @@ def check_pieces(pack: Pack) -> list[Problem]:
     spec = pack.spec.pieces
     if spec is None:
         return []
-    doc = load_yaml_file(Path(pack.root) / "game.yaml")
+    doc = pack_document(pack, Path(pack.root) / "game.yaml")
     problems: list[Problem] = []
     root = ("pieces",)
 

@@ -10,7 +10,8 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
-from generator.core.yamlio import display_path, load_yaml_file
+from generator.core.yamlio import display_path
+from generator.pack.load import pack_document
 from generator.pack.model import Pack
 from generator.render.base.layout import make_environment
 from generator.render.rulebook.diagrams import DiagramError, diagram_flowable
@@ -161,7 +162,7 @@ def expand_reference(pack: Pack, env=None, context: dict | None = None) -> dict:
                 return env.from_string(value).render(context)
             except Exception as exc:
                 try:
-                    location = load_yaml_file(Path(pack.root) / "game.yaml").at(("reference",) + path)
+                    location = pack_document(pack, Path(pack.root) / "game.yaml").at(("reference",) + path)
                 except InputError:
                     location = Location(pack.game_file)
                 raise InputError([Problem("rules.template", f"reference text: {exc}", location, found=value,

@@ -1,0 +1,81 @@
+"""Load once, pass values: one `pnp build` (or `pnp validate`) of a pack parses each of its YAML
+files once; every later stage takes the loaded pack, which carries its presets and maps."""
+
+from __future__ import annotations
+
+import collections
+from pathlib import Path
+
+import pytest
+
+from generator.build import run_build
+from generator.cli.targets import validate_target
+from generator.core import yamlio
+from generator.pack.load import load_pack
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def parses(monkeypatch):
+    """Counts every YAML parse by file name while the test runs."""
+    counts: collections.Counter = collections.Counter()
+    parse = yamlio.parse_yaml
+
+    def counting(text, file):
+        counts[file] += 1
+        return parse(text, file)
+
+    monkeypatch.setattr(yamlio, "parse_yaml", counting)
+    return counts
+
+
+@pytest.mark.parametrize("pack", ["boss_fight", "tactics"])
+def test_one_build_of_the_whole_kit_parses_each_file_once(tmp_path, parses, monkeypatch, pack):
+    monkeypatch.chdir(REPO)
+    lines = list(run_build(Path("card_data") / pack, out_dir=tmp_path, parallel=False))
+    assert any("cards.pdf" in line for line in lines) and any("rulebook.pdf" in line for line in lines)
+    pack_files = [f for f in parses if f.startswith(f"card_data/{pack}/")]
+    assert f"card_data/{pack}/game.yaml" in pack_files
+    assert any("/maps/" in f for f in pack_files) and any("/cards/" in f for f in pack_files)
+    assert {f: n for f, n in parses.items() if n != 1} == {}
+
+
+def test_validating_a_pack_parses_each_file_once(parses, monkeypatch):
+    monkeypatch.chdir(REPO)
+    reports = validate_target(Path("card_data/boss_fight"))
+    assert len(reports) == 1 + 10 + 7  # the pack, its 10 presets, its 7 maps
+    assert sum(1 for f in parses if "/presets/" in f) == 10 and sum(1 for f in parses if "/maps/" in f) == 7
+    assert {f: n for f, n in parses.items() if n != 1} == {}
+
+
+def test_the_loaded_pack_carries_its_presets_and_maps_to_the_workers(monkeypatch):
+    """The parallel build sends the loaded pack (with its parsed presets and maps) to each
+    worker process instead of a folder to read again."""
+    monkeypatch.chdir(REPO)
+    sent = []
+
+    class Pool:  # stands in for ProcessPoolExecutor: records what each worker would receive
+        def __init__(self, max_workers):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def map(self, fn, jobs):
+            jobs = list(jobs)
+            sent.extend(jobs)
+            return [[] for _ in jobs]
+
+    import generator.build as build_module
+    monkeypatch.setattr(build_module, "ProcessPoolExecutor", Pool)
+    list(run_build(Path("card_data/boss_fight"), out_dir=Path("unused")))
+    packs = {id(job[1]) for job in sent}
+    assert [job[0] for job in sent] == ["rulebook", "maps", "cards", "pieces"] and len(packs) == 1
+    pack = sent[0][1]
+    assert len(pack.loaded["presets"]) == 10 and len(pack.loaded["maps"]) == 7
+    assert str(Path("card_data/boss_fight/game.yaml")) in pack.documents
+    assert type(pack) is type(load_pack(Path("card_data/boss_fight")))
