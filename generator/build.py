@@ -7,18 +7,21 @@ single-threaded. Each part's bytes do not depend on which process made it.
 
 from __future__ import annotations
 
+import errno
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.core.errors import InputError
+from generator.core import staging
+from generator.core.errors import InputError, Location, Problem
+from generator.core.workers import stop_on_signals, worker_pool
 from generator.export.raster import export_pngs, export_tts
 from generator.kit import build_faces, output_dir, pack_faces
 from generator.maps.load import load_pack_maps
 from generator.pack.load import load_build, load_pack, load_presets
 from generator.pack.model import Build, Pack
 from generator.preflight.layout import layout_warning_lines
+from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardShared
 from generator.render.cards.sheets import (write_calibration, write_gutterfold, write_home_sheets,
                                            write_print_shop)
@@ -63,6 +66,7 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
         name = f"{stem}-cards.pdf" if stem else "cards.pdf"
         lines.append(_timed(out / name, write_home_sheets, pack, faces, out / name, sheet=opt.paper,
                             duplex=opt.duplex, back_offset=opt.back_offset, shared=shared))
+        lines.extend(sorted(shared.notes) + layout_warnings(pack))
         if not build:
             lines.append(_timed(out / "calibration.pdf", write_calibration, pack, out / "calibration.pdf",
                                 sheet=opt.paper, duplex=opt.duplex if opt.duplex != "none" else "long-edge"))
@@ -79,9 +83,18 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
     return lines
 
 
-def _worker(args) -> list[str]:
-    part, pack, out, opt = args
-    return _home_part(part, pack, None, None, out, opt)
+def layout_warnings(pack: Pack) -> list[str]:
+    """Layouts named after no card type: printed, as `pnp validate` reports them."""
+    return [f"warning: {v.location}: {v.message}" + (f" ({v.fix})" if v.fix else "") for v in stray_layouts(pack)]
+
+
+def _worker(args) -> tuple[list[str], list]:
+    """One part in a worker process: its outputs are staged under the build's token and handed
+    back, to be renamed with all the others once every part has succeeded."""
+    part, pack, out, opt, token = args
+    with staging.staged(token) as stage:
+        lines = _home_part(part, pack, None, None, out, opt)
+    return lines, stage.pending
 
 
 def _read_shared_files(pack: Pack) -> None:
@@ -98,46 +111,107 @@ def _read_shared_files(pack: Pack) -> None:
 def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "home", paper: str = "a4",
               duplex: str = "long-edge", back_offset=(0.0, 0.0), png_size: str = "mpc", only: str = "all",
               out_dir: Path | None = None, parallel: bool = True, extra: dict | None = None):
-    """Yields one line per file written (and a warning line per layout problem)."""
+    """Yields one line per file written (and a warning line per layout problem). All or
+    nothing: every output is written under a temporary name and all are renamed only when
+    every part has succeeded; a failure, or a SIGINT / SIGTERM, stops the workers and removes
+    the temporary files (core/staging.py)."""
     pack = load_pack(Path(pack_dir))
     build = load_build(build_file, pack) if build_file else None
     out = output_dir(pack, out_dir)
+    try:
+        check_output_dir(out)
+    except OSError as exc:  # a name too long, a loop of links...
+        raise staging.output_error(exc, out) from None
+    check_not_empty(pack, build, profile, only)
     stem = Path(build_file).stem if build_file else None
     opt = Options(paper, duplex, tuple(back_offset), png_size, **(extra or {}))
+    token = staging.new_token()
+    lines: list[str] = []
+    pending: list = []
+    try:
+        with stop_on_signals():
+            try:
+                with staging.staged(token) as stage:
+                    lines = _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token, stage)
+                    pending = stage.pending
+                staging.commit(pending)
+            except BaseException:
+                staging.discard(pending, out, token)
+                raise
+    except OSError as exc:
+        raise staging.output_error(exc, out) from None
+    yield from lines
+
+
+def check_output_dir(out: Path) -> None:
+    """The output folder is made if missing; a file in its place is an error, before any work."""
+    for folder in [out, *out.parents]:
+        if folder.exists() or folder.is_symlink():
+            if not folder.is_dir():
+                raise staging.output_error(OSError(errno.ENOTDIR, "Not a directory", str(folder)), out)
+            break
+
+
+def check_not_empty(pack, build, profile: str, only: str) -> None:
+    """A build that would print nothing is an error, not an empty (or blank-page) file."""
+    if build is not None:
+        return
+    cards = bool(pack.cards)
+    if profile == "home":
+        wanted = {"all": cards or pack.map_files or pack.rule_files or pack.spec.pieces is not None,
+                  "cards": cards, "maps": pack.map_files, "rulebook": pack.rule_files,
+                  "pieces": pack.spec.pieces is not None}.get(only, True)
+        what = "cards, maps, rules chapters or pieces" if only == "all" else only
+    else:
+        wanted, what = cards, "cards"
+    if not wanted:
+        raise InputError([Problem("build.empty", f"{pack.spec.name} has no {what}: the build would print "
+                                  "nothing", Location(pack.game_file), expected=f"at least one of: {what}",
+                                  fix="add cards to cards/*.yaml (see docs/formats.md), or build another part")])
+
+
+def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token, stage) -> list[str]:
     if profile == "home":
         parts = HOME_PARTS if only == "all" else (only,)
+        lines = []
         if parallel and build is None and len(parts) > 1:
             _read_shared_files(pack)
-            with ProcessPoolExecutor(max_workers=WORKERS) as pool:  # the loaded pack travels, pickled
-                results = dict(zip(parts, pool.map(_worker, [(p, pack, out, opt) for p in parts])))
+            with worker_pool(WORKERS) as pool:  # the loaded pack travels, pickled
+                done = pool.map(_worker, [(p, pack, out, opt, token) for p in parts], chunksize=1)
+            results = dict(zip(parts, done))
+            for part in parts:  # the workers' staged outputs join this process's
+                stage.pending.extend(results[part][1])
             for part in ("cards", "pieces", "maps", "rulebook"):
-                yield from results.get(part, [])
+                lines.extend(results[part][0] if part in results else [])
         else:
             for part in ("cards", "pieces", "maps", "rulebook"):
                 if part in parts:
-                    yield from _home_part(part, pack, build, stem, out, opt)
-        return
+                    lines.extend(_home_part(part, pack, build, stem, out, opt))
+        return lines
 
+    lines = []
     shared = CardShared(pack)
-    yield from layout_warning_lines(pack, build, shared)
+    lines.extend(layout_warning_lines(pack, build, shared))
     faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
     if profile in ("dtc", "cut", "printplaygames") or (profile == "print-shop" and opt.color == "cmyk"):
         from generator.export.services import run_extra_profile
-        yield from run_extra_profile(profile, pack, build, faces, shared, out, stem, opt, _timed)
+        lines.extend(run_extra_profile(profile, pack, build, faces, shared, out, stem, opt, _timed))
     elif profile == "gutterfold":
         name = f"{stem}-gutterfold.pdf" if stem else "cards-gutterfold.pdf"
-        yield _timed(out / name, write_gutterfold, pack, faces, out / name, sheet=f"gutterfold-{paper}",
-                     shared=shared)
+        lines.append(_timed(out / name, write_gutterfold, pack, faces, out / name, sheet=f"gutterfold-{opt.paper}",
+                            shared=shared))
     elif profile == "print-shop":
         name = f"{stem}-print-shop.pdf" if stem else "cards-print-shop.pdf"
-        yield _timed(out / name, write_print_shop, pack, faces, out / name, shared=shared)
+        lines.append(_timed(out / name, write_print_shop, pack, faces, out / name, shared=shared))
     elif profile == "png":
-        folder = out / f"png-{png_size}"
-        yield _timed(folder, export_pngs, pack, faces, folder, png_size, shared)
+        folder = out / f"png-{opt.png_size}"
+        lines.append(_timed(folder, export_pngs, pack, faces, folder, opt.png_size, shared))
     elif profile == "tts":
         folder = out / "tts"
-        yield _timed(folder, export_tts, pack, faces, folder, shared)
+        lines.append(_timed(folder, export_tts, pack, faces, folder, shared))
         if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
-            yield _timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps")
+            lines.append(_timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps"))
         from generator.export.tts_save import save_name, write_tts_save
-        yield _timed(folder / f"{save_name(pack)}.json", write_tts_save, pack, folder, opt.tts_url_base, build)
+        lines.append(_timed(folder / f"{save_name(pack)}.json", write_tts_save, pack, folder, opt.tts_url_base,
+                            build))
+    return lines + sorted(shared.notes) + layout_warnings(pack)

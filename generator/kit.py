@@ -25,7 +25,7 @@ def pack_faces(pack: Pack, shared: CardShared, copies: bool = True, reference: b
     for i, card in enumerate(cards, 1):
         for _ in range(card.copies if copies else 1):
             faces.append(_face(card, i, total, shared))
-    if reference and shared.layouts.path_of("reference"):
+    if reference and pack.spec.reference.card and shared.layouts.path_of("reference"):
         faces.extend(reference_faces(pack, len(pack.spec.sides) if copies else 1))
     return faces
 

@@ -40,6 +40,7 @@ from generator.render.base import sheets as sheets_module
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parent / "corpus"
 PACK_DIR = REPO / "card_data" / "boss_fight"
+SIZES_DIR = REPO / "tests" / "fixtures" / "packs" / "sizes"  # square, tarot and landscape card types
 MANIFEST = CORPUS / "cases.yaml"
 
 DEFAULT_AS = {"pack": "pack/cards/zz-corpus.yaml", "map": "pack/maps/zz-corpus.yaml",
@@ -95,14 +96,18 @@ def workspace(tmp_path_factory):
     shutil.copytree(PACK_DIR, ws / "pack")
     shutil.copytree(REPO / "templates" / "sheets", ws / "sheets")
     shutil.copy(CORPUS / "builds" / "render.yaml", ws / "render.yaml")
+    shutil.copytree(SIZES_DIR, ws / "sizes")
     old = os.getcwd()
     os.chdir(REPO)
     try:
         result = CliRunner().invoke(main, build_args(ws))
+        sizes = CliRunner().invoke(main, ["build", str(ws / "sizes"), "-o", str(ws / "sizes-out")])
     finally:
         os.chdir(old)
     assert result.exit_code == 0, result.output
+    assert sizes.exit_code == 0, sizes.output
     assert (ws / "out" / RENDER_OUT).is_file()
+    assert {p.name for p in (ws / "sizes-out").iterdir()} >= {"cards.pdf", "rulebook.pdf"}
     return ws
 
 
@@ -173,6 +178,8 @@ def command(case: dict, ws: Path, dest: Path | None) -> list[str]:
 
 def expected_where(case: dict, ws: Path, dest: Path | None) -> str:
     where = case.get("where")
+    if where is not None and where.startswith("--"):  # an option of the command line
+        return where
     if where is None:
         path = dest if dest is not None else CORPUS / case["file"]
     elif where == "{file}":
@@ -201,8 +208,8 @@ def test_corpus_case(case, workspace, monkeypatch):
     placed = Placed(ws)
     try:
         dest = None
-        if case["run"] in DEFAULT_AS:
-            dest = placed.copy(CORPUS / case["file"], case.get("as", DEFAULT_AS[case["run"]]))
+        if case["run"] in DEFAULT_AS or "as" in case:
+            dest = placed.copy(CORPUS / case["file"], case.get("as") or DEFAULT_AS[case["run"]])
         if case["run"] in ("render", "sheet"):
             placed.copy(CORPUS / case.get("build", "builds/render.yaml"), "render.yaml")
         for dest_rel, src in (case.get("extra") or {}).items():
@@ -249,4 +256,4 @@ def test_the_corpus_is_big_and_every_file_is_used():
     files -= {f for f in files if f.startswith("builds/")}
     assert files - used == set(), f"corpus files no case uses: {sorted(files - used)}"
     categories = {c["file"].split("/")[0] for c in CASES}
-    assert {"yaml", "build", "unicode", "pack", "game", "layout", "sheet", "art", "map"} <= categories
+    assert {"yaml", "build", "unicode", "pack", "game", "layout", "sheet", "art", "map", "sizes", "output"} <= categories

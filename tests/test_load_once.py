@@ -4,6 +4,7 @@ files once; every later stage takes the loaded pack, which carries its presets a
 from __future__ import annotations
 
 import collections
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -55,23 +56,18 @@ def test_the_loaded_pack_carries_its_presets_and_maps_to_the_workers(monkeypatch
     monkeypatch.chdir(REPO)
     sent = []
 
-    class Pool:  # stands in for ProcessPoolExecutor: records what each worker would receive
-        def __init__(self, max_workers):
-            pass
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return False
-
-        def map(self, fn, jobs):
+    class Pool:  # stands in for the worker pool: records what each worker would receive
+        def map(self, fn, jobs, chunksize=1):
             jobs = list(jobs)
             sent.extend(jobs)
-            return [[] for _ in jobs]
+            return [([], []) for _ in jobs]  # (lines, staged outputs) of each part
+
+    @contextlib.contextmanager
+    def pool(processes):
+        yield Pool()
 
     import generator.build as build_module
-    monkeypatch.setattr(build_module, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(build_module, "worker_pool", pool)
     list(run_build(Path("card_data/boss_fight"), out_dir=Path("unused")))
     packs = {id(job[1]) for job in sent}
     assert [job[0] for job in sent] == ["rulebook", "maps", "cards", "pieces"] and len(packs) == 1

@@ -283,10 +283,10 @@ def test_list_of_a_folder_that_is_not_a_pack(tmp_path):
 
 # ---- pnp schema ----------------------------------------------------------------------------------
 
-SCHEMAS = ["game.schema.json", "cards.boss_fight.schema.json", "build.boss_fight.schema.json"]
+SCHEMAS = ["game.schema.json", "layout.schema.json", "cards.boss_fight.schema.json", "build.boss_fight.schema.json"]
 
 
-def test_schema_writes_three_deterministic_files_matching_the_committed_ones(tmp_path):
+def test_schema_writes_four_deterministic_files_matching_the_committed_ones(tmp_path):
     first = pnp("schema", "-o", tmp_path / "a")
     assert first.exit_code == 0
     assert sorted(Path(line).name for line in first.output.split()) == sorted(SCHEMAS)

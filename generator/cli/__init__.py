@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from generator.cli import build, list_cards, new, preflight, roster, schema, share, validate, watch
+from generator.cli import build, layout, list_cards, new, preflight, roster, schema, share, validate, watch
 from generator.cli.common import EXIT_INPUT, make_console
 from generator.cli.textreport import print_problems
 from generator.core.errors import InputError
@@ -45,3 +45,4 @@ main.add_command(roster.roster)
 main.add_command(share.share)
 main.add_command(share.unshare)
 main.add_command(new.new)
+main.add_command(layout.layout_command)

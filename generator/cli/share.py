@@ -8,8 +8,8 @@ import click
 
 from generator.core.files import write_text
 from generator.pack.load import load_pack
-from generator.pack.locate import DEFAULT_PACK, load_target
-from generator.share.codes import share_code, unshare_text
+from generator.pack.locate import load_target
+from generator.share.codes import pack_dir_for_code, share_code, unshare_text
 
 
 @click.command()
@@ -24,13 +24,13 @@ def share(build_file, pack_option):
 
 @click.command()
 @click.argument("code")
-@click.option("--pack", "pack_dir", type=click.Path(path_type=Path, file_okay=False), default=str(DEFAULT_PACK),
-              show_default=True, help="The pack the code was made for (same id and version).")
+@click.option("--pack", "pack_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="The pack the code was made for (default: card_data/<the pack id the code carries>).")
 @click.option("-o", "--out", "out_file", type=click.Path(path_type=Path, dir_okay=False),
               help="The build file to write (default: print it).")
 def unshare(code, pack_dir, out_file):
     """Turn a share code back into a build file (YAML)."""
-    pack = load_pack(pack_dir)
+    pack = load_pack(pack_dir or pack_dir_for_code(code))
     text = unshare_text(code, pack, out_file)
     if out_file is None:
         click.echo(text, nl=False)

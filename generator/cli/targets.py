@@ -39,6 +39,10 @@ def validate_pack(pack: Pack, points: int | str | None = None, max_characters: i
     if getattr(pack.spec, "pieces", None) is not None:
         problems.extend(check_pieces(pack))
     reports = [pack_report(pack)]
+    from generator.cli.render_check import render_problems  # what `pnp build` would stop on, drawn in memory
+    errors, warnings = render_problems(pack)
+    problems.extend(errors)
+    reports[0].violations.extend(warnings)
     for preset in pack.preset_files:
         try:
             reports.append(validate_build(pack, load_build(preset, pack), points, max_characters))

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
 import tempfile
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from generator.core import staging
+from generator.core.workers import worker_pool
 from generator.pack.model import Pack
 from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.sheets import write_print_shop
@@ -53,8 +53,8 @@ def _run_jobs(pdf_path: Path, jobs: list) -> None:
         _render_pages((str(pdf_path), jobs))
         return
     halves = [jobs[i::WORKERS] for i in range(WORKERS)]
-    with ProcessPoolExecutor(max_workers=WORKERS) as pool:
-        list(pool.map(_render_pages, [(str(pdf_path), part) for part in halves]))
+    with worker_pool(WORKERS) as pool:  # terminated, not waited for, if the build stops
+        pool.map(_render_pages, [(str(pdf_path), part) for part in halves])
 
 
 def _unique(faces: list[CardFace]) -> list[CardFace]:
@@ -68,37 +68,41 @@ def _unique(faces: list[CardFace]) -> list[CardFace]:
 
 
 def _replace_dir(tmp: Path, folder: Path) -> None:
-    """Swap a finished folder into place, so a failed export leaves the old one whole."""
-    if folder.exists():
-        old = folder.with_name(f".{folder.name}.old")
-        shutil.rmtree(old, ignore_errors=True)
-        os.replace(folder, old)
-        os.replace(tmp, folder)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(tmp, folder)
+    """Swap a finished folder into place (with the build's other outputs, when staged)."""
+    staging.finish(tmp, folder, folder=True)
+
+
+def png_px(trim_mm: tuple[float, float], size: str = "mpc") -> tuple[int, int]:
+    """Pixels of one card face with bleed at 300 dpi: 36 px (mpc) or 1/8 in (tgc) around the
+    trim, which gives the services' 822 × 1122 and 825 × 1125 for a poker card."""
+    trim_w, trim_h = trim_mm
+    if size in PNG_SIZES and (trim_w, trim_h) == (63.5, 88.9):
+        return PNG_SIZES[size]
+    bleed_px = 37.5 if size == "tgc" else 36
+    return (round(trim_w / 25.4 * DPI + 2 * bleed_px), round(trim_h / 25.4 * DPI + 2 * bleed_px))
 
 
 def export_pngs(pack: Pack, faces: list[CardFace], folder: Path, size: str = "mpc",
                 shared: CardShared | None = None) -> dict:
-    """One PNG per card face (front, and one per distinct back) with bleed, at 300 dpi."""
-    trim_w, trim_h = pack.card_size_mm()
-    if size in PNG_SIZES and (trim_w, trim_h) == (63.5, 88.9):
-        px = PNG_SIZES[size]
-    else:  # other card sizes: 1/8 in bleed (tgc) or 36 px (mpc) around the trim
-        bleed_px = 37.5 if size == "tgc" else 36
-        px = (round(trim_w / 25.4 * DPI + 2 * bleed_px), round(trim_h / 25.4 * DPI + 2 * bleed_px))
-    bleed_mm = (px[0] / DPI * 25.4 - trim_w) / 2
+    """One PNG per card face (front, and one per distinct back) with bleed, at 300 dpi; each
+    card type at its own size, so a tarot or square card is never stretched to the pack's."""
+    bleed_mm = (37.5 if size == "tgc" else 36) / DPI * 25.4
     faces = _unique(faces)
+    sizes = {}  # (trim mm) -> px, in first-seen order
+    for face in faces:
+        trim = pack.card_size_mm(face.type_id)
+        sizes.setdefault(trim, png_px(trim, size))
     folder = Path(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=staging.temp_prefix(folder.name), dir=folder.parent))
     try:
         pdf = tmp / "faces.pdf"
-        write_print_shop(pack, faces, pdf, bleed_mm=bleed_mm, shared=shared, backs=True)
+        with staging.unstaged():  # a work file inside the staged folder, read back at once
+            write_print_shop(pack, faces, pdf, bleed_mm=bleed_mm, shared=shared, backs=True)
         jobs, backs_seen = [], {}
         for i, face in enumerate(faces):
             name = face.card.id if face.card else face.layout
+            px = sizes[pack.card_size_mm(face.type_id)]
             jobs.append((2 * i, str(tmp / f"{i + 1:03d}-{name}.png"), px))
             back_key = f"back-{face.set_id}-{face.type_id}"
             if back_key not in backs_seen:
@@ -106,15 +110,17 @@ def export_pngs(pack: Pack, faces: list[CardFace], folder: Path, size: str = "mp
                 jobs.append((2 * i + 1, str(tmp / f"{back_key}.png"), px))
         _run_jobs(pdf, jobs)
         pdf.unlink()
-        (tmp / "README.txt").write_text(
-            f"{pack.spec.name} {pack.spec.version}: {len(faces)} card faces and {len(backs_seen)} backs, "
-            f"{px[0]} x {px[1]} px at {DPI} dpi ({bleed_mm:.3f} mm bleed around a {trim_w} x {trim_h} mm trim).\n",
-            encoding="utf-8")
+        lines = [f"{pack.spec.name} {pack.spec.version}: {len(faces)} card faces and {len(backs_seen)} backs "
+                 f"at {DPI} dpi with {bleed_mm:.3f} mm bleed around the trim:"]
+        lines += [f"  {px[0]} x {px[1]} px for a {trim[0]:g} x {trim[1]:g} mm card" for trim, px in sizes.items()]
+        (tmp / "README.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
         _replace_dir(tmp, folder)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return {"faces": len(faces), "backs": len(backs_seen), "width_px": px[0], "height_px": px[1]}
+    first = next(iter(sizes.values()), png_px(pack.card_size_mm(), size))
+    return {"faces": len(faces), "backs": len(backs_seen), "width_px": first[0], "height_px": first[1],
+            "sizes": len(sizes)}
 
 
 def tts_card_px(trim_mm: tuple[float, float]) -> tuple[int, int]:
@@ -131,30 +137,33 @@ def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShar
     """Deck sheets for Tabletop Simulator: one deck per set and card type (they share a back),
     up to 69 cards a sheet plus the hidden-card image in the 70th slot, and the back image."""
     from PIL import Image
-    card_px = tts_card_px(pack.card_size_mm())
     groups: dict = {}
     for face in faces:
         groups.setdefault((face.set_id, face.type_id), []).append(face)
+    px_of = {key: tts_card_px(pack.card_size_mm(key[1])) for key in groups}  # each type at its own size
     folder = Path(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=staging.temp_prefix(folder.name), dir=folder.parent))
     manifest = []
     try:
         distinct = _unique(faces)
         pdf = tmp / "faces.pdf"
-        write_print_shop(pack, distinct, pdf, bleed_mm=0.0, shared=shared, backs=True)
+        with staging.unstaged():  # a work file inside the staged folder, read back at once
+            write_print_shop(pack, distinct, pdf, bleed_mm=0.0, shared=shared, backs=True)
         page_of, backs, jobs = {}, set(), []
         for i, face in enumerate(distinct):
             key = face.card.id if face.card else face.layout
             page_of[key] = tmp / f"f-{i}.png"
-            jobs.append((2 * i, str(page_of[key]), card_px))
+            face_px = px_of[(face.set_id, face.type_id)]
+            jobs.append((2 * i, str(page_of[key]), face_px))
             if (face.set_id, face.type_id) not in backs:
                 backs.add((face.set_id, face.type_id))
-                jobs.append((2 * i + 1, str(tmp / f"back-{face.set_id}-{face.type_id}.png"), card_px))
+                jobs.append((2 * i + 1, str(tmp / f"back-{face.set_id}-{face.type_id}.png"), face_px))
         _run_jobs(pdf, jobs)
         per_sheet = TTS_MAX_COLUMNS * TTS_MAX_ROWS - 1
         for (set_id, type_id), members in sorted(groups.items()):
             back_path = tmp / f"back-{set_id}-{type_id}.png"
+            card_px = px_of[(set_id, type_id)]
             for n in range(math.ceil(len(members) / per_sheet)):
                 chunk = members[n * per_sheet:(n + 1) * per_sheet]
                 cols = min(TTS_MAX_COLUMNS, max(2, len(chunk) + 1))
@@ -171,13 +180,15 @@ def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShar
                 name = f"{set_id}-{type_id}-{n + 1}.png"
                 sheet.save(tmp / name, format="PNG")
                 manifest.append({"set": set_id, "type": type_id, "face": name, "back": back_path.name,
-                                 "columns": cols, "rows": rows, "cards": len(chunk), "width_px": sheet.size[0], "height_px": sheet.size[1],
+                                 "columns": cols, "rows": rows, "cards": len(chunk), "width_px": sheet.size[0],
+                                 "height_px": sheet.size[1], "card_px": list(card_px),
                                  "ids": [f.card.id if f.card else f.layout for f in chunk]})
         for f in tmp.glob("f-*.png"):
             f.unlink()
         pdf.unlink()
         (tmp / "decks.json").write_text(json.dumps({"pack": pack.spec.id, "version": pack.spec.version,
-                                                    "card_px": list(card_px), "decks": manifest}, indent=2),
+                                                    "card_px": list(tts_card_px(pack.card_size_mm())),
+                                                    "decks": manifest}, indent=2),
                                         encoding="utf-8")
         _replace_dir(tmp, folder)
     except BaseException:

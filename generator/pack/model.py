@@ -237,6 +237,7 @@ class ReferenceSpec(Strict):
     turn: list[ReferenceSection] = []
     combat: list[ReferenceSection] = []
     glossary: list[GlossaryEntry] = []
+    card: bool = True  # print the reference card with the cards (see docs/layouts.md)
 
 
 # ---- play pieces (game.yaml `pieces:`, see docs/pieces.md) ---------------------------------
@@ -388,6 +389,8 @@ class GameSpec(Strict):
     reference: ReferenceSpec = ReferenceSpec()
     # the pack's own TrueType fonts, by style: paths inside the pack (`fonts/Body.ttf`)
     fonts: dict[FontStyle, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}
+    # the pack's own icons: name -> an SVG file inside the pack, used as `:name:` and in layouts
+    icons: dict[CardId, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}
 
 
 # ---- plain values the rest of the program works with ---------------------------------

@@ -5,7 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import yaml
+
 from generator.core.errors import InputError, Location, Problem
+
+SHARED_LAYOUTS = Path(__file__).resolve().parents[2] / "templates" / "cards"  # the shared frame and back
 
 GAME = """\
 # yaml-language-server: $schema=../../schemas/game.schema.json
@@ -67,7 +71,28 @@ The kit holds {{{{ count('unit') }}}} different units.
 """
 
 
-def create_pack(name: str, root: Path = Path("card_data")) -> Path:
+def sized_layouts(size: str) -> tuple[str, dict]:
+    """game.yaml's `card_size` value and the layouts a pack of that size needs: the shared
+    poker frame (with the unit's own lines) and back, scaled to the size."""
+    from generator.pack.layout_scale import dump_layout, merge_elements, parse_size, read_layout, scaled_layout
+    name, mm = parse_size(size)
+    if name == "poker":
+        return "poker", {}
+    base, back = (read_layout(SHARED_LAYOUTS / f"{n}.yaml") for n in ("base", "back"))
+    unit = yaml.safe_load(LAYOUT)
+    face = {"description": "Unit - the shared frame redrawn for this card size, with the role line and stats.",
+            "frame": base.get("frame", []), "elements": merge_elements(base.get("elements", []), unit["elements"])}
+    poker = (63.5, 88.9)
+    note = (f"The `unit` card type at {mm[0]:g} x {mm[1]:g} mm: `pnp new --size` scaled the shared poker\n"
+            "layout to this size. Coordinates are mm from the trim's top-left corner, y down; see docs/layouts.md.")
+    back_note = f"The card back at {mm[0]:g} x {mm[1]:g} mm (scaled from the shared poker back)."
+    files = {"templates/cards/unit.yaml": dump_layout(scaled_layout(face, poker, mm, name), note),
+             "templates/cards/back.yaml": dump_layout(scaled_layout(back, poker, mm, name), back_note)}
+    card_size = name or f"{{width: {mm[0]:g}, height: {mm[1]:g}}}"
+    return card_size, files
+
+
+def create_pack(name: str, root: Path = Path("card_data"), size: str = "poker") -> Path:
     pack_id = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
     if not pack_id:
         raise InputError([Problem("cli.name", f"`{name}` gives no usable pack id", Location("command line"),
@@ -77,11 +102,13 @@ def create_pack(name: str, root: Path = Path("card_data")) -> Path:
         raise InputError([Problem("cli.exists", f"{target} already exists", Location(str(target)),
                                   expected="a new folder", fix="choose another name, or remove the folder")])
     title = " ".join(w.capitalize() for w in re.split(r"[^A-Za-z0-9]+", name) if w) or pack_id
+    card_size, layouts = sized_layouts(size)
     files = {
-        "game.yaml": GAME.format(id=pack_id, title=title),
+        "game.yaml": GAME.format(id=pack_id, title=title).replace("card_size: poker", f"card_size: {card_size}"),
         "cards/units.yaml": CARDS,
         "templates/cards/unit.yaml": LAYOUT,
         "rules/01-how-to-play.md": RULES.format(),
+        **layouts,
     }
     for rel, text in files.items():
         path = target / rel

@@ -23,6 +23,7 @@ from typing import Annotated, Union
 
 from pydantic import ConfigDict, Field, TypeAdapter, create_model
 
+from generator.core.errors import InputError, Location, Problem
 from generator.pack.model import GameSpec, Pack
 from generator.pack.schemas import build_models, card_models
 
@@ -70,10 +71,33 @@ def _finish(schema: dict, title: str, description: str) -> dict:
     return schema
 
 
-def schema_files(pack: Pack) -> dict[str, dict]:
-    """File name -> schema, for every schema of a pack."""
+def layout_schema(layout_model) -> dict:
+    """A card layout (templates/cards/*.yaml), from the renderer's layout model (passed in: the
+    renderer sits above this layer); every element kind and attribute is in docs/layouts.md."""
+    return _finish(layout_model.model_json_schema(), "Card layout (templates/cards/*.yaml)",
+                   "A card face or back: frame and elements placed in mm from the trim's top-left corner; "
+                   "see docs/layouts.md.")
+
+
+def resolve_pack(value) -> Path:
+    """`--pack`: a pack folder, or the name of one in card_data/."""
+    path = Path(value)
+    if (path / "game.yaml").is_file():
+        return path
+    named = Path("card_data") / str(value)
+    if "/" not in str(value) and (named / "game.yaml").is_file():
+        return named
+    known = sorted(p.parent.name for p in Path("card_data").glob("*/game.yaml"))
+    raise InputError([Problem("pack.missing", f"no game pack `{value}`", Location("--pack"), found=str(value),
+                              expected="a pack folder with a game.yaml, or one of: " + (", ".join(known) or "none"),
+                              fix="e.g. --pack tactics or --pack card_data/tactics")])
+
+
+def schema_files(pack: Pack, layout_model=None) -> dict[str, dict]:
+    """File name -> schema, for every schema of a pack (and card layouts, given their model)."""
     files = {
         "game.schema.json": game_schema(),
+        **({"layout.schema.json": layout_schema(layout_model)} if layout_model is not None else {}),
         f"cards.{pack.id}.schema.json": cards_schema(pack),
     }
     if pack.spec.sides:  # a pack without sides has no player builds
@@ -85,12 +109,12 @@ def dumps(schema: dict) -> str:
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def write_schemas(pack: Pack, out_dir) -> list[Path]:
+def write_schemas(pack: Pack, out_dir, layout_model=None) -> list[Path]:
     """Write the pack's schemas into `out_dir` (created if needed); returns the paths written."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, schema in schema_files(pack).items():
+    for name, schema in schema_files(pack, layout_model).items():
         path = out_dir / name
         _write_atomically(path, dumps(schema))
         written.append(path)

@@ -90,6 +90,16 @@ def points_limit(ctx, rule: RuleSpec) -> list[Violation]:
                       expected=f"at most {ctx.limit}", contributors=contributors, fix=fix)]
 
 
+def deck_words(ctx) -> str:
+    """What the pack calls a character's deck, in its own words: `action deck` when the deck
+    holds one card type named Action, else `deck` (no game's words in another game's messages)."""
+    deck = ctx.side.deck
+    types = list(deck.types) if deck is not None else []
+    if len(types) == 1 and types[0] in ctx.pack.spec.card_types:
+        return f"{ctx.pack.spec.card_types[types[0]].name.lower()} deck"
+    return "deck"
+
+
 def deck_size(ctx, rule: RuleSpec) -> list[Violation]:
     out = []
     size = rule.size if rule.size is not None else 30
@@ -99,9 +109,9 @@ def deck_size(ctx, rule: RuleSpec) -> list[Violation]:
             continue
         diff = n - size
         fix = f"remove {diff} card(s)" if diff > 0 else f"add {-diff} card(s)"
-        template = rule.message or "{character}'s action deck has {count} cards; it must have exactly {size}"
+        template = rule.message or "{character}'s {deck} has {count} cards; it must have exactly {size}"
         out.append(Violation(rule.id, rule.severity,
-                             template.format(character=ch.name, count=n, size=size),
+                             template.format(character=ch.name, count=n, size=size, deck=deck_words(ctx)),
                              ch.deck_location, _path_tuple(ch.path + ("deck",)), observed=n,
                              expected=size, fix=fix))
     return out

@@ -22,6 +22,7 @@ Payload, in bits (uint: 3-bit groups, each with a continuation bit in front):
 from __future__ import annotations
 
 import hashlib
+import re
 import os
 import zlib
 from dataclasses import dataclass
@@ -333,6 +334,21 @@ def _unpack(code: str) -> bytes:
     if zlib.crc32(PREFIX.encode("ascii") + payload).to_bytes(4, "big") != crc:
         raise _damaged_code()
     return payload
+
+
+def pack_dir_for_code(code: str, packs_root: Path = Path("card_data")) -> Path:
+    """The pack a code was made for, found from the id it carries: `<packs_root>/<id>`."""
+    payload = _unpack(code)
+    try:
+        pack_id = _Reader(payload).text("the pack id")
+    except _Damaged:
+        raise _damaged_code() from None
+    folder = packs_root / pack_id
+    if not re.fullmatch(r"[a-z0-9_-]{1,64}", pack_id) or not (folder / "game.yaml").is_file():
+        raise _problem("share.pack", f"this code is for the pack `{pack_id[:64]}`, which is not in {packs_root}/",
+                       found=pack_id[:64], expected=f"a pack folder {packs_root}/{pack_id[:64]}",
+                       fix="pass --pack with the pack's folder")
+    return folder
 
 
 def decode(code: str, pack: Pack) -> SharedBuild:

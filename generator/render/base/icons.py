@@ -441,14 +441,15 @@ def _fall(c):
 class IconSheet:
     """Per-document icon forms: each icon is drawn once into the PDF and reused."""
 
-    def __init__(self, canvas):
+    def __init__(self, canvas, custom: dict | None = None):
         self.canvas = canvas
+        self.custom = custom or {}  # a pack's own icons: name -> svglib drawing (game.yaml `icons:`)
         self.defined: set = set()
 
     def form_name(self, name: str, color: str | None) -> str:
         key = f"icon-{name}" + (f"-{color.lstrip('#')}" if color else "")
         if key not in self.defined:
-            col, fn = _ICONS[name]
+            col, fn = _ICONS[name] if name in _ICONS else (INK, self._svg(name))
             c = self.canvas
             c.beginForm(key, -5, -5, 105, 105)
             fill = HexColor(color) if color else col
@@ -461,9 +462,21 @@ class IconSheet:
             self.defined.add(key)
         return key
 
+    def _svg(self, name: str):
+        """Draw a pack's SVG icon into the 100-unit box, centred, in its own colours."""
+        drawing = self.custom[name]
+
+        def draw(c):
+            from reportlab.graphics import renderPDF
+            scale = 100.0 / max(drawing.width, drawing.height)
+            c.translate((100 - drawing.width * scale) / 2, (100 - drawing.height * scale) / 2)
+            c.scale(scale, scale)
+            renderPDF.draw(drawing, c, 0, 0)
+        return draw
+
     def draw(self, name: str, x: float, y: float, size: float, color: str | None = None) -> None:
         """Draw icon `name` with its bottom-left at (x, y) points, `size` points square."""
-        if name not in _ICONS:
+        if name not in _ICONS and name not in self.custom:
             name = "hex"
         form = self.form_name(name, color)
         c = self.canvas

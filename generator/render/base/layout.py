@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.grids import squaregrid
+from generator.pack.model import CARD_SIZES_MM, CardSize
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
 
@@ -65,6 +66,9 @@ class LayoutFile(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     extends: str | None = None
     description: str = ""
+    # the card size the layout is drawn for (a size name or {width, height} mm); inherited
+    # through `extends`. A card of another size refuses it (see render/cards/fit.py).
+    size: str | CardSize | None = None
     frame: list[Element] = []
     elements: list[Element] = []
 
@@ -73,8 +77,9 @@ class Layout:
     """A resolved layout: frame and elements after `extends`, with compiled Jinja."""
 
     def __init__(self, name: str, file: str, frame: list[Element], elements: list[Element], env,
-                 locations: dict | None = None):
+                 locations: dict | None = None, size: tuple[float, float] | None = None):
         self.name = name
+        self.size = size  # (width, height) mm it is drawn for, or None: any size its elements fit
         self.file = file
         self.frame = frame
         self.elements = elements
@@ -349,7 +354,10 @@ class LayoutSet:
         for part in ("frame", "elements"):
             for i, element in enumerate(getattr(spec, part)):
                 locations[id(element)] = doc.at((part, i))
-        layout = Layout(name, doc.file, frame, elements, self.env, locations)
+        size = _layout_size(spec, doc)
+        if size is None and spec.extends:
+            size = parent.size
+        layout = Layout(name, doc.file, frame, elements, self.env, locations, size)
         self._cache[name] = layout
         return layout
 
@@ -362,6 +370,23 @@ def _validate(doc: Document) -> LayoutFile:
         return LayoutFile.model_validate(doc.data)
     except ValidationError as exc:
         raise InputError(problems_from(exc, doc, (), "the layout", allowed_keys_fn(LayoutFile))) from None
+
+
+def _layout_size(spec: LayoutFile, doc: Document) -> tuple[float, float] | None:
+    if spec.size is None:
+        return None
+    if isinstance(spec.size, CardSize):
+        return (spec.size.width, spec.size.height)
+    if spec.size not in CARD_SIZES_MM:
+        raise InputError([Problem("layout.size", f"no card size named `{spec.size}`", doc.at(("size",)),
+                                  found=spec.size, expected=f"one of {', '.join(CARD_SIZES_MM)} or "
+                                  "{width: W, height: H} in mm", fix=hint_size(spec.size))])
+    return CARD_SIZES_MM[spec.size]
+
+
+def hint_size(name: str) -> str | None:
+    guess = did_you_mean(name, CARD_SIZES_MM)
+    return f"did you mean `{guess}`?" if guess else None
 
 
 def _merge(parent: list[Element], child: list[Element]) -> list[Element]:

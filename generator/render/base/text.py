@@ -19,6 +19,7 @@ from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
 
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_fonts
 from generator.render.base.icons import known_icons
+from generator.render.base.scripts import rtl_text, visual_words
 
 ICON_SCALE = 0.95  # icon height relative to the font size
 KEYWORD_COLOR = "#7a1f1f"
@@ -86,11 +87,11 @@ class TextStyler:
         self.icons = set(icons or known_icons())
         words = sorted({k for k in keywords if k}, key=len, reverse=True)
         keyword_re = "|".join(re.escape(w) for w in words)
-        parts = [r"(?P<nl>\n)", r"(?P<space>[ \t]+)", r"(?P<bold>\*\*)", r"(?P<ital>\*)",
+        parts = [r"(?P<nl>\n)", r"(?P<space>[ \t]+)", r"(?P<esc>\\\*)", r"(?P<bold>\*\*)", r"(?P<ital>\*)",
                  r"(?P<icon>:[a-z0-9-]+:)"]
         if keyword_re:
             parts.append(rf"(?P<kw>(?<![\w-])(?:{keyword_re})(?![\w-]))")
-        parts.append(r"(?P<other>[^\s*:]+|:)")
+        parts.append(r"(?P<other>(?:[^\s*:\\]|\\(?!\*))+|:)")
         self.token_re = re.compile("|".join(parts))
 
     def paragraphs(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
@@ -119,6 +120,8 @@ class TextStyler:
                     paragraphs.append([])
             elif kind == "space":
                 end_word()
+            elif kind == "esc":  # `\*`: a literal asterisk
+                word.append(Run("text", "*", style()))
             elif kind == "bold":
                 marked_bold = not marked_bold
             elif kind == "ital":
@@ -151,13 +154,13 @@ class TextFitter:
     """Lays out and fits text; one per build, so its cache never outlives the pack it serves."""
 
     def __init__(self, keywords: list[str], lang: str = "en_GB", keyword_color: str = KEYWORD_COLOR,
-                 fonts: dict | None = None):
+                 fonts: dict | None = None, icons: list[str] | None = None):
         register_fonts()
         fonts = fonts or {}  # a pack's own TTFs by style, already registered
         self.family = {REGULAR: fonts.get("regular", REGULAR), BOLD: fonts.get("bold", BOLD),
                        ITALIC: fonts.get("italic", ITALIC), BOLD_ITALIC: fonts.get("bold-italic", BOLD_ITALIC)}
         self.regular = self.family[REGULAR]
-        self.styler = TextStyler(keywords)
+        self.styler = TextStyler(keywords, icons)
         self.hyphenator = pyphen.Pyphen(lang=lang) if lang in pyphen.LANGUAGES else None
         self.keyword_color = keyword_color
         self.cache: dict = BoundedCache()
@@ -228,7 +231,11 @@ class TextFitter:
     def _line(self, words, size, space, paragraph_end) -> Line:
         runs = []
         x = 0.0
-        for i, (word, _w) in enumerate(words):
+        ordered = visual_words(words, lambda item: "".join(r.value for r in item[0] if r.kind == "text"))
+        for i, ((word, _w), rtl) in enumerate(ordered):
+            if rtl:  # a right-to-left word: its runs and their characters in visual order
+                word = [Run(r.kind, rtl_text(r.value) if r.kind == "text" else r.value, r.style)
+                        for r in reversed(word)]
             if i:
                 x += space
             for run in word:

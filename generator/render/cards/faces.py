@@ -4,7 +4,6 @@ is cached, and images are read once."""
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,14 +11,17 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 
 from generator.core.errors import InputError, Location, Problem
+from generator.core.yamlio import display_path
 from generator.pack.load import pack_font_paths
 from generator.pack.model import Card, Pack
 from generator.render.base.art import ArtLibrary
-from generator.render.base.fonts import (BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_fonts,
-                                         register_pack_fonts)
-from generator.render.base.icons import IconSheet
+from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_pack_fonts
+from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.layout import Element, Layout, LayoutSet, run_within_budget
+from generator.render.base.pack_icons import pack_icons
 from generator.render.base.text import FitError, TextFitter, draw_layout
+from generator.render.cards.fit import check_inside, layout_fits, wrong_size
+from generator.render.cards.text_checks import checked_text
 from generator.render.maps.hexes import draw_hex_shape
 from generator.render.maps.square import draw_square_shape
 from generator.render.rulebook.quickref import reference_card_context
@@ -27,22 +29,6 @@ from generator.render.rulebook.quickref import reference_card_context
 FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC}
 MAX_BLEED_MM = 3.5  # backgrounds marked `bleed: true` extend this far; sheets clip to what they give
 TEMPLATE_ROOT = Path(__file__).resolve().parents[3] / "templates"
-
-
-def missing_glyphs(text: str) -> list[str]:
-    """Characters of `text` the card font cannot draw (it would print an empty box instead)."""
-    covered = _coverage()
-    return sorted({ch for ch in text if ord(ch) not in covered and not ch.isspace()})
-
-
-@functools.lru_cache(maxsize=1)
-def _coverage() -> frozenset:
-    """Code points every face of the built-in family can draw."""
-    from reportlab.pdfbase import pdfmetrics
-
-    register_fonts()
-    faces = [pdfmetrics.getFont(name).face.charToGlyph for name in (REGULAR, BOLD, ITALIC, BOLD_ITALIC)]
-    return frozenset.intersection(*(frozenset(f) for f in faces))
 
 
 class BadColour(ValueError):
@@ -72,8 +58,10 @@ class CardShared:
         self.layouts.env.filters["name_of"] = lambda cid: pack.cards[cid].name if cid in pack.cards else str(cid)
         names = [k.name for k in pack.spec.keywords.values() if k.kind in ("status", "action-type", "term")]
         self.fonts = self._pack_fonts(pack)  # style -> registered name of the pack's own TTF
-        self.fitter = TextFitter(names, fonts=self.fonts)
         self.art = ArtLibrary(Path(pack.root))
+        self.custom_icons = pack_icons(pack, self.art)
+        self.fitter = TextFitter(names, fonts=self.fonts, icons=known_icons() + sorted(self.custom_icons))
+        self.notes: set[str] = set()  # things changed on the way to print, told after the build
         self.base_context = {
             "pack": {"id": pack.spec.id, "name": pack.spec.name, "version": pack.spec.version},
             "stats": {k: v for k, v in pack.spec.stats.items()},
@@ -116,7 +104,7 @@ class CardPainter:
     def __init__(self, canvas, shared: CardShared):
         self.canvas = canvas
         self.shared = shared
-        self.icons = IconSheet(canvas)
+        self.icons = IconSheet(canvas, shared.custom_icons)
         self.forms: set = set()
         self.width_mm, self.height_mm = shared.pack.card_size_mm()
 
@@ -128,21 +116,47 @@ class CardPainter:
 
     def _draw_face(self, face: CardFace, x: float, y: float) -> None:
         shared = self.shared
-        self.width_mm, self.height_mm = shared.pack.card_size_mm(face.type_id)
-        if face.back:
-            layout = shared.back_layout(face.type_id)
-            ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
-            form = self._form(f"back-{face.set_id}-{face.type_id}", layout.frame + layout.elements, layout, ctx)
-            self._place_form(form, x, y)
+        card_mm = shared.pack.card_size_mm(face.type_id)
+        self.width_mm, self.height_mm = card_mm
+        layout = shared.back_layout(face.type_id) if face.back else shared.layouts.get(face.layout)
+        ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
+        if not layout_fits(layout, card_mm):
+            if face.card is not None:
+                raise wrong_size(layout, face.type_id, card_mm, face.back, display_path(shared.pack.root))
+            self._draw_scaled(face, layout, ctx, x, y, card_mm)  # the reference card: sized to the pack
         else:
-            layout = shared.layouts.get(face.layout)
-            ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
-            if layout.frame:
-                form = self._form(f"frame-{layout.name}-{face.set_id}", layout.frame, layout, ctx)
-                self._place_form(form, x, y)
-            for element in layout.elements:
-                self._draw_element(element, layout, ctx, x, y)
+            self._draw_layout(face, layout, ctx, x, y)
         self._marker(face, x, y)
+
+    def _draw_layout(self, face: CardFace, layout: Layout, ctx: dict, x: float, y: float, tag: str = "") -> None:
+        if face.back:
+            form = self._form(f"back-{face.set_id}-{face.type_id}{tag}", layout.frame + layout.elements, layout, ctx)
+            self._place_form(form, x, y)
+            return
+        if layout.frame:
+            form = self._form(f"frame-{layout.name}-{face.set_id}{tag}", layout.frame, layout, ctx)
+            self._place_form(form, x, y)
+        for element in layout.elements:
+            self._draw_element(element, layout, ctx, x, y)
+
+    def _draw_scaled(self, face: CardFace, layout: Layout, ctx: dict, x: float, y: float, card_mm) -> None:
+        """A card-less face (the reference card) whose layout is drawn for another size: scaled
+        evenly to fit the pack's card and centred on the set colour, so it stays readable."""
+        c = self.canvas
+        (lw, lh), (cw, ch) = layout.size, card_mm
+        scale = min(cw / lw, ch / lh)
+        b = MAX_BLEED_MM * mm
+        c.saveState()
+        c.setFillColor(self._color(str(ctx["set"].get("color") or "#ffffff")))
+        c.rect(x - b, y - b, cw * mm + 2 * b, ch * mm + 2 * b, fill=1, stroke=0)
+        c.translate(x + (cw - lw * scale) / 2 * mm, y + (ch - lh * scale) / 2 * mm)
+        c.scale(scale, scale)
+        self.width_mm, self.height_mm = lw, lh
+        try:
+            self._draw_layout(face, layout, ctx, 0.0, 0.0, tag=f"-{lw:g}x{lh:g}")
+        finally:
+            self.width_mm, self.height_mm = card_mm
+            c.restoreState()
 
     # ---- forms ----------------------------------------------------------------------
     def _form(self, name: str, elements: list[Element], layout: Layout, ctx: dict) -> str:
@@ -200,6 +214,7 @@ class CardPainter:
     def _draw_element_unchecked(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> None:
         if e.when is not None and not layout.evaluate(e.when, ctx, e):
             return
+        check_inside(e, layout, (self.width_mm, self.height_mm), ctx["type"]["id"], ctx.get("card"))
         c = self.canvas
         left = ox + e.x * mm
         top = oy + (self.height_mm - e.y) * mm
@@ -264,18 +279,7 @@ class CardPainter:
         text = layout.render(e.text or "", ctx, e).strip()
         if not text:
             return
-        missing = missing_glyphs(text)
-        if missing:
-            card = ctx.get("card")
-            shown = ", ".join(f"{ch} (U+{ord(ch):04X})" for ch in missing[:6]) + (" …" if len(missing) > 6 else "")
-            name = f"card `{card.id}` ({card.name})" if card is not None else f"layout `{layout.name}`"
-            from_layout = card is None or all(ch in (e.text or "") for ch in missing)  # written in the layout
-            raise InputError([Problem(
-                "card.glyph", f"{name}: the font has no glyph for {shown} in the `{e.id or 'text'}` text, "
-                "so it would print as empty boxes", layout.where(e) if from_layout else card.location,
-                found="".join(missing[:20]), expected="characters the card font can print (Latin, Greek and "
-                "Cyrillic letters, common punctuation)",
-                fix="replace those characters (a symbol can often be an :icon:), or print with a font that has them")])
+        text = checked_text(self.shared, e, layout, ctx, text)
         min_size = e.min_size if e.min_size is not None else e.size
         try:
             lay = self._fit(text, e, w, h, min_size)

@@ -81,14 +81,15 @@ def write_gutterfold(pack: Pack, faces: list[CardFace], out: Path, sheet: str = 
     pw, ph = page_size_mm(spec)
     fold = spec.fold_gap or 6.0
     half = (pw - fold) / 2
-    grid = make_grid(spec, pack.card_size_mm(), (0.0, 0.0, half, ph))
-    back_grid = grid.mirrored("long-edge")
-    per_page = len(grid.slots)
-    pages = list(_chunks(faces, per_page))
+    pages = []  # (grid, back grid, faces): each card size gets its own grid, at its real size
+    for size, group in size_groups(pack, faces):
+        grid = make_grid(spec, size, (0.0, 0.0, half, ph))
+        pages.extend((grid, grid.mirrored("long-edge"), chunk) for chunk in _chunks(group, len(grid.slots)))
+    per_page = len(pages[0][0].slots) if pages else 0
     with atomic_output(out) as tmp:
         c = new_canvas(str(tmp), (pw * mm, ph * mm), f"{pack.spec.name} — gutterfold cards", spec.name)
         painter = CardPainter(c, shared)
-        for n, chunk in enumerate(pages, 1):
+        for n, (grid, back_grid, chunk) in enumerate(pages, 1):
             _draw_faces(c, painter, chunk, grid.slots)
             backs = [CardFace(f.card, True, f.index, f.total, f.layout, f.set_id, f.type_id) for f in chunk]
             _draw_faces(c, painter, backs, back_grid.slots)

@@ -13,7 +13,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, NextPageTemplate, PageBreak, PageTemplate
-from reportlab.platypus.doctemplate import ActionFlowable
+from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
@@ -24,6 +24,7 @@ from generator.render.base.pdfout import new_canvas
 from generator.render.maps.document import draw_map_thumbnail
 from generator.render.rulebook.columns import Columns, NewPageUnless
 from generator.render.rulebook.cover import Cover
+from generator.render.rulebook.errors import layout_error, tag_chapter
 from generator.render.rulebook.markdown import (Flow, chapter_source, environment, expand_reference,
                                                 markdown_flowables, render_template, template_context)
 from generator.render.rulebook.reference import card_list, map_catalogue, presets
@@ -124,6 +125,10 @@ class RulebookDoc(BaseDocTemplate):
             PageTemplate("contents", g.columns(2, top, "c"), onPage=self._begin, onPageEnd=self._decorate),
             PageTemplate("page", g.columns(1, top, "p"), onPage=self._begin, onPageEnd=self._decorate),
         ])
+
+    def handle_flowable(self, flowables):
+        self.placing = flowables[0] if flowables else None  # named by a layout error
+        return super().handle_flowable(flowables)
 
     def beforeDocument(self):
         self.current = ""
@@ -249,6 +254,7 @@ def _chapter(book: Book, geometry: Geometry, flow: Flow, label: str, toc_label: 
     body = [*flow.flowables, *(extra or [])]
     if columns == 2:
         body = [Columns(body, 2, geometry.gap)]
+        body[0]._pnp_file = getattr(flow.flowables[0], "_pnp_file", None) if flow.flowables else None
     start = [NextPageTemplate("page"), PageBreak()] if first else [NewPageUnless(frame_height * 0.4, [title, *body])]
     return [*start, title, *body]
 
@@ -267,6 +273,7 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry) -> tuple[list, di
         file, source = chapter_source(path)
         text = render_template(env, source, ctx, file)
         flow = markdown_flowables(Flow(book, geometry.column_width, f"ch{n}"), text)
+        tag_chapter(flow.flowables, file)
         if flow.title is None:
             flow.title = Path(path).stem.split("-", 1)[-1].replace("-", " ").capitalize()
         story += _chapter(book, geometry, flow, f"Chapter {n}", str(n), 2, first=n == 1)
@@ -280,6 +287,7 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry) -> tuple[list, di
         width = geometry.column_width if page.columns == 2 else geometry.body_width
         key = "ref-" + page.template.rsplit(".", 1)[0]
         flow = markdown_flowables(Flow(book, width, key), text)
+        tag_chapter(flow.flowables, file)
         extra = []
         if page.generate == "card-list":
             extra = card_list(book, pack, width, key)
@@ -300,15 +308,27 @@ def canvas_maker(title: str, subject: str):
     return make
 
 
-def build_rulebook_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
-    """Write the rulebook; returns counts ({"pages", "chapters", "cards", "presets", ...})."""
+def build_rulebook_pdf(pack: Pack, out_path, paper: str = "a4") -> dict:
+    """Write the rulebook (to a path, or to a file object: `pnp validate` lays it out in
+    memory); returns counts ({"pages", "chapters", "cards", "presets", ...})."""
     geometry = Geometry.of(paper)
     book = pack_book(pack)
     story, counts = rulebook_story(pack, book, geometry)
     title = f"{pack.spec.name} {pack.spec.version}: Rulebook"
     subject = pack.spec.summary or f"Rules of {pack.spec.name}"
-    with atomic_output(Path(out_path)) as tmp:
-        doc = RulebookDoc(str(tmp), book, geometry, f"{pack.spec.name} · Rulebook", title=title,
-                          subject=subject)
-        doc.multiBuild(story, canvasmaker=canvas_maker(title, subject))
+    if hasattr(out_path, "write"):
+        doc = _lay_out(out_path, book, geometry, story, pack, title, subject)
+    else:
+        with atomic_output(Path(out_path)) as tmp:
+            doc = _lay_out(str(tmp), book, geometry, story, pack, title, subject)
     return {"pages": doc.page_count, **counts}
+
+
+def _lay_out(target, book, geometry, story, pack, title, subject):
+    doc = RulebookDoc(target, book, geometry, f"{pack.spec.name} · Rulebook", title=title, subject=subject)
+    try:
+        doc.multiBuild(story, canvasmaker=canvas_maker(title, subject))
+    except LayoutError as exc:
+        height = geometry.height - geometry.margin_top - geometry.margin_bottom
+        raise layout_error(exc, getattr(doc, "placing", None), doc.canv, geometry.column_width, height) from None
+    return doc

@@ -257,7 +257,9 @@ def markdown_flowables(flow: Flow, text: str) -> Flow:
     item_first: list[bool] = []
     quote = 0
     i = 0
+    tagged = 0
     while i < len(tokens):
+        tagged = _tag_lines(flow.flowables, tagged, tokens, i)
         tok = tokens[i]
         t = tok.type
         if t == "heading_open":
@@ -310,7 +312,17 @@ def markdown_flowables(flow: Flow, text: str) -> Flow:
         elif t == "hr":
             flow.flowables.append(Rule(st.rule))
         i += 1
+    _tag_lines(flow.flowables, tagged, tokens, len(tokens))
     return flow
+
+
+def _tag_lines(flowables: list, tagged: int, tokens, i: int) -> int:
+    """Give the flowables made since the last call the Markdown line they come from, so a
+    layout error names it (render/rulebook/errors.py)."""
+    line = next((tok.map[0] + 1 for tok in reversed(tokens[:i]) if tok.map), 1)
+    for f in flowables[tagged:]:
+        f._pnp_line = line
+    return len(flowables)
 
 
 def _diagram(flow: Flow, tok):

@@ -1,0 +1,66 @@
+"""What `pnp build` would fail on, found by `pnp validate` without writing a file: every card
+face and back is drawn into memory (layouts, sizes, text that does not fit, glyphs, markup),
+the rulebook is laid out into memory (chapter templates, blocks too big for a page), and a
+pack that would print nothing is refused. Warnings: `:icons:` no icon has, and layouts for
+card types the pack does not have."""
+
+from __future__ import annotations
+
+import io
+
+from generator.core.errors import InputError, Location, Problem
+from generator.core.report import Violation
+from generator.kit import pack_faces
+from generator.pack.model import Pack
+from generator.render.base.pdfout import new_canvas
+from generator.render.cards.audit import stray_layouts, unknown_icons
+from generator.render.cards.faces import CardFace, CardPainter, CardShared
+from generator.render.rulebook.book import Geometry, pack_book, rulebook_story
+from generator.render.rulebook.errors import check_story
+
+
+def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
+    """(errors build would stop on, warnings) for a whole pack."""
+    problems: list[Problem] = []
+    warnings: list[Violation] = []
+    try:
+        shared = CardShared(pack)
+    except InputError as exc:
+        return exc.problems, warnings
+    faces = pack_faces(pack, shared, copies=False)
+    if not any(f.card is not None for f in faces) and not pack.map_files and not pack.rule_files:
+        problems.append(Problem("build.empty", f"{pack.spec.name} has no cards, maps or rules chapters: "
+                                "`pnp build` would print nothing", Location(pack.game_file),
+                                expected="cards in cards/*.yaml, maps in maps/ or chapters in rules/",
+                                fix="add a card to cards/ (see docs/formats.md)"))
+    canvas = new_canvas(io.BytesIO(), (600, 600), "check")
+    painter = CardPainter(canvas, shared)
+    seen_backs: set = set()
+    for face in faces:
+        sides = [face]
+        if (face.set_id, face.type_id) not in seen_backs:  # a back is the same for its set and type
+            seen_backs.add((face.set_id, face.type_id))
+            sides.append(CardFace(face.card, True, face.index, face.total, face.layout, face.set_id, face.type_id))
+        for side in sides:
+            try:
+                painter.draw_face(side, 0.0, 0.0)
+            except InputError as exc:
+                problems.extend(exc.problems)
+    warnings.extend(unknown_icons(pack, shared))
+    warnings.extend(stray_layouts(pack))
+    if pack.rule_files:
+        try:
+            problems.extend(rulebook_problems(pack))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    unique = {(p.code, str(p.location), p.message): p for p in problems}
+    return list(unique.values()), warnings
+
+
+def rulebook_problems(pack: Pack) -> list[Problem]:
+    """Chapter templates rendered and every block measured against a column (fast: no full layout)."""
+    geometry = Geometry.of("a4")
+    story, _counts = rulebook_story(pack, pack_book(pack), geometry)
+    canvas = new_canvas(io.BytesIO(), (geometry.width, geometry.height), "check")
+    height = geometry.height - geometry.margin_top - geometry.margin_bottom
+    return check_story(story, canvas, geometry.column_width, height)

@@ -1,0 +1,168 @@
+"""All-or-nothing output: while a build runs, every finished file (and every finished folder,
+for the PNG and TTS exports) waits under a temporary name carrying the build's token; only
+when every part has succeeded are they all renamed into place. A build that fails, or is
+stopped by SIGINT or SIGTERM, removes its temporary files and leaves every previous output
+byte-identical.
+
+Outside a build (a roster, a schema, a test) nothing is staged: `finish` renames at once.
+Worker processes stage into the same token and hand their list back to the parent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.core.errors import InputError, Location, Problem
+from generator.core.yamlio import display_path
+
+
+@dataclass
+class Stage:
+    token: str
+    pending: list = field(default_factory=list)  # (temporary path, final path, is a folder)
+
+
+_STAGE: Stage | None = None
+
+
+def new_token() -> str:
+    return "pnp" + secrets.token_hex(4)
+
+
+def temp_prefix(name: str) -> str:
+    """Prefix of a temporary file beside `name`: hidden, and with the build's token so an
+    interrupted build can find every one it made."""
+    return f".{name}.{_STAGE.token}." if _STAGE is not None else f".{name}."
+
+
+def finish(tmp: Path, final: Path, folder: bool = False) -> None:
+    """A finished output: rename it now, or (during a build) when the whole build succeeds."""
+    if _STAGE is not None:
+        _STAGE.pending.append((str(tmp), str(final), folder))
+    elif folder:
+        replace_dir(Path(tmp), Path(final))
+    else:
+        os.replace(tmp, final)
+
+
+def replace_dir(tmp: Path, folder: Path) -> None:
+    """Swap a finished folder into place, so a failed export leaves the old one whole."""
+    if folder.exists():
+        old = folder.with_name(f".{folder.name}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(folder, old)
+        os.replace(tmp, folder)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(tmp, folder)
+
+
+@contextlib.contextmanager
+def staged(token: str):
+    """Stage every output finished inside the block; yields the Stage (its `pending` list)."""
+    global _STAGE
+    outer, _STAGE = _STAGE, Stage(token)
+    try:
+        yield _STAGE
+    finally:
+        _STAGE = outer
+
+
+@contextlib.contextmanager
+def unstaged():
+    """For work files inside a staged folder (the PDF a PNG export rasterizes): written at once."""
+    global _STAGE
+    outer, _STAGE = _STAGE, None
+    try:
+        yield
+    finally:
+        _STAGE = outer
+
+
+def commit(pending: list) -> None:
+    """Rename every staged output into place. Files that belong inside a staged folder (a TTS
+    folder's maps/) move into that folder's temporary copy first, so the swap keeps them."""
+    folders = [(Path(t), Path(f)) for t, f, is_dir in pending if is_dir]
+    files = []
+    for t, f, is_dir in pending:
+        if is_dir:
+            continue
+        final = Path(f)
+        home = next(((ft, ff) for ft, ff in folders if ff in final.parents), None)
+        if home is not None:
+            target = home[0] / final.relative_to(home[1])
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(t, target)
+        else:
+            files.append((t, final))
+    for tmp, folder in folders:
+        replace_dir(tmp, folder)
+    for tmp, final in files:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(tmp, final)
+
+
+def discard(pending: list, root: Path, token: str) -> None:
+    """Remove what a failed or stopped build made: its staged outputs, and any temporary file
+    or folder carrying its token under `root` (a worker stopped half-way leaves those)."""
+    for t, _f, is_dir in pending:
+        if is_dir:
+            shutil.rmtree(t, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                os.unlink(t)
+    if not root.is_dir():
+        return
+    for folder, dirs, files in os.walk(root, topdown=True):
+        if len(Path(folder).relative_to(root).parts) >= 2:  # outputs sit at most in out/tts/maps
+            dirs[:] = []
+        for name in list(dirs):
+            if token in name:
+                shutil.rmtree(Path(folder) / name, ignore_errors=True)
+                dirs.remove(name)
+        for name in files:
+            if token in name:
+                with contextlib.suppress(OSError):
+                    os.unlink(Path(folder) / name)
+
+
+OUTPUT_ERRORS = {
+    errno.EACCES: ("output.read-only", "is not writable", "a folder you may write to",
+                   "choose another folder with -o, or change its permissions"),
+    errno.EPERM: ("output.read-only", "is not writable", "a folder you may write to",
+                  "choose another folder with -o, or change its permissions"),
+    errno.EROFS: ("output.read-only", "is on a read-only file system", "a writable folder",
+                  "choose another folder with -o"),
+    errno.ENOSPC: ("output.full", "is on a disk with no space left", "free space for the outputs",
+                   "free some space, or choose another folder with -o"),
+    errno.EDQUOT: ("output.full", "is over its disk quota", "free space for the outputs",
+                   "free some space, or choose another folder with -o"),
+    errno.ENOENT: ("output.missing", "does not exist (or vanished during the build)", "an existing folder",
+                   "create the folder, or choose another with -o"),
+    errno.ENOTDIR: ("output.not-a-directory", "is not a folder (a file sits where a folder is needed)",
+                    "a folder", "choose another folder with -o, or move the file away"),
+    errno.EISDIR: ("output.not-a-directory", "is a folder where a file is to be written", "a file name",
+                   "move the folder away, or choose another output folder with -o"),
+    errno.ENAMETOOLONG: ("output.name-too-long", "has a name too long for the file system",
+                         "file names of at most 255 bytes", "shorten the build file's name or the -o folder"),
+}
+
+
+def output_error(exc: OSError, out: Path) -> InputError:
+    """An operating-system error while writing outputs, as one clear error naming the path."""
+    code, what, expected, fix = OUTPUT_ERRORS.get(exc.errno, ("output.write", f"cannot be written "
+                                                             f"({exc.strerror or exc})", "a writable folder",
+                                                             "choose another folder with -o"))
+    path = exc.filename or out
+    shown = display_path(Path(path))
+    if ".pnp" in Path(shown).name or Path(shown).name.startswith("."):
+        shown = str(Path(shown).parent)  # a temporary name means nothing to the reader: show its folder
+    short = shown if len(shown) <= 200 else shown[:120] + "…" + shown[-60:]
+    return InputError([Problem(code, f"the output {short} {what}", Location(shown), found=exc.strerror,
+                               expected=expected, fix=fix)])

@@ -1,0 +1,156 @@
+"""Builds are all or nothing: a part that fails, a full disk or a SIGTERM leaves every previous
+output byte-identical, stops the worker processes and leaves no temporary file behind."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+SIZES = REPO / "tests" / "fixtures" / "packs" / "sizes"
+
+
+def state(folder: Path) -> dict:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+            for p in sorted(folder.rglob("*"))}
+
+
+@pytest.fixture()
+def built(tmp_path):
+    pack = tmp_path / "sizes"
+    shutil.copytree(SIZES, pack)
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["build", str(pack), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    return pack, out
+
+
+def test_a_failing_part_leaves_every_previous_output_unchanged(built):
+    pack, out = built
+    before = state(out)
+    # the cards change (they would build) but a rules chapter breaks: nothing may be renamed
+    cards = pack / "cards" / "others.yaml"
+    cards.write_text(cards.read_text().replace("Stone Tile", "Marble Tile"))
+    (pack / "rules" / "02-broken.md").write_text("# Broken\n\n{{ no_such_thing.at_all }}\n")
+    res = CliRunner().invoke(main, ["build", str(pack), "-o", str(out)])
+    assert res.exit_code == 2 and "rules.template" in res.output
+    assert state(out) == before
+
+
+def test_a_full_disk_is_one_clear_error_and_nothing_changes(built, monkeypatch):
+    pack, out = built
+    before = state(out)
+    from reportlab.pdfgen.canvas import Canvas
+
+    def full(self):
+        raise OSError(errno.ENOSPC, "No space left on device", str(out / "cards.pdf"))
+
+    monkeypatch.setattr(Canvas, "save", full)
+    res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(out)])
+    assert res.exit_code == 2, res.output
+    assert "output.full" in res.output and "Traceback" not in res.output
+    assert state(out) == before
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write to a read-only folder")
+def test_a_read_only_folder_is_one_clear_error(built):
+    pack, out = built
+    before = state(out)
+    out.chmod(0o555)
+    try:
+        res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(out)])
+    finally:
+        out.chmod(0o755)
+    assert res.exit_code == 2 and "output.read-only" in res.output
+    assert state(out) == before
+
+
+def test_a_missing_output_folder_is_made(built, tmp_path):
+    pack, _ = built
+    res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "new" / "deeper")])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "new" / "deeper" / "cards.pdf").is_file()
+
+
+def test_an_empty_pack_is_refused_by_build_and_validate(tmp_path):
+    runner = CliRunner()
+    assert runner.invoke(main, ["new", "Empty", "--root", str(tmp_path)]).exit_code == 0
+    pack = tmp_path / "empty"
+    (pack / "cards" / "units.yaml").unlink()
+    for rules in (pack / "rules").glob("*.md"):
+        rules.unlink()
+    res = runner.invoke(main, ["build", str(pack), "-o", str(tmp_path / "out")])
+    assert res.exit_code == 2 and "build.empty" in res.output
+    assert not (tmp_path / "out").exists()
+    res = runner.invoke(main, ["validate", str(pack)])
+    assert res.exit_code == 2 and "build.empty" in res.output
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                kids.append(int(d.name))
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]) != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_sigterm_stops_the_workers_and_removes_temporary_files(tmp_path, signum):
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "generator", "build", "card_data/boss_fight", "-o", str(out)],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while time.monotonic() < deadline and len(workers) < 2 and proc.poll() is None:
+            workers = _children(proc.pid)
+            time.sleep(0.02)
+        assert workers, "the build started no worker processes"
+        time.sleep(0.3)  # let them start writing
+        proc.send_signal(signum)
+        time.sleep(2)
+        assert [w for w in workers if _alive(w)] == []
+        leftovers = [p.name for p in out.rglob("*")] if out.exists() else []
+        assert leftovers == [], leftovers  # no temporary file, and no half of a kit
+        assert proc.wait(timeout=30) == 128 + signum
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_a_build_file_whose_outputs_would_be_named_too_long(tmp_path):
+    repo_pack = REPO / "card_data" / "tactics"
+    preset = sorted((repo_pack / "presets").glob("*.yaml"))[0]
+    long_build = tmp_path / ("b" * 245 + ".yaml")  # fine as a name; "<name>-cards.pdf" is over 255 bytes
+    shutil.copy(preset, long_build)
+    res = CliRunner().invoke(main, ["build", str(repo_pack), "--build", str(long_build), "-o", str(tmp_path / "out")])
+    assert res.exit_code == 2, res.output
+    assert "output.name-too-long" in res.output and "Traceback" not in res.output
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

@@ -1,0 +1,145 @@
+"""Card text: the glyph check uses the pack's own fonts, right-to-left words come out in visual
+order, invisible characters are removed with a note, `\\*` is a literal asterisk, unknown
+`:icons:` are warned about and a pack's own SVG icons are icons."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from generator.cli import main
+from generator.render.base.scripts import strip_invisible, unmatched_markup
+from generator.render.base.text import TextFitter, TextStyler
+
+SIZES = Path(__file__).resolve().parent / "fixtures" / "packs" / "sizes"
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu")  # Debian fonts-dejavu-core: has Hebrew
+
+
+def pack_with(tmp_path: Path, cards: str, game_extra: str = "") -> Path:
+    pack = tmp_path / "pack"
+    shutil.copytree(SIZES, pack)
+    (pack / "cards" / "zz.yaml").write_text(cards, encoding="utf-8")
+    if game_extra:
+        game = pack / "game.yaml"
+        game.write_text(game.read_text(encoding="utf-8") + game_extra, encoding="utf-8")
+    return pack
+
+
+def unit(card_id: str, text: str, name: str | None = None) -> str:
+    return (f"cards:\n  - id: {card_id}\n    name: \"{name or card_id.title()}\"\n    type: unit\n    set: core\n"
+            f"    role: Guard\n    stats: {{power: 1}}\n    text: \"{text}\"\n")
+
+
+def pdf_text(path: Path) -> str:
+    return "\n".join(p.extract_text() for p in PdfReader(path).pages)
+
+
+def test_right_to_left_words_are_in_visual_order():
+    fitter = TextFitter([])
+    line = fitter.layout("שלום עולם", 500, 8).lines[0]
+    assert [r.value for r in line.runs] == ["םלוע", "םולש"]  # the first word ends up rightmost
+    assert line.runs[0].x < line.runs[1].x
+    mixed = fitter.layout("Roll 2 שלום dice", 500, 8).lines[0]
+    assert [r.value for r in mixed.runs] == ["Roll", "2", "םולש", "dice"]  # a Hebrew word inside English
+
+
+def test_invisible_characters_and_markup():
+    assert strip_invisible("a\u200bb\u202ec\ufeff") == ("abc", ["U+200B ZERO WIDTH SPACE",
+                                                          "U+202E RIGHT-TO-LEFT OVERRIDE",
+                                                          "U+FEFF ZERO WIDTH NO-BREAK SPACE"])
+    styler = TextStyler([])
+    assert unmatched_markup(styler, "**bold** and *it*") is None
+    assert "`**`" in unmatched_markup(styler, "a **bold start")
+    assert "`*`" in unmatched_markup(styler, "2* damage")
+    assert unmatched_markup(styler, "2\\* damage") is None
+    words = styler.paragraphs("costs 2\\* now")[0]
+    assert [r.value for w in words for r in w] == ["costs", "2", "*", "now"]
+    assert not any(r.style.italic for w in words for r in w)
+
+
+@pytest.mark.skipif(not (DEJAVU / "DejaVuSans.ttf").is_file(), reason="needs fonts-dejavu-core")
+def test_a_pack_with_a_hebrew_font_prints_hebrew(tmp_path):
+    cards = unit("hebrew-unit", "שומר את הדלת")
+    pack = pack_with(tmp_path, cards, "fonts:\n  regular: fonts/Sans.ttf\n  bold: fonts/Sans-Bold.ttf\n"
+                     "  italic: fonts/Sans-Oblique.ttf\n  bold-italic: fonts/Sans-BoldOblique.ttf\n")
+    (pack / "fonts").mkdir()
+    for style in ("", "-Bold", "-Oblique", "-BoldOblique"):
+        shutil.copy(DEJAVU / f"DejaVuSans{style}.ttf", pack / "fonts" / f"Sans{style}.ttf")
+    res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    text = pdf_text(tmp_path / "out" / "cards.pdf")
+    # drawn in visual order (see the first test); pypdf reads it back in logical order
+    assert "שומר את הדלת" in text
+    # the same card without the font: the built-in font has no Hebrew
+    plain = pack_with(tmp_path / "plain", cards)
+    res = CliRunner().invoke(main, ["build", str(plain), "--only", "cards", "-o", str(tmp_path / "out2")])
+    assert res.exit_code == 2 and "card.glyph" in res.output and "hebrew-unit" in res.output
+
+
+def test_zero_width_characters_are_removed_with_a_note(tmp_path):
+    pack = pack_with(tmp_path, unit("quiet-unit", "Guards\u200b an ally.", name="Quiet\u200dUnit"))
+    res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    assert "note: card `quiet-unit`" in res.output and "U+200B ZERO WIDTH SPACE" in res.output
+    text = pdf_text(tmp_path / "out" / "cards.pdf")
+    assert "QuietUnit" in text and "\u200b" not in text and "\u200d" not in text
+
+
+def test_a_literal_asterisk_prints(tmp_path):
+    pack = pack_with(tmp_path, unit("star-unit", "Deals 2\\\\* damage."))
+    res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    assert "2* damage" in pdf_text(tmp_path / "out" / "cards.pdf")
+
+
+SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10">'
+       '<circle cx="5" cy="5" r="4" fill="#3366cc"/></svg>')
+
+
+def test_unknown_icons_warn_and_pack_icons_are_icons(tmp_path):
+    pack = pack_with(tmp_path, unit("icon-unit", "Gain 1 :mana: and 1 :manna:."), "icons:\n  mana: icons/mana.svg\n")
+    (pack / "icons").mkdir()
+    (pack / "icons" / "mana.svg").write_text(SVG)
+    res = CliRunner().invoke(main, ["validate", str(pack)])
+    assert res.exit_code == 0, res.output
+    assert "card.icon" in res.output and ":manna:" in res.output and "did you mean `:mana:`?" in res.output
+    assert ":mana: is" not in res.output
+    res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    text = pdf_text(tmp_path / "out" / "cards.pdf")
+    assert ":manna:" in text and ":mana:" not in text  # the pack's icon is drawn, the unknown one is text
+
+
+def test_deck_size_speaks_the_packs_words():
+    from types import SimpleNamespace
+
+    from generator.pack.load import load_pack
+    from generator.rules.checks import deck_words
+    repo = Path(__file__).resolve().parents[1]
+    bosses = load_pack(repo / "card_data" / "battle_bosses")
+    side = next(iter(bosses.spec.sides.values()))
+    assert deck_words(SimpleNamespace(pack=bosses, side=side)) == "deck"  # Effect and Upgrade cards
+    fight = load_pack(repo / "card_data" / "boss_fight")
+    side = next(iter(fight.spec.sides.values()))
+    assert deck_words(SimpleNamespace(pack=fight, side=side)) == "action deck"
+
+
+def test_unshare_finds_the_pack_and_schema_takes_a_pack_name(tmp_path, monkeypatch):
+    repo = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(repo)
+    preset = sorted((repo / "card_data" / "tactics" / "presets").glob("*.yaml"))[0]
+    runner = CliRunner()
+    code = runner.invoke(main, ["share", str(preset)]).output.strip()
+    res = runner.invoke(main, ["unshare", code])  # no --pack: the code names tactics
+    assert res.exit_code == 0, res.output
+    assert "pack: tactics" in res.output
+    res = runner.invoke(main, ["schema", "--pack", "tactics", "-o", str(tmp_path / "s")])
+    assert res.exit_code == 0, res.output
+    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == [
+        "build.tactics.schema.json", "cards.tactics.schema.json", "game.schema.json", "layout.schema.json"]
+    layout = __import__("json").loads((tmp_path / "s" / "layout.schema.json").read_text())
+    assert "size" in layout["properties"] and "elements" in layout["properties"]
