@@ -208,10 +208,13 @@ def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, t
         lines.append(_timed(folder, export_pngs, pack, faces, folder, opt.png_size, shared))
     elif profile == "tts":
         folder = out / "tts"
-        lines.append(_timed(folder, export_tts, pack, faces, folder, shared))
-        if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
-            lines.append(_timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps"))
-        from generator.export.tts_save import save_name, write_tts_save
-        lines.append(_timed(folder / f"{save_name(pack)}.json", write_tts_save, pack, folder, opt.tts_url_base,
-                            build))
+        # written at once, not staged: the TTS save is made from the deck index and map
+        # sidecars on disk (export/tts_save.py); staging it with the rest is still to do
+        with staging.unstaged():
+            lines.append(_timed(folder, export_tts, pack, faces, folder, shared))
+            if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
+                lines.append(_timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps"))
+            from generator.export.tts_save import save_name, write_tts_save
+            lines.append(_timed(folder / f"{save_name(pack)}.json", write_tts_save, pack, folder, opt.tts_url_base,
+                                build))
     return lines + sorted(shared.notes) + layout_warnings(pack)

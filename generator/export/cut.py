@@ -239,7 +239,9 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
             # the pieces as the kit prints them, with the counters' and bases' cut lines as SVG
             from generator.export.cut_pieces import write_piece_cuts
             from generator.render.pieces.document import build_pieces_pdf
-            build_pieces_pdf(pack, tmp / "pieces.pdf", paper=paper, build=build)
+            from generator.core import staging
+            with staging.unstaged():  # a work file inside this export's own folder, read back at once
+                build_pieces_pdf(pack, tmp / "pieces.pdf", paper=paper, build=build)
             piece_files = write_piece_cuts(tmp / "pieces.pdf", tmp)
         (tmp / "README.txt").write_text(_readme(pack, machine, paper, inset_mm, sheets), encoding="utf-8")
         if folder.exists():

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.core import staging
 from generator.core.errors import InputError, Location, Problem
 
 
@@ -66,7 +67,8 @@ def run_extra_profile(profile: str, pack, build, faces, shared, out: Path, stem:
         def cmyk_print_shop(target):
             with tempfile.TemporaryDirectory(prefix=".pnp-cmyk-", dir=out) as d:
                 rgb = Path(d) / "rgb.pdf"
-                info = write_print_shop(pack, faces, rgb, shared=shared)
+                with staging.unstaged():  # a work file, read back at once
+                    info = write_print_shop(pack, faces, rgb, shared=shared)
                 with atomic_output(target) as tmp:
                     convert_pdf(rgb, tmp, conv)
             return info

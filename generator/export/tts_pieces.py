@@ -94,7 +94,9 @@ def export_tts_pieces(pack, folder: Path, build=None, paper: str = "a4") -> dict
     bases = []
     with tempfile.TemporaryDirectory(prefix="pnp-tts-pieces-") as d:
         pdf_path = Path(d) / "pieces.pdf"
-        build_pieces_pdf(pack, pdf_path, paper=paper, build=build)
+        from generator.core import staging
+        with staging.unstaged():  # a work file inside this export's own folder, read back at once
+            build_pieces_pdf(pack, pdf_path, paper=paper, build=build)
         markers = _markers(pdf_path)
         doc = pdfium.PdfDocument(str(pdf_path))
         try:
