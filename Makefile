@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: kit test bench clean schemas
+.PHONY: kit test bench clean schemas serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,13 +16,18 @@ kit: $(STAMP)
 	$(PY) -m generator build card_data/boss_fight
 
 test: $(STAMP)
-	@{ command -v qpdf && command -v gs; } >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo "sudo -n"); \
-	  ($$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf poppler-utils ghostscript) >/dev/null 2>&1 \
-	  || echo "note: qpdf/ghostscript not installed (needs apt-get as root or sudo); their checks will be skipped"; }
+	@{ command -v qpdf && command -v chromium && command -v gs; } >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo "sudo -n"); \
+	  ($$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf poppler-utils chromium ghostscript) >/dev/null 2>&1 \
+	  || echo "note: qpdf/chromium/ghostscript not installed (needs apt-get as root or sudo); their checks and the browser tests will be skipped"; }
 	$(PY) -m pytest -q
 
 bench: $(STAMP)
 	$(PY) bench/run.py
+	$(PY) bench/web_load.py
+
+# the deck builder in the browser, on http://localhost:8000/ (Ctrl-C stops it)
+serve: $(STAMP)
+	$(PY) -m generator serve card_data/boss_fight
 
 schemas: $(STAMP)
 	$(PY) -m generator schema

@@ -18,7 +18,7 @@ from generator.core.workers import stop_on_signals, worker_pool
 from generator.export.raster import export_pngs, export_tts
 from generator.kit import build_faces, output_dir, pack_faces
 from generator.maps.load import load_pack_maps
-from generator.pack.load import load_build, load_pack, load_presets
+from generator.pack.load import load_pack, load_presets
 from generator.pack.model import Build, Pack
 from generator.preflight.layout import layout_warning_lines
 from generator.render.cards.audit import stray_layouts
@@ -29,6 +29,7 @@ from generator.render.maps.document import build_maps_pdf, export_map_pngs
 from generator.render.pieces.document import build_pieces_pdf
 from generator.render.rulebook.book import build_rulebook_pdf
 from generator.render.rulebook.quickref import build_quick_reference_pdf
+from generator.share.decklist_files import load_build_file
 
 HOME_PARTS = ("rulebook", "maps", "cards", "pieces")  # longest first, for the worker pool
 WORKERS = 2
@@ -116,7 +117,7 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
     every part has succeeded; a failure, or a SIGINT / SIGTERM, stops the workers and removes
     the temporary files (core/staging.py)."""
     pack = load_pack(Path(pack_dir))
-    build = load_build(build_file, pack) if build_file else None
+    build = load_build_file(build_file, pack) if build_file else None  # YAML or a deck list
     out = output_dir(pack, out_dir)
     try:
         check_output_dir(out)

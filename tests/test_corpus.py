@@ -15,6 +15,9 @@ expected. What a case can run (`run:`):
 - `sheet`   use it as the A4 sheet file (templates/sheets/a4.yaml) and print the same build;
 - `args`    run the given command line (`args:`), with {file}, {pack}, {out}, {ws} filled in.
 
+A spreadsheet case gives `cell:` instead of `at:` (`sheet Heroes, cell D14 (column "health")`,
+or "" when the error is about the file as a whole).
+
 `extra:` copies more corpus files into the workspace (images, fonts), `links:` makes symbolic
 links (to test containment). `at: [line, column]` is where the error must point, in `where:`
 (default: the file as placed, or the corpus file itself for `build`). The workspace (pack
@@ -236,8 +239,11 @@ def test_corpus_case(case, workspace, monkeypatch):
     assert code == case["exit"], f"exit {code}, expected {case['exit']}\n{output}"
     assert after == before, "the command changed files in the workspace (pack, sheets or output)"
     if case["exit"] != 0:
-        line, column = case["at"]
-        location = f"{expected_where(case, ws, dest)}:{line}:{column}"
+        if "cell" in case:  # a spreadsheet: `file: sheet S, cell D14 (column "x")`, or `file: ` for the whole file
+            location = f"{expected_where(case, ws, dest)}: {case['cell']}"
+        else:
+            line, column = case["at"]
+            location = f"{expected_where(case, ws, dest)}:{line}:{column}"
         hits = [l for l in output.splitlines() if location in l and case["code"] in l.split()]
         assert hits, f"no line with `{location}` and `{case['code']}` in:\n{output}"
     for text in case.get("says") or []:
@@ -256,4 +262,4 @@ def test_the_corpus_is_big_and_every_file_is_used():
     files -= {f for f in files if f.startswith("builds/")}
     assert files - used == set(), f"corpus files no case uses: {sorted(files - used)}"
     categories = {c["file"].split("/")[0] for c in CASES}
-    assert {"yaml", "build", "unicode", "pack", "game", "layout", "sheet", "art", "map", "sizes", "output"} <= categories
+    assert {"yaml", "build", "unicode", "pack", "game", "layout", "sheet", "art", "map", "sizes", "output", "spreadsheet"} <= categories

@@ -31,6 +31,7 @@ LAYERS = [
     "generator.kit",              # what a kit is
     "generator.preflight",        # print-service checks of layouts and finished files
     "generator.build",            # how a build runs
+    "generator.web",              # the deck builder in the browser (pnp serve)
     "generator.cli",              # the command line
     "generator.__main__",
 ]

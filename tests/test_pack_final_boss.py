@@ -36,19 +36,46 @@ def pack_copy(tmp_path):
     return target
 
 
-def edit(path: Path, old: str, new: str, count: int = 1) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) >= 1, f"{old!r} not in {path.name}"
-    path.write_text(text.replace(old, new, count), encoding="utf-8")
+CARDS = "cards/cards.xlsx"  # the pack keeps its cards in a spreadsheet (made by `pnp export-sheet`)
 
 
-def line_of(path: Path, needle: str, after: str | None = None) -> int:
-    """1-based line of the first line holding `needle` (after the line holding `after`)."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    start = 0
-    if after is not None:
-        start = next(i for i, ln in enumerate(lines) if after in ln)
-    return next(i for i, ln in enumerate(lines[start:], start) if needle in ln) + 1
+class Sheet:
+    """The pack copy's card workbook, edited the way a designer edits it: by card and column."""
+
+    def __init__(self, pack_dir: Path):
+        import openpyxl
+        self.path = pack_dir / CARDS
+        self.book = openpyxl.load_workbook(self.path)
+
+    def find(self, card_id: str):
+        for ws in self.book.worksheets:
+            for row in ws.iter_rows(min_row=2):
+                if row[0].value == card_id:
+                    return ws, row[0].row
+        raise AssertionError(f"no row for {card_id}")
+
+    def column(self, ws, name: str) -> int:
+        heads = [c.value for c in ws[1]]
+        assert name in heads, f"no column {name} in sheet {ws.title}"
+        return heads.index(name) + 1
+
+    def set(self, card_id: str, column: str, value) -> str:
+        """Set one cell and save; returns the cell's name (D14)."""
+        ws, row = self.find(card_id)
+        cell = ws.cell(row=row, column=self.column(ws, column))
+        cell.value = value  # (ws.cell(..., value=None) would leave the old value)
+        self.book.save(self.path)
+        return cell.coordinate
+
+    def get(self, card_id: str, column: str):
+        ws, row = self.find(card_id)
+        return ws.cell(row=row, column=self.column(ws, column)).value
+
+    def delete_from(self, card_id: str) -> None:
+        """Delete this card's row and every row below it in its sheet."""
+        ws, row = self.find(card_id)
+        ws.delete_rows(row, ws.max_row - row + 1)
+        self.book.save(self.path)
 
 
 def physical(pack, **where) -> int:
@@ -125,33 +152,27 @@ def test_every_drop_is_marked_and_temporary_ones_say_how_long(pack):
 # ---- a malformed power ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("file, card_id, old, new", [
-    ("enemies.yaml", "ninja-cat", 'power: "4/3"', 'power: "3-2"'),
-    ("drops.yaml", "rage-tonic", 'power: "4/-2"', 'power: "4/two"'),
-])
-def test_a_malformed_power_is_refused_with_its_file_and_line(pack_copy, file, card_id, old, new):
-    path = pack_copy / "cards" / file
-    edit(path, old, new)
-    line = line_of(path, new, after=f"id: {card_id}")
+@pytest.mark.parametrize("card_id, new", [("ninja-cat", "3-2"), ("rage-tonic", "4/two")])
+def test_a_malformed_power_is_refused_with_its_sheet_and_cell(pack_copy, card_id, new):
+    cell = Sheet(pack_copy).set(card_id, "power", new)
     with pytest.raises(InputError) as err:
         load_pack(pack_copy)
     (problem,) = err.value.problems
     assert problem.code == "schema.format"
-    assert problem.location.file == display_path(path)
-    assert problem.location.line == line
-    assert problem.found == repr(new.split(": ", 1)[1].strip('"'))
+    assert problem.location.file == display_path(pack_copy / CARDS)
+    assert problem.location.cell == cell and problem.location.header == "power"
+    assert problem.location.sheet == ("Enemy" if card_id == "ninja-cat" else "Drop")
+    assert problem.found == repr(new)
     assert "`power`" in problem.message and "/" in problem.expected
 
 
 def test_a_malformed_power_fails_the_command_with_exit_2(pack_copy):
-    path = pack_copy / "cards" / "enemies.yaml"
-    edit(path, 'power: "4/3"', 'power: "3-2"')
-    line = line_of(path, 'power: "3-2"')
+    cell = Sheet(pack_copy).set("ninja-cat", "power", "3-2")
     result = subprocess.run([sys.executable, "-m", "generator", "validate", str(pack_copy)],
                             cwd=REPO, capture_output=True, text=True)
     assert result.returncode == 2
-    assert f"enemies.yaml:{line}:" in result.stderr
-    assert "3-2" in result.stderr
+    assert f'cards.xlsx: sheet Enemy, cell {cell} (column "power")' in result.stderr
+    assert "3-2" in result.stderr and "Traceback" not in result.stderr
 
 
 # ---- the pack's own rules: each deck against its placard --------------------------------------------
@@ -162,34 +183,40 @@ def violations(pack_dir: Path):
 
 
 def test_deck_enemies_a_fourth_final_boss_is_named(pack_copy):
-    enemies = pack_copy / "cards" / "enemies.yaml"
-    edit(enemies, "  - id: pixel-lich\n", "  - id: pixel-lich\n    copies: 2\n")
+    sheet = Sheet(pack_copy)
+    sheet.set("pixel-lich", "copies", 2)
     (v,) = violations(pack_copy)
     assert v.rule == "deck.enemies" and v.severity == "error"
     assert (v.observed, v.expected) == (4, 3)
     assert "Final Boss" in v.message and "Enemies Deck" in v.message
-    placards = pack_copy / "cards" / "placards.yaml"
-    assert v.location.file == display_path(placards)
-    assert v.location.line == line_of(placards, "id: enemies-placard")
+    assert v.location.file == display_path(pack_copy / CARDS)
+    ws, row = sheet.find("enemies-placard")
+    assert (v.location.sheet, v.location.line) == (ws.title, row)
+    assert str(v.location).endswith(f"sheet {ws.title}, row {row}")
     assert v.fix.startswith("remove 1 Final Boss card(s)")
     assert [c.id for c in v.contributors] == ["barrelback", "mecha-overlord", "pixel-lich"]
 
 
 def test_deck_enemies_legal_when_the_placard_states_the_new_count(pack_copy):
-    edit(pack_copy / "cards" / "enemies.yaml", "  - id: pixel-lich\n", "  - id: pixel-lich\n    copies: 2\n")
-    edit(pack_copy / "cards" / "placards.yaml", "Final Boss: 3", "Final Boss: 4")
+    sheet = Sheet(pack_copy)
+    sheet.set("pixel-lich", "copies", 2)
+    sheet.set("enemies-placard", "enemies.Final Boss", 4)
     assert violations(pack_copy) == []
 
 
 def test_deck_enemies_a_boss_demoted_to_common_enemy_is_named(pack_copy):
-    edit(pack_copy / "cards" / "enemies.yaml", "    rank: Final Boss\n    power: \"10/7\"", "    power: \"10/7\"")
+    sheet = Sheet(pack_copy)
+    (boss,) = [c.id for c in load_pack(pack_copy).cards_of("enemy") if c.fields["power"] == "10/7"]
+    assert sheet.get(boss, "rank") == "Final Boss"
+    sheet.set(boss, "rank", None)  # an empty cell: not set, so the default rank (Enemy)
     found = {(v.rule, v.observed, v.expected) for v in violations(pack_copy)}
     assert found == {("deck.enemies", 15, 14), ("deck.enemies", 2, 3)}
 
 
 def test_deck_drops_an_extra_permanent_copy_is_named(pack_copy):
-    drops = pack_copy / "cards" / "drops.yaml"
-    edit(drops, "    power: \"1/1\"\n    copies: 2\n", "    power: \"1/1\"\n    copies: 3\n")
+    sheet = Sheet(pack_copy)
+    assert (sheet.get("pixel-pup", "power"), sheet.get("pixel-pup", "copies")) == ("1/1", 2)
+    sheet.set("pixel-pup", "copies", 3)
     (v,) = violations(pack_copy)
     assert v.rule == "deck.drops"
     assert (v.observed, v.expected) == (13, 12)
@@ -199,21 +226,19 @@ def test_deck_drops_an_extra_permanent_copy_is_named(pack_copy):
 
 def test_deck_drops_legal_when_a_duration_moves_between_cards_and_placard(pack_copy):
     # Uppercut becomes Temporary: the placard must say 13 Temporary, 10 Instant (2 copies moved)
-    drops = pack_copy / "cards" / "drops.yaml"
-    edit(drops, "    duration: Instant\n    category: Attack\n    power: \"3/0\"",
-         "    duration: Temporary\n    lasts: this fight\n    category: Attack\n    power: \"3/0\"")
+    sheet = Sheet(pack_copy)
+    assert (sheet.get("uppercut", "duration"), sheet.get("uppercut", "power")) == ("Instant", "3/0")
+    sheet.set("uppercut", "duration", "Temporary")
+    sheet.set("uppercut", "lasts", "this fight")
     found = {(v.rule, v.observed, v.expected) for v in violations(pack_copy)}
     assert found == {("deck.drops", 14, 12), ("deck.drops", 10, 12)}
-    edit(pack_copy / "cards" / "placards.yaml", "{Permanent: 12, Temporary: 12, Instant: 12}",
-         "{Permanent: 12, Temporary: 14, Instant: 10}")
+    sheet.set("drops-placard", "drops.Temporary", 14)
+    sheet.set("drops-placard", "drops.Instant", 10)
     assert violations(pack_copy) == []
 
 
 def test_deck_stages_a_missing_bonus_stage_is_named(pack_copy):
-    stages = pack_copy / "cards" / "stages.yaml"
-    text = stages.read_text(encoding="utf-8")
-    start = text.index("  - id: warp-zone")
-    stages.write_text(text[:start], encoding="utf-8")
+    Sheet(pack_copy).delete_from("warp-zone")
     (v,) = violations(pack_copy)
     assert v.rule == "deck.stages"
     assert (v.observed, v.expected) == (1, 2)
@@ -221,28 +246,33 @@ def test_deck_stages_a_missing_bonus_stage_is_named(pack_copy):
 
 
 def test_deck_stages_legal_after_the_placard_is_corrected(pack_copy):
-    stages = pack_copy / "cards" / "stages.yaml"
-    text = stages.read_text(encoding="utf-8")
-    stages.write_text(text[:text.index("  - id: warp-zone")], encoding="utf-8")
-    edit(pack_copy / "cards" / "placards.yaml", "Bonus: 2", "Bonus: 1")
+    sheet = Sheet(pack_copy)
+    sheet.delete_from("warp-zone")
+    sheet.set("stages-placard", "stages.Bonus", 1)
     assert violations(pack_copy) == []
 
 
 def test_a_card_filed_under_another_decks_placard_is_named(pack_copy):
     # a Stage that says it belongs to the Enemies deck breaks both placards' counts
-    edit(pack_copy / "cards" / "stages.yaml", "    kind: Bonus\n    enemies: 0\n    found: 2\n",
-         "    kind: Bonus\n    enemies: 0\n    found: 2\n    deck: enemies-placard\n")
+    pack = load_pack(pack_copy)
+    (bonus,) = [c.id for c in pack.cards_of("stage")
+                if (c.fields["kind"], c.fields["enemies"], c.fields["found"]) == ("Bonus", 0, 2)]
+    Sheet(pack_copy).set(bonus, "deck", "Enemies Deck")  # a card reference may give the card's name
     found = {(v.rule, v.path, v.observed, v.expected) for v in violations(pack_copy)}
     assert found == {("deck.stages", "stages-placard.stages.Bonus", 1, 2),
                      ("deck.stages", "enemies-placard.stages.Bonus", 1, 0)}
 
 
 def test_validate_exits_1_on_a_deck_that_breaks_its_placard(pack_copy):
-    edit(pack_copy / "cards" / "placards.yaml", "Final Boss: 3", "Final Boss: 1")
+    Sheet(pack_copy).set("enemies-placard", "enemies.Final Boss", 1)
     result = subprocess.run([sys.executable, "-m", "generator", "validate", str(pack_copy)],
                             cwd=REPO, capture_output=True, text=True)
     assert result.returncode == 1
     assert "deck.enemies" in result.stdout
+
+
+def test_the_cards_come_from_the_spreadsheet_only():
+    assert sorted(p.name for p in (PACK_DIR / "cards").iterdir()) == ["cards.xlsx"]
 
 
 # ---- the kit -------------------------------------------------------------------------------------------

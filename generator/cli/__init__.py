@@ -12,7 +12,8 @@ import sys
 
 import click
 
-from generator.cli import build, layout, list_cards, new, preflight, roster, schema, share, validate, watch
+from generator.cli import (build, decklist, layout, list_cards, new, preflight, roster, schema, serve, share,
+                           sheets, validate, watch)
 from generator.cli.common import EXIT_INPUT, make_console
 from generator.cli.textreport import print_problems
 from generator.core.errors import InputError
@@ -45,4 +46,8 @@ main.add_command(roster.roster)
 main.add_command(share.share)
 main.add_command(share.unshare)
 main.add_command(new.new)
+main.add_command(decklist.decklist)
+main.add_command(serve.serve)
 main.add_command(layout.layout_command)
+main.add_command(sheets.export_sheet)
+main.add_command(sheets.fetch)

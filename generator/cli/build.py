@@ -62,10 +62,15 @@ def parse_back_offset(value: str) -> tuple[float, float]:
               show_default=True, help="Home profile: which parts of the kit to build.")
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Output folder (default: output/<pack id>).")
+@click.option("--fetch", "fetch_first", is_flag=True, help="First download the pack's published sheets (cards/*.url).")
 @export_options
-def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir, service, color, icc,
-          ink_limit, cut, cut_inset, tts_url_base):
+def build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir, fetch_first, service,
+          color, icc, ink_limit, cut, cut_inset, tts_url_base):
     """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
+    if fetch_first:
+        from generator.cli.sheets import fetch_lines
+        for line in fetch_lines(pack_dir):
+            click.echo(line)
     from generator.build import run_build  # deferred: ReportLab takes a second to load
     eff = apply_service(profile, service, color, png_size, cut, ink_limit)
     extra = {"color": eff["color"], "icc": str(icc) if icc else None, "ink_limit": eff["ink_limit"], "cut": cut,

@@ -14,8 +14,14 @@ from generator.pack.scaffold import create_pack
 @click.option("--root", type=click.Path(path_type=Path, file_okay=False), default="card_data", show_default=True)
 @click.option("--size", default="poker", show_default=True,
               help="Card size: poker, bridge, tarot, square, mini-american, mini-european, or WxH in mm.")
-def new(name, root, size):
+@click.option("--sheet", type=click.Choice(["xlsx", "ods", "csv"]), is_flag=False, flag_value="xlsx",
+              help="Keep the cards in a spreadsheet, cards/cards.xlsx (or --sheet ods / csv).")
+def new(name, root, size, sheet):
     """Start a new game pack: one card type, its layout, one card and a rules chapter."""
     target = create_pack(name, root, size)
-    click.echo(f"created {target}: edit {target}/game.yaml and {target}/cards/units.yaml, then run\n"
+    cards = f"{target}/cards/units.yaml"
+    if sheet:
+        from generator.cli.sheets import cards_to_sheet
+        cards = cards_to_sheet(target, sheet)
+    click.echo(f"created {target}: edit {target}/game.yaml and {cards}, then run\n"
                f"  pnp validate {target}\n  pnp build {target}")

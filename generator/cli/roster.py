@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from generator.cli.common import points_option
-from generator.pack.locate import load_target
+from generator.share.decklist_files import load_target  # YAML builds and deck lists
 
 
 @click.command()

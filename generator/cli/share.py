@@ -8,8 +8,8 @@ import click
 
 from generator.core.files import write_text
 from generator.pack.load import load_pack
-from generator.pack.locate import load_target
 from generator.share.codes import pack_dir_for_code, share_code, unshare_text
+from generator.share.decklist_files import load_target  # YAML builds and deck lists
 
 
 @click.command()

@@ -9,11 +9,13 @@ from generator.core.report import Report
 from generator.core.yamlio import display_path
 from generator.maps import validate_map
 from generator.pack.load import load_build
-from generator.pack.locate import is_map_file, pack_for
+from generator.pack.locate import is_map_file
 from generator.pack.model import Pack
 from generator.render.pieces.model import check_pieces
 from generator.rules import validate_build
 from generator.rules.pack_checks import validate_pack_rules
+from generator.share.decklist_files import is_decklist_file, load_build_file, pack_of_file
+
 
 def validate_target(target: Path, points: int | str | None = None, pack_option: Path | None = None,
                     boss_build: Path | None = None, cache: dict | None = None, setup: str | None = None,
@@ -25,12 +27,12 @@ def validate_target(target: Path, points: int | str | None = None, pack_option: 
         raise InputError([Problem("file.missing", f"no such file or folder: {where}", Location(where),
                                   expected="a pack folder, a build file or a map file",
                                   fix="check the path")])
-    pack = pack_for(target, pack_option, cache)
+    pack = pack_of_file(target, pack_option, cache)  # a deck list may name its pack
     if target.is_dir():
         return validate_pack(pack, points, max_characters)
     if is_map_file(target):
         return validate_map_file(pack, target, boss_build, setup or "rules")
-    build = load_build(target, pack)
+    build = load_build_file(target, pack)  # a build YAML file or a deck list
     return [validate_build(pack, build, points, max_characters)]
 
 
@@ -73,4 +75,6 @@ def pack_report(pack: Pack) -> Report:
 
 
 def validate_map_file(pack: Pack, path: Path, boss_build: Path | None, setup: str = "rules") -> list[Report]:
+    if boss_build is not None and is_decklist_file(boss_build):  # the maps layer reads YAML builds only
+        boss_build = load_build_file(boss_build, pack)
     return [validate_map(pack, path, boss_build, setup)]

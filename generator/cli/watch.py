@@ -18,6 +18,8 @@ def outputs_for(changed: set[Path], pack_root: Path) -> set[str]:
     parts: set[str] = set()
     root = pack_root.resolve()
     for path in changed:
+        if path.name.startswith((".~lock", "~$")):
+            continue  # a spreadsheet program's lock file: the sheet itself has not changed
         path = path.resolve()
         try:
             rel = path.relative_to(root)

@@ -15,6 +15,36 @@ class Location:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
 
+    def as_dict(self) -> dict:
+        """The location's fields in JSON reports."""
+        return {"file": self.file, "line": self.line, "column": self.column}
+
+
+@dataclass(frozen=True)
+class SheetLocation(Location):
+    """A place in a spreadsheet (or CSV) file, said the way a spreadsheet user reads it:
+    `cards.xlsx: sheet Heroes, cell D14 (column "health")`. `line` is the 1-based row and
+    `column` the 1-based column number (0 when the place is a whole row or sheet), so problems
+    sort in reading order; `cell` is the A1-style name, `header` the column's heading."""
+
+    sheet: str | None = None
+    cell: str | None = None
+    header: str | None = None
+    row_only: bool = False
+
+    def __str__(self) -> str:
+        parts = [f"sheet {self.sheet}"] if self.sheet else []
+        if self.cell:
+            parts.append(f"cell {self.cell}" + (f' (column "{self.header}")' if self.header else ""))
+        elif self.row_only:
+            parts.append(f"row {self.line}")
+        return f"{self.file}: {', '.join(parts)}" if parts else self.file
+
+    def as_dict(self) -> dict:
+        return {"file": self.file, "line": self.line, "column": self.column, "sheet": self.sheet,
+                "row": self.line if (self.cell or self.row_only) else None, "cell": self.cell,
+                "header": self.header}
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -31,9 +61,7 @@ class Problem:
         return {
             "code": self.code,
             "message": self.message,
-            "file": self.location.file,
-            "line": self.location.line,
-            "column": self.location.column,
+            **self.location.as_dict(),
             "found": self.found,
             "expected": self.expected,
             "fix": self.fix,

@@ -42,8 +42,7 @@ class Violation:
     def as_dict(self) -> dict:
         return {
             "rule": self.rule, "severity": self.severity, "message": self.message,
-            "file": self.location.file, "line": self.location.line, "column": self.location.column,
-            "path": self.path, "observed": self.observed, "expected": self.expected,
+            **self.location.as_dict(), "path": self.path, "observed": self.observed, "expected": self.expected,
             "contributors": [c.as_dict() for c in self.contributors], "fix": self.fix,
         }
 

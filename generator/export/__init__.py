@@ -1,8 +1,8 @@
 """export: outputs derived from the rendered pages: PNG per card face and Tabletop Simulator
-deck sheets (raster), the TTS save with its pieces (tts_save, tts_pieces), CMYK conversion
-(cmyk), DriveThruCards decks (dtc), cutting-machine sheets and cut files (cut, cut_pieces),
-and the print-service presets that choose among them (services). Print-shop PDFs are
-written by render.cards.sheets.
+deck sheets (raster), one card face as a cached PNG for screens (cardimage), the TTS save
+with its pieces (tts_save, tts_pieces), CMYK conversion (cmyk), DriveThruCards decks (dtc),
+cutting-machine sheets and cut files (cut, cut_pieces), and the print-service presets that
+choose among them (services). Print-shop PDFs are written by render.cards.sheets.
 
 May import: everything below it (core, grids, pack, rules, maps, share, render). Never kit,
 build or cli."""

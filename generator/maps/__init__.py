@@ -14,14 +14,14 @@ from generator.maps.load import load_map, load_pack_maps
 from generator.maps.model import HexMap
 from generator.maps.reach import check_square_map
 from generator.pack.load import load_build, load_presets
-from generator.pack.model import Pack
+from generator.pack.model import Build, Pack
 
 __all__ = ["Footprint", "HexMap", "load_map", "load_pack_maps", "validate_map", "validate_hexmap"]
 
 
-def validate_map(pack: Pack, path: Path, boss_build: Path | None = None, setup: str = "rules") -> Report:
+def validate_map(pack: Pack, path: Path, boss_build: Path | Build | None = None, setup: str = "rules") -> Report:
     """Check one map file. With `boss_build`, the map must hold that build's footprint;
-    without it, every preset of a footprint side (the pack's bosses) must fit. `setup`: see
+    (a build file, or a Build already loaded); without it, every preset of a footprint side (the pack's bosses) must fit. `setup`: see
     generator.maps.checks.check_map (`rules`, `zones` or `both`)."""
     hexmap = load_map(pack, Path(path))
     if hexmap.grid == "square":
@@ -29,7 +29,8 @@ def validate_map(pack: Pack, path: Path, boss_build: Path | None = None, setup: 
         return Report(file=hexmap.file, kind="map", name=hexmap.title, violations=violations, stats=stats)
     builds = load_presets(pack)
     if boss_build is not None:
-        footprints = [footprint_of(pack, load_build(Path(boss_build), pack))]
+        build = boss_build if isinstance(boss_build, Build) else load_build(Path(boss_build), pack)
+        footprints = [footprint_of(pack, build)]
     else:
         footprints = preset_footprints(pack, builds)
     return validate_hexmap(hexmap, pack, footprints, largest_party(pack, builds), setup)

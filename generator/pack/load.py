@@ -15,6 +15,8 @@ from generator.pack.model import (CARD_SIZES_MM, BaseEntry, Build, Card, Charact
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.rule_names import KNOWN_CHECKS
 from generator.pack.schemas import allowed_keys_fn, build_models, card_models, field_annotation
+from generator.pack.sheets.fetch import sheet_sources
+from generator.pack.sheets.source import load_sheet_documents
 
 
 def find_pack_root(path: Path) -> Path | None:
@@ -178,7 +180,8 @@ def load_pack(root: Path) -> Pack:
     unreadable: set = set()  # ids of cards already reported as broken
     files = {part: sorted((root / part).glob(pattern))
              for part, pattern in (("cards", "*.yaml"), ("presets", "*.yaml"), ("maps", "*.yaml"), ("rules", "*.md"))}
-    _check_inside(root, [f for group in files.values() for f in group])
+    sheets = sheet_sources(root, problems.problems)  # cards from spreadsheets (pack/sheets)
+    _check_inside(root, [f for group in files.values() for f in group] + [p for p, _ in sheets])
     for path in files["cards"]:
         try:
             doc = load_yaml_file(path)
@@ -187,6 +190,8 @@ def load_pack(root: Path) -> Pack:
             continue
         _read_cards(doc, spec, models, cards, problems, root, unreadable)
         docs[doc.file] = doc
+    for doc in load_sheet_documents(sheets, spec, cards, problems):  # after YAML: refs may name its cards
+        _read_cards(doc, spec, models, cards, problems, root, unreadable)
     _check_card_refs(cards, spec, problems, unreadable)
     problems.raise_if_any()
     pack = Pack(

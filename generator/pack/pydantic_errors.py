@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from generator.core.errors import Problem, did_you_mean, short_list
+from generator.core.errors import Problem, SheetLocation, did_you_mean, short_list
 from generator.core.yamlio import Document
 from generator.pack.model import kebab
 
@@ -52,9 +52,14 @@ def problems_from(exc: ValidationError, doc: Document, base_path: tuple, what: s
                 fix=f"did you mean `{guess}`?" if guess else "remove it")
         elif kind == "missing":
             key = loc[-1]
-            problem = Problem("schema.missing", f"missing required key `{key}` in {what}",
-                              doc.at(path[:-1]), expected=f"a `{key}:` entry",
-                              fix=f"add `{key}: ...`")
+            place = doc.at(path[:-1])
+            if isinstance(place, SheetLocation):  # a spreadsheet row: name the column to fill in
+                column = ".".join(str(p + 1) if isinstance(p, int) else str(p) for p in loc)
+                problem = Problem("schema.missing", f"missing required field `{column}` in {what}", place,
+                                  expected=f"a value in the column `{column}`", fix=f"fill in `{column}` for this card")
+            else:
+                problem = Problem("schema.missing", f"missing required key `{key}` in {what}",
+                                  place, expected=f"a `{key}:` entry", fix=f"add `{key}: ...`")
         elif kind == "literal_error":
             expected = err.get("ctx", {}).get("expected", "")
             choices = [c.strip().strip("'") for c in expected.replace(" or ", ", ").split(",")]

@@ -1,0 +1,157 @@
+"""Load test of `pnp serve` on loopback (run by `make bench`, never by the tests).
+
+Two uvicorn workers serve the flagship pack; 50 concurrent clients post the pack's presets
+to /api/<pack>/validate for 20 s. Reported: requests, errors, requests per second and the
+median and 95th-percentile latency of a validate request. Then the card browser's first
+page: its HTML plus every card image on it, fetched six at a time as a browser does, once
+the images are in the cache. Results go to bench/web_results.json.
+
+Note: the clients run on the same machine as the server, so on a small machine they take
+CPU from it; the numbers are an upper bound on what a separate client would see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+PACK = os.environ.get("PNP_BENCH_PACK", "card_data/boss_fight")
+CLIENTS = 50
+SECONDS = 20.0
+WORKERS = 2
+REQUESTS_PER_CONNECTION = 10
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def presets() -> tuple[str, list[dict]]:
+    sys.path.insert(0, str(REPO))
+    from generator.pack.load import load_pack
+    from generator.web.common import preset_docs
+    pack = load_pack(REPO / PACK)
+    return pack.spec.id, [doc for doc, _ in preset_docs(pack).values()]
+
+
+async def _client(host: str, port: int, path: str, bodies: list[bytes], stop: float, i: int,
+                  latencies: list[float], errors: list[str], per_connection: int = REQUESTS_PER_CONNECTION) -> None:
+    """One client: POST, read the whole answer, again, on a keep-alive connection that it
+    replaces every `per_connection` requests, as browsers and proxies do. (On one connection
+    forever, the kernel's first hand-out of connections to the two workers would decide the
+    test: whichever worker accepted more connections would serve them all to the end.)
+    Plain asyncio streams rather than an HTTP library, so the load generator, which shares
+    the machine with the server, spends as little CPU as it can."""
+    n = i
+    while time.perf_counter() < stop:
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError as exc:
+            errors.append(type(exc).__name__)
+            continue
+        try:
+            for _ in range(per_connection):
+                if time.perf_counter() >= stop:
+                    break
+                body = bodies[n % len(bodies)]
+                n += 1
+                t = time.perf_counter()
+                writer.write(f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+                             f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+                await writer.drain()
+                head = await reader.readuntil(b"\r\n\r\n")
+                status = int(head.split(b" ", 2)[1])
+                length = int(re.search(rb"(?i)content-length:\s*(\d+)", head).group(1))
+                answer = await reader.readexactly(length)
+                latencies.append(time.perf_counter() - t)
+                if status != 200 or b'"schema":"pnp.validation/' not in answer.replace(b" ", b""):
+                    errors.append(str(status))
+        except (OSError, asyncio.IncompleteReadError, ValueError, AttributeError) as exc:
+            errors.append(type(exc).__name__)
+        finally:
+            writer.close()
+
+
+async def validate_load(base: str, pack_id: str, docs: list[dict]) -> dict:
+    latencies: list[float] = []
+    errors: list[str] = []
+    host, port = base.split("//")[1].split(":")
+    bodies = [json.dumps(d).encode() for d in docs]
+    start = time.perf_counter()
+    stop = start + SECONDS
+    await asyncio.gather(*(_client(host, int(port), f"/api/{pack_id}/validate", bodies, stop, i, latencies, errors)
+                           for i in range(CLIENTS)))
+    elapsed = time.perf_counter() - start
+    latencies.sort()
+    p95 = latencies[int(0.95 * (len(latencies) - 1))] if latencies else None
+    return {"clients": CLIENTS, "seconds": round(elapsed, 1), "requests": len(latencies), "errors": len(errors),
+            "error_kinds": sorted(set(errors))[:5], "per_second": round(len(latencies) / elapsed, 1),
+            "median_ms": round(1000 * statistics.median(latencies), 1) if latencies else None,
+            "p95_ms": round(1000 * p95, 1) if p95 is not None else None}
+
+
+async def first_page(base: str, pack_id: str) -> dict:
+    limits = httpx.Limits(max_connections=6)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as client:
+        async def load():
+            t = time.perf_counter()
+            r = await client.get(f"/p/{pack_id}/cards")
+            images = re.findall(r'<img src="([^"]+)"', r.text)
+            answers = await asyncio.gather(*(client.get(src) for src in images))
+            assert all(a.status_code == 200 for a in answers)
+            return time.perf_counter() - t, len(images)
+
+        cold, count = await load()  # draws and caches any image not cached yet
+        warm = sorted([(await load())[0] for _ in range(5)])
+    return {"images": count, "first_load_s": round(cold, 2), "cached_median_s": round(statistics.median(warm), 3),
+            "cached_worst_s": round(warm[-1], 3)}
+
+
+def main() -> None:
+    pack_id, docs = presets()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory(prefix="pnp-web-bench-") as tmp:
+        env = dict(os.environ, PNP_PACKS=str(REPO / PACK), PNP_BUILDS=str(Path(tmp) / "builds"),
+                   PNP_CACHE=str(REPO / "output" / ".web-cache"))
+        server = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "generator.web.app:app_from_env",
+                                   "--host", "127.0.0.1", "--port", str(port), "--workers", str(WORKERS),
+                                   "--log-level", "warning"], cwd=REPO, env=env)
+        try:
+            for _ in range(600):
+                try:
+                    httpx.get(base + "/api/packs", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            time.sleep(1.0)  # let both workers finish loading the pack
+            load = asyncio.run(validate_load(base, pack_id, docs))
+            page = asyncio.run(first_page(base, pack_id))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    results = {"pack": pack_id, "workers": WORKERS, "validate": load, "card_browser_first_page": page}
+    (REPO / "bench" / "web_results.json").write_text(json.dumps(results, indent=2) + "\n")
+    print(f"pnp serve, {WORKERS} workers, {pack_id}:")
+    print(f"  validate: {load['clients']} clients for {load['seconds']} s: {load['requests']} requests "
+          f"({load['per_second']}/s), {load['errors']} errors, median {load['median_ms']} ms, p95 {load['p95_ms']} ms")
+    print(f"  card browser first page ({page['images']} images): {page['first_load_s']} s to draw and cache, "
+          f"then {page['cached_median_s']} s (worst {page['cached_worst_s']} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""`pnp serve`: start the deck builder (generator.web). The web stack is imported only when
+the command runs, so every other command starts as fast as before."""
+
+from __future__ import annotations
+
+import os
+import webbrowser
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_okay=False))
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; the default lets only this computer in.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--builds", "builds_dir", type=click.Path(path_type=Path, file_okay=False), default="builds",
+              show_default=True, help="Where builds are saved (YAML files the CLI reads too).")
+@click.option("--cache", "cache_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Card image cache (default: output/.web-cache).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the builder in the web browser.")
+def serve(packs, host, port, builds_dir, cache_dir, open_browser):
+    """Start the deck builder in the browser for PACK (default card_data/boss_fight; several
+    packs, or a folder of packs, get a start page listing them). Ctrl-C stops it."""
+    import uvicorn
+
+    from generator.web.app import create_app
+    from generator.web.site import ENV_BUILDS, ENV_CACHE, ENV_PACKS, Site
+
+    targets = list(packs) or [Path("card_data/boss_fight")]
+    site = Site.load(targets, builds_dir, cache_dir)  # bad packs stop here with the CLI's message
+    os.environ.update({ENV_PACKS: os.pathsep.join(str(t) for t in targets), ENV_BUILDS: str(builds_dir)})
+    if cache_dir:
+        os.environ[ENV_CACHE] = str(cache_dir)
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    url = f"http://{shown}:{port}/"
+    click.echo(f"pnp serve: {', '.join(p.spec.name for p in site.packs.values())} at {url} "
+               f"(builds in {builds_dir}/; Ctrl-C stops)")
+    if open_browser:
+        webbrowser.open(url)
+    config = uvicorn.Config(create_app(site), host=host, port=port, log_level="warning")
+    try:
+        uvicorn.Server(config).run()
+    except KeyboardInterrupt:
+        pass

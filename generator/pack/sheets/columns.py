@@ -1,0 +1,256 @@
+"""Flat column names for a card type, one rule set for every pack (docs/spreadsheets.md).
+
+A card's nested YAML values get dotted column names: a mapping adds `.key`
+(`stats.health`, `feat.name`, `attacks.heavy.damage`, `deck.Last Stand`), a list of
+records adds a 1-based number (`abilities.2.cost`), a list of ids is one cell separated by
+`;`, hexes are `q/r` pairs separated by `;`. `Shape`s describe a field's nesting; `to_cell`
+and `from_cell` convert single values both ways.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from generator.pack.model import GameSpec
+
+COMMON_FIRST = ("id", "name", "type", "set", "points", "copies")
+COMMON_LAST = ("text", "flavour", "art", "audit_note")
+ALIASES = {"kit_copies": "copies"}
+LIST_SEP = ";"
+_INT = re.compile(r"^[+-]?\d{1,15}(\.0*)?$")
+_HEX = re.compile(r"^\s*(-?\d{1,3})\s*[/,]\s*(-?\d{1,3})\s*$")
+_TRUE = {"true", "yes", "y", "1", "x"}
+_FALSE = {"false", "no", "n", "0"}
+DATE_TYPES = (dt.date, dt.datetime, dt.time, dt.timedelta)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How a value nests. `leaf`: int, text, bool, ref, refs, hexes, value (int or text);
+    `keys`: a mapping (fixed keys, or None for any key) of `child`; `record`: named parts;
+    `numbered`: a list of `child` records, one numbered group of columns per entry."""
+
+    leaf: str | None = None
+    keys: tuple | None = None
+    mapping: bool = False
+    child: "Shape | None" = None
+    record: tuple = ()  # ((name, Shape), ...)
+    numbered: bool = False
+
+    def part(self, name: str):
+        for key, shape in self.record:
+            if key == name:
+                return shape
+        return None
+
+
+INT, TEXT, BOOL, REF = Shape("int"), Shape("text"), Shape("bool"), Shape("ref")
+_RECORDS = {
+    "attacks": (("damage", INT), ("range", INT), ("text", TEXT)),
+    "feat": (("name", TEXT), ("text", TEXT)),
+    "requirements": (("stat", TEXT), ("field", TEXT), ("value", Shape("value")), ("min", INT)),
+    "ability-list": (("name", TEXT), ("cost", INT), ("text", TEXT), ("extra", TEXT)),
+}
+_COMMON = {"id": TEXT, "name": TEXT, "type": TEXT, "set": TEXT, "points": INT, "copies": INT,
+           "text": TEXT, "flavour": TEXT, "art": TEXT, "audit_note": TEXT}
+
+
+def field_shape(ftype: str, spec: GameSpec) -> Shape:
+    if ftype == "int":
+        return INT
+    if ftype == "bool":
+        return BOOL
+    if ftype == "card-ref":
+        return REF
+    if ftype == "card-refs":
+        return Shape("refs")
+    if ftype == "hexes":
+        return Shape("hexes")
+    if ftype == "stats":
+        return Shape(keys=tuple(spec.stats), mapping=True, child=INT)
+    if ftype == "counts":
+        return Shape(mapping=True, child=INT)
+    if ftype == "attacks":
+        return Shape(keys=("basic", "heavy", "special"), mapping=True, child=Shape(record=_RECORDS["attacks"]))
+    if ftype == "feat":
+        return Shape(record=_RECORDS["feat"])
+    if ftype in ("requirements", "ability-list"):
+        return Shape(numbered=True, child=Shape(record=_RECORDS[ftype]))
+    return TEXT  # text, choice, stat, pair
+
+
+def type_shapes(spec: GameSpec, type_id: str) -> dict[str, Shape]:
+    """The top-level keys of a card type with their shapes, in column order."""
+    fields = spec.card_types[type_id].fields
+    shapes = {k: _COMMON[k] for k in COMMON_FIRST}
+    shapes.update({name: field_shape(f.type, spec) for name, f in fields.items() if name not in _COMMON})
+    shapes.update({k: _COMMON[k] for k in COMMON_LAST})
+    return shapes
+
+
+def stat_alias(spec: GameSpec, type_id: str, name: str) -> str | None:
+    """A bare stat name (`health`) stands for `F.health` when the type has one stats field F."""
+    fields = spec.card_types[type_id].fields
+    stats = [n for n, f in fields.items() if f.type == "stats"]
+    if name in spec.stats and name not in fields and name not in _COMMON and len(stats) == 1:
+        return f"{stats[0]}.{name}"
+    return None
+
+
+class ColumnError(ValueError):
+    """A column name that does not fit a card type; the message says why."""
+
+
+def resolve(shapes: dict[str, Shape], column: str) -> tuple[tuple, Shape]:
+    """The path into a card (keys and 0-based list indexes) and the leaf shape of a column."""
+    parts = column.split(".")
+    top = ALIASES.get(parts[0], parts[0])
+    shape = shapes.get(top)
+    if shape is None:
+        raise ColumnError(f"`{top}` is not a field")
+    path: list = [top]
+    rest = parts[1:]
+    while rest:
+        part = rest.pop(0)
+        if shape.mapping:
+            path.append(part)  # unknown keys go on: the model names them with a did-you-mean
+            shape = shape.child
+        elif shape.numbered:
+            if not part.isdigit() or not 1 <= int(part) <= 99:
+                raise ColumnError(f"`{'.'.join(path)}` is a list: its columns are numbered, "
+                                  f"`{'.'.join(path)}.1.{shape.child.record[0][0]}`")
+            path.append(int(part) - 1)
+            shape = shape.child
+        elif shape.record:
+            child = shape.part(part)
+            if child is None:
+                names = ", ".join(k for k, _ in shape.record)
+                raise ColumnError(f"`{'.'.join(map(str, path))}` has no part `{part}` (it has {names})")
+            path.append(part)
+            shape = child
+        else:
+            raise ColumnError(f"`{'.'.join(map(str, path))}` is a single value, not `{column}`")
+    if shape.leaf is None:
+        raise ColumnError(f"`{column}` holds several values: give each its own column, "
+                          f"e.g. `{column}.{_example_part(shape)}`")
+    return tuple(path), shape
+
+
+def _example_part(shape: Shape) -> str:
+    if shape.mapping:
+        return (shape.keys or ("name",))[0]
+    if shape.numbered:
+        return "1." + shape.child.record[0][0]
+    return shape.record[0][0]
+
+
+# ---- cells to values -------------------------------------------------------------------
+
+
+class CellProblem(ValueError):
+    def __init__(self, code: str, message: str, found: str, expected: str, fix: str | None = None):
+        super().__init__(message)
+        self.code, self.found, self.expected, self.fix = code, found, expected, fix
+
+
+def is_empty(value) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def from_cell(value, shape: Shape, wants_pair: bool = False):
+    """A cell's value as the card model wants it. Values that cannot be converted are passed
+    on unchanged, so the card model reports them with its own words (`12a` for a number)."""
+    if isinstance(value, DATE_TYPES):
+        fix = ("the spreadsheet turned what was typed into a date: format the column as text, or type "
+               "an apostrophe first ('3/2)") if wants_pair or shape.leaf in ("hexes", "text", "refs") else \
+            "the cell is formatted as a date: format it as a number (or as text) and type the value again"
+        raise CellProblem("spreadsheet.date", "the cell holds a date, not the value the column wants",
+                          value.isoformat(), _EXPECTED.get(shape.leaf, "a value"), fix)
+    leaf = shape.leaf
+    if isinstance(value, float) and value.is_integer() and leaf in ("int", "value", "bool"):
+        value = int(value)
+    if leaf == "int":
+        if isinstance(value, str) and _INT.match(value.strip()):
+            return int(float(value.strip())) if "." in value else int(value.strip())
+        return value
+    if leaf == "bool":
+        if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str):
+            word = value.strip().lower()
+            if word in _TRUE or word in _FALSE:
+                return word in _TRUE
+        return value
+    if leaf == "value":
+        if isinstance(value, str) and _INT.match(value.strip()):
+            return int(float(value.strip()))
+        return value.strip() if isinstance(value, str) else value
+    if isinstance(value, float):
+        value = str(int(value)) if value.is_integer() else repr(value)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if leaf == "ref":
+        return value.strip() if isinstance(value, str) else value
+    if leaf == "refs":
+        if not isinstance(value, str):
+            return value
+        return [item.strip() for item in value.split(LIST_SEP) if item.strip()]
+    if leaf == "hexes":
+        if not isinstance(value, str):
+            return value
+        out = []
+        for item in (i for i in value.split(LIST_SEP) if i.strip()):
+            match = _HEX.match(item)
+            if not match:
+                raise CellProblem("schema.format", "hexes are written as q/r pairs separated by `;`",
+                                  item.strip(), "pairs such as 0/0; 1/-1", "write each hex as two whole numbers, q/r")
+            out.append([int(match.group(1)), int(match.group(2))])
+        return out
+    if "\r" in value:  # a CSV written on Windows ends lines inside cells with CR LF
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+    return value  # text: kept exactly as typed, markup and all
+
+
+_EXPECTED = {"int": "a whole number", "bool": "TRUE or FALSE", "text": "text", "ref": "a card id or name",
+             "refs": "card ids or names separated by `;`", "hexes": "q/r pairs separated by `;`",
+             "value": "a number or text"}
+
+
+# ---- values to cells (export) ----------------------------------------------------------
+
+
+def flatten(shapes: dict[str, Shape], values: dict) -> dict[str, object]:
+    """A card's values (top-level key -> nested value) as column -> cell value."""
+    out: dict[str, object] = {}
+    for key, value in values.items():
+        _flat(out, key, shapes[key], value)
+    return out
+
+
+def _flat(out: dict, name: str, shape: Shape, value) -> None:
+    if value is None:
+        return
+    if shape.mapping:
+        for key, item in value.items():
+            _flat(out, f"{name}.{key}", shape.child, item)
+    elif shape.numbered:
+        for i, item in enumerate(value, 1):
+            _flat(out, f"{name}.{i}", shape.child, item)
+    elif shape.record:
+        for key, child in shape.record:
+            item = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
+            _flat(out, f"{name}.{key}", child, item)
+    else:
+        out[name] = to_cell(value, shape)
+
+
+def to_cell(value, shape: Shape):
+    if shape.leaf == "refs":
+        return f"{LIST_SEP} ".join(value) if value else None
+    if shape.leaf == "hexes":
+        return f"{LIST_SEP} ".join(f"{q}/{r}" for q, r in value) if value else None
+    if value == "" or value is None:
+        return None
+    return value

@@ -1,0 +1,238 @@
+"""`pnp export-sheet`: a pack's cards as a spreadsheet that reads back to the same pack.
+
+One sheet per card type (a CSV holds them all, told apart by the `type` column), a header
+row of flat column names (see `columns`), values that equal the field's default left empty
+(as a YAML file leaves them out). .xlsx is written with openpyxl (frozen header, fitted
+widths, drop-down lists for set, type and choice fields, text format where a spreadsheet
+would otherwise turn `3/2` into a date); .ods with our own small ODF writer (`ods`);
+.csv with the csv module, UTF-8 with a byte order mark so spreadsheet programs see UTF-8.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from pathlib import Path
+
+from generator.core.errors import InputError, Problem
+from generator.pack.model import Card, GameSpec, Pack
+from generator.pack.sheets.columns import flatten, type_shapes
+from generator.pack.sheets.table import SheetData, column_width, export_stamp
+
+_BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
+ALWAYS = ("id", "name", "type", "set", "points", "copies", "text", "flavour")
+
+
+def card_values(card: Card, spec: GameSpec) -> dict:
+    """A card's top-level values as the columns want them, defaults left out."""
+    type_spec = spec.card_types[card.type]
+    values = {"id": card.id, "name": card.name, "type": card.type, "set": card.set, "points": card.points,
+              "copies": card.copies if card.copies != type_spec.kit_copies else None,
+              "text": card.text, "flavour": card.flavour, "art": card.art,
+              "audit_note": card.fields.get("audit_note")}
+    for name, fspec in type_spec.fields.items():
+        value = card.fields.get(name)
+        if value != fspec.default and value is not None:
+            values[name] = value
+    return values
+
+
+def _order(spec: GameSpec, type_id: str, used: list[str]) -> list[str]:
+    """Columns in a stable order: the type's keys in declaration order, each key's parts in
+    the order the shape lists them (stats in game.yaml order, list entries by number)."""
+    shapes = type_shapes(spec, type_id)
+    top = list(shapes)
+    offered = [c for c in ALWAYS if c in shapes]  # what a designer may want to fill in, used or not
+    for name, fspec in spec.card_types[type_id].fields.items():
+        if name not in shapes:
+            continue
+        if shapes[name].leaf:
+            offered.append(name)
+        elif fspec.type == "stats" and len(spec.stats) <= 8:
+            offered += [f"{name}.{stat}" for stat in spec.stats]
+        elif fspec.type == "feat":
+            offered += [f"{name}.name", f"{name}.text"]
+    columns = list(dict.fromkeys(offered + used))
+
+    def key(column: str):
+        parts = column.split(".")
+        head = parts[0]
+        shape = shapes.get(head)
+        rank = top.index(head) if head in top else len(top)
+        sub: tuple = ()
+        if shape is not None and len(parts) > 1:
+            if shape.mapping and shape.keys:
+                sub = (shape.keys.index(parts[1]) if parts[1] in shape.keys else 99,)
+            elif shape.mapping:
+                sub = (used.index(column) if column in used else 0,)
+            elif shape.numbered:
+                sub = (int(parts[1]),)
+            if shape.child is not None and shape.child.record and len(parts) > 2:
+                names = [p for p, _ in shape.child.record]
+                sub += (names.index(parts[2]) if parts[2] in names else 99,)
+            elif shape.record:
+                names = [p for p, _ in shape.record]
+                sub += (names.index(parts[1]) if parts[1] in names else 99,)
+        return (rank, sub)
+
+    return sorted(columns, key=key)
+
+
+def sheets_for(pack: Pack) -> list[SheetData]:
+    spec = pack.spec
+    out = []
+    titles: set = set()
+    ordered = sorted(pack.cards.values(), key=lambda c: c.order)
+    first = {}
+    for card in ordered:
+        first.setdefault(card.type, card.order)
+    # sheets in the order the pack's files hold the types; a type without cards gets an empty
+    # sheet (its header row) at the end, so a designer can start filling it in
+    for type_id in sorted(first, key=first.get) + [t for t in spec.card_types if t not in first]:
+        type_spec = spec.card_types[type_id]
+        cards = [c for c in ordered if c.type == type_id]
+        _check_cells(cards)
+        shapes = type_shapes(spec, type_id)
+        flat = [flatten(shapes, {k: v for k, v in card_values(c, spec).items() if v is not None}) for c in cards]
+        used = list(dict.fromkeys(col for row in flat for col, v in row.items() if v is not None))
+        columns = _order(spec, type_id, used)
+        rows = [[row.get(col) for col in columns] for row in flat]
+        choices = {"set": sorted(spec.sets), "type": list(spec.card_types)}
+        text_columns = set()
+        for name, fspec in type_spec.fields.items():
+            if fspec.type == "choice" and fspec.choices:
+                choices[name] = list(fspec.choices)
+            if fspec.type in ("pair", "hexes", "text", "card-refs", "card-ref"):
+                text_columns.add(name)
+        title = _sheet_title(type_spec.name, titles)
+        out.append(SheetData(title, columns, rows, choices, text_columns))
+    return out
+
+
+_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _check_cells(cards: list[Card]) -> None:
+    """Spreadsheet files are XML: control characters (other than tab and line breaks) cannot be stored."""
+    problems = []
+    for card in cards:
+        for key, value in (("name", card.name), ("text", card.text), ("flavour", card.flavour), *card.fields.items()):
+            if isinstance(value, str) and _ILLEGAL.search(value):
+                char = _ILLEGAL.search(value).group(0)
+                problems.append(Problem("spreadsheet.value", f"card `{card.id}` has the control character "
+                                        f"U+{ord(char):04X} in `{key}`, which a spreadsheet cannot hold",
+                                        card.location, found=f"U+{ord(char):04X}", expected="printable text",
+                                        fix="remove the character from the card"))
+    if problems:
+        raise InputError(problems)
+
+
+def _sheet_title(name: str, taken: set) -> str:
+    title = _BAD_SHEET_CHARS.sub(" ", name).strip()[:31] or "Cards"
+    base, n = title, 2
+    while title.lower() in taken:
+        title = f"{base[:28]} {n}"
+        n += 1
+    taken.add(title.lower())
+    return title
+
+
+def one_table(sheets: list[SheetData]) -> SheetData:
+    """All sheets as one (for CSV): the union of the columns, `type` telling the rows apart."""
+    sheets = [s for s in sheets if s.rows] or sheets[:1]
+    columns = list(dict.fromkeys(c for s in sheets for c in s.columns))
+    rows = []
+    for s in sheets:
+        index = {c: i for i, c in enumerate(s.columns)}
+        rows += [[row[index[c]] if c in index else None for c in columns] for row in s.rows]
+    return SheetData("cards", columns, rows)
+
+
+def export_pack(pack: Pack, out: Path) -> Path:
+    from generator.core.files import atomic_output
+
+    out = Path(out)
+    suffix = out.suffix.lower()
+    sheets = sheets_for(pack)
+    if suffix == ".csv":
+        data = csv_bytes(one_table(sheets))
+    elif suffix == ".ods":
+        from generator.pack.sheets.ods import ods_bytes
+        data = ods_bytes(sheets)
+    else:
+        data = xlsx_bytes(sheets)
+    with atomic_output(out, suffix=suffix) as tmp:
+        Path(tmp).write_bytes(data)
+    return out
+
+
+def csv_bytes(sheet: SheetData) -> bytes:
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(sheet.columns)
+    for row in sheet.rows:
+        writer.writerow(["" if v is None else ("TRUE" if v is True else "FALSE" if v is False else v) for v in row])
+    return buffer.getvalue().encode("utf-8-sig")
+
+
+def xlsx_bytes(sheets: list[SheetData]) -> bytes:
+    import datetime as dt
+
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Font
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    book = Workbook()
+    book.remove(book.active)
+    stamp = export_stamp()
+    book.properties.created = book.properties.modified = dt.datetime.fromtimestamp(stamp, dt.timezone.utc).replace(tzinfo=None)
+    book.properties.creator = "pnp export-sheet"
+    for sheet in sheets:
+        ws = book.create_sheet(sheet.title)
+        ws.append(sheet.columns)
+        for cell in ws[1]:
+            cell.font = Font(bold=True)
+        for row in sheet.rows:
+            ws.append(row)
+        ws.freeze_panes = "A2"
+        last = max(len(sheet.rows) + 1, 2)
+        for i, column in enumerate(sheet.columns):
+            letter = get_column_letter(i + 1)
+            ws.column_dimensions[letter].width = column_width(sheet, i)
+            head = column.split(".")[0]
+            if head in sheet.text_columns or column in ("text", "flavour", "name", "id"):
+                for (cell,) in ws.iter_rows(min_row=2, max_row=last, min_col=i + 1, max_col=i + 1):
+                    cell.number_format = "@"  # typed 3/2 stays text, not a date
+                    if column in ("text", "flavour"):
+                        cell.alignment = Alignment(wrap_text=False)
+            choices = sheet.choices.get(column)
+            if choices and all("," not in c and '"' not in c for c in choices) and len(",".join(choices)) < 250:
+                rule = DataValidation(type="list", formula1='"' + ",".join(choices) + '"', allow_blank=True,
+                                      showErrorMessage=True, errorTitle="Not a choice",
+                                      error=f"{column}: one of {', '.join(choices)}")
+                rule.add(f"{letter}2:{letter}{max(last, 1000)}")
+                ws.add_data_validation(rule)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return _fixed_zip(buffer.getvalue(), stamp)
+
+
+def _fixed_zip(data: bytes, stamp: int) -> bytes:
+    """The same zip with every member dated `stamp`, so two exports of a pack are identical."""
+    import time
+    date = time.gmtime(stamp)[:6]
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            fixed = zipfile.ZipInfo(info.filename, date_time=date)
+            fixed.compress_type = info.compress_type
+            fixed.external_attr = 0o644 << 16
+            data = src.read(info.filename)
+            if info.filename == "docProps/core.xml":  # openpyxl stamps the time of saving here
+                when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stamp)).encode()
+                data = re.sub(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(</dcterms:)", rb"\g<1>" + when + rb"\g<2>", data)
+            dst.writestr(fixed, data)
+    return out.getvalue()

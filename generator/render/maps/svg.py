@@ -1,0 +1,366 @@
+"""A map as SVG, drawn from its data, for screens (the web builder's map pages).
+
+The picture follows the printed map (render/maps/hexes.py, render/maps/square.py) and takes its
+greys, patterns and dashes from there: obstacles solid grey with a heavy rim, terrain as the
+pack's low-ink pattern, zones dashed and named, regions with a heavy outline, square tiles
+shaded by height with the height printed on them, coordinates on every cell. Coordinates of
+the drawing are millimetres at true scale (the viewBox), y down, so the SVG scales cleanly.
+
+Every cell is one `<polygon class="cell ...">` with `data-cell="q,r"` (hex: also `data-q`,
+`data-r`; square: `data-x`, `data-y`, `data-height`), and CSS classes name what is on it
+(`terrain terrain-<id>`, `obstacle`, `air`, `zone-<id>`), so a page can style or script it.
+`highlight` marks cells (say, where a boss fits) in a `<g class="highlight">` layer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+from generator.core.errors import InputError, Location, Problem
+from generator.render.maps.cells import GRID_GREY, LABEL_GREY, OBSTACLE_FILL, PATTERN_GREY, ZONE_DASHES
+from generator.render.maps.square import AIR_GREY, edge_width_mm, level_grey
+
+MARGIN_MM = 3.0
+HIGHLIGHT = "#d9480f"  # one strong colour, visible over every grey and pattern
+_NON_ID = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def _num(value: float) -> str:
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _grey(level: float) -> str:
+    v = max(0, min(255, round(level * 255)))
+    return f"#{v:02x}{v:02x}{v:02x}"
+
+
+def _points(points) -> str:
+    return " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+
+
+def _loops(layout, cells) -> list[list[tuple[float, float]]]:
+    """The outline of a group of cells (hex or square) as closed loops of corners: every cell
+    edge not shared with another cell of the group, chained end to end."""
+    def key(p):
+        return (round(p[0], 5), round(p[1], 5))
+
+    edges, points = {}, {}
+    for cell in sorted(cells):
+        corners = layout.corners(cell)
+        for i, a in enumerate(corners):
+            b = corners[(i + 1) % len(corners)]
+            points[key(a)], points[key(b)] = a, b
+            edges[(key(a), key(b))] = True
+    boundary: dict = {}
+    for a, b in edges:
+        if (b, a) not in edges:
+            boundary.setdefault(a, []).append(b)
+    loops = []
+    while boundary:
+        start = min(boundary)
+        loop, current = [], start
+        while True:
+            loop.append(points[current])
+            nexts = boundary[current]
+            following = nexts.pop(0)
+            if not nexts:
+                del boundary[current]
+            current = following
+            if current == start or current not in boundary:
+                break
+        loops.append(loop)
+    return loops
+
+
+def _path_d(loops) -> str:
+    return " ".join("M" + " L".join(f"{_num(x)},{_num(y)}" for x, y in loop) + " Z" for loop in loops)
+
+
+def _pattern_def(pid: str, kind: str, pitch: float) -> str:
+    """One of the printed maps' terrain patterns as an SVG <pattern>, spaced by the cell size
+    (the PDF uses pitch/9 steps and a line width that follows the cell size too)."""
+    step = pitch / 9
+    grey = _grey(PATTERN_GREY)
+    width = _num(max(0.08, 0.22 * pitch / 25.4))
+    line = f'stroke="{grey}" stroke-width="{width}" stroke-linecap="round" fill="none"'
+    head = f'<pattern id="{pid}" patternUnits="userSpaceOnUse"'
+    if kind == "dots":
+        w, h, r = step, step * 1.74, pitch * 0.02
+        dots = "".join(f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(r)}"/>'
+                       for x, y in ((0, 0), (w, 0), (w / 2, h / 2), (0, h), (w, h)))
+        return f'{head} width="{_num(w)}" height="{_num(h)}"><g fill="{grey}">{dots}</g></pattern>'
+    if kind in ("hatch", "crosshatch"):
+        s = step * (1.0 if kind == "hatch" else 1.3)
+        cross = f'<line x1="0" y1="{_num(s / 2)}" x2="{_num(s)}" y2="{_num(s / 2)}"/>' if kind == "crosshatch" else ""
+        return (f'{head} width="{_num(s)}" height="{_num(s)}" patternTransform="rotate(45)"><g {line}>'
+                f'<line x1="{_num(s / 2)}" y1="0" x2="{_num(s / 2)}" y2="{_num(s)}"/>{cross}</g></pattern>')
+    if kind == "waves":
+        amp, wl, h = step * 0.3 * 1.3, step * 2.2, step * 1.3
+        y = h / 2
+        d = (f"M0,{_num(y)} C{_num(wl / 6)},{_num(y - amp)} {_num(wl / 3)},{_num(y - amp)} {_num(wl / 2)},{_num(y)} "
+             f"C{_num(wl * 2 / 3)},{_num(y + amp)} {_num(wl * 5 / 6)},{_num(y + amp)} {_num(wl)},{_num(y)}")
+        return f'{head} width="{_num(wl)}" height="{_num(h)}"><path d="{d}" {line}/></pattern>'
+    if kind == "bricks":
+        c = step * 1.1
+        d = (f"M0,0 H{_num(2 * c)} M0,{_num(c)} H{_num(2 * c)} M0,0 V{_num(c)} M{_num(2 * c)},0 V{_num(c)} "
+             f"M{_num(c)},{_num(c)} V{_num(2 * c)}")
+        return f'{head} width="{_num(2 * c)}" height="{_num(2 * c)}"><path d="{d}" {line}/></pattern>'
+    if kind == "grass":
+        w, h, t = step * 1.8, step * 3.2, step * 0.45
+        d = " ".join(f"M{_num(bx)},{_num(by)} l{_num(lean * t)},{_num(-t)}"
+                     for bx, by in ((w * 0.25, h * 0.35), (w * 0.75, h * 0.85)) for lean in (-0.5, 0.0, 0.5))
+        return f'{head} width="{_num(w)}" height="{_num(h)}"><path d="{d}" {line}/></pattern>'
+    return ""  # "none": a terrain printed without a pattern
+
+
+def _cell_key(cell) -> str:
+    return f"{cell[0]},{cell[1]}"
+
+
+def _highlight_cells(highlight, where: str) -> set:
+    out = set()
+    for i, item in enumerate(highlight or []):
+        try:
+            a, b = item
+            if isinstance(a, bool) or isinstance(b, bool) or int(a) != a or int(b) != b:
+                raise ValueError
+        except (TypeError, ValueError):
+            raise InputError([Problem("map.highlight", f"highlight item {i + 1} is not a cell", Location(where),
+                                      found=repr(item)[:60], expected="a pair of whole numbers, e.g. [2, -1]")]) \
+                from None
+        out.add((int(a), int(b)))
+    return out
+
+
+def _load(map_obj, pack):
+    if isinstance(map_obj, (str, Path)):
+        from generator.maps.load import load_map
+        return load_map(pack, Path(map_obj))
+    return map_obj
+
+
+def map_svg(map_obj, pack, highlight: list | None = None, *, coords: bool = True) -> str:
+    """The SVG text of a map (a HexMap or SquareMap as loaded, or a map file's path).
+    `highlight`: cells to mark, as (q, r) / (x, y) pairs; cells off the map are left out."""
+    m = _load(map_obj, pack)
+    square = getattr(m, "grid", "hex") == "square"
+    marked = _highlight_cells(highlight, getattr(m, "file", "<map>"))
+    base = m.layout()
+    board = m.board if square else sorted(m.cells)
+    x0, y0, x1, y1 = base.bounds(board)
+    layout = m.layout(origin=(MARGIN_MM - x0, MARGIN_MM - y0))
+    width, height = x1 - x0 + 2 * MARGIN_MM, y1 - y0 + 2 * MARGIN_MM
+    pitch = layout.flat_to_flat
+    # ids unique on a page showing several maps (two packs may both have a `caldera`)
+    uid = "pnp-" + _NON_ID.sub("-", str(m.id)) + "-" + hashlib.sha1(str(m.file).encode()).hexdigest()[:6]
+    line_mm = 0.3
+
+    terrain_ids = m.terrain_ids_in_use()
+    pattern_of = {tid: (m.terrain_specs[tid].pattern if tid in m.terrain_specs else "none") for tid in terrain_ids}
+    defs = []
+    for tid in terrain_ids:
+        d = _pattern_def(f"{uid}-terrain-{tid}", pattern_of[tid], pitch)
+        if d:
+            defs.append(d)
+    if square:
+        defs.append(_pattern_def(f"{uid}-air", "hatch", pitch).replace(_grey(PATTERN_GREY), _grey(AIR_GREY)))
+    zone_of: dict = {}
+    for zid in sorted(m.zones):
+        for cell in m.zones[zid]:
+            zone_of.setdefault(cell, []).append(zid)
+
+    title = m.title
+    kind = "square" if square else f"{m.orientation}-top hex"
+    cell_word = "tile" if square else "hex"
+    summary = [f"{kind.capitalize()} map of {len(m.cells)} {cell_word}{'es' if cell_word == 'hex' else 's'}, "
+               f"{_num(m.tile_size if square else m.hex_size)} mm {'tiles' if square else 'hexes'}, "
+               f"{_num(width / 10)} × {_num(height / 10)} cm"]
+    if m.obstacles:
+        summary.append(f"{len(m.obstacles)} obstacle{'s' if len(m.obstacles) != 1 else ''}")
+    for tid in terrain_ids:
+        n = sum(1 for t in m.terrain.values() if t == tid)
+        name = m.terrain_specs[tid].name if tid in m.terrain_specs else tid
+        summary.append(f"{name}: {n}")
+    zone_names = {sid: side.name for sid, side in pack.spec.sides.items()} if pack is not None else {}
+    for zid in sorted(m.zones):
+        summary.append(f"zone {zone_names.get(zid, zid)}: {len(m.zones[zid])}")
+    if square and m.heights:
+        summary.append(f"heights {min(m.heights.values())} to {max(m.heights.values())}")
+    if marked:
+        summary.append(f"{len(marked & set(m.cells))} highlighted")
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(width)} {_num(height)}" '
+           f'width="{_num(width)}mm" height="{_num(height)}mm" role="img" class="pnp-map {"square" if square else "hex"}" '
+           f'aria-labelledby="{uid}-title {uid}-desc" data-map={quoteattr(str(m.id))} '
+           f'font-family="DejaVu Sans, Verdana, sans-serif">',
+           f'<title id="{uid}-title">{escape(title)}</title>',
+           f'<desc id="{uid}-desc">{escape("; ".join(summary))}.</desc>']
+    if defs:
+        out.append("<defs>" + "".join(defs) + "</defs>")
+
+    # cells: fill by what is on them; the grid line is each cell's own outline
+    out.append(f'<g class="cells" stroke="{_grey(GRID_GREY)}" stroke-width="{_num(line_mm)}" stroke-linejoin="round">')
+    overlays = []
+    for cell in board:
+        classes = ["cell"]
+        attrs = {"data-cell": _cell_key(cell)}
+        if square:
+            attrs.update({"data-x": str(cell[0]), "data-y": str(cell[1])})
+            h = m.heights.get(cell)
+            if h is None:
+                classes.append("air")
+                fill = "#ffffff"
+            else:
+                attrs["data-height"] = str(h)
+                fill = _grey(level_grey(h))
+        else:
+            attrs.update({"data-q": str(cell[0]), "data-r": str(cell[1])})
+            fill = "#ffffff"
+        tid = m.terrain.get(cell)
+        if tid is not None:
+            classes += ["terrain", f"terrain-{tid}"]
+            attrs["data-terrain"] = tid
+        if cell in m.obstacles:
+            classes.append("obstacle")
+            fill = _grey(OBSTACLE_FILL)
+        classes += [f"zone-{z}" for z in zone_of.get(cell, [])]
+        if cell in marked:
+            classes.append("marked")
+        corners = layout.corners(cell)
+        stroke = ' stroke="none"' if square and cell not in m.heights else ""
+        extra = "".join(f" {k}={quoteattr(v)}" for k, v in attrs.items())
+        out.append(f'<polygon class="{" ".join(classes)}"{extra} fill="{fill}"{stroke} points="{_points(corners)}"/>')
+        if square and cell not in m.heights:
+            overlays.append(f'<polygon class="air-pattern" fill="url(#{uid}-air)" points="{_points(corners)}"/>')
+        elif tid is not None and cell not in m.obstacles and pattern_of.get(tid, "none") != "none":
+            overlays.append(f'<polygon class="terrain-pattern terrain-{tid}" fill="url(#{uid}-terrain-{tid})" '
+                            f'points="{_points(corners)}"/>')
+    out.append("</g>")
+    if overlays:
+        out.append('<g class="patterns" stroke="none" pointer-events="none">' + "".join(overlays) + "</g>")
+    if m.obstacles:  # the heavy inset rim that tells an obstacle from a pattern
+        rims = "".join(f'<polygon points="{_points(layout.corners(c, 0.93 if not square else 0.9))}"/>'
+                       for c in sorted(m.obstacles))
+        out.append(f'<g class="obstacles" fill="none" stroke="{_grey(0.1)}" stroke-width="{_num(2.2 * line_mm)}" '
+                   f'stroke-linejoin="round" pointer-events="none">{rims}</g>')
+    if square:
+        out.append(_height_edges(m, layout))
+    out.append(_zones(m, layout, zone_names, uid))
+    regions = getattr(m, "regions", None) or {}
+    if regions:
+        out.append(_regions(m, layout, regions))
+    shown = sorted(marked & set(m.cells))
+    if shown:
+        marks = "".join(f'<polygon class="highlight" data-cell="{_cell_key(c)}" points="{_points(layout.corners(c, 0.8))}"/>'
+                        for c in shown)
+        out.append(f'<g class="highlight" fill="{HIGHLIGHT}" fill-opacity="0.35" stroke="{HIGHLIGHT}" '
+                   f'stroke-width="{_num(0.8)}" pointer-events="none">{marks}'
+                   f'<path class="highlight-outline" fill="none" stroke-width="{_num(0.8)}" '
+                   f'd="{_path_d(_loops(layout, shown))}"/></g>')
+    out.append(_labels(m, layout, square, coords))
+    out.append("</svg>")
+    return "\n".join(part for part in out if part) + "\n"
+
+
+def _height_edges(m, layout) -> str:
+    """A heavier line where neighbouring tiles differ in height (a step up or down); the
+    printed map's contour lines, simplified to one width per step."""
+    lines = []
+    for t, h in sorted(m.heights.items()):
+        for dx, dy, (a, b) in ((1, 0, (1, 2)), (0, 1, (2, 3))):
+            other = m.heights.get((t[0] + dx, t[1] + dy))
+            if other is None or other == h:
+                continue
+            corners = layout.corners(t)
+            (ax, ay), (bx, by) = corners[a], corners[b]
+            lines.append(f'<line x1="{_num(ax)}" y1="{_num(ay)}" x2="{_num(bx)}" y2="{_num(by)}" '
+                         f'stroke-width="{_num(edge_width_mm(abs(other - h)))}"/>')
+    if not lines:
+        return ""
+    return '<g class="height-edges" stroke="#000000" stroke-linecap="round" pointer-events="none">' + \
+        "".join(lines) + "</g>"
+
+
+def _label_spot(layout, cells, avoid=frozenset()):
+    """The cell nearest the middle of a group (preferring cells not in `avoid`)."""
+    centres = {c: layout.center(c) for c in cells}
+    mx = sum(x for x, _ in centres.values()) / len(centres)
+    my = sum(y for _, y in centres.values()) / len(centres)
+    return min(cells, key=lambda c: (c in avoid, (centres[c][0] - mx) ** 2 + (centres[c][1] - my) ** 2, c))
+
+
+def _zones(m, layout, zone_names: dict, uid: str) -> str:
+    if not m.zones:
+        return ""
+    size = layout.flat_to_flat * 0.085 * 1.2
+    parts = ['<g class="zones" fill="none" stroke="#0d0d0d" stroke-linecap="round" stroke-linejoin="round">']
+    labels = []
+    for index, zid in enumerate(sorted(m.zones)):
+        cells = sorted(m.zones[zid])
+        if not cells:
+            continue
+        dash = " ".join(_num(d) for d in ZONE_DASHES[index % len(ZONE_DASHES)])
+        parts.append(f'<path class="zone zone-{zid}" data-zone={quoteattr(zid)} stroke-width="0.7" '
+                     f'stroke-dasharray="{dash}" d="{_path_d(_loops(layout, cells))}"/>')
+        spot = _label_spot(layout, cells, m.obstacles)
+        x, y = layout.center(spot)
+        labels.append(_text(zone_names.get(zid, zid).upper(), x, y - layout.size * 0.15, size,
+                            f"zone-label zone-{zid}", bold=True))
+    parts.append("</g>")
+    return "".join(parts) + "".join(labels)
+
+
+def _regions(m, layout, regions: dict) -> str:
+    names = getattr(m, "region_names", {}) or {}
+    size = layout.flat_to_flat * 0.085 * 1.05
+    parts = ['<g class="regions" fill="none" stroke="#000000" stroke-width="1.2" stroke-linejoin="round">']
+    labels = []
+    for rid in sorted(regions):
+        cells = sorted(regions[rid])
+        if not cells:
+            continue
+        parts.append(f'<path class="region region-{rid}" data-region={quoteattr(rid)} '
+                     f'd="{_path_d(_loops(layout, cells))}"/>')
+        if names.get(rid):
+            spot = _label_spot(layout, cells, m.obstacles | set(m.terrain))
+            x, y = layout.center(spot)
+            labels.append(_text(names[rid].upper(), x, y + size * 0.35, size, f"region-label region-{rid}", bold=True))
+    parts.append("</g>")
+    return "".join(parts) + "".join(labels)
+
+
+def _text(text: str, x: float, y: float, size: float, cls: str, bold: bool = False, grey: float = 0.05,
+          anchor: str = "middle", halo: float = 0.25) -> str:
+    """Text with a white halo (painted under the letters) so it reads over patterns and dashes."""
+    weight = ' font-weight="bold"' if bold else ""
+    return (f'<text class="{cls}" x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}"{weight} '
+            f'text-anchor="{anchor}" fill="{_grey(grey)}" stroke="#ffffff" stroke-width="{_num(size * halo)}" '
+            f'paint-order="stroke" stroke-linejoin="round" pointer-events="none">{escape(text)}</text>')
+
+
+def _labels(m, layout, square: bool, coords: bool) -> str:
+    """Coordinates on every cell (as printed: `q,r` under the centre of a hex, `x,y` in a
+    tile's corner) and a tile's height in its middle."""
+    parts = ['<g class="labels">']
+    if square:
+        tile = layout.tile
+        for t in sorted(m.heights):
+            cx, cy = layout.center(t)
+            if coords:
+                parts.append(_text(_cell_key(t), cx - tile * 0.43, cy - tile * 0.3, tile * 0.09, "coord",
+                                   grey=0.25, anchor="start"))
+            if t not in m.obstacles:
+                parts.append(_text(str(m.heights[t]), cx, cy + tile * 0.11, tile * 0.3, "height", bold=True,
+                                   grey=0.0, halo=0.06))
+    elif coords:
+        size = layout.flat_to_flat * 0.085
+        for h in sorted(m.cells):
+            cx, cy = layout.center(h)
+            parts.append(_text(_cell_key(h), cx, cy + layout.size * 0.58, size, "coord",
+                               grey=0.1 if h in m.obstacles else LABEL_GREY))
+    parts.append("</g>")
+    return "".join(parts) if len(parts) > 2 else ""

@@ -1,0 +1,13 @@
+"""The deck builder in the browser (`pnp serve`): a FastAPI app over the same loader,
+validator, share codes and renderers the CLI uses. Pages are Jinja templates rendered on
+the server; a small script sends each change and shows the answer. Nothing here knows a
+game: sides, places and rules come from the pack.
+
+Modules: app (the app, errors, request limits), pages (templates and responses), site
+(what is served), state (the build document and changes to it), view and charts (what a
+page shows), storage (the builds folder), common (card filters, presets), routes_* (pages
+and the JSON API by area). The command `pnp serve` is generator.cli.serve.
+
+May import: every layer below the command line (core, grids, pack, rules, maps, share,
+render, export, kit, build); never generator.cli.
+"""

@@ -1,0 +1,88 @@
+"""Numbers and geometry for the small SVG charts of a build (the templates draw them):
+points per character and per card type, each deck by the deck cards' first choice field
+(Boss Fight's action type) and by copies, and a footprint drawn as hexes."""
+
+from __future__ import annotations
+
+from generator.grids import hexgrid
+from generator.pack.model import Pack
+from generator.core.report import Report
+
+BAR_W = 260.0  # the longest bar, in SVG units
+ROW_H = 18.0
+
+
+def bars(pairs: list[tuple[str, int]], unit: str = "") -> dict | None:
+    """A horizontal bar chart: one row per (label, value), the longest bar BAR_W wide."""
+    pairs = [(label, value) for label, value in pairs if value]
+    if not pairs:
+        return None
+    top = max(v for _, v in pairs) or 1
+    rows = [{"label": label, "value": value, "y": i * ROW_H, "w": max(2.0, BAR_W * value / top),
+             "text": f"{value}{unit[:-1] if value == 1 and unit.endswith('s') else unit}"}
+            for i, (label, value) in enumerate(pairs)]
+    return {"rows": rows, "height": len(rows) * ROW_H, "width": BAR_W}
+
+
+def deck_field(pack: Pack, side) -> str | None:
+    """The first `choice` field of the side's deck card type: what a deck is broken down by."""
+    if not side.deck:
+        return None
+    for type_id in side.deck.types:
+        spec = pack.spec.card_types.get(type_id)
+        for name, f in (spec.fields.items() if spec else []):
+            if f.type == "choice":
+                return name
+    return None
+
+
+def footprint_hexes(pack: Pack, build) -> dict | None:
+    """The build's footprint as hex polygons, for sides whose base cards cover hexes."""
+    from generator.maps.checks import footprint_of, footprint_sides
+    if build is None or build.side not in footprint_sides(pack):
+        return None
+    fp = footprint_of(pack, build)
+    layout = hexgrid.Layout("pointy", 14.0)
+    x0, y0, x1, y1 = layout.bounds(fp.hexes)
+    polys = []
+    for h in sorted(fp.hexes):
+        pts = " ".join(f"{x - x0 + 2:.1f},{y - y0 + 2:.1f}" for x, y in layout.corners(h))
+        cx, cy = layout.center(h)
+        polys.append({"points": pts, "label": f"{h[0]},{h[1]}", "cx": cx - x0 + 2, "cy": cy - y0 + 2})
+    return {"hexes": polys, "width": x1 - x0 + 4, "height": y1 - y0 + 4, "size": len(fp.hexes)}
+
+
+def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None) -> dict:
+    out: dict = {}
+    if report is None or report.points is None:
+        return out
+    points = report.points
+    if len(doc["characters"]) > 1:
+        names = [c.get("name") or f"character {i + 1}" for i, c in enumerate(doc["characters"])]
+        totals = points.by_character()  # by position in newer reports, by name in older ones
+        out["per_character"] = bars([(names[k] if isinstance(k, int) and k < len(names) else str(k), v)
+                                     for k, v in totals.items()], " pts")
+    by_type: dict[str, int] = {}
+    for line in points.lines:
+        name = pack.spec.card_types[line.kind].name if line.kind in pack.spec.card_types else line.kind
+        by_type[name] = by_type.get(name, 0) + line.total
+    out["per_type"] = bars(sorted(by_type.items(), key=lambda kv: -kv[1]), " pts")
+    field = deck_field(pack, side)
+    decks = []
+    for i, char in enumerate(doc["characters"]):
+        deck = char.get("deck") or {}
+        if not deck:
+            continue
+        by_value: dict[str, int] = {}
+        by_copies: dict[int, int] = {}
+        for card_id, n in deck.items():
+            card = pack.cards.get(card_id)
+            value = str(card.fields.get(field) or "other") if card and field else "cards"
+            by_value[value] = by_value.get(value, 0) + n
+            by_copies[n] = by_copies.get(n, 0) + 1
+        decks.append({"index": i, "by_value": bars(sorted(by_value.items(), key=lambda kv: -kv[1])),
+                      "by_copies": bars([(f"{n}×", by_copies[n]) for n in sorted(by_copies)], " cards")})
+    out["decks"] = decks
+    out["deck_field"] = field.replace("_", " ") if field else None
+    out["footprint"] = footprint_hexes(pack, build)
+    return {k: v for k, v in out.items() if v}

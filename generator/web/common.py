@@ -1,0 +1,124 @@
+"""Helpers the route modules share: the site of a request, card filters, presets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import HTTPException, Request
+
+from generator.core.errors import InputError, did_you_mean
+from generator.pack.load import load_build
+from generator.pack.model import Card, Pack
+from generator.web.site import Site
+from generator.web.state import clean_document
+
+
+def per_pack(fn):
+    """Cache a function of a pack for the life of the process (packs are loaded once; the
+    Pack dataclass is not hashable, so the cache is keyed by identity and keeps the pack)."""
+    cache: dict[int, tuple] = {}
+
+    def wrapper(pack):
+        hit = cache.get(id(pack))
+        if hit is None or hit[0] is not pack:
+            hit = cache[id(pack)] = (pack, fn(pack))
+        return hit[1]
+
+    wrapper.__doc__ = fn.__doc__
+    return wrapper
+
+
+def site_of(request: Request) -> Site:
+    return request.app.state.site
+
+
+def card_or_404(pack: Pack, card_id: str) -> Card:
+    card = pack.cards.get(card_id)
+    if card is None:
+        guess = did_you_mean(card_id, pack.cards)
+        raise HTTPException(404, f"no card with the id `{card_id}` in {pack.spec.name}"
+                                 + (f"; did you mean `{guess}`?" if guess else ""))
+    return card
+
+
+@dataclass
+class CardFilter:
+    side: str | None = None
+    set: str | None = None
+    type: str | None = None
+    min: int | None = None
+    max: int | None = None
+    q: str | None = None
+
+    def match(self, pack: Pack, card: Card) -> bool:
+        if self.side and self.side in pack.spec.sides and card.set not in pack.spec.sides[self.side].sets:
+            return False
+        if self.set and card.set != self.set:
+            return False
+        if self.type and card.type != self.type:
+            return False
+        if self.min is not None and card.points < self.min:
+            return False
+        if self.max is not None and card.points > self.max:
+            return False
+        if self.q:
+            words = self.q.lower().split()
+            hay = f"{card.id} {card.name} {card.text} {card.flavour}".lower()
+            if not all(w in hay for w in words):
+                return False
+        return True
+
+    def apply(self, pack: Pack) -> list[Card]:
+        return [c for c in pack.cards.values() if self.match(pack, c)]
+
+
+def card_fields(pack: Pack, card: Card) -> list[tuple[str, str]]:
+    """A card's typed fields as (label, text) for its page and the API."""
+    spec = pack.spec.card_types[card.type]
+    rows = []
+    for name, field_spec in spec.fields.items():
+        value = card.fields.get(name)
+        if value in (None, [], {}, ""):
+            continue
+        if isinstance(value, dict):
+            text = ", ".join(f"{pack.spec.stats[k].name if k in pack.spec.stats else k} {v}" for k, v in value.items())
+        elif isinstance(value, list):
+            text = ", ".join(str(v) for v in value)
+        else:
+            text = str(value)
+        rows.append((name.replace("_", " "), text))
+    return rows
+
+
+@per_pack
+def preset_docs(pack: Pack) -> dict[str, tuple[dict, object]]:
+    """The pack's presets that load: stem -> (build document, Build)."""
+    from pathlib import Path
+
+    from generator.core.yamlio import load_yaml_file
+    out = {}
+    for path in pack.preset_files:
+        try:
+            build = load_build(Path(path), pack)
+            out[Path(path).stem] = (clean_document(load_yaml_file(Path(path)).data, pack), build)
+        except InputError:
+            continue
+    return out
+
+
+@per_pack
+def preset_uses(pack: Pack) -> dict[str, list[str]]:
+    """card id -> names of the presets that use it."""
+    uses: dict[str, list[str]] = {}
+    for stem, (doc, build) in preset_docs(pack).items():
+        ids = set()
+        for char in build.characters:
+            for b in char.bases:
+                ids.add(b.card.id)
+                ids.update(e.id for e in b.equipment)
+            ids.update(e.id for e in char.equipment)
+            ids.update(a.id for a in char.abilities)
+            ids.update(d.card.id for d in char.deck)
+        for cid in ids:
+            uses.setdefault(cid, []).append(build.name)
+    return uses

@@ -1,0 +1,54 @@
+"""The card browser: every card as an image with filters, a page per card, card images."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import FileResponse, Response
+
+from generator.web.pages import page
+from generator.web.common import CardFilter, card_fields, card_or_404, preset_uses, site_of
+
+router = APIRouter(include_in_schema=False)
+PAGE_SIZE = 48
+
+
+def _int(value: str | None) -> int | None:
+    value = (value or "").strip()
+    return int(value) if value.lstrip("-").isdigit() and len(value) < 7 else None
+
+
+@router.get("/p/{pack_id}/cards")
+def browser(request: Request, pack_id: str, side: str = "", set: str = "", type: str = "",
+            min: str = "", max: str = "", q: str = Query("", max_length=200), page_no: int = Query(1, alias="page", ge=1, le=10000)):
+    pack = site_of(request).pack(pack_id)
+    flt = CardFilter(side or None, set or None, type or None, _int(min), _int(max), q.strip() or None)
+    cards = flt.apply(pack)
+    pages = max_page = (len(cards) + PAGE_SIZE - 1) // PAGE_SIZE or 1
+    page_no = page_no if page_no <= max_page else max_page
+    shown = cards[(page_no - 1) * PAGE_SIZE: page_no * PAGE_SIZE]
+    query = {k: v for k, v in dict(side=side, set=set, type=type, min=min, max=max, q=q).items() if v}
+    return page(request, "cards.html", title=f"{pack.spec.name}: cards", pack=pack, cards=shown, total=len(cards),
+                flt=flt, query=query, page_no=page_no, pages=pages, raw={"min": min, "max": max})
+
+
+@router.get("/p/{pack_id}/cards/{card_id}.png")
+def card_png(request: Request, pack_id: str, card_id: str, face: str = Query("front", pattern="^(front|back)$")):
+    site = site_of(request)
+    pack = site.pack(pack_id)
+    card_or_404(pack, card_id)
+    try:
+        from generator.export.cardimage import card_image
+    except ImportError:  # the image module arrives with the engine's card images
+        return Response(status_code=404)
+    path = card_image(pack, card_id, site.cache_dir, face=face)
+    # the file name carries the hash of what the card depends on: the URL is stable per content
+    return FileResponse(path, media_type="image/png", headers={"Cache-Control": "public, max-age=300"})
+
+
+@router.get("/p/{pack_id}/cards/{card_id}")
+def card_page(request: Request, pack_id: str, card_id: str):
+    pack = site_of(request).pack(pack_id)
+    card = card_or_404(pack, card_id)
+    sides = [s for s in pack.spec.sides.values() if card.set in s.sets]
+    return page(request, "card.html", title=card.name, pack=pack, card=card, fields=card_fields(pack, card),
+                used_by=preset_uses(pack).get(card.id, []), sides=sides)

@@ -1,0 +1,33 @@
+"""The start page (the packs served) and each pack's home page."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse
+
+from generator.web.pages import page
+from generator.web.common import preset_docs, site_of
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/")
+def start(request: Request):
+    site = site_of(request)
+    if len(site.packs) == 1:
+        return RedirectResponse(f"/p/{next(iter(site.packs))}", status_code=302)
+    return page(request, "start.html", title="Game packs", packs=list(site.packs.values()))
+
+
+@router.get("/p/{pack_id}")
+def pack_home(request: Request, pack_id: str):
+    site = site_of(request)
+    pack = site.pack(pack_id)
+    presets = [(stem, doc) for stem, (doc, _) in preset_docs(pack).items()]
+    return page(request, "pack.html", title=pack.spec.name, pack=pack, presets=presets,
+                saved=site.builds.entries(pack.spec.id), maps=_map_ids(pack))
+
+
+def _map_ids(pack) -> list[str]:
+    from pathlib import Path
+    return [Path(p).stem for p in pack.map_files]

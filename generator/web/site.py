@@ -1,0 +1,69 @@
+"""What one server serves: its packs (loaded once per worker), the builds folder and the
+image cache. Nothing else is kept between requests, so any number of workers can serve."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fastapi import HTTPException
+
+from generator.pack.load import load_pack
+from generator.pack.model import Pack
+from generator.web.storage import Builds
+
+ENV_PACKS = "PNP_PACKS"      # pack folders, separated by os.pathsep
+ENV_BUILDS = "PNP_BUILDS"    # the builds folder
+ENV_CACHE = "PNP_CACHE"      # the card image cache
+
+
+def pack_dirs(targets: list[Path]) -> list[Path]:
+    """Pack folders from the arguments: a pack folder itself, or a folder of packs."""
+    out = []
+    for target in targets:
+        target = Path(target)
+        if (target / "game.yaml").is_file():
+            out.append(target)
+        elif target.is_dir():
+            out.extend(sorted(p for p in target.iterdir() if (p / "game.yaml").is_file()))
+        else:
+            out.append(target)  # load_pack names what is wrong with it
+    return out
+
+
+@dataclass
+class Site:
+    packs: dict[str, Pack]
+    builds: Builds
+    cache_dir: Path
+    presets: dict = field(default_factory=dict)  # pack id -> {preset id: Path}
+
+    @classmethod
+    def load(cls, targets: list[Path], builds_dir: Path, cache_dir: Path | None = None) -> "Site":
+        packs = {}
+        for folder in pack_dirs(targets):
+            pack = load_pack(folder)
+            packs.setdefault(pack.spec.id, pack)
+        cache = Path(cache_dir) if cache_dir else Path("output") / ".web-cache"
+        site = cls(packs, Builds(builds_dir), cache)
+        for pid, pack in packs.items():
+            site.presets[pid] = {Path(p).stem: Path(p) for p in pack.preset_files}
+        return site
+
+    @classmethod
+    def from_env(cls) -> "Site":
+        packs = [Path(p) for p in os.environ.get(ENV_PACKS, "card_data/boss_fight").split(os.pathsep) if p]
+        return cls.load(packs, Path(os.environ.get(ENV_BUILDS, "builds")), os.environ.get(ENV_CACHE) or None)
+
+    def pack(self, pack_id: str) -> Pack:
+        pack = self.packs.get(pack_id)
+        if pack is None:
+            raise HTTPException(404, f"no pack `{pack_id}` is served here")
+        return pack
+
+    def preset_path(self, pack_id: str, preset: str) -> Path:
+        path = self.presets.get(pack_id, {}).get(preset)
+        if path is None:
+            raise HTTPException(404, f"no preset `{preset}` in this pack")
+        return path

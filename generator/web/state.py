@@ -1,0 +1,376 @@
+"""The build a page is editing, as a build document (the dict a build YAML file holds).
+
+The server keeps no session: the page sends its build document with every change and gets
+the changed document back. Everything here works from the pack's side declarations
+(`sides:` in game.yaml), so no game is named: a side's base card(s), equipment attached to
+a base card or to the character, abilities and an action deck.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.core.errors import InputError, Location, Problem
+from generator.pack.load import build_from_document
+from generator.pack.model import Build, Pack
+from generator.share.codes import dump_build
+from generator.core.yamlio import Document, parse_yaml
+
+WHERE = "the build in the page"
+MAX_CHARACTERS = 50
+MAX_LIST = 200
+MAX_TEXT = 200
+NO_LIMIT = "none"  # the `points_limit: none` of packs that allow a game without a limit
+
+
+def _bad(message: str, field: str, found=None, expected=None, fix=None) -> InputError:
+    return InputError([Problem("web.build", message, Location(WHERE), found=None if found is None else str(found)[:80],
+                               expected=expected, fix=fix or f"check the field `{field}`")])
+
+
+def _text(value, field: str, limit: int = MAX_TEXT) -> str:
+    if not isinstance(value, str) or len(value) > limit:
+        raise _bad(f"`{field}` must be text of at most {limit} characters", field, value, "text")
+    return value
+
+
+def _ids(value, field: str) -> list[str]:
+    if not isinstance(value, list) or len(value) > MAX_LIST:
+        raise _bad(f"`{field}` must be a list of card ids", field, value, "a list of card ids")
+    return [_text(v, field, 100) for v in value]
+
+
+def side_of(pack: Pack, doc: dict):
+    return pack.spec.sides[doc["side"]]
+
+
+def clean_document(data, pack: Pack, strict: bool = False) -> dict:
+    """A build document sent by a page, checked for shape (types, sizes, known keys) before it
+    goes anywhere near YAML; card ids and rules are left to the loader and the validator.
+    `strict` (the API): `name` and `characters` must be there, as in a build file."""
+    if not isinstance(data, dict):
+        raise _bad("the build must be an object", "build", type(data).__name__, "an object with name, side, characters")
+    for key in ("name", "characters") if strict else ():
+        if key not in data:
+            raise InputError([Problem("schema.missing", f"the build has no `{key}`", Location(WHERE),
+                                      expected="pack, name, side, characters", fix=f"add `{key}`")])
+    side_id = data.get("side")
+    if side_id not in pack.spec.sides:
+        raise _bad(f"unknown side `{side_id}`", "side", side_id, "one of: " + ", ".join(pack.spec.sides))
+    side = pack.spec.sides[side_id]
+    base = side.base
+    known = {"pack", "name", "side", "points_limit", "notes", "characters"}
+    extra = set(data) - known
+    if extra:
+        raise _bad(f"unknown key `{sorted(extra)[0]}` in the build", sorted(extra)[0], expected=", ".join(sorted(known)))
+    doc: dict = {"pack": pack.spec.id, "name": _text(data.get("name") or "Unnamed build", "name").strip() or "Unnamed build",
+                 "side": side_id}
+    limit = data.get("points_limit")
+    if limit is not None:
+        if isinstance(limit, bool) or not (isinstance(limit, int) and 0 <= limit <= 99999
+                                           or isinstance(limit, str) and (limit in pack.spec.points_limits
+                                                                           or limit == NO_LIMIT)):
+            raise _bad("`points_limit` must be a number from 0 to 99999 or the name of a limit of the pack",
+                       "points_limit", limit, ", ".join(list(pack.spec.points_limits) + ["a number"]))
+        doc["points_limit"] = limit
+    if data.get("notes"):
+        doc["notes"] = _text(data["notes"], "notes", 2000)
+    chars = data.get("characters", [])
+    if not isinstance(chars, list) or len(chars) > MAX_CHARACTERS:
+        raise _bad("`characters` must be a list", "characters", expected=f"at most {MAX_CHARACTERS} characters")
+    doc["characters"] = []
+    for i, raw in enumerate(chars):
+        where = f"characters[{i}]"
+        if not isinstance(raw, dict):
+            raise _bad(f"{where} must be an object", where)
+        allowed = {"name", base.key, "equipment", "abilities", "deck"}
+        extra = set(raw) - allowed
+        if extra:
+            raise _bad(f"unknown key `{sorted(extra)[0]}` in {where}", where, expected=", ".join(sorted(allowed)))
+        char: dict = {}
+        if raw.get("name"):
+            char["name"] = _text(raw["name"], where + ".name")
+        if base.many:
+            items = raw.get(base.key, [])
+            if not isinstance(items, list) or len(items) > MAX_LIST:
+                raise _bad(f"{where}.{base.key} must be a list", where)
+            item_key = base.item_key or "card"
+            char[base.key] = []
+            for item in items:
+                if isinstance(item, str):
+                    item = {item_key: item}
+                if not isinstance(item, dict) or set(item) - {item_key, "equipment"}:
+                    raise _bad(f"{where}.{base.key} holds a bad entry", where, item, f"{{{item_key}: id, equipment: [ids]}}")
+                entry = {item_key: _text(item.get(item_key), where, 100)}
+                if side.equipment and side.equipment.attach == "base":
+                    entry["equipment"] = _ids(item.get("equipment", []), where + ".equipment")
+                char[base.key].append(entry)
+        elif base.key in raw:
+            char[base.key] = _text(raw[base.key], f"{where}.{base.key}", 100)
+        if side.equipment and side.equipment.attach == "character":
+            char["equipment"] = _ids(raw.get("equipment", []), where + ".equipment")
+        if side.abilities:
+            char["abilities"] = _ids(raw.get("abilities", []), where + ".abilities")
+        if side.deck:
+            deck = raw.get("deck", {})
+            if not isinstance(deck, dict) or len(deck) > MAX_LIST or not all(
+                    isinstance(k, str) and len(k) <= 100 and isinstance(v, int) and not isinstance(v, bool)
+                    and 0 <= v <= 999 for k, v in deck.items()):
+                raise _bad(f"{where}.deck must map card ids to copies (0 to 999)", where + ".deck")
+            char["deck"] = dict(deck)
+        doc["characters"].append(char)
+    return doc
+
+
+def to_yaml(doc: dict) -> str:
+    """The build file text: the same writer `pnp unshare` uses, so `pnp validate` reads it."""
+    out = dict(doc)
+    out["characters"] = [_for_file(c) for c in doc["characters"]]
+    return dump_build(out)
+
+
+def _for_file(char: dict) -> dict:
+    out = {}
+    for key, value in char.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            value = [{k: v for k, v in item.items() if not (k == "equipment" and not v)} for item in value]
+        out[key] = value
+    return out
+
+
+def to_build(doc: dict, pack: Pack, file: str = WHERE) -> Build:
+    """Load a build document as `pnp validate` loads a file (raises InputError for a broken one).
+    The document is handed to the loader as parsed data, not written out as YAML and read
+    back: the same values reach the same loader, only without line numbers (a page or a JSON
+    body has none worth showing), and a validation costs a fraction of a round trip."""
+    return build_from_document(Document(file, doc), pack)
+
+
+def document_from_yaml(text: str, pack: Pack, file: str) -> dict:
+    """A build file's text (an upload) as a build document, checked by the loader first."""
+    parsed = parse_yaml(text, file)
+    build_from_document(parsed, pack)
+    return clean_document(parsed.data, pack)
+
+
+def new_document(pack: Pack, side_id: str, name: str | None = None) -> dict:
+    side = pack.spec.sides[side_id]
+    doc = {"pack": pack.spec.id, "name": name or f"New {side.name}", "side": side_id, "characters": []}
+    if side.base.many:  # a character made of several base cards can start empty
+        doc["characters"].append({"name": doc["name"], **empty_character(pack, side_id)})
+    return doc
+
+
+def empty_character(pack: Pack, side_id: str, base_card: str | None = None) -> dict:
+    side = pack.spec.sides[side_id]
+    char: dict = {}
+    if side.base.many:
+        char[side.base.key] = [] if base_card is None else [{side.base.item_key or "card": base_card}]
+    else:
+        char[side.base.key] = base_card
+    if side.equipment and side.equipment.attach == "character":
+        char["equipment"] = []
+    if side.abilities:
+        char["abilities"] = []
+    if side.deck:
+        char["deck"] = {}
+    return char
+
+
+# ---- where a card goes -----------------------------------------------------------------------
+
+
+def place_of(pack: Pack, side_id: str, type_id: str) -> str | None:
+    """Which place of a character of this side takes cards of this type."""
+    side = pack.spec.sides[side_id]
+    if side.base.type == type_id:
+        return "base"
+    if side.equipment and side.equipment.type == type_id:
+        return "equipment"
+    if side.abilities and type_id in side.abilities.types:
+        return "abilities"
+    if side.deck and type_id in side.deck.types:
+        return "deck"
+    return None
+
+
+def side_cards(pack: Pack, side_id: str) -> list:
+    """The cards a side may use (its sets, the types it has a place for), in pack order."""
+    side = pack.spec.sides[side_id]
+    return [c for c in pack.cards.values() if c.set in side.sets and place_of(pack, side_id, c.type)]
+
+
+# ---- changes -------------------------------------------------------------------------------
+
+
+@dataclass
+class Op:
+    op: str
+    char: int | None = None
+    card: str | None = None
+    piece: int | None = None
+    index: int | None = None
+    delta: int = 1
+    place: str | None = None
+    value: str | None = None
+
+
+OPS = ("view", "add", "remove", "deck", "add_char", "remove_char", "rename_char", "set_name", "set_limit", "move_char")
+
+
+def parse_op(data) -> Op:
+    if not isinstance(data, dict) or data.get("op") not in OPS:
+        raise _bad("unknown change", "op", data.get("op") if isinstance(data, dict) else data, ", ".join(OPS))
+
+    def num(key):
+        value = data.get(key)
+        if value in (None, ""):
+            return None
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise _bad(f"`{key}` must be a whole number", key, value) from None
+
+    def text(key):
+        value = data.get(key)
+        return None if value is None else _text(str(value), key)
+
+    return Op(data["op"], num("char"), text("card"), num("piece"), num("index"), num("delta") or 1,
+              text("place"), text("value"))
+
+
+def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
+    """The build document after one change made in the page."""
+    doc = clean_document(doc, pack)
+    side = side_of(pack, doc)
+    base = side.base
+    chars = doc["characters"]
+
+    def char_at(index):
+        if index is None or not 0 <= index < len(chars):
+            raise _bad("no such character in the build", "char", index, f"0 to {len(chars) - 1}")
+        return chars[index]
+
+    if op.op == "set_name":
+        doc["name"] = (op.value or "").strip()[:MAX_TEXT] or doc["name"]
+    elif op.op == "set_limit":
+        value = (op.value or "").strip()
+        if value == "":
+            doc.pop("points_limit", None)
+        elif value.isdigit():
+            doc["points_limit"] = min(int(value), 99999)
+        elif value in pack.spec.points_limits or value == NO_LIMIT:
+            doc["points_limit"] = value
+        else:
+            raise _bad(f"unknown points limit `{value}`", "points_limit", value,
+                       "a number, " + ", ".join(pack.spec.points_limits) + " or empty for the pack default")
+    elif op.op == "add_char":
+        if len(chars) >= MAX_CHARACTERS:
+            raise _bad("too many characters", "characters")
+        if base.many:
+            chars.append(empty_character(pack, doc["side"]))
+        else:
+            card = _card(pack, op.card, doc["side"], "base")
+            chars.append(empty_character(pack, doc["side"], card))
+    elif op.op == "remove_char":
+        char_at(op.char)
+        del chars[op.char]
+    elif op.op == "move_char":
+        char_at(op.char)
+        j = op.char + op.delta
+        if 0 <= j < len(chars):
+            chars[op.char], chars[j] = chars[j], chars[op.char]
+    elif op.op == "rename_char":
+        char = char_at(op.char)
+        name = (op.value or "").strip()[:MAX_TEXT]
+        if name:
+            char["name"] = name
+        else:
+            char.pop("name", None)
+    elif op.op == "add":
+        _add(doc, op, pack, chars, char_at)
+    elif op.op == "remove":
+        _remove(op, side, char_at)
+    elif op.op == "deck":
+        char = char_at(op.char)
+        if not side.deck:
+            raise _bad(f"a {side.name} character has no deck", "op")
+        deck = char.setdefault("deck", {})
+        card = op.card or ""
+        count = deck.get(card, 0) + op.delta
+        if count <= 0:
+            deck.pop(card, None)
+        else:
+            if card not in deck:
+                _card(pack, card, doc["side"], "deck")
+            deck[card] = min(count, 999)
+    return clean_document(doc, pack)
+
+
+def _card(pack: Pack, card_id, side_id: str, place: str | None) -> str:
+    card = pack.cards.get(card_id or "")
+    if card is None:
+        from generator.core.errors import hint
+        raise InputError([Problem("card.unknown", f"no card with the id `{card_id}` in {pack.spec.name}",
+                                  Location(WHERE), found=str(card_id)[:80], expected="a card id of the pack",
+                                  fix=hint(str(card_id), pack.cards))])
+    if place is not None and place_of(pack, side_id, card.type) != place:
+        raise _bad(f"{card.name} cannot go there", "card", card.id)
+    return card.id
+
+
+def _add(doc, op: Op, pack: Pack, chars, char_at) -> None:
+    side = side_of(pack, doc)
+    base = side.base
+    card_id = _card(pack, op.card, doc["side"], None)
+    place = place_of(pack, doc["side"], pack.cards[card_id].type)
+    if place is None:
+        raise _bad(f"{pack.cards[card_id].name} has no place in a {side.name} build", "card", card_id)
+    if place == "base" and not base.many and (op.char is None or op.char >= len(chars)):
+        chars.append(empty_character(pack, doc["side"], card_id))  # a new character with this base card
+        return
+    if op.char is None and not chars and base.many:
+        chars.append(empty_character(pack, doc["side"]))
+        op.char = 0
+    char = char_at(op.char)
+    if place == "base":
+        if base.many:
+            char.setdefault(base.key, []).append({base.item_key or "card": card_id})
+        else:
+            char[base.key] = card_id
+    elif place == "equipment":
+        if side.equipment.attach == "base":
+            items = char.get(base.key, [])
+            if op.piece is None or not 0 <= op.piece < len(items):
+                raise _bad("choose the piece to attach the equipment to", "piece", op.piece,
+                           "one of the character's base cards", fix="pick a piece under \"Attach to\"")
+            items[op.piece].setdefault("equipment", []).append(card_id)
+        else:
+            char.setdefault("equipment", []).append(card_id)
+    elif place == "abilities":
+        char.setdefault("abilities", []).append(card_id)
+    else:
+        deck = char.setdefault("deck", {})
+        deck[card_id] = min(deck.get(card_id, 0) + 1, 999)
+
+
+def _remove(op: Op, side, char_at) -> None:
+    char = char_at(op.char)
+    base = side.base
+
+    def drop(items, index, what):
+        if not isinstance(items, list) or index is None or not 0 <= index < len(items):
+            raise _bad(f"no such {what} to remove", "index", index)
+        del items[index]
+
+    if op.place == "base" and base.many:
+        drop(char.get(base.key), op.index, "base card")
+    elif op.place == "equipment" and op.piece is not None:
+        items = char.get(base.key, [])
+        if not 0 <= op.piece < len(items):
+            raise _bad("no such piece", "piece", op.piece)
+        drop(items[op.piece].get("equipment", []), op.index, "equipment")
+    elif op.place in ("equipment", "abilities"):
+        drop(char.get(op.place), op.index, op.place)
+    else:
+        raise _bad("unknown place to remove from", "place", op.place, "base, equipment, abilities")

@@ -1,0 +1,286 @@
+"""What the editor shows for a build: its characters with every violation placed next to the
+card or place it concerns, the points bar, the limit in force and where it comes from, and
+the numbers behind the charts. Validation itself is the engine's (generator.rules)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from generator.core.errors import InputError
+from generator.pack.model import Pack
+from generator.rules import validate_build
+from generator.core.report import Report, Violation
+from generator.share.codes import share_code
+from generator.web import charts
+from generator.web.common import per_pack
+from generator.web.state import NO_LIMIT, WHERE, place_of, side_of, to_build
+
+
+@dataclass
+class Item:
+    """One card in a place of a character, with the violations that point at it."""
+
+    path: str
+    card_id: str
+    name: str
+    points: int | None
+    type_name: str = ""
+    count: int = 1
+    index: int | None = None
+    known: bool = True
+    violations: list = field(default_factory=list)
+    children: list = field(default_factory=list)  # equipment attached to a base card
+    tag: str = ""  # the card's first choice field (an action type, a piece type)
+
+
+@dataclass
+class CharView:
+    index: int
+    name: str
+    path: str
+    bases: list
+    equipment: list
+    abilities: list
+    deck: list
+    deck_count: int
+    deck_size: int | None
+    points: int = 0
+    stats: dict = field(default_factory=dict)
+    slots_used: int | None = None
+    slots_total: int | None = None
+    violations: list = field(default_factory=list)
+    deck_violations: list = field(default_factory=list)
+
+
+@dataclass
+class BuildView:
+    doc: dict
+    report: Report | None
+    problems: list
+    chars: list
+    build_violations: list
+    warnings: list
+    total: int = 0
+    limit: int | None = None
+    limit_source: str = ""
+    code: str | None = None
+    code_error: str | None = None
+    charts: dict = field(default_factory=dict)
+
+    @property
+    def legal(self) -> bool:
+        return self.report is not None and self.report.legal and not self.problems
+
+    @property
+    def over(self) -> bool:
+        return self.limit is not None and self.total > self.limit
+
+    @property
+    def bar_percent(self) -> float:
+        if not self.limit:
+            return 100.0 if self.total else 0.0
+        return min(100.0, 100.0 * self.total / self.limit)
+
+
+def _path(*parts) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _attach(violations: list[Violation], targets: dict[str, list]) -> list[Violation]:
+    """Put each violation on the most specific element its path points into; return the rest."""
+    rest = []
+    for v in violations:
+        best = None
+        for path in targets:
+            if v.path == path or v.path.startswith(path + ".") or v.path.startswith(path + "["):
+                if best is None or len(path) > len(best):
+                    best = path
+        if best is None:
+            rest.append(v)
+        else:
+            targets[best].append(v)
+    return rest
+
+
+@per_pack
+def allows_no_limit(pack: Pack) -> bool:
+    """Whether the pack's build format takes `points_limit: none` (asked of the loader)."""
+    from generator.pack.load import build_from_document
+    from generator.core.yamlio import parse_yaml
+    side = next(iter(pack.spec.sides), None)
+    if side is None:
+        return False
+    try:
+        build_from_document(parse_yaml(f"name: x\nside: {side}\npoints_limit: {NO_LIMIT}\ncharacters: []\n",
+                                       WHERE), pack)
+    except InputError:
+        return False
+    return True
+
+
+def limit_source(pack: Pack, doc: dict, report: Report | None) -> tuple[int | None, str]:
+    """The limit in force and where it comes from, in words: the validator's own answer
+    where the report carries it (`limit_source`), else read from the build and the pack."""
+    spec = pack.spec
+    value = doc.get("points_limit")
+    points = report.points if report is not None else None
+    limit = points.limit if points is not None else None
+    source = getattr(points, "limit_source", None)
+    default = spec.default_points_limit
+    if source == "command line":
+        return limit, "set for this check"
+    if value == NO_LIMIT or (source == "build" and limit is None):
+        return None, "no limit, set in this build"
+    if isinstance(value, str):
+        return limit, f"{value} ({spec.points_limits.get(value)}), set in this build"
+    if value is not None or source == "build":
+        return limit, "set in this build"
+    if default is None or (source is None and points is not None and hasattr(points, "limit_source")):
+        return limit, "the pack sets no limit"
+    if isinstance(default, str):
+        return limit, f"the pack default: {default} ({spec.points_limits.get(default)})"
+    return limit, "the pack default"
+
+
+def build_view(pack: Pack, doc: dict) -> BuildView:
+    side = side_of(pack, doc)
+    problems: list = []
+    report = build = None
+    try:
+        build = to_build(doc, pack)
+        report = validate_build(pack, build)
+    except InputError as exc:
+        problems = exc.problems
+    violations = report.sorted_violations() if report else []
+    targets: dict[str, list] = {"points_limit": [], "name": []}
+    chars = [_char_view(pack, doc, i, c, targets, report) for i, c in enumerate(doc["characters"])]
+    rest = _attach(violations, targets)
+    for cv in chars:
+        cv.violations = targets.get(cv.path, [])
+        cv.deck_violations = targets.get(cv.path + ".deck", [])
+        for item in cv.bases + cv.equipment + cv.abilities + cv.deck:
+            item.violations = targets.get(item.path, [])
+            for child in item.children:
+                child.violations = targets.get(child.path, [])
+    build_level = rest + targets["points_limit"] + targets["name"]
+    view = BuildView(doc, report, problems, chars, [v for v in build_level if v.severity == "error"],
+                     [v for v in violations if v.severity != "error"])
+    if report is not None and report.points is not None:
+        view.total = report.points.total
+    view.limit, view.limit_source = limit_source(pack, doc, report)
+    if report is not None:
+        try:
+            view.code = share_code(pack, build)
+        except InputError as exc:
+            view.code_error = exc.problems[0].message
+    view.charts = charts.build_charts(pack, doc, report, side, build)
+    return view
+
+
+def _char_view(pack: Pack, doc: dict, i: int, char: dict, targets: dict, report: Report | None) -> CharView:
+    side = side_of(pack, doc)
+    base = side.base
+    cpath = _path("characters", i)
+    targets[cpath] = []
+    targets[cpath + ".deck"] = []
+
+    def item(card_id, path, count=1, index=None):
+        card = pack.cards.get(card_id)
+        targets[path] = []
+        return Item(path, card_id, card.name if card else card_id, card.points if card else None,
+                    pack.spec.card_types[card.type].name if card else "unknown card", count, index, card is not None,
+                    tag=card_tag(pack, card) if card else "unknown card")
+
+    bases, equipment = [], []
+    if base.many:
+        key = base.item_key or "card"
+        for bi, entry in enumerate(char.get(base.key, [])):
+            bpath = _path("characters", i, base.key, bi)
+            it = item(entry.get(key), bpath, index=bi)
+            for ei, eq in enumerate(entry.get("equipment", [])):
+                it.children.append(item(eq, _path("characters", i, base.key, bi, "equipment", ei), index=ei))
+            bases.append(it)
+    elif char.get(base.key):
+        bases.append(item(char[base.key], _path("characters", i, base.key)))
+    for ei, eq in enumerate(char.get("equipment", [])):
+        equipment.append(item(eq, _path("characters", i, "equipment", ei), index=ei))
+    abilities = [item(a, _path("characters", i, "abilities", ai), index=ai)
+                 for ai, a in enumerate(char.get("abilities", []))]
+    deck = [item(cid, _path("characters", i, "deck", cid), count=n) for cid, n in char.get("deck", {}).items()]
+    name = char.get("name") or (bases[0].name if bases and not base.many else f"character {i + 1}")
+    cv = CharView(i, name, cpath, bases, equipment, abilities, deck, sum(d.count for d in deck),
+                  deck_size(pack, doc["side"]))
+    if report is not None:
+        cv.stats = character_stats(report, i, name)
+        if report.points is not None:
+            cv.points = character_points(report.points, i, name)
+    cv.slots_used, cv.slots_total = _slots(pack, bases, equipment)
+    return cv
+
+
+def character_stats(report: Report, index: int, name: str) -> dict:
+    """A character's numbers in the report, keyed by position (`characters[0]`, newer
+    reports) or by name (older ones); only the numbers, not the name it carries."""
+    stats = report.stats or {}
+    for key in (f"characters[{index}]", index, name):
+        if key in stats and isinstance(stats[key], dict):
+            return {k: v for k, v in stats[key].items() if isinstance(v, int) and not isinstance(v, bool)}
+    return {}
+
+
+def character_points(points, index: int, name: str) -> int:
+    """Points of one character: reports total them by position (newer) or by name (older)."""
+    totals = points.by_character()
+    return totals.get(index, totals.get(name, 0)) if index in totals or name in totals else 0
+
+
+def deck_size(pack: Pack, side_id: str) -> int | None:
+    for rule in pack.spec.rules:
+        if rule.check == "deck_size" and (rule.side is None or rule.side == side_id):
+            return getattr(rule, "size", None)
+    return None
+
+
+def _slots(pack: Pack, bases: list, equipment: list) -> tuple[int | None, int | None]:
+    """Slots used and offered, from the pack's slot_capacity rule (its field names are data)."""
+    rule = next((r for r in pack.spec.rules if r.check == "slot_capacity"), None)
+    if rule is None:
+        return None, None
+    cap_field = getattr(rule, "capacity_field", None) or "slots"
+    use_field = getattr(rule, "usage_field", None) or "slots"
+
+    def value(card_id, name):
+        card = pack.cards.get(card_id)
+        v = card.fields.get(name) if card else None
+        return v if isinstance(v, int) else 0
+
+    total = sum(value(b.card_id, cap_field) for b in bases)
+    used = sum(value(e.card_id, use_field) for b in bases for e in b.children)
+    used += sum(value(e.card_id, use_field) for e in equipment)
+    return used, total
+
+
+def picker_groups(pack: Pack, side_id: str, cards) -> list[tuple[str, str, list]]:
+    """The side's cards grouped by the place they go: (place, heading, cards)."""
+    side = pack.spec.sides[side_id]
+    order = ["base", "equipment", "abilities", "deck"]
+    groups: dict[str, list] = {p: [] for p in order}
+    for card in cards:
+        groups[place_of(pack, side_id, card.type)].append((card, card_tag(pack, card)))
+    names = {"base": pack.spec.card_types[side.base.type].name,
+             "equipment": pack.spec.card_types[side.equipment.type].name if side.equipment else "",
+             "abilities": ", ".join(pack.spec.card_types[t].name for t in side.abilities.types) if side.abilities else "",
+             "deck": ", ".join(pack.spec.card_types[t].name for t in side.deck.types) if side.deck else ""}
+    return [(p, names[p], groups[p]) for p in order if groups[p]]
+
+
+def card_tag(pack: Pack, card) -> str:
+    """A short word for a card in lists: the value of its type's first `choice` field."""
+    spec = pack.spec.card_types.get(card.type)
+    for name, f in (spec.fields.items() if spec else []):
+        if f.type == "choice" and card.fields.get(name) is not None:
+            return str(card.fields[name])
+    return ""

@@ -1,0 +1,298 @@
+"""The deck builder in a real browser (Debian's chromium driven by Playwright), used as a new
+player would: one `pnp serve` for the module, started and stopped (Ctrl-C) like a person does.
+
+Screenshots of the steps go to tmp_path, and also to $PNP_SCREENSHOTS when it is set
+(tools/web_screenshots.sh uses that for the README pictures)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    pytest.skip("Debian's chromium is not installed (make test installs it: apt-get install chromium)",
+                allow_module_level=True)
+
+from web_support import REPO  # noqa: E402
+
+expect = playwright_api.expect
+WIDTHS = {"desktop": 1280, "phone": 390}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    builds = tmp_path_factory.mktemp("builds")
+    cache = tmp_path_factory.mktemp("cache")
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "generator", "serve", "card_data", "--port", str(port),
+                             "--builds", str(builds), "--cache", str(cache)], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(base + "/", timeout=1)
+            break
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail("pnp serve stopped: " + proc.stdout.read())
+            time.sleep(0.1)
+    yield base, builds
+    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
+    try:
+        out, _ = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("pnp serve did not stop on Ctrl-C")
+    assert proc.returncode == 0, out
+    assert f"at http://localhost:{port}/" in out and "Traceback" not in out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": WIDTHS["desktop"], "height": 900})
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def shoot(pg, tmp_path, name: str) -> None:
+    """A full-page screenshot at desktop and phone width."""
+    folders = [tmp_path] + ([Path(os.environ["PNP_SCREENSHOTS"])] if os.environ.get("PNP_SCREENSHOTS") else [])
+    old = pg.viewport_size
+    for label, width in WIDTHS.items():
+        pg.set_viewport_size({"width": width, "height": 900})
+        for folder in folders:
+            folder.mkdir(parents=True, exist_ok=True)
+            pg.screenshot(path=str(folder / f"{name}-{label}.png"), full_page=True)
+    pg.set_viewport_size(old)
+
+
+def doc_text(pg) -> str:
+    return pg.locator("#build-doc").text_content()
+
+
+def changes(pg, action) -> None:
+    """Do `action` and wait until the editor shows the changed build."""
+    before = doc_text(pg)
+    action()
+    pg.wait_for_function("prev => document.getElementById('build-doc').textContent !== prev", arg=before)
+
+
+def add(pg, name: str) -> None:
+    changes(pg, lambda: pg.get_by_role("button", name=f"Add {name}", exact=True).click())
+
+
+def preset(pack_id: str, stem: str) -> dict:
+    from generator.pack.load import load_pack
+    from generator.web.common import preset_docs
+    return preset_docs(load_pack(REPO / "card_data" / pack_id))[stem][0]
+
+
+def names(pack_id: str) -> dict:
+    from generator.pack.load import load_pack
+    return {c.id: c.name for c in load_pack(REPO / "card_data" / pack_id).cards.values()}
+
+
+def test_new_player_builds_a_boss_shares_it_and_imports_a_deck_list(server, page, tmp_path):
+    base, builds = server
+    card = names("boss_fight")
+    page.goto(base + "/")
+    page.get_by_role("link", name="Boss Fight").click()
+    page.get_by_role("link", name="Make a build").click()
+    page.get_by_role("link", name="New Boss").click()
+    expect(page.locator("#verdict")).to_have_text("NOT LEGAL")
+
+    # a boss from scratch, by clicking: pieces, then a weapon attached to the arm
+    for piece in ("basalt-jaw", "coal-ribcage", "pillar-leg", "anchor-foot", "titan-arm", "knuckle-club"):
+        add(page, card[piece])
+    page.locator("#target-piece").select_option(label="Titan Arm")
+    add(page, "Bone Cleaver")
+    arm = page.locator('li.item[data-path="characters[0].pieces[4]"]')
+    expect(arm.locator(".attached")).to_contain_text("Bone Cleaver")
+
+    # fill the 30-card deck from the list of cards, then see it become legal
+    deck = preset("boss_fight", "boss-ashen-behemoth")["characters"][0]["deck"]
+    for card_id, n in deck.items():
+        for _ in range(n):
+            add(page, card[card_id])
+    expect(page.locator(".stats .deckcount")).to_have_text("30/30")
+    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    expect(page.locator(".summary.legal")).to_be_visible()
+    shoot(page, tmp_path, "editor-legal")
+
+    # a fourth copy: the deck.copies message appears next to that card
+    three = next(cid for cid, n in deck.items() if n == 3)
+    row = page.locator(f'li.item[data-path="characters[0].deck.{three}"]')
+    changes(page, lambda: row.get_by_role("button", name=f"One more {card[three]}").click())
+    expect(row.locator('.violation[data-rule="deck.copies"]')).to_contain_text(card[three])
+    expect(page.locator("#verdict")).to_have_text("NOT LEGAL")
+    # by keyboard: Enter on the row's − takes the fourth copy out again
+    changes(page, lambda: row.get_by_role("button", name=f"One fewer {card[three]}").press("Enter"))
+    expect(row.locator(".violation")).to_have_count(0)
+
+    # the points bar goes red over the limit
+    limit = page.get_by_label("Points limit as a number")
+    changes(page, lambda: (limit.fill("40"), limit.press("Tab")))
+    bar = page.locator(".bar.over span")
+    expect(bar).to_be_visible()
+    assert bar.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(161, 20, 27)"
+    expect(page.locator('.build-errors .violation[data-rule="points.limit"]')).to_be_visible()
+    shoot(page, tmp_path, "editor-over-limit")
+    changes(page, lambda: page.get_by_label("Points limit", exact=True).select_option(""))
+    expect(page.locator("#verdict")).to_have_text("LEGAL")
+
+    # save it into the builds folder
+    page.get_by_role("button", name="Save to the builds folder").click()
+    expect(page.locator("#flash")).to_contain_text("saved as")
+    saved = list(builds.glob("*.yaml"))
+    assert len(saved) == 1 and "titan-arm" in saved[0].read_text()
+
+    # the share link, opened in a new page, shows the same build, read-only
+    href = page.locator("#share-link").get_attribute("href")
+    built = json.loads(doc_text(page))
+    other = page.context.new_page()
+    other.goto(base + href)
+    expect(other.locator("#make-copy")).to_be_visible()
+    expect(other.locator("#verdict")).to_have_text("LEGAL")
+    shown = json.loads(other.locator("#build-doc").text_content())
+    assert shown["characters"] == built["characters"]
+    for card_id in deck:
+        expect(other.locator(f'li.item[data-path="characters[0].deck.{card_id}"] .count')).to_have_text(
+            f"{deck[card_id]}×")
+    assert other.locator("svg.qr").count() == 1
+    shoot(other, tmp_path, "shared")
+    other.close()
+
+    # a text deck list with one misspelled name: the did-you-mean
+    page.goto(base + "/p/boss_fight/new")
+    page.get_by_label("or a deck list").fill("Side: boss\n\n## Brute\nPieces:\nTitan Arm\nDeck:\n3x Lumbering Strid\n")
+    page.get_by_role("button", name="Import").click()
+    expect(page.locator(".problems")).to_contain_text("did you mean")
+    expect(page.locator(".problems")).to_contain_text("Lumbering Stride")
+    shoot(page, tmp_path, "import-did-you-mean")
+
+
+def test_card_browser_and_phone_width(server, page, tmp_path):
+    base, _ = server
+    page.goto(base + "/p/boss_fight/cards")
+    expect(page.locator(".cardgrid img").first).to_be_visible()
+    page.get_by_label("Search").fill("arm")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.locator(".cardgrid")).to_contain_text("Titan Arm")
+    page.wait_for_function("() => [...document.querySelectorAll('.cardgrid img')].every(i => i.complete && i.naturalWidth > 0)")
+    shoot(page, tmp_path, "cards")
+    page.set_viewport_size({"width": WIDTHS["phone"], "height": 800})
+    page.goto(base + "/p/boss_fight/edit?preset=boss-ashen-behemoth")
+    # nothing wider than the phone's screen
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= WIDTHS["phone"]
+    # keyboard: Tab reaches the editor's controls, with a visible focus ring
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.tagName") in ("A", "INPUT", "BUTTON", "SELECT")
+
+
+CONTRAST = """() => {
+  // WCAG contrast of every visible piece of text against the background it sits on
+  const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
+    v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const bg = (el) => { for (; el; el = el.parentElement) { const c = getComputedStyle(el).backgroundColor;
+    if (c && !c.startsWith("rgba(0, 0, 0, 0)") && c !== "transparent") return c; } return "rgb(255, 255, 255)"; };
+  const worst = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.offsetParent) continue;
+    const a = lum(getComputedStyle(el).color), b = lum(bg(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) worst.push(el.tagName + "." + el.className + ": " + ratio.toFixed(2));
+  }
+  return worst;
+}"""
+
+
+def test_keyboard_and_contrast(server, page):
+    base, _ = server
+    page.goto(base + "/p/boss_fight/edit?side=boss")
+    assert page.evaluate(CONTRAST) == []
+    # Enter on a card's + adds it; the focus comes back to the same button, so Enter again adds another
+    button = page.get_by_role("button", name="Add Walk", exact=True)
+    button.focus()
+    changes(page, lambda: page.keyboard.press("Enter"))
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == "Add Walk"
+    changes(page, lambda: page.keyboard.press("Enter"))
+    expect(page.locator('li.item[data-path="characters[0].deck.walk"] .count')).to_have_text("2")
+    page.goto(base + "/p/boss_fight/edit?preset=boss-ashen-behemoth")
+    changes(page, lambda: page.get_by_label("Points limit as a number").fill("10") or page.keyboard.press("Tab"))
+    assert page.evaluate(CONTRAST) == []  # violations and the red bar are readable too
+    page.goto(base + "/p/boss_fight/cards")
+    assert page.evaluate(CONTRAST) == []
+
+
+@pytest.mark.parametrize("pack_id", ["battle_bosses", "tactics"])
+def test_other_packs_build_a_legal_build_by_clicking(server, page, pack_id):
+    from generator.pack.load import load_pack
+    from generator.web.common import preset_docs
+    base, _ = server
+    pack = load_pack(REPO / "card_data" / pack_id)
+    stem, (doc, _) = next(iter(preset_docs(pack).items()))
+    side = pack.spec.sides[doc["side"]]
+    card = {c.id: c.name for c in pack.cards.values()}
+    page.goto(f"{base}/p/{pack_id}/new")
+    page.get_by_role("link", name=f"New {side.name}").click()
+    for i, char in enumerate(doc["characters"]):
+        base_cards = char[side.base.key]
+        if side.base.many:
+            for item in base_cards:
+                add(page, card[item if isinstance(item, str) else item[side.base.item_key or "card"]])
+        else:
+            if page.locator("#target-char option[value=new]").count():
+                page.locator("#target-char").select_option("new")
+            add(page, card[base_cards])
+        for place in ("equipment", "abilities"):
+            for cid in char.get(place, []):
+                add(page, card[cid])
+        for cid, n in char.get("deck", {}).items():
+            for _ in range(n):
+                add(page, card[cid])
+    if "points_limit" in doc:
+        limit = page.get_by_label("Points limit", exact=True)
+        changes(page, lambda: limit.select_option(str(doc["points_limit"])))
+    expect(page.locator("#verdict")).to_have_text("LEGAL")
+
+
+@pytest.mark.parametrize("pack_id", ["raid_boss", "final_boss"])
+def test_packs_without_builds_open_their_cards(server, page, pack_id):
+    base, _ = server
+    page.goto(f"{base}/p/{pack_id}")
+    expect(page.locator("main")).to_contain_text("no sides to build")
+    page.get_by_role("link", name="Browse the cards").click()
+    expect(page.locator(".cardgrid img").first).to_be_visible()

@@ -1,0 +1,64 @@
+"""Helpers for the web tests: an app over the real packs with a temporary builds folder,
+and reading the build document and violations back out of the editor's HTML."""
+
+from __future__ import annotations
+
+import html as htmllib
+import json
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PACKS = REPO / "card_data"
+
+
+def make_client(builds: Path, cache: Path):
+    from fastapi.testclient import TestClient
+
+    from generator.web.app import create_app
+    from generator.web.site import Site
+    site = Site.load([PACKS], builds, cache)
+    return TestClient(create_app(site)), site
+
+
+def doc_of(page: str) -> dict:
+    m = re.search(r'<script type="application/json" id="build-doc">(.*?)</script>', page, re.S)
+    assert m, "the editor holds its build document"
+    return json.loads(m.group(1))
+
+
+def rules_at(page: str, path: str) -> list[str]:
+    """Rule ids shown inside the element for one build path (a card or place of the build)."""
+    m = re.search(r'<li class="item[^"]*" data-path="' + re.escape(path) + r'"(.*?)</li>', page, re.S)
+    return re.findall(r'data-rule="([^"]+)"', m.group(1)) if m else []
+
+
+def all_rules(page: str) -> list[str]:
+    return re.findall(r'data-rule="([^"]+)"', page)
+
+
+def text(page: str) -> str:
+    return htmllib.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+class Editor:
+    """Drive the editor's change endpoint as the page's script does."""
+
+    def __init__(self, client, pack_id: str, doc: dict):
+        self.client, self.pack_id, self.doc, self.page = client, pack_id, doc, ""
+        self.target: dict = {}
+
+    def op(self, **op) -> "Editor":
+        r = self.client.post(f"/p/{self.pack_id}/edit/apply", json={"build": self.doc, "op": op, "target": self.target},
+                             headers={"x-pnp-fragment": "1"})
+        assert r.status_code == 200, r.text[:800]
+        self.page = r.text
+        self.doc = doc_of(r.text)
+        m = re.search(r'data-target-char="(\d*)" data-target-piece="(\d*)"', r.text)
+        self.target = {"char": int(m.group(1)) if m.group(1) else None,
+                       "piece": int(m.group(2)) if m.group(2) else None}
+        return self
+
+    @property
+    def legal(self) -> bool:
+        return '<span class="verdict" id="verdict">LEGAL</span>' in self.page

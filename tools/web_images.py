@@ -1,0 +1,38 @@
+"""The deck builder's pictures in the README (docs/images/web-*.png): runs the browser tests
+with PNP_SCREENSHOTS set, then crops the chosen screenshots to their top part.
+
+    .venv/bin/python tools/web_images.py
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from PIL import Image
+
+REPO = Path(__file__).resolve().parents[1]
+# (screenshot, README picture, height kept in pixels)
+CHOSEN = [("editor-over-limit-desktop", "web-editor.png", 820),
+          ("editor-legal-phone", "web-phone.png", 1100),
+          ("shared-desktop", "web-shared.png", 640),
+          ("import-did-you-mean-desktop", "web-import.png", 560)]
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="pnp-shots-") as tmp:
+        env = dict(os.environ, PNP_SCREENSHOTS=tmp)
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "tests/test_web_browser.py",
+                        "-k", "new_player"], cwd=REPO, env=env, check=True)
+        for shot, name, height in CHOSEN:
+            image = Image.open(Path(tmp) / f"{shot}.png")
+            image = image.crop((0, 0, image.width, min(height, image.height)))
+            image.save(REPO / "docs" / "images" / name, optimize=True)
+            print(f"docs/images/{name}: {image.width} × {image.height}")
+
+
+if __name__ == "__main__":
+    main()
