@@ -31,6 +31,7 @@ from generator.render.rulebook.book import build_rulebook_pdf
 from generator.render.rulebook.quickref import build_quick_reference_pdf
 from generator.share.decklist_files import load_build_file
 
+
 HOME_PARTS = ("rulebook", "maps", "cards", "pieces")  # longest first, for the worker pool
 WORKERS = 2
 

@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.core.errors import InputError, Problem
 from generator.pack.cardlist import card_order
-from generator.pack.model import Build, Card, Pack
-from generator.render.cards.faces import CardFace, CardShared
+from generator.render.cards.faces import CardFace
+
+if TYPE_CHECKING:
+    from generator.pack.model import Build, Card, Pack
+    from generator.render.cards.faces import CardShared
 
 
 def _face(card: Card, index: int, total: int, shared: CardShared) -> CardFace:

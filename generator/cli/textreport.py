@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Console
 from rich.markup import escape
 
-from generator.core.errors import Problem
-from generator.core.report import Report
+if TYPE_CHECKING:
+    from generator.core.errors import Problem
+    from generator.core.report import Report
+
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow"}
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from generator.core.errors import Location
+if TYPE_CHECKING:
+    from generator.core.errors import Location
+
 
 # /2: characters are keyed by their position in the build (`characters[0]`), never by name,
 # and a build without a points limit has no `left` (docs/validation.md, "Changes from /1")

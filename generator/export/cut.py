@@ -29,7 +29,8 @@ from reportlab.lib.units import mm
 from generator.pack.model import Pack
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
 from generator.render.base.pdfout import new_canvas
-from generator.render.base.sheets import PAPERS_MM, SheetSpec, clip_to_slot, make_grid
+from generator.render.base.paper import PAPERS_MM
+from generator.render.base.sheets import SheetSpec, clip_to_slot, make_grid
 
 DEFAULT_CORNER_RADIUS_MM = 3.0
 CUT_BLEED_MM = 0.5  # printed past the cut line, so a slightly shifted cut shows no paper

@@ -15,6 +15,7 @@ from generator.pack.model import Pack
 from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.sheets import write_print_shop
 
+
 DPI = 300
 # print services' pixel sizes for a poker card at 300 dpi (PRINT-SPECS.md)
 PNG_SIZES = {"mpc": (822, 1122), "tgc": (825, 1125)}

@@ -18,14 +18,18 @@ Footprints come from builds generically: the union of the base cards' `hexes` fi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from generator.core.errors import Location, did_you_mean, short_list
+from generator.core.errors import did_you_mean, short_list
 from generator.core.report import Violation
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
-from generator.maps.model import HexEntry, HexMap
 from generator.pack.load import load_presets
-from generator.pack.model import Build, Pack
+
+if TYPE_CHECKING:
+    from generator.core.errors import Location
+    from generator.maps.model import HexEntry, HexMap
+    from generator.pack.model import Build, Pack
 
 DEFAULT_PARTY = 4
 MIN_DISTANCE = 2  # heroes start more than this many hexes from every hex of the boss

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.core.errors import InputError, Problem
-from generator.core.yamlio import Document
 from generator.maps.model import hex_map_from_document
 from generator.maps.square import square_map_from_document
-from generator.pack.load import pack_document
-from generator.pack.model import Pack
+from generator.pack.load import file_key, pack_document
+
+if TYPE_CHECKING:
+    from generator.core.yamlio import Document
+    from generator.pack.model import Pack
 
 
 def map_id(path: Path) -> str:
@@ -38,8 +41,10 @@ def map_from_document(doc: Document, pack: Pack, mid: str):
 def load_pack_maps(pack: Pack) -> list:
     """Every map of a pack (HexMap or SquareMap), in file-name order; all unreadable files
     reported together. Read once per run: the pack keeps them."""
-    if "maps" in pack.loaded:
-        return pack.loaded["maps"]
+    files = tuple(file_key(path) for path in pack.map_files)
+    cached = pack.loaded.get("maps")
+    if cached is not None and cached[0] == files:
+        return cached[1]
     maps, problems = [], []
     for path in pack.map_files:
         try:
@@ -48,5 +53,5 @@ def load_pack_maps(pack: Pack) -> list:
             problems.extend(exc.problems)
     if problems:
         raise InputError(problems)
-    pack.loaded["maps"] = maps
+    pack.loaded["maps"] = (files, maps)
     return maps

@@ -19,13 +19,17 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from generator.core.report import Violation
 from generator.grids import squaregrid
 from generator.grids.squaregrid import Square
 from generator.maps.checks import check_off_grid, check_overlap, check_terrain, check_zones, map_violation
-from generator.maps.square import SquareMap
-from generator.pack.model import MovementSpec, Pack
+from generator.pack.model import MovementSpec
+
+if TYPE_CHECKING:
+    from generator.core.report import Violation
+    from generator.maps.square import SquareMap
+    from generator.pack.model import Pack
 
 DEFAULT_MOVE = 1
 DEFAULT_JUMP = 1

@@ -25,9 +25,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import TYPE_CHECKING
 
-from generator.pack.model import Card, Pack
 from generator.pack.schemas import ATTACK_KINDS
+
+if TYPE_CHECKING:
+    from generator.pack.model import Card, Pack
 
 COMMON = ("id", "name", "set", "type", "points")
 

@@ -198,32 +198,47 @@ def load_pack(root: Path) -> Pack:
         root=root, spec=spec, cards=cards, game_file=game_doc.file,
         preset_files=files["presets"], map_files=files["maps"], rule_files=files["rules"],
     )
-    pack.documents[str(root / "game.yaml")] = game_doc
+    pack.documents[file_key(root / "game.yaml")] = game_doc
     return pack
+
+
+def file_key(path: Path) -> tuple | None:
+    """What identifies a file's contents for the run's caches: its path, modification time and
+    size (a file edited since, as under `pnp watch` or in a test, is read afresh)."""
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return None
+    return (str(path), stat.st_mtime_ns, stat.st_size)
 
 
 def pack_document(pack: Pack, path: Path) -> Document:
     """A YAML file of the pack's run (game.yaml, a preset, a map, a build), parsed once: later
     stages ask the pack instead of reading the file again."""
-    key = str(Path(path))
+    path = Path(path)
+    key = file_key(path)
+    if key is None:
+        return load_yaml_file(path)  # reports the missing file as the reader does
     doc = pack.documents.get(key)
     if doc is None:
-        doc = pack.documents[key] = load_yaml_file(Path(path))
+        doc = pack.documents[key] = load_yaml_file(path)
     return doc
 
 
 def load_presets(pack: Pack) -> list[Build]:
     """The pack's presets that load, in file-name order, made once per run; a broken preset is
     left out here and reported by `pnp validate`."""
-    if "presets" not in pack.loaded:
+    files = tuple(file_key(path) for path in pack.preset_files)
+    cached = pack.loaded.get("presets")
+    if cached is None or cached[0] != files:
         builds = []
         for path in pack.preset_files:
             try:
                 builds.append(load_build(Path(path), pack))
             except InputError:
                 continue
-        pack.loaded["presets"] = builds
-    return pack.loaded["presets"]
+        cached = pack.loaded["presets"] = (files, builds)
+    return cached[1]
 
 
 def _check_inside(root: Path, paths: list[Path]) -> None:

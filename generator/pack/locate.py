@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.yamlio import display_path, load_yaml_file
 from generator.pack.load import find_pack_root, load_build, load_pack
-from generator.pack.model import Pack
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
 
 DEFAULT_PACK = Path("card_data/boss_fight")
 

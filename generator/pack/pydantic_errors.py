@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import ValidationError
 
 from generator.core.errors import Problem, SheetLocation, did_you_mean, short_list
-from generator.core.yamlio import Document
 from generator.pack.model import kebab
+
+if TYPE_CHECKING:
+    from generator.core.yamlio import Document
 
 _TYPE_WORDS = {
     "int_type": "a whole number", "int_parsing": "a whole number", "string_type": "text",

@@ -25,8 +25,11 @@ the tolerance is a few points wide: designers add 0–3 points for a strong effe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from generator.pack.model import Pack
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
+
 
 MIN_POINTS_TOLERANCE = 3.0
 RELATIVE_TOLERANCE = 0.30

@@ -3,10 +3,14 @@ returns violations; the pack decides which primitives run, with which ids and nu
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from generator.core.report import Contributor, Violation
-from generator.pack.model import RuleSpec
 from generator.pack.rule_names import BUILD_CHECKS, registry_matches
 from generator.rules.context import path_text, place_types, points_of
+
+if TYPE_CHECKING:
+    from generator.pack.model import RuleSpec
 
 
 def _path(ref):

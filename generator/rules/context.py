@@ -5,10 +5,13 @@ anything that needs "which card sits where in this build" uses `resolve_build`."
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from generator.core.errors import did_you_mean
 from generator.core.report import Points, PointsLine, Violation
-from generator.pack.model import Build, Card, Character, Pack, Ref
+
+if TYPE_CHECKING:
+    from generator.pack.model import Build, Card, Character, Pack, Ref
 
 PLACES = ("base", "equipment", "abilities", "deck")
 

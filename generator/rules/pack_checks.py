@@ -3,11 +3,15 @@ make-up its boss card states)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from generator.core.errors import Location
 from generator.core.report import Contributor, Violation
 from generator.pack import rule_names
-from generator.pack.model import Pack, RuleSpec
 from generator.pack.rule_names import registry_matches
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack, RuleSpec
 
 
 def composition(pack: Pack, rule: RuleSpec) -> list[Violation]:

@@ -27,13 +27,16 @@ import os
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.yamlio import parse_yaml
 from generator.pack.load import build_from_document
-from generator.pack.model import Build, Pack
+
+if TYPE_CHECKING:
+    from generator.pack.model import Build, Pack
 
 FORMAT = 1
 UNLIMITED = 100001  # the points-limit value of `points_limit: none` (above every real limit + 1)

@@ -27,12 +27,20 @@ from generator.grids import squaregrid
 from generator.pack.model import CARD_SIZES_MM, CardSize
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
+from generator.render.base.colors import tint
 
 
+# the element kinds a layout may use; each is drawn by its module in generator.render.cards.elements
+ELEMENT_KINDS = ("box", "line", "text", "icon", "stats", "image", "hexshape", "squares")
+
+
+# One element of a card layout: the fields every kind may use (each kind reads its own FIELDS,
+# see generator.render.cards.elements). A comment, not a docstring: the layout schema shows
+# docstrings to people editing layouts.
 class Element(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     id: str | None = None
-    kind: Literal["box", "line", "text", "icon", "stats", "image", "hexshape", "squares"]
+    kind: Literal[ELEMENT_KINDS]
     when: str | None = None
     x: float = 0
     y: float = 0
@@ -287,17 +295,6 @@ def area_cells(spec) -> list[list[int]]:
         return [[t.x, t.y] for t in squaregrid.area(spec)]
     except ValueError:
         return []
-
-
-def tint(color: str, amount: float = 0.2) -> str:
-    """Mix a #rrggbb colour with white (amount 0..1): lighter panels without transparency,
-    which PDF forms and print shops both handle badly."""
-    color = str(color).lstrip("#")
-    if len(color) != 6:
-        return "#" + color
-    rgb = [int(color[i:i + 2], 16) for i in (0, 2, 4)]
-    mixed = [round(v + (255 - v) * float(amount)) for v in rgb]
-    return "#" + "".join(f"{v:02x}" for v in mixed)
 
 
 class LayoutSet:

@@ -9,7 +9,6 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 from reportlab.lib.colors import HexColor
-from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 
 from generator.core.errors import InputError, Location, Problem
@@ -17,9 +16,10 @@ from generator.core.yamlio import load_yaml_file
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
 from generator.render.base.fonts import REGULAR
+from generator.render.base.paper import PAPERS_MM
 
-PAPERS_MM = {"a4": (A4[0] / mm, A4[1] / mm), "letter": (LETTER[0] / mm, LETTER[1] / mm),
-             "12x18": (304.8, 457.2)}  # 12 x 18 in: PrintPlayGames' press sheet
+# sheet impositions may also use PrintPlayGames' 12 x 18 in press sheet
+SHEET_PAPERS_MM = {**PAPERS_MM, "12x18": (304.8, 457.2)}
 SHEETS_DIR = Path(__file__).resolve().parents[3] / "templates" / "sheets"
 MARK_WIDTH_PT = 0.25
 
@@ -106,7 +106,7 @@ class Grid:
 
 
 def page_size_mm(spec: SheetSpec) -> tuple[float, float]:
-    w, h = PAPERS_MM[spec.paper]
+    w, h = SHEET_PAPERS_MM[spec.paper]
     return (h, w) if spec.orientation == "landscape" else (w, h)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 
-from generator.core.errors import InputError, Location, Problem
+from generator.core.errors import InputError, Problem
 from generator.core.yamlio import display_path
 from generator.pack.load import pack_font_paths
 from generator.pack.model import Card, Pack
@@ -19,15 +19,13 @@ from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, regi
 from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.layout import Element, Layout, LayoutSet, run_within_budget
 from generator.render.base.pack_icons import pack_icons
-from generator.render.base.text import FitError, TextFitter, draw_layout
+from generator.render.base.text import TextFitter
+from generator.render.cards.elements import ELEMENTS
+from generator.render.cards.elements.box import MAX_BLEED_MM
 from generator.render.cards.fit import check_inside, layout_fits, wrong_size
-from generator.render.cards.text_checks import checked_text
-from generator.render.maps.hexes import draw_hex_shape
-from generator.render.maps.square import draw_square_shape
 from generator.render.rulebook.quickref import reference_card_context
 
 FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC}
-MAX_BLEED_MM = 3.5  # backgrounds marked `bleed: true` extend this far; sheets clip to what they give
 TEMPLATE_ROOT = Path(__file__).resolve().parents[3] / "templates"
 
 
@@ -147,7 +145,7 @@ class CardPainter:
         scale = min(cw / lw, ch / lh)
         b = MAX_BLEED_MM * mm
         c.saveState()
-        c.setFillColor(self._color(str(ctx["set"].get("color") or "#ffffff")))
+        c.setFillColor(self.color(str(ctx["set"].get("color") or "#ffffff")))
         c.rect(x - b, y - b, cw * mm + 2 * b, ch * mm + 2 * b, fill=1, stroke=0)
         c.translate(x + (cw - lw * scale) / 2 * mm, y + (ch - lh * scale) / 2 * mm)
         c.scale(scale, scale)
@@ -215,132 +213,14 @@ class CardPainter:
         if e.when is not None and not layout.evaluate(e.when, ctx, e):
             return
         check_inside(e, layout, (self.width_mm, self.height_mm), ctx["type"]["id"], ctx.get("card"))
-        c = self.canvas
         left = ox + e.x * mm
         top = oy + (self.height_mm - e.y) * mm
-        w, h = e.w * mm, e.h * mm
-        if e.kind == "box":
-            self._box(e, layout, ctx, left, top, w, h, ox, oy)
-        elif e.kind == "line":
-            c.saveState()
-            c.setStrokeColor(self._color(layout.render(e.stroke or "#222222", ctx, e)))
-            c.setLineWidth(e.stroke_width * mm)
-            x2 = ox + (e.x2 if e.x2 is not None else e.x) * mm
-            y2 = oy + (self.height_mm - (e.y2 if e.y2 is not None else e.y)) * mm
-            c.line(left, top, x2, y2)
-            c.restoreState()
-        elif e.kind == "text":
-            self._text(e, layout, ctx, left, top, w, h)
-        elif e.kind == "icon":
-            name = layout.render(e.name or "hex", ctx, e).strip()
-            if name:
-                color = layout.render(e.color, ctx, e) if e.color != "#222222" else None
-                self.icons.draw(name, left, top - e.size * mm, e.size * mm, color)
-        elif e.kind == "stats":
-            self._stats(e, layout, ctx, left, top, w, h)
-        elif e.kind == "image":
-            self._image(e, layout, ctx, left, top, w, h)
-        elif e.kind == "squares":
-            cells = layout.evaluate(e.cells or "[]", ctx, e) or []
-            draw_square_shape(c, [tuple(t) for t in cells], left / mm, (top - h) / mm, w / mm, h / mm,
-                              max_cell_mm=e.size, mark=(0, 0))
-        elif e.kind == "hexshape":
-            hexes = layout.evaluate(e.hexes or "[]", ctx, e) or []
-            draw_hex_shape(c, [tuple(hx) for hx in hexes], left / mm, (top - h) / mm, w / mm, h / mm,
-                           max_hex_mm=e.size, mark=(0, 0))
+        ELEMENTS[e.kind](self, e, layout, ctx, left, top, e.w * mm, e.h * mm, ox, oy)
 
-    def _color(self, value: str) -> Color:
+    def color(self, value: str) -> Color:
+        """A layout's colour value, or BadColour (reported at the element)."""
         value = (value or "").strip()
         try:
             return HexColor(value)
         except (ValueError, TypeError):
             raise BadColour(f"`{value}` is not a colour") from None
-
-    def _box(self, e, layout, ctx, left, top, w, h, ox, oy):
-        c = self.canvas
-        if e.bleed:
-            b = MAX_BLEED_MM * mm
-            left, top, w, h = ox - b, oy + self.height_mm * mm + b, self.width_mm * mm + 2 * b, self.height_mm * mm + 2 * b
-        c.saveState()
-        fill = layout.render(e.fill, ctx, e) if e.fill else None
-        stroke = layout.render(e.stroke, ctx, e) if e.stroke else None
-        if fill:
-            c.setFillColor(self._color(fill))
-        if stroke:
-            c.setStrokeColor(self._color(stroke))
-            c.setLineWidth(e.stroke_width * mm)
-        if e.radius:
-            c.roundRect(left, top - h, w, h, e.radius * mm, fill=1 if fill else 0, stroke=1 if stroke else 0)
-        else:
-            c.rect(left, top - h, w, h, fill=1 if fill else 0, stroke=1 if stroke else 0)
-        c.restoreState()
-
-    def _text(self, e, layout, ctx, left, top, w, h):
-        text = layout.render(e.text or "", ctx, e).strip()
-        if not text:
-            return
-        text = checked_text(self.shared, e, layout, ctx, text)
-        min_size = e.min_size if e.min_size is not None else e.size
-        try:
-            lay = self._fit(text, e, w, h, min_size)
-        except FitError as exc:
-            card = ctx.get("card")
-            where = card.location if card is not None else Location(layout.file)
-            name = f"card `{card.id}` ({card.name})" if card is not None else f"layout `{layout.name}`"
-            raise InputError([Problem(
-                "card.text-overflow", f"{name}: the `{e.id or 'text'}` text does not fit its box "
-                f"even at {min_size:g} pt", where, found=f"{exc.needed_lines} lines at {min_size:g} pt, "
-                f"{exc.overflow_pt / mm:.1f} mm too tall", expected=f"fits in {e.w:g} × {e.h:g} mm",
-                fix="shorten the text")]) from None
-        draw_layout(self.canvas, self.icons, lay, left, top, w, e.align, layout.render(e.color, ctx, e),
-                    valign_height=h, valign=e.valign)
-
-    def _fit(self, text, e, w, h, min_size):
-        return self.shared.fitter.fit(text, w, h, e.size, min_size, e.leading, e.hyphenate, e.font)
-
-    def _stats(self, e, layout, ctx, left, top, w, h):
-        items = layout.evaluate(e.items or "[]", ctx, e) or []
-        if isinstance(items, dict):
-            stats = self.shared.pack.spec.stats
-            items = [[stats[k].icon if k in stats and stats[k].icon else k, v] for k, v in items.items()]
-        items = [it for it in items if it is not None]
-        if not items:
-            return
-        c = self.canvas
-        cell = w / len(items)
-        size = e.size
-        icon_size = min(h * 0.8, size * 1.25)
-        color = layout.render(e.color, ctx, e)
-        for i, (icon_name, value) in enumerate(items):
-            label = str(value)
-            tw = c.stringWidth(label, BOLD, size)
-            total = icon_size + 1.2 + tw
-            cx = left + cell * i + (cell - total) / 2
-            mid = top - h / 2
-            self.icons.draw(str(icon_name), cx, mid - icon_size / 2, icon_size)
-            c.setFillColor(self._color(color))
-            c.setFont(BOLD, size)
-            c.drawString(cx + icon_size + 1.2, mid - size * 0.36, label)
-
-    def _image(self, e, layout, ctx, left, top, w, h):
-        card = ctx.get("card")
-        art = getattr(card, "art", None) if card is not None else None
-        c = self.canvas
-        c.saveState()
-        p = c.beginPath()
-        if e.radius:
-            p.roundRect(left, top - h, w, h, e.radius * mm)
-        else:
-            p.rect(left, top - h, w, h)
-        c.clipPath(p, stroke=0, fill=0)
-        if art:
-            self.shared.art.draw(c, art, card, left, top - h, w, h, e.fit)
-        else:
-            fill = layout.render(e.fill or "#eeeeee", ctx, e)
-            c.setFillColor(self._color(fill))
-            c.rect(left, top - h, w, h, fill=1, stroke=0)
-            emblem = layout.render(e.emblem or "hex", ctx, e).strip() or "hex"
-            size = min(w, h) * 0.55
-            self.icons.draw(emblem, left + (w - size) / 2, top - h + (h - size) / 2, size,
-                            layout.render(e.color, ctx, e) if e.color != "#222222" else "#c9c2b4")
-        c.restoreState()

@@ -4,17 +4,20 @@ and the duplex calibration page."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 
 from generator.core.files import atomic_output
-from generator.pack.model import Pack
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.pdfout import new_canvas
 from generator.render.base.sheets import (Slot, clip_to_slot, crop_marks, load_sheet, make_grid, page_label,
                                           page_size_mm)
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
 
 
 def _chunks(items, n):

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 
-from generator.grids import hexgrid
-from generator.maps.model import HexMap
 from generator.render.base.fonts import BOLD
 from generator.render.base.pdfout import MM
-from generator.render.maps.page import Frame
+
+if TYPE_CHECKING:
+    from generator.grids import hexgrid
+    from generator.maps.model import HexMap
+    from generator.render.maps.page import Frame
 
 
 

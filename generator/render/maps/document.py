@@ -8,16 +8,21 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from generator.core.files import atomic_output
 from generator.maps.load import load_pack_maps
-from generator.pack.model import Pack
+from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM, new_canvas
 from generator.render.maps.hexes import draw_hex_thumbnail, hex_image, plan_hex_sheets, render_hex_map
-from generator.render.maps.page import PAPERS_MM, PNG_MAX_PX, SheetPlan, zone_names_of
-from generator.render.maps.square import draw_square_thumbnail, plan_square_sheets, render_square_map, square_image
+from generator.render.maps.page import PNG_MAX_PX, zone_names_of
+from generator.render.maps.square import (draw_square_thumbnail, plan_square_sheets, render_square_map,
+                                          square_image)
 from generator.render.maps.tiles import render_tiles
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
+    from generator.render.maps.page import SheetPlan
 
 
 @dataclass(frozen=True)

@@ -5,20 +5,24 @@ drawings cards and the rulebook reuse (`draw_hex_shape`), and the one-page image
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 from generator.maps.model import HexMap
-from generator.pack.model import Pack
 from generator.render.base.fonts import BOLD, REGULAR
+from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
 from generator.render.maps.cells import (GRID_GREY, LABEL_GREY, OBSTACLE_FILL, Look, cell_path, draw_label,
                                          draw_pattern, label_mm, paint_zones)
-from generator.render.maps.page import (MARGIN_MM, PAPERS_MM, Frame, MapImage, SheetPlan, Window,
-                                        draw_assembly, draw_paragraph, draw_sheet, draw_text, fit_frame,
-                                        header_height, image_pdf, overview_layout, straight_axis,
-                                        terrain_legend_rows, window_area, zigzag_axis, zone_names_of)
+from generator.render.maps.page import (MARGIN_MM, Frame, MapImage, SheetPlan, Window, draw_assembly,
+                                        draw_paragraph, draw_sheet, draw_text, fit_frame, header_height,
+                                        image_pdf, overview_layout, straight_axis, terrain_legend_rows,
+                                        window_area, zigzag_axis, zone_names_of)
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
 
 
 

@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from reportlab.lib.utils import simpleSplit
 
-from generator.pack.model import Pack
 from generator.render.base.fonts import BOLD, REGULAR
+from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM, new_canvas
 
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
 
 
-PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+
 
 
 MARGIN_MM = 10.0  # home printers lose 3-5 mm at the edge; cut labels and marks live in the rest

@@ -19,19 +19,24 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 
 from generator.grids import squaregrid
 from generator.grids.squaregrid import Square
 from generator.maps.square import SquareMap
-from generator.pack.model import MovementSpec, Pack
+from generator.pack.model import MovementSpec
 from generator.render.base.fonts import BOLD, REGULAR
+from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
 from generator.render.maps.cells import Look, cell_path, draw_label, draw_pattern, paint_zones
-from generator.render.maps.page import (MARGIN_MM, PAPERS_MM, Frame, MapImage, SheetPlan, Window,
-                                        draw_assembly, draw_paragraph, draw_sheet, draw_text, fit_frame,
-                                        header_height, image_pdf, overview_layout, straight_axis,
-                                        terrain_legend_rows, window_area)
+from generator.render.maps.page import (MARGIN_MM, Frame, MapImage, SheetPlan, Window, draw_assembly,
+                                        draw_paragraph, draw_sheet, draw_text, fit_frame, header_height,
+                                        image_pdf, overview_layout, straight_axis, terrain_legend_rows,
+                                        window_area)
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
 
 LEVEL_STEP = 0.1  # grey per level: 0 → white, 1 → 0.9, ... 5 and above → LEVEL_FLOOR
 LEVEL_FLOOR = 0.5

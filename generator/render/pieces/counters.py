@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from generator.maps.load import load_pack_maps
-from generator.pack.model import Build, CounterFace, CounterSpec
 from generator.render.base.fonts import BOLD
-from generator.render.pieces.draw import (BLEED_MM, GAP_MM, Face, Kit, PagePlan, draw_face, extent, marker,
+from generator.render.pieces.draw import (BLEED_MM, GAP_MM, Face, PagePlan, draw_face, extent, marker,
                                           page_frame, text)
-from generator.render.pieces.model import Figure, most_characters, pieces_spec
+from generator.render.pieces.model import most_characters, pieces_spec
+
+if TYPE_CHECKING:
+    from generator.pack.model import Build, CounterFace, CounterSpec
+    from generator.render.pieces.draw import Kit
+    from generator.render.pieces.model import Figure
 
 SQUARE_CHIP_MM = 18.0  # initiative chips
 DEFAULT_ROUND_MM = 20.0

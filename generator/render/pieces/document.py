@@ -4,24 +4,27 @@ sheets first, so one page range is printed duplex and everything after it single
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.utils import simpleSplit
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
 from generator.pack.load import pack_document
-from generator.pack.model import Build, Pack
 from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.icons import IconSheet
 from generator.render.base.pdfout import MM, new_canvas
 from generator.render.pieces.counters import counter_blocks, counter_pages, expand_counters
-from generator.render.pieces.draw import (MARGIN_MM, Kit, PagePlan, hex_points, marker, polygon_path,
-                                          scale_bar, text)
+from generator.render.pieces.draw import MARGIN_MM, Kit, hex_points, marker, polygon_path, scale_bar, text
 from generator.render.pieces.figures import figure_pages
-from generator.render.pieces.model import (Figure, build_figures, check_pieces, hex_geometry, kit_figures,
-                                           pieces_spec)
+from generator.render.pieces.model import build_figures, check_pieces, hex_geometry, kit_figures, pieces_spec
 from generator.render.pieces.trackers import board_pages, tracker_pages, trackers_for
+
+if TYPE_CHECKING:
+    from generator.pack.model import Build, Pack
+    from generator.render.pieces.draw import PagePlan
+    from generator.render.pieces.model import Figure
 
 SECTION_TITLES = {
     "counters-duplex": "Counters, double-sided",

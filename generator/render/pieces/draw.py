@@ -12,19 +12,22 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.grids import hexgrid
-from generator.pack.model import Pack
-from generator.render.base.art import ArtLibrary
+from generator.render.base.colors import INK, strength
 from generator.render.base.fonts import BOLD, REGULAR
-from generator.render.base.icons import IconSheet
+from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
-from generator.render.base.sheets import PAPERS_MM
 from generator.render.pieces.patterns import pattern
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
+    from generator.render.base.art import ArtLibrary
+    from generator.render.base.icons import IconSheet
 
 MARGIN_MM = 10.0  # home printers lose 3-5 mm at the edge
 HEADER_MM = 15.0
@@ -33,7 +36,6 @@ BLEED_MM = 1.0  # each face's colour runs this far past its cut line
 GAP_MM = 3.0  # between the cut lines of neighbouring pieces
 CUT_WIDTH_PT = 0.5
 FOLD_DASH_PT = (2.5, 1.8)
-INK = "#222222"
 
 
 # ---- context -----------------------------------------------------------------------------------
@@ -93,9 +95,8 @@ def color(value: str | None, default: str = INK) -> Color:
 
 
 def tint(value: str | None, amount: float, default: str = "#777777") -> Color:
-    """`value` mixed with white: amount 0 = white, 1 = the colour."""
-    c = HexColor(value or default)
-    return Color(1 - (1 - c.red) * amount, 1 - (1 - c.green) * amount, 1 - (1 - c.blue) * amount)
+    """`value` (or `default`) at `amount` of its strength on white: 0 = white, 1 = the colour."""
+    return strength(value or default, amount)
 
 
 def marker(c, label: str, x_mm: float, y_mm: float) -> None:

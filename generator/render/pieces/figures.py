@@ -15,15 +15,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.pdfout import MM
-from generator.render.pieces.draw import (BLEED_MM, CUT_WIDTH_PT, Kit, PagePlan, centred_lines, color,
-                                          cut_line, fit_lines, fold_line, marker, page_frame, polygon_path,
-                                          shelf_pack, text, tint)
-from generator.render.pieces.model import Figure, pieces_spec
+from generator.render.pieces.draw import (BLEED_MM, CUT_WIDTH_PT, PagePlan, centred_lines, color, cut_line,
+                                          fit_lines, fold_line, marker, page_frame, polygon_path, shelf_pack,
+                                          text, tint)
+from generator.render.pieces.model import pieces_spec
+
+if TYPE_CHECKING:
+    from generator.render.pieces.draw import Kit
+    from generator.render.pieces.model import Figure
 
 STANDEE_MARGIN_MM = 1.5  # each side, between the standee and the edge of its base
 NAME_BAND_MM = 10.0

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.core.errors import InputError, Problem, did_you_mean, short_list
 from generator.core.paths import resolve_inside
@@ -25,9 +26,12 @@ from generator.grids.hexgrid import Hex
 from generator.maps.load import load_pack_maps
 from generator.pack.cardlist import card_order
 from generator.pack.load import load_presets, pack_document
-from generator.pack.model import Build, Card, Character, Pack, PiecesSpec, kebab
+from generator.pack.model import PiecesSpec, kebab
 from generator.render.base.icons import known_icons
 from generator.rules.context import Context, resolve_build
+
+if TYPE_CHECKING:
+    from generator.pack.model import Build, Card, Character, Pack
 
 DEFAULT_HEX_MM = 25.4  # 1 inch flat to flat, when neither the pieces nor any map says otherwise
 

@@ -15,15 +15,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from generator.grids import hexgrid
 from generator.maps.model import HexMap
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.pdfout import MM
 from generator.render.maps.document import plan_sheets, render_maps
-from generator.render.pieces.draw import (BLEED_MM, Kit, PagePlan, centred_lines, color, cut_line, fit_lines,
+from generator.render.pieces.draw import (BLEED_MM, PagePlan, centred_lines, color, cut_line, fit_lines,
                                           marker, page_frame, shelf_pack, text, tint)
-from generator.render.pieces.model import Figure, most_characters, pieces_spec
+from generator.render.pieces.model import most_characters, pieces_spec
+
+if TYPE_CHECKING:
+    from generator.render.pieces.draw import Kit
+    from generator.render.pieces.model import Figure
 
 MIN_CARD_MM = (88.9, 60.0)  # room for the name inside the track; four rows fit an A4 page
 CELL_MM = 7.5

@@ -7,12 +7,11 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from reportlab.lib.colors import HexColor
-from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from generator.render.base.colors import INK as INK_HEX, tint
 from generator.render.base.pdfout import MM
 
-PAPERS = {"a4": A4, "letter": LETTER}
 MARGIN = 12 * MM
 COLUMNS = 3
 COLUMN_GAP = 5 * MM
@@ -26,7 +25,7 @@ CODE_SIZE = 7.5
 CODE_GROUP = 5
 CODE_LEADING = 3.5 * MM
 
-INK = HexColor("#222222")
+INK = HexColor(INK_HEX)
 GREY = HexColor("#666666")
 RULE = HexColor("#bbbbbb")
 PALE = HexColor("#f2f2f2")
@@ -41,8 +40,7 @@ def hex_color(color: str):
 
 def tint_color(color: str, amount: float) -> HexColor:
     """`color` mixed with white: amount 0 is the colour, 1 is white."""
-    c = HexColor(color)
-    return HexColor("#%02x%02x%02x" % tuple(round(255 * (v + (1 - v) * amount)) for v in (c.red, c.green, c.blue)))
+    return HexColor(tint(color, amount))
 
 
 def ellipsize(text: str, font: str, size: float, width: float) -> str:

@@ -8,23 +8,28 @@ each block knows its height, blocks flow onto pages, and nothing is drawn twice.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
-from generator.core.report import Report
-from generator.pack.model import Build, Character, Pack
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.icons import IconSheet, known_icons
+from generator.render.base.paper import PAPERS, page_size_pt
 from generator.render.base.pdfout import MM, new_canvas
 from generator.render.base.text import TextFitter
 from generator.render.roster.blocks import RosterBlocks
-from generator.render.roster.parts import (COLUMNS, GREY, INK, LEGAL, MARGIN, NOT_LEGAL, PALE, PAPERS, ROW,
-                                           ROW_DENSE, RULE, WARNING, Block, Page, hex_color, tint_color)
+from generator.render.roster.parts import (COLUMNS, GREY, INK, LEGAL, MARGIN, NOT_LEGAL, PALE, ROW, ROW_DENSE,
+                                           RULE, WARNING, Page, hex_color, tint_color)
 from generator.rules import validate_build
 from generator.share.codes import build_hash, build_signature, encode
+
+if TYPE_CHECKING:
+    from generator.core.report import Report
+    from generator.pack.model import Build, Character, Pack
+    from generator.render.roster.parts import Block
 
 
 def write_roster(pack: Pack, build: Build, out_path: Path, paper: str = "a4",
@@ -42,7 +47,7 @@ def write_roster(pack: Pack, build: Build, out_path: Path, paper: str = "a4",
     except InputError as exc:  # a build naming cards the pack lacks still gets its roster
         code, code_problem = None, exc.problems[0].message
         digest = build_hash(repr(build_signature(build)).encode("utf-8"))
-    size = PAPERS[paper]
+    size = page_size_pt(paper)
     out_path = Path(out_path)
     with atomic_output(out_path) as tmp:
         canvas = new_canvas(str(tmp), size, title=f"Roster: {build.name}",

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
-from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, NextPageTemplate, PageBreak, PageTemplate
 from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
@@ -18,8 +18,8 @@ from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
 from generator.maps.load import load_pack_maps
-from generator.pack.model import Pack
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR
+from generator.render.base.paper import PAPERS, page_size_pt
 from generator.render.base.pdfout import new_canvas
 from generator.render.maps.document import draw_map_thumbnail
 from generator.render.rulebook.columns import Columns, NewPageUnless
@@ -30,8 +30,10 @@ from generator.render.rulebook.markdown import (Flow, chapter_source, environmen
 from generator.render.rulebook.reference import card_list, map_catalogue, presets
 from generator.render.rulebook.text import Book, BookStyle, ChapterTitle, Contents, Heading
 
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
+
 TEMPLATE_ROOT = Path(__file__).resolve().parents[3] / "templates"
-PAPERS = {"a4": A4, "letter": LETTER}
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ class Geometry:
         if paper not in PAPERS:
             raise InputError([Problem("cli.paper", f"unknown paper `{paper}`", Location("command line"),
                                       expected=", ".join(PAPERS))])
-        w, h = PAPERS[paper]
+        w, h = page_size_pt(paper)
         return cls(w, h)
 
     @property

@@ -5,16 +5,19 @@ the credits. Everything comes from game.yaml."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
-from generator.pack.model import Pack
+from generator.render.base.colors import tint
 from generator.render.base.fonts import BOLD, REGULAR
-from generator.render.base.layout import tint
 from generator.render.base.text import draw_layout
-from generator.render.rulebook.text import Book
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
+    from generator.render.rulebook.text import Book
 
 class Cover(Flowable):
     """A full page: the title on a band of the pack's colour over a faint hex grid, a cluster

@@ -6,17 +6,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markdown_it import MarkdownIt
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
 from generator.core.yamlio import display_path
 from generator.pack.load import pack_document
-from generator.pack.model import Pack
 from generator.render.base.layout import make_environment
 from generator.render.rulebook.diagrams import DiagramError, diagram_flowable
 from generator.render.rulebook.tables import rich_table
-from generator.render.rulebook.text import Book, Heading, RichText, Rule
+from generator.render.rulebook.text import Heading, RichText, Rule
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
+    from generator.render.rulebook.text import Book
 
 
 class ChapterDataError(Exception):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
@@ -17,13 +18,15 @@ from reportlab.platypus import BaseDocTemplate, PageTemplate
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
-from generator.pack.model import Pack
 from generator.render.base.fonts import REGULAR
 from generator.render.rulebook.book import Geometry, book_frame, canvas_maker, pack_book, read_template
 from generator.render.rulebook.columns import Columns
 from generator.render.rulebook.markdown import (Flow, environment, expand_reference, markdown_flowables,
                                                 render_template, template_context)
 from generator.render.rulebook.text import BookStyle, ChapterTitle
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
 
 TEMPLATE = "quick-reference.md"
 SIZES = [s / 4 for s in range(40, 23, -1)]  # 10 pt down to 6 pt

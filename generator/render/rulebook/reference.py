@@ -5,6 +5,7 @@ catalogue. Nothing here knows a particular game."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
@@ -13,12 +14,15 @@ from reportlab.platypus import Flowable
 from generator.grids.hexgrid import Layout as HexLayout
 from generator.pack.cardlist import sorted_cards
 from generator.pack.load import load_build
-from generator.pack.model import Card, Pack
 from generator.pack.schemas import ATTACK_KINDS
 from generator.render.rulebook.tables import rich_table
-from generator.render.rulebook.text import Book, Heading, RichText
+from generator.render.rulebook.text import Heading, RichText
 from generator.rules import validate_build
 from generator.core.report import character_key
+
+if TYPE_CHECKING:
+    from generator.pack.model import Card, Pack
+    from generator.render.rulebook.text import Book
 
 
 def _keep(flowable: Flowable) -> Flowable:

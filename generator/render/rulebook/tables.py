@@ -4,12 +4,16 @@ that fit the frame without breaking words where possible, short tables kept whol
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.platypus import Table, TableStyle
 
-from generator.render.base.layout import tint
-from generator.render.rulebook.text import ICON_RE, Book, RichText, bold
+from generator.render.base.colors import tint
+from generator.render.rulebook.text import ICON_RE, RichText, bold
+
+if TYPE_CHECKING:
+    from generator.render.rulebook.text import Book
 
 NUMERIC_RE = re.compile(r"^[\s\d+\-–−×/.,%()]*$")
 

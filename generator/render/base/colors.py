@@ -1,0 +1,24 @@
+"""Colours every document shares: the ink of plain text and the tints (a colour mixed with white,
+for light panels without transparency, which PDF forms and print shops both handle badly)."""
+
+from __future__ import annotations
+
+from reportlab.lib.colors import Color, HexColor
+
+INK = "#222222"  # text and lines: a soft black that prints the same on every printer
+
+
+def tint(color: str, amount: float = 0.2) -> str:
+    """Mix a #rrggbb colour with white (amount 0..1 of white) to the nearest #rrggbb."""
+    color = str(color).lstrip("#")
+    if len(color) != 6:
+        return "#" + color
+    rgb = [int(color[i:i + 2], 16) for i in (0, 2, 4)]
+    mixed = [round(v + (255 - v) * float(amount)) for v in rgb]
+    return "#" + "".join(f"{v:02x}" for v in mixed)
+
+
+def strength(color: str, amount: float) -> Color:
+    """The colour at `amount` of its strength on white (0 white, 1 the colour), unrounded."""
+    c = HexColor(color)
+    return Color(1 - (1 - c.red) * amount, 1 - (1 - c.green) * amount, 1 - (1 - c.blue) * amount)

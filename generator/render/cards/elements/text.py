@@ -1,0 +1,45 @@
+"""`text`: a template's text fitted to its box (shrinking down to `min_size`), with inline icons
+and keywords; refused when a glyph is missing or the text cannot fit.
+Reads: x, y, w, h, text, font, size, min_size, align, valign, color, leading, hyphenate."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reportlab.lib.units import mm
+
+from generator.core.errors import InputError, Location, Problem
+from generator.render.cards.text_checks import checked_text
+from generator.render.base.text import FitError, draw_layout
+
+if TYPE_CHECKING:
+    from generator.render.base.layout import Element, Layout
+
+KIND = "text"
+FIELDS = ("x", "y", "w", "h", "text", "font", "size", "min_size", "align", "valign", "color", "leading", "hyphenate")
+
+
+def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: float, h: float,
+         ox: float, oy: float) -> None:
+    text = layout.render(e.text or "", ctx, e).strip()
+    if not text:
+        return
+    text = checked_text(p.shared, e, layout, ctx, text)
+    min_size = e.min_size if e.min_size is not None else e.size
+    try:
+        lay = _fit(p, text, e, w, h, min_size)
+    except FitError as exc:
+        card = ctx.get("card")
+        where = card.location if card is not None else Location(layout.file)
+        name = f"card `{card.id}` ({card.name})" if card is not None else f"layout `{layout.name}`"
+        raise InputError([Problem(
+            "card.text-overflow", f"{name}: the `{e.id or 'text'}` text does not fit its box "
+            f"even at {min_size:g} pt", where, found=f"{exc.needed_lines} lines at {min_size:g} pt, "
+            f"{exc.overflow_pt / mm:.1f} mm too tall", expected=f"fits in {e.w:g} × {e.h:g} mm",
+            fix="shorten the text")]) from None
+    draw_layout(p.canvas, p.icons, lay, left, top, w, e.align, layout.render(e.color, ctx, e),
+                valign_height=h, valign=e.valign)
+
+
+def _fit(p, text, e: Element, w: float, h: float, min_size: float):
+    return p.shared.fitter.fit(text, w, h, e.size, min_size, e.leading, e.hyphenate, e.font)
