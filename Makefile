@@ -16,9 +16,9 @@ kit: $(STAMP)
 	$(PY) -m generator build card_data/boss_fight
 
 test: $(STAMP)
-	@{ command -v qpdf && command -v chromium; } >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo "sudo -n"); \
-	  ($$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf poppler-utils chromium) >/dev/null 2>&1 \
-	  || echo "note: qpdf/chromium not installed (needs apt-get as root or sudo); their checks and the browser tests will be skipped"; }
+	@{ command -v qpdf && command -v pdffonts && command -v chromium && command -v gs && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; } >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo "sudo -n"); \
+	  ($$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf poppler-utils chromium ghostscript fonts-dejavu-core) >/dev/null 2>&1 \
+	  || echo "note: qpdf/chromium/ghostscript not installed (needs apt-get as root or sudo); their checks and the browser tests will be skipped"; }
 	$(PY) -m pytest -q
 
 bench: $(STAMP)

@@ -20,6 +20,7 @@ from generator.kit import build_faces, output_dir, pack_faces
 from generator.maps.load import load_pack_maps
 from generator.pack.load import load_pack, load_presets
 from generator.pack.model import Build, Pack
+from generator.preflight.layout import layout_warning_lines
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardShared
 from generator.render.cards.sheets import (write_calibration, write_gutterfold, write_home_sheets,
@@ -41,6 +42,13 @@ class Options:
     duplex: str = "long-edge"
     back_offset: tuple = (0.0, 0.0)
     png_size: str = "mpc"
+    # print services, CMYK, cutting machines, TTS (generator/export/services.py)
+    color: str = "rgb"
+    icc: str | None = None
+    ink_limit: float = 240.0
+    cut: str | None = None
+    cut_inset: float = 0.0
+    tts_url_base: str | None = None
 
 
 def _timed(path, fn, *args, **kw) -> str:
@@ -54,6 +62,8 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
     lines = []
     if part == "cards":
         shared = CardShared(pack)
+        # the layout checks, as warnings, made here where the card resources already are
+        lines.extend(layout_warning_lines(pack, build, shared))
         faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
         name = f"{stem}-cards.pdf" if stem else "cards.pdf"
         lines.append(_timed(out / name, write_home_sheets, pack, faces, out / name, sheet=opt.paper,
@@ -102,10 +112,11 @@ def _read_shared_files(pack: Pack) -> None:
 
 def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "home", paper: str = "a4",
               duplex: str = "long-edge", back_offset=(0.0, 0.0), png_size: str = "mpc", only: str = "all",
-              out_dir: Path | None = None, parallel: bool = True):
-    """Yields one line per file written. All or nothing: every output is written under a
-    temporary name and all are renamed only when every part has succeeded; a failure, or a
-    SIGINT / SIGTERM, stops the workers and removes the temporary files (core/staging.py)."""
+              out_dir: Path | None = None, parallel: bool = True, extra: dict | None = None):
+    """Yields one line per file written (and a warning line per layout problem). All or
+    nothing: every output is written under a temporary name and all are renamed only when
+    every part has succeeded; a failure, or a SIGINT / SIGTERM, stops the workers and removes
+    the temporary files (core/staging.py)."""
     pack = load_pack(Path(pack_dir))
     build = load_build_file(build_file, pack) if build_file else None  # YAML or a deck list
     out = output_dir(pack, out_dir)
@@ -115,7 +126,7 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
         raise staging.output_error(exc, out) from None
     check_not_empty(pack, build, profile, only)
     stem = Path(build_file).stem if build_file else None
-    opt = Options(paper, duplex, tuple(back_offset), png_size)
+    opt = Options(paper, duplex, tuple(back_offset), png_size, **(extra or {}))
     token = staging.new_token()
     lines: list[str] = []
     pending: list = []
@@ -182,8 +193,12 @@ def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, t
 
     lines = []
     shared = CardShared(pack)
+    lines.extend(layout_warning_lines(pack, build, shared))
     faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
-    if profile == "gutterfold":
+    if profile in ("dtc", "cut", "printplaygames") or (profile == "print-shop" and opt.color == "cmyk"):
+        from generator.export.services import run_extra_profile
+        lines.extend(run_extra_profile(profile, pack, build, faces, shared, out, stem, opt, _timed))
+    elif profile == "gutterfold":
         name = f"{stem}-gutterfold.pdf" if stem else "cards-gutterfold.pdf"
         lines.append(_timed(out / name, write_gutterfold, pack, faces, out / name, sheet=f"gutterfold-{opt.paper}",
                             shared=shared))
@@ -195,7 +210,13 @@ def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, t
         lines.append(_timed(folder, export_pngs, pack, faces, folder, opt.png_size, shared))
     elif profile == "tts":
         folder = out / "tts"
-        lines.append(_timed(folder, export_tts, pack, faces, folder, shared))
-        if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
-            lines.append(_timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps"))
+        # written at once, not staged: the TTS save is made from the deck index and map
+        # sidecars on disk (export/tts_save.py); staging it with the rest is still to do
+        with staging.unstaged():
+            lines.append(_timed(folder, export_tts, pack, faces, folder, shared))
+            if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
+                lines.append(_timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps"))
+            from generator.export.tts_save import save_name, write_tts_save
+            lines.append(_timed(folder / f"{save_name(pack)}.json", write_tts_save, pack, folder, opt.tts_url_base,
+                                build))
     return lines + sorted(shared.notes) + layout_warnings(pack)

@@ -29,6 +29,7 @@ LAYERS = [
     "generator.render.roster",    # a build's roster sheet
     "generator.export",           # PNG and Tabletop Simulator exports
     "generator.kit",              # what a kit is
+    "generator.preflight",        # print-service checks of layouts and finished files
     "generator.build",            # how a build runs
     "generator.web",              # the deck builder in the browser (pnp serve)
     "generator.cli",              # the command line

@@ -12,8 +12,8 @@ import sys
 
 import click
 
-from generator.cli import (build, calibrate, decklist, layout, list_cards, new, roster, schema, serve, share,
-                           sheets, validate, watch)
+from generator.cli import (build, calibrate, decklist, layout, list_cards, new, preflight, roster, schema, serve,
+                           share, sheets, validate, watch)
 from generator.cli.common import EXIT_INPUT, make_console
 from generator.cli.textreport import print_problems
 from generator.core.errors import InputError
@@ -41,6 +41,7 @@ main.add_command(schema.schema)
 main.add_command(list_cards.list_cards)
 main.add_command(build.build)
 main.add_command(calibrate.calibrate)
+main.add_command(preflight.preflight)
 main.add_command(watch.watch_command)
 main.add_command(roster.roster)
 main.add_command(share.share)

@@ -9,6 +9,7 @@ import sys
 
 import click
 
+from generator.cli.build_options import apply_service, export_options
 from generator.core.errors import InputError, Location, Problem
 from generator.core.workers import Stopped
 from generator.pack.locate import DEFAULT_PACK
@@ -47,8 +48,10 @@ def parse_back_offset(value: str) -> tuple[float, float]:
                 default=str(DEFAULT_PACK))
 @click.option("--build", "build_file", type=click.Path(path_type=Path, dir_okay=False),
               help="Print only this build's cards (and its pieces).")
-@click.option("--profile", type=click.Choice(["home", "gutterfold", "print-shop", "png", "tts"]), default="home",
-              show_default=True, help="What to make: home sheets, gutterfold, print-shop PDF, PNG per card, TTS sheets.")
+@click.option("--profile", type=click.Choice(["home", "gutterfold", "print-shop", "png", "tts", "dtc", "cut",
+                                             "printplaygames"]), default="home", show_default=True,
+              help="What to make: home sheets, gutterfold, print-shop PDF, PNG per card, TTS sheets and save, "
+                   "DriveThruCards decks, cutting-machine sheets, PrintPlayGames sheets.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--duplex", type=click.Choice(["long-edge", "short-edge", "none"]), default="long-edge", show_default=True)
 @click.option("--back-offset", default=None,
@@ -62,7 +65,9 @@ def parse_back_offset(value: str) -> tuple[float, float]:
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Output folder (default: output/<pack id>).")
 @click.option("--fetch", "fetch_first", is_flag=True, help="First download the pack's published sheets (cards/*.url).")
-def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path, png_size, only, out_dir, fetch_first):
+@export_options
+def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path, png_size, only, out_dir,
+          fetch_first, service, color, icc, ink_limit, cut, cut_inset, tts_url_base):
     """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
     if fetch_first:
         from generator.cli.sheets import fetch_lines
@@ -70,13 +75,17 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
             click.echo(line)
     from generator.build import run_build  # deferred: ReportLab takes a second to load
     from generator.core.calibration import resolve_back_offset
+    eff = apply_service(profile, service, color, png_size, cut, ink_limit)
+    extra = {"color": eff["color"], "icc": str(icc) if icc else None, "ink_limit": eff["ink_limit"], "cut": cut,
+             "cut_inset": cut_inset, "tts_url_base": tts_url_base}
+    # the saved printer reading is for home duplex sheets; print services and cutters get none
     explicit = parse_back_offset(back_offset) if back_offset is not None else None
-    reading, note = resolve_back_offset(explicit, duplex if profile == "home" else "none", config_path)
+    reading, note = resolve_back_offset(explicit, duplex if eff["profile"] == "home" else "none", config_path)
     if note:
         click.echo(note)
     try:
-        for line in run_build(pack_dir, build_file=build_file, profile=profile, paper=paper, duplex=duplex,
-                              back_offset=reading, png_size=png_size, only=only, out_dir=out_dir):
+        for line in run_build(pack_dir, build_file=build_file, profile=eff["profile"], paper=paper, duplex=duplex,
+                              back_offset=reading, png_size=eff["png_size"], only=only, out_dir=out_dir, extra=extra):
             click.echo(line)
     except Stopped as stop:
         click.echo(f"pnp build: {stop}; the workers were stopped and no output was changed", err=True)

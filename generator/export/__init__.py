@@ -1,5 +1,8 @@
-"""export: outputs derived from the rendered pages: PNG per card face with its order manifest
-(order.py), Tabletop Simulator deck sheets, one card face as a cached PNG for screens
-(cardimage.py); print-shop PDFs are written by render.cards.sheets.
+"""export: outputs derived from the rendered pages: PNG per card face and Tabletop Simulator
+deck sheets (raster) and the PNGs' order manifest (order), one card face as a cached PNG for screens (cardimage), the TTS save
+with its pieces (tts_save, tts_pieces), CMYK conversion (cmyk), DriveThruCards decks (dtc),
+cutting-machine sheets and cut files (cut, cut_pieces), and the print-service presets that
+choose among them (services). Print-shop PDFs are written by render.cards.sheets.
 
-May import: everything below it (core, grids, pack, rules, maps, share, render). Never cli."""
+May import: everything below it (core, grids, pack, rules, maps, share, render). Never kit,
+build or cli."""

@@ -187,9 +187,10 @@ def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShar
                     sheet.paste(hidden, ((last % cols) * card_px[0], (last // cols) * card_px[1]))
                 name = f"{set_id}-{type_id}-{n + 1}.png"
                 sheet.save(tmp / name, format="PNG")
-                manifest.append({"face": name, "back": back_path.name, "columns": cols, "rows": rows,
-                                 "cards": len(chunk), "width_px": sheet.size[0], "height_px": sheet.size[1],
-                                 "card_px": list(card_px)})
+                manifest.append({"set": set_id, "type": type_id, "face": name, "back": back_path.name,
+                                 "columns": cols, "rows": rows, "cards": len(chunk), "width_px": sheet.size[0],
+                                 "height_px": sheet.size[1], "card_px": list(card_px),
+                                 "ids": [f.card.id if f.card else f.layout for f in chunk]})
         for f in tmp.glob("f-*.png"):
             f.unlink()
         pdf.unlink()

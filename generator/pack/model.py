@@ -94,6 +94,8 @@ class CardTypeSpec(Strict):
     fields: dict[str, FieldSpec] = {}
     kit_copies: int = Field(default=1, ge=0, le=99)
     size: str | CardSize | None = None
+    # rounded corners of the die cut, mm (cut files); None: 3 mm
+    corner_radius: float | None = Field(default=None, ge=0, le=20)
 
 
 class CountRange(Strict):

@@ -17,13 +17,15 @@ from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
 from generator.render.base.paper import PAPERS_MM
 
+# sheet impositions may also use PrintPlayGames' 12 x 18 in press sheet
+SHEET_PAPERS_MM = {**PAPERS_MM, "12x18": (304.8, 457.2)}
 SHEETS_DIR = Path(__file__).resolve().parents[3] / "templates" / "sheets"
 
 
 class SheetSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     name: str
-    paper: Literal["a4", "letter"] = "a4"
+    paper: Literal["a4", "letter", "12x18"] = "a4"
     orientation: Literal["portrait", "landscape"] = "portrait"
     columns: Annotated[int, Field(ge=1, le=30)] | Literal["auto"] = "auto"
     rows: Annotated[int, Field(ge=1, le=30)] | Literal["auto"] = "auto"
@@ -107,7 +109,7 @@ class Grid:
 
 
 def page_size_mm(spec: SheetSpec) -> tuple[float, float]:
-    w, h = PAPERS_MM[spec.paper]
+    w, h = SHEET_PAPERS_MM[spec.paper]
     return (h, w) if spec.orientation == "landscape" else (w, h)
 
 

@@ -1,0 +1,285 @@
+"""CMYK for print shops: turn a finished RGB card PDF into a CMYK one.
+
+We draw every PDF in RGB (home printers, PNG and Tabletop Simulator want RGB) and convert
+the finished file, so one drawing serves every output and no renderer needs to know about
+ink. The conversion rewrites the PDF's content streams and images (pikepdf):
+
+- vector colours (`rg`/`RG`, `g`/`G`, `sc`/`scn` in DeviceRGB) go through littleCMS (Pillow's
+  ImageCms) from sRGB to the output profile, relative colorimetric with black-point
+  compensation; exact neutrals (r = g = b, pure black text above all) become K-only, with
+  the K that prints the same lightness on that profile, so black text is one sharp plate;
+- RGB images are converted the same way, pixel by pixel;
+- total ink is limited (240 % by default, DriveThruCards' limit): where C + M + Y + K is
+  over, cyan, magenta and yellow are scaled down and black is kept;
+- the profile is embedded as the document's OutputIntent (GTS_PDFX), naming it.
+
+The result is *not* claimed to be PDF/X: see docs/print-services.md.
+"""
+
+from __future__ import annotations
+
+import zlib
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+
+from generator.core.errors import InputError, Location, Problem
+
+ICC_DIR = Path(__file__).resolve().parent / "icc"
+DEFAULT_ICC = ICC_DIR / "pnp-FOGRA39L-coated.icc"
+DEFAULT_INK_LIMIT = 240.0
+# operators that set a colour, and the CMYK operator each becomes
+_RGB_OPS = {"rg": "k", "RG": "K"}
+_GRAY_OPS = {"g": "k", "G": "K"}
+
+
+class CmykConverter:
+    """sRGB → the output profile's CMYK, with neutrals to K and a total ink limit (percent)."""
+
+    def __init__(self, icc: Path | str | None = None, ink_limit: float = DEFAULT_INK_LIMIT):
+        from PIL import ImageCms
+        self.icc_path = Path(icc) if icc else DEFAULT_ICC
+        if not 100 <= ink_limit <= 400:
+            raise InputError([Problem("cmyk.ink-limit", f"an ink limit of {ink_limit:g} % cannot be printed",
+                                      Location("--ink-limit"), found=f"{ink_limit:g}",
+                                      expected="a total ink between 100 and 400 %", fix="use 240 (DriveThruCards) or 300")])
+        self.ink_limit = ink_limit / 100.0
+        try:
+            self.icc_bytes = self.icc_path.read_bytes()
+            profile = ImageCms.getOpenProfile(str(self.icc_path))
+        except (OSError, ImageCms.PyCMSError) as exc:
+            raise InputError([Problem("cmyk.icc", f"cannot read the ICC profile `{self.icc_path}` ({exc})",
+                                      Location(str(self.icc_path)), expected="an ICC output profile for CMYK",
+                                      fix="give the path of a .icc/.icm file, e.g. from your print service")]) from None
+        if profile.profile.xcolor_space.strip() != "CMYK":
+            raise InputError([Problem("cmyk.icc", f"the ICC profile `{self.icc_path.name}` is for "
+                                      f"{profile.profile.xcolor_space.strip()}, not CMYK", Location(str(self.icc_path)),
+                                      found=profile.profile.xcolor_space.strip(), expected="a CMYK output profile",
+                                      fix="use the CMYK profile your print service names (e.g. FOGRA39, GRACoL)")])
+        self.description = (ImageCms.getProfileDescription(profile) or self.icc_path.stem).strip()
+        srgb = ImageCms.createProfile("sRGB")
+        flags = ImageCms.Flags.BLACKPOINTCOMPENSATION
+        self._to_cmyk = ImageCms.buildTransform(srgb, profile, "RGB", "CMYK",
+                                                renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, flags=flags)
+        lab = ImageCms.createProfile("LAB")
+        self._srgb_to_lab = ImageCms.buildTransform(srgb, lab, "RGB", "LAB",
+                                                    renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+        self._cmyk_to_lab = ImageCms.buildTransform(profile, lab, "CMYK", "LAB",
+                                                    renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, flags=flags)
+        self._k_ramp = self._black_ramp()
+        self._cache: dict = {}
+
+    # ---- colours ------------------------------------------------------------------------
+    def _black_ramp(self) -> list[float]:
+        """L* of K-only tints 0..255 on this profile (lightness falls as K rises)."""
+        from PIL import Image, ImageCms
+        ramp = Image.new("CMYK", (256, 1))
+        ramp.putdata([(0, 0, 0, k) for k in range(256)])
+        lab = ImageCms.applyTransform(ramp, self._cmyk_to_lab)
+        return [lab.getpixel((i, 0))[0] for i in range(256)]  # L* scaled 0..255
+
+    def gray(self, level: float) -> tuple[float, float, float, float]:
+        """A neutral (0 = black, 1 = white) as K only, matching its lightness."""
+        if level <= 0:
+            return (0.0, 0.0, 0.0, 1.0)
+        if level >= 1:
+            return (0.0, 0.0, 0.0, 0.0)
+        from PIL import Image, ImageCms
+        v = round(level * 255)
+        target = ImageCms.applyTransform(Image.new("RGB", (1, 1), (v, v, v)), self._srgb_to_lab).getpixel((0, 0))[0]
+        ramp = self._k_ramp
+        # the ramp is monotone (lighter with less K): pick the K whose L* is nearest
+        k = min(range(256), key=lambda i: abs(ramp[i] - target))
+        return (0.0, 0.0, 0.0, round(k / 255, 4))
+
+    def rgb(self, r: float, g: float, b: float) -> tuple[float, float, float, float]:
+        """One colour (components 0..1) to CMYK 0..1, ink-limited."""
+        key = (round(r * 255), round(g * 255), round(b * 255))
+        if key in self._cache:
+            return self._cache[key]
+        if key[0] == key[1] == key[2]:
+            out = self.gray(key[0] / 255)
+        else:
+            from PIL import Image, ImageCms
+            c, m, y, k = ImageCms.applyTransform(Image.new("RGB", (1, 1), key), self._to_cmyk).getpixel((0, 0))
+            out = limit_ink(c / 255, m / 255, y / 255, k / 255, self.ink_limit)
+            out = tuple(round(v, 4) for v in out)
+        self._cache[key] = out
+        return out
+
+    def image(self, img):
+        """A PIL image (RGB, RGBA, P, L...) to CMYK, ink-limited; neutrals are not special here."""
+        from PIL import ImageCms
+        rgb = img.convert("RGB")
+        cmyk = ImageCms.applyTransform(rgb, self._to_cmyk)
+        return limit_image_ink(cmyk, self.ink_limit)
+
+
+def limit_ink(c: float, m: float, y: float, k: float, limit: float) -> tuple[float, float, float, float]:
+    """Scale C, M and Y down so that C + M + Y + K ≤ limit (all 0..1; limit 2.4 = 240 %)."""
+    cmy = c + m + y
+    if cmy + k <= limit or cmy <= 0:
+        return (c, m, y, min(k, limit))
+    s = max(0.0, limit - k) / cmy
+    return (c * s, m * s, y * s, k)
+
+
+def limit_image_ink(cmyk_img, limit: float):
+    import numpy as np
+    from PIL import Image
+    a = np.asarray(cmyk_img, dtype=np.float32)
+    cmy = a[..., :3].sum(axis=2)
+    k = a[..., 3]
+    cap = limit * 255.0
+    over = (cmy + k) > cap
+    if over.any():
+        # floor, not round: rounding up could put a pixel a hair over the limit
+        s = np.where(over & (cmy > 0), np.clip(cap - k, 0, None) / np.maximum(cmy, 1e-6), 1.0)
+        a[..., :3] = np.floor(a[..., :3] * s[..., None])
+    return Image.fromarray(a.astype(np.uint8), mode="CMYK")
+
+
+def _num(x: float) -> float:
+    """An operand with four decimals: enough for 8-bit ink, and short streams."""
+    return float(f"{x:.4f}")
+
+
+def _convert_stream(instructions, conv: CmykConverter) -> tuple[list, int]:
+    """Rewrite one content stream's colour operators. Returns (instructions, how many)."""
+    import pikepdf
+    out, changed = [], 0
+    space = {"fill": None, "stroke": None}  # names set by cs / CS
+    for inst in instructions:
+        if isinstance(inst, pikepdf.ContentStreamInlineImage):
+            out.append(inst)
+            continue
+        op = str(inst.operator)
+        ops = list(inst.operands)
+        if op in _RGB_OPS and len(ops) == 3:
+            cmyk = conv.rgb(*(float(v) for v in ops))
+            out.append(pikepdf.ContentStreamInstruction([_num(v) for v in cmyk], pikepdf.Operator(_RGB_OPS[op])))
+            changed += 1
+        elif op in _GRAY_OPS and len(ops) == 1:
+            v = float(ops[0])
+            cmyk = conv.rgb(v, v, v)
+            out.append(pikepdf.ContentStreamInstruction([_num(v) for v in cmyk], pikepdf.Operator(_GRAY_OPS[op])))
+            changed += 1
+        elif op in ("cs", "CS") and ops and str(ops[0]) in ("/DeviceRGB", "/DeviceGray"):
+            space["fill" if op == "cs" else "stroke"] = str(ops[0])
+            out.append(pikepdf.ContentStreamInstruction([pikepdf.Name.DeviceCMYK], inst.operator))
+            changed += 1
+        elif (op in ("sc", "scn", "SC", "SCN") and space["fill" if op.islower() else "stroke"] in
+              ("/DeviceRGB", "/DeviceGray") and all(isinstance(v, (int, float, Decimal)) for v in ops)):
+            vals = [float(v) for v in ops]
+            cmyk = conv.rgb(*vals) if len(vals) == 3 else conv.rgb(vals[0], vals[0], vals[0])
+            out.append(pikepdf.ContentStreamInstruction([_num(v) for v in cmyk], inst.operator))
+            changed += 1
+        else:
+            out.append(inst)
+    return out, changed
+
+
+def _is_rgb_space(cs) -> bool:
+    import pikepdf
+    if cs is None:
+        return False
+    if isinstance(cs, pikepdf.Name):
+        return cs == pikepdf.Name.DeviceRGB
+    if isinstance(cs, pikepdf.Array) and len(cs) >= 2:
+        if cs[0] == pikepdf.Name.ICCBased:
+            return int(cs[1].get("/N", 3)) == 3
+        if cs[0] == pikepdf.Name.Indexed:
+            return _is_rgb_space(cs[1])
+    return False
+
+
+def _convert_image(obj, conv: CmykConverter) -> bool:
+    import pikepdf
+    if obj.get("/ImageMask", False) or not _is_rgb_space(obj.get("/ColorSpace")):
+        return False
+    img = pikepdf.PdfImage(obj).as_pil_image()
+    cmyk = conv.image(img)
+    obj.write(zlib.compress(cmyk.tobytes(), 9), filter=pikepdf.Name.FlateDecode)
+    obj.ColorSpace = pikepdf.Name.DeviceCMYK
+    obj.BitsPerComponent = 8
+    for key in ("/DecodeParms", "/Decode"):
+        if key in obj:
+            del obj[key]
+    return True
+
+
+def _fix_group(obj) -> None:
+    """Transparency groups blend in the colour space they name: make it CMYK."""
+    import pikepdf
+    group = obj.get("/Group")
+    if group is not None and _is_rgb_space(group.get("/CS")):
+        group.CS = pikepdf.Name.DeviceCMYK
+
+
+def convert_pdf(src: Path, dst: Path, conv: CmykConverter) -> dict:
+    """Write `dst`, the CMYK version of the RGB PDF `src`, with the OutputIntent."""
+    import pikepdf
+    stats = {"colours": 0, "images": 0, "streams": 0}
+    with pikepdf.open(src) as pdf:
+        for obj in pdf.objects:
+            if not isinstance(obj, pikepdf.Stream):
+                continue
+            subtype = obj.get("/Subtype")
+            if subtype == pikepdf.Name.Image:
+                stats["images"] += _convert_image(obj, conv)
+            elif subtype == pikepdf.Name.Form:
+                _rewrite(pdf, obj, conv, stats)
+                _fix_group(obj)
+        for page in pdf.pages:
+            _fix_group(page.obj)
+            page.contents_coalesce()
+            _rewrite(pdf, page.obj.Contents, conv, stats)
+        _shadings(pdf, conv)
+        icc = pdf.make_stream(conv.icc_bytes)
+        icc.N = 4
+        icc.Alternate = pikepdf.Name.DeviceCMYK
+        name = conv.description
+        pdf.Root.OutputIntents = pikepdf.Array([pikepdf.Dictionary(
+            Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX,
+            OutputConditionIdentifier=pikepdf.String(name), OutputCondition=pikepdf.String(name),
+            Info=pikepdf.String(f"{name}; ink limited to {conv.ink_limit * 100:g} %"),
+            RegistryName=pikepdf.String("http://www.color.org"), DestOutputProfile=icc)])
+        with pdf.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
+            meta["dc:description"] = f"CMYK for {name}, total ink ≤ {conv.ink_limit * 100:g} %"
+        pdf.save(dst, deterministic_id=True, compress_streams=True,
+                 object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    stats["profile"] = name
+    return stats
+
+
+def _rewrite(pdf, stream, conv: CmykConverter, stats: dict) -> None:
+    import pikepdf
+    instructions = pikepdf.parse_content_stream(stream)
+    new, changed = _convert_stream(instructions, conv)
+    if changed:
+        stream.write(pikepdf.unparse_content_stream(new))
+        stats["colours"] += changed
+        stats["streams"] += 1
+
+
+def _shadings(pdf, conv: CmykConverter) -> None:
+    """Axial/radial shadings with sampled-free (type 2) functions: convert their end colours."""
+    import pikepdf
+    for obj in pdf.objects:
+        if isinstance(obj, pikepdf.Dictionary) and "/ShadingType" in obj and _is_rgb_space(obj.get("/ColorSpace")):
+            functions = obj.Function if isinstance(obj.Function, pikepdf.Array) else [obj.Function]
+            stack = list(functions)
+            while stack:
+                f = stack.pop()
+                if int(f.get("/FunctionType", 0)) == 3:
+                    stack.extend(f.Functions)
+                elif int(f.get("/FunctionType", 0)) == 2:
+                    for key in ("/C0", "/C1"):
+                        vals = [float(v) for v in f.get(key, [0, 0, 0] if key == "/C0" else [1, 1, 1])]
+                        f[key] = pikepdf.Array([_num(v) for v in conv.rgb(*vals)])
+            obj.ColorSpace = pikepdf.Name.DeviceCMYK
+
+
+@lru_cache(maxsize=4)
+def converter(icc: str | None = None, ink_limit: float = DEFAULT_INK_LIMIT) -> CmykConverter:
+    return CmykConverter(icc, ink_limit)

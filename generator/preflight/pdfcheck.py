@@ -1,0 +1,309 @@
+"""PDF-level preflight: read a finished PDF the way a print service's checker does.
+
+Each page is named by the card on it (the invisible `pnp:face:<id>` marker every card
+carries, read with pdftotext), so findings say which card. Checks: page boxes and bleed
+against the service; fonts not embedded; images under 300 dpi at their placed size (the
+content stream's transformation matrix, through forms); hairlines under 0.25 pt; text
+inside the safe zone; art not reaching the bleed edge (a low-resolution render); for a
+CMYK service, RGB colour anywhere and total ink over the limit (from a CMYK render by
+Ghostscript when it is installed, else from the colours and images in the file).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from generator.preflight.layout import MIN_DPI, REJECT_DPI, SAFE_MM, Finding
+
+PT_MM = 25.4 / 72
+HAIRLINE_PT = 0.25
+# bleed each service wants around the trim, mm (PRINT-SPECS.md)
+SERVICE_BLEED_MM = {"dtc": 25.4 / 8, "mpc": 25.4 / 8, "tgc": 25.4 / 8, "home": None}
+CMYK_SERVICES = {"dtc"}
+INK_LIMIT = {"dtc": 240.0}
+_STROKES = {"S", "s", "B", "B*", "b", "b*"}
+
+
+def page_cards(pdf_path: Path) -> dict[int, list[tuple[str, tuple]]]:
+    """{page number: [(card id, (xMin, yMin, xMax, yMax) pt from the top-left)]} from the markers,
+    and every other word as ('', bbox, text) for the safe-zone check."""
+    out: dict = {}
+    if not shutil.which("pdftotext"):
+        return out
+    text = subprocess.run(["pdftotext", "-bbox", str(pdf_path), "-"], capture_output=True, text=True,
+                          check=False).stdout
+    page = 0
+    for line in text.splitlines():
+        if "<page " in line:
+            page += 1
+            out[page] = []
+            continue
+        m = re.search(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*)</word>', line)
+        if m and page:
+            word = html.unescape(m.group(5))
+            out[page].append((word, tuple(float(m.group(i)) for i in range(1, 5))))
+    return out
+
+
+def _card_of(words) -> str:
+    for word, _ in words:
+        if word.startswith("pnp:face:") or word.startswith("pnp:back:"):
+            parts = word.split(":")
+            return ("back of " if parts[1] == "back" else "") + parts[2]
+    return "?"
+
+
+class _Walker:
+    """Walk a page's content with the graphics state's CTM and line width, into forms."""
+
+    def __init__(self, pdf):
+        self.pdf = pdf
+        self.images: list[tuple[float, float, int, int, bool]] = []   # placed w, h (pt), px w, h, rgb?
+        self.thin: list[float] = []
+        self.rgb_ops = 0
+        self.max_ink = 0.0
+        self.fonts: set = set()
+
+    def walk(self, stream, resources, ctm=(1, 0, 0, 1, 0, 0), depth=0):
+        import pikepdf
+        if depth > 8:
+            return
+        stack, lw = [], 1.0
+        for inst in pikepdf.parse_content_stream(stream):
+            if isinstance(inst, pikepdf.ContentStreamInlineImage):
+                continue
+            op, args = str(inst.operator), inst.operands
+            if op == "q":
+                stack.append((ctm, lw))
+            elif op == "Q" and stack:
+                ctm, lw = stack.pop()
+            elif op == "cm":
+                ctm = _mul([float(a) for a in args], ctm)
+            elif op == "w":
+                lw = float(args[0])
+            elif op in _STROKES:
+                scale = math.sqrt(abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]))
+                if lw * scale < HAIRLINE_PT - 1e-6:
+                    self.thin.append(lw * scale)
+            elif op in ("rg", "RG"):
+                self.rgb_ops += 1
+            elif op in ("k", "K"):
+                self.max_ink = max(self.max_ink, 100 * sum(float(a) for a in args))
+            elif op == "Do":
+                xobj = resources.get("/XObject", {}).get(str(args[0])) if resources is not None else None
+                if xobj is None:
+                    continue
+                if xobj.get("/Subtype") == pikepdf.Name.Image:
+                    w = math.hypot(ctm[0], ctm[1])
+                    h = math.hypot(ctm[2], ctm[3])
+                    cs = xobj.get("/ColorSpace")
+                    rgb = cs == pikepdf.Name.DeviceRGB or (isinstance(cs, pikepdf.Array) and len(cs) > 1 and
+                                                          cs[0] == pikepdf.Name.ICCBased and int(cs[1].get("/N", 3)) == 3)
+                    self.images.append((w, h, int(xobj.Width), int(xobj.Height), bool(rgb)))
+                    if cs == pikepdf.Name.DeviceCMYK:
+                        self.max_ink = max(self.max_ink, _image_max_ink(xobj))
+                elif xobj.get("/Subtype") == pikepdf.Name.Form:
+                    m = [float(v) for v in xobj.get("/Matrix", [1, 0, 0, 1, 0, 0])]
+                    self._fonts(xobj.get("/Resources"))
+                    self.walk(xobj, xobj.get("/Resources"), _mul(m, ctm), depth + 1)
+
+    def _fonts(self, resources):
+        if resources is None:
+            return
+        for name, font in dict(resources.get("/Font", {})).items():
+            self.fonts.add((str(font.get("/BaseFont", name)), _embedded(font)))
+
+
+def _mul(a, b):
+    return (a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
+            a[2] * b[1] + a[3] * b[3], a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5])
+
+
+def _embedded(font) -> bool:
+    import pikepdf
+    if font.get("/Subtype") == pikepdf.Name.Type3:
+        return True
+    if font.get("/Subtype") == pikepdf.Name.Type0:
+        font = font.DescendantFonts[0]
+    desc = font.get("/FontDescriptor")
+    return desc is not None and any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+def _image_max_ink(xobj) -> float:
+    import numpy as np
+    import pikepdf
+    try:
+        img = pikepdf.PdfImage(xobj).as_pil_image()
+    except Exception:
+        return 0.0
+    a = np.asarray(img.convert("CMYK"), dtype=np.uint16)
+    return float(a.sum(axis=2).max()) / 255 * 100
+
+
+def rendered_max_ink(pdf_path: Path, dpi: int = 24) -> dict[int, float] | None:
+    """{page: highest C+M+Y+K (percent)} of every page rendered to CMYK by Ghostscript (one
+    run for the whole file, at a low resolution), or None without Ghostscript."""
+    gs = shutil.which("gs")
+    if not gs:
+        return None
+    import tempfile
+
+    import numpy as np
+    from PIL import Image
+    out = {}
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([gs, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiff32nc", f"-r{dpi}",
+                        f"-sOutputFile={Path(d) / 'p%05d.tif'}", str(pdf_path)], check=True, capture_output=True)
+        for f in sorted(Path(d).glob("p*.tif")):
+            with Image.open(f) as img:
+                a = np.asarray(img.convert("CMYK"), dtype=np.uint16)
+            out[int(f.stem[1:])] = float(a.sum(axis=2).max()) / 255 * 100
+    return out
+
+
+def _bleed_edge_white(page_img, trim_px: tuple[int, int, int, int]) -> str | None:
+    """The side whose outer edge is mostly paper white while the trim line there is not."""
+    import numpy as np
+    a = np.asarray(page_img.convert("L"), dtype=np.uint8)
+    h, w = a.shape
+    x0, y0, x1, y1 = trim_px
+    sides = {"left": (a[:, 0], a[:, min(w - 1, x0 + 1)]), "right": (a[:, -1], a[:, max(0, x1 - 2)]),
+             "top": (a[0, :], a[min(h - 1, y0 + 1), :]), "bottom": (a[-1, :], a[max(0, y1 - 2), :])}
+    for side, (edge, trim) in sides.items():
+        if (edge >= 250).mean() > 0.3 and (trim < 250).mean() > 0.5:
+            return side
+    return None
+
+
+def _readable(pdf_path: Path) -> None:
+    """A file that is not a PDF (or is damaged past repair) is an input error, not a traceback."""
+    import pikepdf
+
+    from generator.core.errors import InputError, Location, Problem
+    try:
+        with pikepdf.open(pdf_path):
+            pass
+    except (pikepdf.PdfError, OSError, ValueError) as exc:
+        raise InputError([Problem("preflight.pdf", f"`{pdf_path.name}` cannot be read as a PDF ({exc})",
+                                  Location(str(pdf_path)), expected="a PDF file",
+                                  fix="check the file; re-export it from the program that made it")]) from None
+
+
+def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = None) -> list[Finding]:
+    import pikepdf
+    import pypdfium2 as pdfium
+    pdf_path = Path(pdf_path)
+    _readable(pdf_path)
+    words = page_cards(pdf_path)
+    findings: list[Finding] = []
+    want_bleed = SERVICE_BLEED_MM.get(service)
+    limit = ink_limit or INK_LIMIT.get(service, 300.0)
+    doc = pdfium.PdfDocument(str(pdf_path))
+    fname = pdf_path.name
+    rendered = rendered_max_ink(pdf_path) if service in CMYK_SERVICES else None
+    try:
+        with pikepdf.open(pdf_path) as pdf:
+            if service in CMYK_SERVICES and "/OutputIntents" not in pdf.Root:
+                findings.append(Finding("pdf.output-intent", "error", "?", "no OutputIntent: the file does not say "
+                                        "which printing condition its CMYK is for", file=fname))
+            for n, page in enumerate(pdf.pages, 1):
+                card = _card_of(words.get(n, []))
+
+                def add(rule, severity, message, element=None):
+                    findings.append(Finding(rule, severity, card, message, element=element, page=n, file=fname))
+                media = [float(v) for v in page.MediaBox]
+                trim = [float(v) for v in page.obj.get("/TrimBox", page.MediaBox)]
+                has_trim = "/TrimBox" in page.obj
+                if want_bleed is not None:
+                    if not has_trim or "/BleedBox" not in page.obj:
+                        add("pdf.boxes", "error", "the page has no TrimBox/BleedBox: the service cannot tell where to cut")
+                    bleeds = [(trim[0] - media[0]) * PT_MM, (trim[1] - media[1]) * PT_MM,
+                              (media[2] - trim[2]) * PT_MM, (media[3] - trim[3]) * PT_MM]
+                    if min(bleeds) < want_bleed - 0.05:
+                        add("pdf.bleed", "error", f"bleed {min(bleeds):.2f} mm; {service} wants {want_bleed:.3f} mm "
+                            "on every side")
+                walker = _Walker(pdf)
+                walker._fonts(page.obj.get("/Resources"))
+                walker.walk(page, page.obj.get("/Resources"))  # a Page: its Contents may be an array
+                for font, embedded in sorted(walker.fonts):
+                    if not embedded:
+                        add("pdf.font-embedding", "error", f"the font {font} is not embedded: the printer would "
+                            "substitute another", element=font)
+                for w, h, pw, ph, rgb in walker.images:
+                    if w <= 0 or h <= 0:
+                        continue
+                    dpi = min(pw / (w / 72), ph / (h / 72))
+                    if dpi < MIN_DPI:
+                        add("pdf.image-dpi", "error" if dpi < REJECT_DPI else "warning",
+                            f"an image of {pw} x {ph} px placed at {w * PT_MM:.1f} x {h * PT_MM:.1f} mm prints at "
+                            f"{dpi:.0f} dpi; {MIN_DPI} dpi wanted", element="image")
+                if walker.thin:
+                    add("pdf.hairline", "warning", f"{len(walker.thin)} stroke(s) thinner than {HAIRLINE_PT} pt "
+                        f"(thinnest {min(walker.thin):.3f} pt) may not print")
+                if service in CMYK_SERVICES:
+                    rgb_images = sum(1 for i in walker.images if i[4])
+                    if walker.rgb_ops or rgb_images:
+                        add("pdf.rgb", "error", f"RGB colour in a file that must be CMYK ({walker.rgb_ops} colour "
+                            f"operators, {rgb_images} images)")
+                    ink, how = walker.max_ink, "in the file's colours"
+                    if rendered and rendered.get(n, 0.0) > ink:
+                        ink, how = rendered[n], "on a CMYK render"
+                    if ink > limit + 1.0:  # one 8-bit step per plate of rounding
+                        add("pdf.ink", "error", f"total ink reaches {ink:.0f} % {how}; the limit is {limit:g} %")
+                if has_trim:
+                    findings.extend(_page_render_checks(doc, n, page, media, trim, words.get(n, []), card, fname))
+    finally:
+        doc.close()
+    return findings
+
+
+def _page_render_checks(doc, n, page, media, trim, words, card, fname) -> list[Finding]:
+    out = []
+    safe = SAFE_MM / PT_MM
+    page_h = media[3] - media[1]
+    # pdftotext's boxes are from the top-left of the MediaBox
+    tx0, ty0 = trim[0] - media[0], page_h - (trim[3] - media[1])
+    tx1, ty1 = trim[2] - media[0], page_h - (trim[1] - media[1])
+    for word, (x0, y0, x1, y1) in words:
+        if word.startswith("pnp:"):
+            continue
+        gap = min(x0 - tx0, y0 - ty0, tx1 - x1, ty1 - y1)
+        if gap < safe - 0.3:  # 0.3 pt: pdftotext's boxes are the font's, a hair larger than the ink
+            out.append(Finding("pdf.safe-zone", "error" if gap < safe / 2 else "warning", card,
+                               f"the text “{word[:30]}” is {max(gap, 0) * PT_MM:.1f} mm from the trim; keep text "
+                               f"{SAFE_MM:g} mm inside it", element=f"text “{word[:30]}”", page=n, file=fname))
+    if media != trim:
+        scale = 36 / 72
+        img = doc[n - 1].render(scale=scale).to_pil()
+        trim_px = (round(tx0 * scale), round(ty0 * scale), round(tx1 * scale), round(ty1 * scale))
+        side = _bleed_edge_white(img, trim_px)
+        if side:
+            out.append(Finding("pdf.bleed-art", "warning", card, f"the artwork stops at the trim on the {side}: "
+                               "the bleed is white paper", page=n, file=fname))
+    return out
+
+
+def check_pngs(folder: Path, service: str) -> list[Finding]:
+    """MPC 822 x 1122, TGC 825 x 1125 pixels for poker cards (PRINT-SPECS.md); RGB only for TGC."""
+    from PIL import Image
+    want = {"mpc": (822, 1122), "tgc": (825, 1125)}.get(service)
+    files = [folder] if Path(folder).is_file() else sorted(Path(folder).glob("*.png"))
+    out = []
+    for f in files:
+        try:
+            with Image.open(f) as img:
+                size, mode = img.size, img.mode
+        except OSError as exc:
+            out.append(Finding("png.unreadable", "error", f.stem, f"cannot be read as an image ({exc})", file=f.name))
+            continue
+        if want and size != want:
+            out.append(Finding("png.size", "error", f.stem, f"{size[0]} x {size[1]} px; {service} wants "
+                               f"{want[0]} x {want[1]} px for a poker card", file=f.name))
+        if mode == "CMYK":
+            out.append(Finding("png.cmyk", "error", f.stem, "a CMYK image: this service takes RGB", file=f.name))
+    return out
