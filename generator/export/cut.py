@@ -18,7 +18,6 @@ Print Then Cut area (6.75 x 9.25 in); upload the page image and the SVG together
 from __future__ import annotations
 
 import math
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
+from generator.core.staging import replace_dir
 from generator.pack.model import Pack
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
 from generator.render.base.pdfout import new_canvas
@@ -245,14 +245,7 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
                 build_pieces_pdf(pack, tmp / "pieces.pdf", paper=paper, build=build)
             piece_files = write_piece_cuts(tmp / "pieces.pdf", tmp)
         (tmp / "README.txt").write_text(_readme(pack, machine, paper, inset_mm, sheets), encoding="utf-8")
-        if folder.exists():
-            old = folder.with_name(f".{folder.name}.old")
-            shutil.rmtree(old, ignore_errors=True)
-            os.replace(folder, old)
-            os.replace(tmp, folder)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, folder)
+        replace_dir(tmp, folder)  # the old folder stays whole until the new one is complete
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

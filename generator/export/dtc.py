@@ -7,7 +7,6 @@ card size); the upload folder holds one PDF per deck and a README naming each.""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import tempfile
@@ -15,6 +14,7 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
+from generator.core.staging import replace_dir
 from generator.export.cmyk import CmykConverter, convert_pdf
 from generator.pack.model import Pack
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
@@ -86,14 +86,7 @@ def export_dtc(pack: Pack, faces: list[CardFace], folder: Path, conv: CmykConver
             n = len(members)
             lines.append(f"{stem}.pdf: {n} card{'s' if n != 1 else ''}, {2 * n} pages, trim {w:g} x {h:g} mm")
         (tmp / "README.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        if folder.exists():
-            old = folder.with_name(f".{folder.name}.old")
-            shutil.rmtree(old, ignore_errors=True)
-            os.replace(folder, old)
-            os.replace(tmp, folder)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, folder)
+        replace_dir(tmp, folder)  # the old folder stays whole until the new one is complete
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
