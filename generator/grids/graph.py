@@ -23,3 +23,40 @@ def connected_components(cells: Iterable, neighbours: Callable) -> list[list]:
                     queue.append(nb)
         groups.append(sorted(group))
     return sorted(groups, key=lambda g: (-len(g), g[0]))
+
+
+def boundary_loops(cells: Iterable, corners_of: Callable) -> list[list[tuple[float, float]]]:
+    """The boundary of a group of polygon cells (hexes, squares) as closed loops of corner
+    points: every cell edge not shared with another cell of the group, chained end to end.
+    A solid group gives one loop, each hole one more. `corners_of(cell)` lists a cell's
+    corners in order; corners are matched to 1e-6 so neighbours' shared edges cancel."""
+    def key(p):
+        return (round(p[0], 6), round(p[1], 6))
+
+    edges: dict = {}
+    points: dict = {}
+    for cell in sorted(cells):
+        corners = corners_of(cell)
+        for i, a in enumerate(corners):
+            b = corners[(i + 1) % len(corners)]
+            points[key(a)], points[key(b)] = a, b
+            edges[(key(a), key(b))] = True
+    boundary: dict = {}
+    for a, b in edges:
+        if (b, a) not in edges:  # a shared edge runs both ways, once per cell
+            boundary.setdefault(a, []).append(b)
+    loops = []
+    while boundary:
+        start = min(boundary)
+        loop, current = [], start
+        while True:
+            loop.append(points[current])
+            nexts = boundary[current]
+            following = nexts.pop(0)
+            if not nexts:
+                del boundary[current]
+            current = following
+            if current == start or current not in boundary:
+                break
+        loops.append(loop)
+    return loops

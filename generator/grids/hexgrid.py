@@ -426,35 +426,4 @@ def outline(layout: Layout, hexes: Iterable) -> list[list[tuple[float, float]]]:
     units, y down): every hex edge not shared with another hex of the group, chained end to
     end. A solid group gives one loop; a group with holes gives one more loop per hole.
     Straight runs keep every corner (each edge is one hex side long)."""
-    cells = set(map(as_hex, hexes))
-
-    def key(p):
-        return (round(p[0], 6), round(p[1], 6))
-
-    edges: dict = {}  # start corner key -> (start, end) of boundary edges, clockwise
-    points: dict = {}
-    for h in sorted(cells):
-        corners = layout.corners(h)
-        for i in range(6):
-            a, b = corners[i], corners[(i + 1) % 6]
-            points[key(a)], points[key(b)] = a, b
-            edges[(key(a), key(b))] = True
-    boundary = {}
-    for a, b in edges:
-        if (b, a) not in edges:  # a shared edge runs both ways, once per hex
-            boundary.setdefault(a, []).append(b)
-    loops = []
-    while boundary:
-        start = min(boundary)
-        loop, current = [], start
-        while True:
-            loop.append(points[current])
-            nexts = boundary[current]
-            following = nexts.pop(0)
-            if not nexts:
-                del boundary[current]
-            current = following
-            if current == start:
-                break
-        loops.append(loop)
-    return loops
+    return graph.boundary_loops(set(map(as_hex, hexes)), layout.corners)

@@ -20,6 +20,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from generator.core.errors import InputError, Location, Problem
+from generator.grids.graph import boundary_loops
 from generator.render.maps.cells import GRID_GREY, LABEL_GREY, OBSTACLE_FILL, PATTERN_GREY, ZONE_DASHES
 from generator.render.maps.square import AIR_GREY, edge_width_mm, level_grey
 
@@ -43,37 +44,8 @@ def _points(points) -> str:
 
 
 def _loops(layout, cells) -> list[list[tuple[float, float]]]:
-    """The outline of a group of cells (hex or square) as closed loops of corners: every cell
-    edge not shared with another cell of the group, chained end to end."""
-    def key(p):
-        return (round(p[0], 5), round(p[1], 5))
-
-    edges, points = {}, {}
-    for cell in sorted(cells):
-        corners = layout.corners(cell)
-        for i, a in enumerate(corners):
-            b = corners[(i + 1) % len(corners)]
-            points[key(a)], points[key(b)] = a, b
-            edges[(key(a), key(b))] = True
-    boundary: dict = {}
-    for a, b in edges:
-        if (b, a) not in edges:
-            boundary.setdefault(a, []).append(b)
-    loops = []
-    while boundary:
-        start = min(boundary)
-        loop, current = [], start
-        while True:
-            loop.append(points[current])
-            nexts = boundary[current]
-            following = nexts.pop(0)
-            if not nexts:
-                del boundary[current]
-            current = following
-            if current == start or current not in boundary:
-                break
-        loops.append(loop)
-    return loops
+    """The outline of a group of cells (hex or square) as closed loops of corners."""
+    return boundary_loops(cells, layout.corners)
 
 
 def _path_d(loops) -> str:
