@@ -38,6 +38,12 @@ def font_coverage(font_name: str) -> frozenset:
     return frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
 
 
+@functools.lru_cache(maxsize=16)
+def common_coverage(font_names: tuple) -> frozenset:
+    """Code points every one of these fonts can draw."""
+    return frozenset.intersection(*(font_coverage(name) for name in font_names))
+
+
 STYLE_NAMES = {0: "regular", 1: "bold", 2: "italic", 3: "bold-italic"}
 
 
@@ -45,6 +51,11 @@ def missing_glyphs(fitter, text: str, font: str = "regular") -> dict[str, list[s
     """Per font style, the characters of `text` that style's font cannot draw."""
     from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
     style_of = {REGULAR: "regular", BOLD: "bold", ITALIC: "italic", BOLD_ITALIC: "bold-italic"}
+    # fast path, exact: every run is a piece of the text, so when all four styles draw every
+    # character of the text there is nothing to report (this runs for every text of every card)
+    common = common_coverage(tuple(sorted(set(fitter.family.values()))))
+    if all(ord(ch) in common or ch.isspace() for ch in set(text)):
+        return {}
     out: dict[str, set] = {}
     for para in fitter.parsed(text, font):
         for word in para:
@@ -88,6 +99,8 @@ def _strong(text: str) -> int | None:
 
 
 def has_rtl(text: str) -> bool:
+    if not text or max(text) < "\u0590":  # nothing right-to-left comes before Hebrew
+        return False
     return any(unicodedata.bidirectional(ch) in _RTL_CLASSES for ch in text)
 
 
