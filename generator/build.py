@@ -30,6 +30,8 @@ from generator.render.pieces.document import build_pieces_pdf
 from generator.render.rulebook.book import build_rulebook_pdf
 from generator.render.rulebook.quickref import build_quick_reference_pdf
 from generator.share.decklist_files import load_build_file
+from generator.export.services import run_extra_profile
+from generator.export.tts_save import save_name, write_tts_save
 
 
 HOME_PARTS = ("rulebook", "maps", "cards", "pieces")  # longest first, for the worker pool
@@ -196,7 +198,6 @@ def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, t
     lines.extend(layout_warning_lines(pack, build, shared))
     faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
     if profile in ("dtc", "cut", "printplaygames") or (profile == "print-shop" and opt.color == "cmyk"):
-        from generator.export.services import run_extra_profile
         lines.extend(run_extra_profile(profile, pack, build, faces, shared, out, stem, opt, _timed))
     elif profile == "gutterfold":
         name = f"{stem}-gutterfold.pdf" if stem else "cards-gutterfold.pdf"
@@ -216,7 +217,6 @@ def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, t
             lines.append(_timed(folder, export_tts, pack, faces, folder, shared))
             if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
                 lines.append(_timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps"))
-            from generator.export.tts_save import save_name, write_tts_save
             lines.append(_timed(folder / f"{save_name(pack)}.json", write_tts_save, pack, folder, opt.tts_url_base,
                                 build))
     return lines + sorted(shared.notes) + layout_warnings(pack)

@@ -31,6 +31,10 @@ from pathlib import Path
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.pack.cardlist import card_order
 from generator.pack.model import Card, Pack
+from generator.core.yamlio import load_yaml_file
+from generator.render.base.layout import LayoutSet
+from generator.render.base.pdfout import new_canvas
+from generator.render.cards.faces import TEMPLATE_ROOT, CardFace, CardPainter, CardShared
 
 FACES = ("front", "back")
 MIN_DPI, MAX_DPI = 36, 600
@@ -76,14 +80,12 @@ def generator_fingerprint() -> str:
 
 def _layout_folders(pack: Pack) -> list[Path]:
     # the same search order as render.cards.CardShared: the pack's own layouts first
-    from generator.render.cards.faces import TEMPLATE_ROOT
     folders = [Path(pack.root) / "templates" / "cards", TEMPLATE_ROOT / "cards"]
     return [f for f in folders if f.is_dir()] or [TEMPLATE_ROOT / "cards"]
 
 
 def _layout_chain(layouts, name: str) -> list[Path]:
     """The layout file of `name` and every file it extends, nearest first."""
-    from generator.core.yamlio import load_yaml_file
     chain: list[Path] = []
     while name and len(chain) < 32:
         path = layouts.path_of(name)
@@ -119,7 +121,6 @@ def card_key(pack: Pack, card_id: str, face: str = "front", dpi: int = 150) -> s
     """The hash an image of this face is cached under (hex sha256)."""
     card = _check(pack, card_id, face, dpi)
     spec = pack.spec
-    from generator.render.base.layout import LayoutSet
     layouts = LayoutSet(_layout_folders(pack))
     layout = _layout_name(layouts, card, face)
     parts = {
@@ -166,8 +167,6 @@ def render_png(pack: Pack, card_id: str, face: str, dpi: int, shared=None) -> by
     import pypdfium2 as pdfium
     from reportlab.lib.units import mm
 
-    from generator.render.base.pdfout import new_canvas
-    from generator.render.cards.faces import CardFace, CardPainter, CardShared
 
     card = pack.cards[card_id]
     shared = shared or CardShared(pack)
@@ -207,7 +206,6 @@ def _layouts_fingerprint(pack: Pack) -> str:
 def shared_for(pack: Pack):
     """A render.cards.CardShared for `pack`, kept while the pack object lives and its layout and
     font files are unchanged (a changed file gets a fresh one, so nothing stale is drawn)."""
-    from generator.render.cards.faces import CardShared
     key = (id(pack), _layouts_fingerprint(pack))
     held = _shared.get(key)
     if held is not None and held[0]() is pack:

@@ -31,6 +31,9 @@ from generator.render.cards.faces import CardFace, CardPainter, CardShared
 from generator.render.base.pdfout import new_canvas
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.sheets import SheetSpec, clip_to_slot, make_grid
+from generator.core import staging
+from generator.export.cut_pieces import write_piece_cuts
+from generator.render.pieces.document import build_pieces_pdf
 
 DEFAULT_CORNER_RADIUS_MM = 3.0
 CUT_BLEED_MM = 0.5  # printed past the cut line, so a slightly shifted cut shows no paper
@@ -238,9 +241,6 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
         piece_files = 0
         if pieces and pack.spec.pieces is not None:
             # the pieces as the kit prints them, with the counters' and bases' cut lines as SVG
-            from generator.export.cut_pieces import write_piece_cuts
-            from generator.render.pieces.document import build_pieces_pdf
-            from generator.core import staging
             with staging.unstaged():  # a work file inside this export's own folder, read back at once
                 build_pieces_pdf(pack, tmp / "pieces.pdf", paper=paper, build=build)
             piece_files = write_piece_cuts(tmp / "pieces.pdf", tmp)

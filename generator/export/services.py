@@ -12,6 +12,11 @@ from pathlib import Path
 
 from generator.core import staging
 from generator.core.errors import InputError, Location, Problem
+from generator.core.files import atomic_output
+from generator.export.cmyk import convert_pdf, converter
+from generator.export.cut import export_cut
+from generator.export.dtc import export_dtc
+from generator.render.cards.sheets import write_home_sheets, write_print_shop
 
 
 @dataclass(frozen=True)
@@ -54,13 +59,9 @@ def services_help() -> str:
 def run_extra_profile(profile: str, pack, build, faces, shared, out: Path, stem: str | None, opt, timed):
     """Yield one line per output of the profiles this module adds (dtc, cut, printplaygames,
     print-shop in CMYK). `timed` is build's line-maker (path, fn, *args)."""
-    from generator.export.cmyk import converter
     if profile == "print-shop":  # only reached for --color cmyk
         import tempfile
 
-        from generator.export.cmyk import convert_pdf
-        from generator.render.cards.sheets import write_print_shop
-        from generator.core.files import atomic_output
         name = f"{stem}-print-shop.pdf" if stem else "cards-print-shop.pdf"
         conv = converter(opt.icc, opt.ink_limit)
 
@@ -75,17 +76,14 @@ def run_extra_profile(profile: str, pack, build, faces, shared, out: Path, stem:
         out.mkdir(parents=True, exist_ok=True)
         yield timed(out / name, cmyk_print_shop, out / name)
     elif profile == "dtc":
-        from generator.export.dtc import export_dtc
         folder = out / (f"{stem}-dtc" if stem else "dtc")
         yield timed(folder, export_dtc, pack, faces, folder, converter(opt.icc, opt.ink_limit), shared)
     elif profile == "cut":
-        from generator.export.cut import export_cut
         machine = opt.cut or "silhouette"
         folder = out / (f"{stem}-cut-{machine}" if stem else f"cut-{machine}")
         yield timed(folder, export_cut, pack, faces, folder, machine, opt.paper, opt.cut_inset, shared,
                     pieces=True, build=build)
     elif profile == "printplaygames":
-        from generator.render.cards.sheets import write_home_sheets
         name = f"{stem}-printplaygames.pdf" if stem else "cards-printplaygames.pdf"
         yield timed(out / name, write_home_sheets, pack, faces, out / name, sheet="printplaygames",
                     duplex="long-edge", shared=shared, title=f"{pack.spec.name} — PrintPlayGames sheets")

@@ -20,6 +20,8 @@ import tempfile
 from pathlib import Path
 
 from generator.export.cut_pieces import cut_paths
+from generator.core import staging
+from generator.render.pieces.document import build_pieces_pdf
 
 PX_PER_MM = 8.0  # about 200 dpi: crisp on a virtual table, small files
 PT_MM = 25.4 / 72
@@ -87,14 +89,12 @@ def export_tts_pieces(pack, folder: Path, build=None, paper: str = "a4") -> dict
     import pikepdf
     import pypdfium2 as pdfium
 
-    from generator.render.pieces.document import build_pieces_pdf
     folder = Path(folder) / "pieces"
     folder.mkdir(parents=True, exist_ok=True)
     counters: dict = {}
     bases = []
     with tempfile.TemporaryDirectory(prefix="pnp-tts-pieces-") as d:
         pdf_path = Path(d) / "pieces.pdf"
-        from generator.core import staging
         with staging.unstaged():  # a work file inside this export's own folder, read back at once
             build_pieces_pdf(pack, pdf_path, paper=paper, build=build)
         markers = _markers(pdf_path)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from generator.pack.model import Pack
 from generator.core.files import atomic_output
+from generator.export.tts_pieces import export_tts_pieces
 
 # TTS draws a card object at scale 1 about 2.5 x 3.5 units whatever its image's pixel size
 # (units are inches on TTS's ruler): poker cards use scale 1; other sizes scale x and z
@@ -204,7 +205,6 @@ def write_tts_save(pack: Pack, folder: Path, url_base: str | None = None, build=
     """Write `folder`/<Pack>.json (and, with `pieces`, the counters' and bases' images);
     returns counts for the build log."""
     if pieces:
-        from generator.export.tts_pieces import export_tts_pieces
         export_tts_pieces(pack, folder, build)
     save = build_save(pack, folder, url_base)
     target = Path(folder) / f"{save_name(pack)}.json"

@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from generator.core.errors import InputError, Location, Problem
+from generator.pack.layout_scale import dump_layout, merge_elements, parse_size, read_layout, scaled_layout
 
 SHARED_LAYOUTS = Path(__file__).resolve().parents[2] / "templates" / "cards"  # the shared frame and back
 
@@ -74,7 +75,6 @@ The kit holds {{{{ count('unit') }}}} different units.
 def sized_layouts(size: str) -> tuple[str, dict]:
     """game.yaml's `card_size` value and the layouts a pack of that size needs: the shared
     poker frame (with the unit's own lines) and back, scaled to the size."""
-    from generator.pack.layout_scale import dump_layout, merge_elements, parse_size, read_layout, scaled_layout
     name, mm = parse_size(size)
     if name == "poker":
         return "poker", {}

@@ -9,6 +9,8 @@ trim), a face with nothing reaching the bleed edge, and raster art that would pr
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from generator.kit import build_faces, pack_faces
+from generator.render.cards.faces import CardShared
 
 SAFE_MM = 3.0            # PRINT-SPECS.md: keep text 3 mm (1/8 in) inside the trim
 MIN_DPI, REJECT_DPI = 300, 150
@@ -41,7 +43,6 @@ def _element_rect(e, size_mm: float | None = None) -> tuple[float, float, float,
 
 
 def _faces_to_check(pack, shared, build=None):
-    from generator.kit import build_faces, pack_faces
     faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
     seen, out = set(), []
     for f in faces:
@@ -58,7 +59,6 @@ class _TemplateFailed(Exception):
 
 
 def layout_findings(pack, build=None, shared=None, safe_mm: float = SAFE_MM) -> list[Finding]:
-    from generator.render.cards.faces import CardShared
     shared = shared or CardShared(pack)
     findings: list[Finding] = []
     try:

@@ -19,6 +19,7 @@ import subprocess
 from pathlib import Path
 
 from generator.preflight.layout import MIN_DPI, REJECT_DPI, SAFE_MM, Finding
+from generator.core.errors import InputError, Location, Problem
 
 PT_MM = 25.4 / 72
 HAIRLINE_PT = 0.25
@@ -184,7 +185,6 @@ def _readable(pdf_path: Path) -> None:
     """A file that is not a PDF (or is damaged past repair) is an input error, not a traceback."""
     import pikepdf
 
-    from generator.core.errors import InputError, Location, Problem
     try:
         with pikepdf.open(pdf_path):
             pass

@@ -7,6 +7,7 @@ from __future__ import annotations
 from generator.grids import hexgrid
 from generator.pack.model import Pack
 from generator.core.report import Report
+from generator.maps.checks import footprint_of, footprint_sides
 
 BAR_W = 260.0  # the longest bar, in SVG units
 ROW_H = 18.0
@@ -38,7 +39,6 @@ def deck_field(pack: Pack, side) -> str | None:
 
 def footprint_hexes(pack: Pack, build) -> dict | None:
     """The build's footprint as hex polygons, for sides whose base cards cover hexes."""
-    from generator.maps.checks import footprint_of, footprint_sides
     if build is None or build.side not in footprint_sides(pack):
         return None
     fp = footprint_of(pack, build)

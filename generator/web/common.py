@@ -11,6 +11,7 @@ from generator.pack.load import load_build
 from generator.pack.model import Card, Pack
 from generator.web.site import Site
 from generator.web.state import clean_document
+from generator.core.yamlio import load_yaml_file
 
 
 def per_pack(fn):
@@ -95,7 +96,6 @@ def preset_docs(pack: Pack) -> dict[str, tuple[dict, object]]:
     """The pack's presets that load: stem -> (build document, Build)."""
     from pathlib import Path
 
-    from generator.core.yamlio import load_yaml_file
     out = {}
     for path in pack.preset_files:
         try:

@@ -14,7 +14,9 @@ from generator.rules import validate_build
 from generator.core.report import reports_document
 from generator.web.pages import page
 from generator.web.common import CardFilter, card_fields, card_or_404, site_of
-from generator.web.state import clean_document, to_build
+from generator.web.state import clean_document, to_build, to_yaml
+from generator.share.codes import build_document, decode, encode
+from generator.share.decklist import format_decklist, parse_decklist
 
 router = APIRouter(prefix="/api")
 
@@ -79,7 +81,6 @@ async def validate(request: Request, pack_id: str, build: BuildDoc = Body(...),
 
 @router.post("/{pack_id}/share", summary="The share code of a build")
 async def share(request: Request, pack_id: str, build: BuildDoc = Body(...)):
-    from generator.share.codes import encode
     pack = site_of(request).pack(pack_id)
     shared = encode(pack, to_build(clean_document(build, pack, strict=True), pack, "build.json"))
     return {"code": shared.code, "hash": shared.hash, "url": f"/b/{shared.code}"}
@@ -87,8 +88,6 @@ async def share(request: Request, pack_id: str, build: BuildDoc = Body(...)):
 
 @router.post("/{pack_id}/unshare", summary="The build a share code holds")
 def unshare(request: Request, pack_id: str, body: CodeIn):
-    from generator.share.codes import build_document, decode
-    from generator.web.state import to_yaml
     pack = site_of(request).pack(pack_id)
     doc = clean_document(build_document(pack, decode(body.code.strip(), pack)), pack)
     return {"build": doc, "yaml": to_yaml(doc)}
@@ -96,14 +95,12 @@ def unshare(request: Request, pack_id: str, body: CodeIn):
 
 @router.post("/{pack_id}/decklist", summary="Read a text deck list into a build document")
 def read_decklist(request: Request, pack_id: str, body: TextIn):
-    from generator.share.decklist import parse_decklist
     pack = site_of(request).pack(pack_id)
     return {"build": clean_document(parse_decklist(body.text, pack, source="decklist"), pack)}
 
 
 @router.post("/{pack_id}/decklist/text", summary="The text deck list of a build document")
 def write_decklist(request: Request, pack_id: str, build: BuildDoc = Body(...)):
-    from generator.share.decklist import format_decklist
     pack = site_of(request).pack(pack_id)
     doc = clean_document(build, pack, strict=True)
     to_build(doc, pack)

@@ -16,6 +16,8 @@ from generator.web.state import (apply_op, clean_document, document_from_yaml, n
                                  side_cards, to_build, to_yaml)
 from generator.web.storage import MAX_FILE_BYTES, slug
 from generator.web.view import allows_no_limit, build_view, picker_groups
+from generator.share.codes import build_document, decode
+from generator.share.decklist import parse_decklist
 
 router = APIRouter(include_in_schema=False)
 
@@ -69,7 +71,6 @@ def edit(request: Request, pack_id: str, side: str = "", preset: str = "", file:
         raise _no_sides(pack)
     stem = None
     if code:
-        from generator.share.codes import build_document, decode
         doc = clean_document(build_document(pack, decode(code.strip(), pack)), pack)
         stem = slug(file) if file else None
     elif file:
@@ -214,7 +215,6 @@ async def _imported(pack: Pack, upload, code: str, decklist: str, side: str) -> 
         doc = document_from_yaml(text, pack, _safe_name(upload.filename))
         notice = f"imported {_safe_name(upload.filename)}"
     elif code.strip():
-        from generator.share.codes import build_document, decode
         doc = clean_document(build_document(pack, decode(code.strip(), pack)), pack)
         notice = "imported the share code"
     elif decklist.strip():
@@ -230,7 +230,6 @@ async def _imported(pack: Pack, upload, code: str, decklist: str, side: str) -> 
 def decklist_document(text: str, pack: Pack, side: str | None = None) -> dict:
     """A pasted deck list as a build document; `side` (the form's choice) counts only when the
     list names none."""
-    from generator.share.decklist import parse_decklist
     side = side if side in pack.spec.sides else None
     return clean_document(parse_decklist(text, pack, source="the pasted deck list", side=side), pack)
 
@@ -247,7 +246,6 @@ def _safe_name(name: str) -> str:
 
 def decode_any(site, code: str):
     """The pack and decoded build of a share code, trying each pack served."""
-    from generator.share.codes import decode
     first_error = None
     for pack in site.packs.values():
         try:
@@ -260,7 +258,6 @@ def decode_any(site, code: str):
 
 @router.get("/b/{code}")
 def shared(request: Request, code: str):
-    from generator.share.codes import build_document
     site = site_of(request)
     if len(code) > 4000:
         raise InputError([Problem("share.damaged", "that share code is far too long", Location("share code"))])

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse
 
 from generator.web.pages import page
 from generator.web.common import CardFilter, card_fields, card_or_404, preset_uses, site_of
+from generator.export.cardimage import card_image
 
 router = APIRouter(include_in_schema=False)
 PAGE_SIZE = 48
@@ -36,10 +37,6 @@ def card_png(request: Request, pack_id: str, card_id: str, face: str = Query("fr
     site = site_of(request)
     pack = site.pack(pack_id)
     card_or_404(pack, card_id)
-    try:
-        from generator.export.cardimage import card_image
-    except ImportError:  # the image module arrives with the engine's card images
-        return Response(status_code=404)
     path = card_image(pack, card_id, site.cache_dir, face=face)
     # the file name carries the hash of what the card depends on: the URL is stable per content
     return FileResponse(path, media_type="image/png", headers={"Cache-Control": "public, max-age=300"})

@@ -13,7 +13,11 @@ from generator.core.errors import InputError
 from generator.pack.model import Pack
 from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
-from generator.web.state import clean_document, to_build
+from generator.web.state import clean_document, document_from_yaml, to_build
+from generator.maps import load_map
+from generator.maps.checks import check_footprint, footprint_of, footprint_sides, largest_party, placements
+from generator.render.maps.svg import map_svg
+from generator.share.codes import build_document, decode
 
 router = APIRouter(include_in_schema=False)
 SHOWN_PLACES = 12
@@ -28,7 +32,6 @@ def _map_path(pack: Pack, map_id: str) -> Path:
 
 @router.get("/p/{pack_id}/maps")
 def maps(request: Request, pack_id: str, code: str = Query("", max_length=4000)):
-    from generator.maps import load_map
     pack = site_of(request).pack(pack_id)
     items = []
     for path in pack.map_files:
@@ -44,7 +47,6 @@ def _build_for(request: Request, pack: Pack, code: str, build: str):
     """The build to check: a share code, or a saved build / preset named `kind:stem`."""
     site = site_of(request)
     if code:
-        from generator.share.codes import build_document, decode
         doc = clean_document(build_document(pack, decode(code, pack)), pack)
     elif build.startswith("preset:"):
         found = preset_docs(pack).get(build[7:])
@@ -52,7 +54,6 @@ def _build_for(request: Request, pack: Pack, code: str, build: str):
             raise HTTPException(404, f"no preset `{build[7:]}`")
         doc = found[0]
     elif build.startswith("saved:"):
-        from generator.web.state import document_from_yaml
         stem = build[6:]
         doc = document_from_yaml(site.builds.read(stem), pack, f"builds/{stem}.yaml")
     else:
@@ -62,7 +63,6 @@ def _build_for(request: Request, pack: Pack, code: str, build: str):
 
 def fit(pack: Pack, m, build) -> dict:
     """The engine's footprint check for one build on one map, plus where it can start."""
-    from generator.maps.checks import check_footprint, footprint_of, largest_party, placements
     fp = footprint_of(pack, build)
     violations, stats = check_footprint(m, fp, largest_party(pack), set(pack.spec.sides))
     zone = m.zones.get(fp.side)
@@ -81,8 +81,6 @@ def fit(pack: Pack, m, build) -> dict:
 @router.get("/p/{pack_id}/maps/{map_id}")
 def map_page(request: Request, pack_id: str, map_id: str, code: str = Query("", max_length=4000),
              build: str = Query("", max_length=200)):
-    from generator.maps import load_map
-    from generator.maps.checks import footprint_sides
     site = site_of(request)
     pack = site.pack(pack_id)
     m = load_map(pack, _map_path(pack, map_id))
@@ -94,12 +92,7 @@ def map_page(request: Request, pack_id: str, map_id: str, code: str = Query("", 
             result = {"not_applicable": f"a {pack.spec.sides[chosen.side].name} build has no footprint to place"}
         else:
             result = fit(pack, m, chosen)
-    svg = None
-    try:
-        from generator.render.maps.svg import map_svg
-        svg = map_svg(m, pack, highlight=sorted(result["cells"]) if result and result.get("cells") else None)
-    except ImportError:  # drawing arrives with the engine's SVG map module
-        svg = None
+    svg = map_svg(m, pack, highlight=sorted(result["cells"]) if result and result.get("cells") else None)
     choices = [(f"preset:{stem}", doc["name"]) for stem, (doc, b) in preset_docs(pack).items()
                if b.side in footprint_sides(pack)]
     choices += [(f"saved:{e.stem}", e.name) for e in site.builds.entries(pack.spec.id)

@@ -16,13 +16,16 @@ from generator.pack.model import Pack
 from generator.web.common import site_of
 from generator.web.state import clean_document, to_build, to_yaml
 from generator.web.storage import slug
+from generator.build import run_build
+from generator.render.roster.sheet import write_roster
+from generator.share.codes import build_document, decode
+from generator.share.decklist import format_decklist
 
 router = APIRouter(include_in_schema=False)
 
 
 def _document(pack: Pack, build_json: str, code: str) -> dict:
     if code.strip():
-        from generator.share.codes import build_document, decode
         return clean_document(build_document(pack, decode(code.strip(), pack)), pack)
     try:
         data = json.loads(build_json)
@@ -49,7 +52,6 @@ def _pdf(data: bytes, name: str) -> Response:
 @router.post("/p/{pack_id}/print/roster.pdf")
 def roster_pdf(request: Request, pack_id: str, build: str = Form("", max_length=1_000_000),
                code: str = Form("", max_length=4000), paper: str = Form("a4", pattern="^(a4|letter)$")):
-    from generator.render.roster.sheet import write_roster
     pack = site_of(request).pack(pack_id)
     doc = _document(pack, build, code)
     stem = slug(doc["name"])
@@ -63,7 +65,6 @@ def roster_pdf(request: Request, pack_id: str, build: str = Form("", max_length=
 def decklist_text(request: Request, pack_id: str, build: str = Form("", max_length=1_000_000),
                   code: str = Form("", max_length=4000)):
     """The build as a plain-text deck list, the text `pnp decklist` prints."""
-    from generator.share.decklist import format_decklist
     pack = site_of(request).pack(pack_id)
     doc = _document(pack, build, code)
     to_build(doc, pack)
@@ -74,7 +75,6 @@ def decklist_text(request: Request, pack_id: str, build: str = Form("", max_leng
 @router.post("/p/{pack_id}/print/{part}.pdf")
 def build_pdf(request: Request, pack_id: str, part: str, build: str = Form("", max_length=1_000_000),
               code: str = Form("", max_length=4000), paper: str = Form("a4", pattern="^(a4|letter)$")):
-    from generator.build import run_build
     if part not in ("cards", "pieces"):
         raise InputError([Problem("print.part", f"nothing to print called `{part}`", Location("request"),
                                   expected="roster, cards or pieces")])

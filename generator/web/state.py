@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.core.errors import InputError, Location, Problem
+from generator.core.errors import InputError, Location, Problem, hint
 from generator.pack.load import build_from_document
 from generator.pack.model import Build, Pack
 from generator.share.codes import dump_build
@@ -310,7 +310,6 @@ def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
 def _card(pack: Pack, card_id, side_id: str, place: str | None) -> str:
     card = pack.cards.get(card_id or "")
     if card is None:
-        from generator.core.errors import hint
         raise InputError([Problem("card.unknown", f"no card with the id `{card_id}` in {pack.spec.name}",
                                   Location(WHERE), found=str(card_id)[:80], expected="a card id of the pack",
                                   fix=hint(str(card_id), pack.cards))])

@@ -14,6 +14,8 @@ from generator.share.codes import share_code
 from generator.web import charts
 from generator.web.common import per_pack
 from generator.web.state import NO_LIMIT, WHERE, place_of, side_of, to_build
+from generator.core.yamlio import parse_yaml
+from generator.pack.load import build_from_document
 
 
 @dataclass
@@ -108,8 +110,6 @@ def _attach(violations: list[Violation], targets: dict[str, list]) -> list[Viola
 @per_pack
 def allows_no_limit(pack: Pack) -> bool:
     """Whether the pack's build format takes `points_limit: none` (asked of the loader)."""
-    from generator.pack.load import build_from_document
-    from generator.core.yamlio import parse_yaml
     side = next(iter(pack.spec.sides), None)
     if side is None:
         return False

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from generator.core.errors import InputError, Location, Problem
 from generator.pack.sheets import SHEET_SUFFIXES, URL_SUFFIX
+from generator.core.files import atomic_output
 
 CACHE = Path(".cache") / "sheets"
 MAX_BYTES = 16 * 1024 * 1024
@@ -80,7 +81,6 @@ def sheet_sources(root: Path, problems: list) -> list[tuple[Path, str]]:
 
 def fetch_pack(root: Path, timeout: float = TIMEOUT_S, limit: int = MAX_BYTES) -> list[str]:
     """Download every published sheet of a pack into its cache; lines to print."""
-    from generator.core.files import atomic_output
 
     lines, problems = [], []
     for path in sheet_files(root):

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.core.errors import InputError, Problem, SheetLocation
+from generator.pack.sheets.odsscan import locate
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # the file on disk
 MAX_UNPACKED_BYTES = 256 * 1024 * 1024  # all members of an xlsx/ods, as their zip directory declares
@@ -285,7 +286,6 @@ def _prescan_ods(archive: zipfile.ZipFile, file: str) -> dict:
         if rows > MAX_ROWS + 1:
             raise _too_many_rows(file, name, f"{rows:,}")
     if b"-spanned=" in data or b'value-type="error"' in data:
-        from generator.pack.sheets.odsscan import locate
         return locate(data)
     return {}
 

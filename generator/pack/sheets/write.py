@@ -20,6 +20,8 @@ from generator.core.errors import InputError, Problem
 from generator.pack.model import Card, GameSpec, Pack
 from generator.pack.sheets.columns import flatten, type_shapes
 from generator.pack.sheets.table import SheetData, column_width, export_stamp
+from generator.core.files import atomic_output
+from generator.pack.sheets.ods import ods_bytes
 
 _BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
 ALWAYS = ("id", "name", "type", "set", "points", "copies", "text", "flavour")
@@ -151,7 +153,6 @@ def one_table(sheets: list[SheetData]) -> SheetData:
 
 
 def export_pack(pack: Pack, out: Path) -> Path:
-    from generator.core.files import atomic_output
 
     out = Path(out)
     suffix = out.suffix.lower()
@@ -159,7 +160,6 @@ def export_pack(pack: Pack, out: Path) -> Path:
     if suffix == ".csv":
         data = csv_bytes(one_table(sheets))
     elif suffix == ".ods":
-        from generator.pack.sheets.ods import ods_bytes
         data = ods_bytes(sheets)
     else:
         data = xlsx_bytes(sheets)

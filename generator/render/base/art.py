@@ -11,6 +11,7 @@ from pathlib import Path
 
 from generator.core.errors import InputError, Problem
 from generator.core.paths import resolve_inside
+from generator.render.base.graphics import draw_graphic
 
 
 MAX_ART_BYTES = 20 * 1024 * 1024
@@ -87,7 +88,6 @@ class ArtLibrary:
         if kind == "raster":
             canvas.drawImage(obj, dx, dy, dw, dh, mask="auto")
         else:
-            from generator.render.base.graphics import draw_graphic
             canvas.saveState()
             canvas.translate(dx, dy)
             canvas.scale(scale, scale)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
 
 INVISIBLE = re.compile("[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 _RTL_CLASSES = {"R", "AL"}
@@ -49,7 +50,6 @@ STYLE_NAMES = {0: "regular", 1: "bold", 2: "italic", 3: "bold-italic"}
 
 def missing_glyphs(fitter, text: str, font: str = "regular") -> dict[str, list[str]]:
     """Per font style, the characters of `text` that style's font cannot draw."""
-    from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
     style_of = {REGULAR: "regular", BOLD: "bold", ITALIC: "italic", BOLD_ITALIC: "bold-italic"}
     # fast path, exact: every run is a piece of the text, so when all four styles draw every
     # character of the text there is nothing to report (this runs for every text of every card)

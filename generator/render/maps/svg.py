@@ -23,6 +23,7 @@ from generator.core.errors import InputError, Location, Problem
 from generator.grids.graph import boundary_loops
 from generator.render.maps.cells import GRID_GREY, LABEL_GREY, OBSTACLE_FILL, PATTERN_GREY, ZONE_DASHES
 from generator.render.maps.square import AIR_GREY, edge_width_mm, level_grey
+from generator.maps.load import load_map
 
 MARGIN_MM = 3.0
 HIGHLIGHT = "#d9480f"  # one strong colour, visible over every grey and pattern
@@ -110,7 +111,6 @@ def _highlight_cells(highlight, where: str) -> set:
 
 def _load(map_obj, pack):
     if isinstance(map_obj, (str, Path)):
-        from generator.maps.load import load_map
         return load_map(pack, Path(map_obj))
     return map_obj
 
