@@ -41,7 +41,7 @@ def test_every_font_of_every_output_is_embedded(pack, tmp_path):
     presets = sorted((REPO / "card_data" / pack / "presets").glob("*.yaml"))
     if presets:
         from generator.render.roster.sheet import write_roster
-        from generator.pack.locate import load_target
+        from generator.share.decklist_files import load_target
         p, build = load_target(presets[0], None)
         write_roster(p, build, out / "roster.pdf")
     pdfs = sorted(out.rglob("*.pdf"))

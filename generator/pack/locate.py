@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.yamlio import display_path, load_yaml_file
-from generator.pack.load import find_pack_root, load_build, load_pack
+from generator.pack.load import find_pack_root, load_pack
 
 if TYPE_CHECKING:
     from generator.pack.model import Pack
@@ -44,14 +44,3 @@ def pack_for(target: Path, pack_option: Path | None = None, cache: dict | None =
 
 def is_map_file(path: Path) -> bool:
     return path.parent.name == "maps"
-
-
-def load_target(path: Path, pack_option: Path | None = None):
-    """The pack and build of a build file, found the way `pnp validate` finds them."""
-    path = Path(path)
-    if not path.is_file():
-        where = display_path(path)
-        raise InputError([Problem("file.missing", f"no such build file: {where}", Location(where),
-                                  expected="a build file (YAML)", fix="check the path")])
-    pack = pack_for(path, pack_option)
-    return pack, load_build(path, pack)
