@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from generator.core.errors import InputError
 from generator.kit import pack_faces
 from generator.pack.cardlist import card_order
 from generator.pack.load import load_pack
 from generator.render.cards.faces import CardFace, CardShared
+from generator.render.base.cutguides import GUIDE_WIDTH_PT
 from generator.render.cards.sheets import write_gutterfold, write_home_sheets, write_print_shop
+from pdflines import segments
 
 MM = 72 / 25.4
 TOL = 0.05 * MM  # 0.05 mm in points
@@ -56,24 +57,7 @@ def markers(page) -> list[tuple[str, float, float]]:
 
 def mark_segments(reader, page) -> list[tuple[float, float, float, float]]:
     """Cut guides: the 0.25 pt line segments drawn on the page itself (not inside forms)."""
-    from generator.render.base.cutguides import GUIDE_WIDTH_PT as MARK_WIDTH_PT
-    ops = ContentStream(page.get_contents(), reader).operations
-    segs, start, width, stack = [], None, 1.0, []
-    for operands, op in ops:
-        if op == b"q":
-            stack.append(width)
-        elif op == b"Q":
-            width = stack.pop() if stack else 1.0
-        elif op == b"w":
-            width = float(operands[0])
-        elif op == b"m":
-            start = tuple(float(v) for v in operands)
-        elif op == b"l" and start is not None:
-            end = tuple(float(v) for v in operands)
-            if abs(width - MARK_WIDTH_PT) < 1e-6:
-                segs.append((start[0], start[1], end[0], end[1]))
-            start = None
-    return segs
+    return [(x1, y1, x2, y2) for x1, y1, x2, y2, width in segments(page) if abs(width - GUIDE_WIDTH_PT) < 1e-6]
 
 
 def test_every_card_is_on_a_front_with_its_name(pack, home_pdf):

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from generator.core.calibration import load_back_offset, parse_offset, save_back_offset
 from generator.core.errors import InputError
@@ -25,6 +24,7 @@ from generator.kit import pack_faces
 from generator.pack.load import load_pack
 from generator.render.cards.faces import CardShared
 from generator.render.cards.sheets import CAL_CROSS_PT, write_calibration, write_home_sheets
+from pdflines import segments
 
 MM = 72 / 25.4
 TOL = 0.05 * MM
@@ -42,24 +42,6 @@ def pack():
 def faces(pack):
     shared = CardShared(pack)
     return pack_faces(pack, shared, copies=False)[:14], shared  # two sheets, the second part full
-
-
-def segments(page) -> list[tuple[float, float, float, float, float]]:
-    """Straight lines drawn on the page: (x1, y1, x2, y2, line width)."""
-    out, start, width, stack = [], None, 1.0, []
-    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
-        if op == b"q":
-            stack.append(width)
-        elif op == b"Q":
-            width = stack.pop() if stack else 1.0
-        elif op == b"w":
-            width = float(operands[0])
-        elif op == b"m":
-            start = tuple(float(v) for v in operands)
-        elif op == b"l" and start is not None:
-            out.append((*start, *(float(v) for v in operands), width))
-            start = None
-    return out
 
 
 def texts(page) -> list[tuple[str, float, float]]:
