@@ -40,6 +40,8 @@ def print_reports(console: Console, reports: list[Report], verbose: bool = True)
 
 
 def print_report(console: Console, report: Report, verbose: bool) -> None:
+    # a game without points (nothing costs any, no limit) shows no points, only the line-up
+    priced = report.points is not None and bool(report.points.total or report.points.limit is not None)
     if report.kind == "pack":
         stats = report.stats
         parts = "; ".join(
@@ -51,7 +53,7 @@ def print_report(console: Console, report: Report, verbose: bool) -> None:
     else:
         verdict = "[green]LEGAL[/]" if report.legal else "[bold red]NOT LEGAL[/]"
         points = ""
-        if report.points is not None and (report.points.total or report.points.limit is not None):
+        if priced:
             p = report.points
             points = f" — {p.total}" + (f"/{p.limit} points ({p.left} left)" if p.limit is not None
                                         else " points (no limit)")
@@ -83,4 +85,7 @@ def print_report(console: Console, report: Report, verbose: bool) -> None:
             detail = ", ".join(f"{l.name} {l.total}" if l.count == 1 else f"{l.count} × {l.name} {l.total}"
                                for l in cards)
             name = (f"{index + 1}. " if numbered else "") + report.points.name_of(index)
+            if not priced:
+                console.print(f"      [dim]{escape(name)}[/]", highlight=False)
+                continue
             console.print(f"      [dim]{escape(name)}: {total} points — {escape(detail)}[/]", highlight=False)

@@ -173,6 +173,9 @@ class RuleSpec(Strict):
     fix: str | None = None
     stat: str | None = None  # stat_minimum: the stat checked
     places: list[Literal["base", "equipment", "abilities"]] = []  # unique_cards: where copies are counted
+    # count / unique_cards: per character (the default), or over the whole build: "the party's
+    # four heroes are four different heroes", "the decks hold a Final Boss somewhere"
+    scope: Literal["character", "build"] = "character"
     # pack-level composition checks (check: composition): cards of `member_type` that name an
     # `owner_type` card in `group_field` must match the owner's `counts_field` per `split_field`
     owner_type: str | None = None

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 # primitives run over one build (generator.rules.checks.CHECKS)
 BUILD_CHECKS = ("points_limit", "deck_size", "copy_limit", "card_sets", "card_kinds", "slot_capacity",
-                "requirements", "count", "owner", "stat_minimum", "unique_cards", "shared_cards")
+                "requirements", "count", "owner", "stat_minimum", "unique_cards", "shared_cards",
+                "deck_composition")
 # primitives run over the whole pack (generator.rules.pack_checks.PACK_CHECKS)
 PACK_CHECKS = ("composition", "pack_count")
 KNOWN_CHECKS = frozenset(BUILD_CHECKS + PACK_CHECKS)

@@ -2,8 +2,9 @@
 
 - stat_minimum  a character's total of a stat (every fitting card, bonuses included) is at
                 least `min` (Boss Fight: a boss needs 1 Health to take the field)
-- unique_cards  a character holds at most one copy of any card in the given `places`
-                (Boss Fight: the same ability twice on one character)
+- unique_cards  a character (or, with `scope: build`, the whole build) holds at most one copy
+                of any card in the given `places` (Boss Fight: the same ability twice on one
+                character; Raid Boss: the same hero twice in one party)
 - shared_cards  two characters of one build use the same card (a duplicate hero): legal, but the
                 kit prints `kit_copies` of each card, so the table needs another printed copy
 
@@ -44,20 +45,27 @@ def stat_minimum(ctx, rule: RuleSpec) -> list[Violation]:
 
 
 def unique_cards(ctx, rule: RuleSpec) -> list[Violation]:
+    """At most one copy of a card in `places`, per character, or with `scope: build` in the
+    whole build (four heroes who must be four different heroes)."""
     out = []
     places = tuple(rule.places) or ("abilities",)
-    for ch in ctx.build.characters:
+    whole = rule.scope == "build"
+    groups = [ctx.build.characters] if whole else [(ch,) for ch in ctx.build.characters]
+    for members in groups:
         seen: dict[str, object] = {}
-        for p in ctx.of(ch):
+        for p in (p for ch in members for p in ctx.of(ch)):
             if p.place not in places:
                 continue
             first = seen.setdefault(p.card.id, p)
             if first is p:
                 continue
-            values = {"character": ch.name, "card": p.card.name}
-            template = rule.message or "{character} takes {card} twice; a character may hold only one copy of it"
+            values = {"character": p.character.name, "card": p.card.name, "first": first.character.name}
+            template = rule.message or (
+                "{character} takes {card}, which {first} already has; a build may hold only one copy of it"
+                if whole else "{character} takes {card} twice; a character may hold only one copy of it")
             out.append(Violation(rule.id, rule.severity, template.format(**values), p.ref.location,
-                                 _path(p.ref.path), observed=p.card.id, expected="one copy per character",
+                                 _path(p.ref.path), observed=p.card.id,
+                                 expected="one copy per build" if whole else "one copy per character",
                                  contributors=(Contributor(p.card.id, p.card.name, p.card.points, 2),),
                                  fix=(rule.fix or "remove the second {card}").format(**values)))
     return out

@@ -126,16 +126,25 @@ def copy_limit(ctx, rule: RuleSpec) -> list[Violation]:
     default = rule.default if rule.default is not None else 3
     for ch in ctx.build.characters:
         for p in ctx.of(ch, "deck"):
-            limit = p.card.fields.get(rule.override_field) if rule.override_field else None
+            limit = _own_limit(p.card, rule.override_field)
             limit = limit if isinstance(limit, int) else default
             if p.copies > limit:
                 extra = p.copies - limit
-                out.append(Violation(rule.id, rule.severity,
-                                     f"{ch.name}'s deck has {p.copies} copies of {p.card.name}; at most {limit} allowed",
+                values = {"character": ch.name, "count": p.copies, "card": p.card.name, "limit": limit}
+                template = rule.message or "{character}'s deck has {count} copies of {card}; at most {limit} allowed"
+                out.append(Violation(rule.id, rule.severity, template.format(**values),
                                      p.ref.location, _path(p.ref), observed=p.copies, expected=f"at most {limit}",
                                      contributors=(Contributor(p.card.id, p.card.name, p.card.points, p.copies),),
                                      fix=f"remove {extra} × {p.card.name}"))
     return out
+
+
+def _own_limit(card, field: str | None):
+    """A card's own copy limit: its `field` (e.g. `deck_limit`), or with `copies` the number of
+    copies the pack itself holds, for decks made only of the cards the kit prints."""
+    if field == "copies" and "copies" not in card.fields:
+        return card.copies
+    return card.fields.get(field) if field else None
 
 
 def card_sets(ctx, rule: RuleSpec) -> list[Violation]:
@@ -289,14 +298,21 @@ def requirements(ctx, rule: RuleSpec) -> list[Violation]:
 
 
 def count(ctx, rule: RuleSpec) -> list[Violation]:
+    """How many cards in one place (base, equipment, abilities, deck; copies included) match
+    `count` (type, field = value), against exactly / min / max: per character, or with
+    `scope: build` over all the build's characters together (reported on the build)."""
     out = []
     spec = rule.count
     if spec is None:
         return out
     place = spec.within
-    for ch in ctx.build.characters:
+    chars = ctx.build.characters
+    # (who the message names, where it points, the characters counted together)
+    groups = ([(ctx.build.name, ctx.build.location, "characters", chars)] if rule.scope == "build"
+              else [(ch.name, ch.location, _path_tuple(ch.path), (ch,)) for ch in chars])
+    for who, location, path, members in groups:
         n = 0
-        for p in ctx.of(ch, place):
+        for p in (p for ch in members for p in ctx.of(ch, place)):
             if spec.type and p.card.type != spec.type:
                 continue
             if spec.field and p.card.fields.get(spec.field) != spec.value:
@@ -313,9 +329,9 @@ def count(ctx, rule: RuleSpec) -> list[Violation]:
             continue
         template = rule.messages.get(str(n)) or rule.message or (
             "{character} has {count} matching card(s); the rule asks for {expected}")
-        values = {"character": ch.name, "count": n, "expected": problem, "missing": abs(missing)}
-        out.append(Violation(rule.id, rule.severity, template.format(**values), ch.location,
-                             _path_tuple(ch.path), observed=n, expected=problem,
+        values = {"character": who, "count": n, "expected": problem, "missing": abs(missing)}
+        out.append(Violation(rule.id, rule.severity, template.format(**values), location,
+                             path, observed=n, expected=problem,
                              fix=rule.fix.format(**values) if rule.fix else None))
     return out
 
@@ -358,8 +374,10 @@ CHECKS = {
     "owner": owner,
 }
 
-# primitives of their own module (generator.rules.character_checks), same signature
+# primitives of their own modules (generator.rules.character_checks, deck_checks), same signature
 from generator.rules.character_checks import CHARACTER_CHECKS  # noqa: E402  (after the helpers it may use)
+from generator.rules.deck_checks import DECK_CHECKS  # noqa: E402
 
 CHECKS.update(CHARACTER_CHECKS)
+CHECKS.update(DECK_CHECKS)
 registry_matches("build", BUILD_CHECKS, CHECKS)
