@@ -106,10 +106,18 @@ def test_unknown_pack_and_card_are_404_with_a_hint(client):
     assert r.status_code == 404 and "did you mean `titan-arm`" in r.json()["detail"]
 
 
-def test_packs_without_sides_say_so(client):
-    r = client.get("/p/raid_boss/edit?side=x")
+def test_packs_without_sides_say_so(tmp_path):
+    """Every shipped pack has builds now; a fresh `pnp new` pack has none until it declares sides."""
+    from generator.pack.scaffold import create_pack
+    create_pack("Blank Slate", tmp_path / "packs")
+    from fastapi.testclient import TestClient
+    from generator.web.app import create_app
+    from generator.web.site import Site
+    client = TestClient(create_app(Site.load([tmp_path / "packs"], tmp_path / "builds", tmp_path / "cache")))
+    r = client.get("/p/blank_slate/edit?side=x")
     assert_clean_error(r, 422)
     assert "declares no sides" in r.text
+    assert "declares no sides to build" in client.get("/p/blank_slate").text
 
 
 # ---- the editor --------------------------------------------------------------------------------
@@ -196,11 +204,16 @@ def test_preset_opens_with_charts(client):
     assert "<polygon" in r.text
 
 
-@pytest.mark.parametrize("pack_id", ["battle_bosses", "tactics"])
-def test_other_packs_build_legal_builds_in_the_editor(client, env, pack_id):
+OTHER_PRESETS = [("battle_bosses", None), ("tactics", None), ("raid_boss", "party-first-raid"),
+                 ("raid_boss", "boss-karrun"), ("final_boss", "quick-game")]
+
+
+@pytest.mark.parametrize("pack_id, stem", OTHER_PRESETS)
+def test_other_packs_build_legal_builds_in_the_editor(client, env, pack_id, stem):
     from generator.web.common import preset_docs
     pack = env[1].packs[pack_id]
-    stem, (doc, _) = next(iter(preset_docs(pack).items()))
+    docs = preset_docs(pack)
+    doc, _ = docs[stem] if stem else next(iter(docs.values()))
     r = client.get(f"/p/{pack_id}/edit", params={"side": doc["side"]})
     ed = Editor(client, pack_id, doc_of(r.text))
     side = pack.spec.sides[doc["side"]]
@@ -218,6 +231,24 @@ def test_other_packs_build_legal_builds_in_the_editor(client, env, pack_id):
     if "points_limit" in doc:
         ed.op(op="set_limit", value=str(doc["points_limit"]))
     assert ed.legal, all_rules(ed.page)
+
+
+def test_raid_boss_and_final_boss_problems_show_next_to_their_card(client, env):
+    """The packs' own rules through the editor: a hero twice in the line, a card of the kit
+    once too often, a missing Final Boss (a build-wide count, shown with the build)."""
+    party = preset(env[1], "raid_boss", "party-first-raid")
+    party["characters"][3] = {"hero": "brannoc-stonehide"}
+    ed = Editor(client, "raid_boss", party).op(op="view")
+    assert not ed.legal and rules_at(ed.page, "characters[3].hero") == ["party.distinct"]
+    assert "stands in the line twice" in text(ed.page)
+    table = preset(env[1], "final_boss", "quick-game")
+    ed = Editor(client, "final_boss", table).op(op="view")
+    assert ed.legal
+    ed.op(op="deck", char=2, card="cheat-code", delta=1)  # the kit prints one
+    assert not ed.legal and "decks.copies" in rules_at(ed.page, "characters[2].deck.cheat-code")
+    ed.op(op="deck", char=2, card="cheat-code", delta=-1).op(op="deck", char=1, card="barrelback", delta=-1)
+    assert not ed.legal and "no Final Boss among its Enemies" in text(ed.page)
+    assert all_rules(ed.page).count("decks.final-boss") >= 1
 
 
 @pytest.mark.parametrize("bad", [

@@ -257,13 +257,18 @@ def test_keyboard_and_contrast(server, page):
     assert page.evaluate(CONTRAST) == []
 
 
-@pytest.mark.parametrize("pack_id", ["battle_bosses", "tactics"])
-def test_other_packs_build_a_legal_build_by_clicking(server, page, pack_id):
+@pytest.mark.parametrize("pack_id, stem", [("battle_bosses", None), ("tactics", None),
+                                           ("raid_boss", "party-first-raid"), ("raid_boss", "boss-karrun"),
+                                           ("final_boss", "quick-game")])
+def test_other_packs_build_a_legal_build_by_clicking(server, page, tmp_path, pack_id, stem):
+    """A preset rebuilt from an empty build by clicking, as a player would: nothing in the
+    server names these games, the pack's `sides:` and `rules:` drive the page."""
     from generator.pack.load import load_pack
     from generator.web.common import preset_docs
     base, _ = server
     pack = load_pack(REPO / "card_data" / pack_id)
-    stem, (doc, _) = next(iter(preset_docs(pack).items()))
+    docs = preset_docs(pack)
+    doc, _ = docs[stem] if stem else next(iter(docs.values()))
     side = pack.spec.sides[doc["side"]]
     card = {c.id: c.name for c in pack.cards.values()}
     page.goto(f"{base}/p/{pack_id}/new")
@@ -287,12 +292,30 @@ def test_other_packs_build_a_legal_build_by_clicking(server, page, pack_id):
         limit = page.get_by_label("Points limit", exact=True)
         changes(page, lambda: limit.select_option(str(doc["points_limit"])))
     expect(page.locator("#verdict")).to_have_text("LEGAL")
+    if stem:  # the packs added by issue 17's last point: look at them at both widths
+        shoot(page, tmp_path, f"{pack_id}-{stem}")
+
+
+@pytest.mark.parametrize("pack_id, stem, target, card_id, rule", [
+    ("raid_boss", "party-first-raid", "new", "brannoc-stonehide", "party.distinct"),  # a fifth hero, twice
+    ("final_boss", "quick-game", "2", "cheat-code", "decks.copies"),  # the Drops deck; the kit prints one
+])
+def test_a_rule_of_these_packs_shows_next_to_its_card(server, page, pack_id, stem, target, card_id, rule):
+    """Open a preset, add one card too many by clicking, see the pack's own rule at that card."""
+    base, _ = server
+    name = names(pack_id)[card_id]
+    page.goto(f"{base}/p/{pack_id}/edit?preset={stem}")
+    expect(page.locator("#verdict")).to_have_text("LEGAL")
+    page.locator("#target-char").select_option(target)
+    add(page, name)
+    expect(page.locator("#verdict")).not_to_have_text("LEGAL")
+    expect(page.locator(f'[data-rule="{rule}"]').first).to_be_visible()
 
 
 @pytest.mark.parametrize("pack_id", ["raid_boss", "final_boss"])
-def test_packs_without_builds_open_their_cards(server, page, pack_id):
+def test_packs_with_builds_list_their_presets_and_cards(server, page, pack_id):
     base, _ = server
     page.goto(f"{base}/p/{pack_id}")
-    expect(page.locator("main")).to_contain_text("no sides to build")
+    expect(page.locator("main")).not_to_contain_text("no sides to build")
     page.get_by_role("link", name="Browse the cards").click()
     expect(page.locator(".cardgrid img").first).to_be_visible()
