@@ -260,3 +260,35 @@ def test_a_placard_inside_a_deck_is_the_wrong_kind(final, tmp_path):
     report, lines = check(final, doc, tmp_path)
     assert rules(report) == {"card.kind"}
     assert report.violations[0].location.line == line_of(lines, "stages-placard", 1)
+
+
+# ---- the roster sheet of a build without points ---------------------------------------------------
+
+
+@pytest.mark.parametrize("pack_id, stem, present, absent", [
+    ("raid_boss", "party-first-raid", ["Base HP", "Dice", "PARTY", "1. Brannoc Stonehide", "4. Orrin Vale"],
+     ["points", "POINTS", "Ability dice"]),
+    ("final_boss", "quick-game", ["TABLE DECKS", "3. Drops Deck", "DECK · 36 CARDS"], ["points", "Attack"]),
+])
+def test_the_roster_of_a_game_without_points_prints_no_points(tmp_path, pack_id, stem, present, absent):
+    from pypdf import PdfReader
+    from generator.render.roster.sheet import write_roster
+    pack = load_pack(REPO / "card_data" / pack_id)
+    out = tmp_path / "roster.pdf"
+    info = write_roster(pack, load_build(pack.root / "presets" / f"{stem}.yaml", pack), out)
+    assert info["legal"]
+    page = " ".join(p.extract_text() for p in PdfReader(str(out)).pages)
+    for word in present:
+        assert word in page, word
+    for word in absent:
+        assert word not in page, word
+
+
+def test_the_roster_of_a_game_with_points_still_prints_them(tmp_path):
+    from pypdf import PdfReader
+    from generator.render.roster.sheet import write_roster
+    pack = load_pack(REPO / "card_data" / "boss_fight")
+    out = tmp_path / "roster.pdf"
+    write_roster(pack, load_build(pack.root / "presets" / "party-oathsworn.yaml", pack), out)
+    page = PdfReader(str(out)).pages[0].extract_text()
+    assert "POINTS" in page and "100 / 100 points" in page and "Health" in page

@@ -251,6 +251,32 @@ def test_raid_boss_and_final_boss_problems_show_next_to_their_card(client, env):
     assert all_rules(ed.page).count("decks.final-boss") >= 1
 
 
+def stat_cells(page: str) -> dict[str, str]:
+    """The statistics row of each character: label -> value, in page order (later ones win)."""
+    import re
+    return dict(re.findall(r"<div><dt>([^<]+)</dt><dd>(\d+)</dd></div>", page))
+
+
+def test_games_without_points_show_no_points_and_only_the_numbers_their_cards_carry(client):
+    """Raid Boss and Final Boss cost no points: no points bar, limit or `0 pts`; a hero shows
+    the pack's totals (Base HP, Dice), a boss its HP, a Final Boss deck no stat at all. Boss
+    Fight, which has points and stat blocks, keeps all of it."""
+    party = client.get("/p/raid_boss/edit?preset=party-first-raid").text
+    assert 'id="points"' not in party and " pts</span>" not in party and "Points limit" not in party
+    assert stat_cells(party) == {"Base HP": "10", "Dice": "2"}  # the last hero, Orrin Vale
+    assert "<dt>HP</dt>" not in party and "Ability dice" not in party
+    boss = client.get("/p/raid_boss/edit?preset=boss-karrun").text
+    assert stat_cells(boss) == {"HP": "120"}
+    assert "deck by tier" in boss
+    table = client.get("/p/final_boss/edit?preset=quick-game").text
+    assert stat_cells(table) == {}
+    for title in ("Stages Deck: deck by kind", "Enemies Deck: deck by rank", "Drops Deck: deck by duration"):
+        assert title in table
+    bf = client.get("/p/boss_fight/edit?preset=party-oathsworn").text
+    assert 'id="points"' in bf and " pts</span>" in bf and "Points limit" in bf
+    assert {"Health", "Intelligence", "Strength", "Agility"} <= set(stat_cells(bf))
+
+
 @pytest.mark.parametrize("bad", [
     {"build": "x", "op": {"op": "view"}},
     {"build": {"side": "dragon", "name": "x", "characters": []}, "op": {"op": "view"}},

@@ -30,11 +30,17 @@ def deck_field(pack: Pack, side) -> str | None:
     if not side.deck:
         return None
     for type_id in side.deck.types:
-        spec = pack.spec.card_types.get(type_id)
-        for name, f in (spec.fields.items() if spec else []):
-            if f.type == "choice":
-                return name
+        name = choice_field(pack, type_id)
+        if name:
+            return name
     return None
+
+
+def choice_field(pack: Pack, type_id: str) -> str | None:
+    """The first `choice` field of one card type (a deck of several types breaks each card
+    down by its own type's field: a Stage by kind, an Enemy by rank)."""
+    spec = pack.spec.card_types.get(type_id)
+    return next((name for name, f in (spec.fields.items() if spec else []) if f.type == "choice"), None)
 
 
 def footprint_hexes(pack: Pack, build) -> dict | None:
@@ -68,6 +74,7 @@ def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None)
         by_type[name] = by_type.get(name, 0) + line.total
     out["per_type"] = bars(sorted(by_type.items(), key=lambda kv: -kv[1]), " pts")
     field = deck_field(pack, side)
+    mixed = side.deck is not None and len(side.deck.types) > 1
     decks = []
     for i, char in enumerate(doc["characters"]):
         deck = char.get("deck") or {}
@@ -75,12 +82,22 @@ def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None)
             continue
         by_value: dict[str, int] = {}
         by_copies: dict[int, int] = {}
+        fields: list[str] = []  # what this deck was broken down by, in order met
         for card_id, n in deck.items():
             card = pack.cards.get(card_id)
-            value = str(card.fields.get(field) or "other") if card and field else "cards"
+            own = (choice_field(pack, card.type) if mixed else field) if card else None
+            if card and own:
+                value = str(card.fields.get(own) or "other")
+                label = own.replace("_", " ")
+            elif card and mixed:  # a type with no choice field: the type itself says most
+                value, label = pack.spec.card_types[card.type].name, "card type"
+            else:
+                value, label = "cards", "card"
+            fields += [label] if label not in fields else []
             by_value[value] = by_value.get(value, 0) + n
             by_copies[n] = by_copies.get(n, 0) + 1
         decks.append({"index": i, "by_value": bars(sorted(by_value.items(), key=lambda kv: -kv[1])),
+                      "field": " / ".join(fields),
                       "by_copies": bars([(f"{n}×", by_copies[n]) for n in sorted(by_copies)], " cards")})
     out["decks"] = decks
     out["deck_field"] = field.replace("_", " ") if field else None

@@ -11,6 +11,7 @@ from generator.pack.model import Pack
 from generator.rules import validate_build
 from generator.core.report import Report, Violation
 from generator.share.codes import share_code
+from generator.pack import display
 from generator.web import charts
 from generator.web.common import per_pack
 from generator.web.state import NO_LIMIT, WHERE, place_of, side_of, to_build
@@ -68,6 +69,8 @@ class BuildView:
     code: str | None = None
     code_error: str | None = None
     charts: dict = field(default_factory=dict)
+    priced: bool = True  # the side's builds can cost points (generator.pack.display)
+    stat_labels: dict = field(default_factory=dict)  # the statistics shown, key -> label
 
     @property
     def legal(self) -> bool:
@@ -168,6 +171,10 @@ def build_view(pack: Pack, doc: dict) -> BuildView:
     build_level = rest + targets["points_limit"] + targets["name"]
     view = BuildView(doc, report, problems, chars, [v for v in build_level if v.severity == "error"],
                      [v for v in violations if v.severity != "error"])
+    view.priced = display.deals_in_points(pack, side)
+    view.stat_labels = display.stat_labels(pack, side)
+    for cv in chars:
+        cv.stats = {k: cv.stats[k] for k in view.stat_labels if k in cv.stats}
     if report is not None and report.points is not None:
         view.total = report.points.total
     view.limit, view.limit_source = limit_source(pack, doc, report)

@@ -155,7 +155,8 @@ class RosterBlocks:
         stats = self.report.stats.get(character_key(char.path[-1]), {})  # by position, never by name
         items = []
         for stat_id, stat in self.spec.stats.items():
-            items.append((stat.icon, str(stats.get(stat_id, 0)), stat.name))
+            if stat_id in self.stat_labels:  # only the stats this side's cards can carry
+                items.append((stat.icon, str(stats.get(stat_id, 0)), stat.name))
         base_fields = self.spec.card_types[self.side.base.type].fields
         if self.slot_rule and self.slot_rule.capacity_field in base_fields:
             cap_field, use_field = self.slot_rule.capacity_field, self.slot_rule.usage_field
@@ -169,6 +170,10 @@ class RosterBlocks:
                 spec = base_fields.get(name)
                 label = (spec.label if spec and spec.label else name.replace("_", " ").capitalize())
                 items.append((icon, str(stats[name]), label + (" (hexes)" if name == "size" else "")))
+        done = {"feat_cost", "size", self.slot_rule.capacity_field if self.slot_rule else None}
+        for name in self.spec.totals:  # the pack's other totals (Raid Boss: Base HP, Dice)
+            if name in stats and name not in done and name not in self.spec.stats:
+                items.append((None, str(stats[name]), self.stat_labels.get(name, name)))
         return items
 
     @staticmethod
@@ -180,6 +185,8 @@ class RosterBlocks:
     def character_block(self, index: int, char: Character, max_height: float, columns: int) -> Block:
         rows = self.rows_of(char)
         head_h, stats_h, pad, row_h = 6.5 * MM, self.stats_h, 2.5 * MM, self.row_h
+        if not self.stat_items(char):  # nothing to count (a deck of shared cards): no empty band
+            stats_h = 1 * MM
         split = self.split_columns(rows, columns)
         room = max_height - head_h - stats_h - 2 * pad
         if max(len(c) for c in split) * row_h > room:
@@ -210,7 +217,7 @@ class RosterBlocks:
             elif base_icon:
                 self.icon(base_icon, tx, top - head_h + 1.5 * MM, 3.6 * MM, "#ffffff")
                 tx += 5 * MM
-            pts = f"{points} points"
+            pts = f"{points} points" if self.priced else ""
             pts_w = stringWidth(pts, BOLD, 10)
             self.text(tx, top - head_h + 2 * MM, f"{index + 1}. {char.name}", BOLD, 11, white,
                       width=w - (tx - x0) - pts_w - 8 * MM)
@@ -344,6 +351,30 @@ class RosterBlocks:
 
         return Block(height, draw)
 
+    def points_table(self, x: float, y: float, table_w: float, names: list[str], points) -> None:
+        """The points per character against the limit, with the total."""
+        c = self.c
+        self.text(x, y, "POINTS", BOLD, 7, hex_color(self.color))
+        right = x + table_w
+        for name, value in zip(names, self.char_points):
+            y -= 4.2 * MM
+            self.text(x, y, name, REGULAR, 8.5, width=table_w - 12 * MM)
+            self.text(right, y, str(value), REGULAR, 8.5, align="right")
+        y -= 4.2 * MM
+        total = points.total if points else 0
+        limit = points.limit if points else None
+        c.setStrokeColor(INK)
+        c.setLineWidth(0.5)
+        c.line(x, y + 3.2 * MM, right, y + 3.2 * MM)
+        if limit is None:
+            summary = "Total (no points limit)"
+        else:
+            left = limit - total
+            summary = f"Total · limit {limit} · " + (f"{left} left" if left >= 0 else f"{-left} over")
+        self.text(x, y, summary, BOLD, 8.5, width=table_w - 9 * MM)
+        over = limit is not None and total > limit
+        self.text(right, y, str(total), BOLD, 8.5, hex_color(NOT_LEGAL) if over else INK, align="right")
+
     def share_block(self) -> Block:
         """Three zones side by side: the points against the limit, the share code, its QR code."""
         qr_w = QR_SIZE
@@ -364,28 +395,14 @@ class RosterBlocks:
             c.setStrokeColor(RULE)
             c.setLineWidth(0.4)
             c.line(x, top, x + self.width, top)
-            # points breakdown against the limit
             y = top - 4.5 * MM
-            self.text(x, y, "POINTS", BOLD, 7, hex_color(self.color))
-            right = x + table_w
-            for name, value in zip(names, self.char_points):
-                y -= 4.2 * MM
-                self.text(x, y, name, REGULAR, 8.5, width=table_w - 12 * MM)
-                self.text(right, y, str(value), REGULAR, 8.5, align="right")
-            y -= 4.2 * MM
-            total = points.total if points else 0
-            limit = points.limit if points else None
-            c.setStrokeColor(INK)
-            c.setLineWidth(0.5)
-            c.line(x, y + 3.2 * MM, right, y + 3.2 * MM)
-            if limit is None:
-                summary = "Total (no points limit)"
+            if not self.priced:  # no points: the line-up, in its order
+                self.text(x, y, self.side.name.upper(), BOLD, 7, hex_color(self.color))
+                for i, name in enumerate(names, 1):
+                    y -= 4.2 * MM
+                    self.text(x, y, f"{i}. {name}", REGULAR, 8.5, width=table_w - 4 * MM)
             else:
-                left = limit - total
-                summary = f"Total · limit {limit} · " + (f"{left} left" if left >= 0 else f"{-left} over")
-            self.text(x, y, summary, BOLD, 8.5, width=table_w - 9 * MM)
-            over = limit is not None and total > limit
-            self.text(right, y, str(total), BOLD, 8.5, hex_color(NOT_LEGAL) if over else INK, align="right")
+                self.points_table(x, y, table_w, names, points)
             # the share code, in groups for reading aloud, and its QR code
             y = top - 4.5 * MM
             self.text(code_x, y, "SHARE CODE", BOLD, 7, hex_color(self.color))

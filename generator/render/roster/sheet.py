@@ -15,6 +15,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
+from generator.pack.display import deals_in_points, stat_labels
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.paper import PAPERS, page_size_pt
@@ -91,6 +92,9 @@ class RosterSheet(RosterBlocks):
         self.qr_info: dict | None = None
         self.row_h, self.stats_h = ROW, 7.5 * MM
         self.char_points = [self.points_of(ch) for ch in build.characters]
+        # a game without points (generator.pack.display) prints no points, bar or totals
+        self.priced = deals_in_points(pack, self.side)
+        self.stat_labels = stat_labels(pack, self.side)
 
     def points_of(self, char: Character) -> int:
         """A character's points, counted by position (two characters may share a name)."""
@@ -139,7 +143,9 @@ class RosterSheet(RosterBlocks):
         points = report.points
         total = points.total if points else 0
         limit = points.limit if points else None
-        if limit is None:
+        if not self.priced:
+            line = ""
+        elif limit is None:
             line = f"{total} points · no limit"
         else:
             left = limit - total
@@ -153,7 +159,8 @@ class RosterSheet(RosterBlocks):
         note.append(f"{warnings} warning" + ("s" if warnings != 1 else ""))
         self.text(bx + badge_w / 2, top - 19.5 * MM, ", ".join(note), REGULAR, 7.5,
                   hex_color(WARNING) if warnings and report.legal else GREY, align="center")
-        self.points_bar(x, top - 27.5 * MM, w, 5 * MM)
+        if self.priced:
+            self.points_bar(x, top - 27.5 * MM, w, 5 * MM)
 
     def points_bar(self, x: float, y: float, w: float, h: float) -> None:
         """Each character's points as a segment of a bar scaled to the limit; the limit is marked."""
