@@ -292,3 +292,24 @@ def test_the_roster_of_a_game_with_points_still_prints_them(tmp_path):
     write_roster(pack, load_build(pack.root / "presets" / "party-oathsworn.yaml", pack), out)
     page = PdfReader(str(out)).pages[0].extract_text()
     assert "POINTS" in page and "100 / 100 points" in page and "Health" in page
+
+
+# ---- the rulebooks' preset pages ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pack_id, title, present", [
+    ("raid_boss", "Ready Teams and Boss Decks",
+     ["The First Raid", "1. Brannoc Stonehide", "Base HP 12", "Karrun, the Deep Maw", "Deck (21):"]),
+    ("final_boss", "Deck Set-Ups", ["Quick Game", "The Whole Kit", "3. Drops Deck", "Deck (36):"]),
+])
+def test_the_rulebook_lists_the_presets_without_points(tmp_path, pack_id, title, present):
+    from pypdf import PdfReader
+    result = CliRunner().invoke(main, ["build", str(REPO / "card_data" / pack_id), "--only", "rulebook",
+                                       "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    pages = [p.extract_text() for p in PdfReader(str(tmp_path / "rulebook.pdf")).pages]
+    page = [p for p in pages if title in p][-1]  # the page itself, not the contents
+    section = page.split(title, 1)[1].split("Glossary", 1)[0]
+    for word in present:
+        assert word in section.replace("\n", " "), word
+    assert "points" not in section.lower()

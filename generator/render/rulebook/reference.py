@@ -13,6 +13,7 @@ from reportlab.platypus import Flowable
 
 from generator.grids.hexgrid import Layout as HexLayout
 from generator.pack.cardlist import sorted_cards
+from generator.pack.display import deals_in_points, stat_labels
 from generator.pack.load import load_build
 from generator.pack.schemas import ATTACK_KINDS
 from generator.render.rulebook.tables import rich_table
@@ -131,9 +132,11 @@ def card_list(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
 # ---- presets -----------------------------------------------------------------------------------
 
 
-def _summary(pack: Pack, stats: dict, base_type: str | None) -> str:
+def _summary(pack: Pack, stats: dict, base_type: str | None, shown: dict | None = None) -> str:
+    """`shown`: the statistics this side's characters can carry (generator.pack.display)."""
     parts = []
     fields = pack.spec.card_types[base_type].fields if base_type in pack.spec.card_types else {}
+    stats = {k: v for k, v in stats.items() if shown is None or k in shown or k not in pack.spec.stats}
     for key, value in stats.items():
         if key in pack.spec.stats:
             parts.append(f"{_stat(pack, key, False)} {value}")
@@ -146,7 +149,8 @@ def _summary(pack: Pack, stats: dict, base_type: str | None) -> str:
 
 def presets(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
     """Each preset: its total against its limit, then per character the cards that cost
-    points with their subtotal, the statistics they add up to, and the action deck."""
+    points with their subtotal, the statistics they add up to, and the action deck. A game
+    without points (generator.pack.display) gets the line-up, the statistics and the decks."""
     st = book.style
     out: list[Flowable] = []
     for n, path in enumerate(pack.preset_files, 1):
@@ -154,32 +158,42 @@ def presets(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
         report = validate_build(pack, build)
         points = report.points
         side = pack.spec.sides[build.side]
+        priced = deals_in_points(pack, side)  # a game without points prints the cards alone
         out.append(Heading(book, build.name, st.h2, level=1, key=f"{key}-p{n}", toc=True, reserve=st.line * 6,
                            space_before=st.body * 1.4, space_after=st.body * 0.2))
         limit = f" of {points.limit}" if points.limit is not None else ""
         legal = "" if report.legal else " · *does not pass validation: run* `pnp validate`"
+        total = f" · **Total {points.total}**{limit} points" if priced else ""
         out.append(_keep(RichText(book, f"{side.name} · {len(build.characters)} character"
-                                        f"{'s' if len(build.characters) != 1 else ''} · **Total {points.total}**{limit} points{legal}",
+                                        f"{'s' if len(build.characters) != 1 else ''}{total}{legal}",
                                   st.body, color=st.muted, space_after=st.body * 0.4)))
         by_char = points.by_character()
         for index, character in enumerate(build.characters):  # by position: two may share a name
             lines = [ln for ln in points.lines if ln.index == index]
-            if len(build.characters) > 1:
-                out.append(Heading(book, f"{character.name} · {by_char.get(index, 0)} points", st.h3,
-                                   level=None, key=None, reserve=st.line * 4, space_before=st.body * 0.6,
-                                   space_after=st.body * 0.2))
-            summary = _summary(pack, report.stats.get(character_key(index), {}), side.base.type)
+            if len(build.characters) > 1:  # without points, the numbers are the line-up's order
+                head = (f"{character.name} · {by_char.get(index, 0)} points" if priced
+                        else f"{index + 1}. {character.name}")
+                out.append(Heading(book, head, st.h3, level=None, key=None, reserve=st.line * 4,
+                                   space_before=st.body * 0.6, space_after=st.body * 0.2))
+            summary = _summary(pack, report.stats.get(character_key(index), {}), side.base.type,
+                               stat_labels(pack, side))
             if summary:
                 out.append(_keep(RichText(book, summary, st.table, color=st.muted, space_after=st.body * 0.3)))
-            rows = [["Card", "Type", "Points"]]
-            for ln in lines:
-                type_name = pack.spec.card_types[ln.kind].name if ln.kind in pack.spec.card_types else ln.kind
-                count = f"{ln.count} × {ln.points} = " if ln.count > 1 else ""
-                rows.append([ln.name, type_name, f"{count}{ln.total}"])
-            rows.append(["**Total**", "", f"**{sum(ln.total for ln in lines)}**"])
-            table = rich_table(book, rows, width, st.table, ["left", "left", "right"])
-            table.spaceAfter = st.body * 0.4
-            out.append(table)
+            if not priced:  # no points table: name the base card(s) of a lone character instead
+                names = [pack.cards[b.card.id].name for b in character.bases if b.card.id in pack.cards]
+                if len(build.characters) == 1 and names:
+                    out.append(RichText(book, f"**{pack.spec.card_types[side.base.type].name}:** "
+                                        + ", ".join(names), st.table, space_after=st.body * 0.3))
+            else:
+                rows = [["Card", "Type", "Points"]]
+                for ln in lines:
+                    type_name = pack.spec.card_types[ln.kind].name if ln.kind in pack.spec.card_types else ln.kind
+                    count = f"{ln.count} × {ln.points} = " if ln.count > 1 else ""
+                    rows.append([ln.name, type_name, f"{count}{ln.total}"])
+                rows.append(["**Total**", "", f"**{sum(ln.total for ln in lines)}**"])
+                table = rich_table(book, rows, width, st.table, ["left", "left", "right"])
+                table.spaceAfter = st.body * 0.4
+                out.append(table)
             deck = [(pack.cards[d.card.id].name if d.card.id in pack.cards else d.card.id, d.copies)
                     for d in character.deck]
             if deck:
