@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from generator.core.errors import InputError, Location, Problem
+
 
 @click.command()
 @click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_okay=False))
@@ -19,28 +21,39 @@ import click
               show_default=True, help="Where builds are saved (YAML files the CLI reads too).")
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Card image cache (default: output/.web-cache).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes, to serve a group (each loads the packs; builds are shared files).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the builder in the web browser.")
-def serve(packs, host, port, builds_dir, cache_dir, open_browser):
+def serve(packs, host, port, builds_dir, cache_dir, workers, open_browser):
     """Start the deck builder in the browser for PACK (default card_data/boss_fight; several
     packs, or a folder of packs, get a start page listing them). Ctrl-C stops it."""
-    import uvicorn
-
     from generator.web.app import create_app
+    from generator.web.listen import listening_socket, serve as run_server
     from generator.web.site import ENV_BUILDS, ENV_CACHE, ENV_PACKS, Site
 
     targets = list(packs) or [Path("card_data/boss_fight")]
     site = Site.load(targets, builds_dir, cache_dir)  # bad packs stop here with the CLI's message
+    # the workers (and a server started with uvicorn's own command) read the packs from here
     os.environ.update({ENV_PACKS: os.pathsep.join(str(t) for t in targets), ENV_BUILDS: str(builds_dir)})
     if cache_dir:
         os.environ[ENV_CACHE] = str(cache_dir)
+    try:
+        sock = listening_socket(host, port)
+    except OSError as exc:
+        raise InputError([Problem("serve.listen", f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+                                  Location("--port"), found=str(port),
+                                  expected="a free port on an address of this computer",
+                                  fix="stop the other server on that port, or pick another with --port")]) from None
+    port = sock.getsockname()[1]  # --port 0 lets the system choose
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     url = f"http://{shown}:{port}/"
     click.echo(f"pnp serve: {', '.join(p.spec.name for p in site.packs.values())} at {url} "
-               f"(builds in {builds_dir}/; Ctrl-C stops)")
+               f"(builds in {builds_dir}/; {workers} worker{'s' if workers > 1 else ''}; Ctrl-C stops)")
     if open_browser:
         webbrowser.open(url)
-    config = uvicorn.Config(create_app(site), host=host, port=port, log_level="warning")
     try:
-        uvicorn.Server(config).run()
+        run_server(create_app(site) if workers == 1 else None, sock, workers)
     except KeyboardInterrupt:
         pass
+    finally:
+        sock.close()

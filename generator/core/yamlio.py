@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import yaml
@@ -40,8 +41,15 @@ class Document:
     positions: dict = field(default_factory=dict)
     key_positions: dict = field(default_factory=dict)
 
+    @cached_property
+    def start(self) -> Location:
+        """The top of the file (one shared, frozen value)."""
+        return Location(self.file, 1, 1)
+
     def at(self, path: PathT = (), key: bool = False) -> Location:
         """Location of the value at `path` (or of its key), falling back to the nearest ancestor."""
+        if not self.positions and not self.key_positions:  # data that came without a file (JSON from the builder)
+            return self.start
         path = tuple(path)
         if key and path in self.key_positions:
             line, col = self.key_positions[path]
@@ -51,7 +59,7 @@ class Document:
                 line, col = self.positions[path]
                 return Location(self.file, line, col)
             if not path:
-                return Location(self.file, 1, 1)
+                return self.start
             path = path[:-1]
 
 

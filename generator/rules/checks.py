@@ -265,14 +265,16 @@ def requirements(ctx, rule: RuleSpec) -> list[Violation]:
         # any copy of that same card on the character (two Quick Reflexes do not lift each other).
         stats = ctx.full_stats(ch)
         bases = [b for b in ctx.of(ch, "base") if b.fits]
+        own_of: dict[str, dict[str, int]] = {}  # card id -> the bonuses all its copies give
+        for q in ctx.of(ch):
+            if q.fits and q.place in ("equipment", "abilities"):
+                own = own_of.setdefault(q.card.id, {})
+                for stat, value in (q.card.fields.get("bonus") or {}).items():
+                    own[stat] = own.get(stat, 0) + value
         for p in ctx.of(ch):
             if p.place == "base":
                 continue
-            own: dict[str, int] = {}
-            for q in ctx.of(ch):
-                if q.card.id == p.card.id and q.fits and q.place in ("equipment", "abilities"):
-                    for stat, value in (q.card.fields.get("bonus") or {}).items():
-                        own[stat] = own.get(stat, 0) + value
+            own = own_of.get(p.card.id, {})
             for req in p.card.fields.get(field) or []:
                 need = req["min"]
                 if req.get("stat"):

@@ -4,7 +4,7 @@ anything that needs "which card sits where in this build" uses `resolve_build`."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from generator.core.errors import did_you_mean
@@ -34,22 +34,40 @@ class Placed:
 
 @dataclass
 class Context:
+    """One validation. `placed` is fixed once made; the per-character views below are built
+    from it on first use and kept, because every check asks for them again (a build of four
+    characters asks `of` about a hundred times), and the web builder validates at every click."""
+
     pack: Pack
     build: Build
     limit: int | None
     placed: list[Placed]
     limit_source: str | None = None
     max_characters: int | None = None  # the table's cap: --max-characters, else the build's
+    _of: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _stats: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def side(self):
         return self.pack.spec.sides[self.build.side]
 
     def of(self, character: Character, place: str | None = None) -> list[Placed]:
-        return [p for p in self.placed if p.character is character and (place is None or p.place == place)]
+        """The cards of one character (in build order), all or those of one place. The list is
+        shared between callers: read it, never change it."""
+        if not self._of:
+            for p in self.placed:  # keyed by identity: two characters may be equal (a duplicate hero)
+                self._of.setdefault((id(p.character), None), []).append(p)
+                self._of.setdefault((id(p.character), p.place), []).append(p)
+        return self._of.get((id(character), place), [])
 
     def base_stats(self, character: Character) -> dict[str, int]:
         """Stats of a character from its base cards and equipment bonuses (what requirements see)."""
+        key = (id(character), "base")
+        if key not in self._stats:
+            self._stats[key] = self._base_stats(character)
+        return dict(self._stats[key])
+
+    def _base_stats(self, character: Character) -> dict[str, int]:
         totals = {s: 0 for s in self.pack.spec.stats}
         for p in self.of(character):
             if not p.fits:
@@ -69,13 +87,16 @@ class Context:
         return totals
 
     def full_stats(self, character: Character) -> dict[str, int]:
-        totals = self.base_stats(character)
-        for p in self.of(character, "abilities"):
-            if not p.fits:
-                continue
-            for stat, value in (p.card.fields.get("bonus") or {}).items():
-                totals[stat] = totals.get(stat, 0) + value
-        return totals
+        key = (id(character), "full")
+        if key not in self._stats:
+            totals = self.base_stats(character)
+            for p in self.of(character, "abilities"):
+                if not p.fits:
+                    continue
+                for stat, value in (p.card.fields.get("bonus") or {}).items():
+                    totals[stat] = totals.get(stat, 0) + value
+            self._stats[key] = totals
+        return dict(self._stats[key])
 
 
 def path_text(path: tuple) -> str:
@@ -130,6 +151,14 @@ def unknown_card(pack: Pack, ref: Ref, place: str) -> Violation:
 
 
 def points_of(ctx: Context) -> Points:
+    """The points breakdown of the build (made once per validation: the limit check and the
+    report both need it)."""
+    if "points" not in ctx._stats:
+        ctx._stats["points"] = _points_of(ctx)
+    return ctx._stats["points"]
+
+
+def _points_of(ctx: Context) -> Points:
     lines: dict[tuple, PointsLine] = {}
     for p in ctx.placed:
         if p.card.points == 0 and p.place == "deck":

@@ -1,0 +1,167 @@
+"""`pnp serve` as a process: its listening socket, several workers, Ctrl-C, --port 0,
+--open, and a port already taken. (The pages and the API are in test_web_api.py, the
+browser flows in test_web_browser.py.)"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from web_support import REPO
+
+from generator.cli import main
+from generator.web import listen
+
+
+def test_accepted_connections_have_nagle_off():
+    """asyncio turns Nagle's algorithm off only on an accepted socket whose protocol is TCP;
+    with it on, every answer after the first on a keep-alive connection waits ~40 ms for a
+    delayed ACK. The accepted socket must say TCP and have TCP_NODELAY set."""
+    sock = listen.listening_socket("127.0.0.1", 0)
+    try:
+        with socket.create_connection(sock.getsockname()[:2]) as client:
+            accepted, _ = sock.accept()
+            with accepted:
+                assert accepted.proto == socket.IPPROTO_TCP
+                assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+                client.sendall(b"ping")
+                assert accepted.recv(4) == b"ping"
+    finally:
+        sock.close()
+
+
+def test_uvicorns_own_socket_would_leave_nagle_on():
+    """Why we bind the socket ourselves: a socket made without a protocol number (what uvicorn
+    binds for --workers) hands accepted connections protocol 0, which asyncio leaves alone. If
+    this starts failing, uvicorn or Python changed and listen.py's reason may be gone."""
+    plain = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    plain.bind(("127.0.0.1", 0))
+    plain.listen()
+    try:
+        with socket.create_connection(plain.getsockname()[:2]):
+            accepted, _ = plain.accept()
+            with accepted:
+                assert accepted.proto == 0
+    finally:
+        plain.close()
+
+
+def _start(*args: str, cwd=REPO):
+    proc = subprocess.Popen([sys.executable, "-m", "generator", "serve", *args], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    first = proc.stdout.readline()  # the line with the URL comes before the server starts
+    found = re.search(r"at http://localhost:(\d+)/", first)
+    if not found:
+        proc.kill()
+        pytest.fail("pnp serve printed no URL: " + first + proc.stdout.read())
+    port = int(found.group(1))
+    for _ in range(600):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                pass
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", "/api/packs")
+            if conn.getresponse().status == 200:
+                return proc, port, first
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail("pnp serve stopped: " + first + proc.stdout.read())
+            time.sleep(0.1)
+    proc.kill()
+    pytest.fail("pnp serve never answered")
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has stopped
+    except FileNotFoundError:
+        return False
+
+
+def _stop(proc) -> str:
+    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
+    try:
+        out, _ = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("pnp serve did not stop on Ctrl-C")
+    assert proc.returncode == 0, out
+    assert "Traceback" not in out, out
+    return out
+
+
+def test_two_workers_on_a_port_the_system_picks(tmp_path):
+    """--port 0 prints the port it got; two workers answer validations on new connections and
+    on a kept-alive one, and Ctrl-C stops the lot with no worker left behind."""
+    proc, port, first = _start("card_data/tactics", "--port", "0", "--workers", "2",
+                               "--builds", str(tmp_path / "builds"), "--cache", str(tmp_path / "cache"))
+    try:
+        assert port != 0 and "2 workers" in first
+        workers = [int(p) for p in subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
+                                                    text=True).stdout.split()]
+        assert len(workers) >= 2
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/api/packs")
+        pack = json.loads(conn.getresponse().read())[0]
+        assert pack["id"] == "tactics"
+        side = sorted(pack["sides"])[0]
+        doc = {"pack": "tactics", "name": "Empty", "side": side, "characters": []}
+        statuses = []
+        for _ in range(3):  # one kept-alive connection
+            conn.request("POST", "/api/tactics/validate", body=json.dumps(doc),
+                         headers={"Content-Type": "application/json"})
+            answer = conn.getresponse()
+            body = json.loads(answer.read())
+            statuses.append((answer.status, body["schema"]))
+        for _ in range(6):  # and new ones, which either worker may accept
+            fresh = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            fresh.request("POST", "/api/tactics/validate", body=json.dumps(doc),
+                          headers={"Content-Type": "application/json"})
+            answer = fresh.getresponse()
+            statuses.append((answer.status, json.loads(answer.read())["schema"]))
+            fresh.close()
+        conn.close()
+        assert all(status == 200 and schema.startswith("pnp.validation/") for status, schema in statuses)
+    finally:
+        out = _stop(proc)
+    for pid in workers:  # every worker has stopped too (allowing them a moment to exit)
+        for _ in range(100):
+            if not _running(pid):
+                break
+            time.sleep(0.1)
+        assert not _running(pid), f"worker {pid} outlived pnp serve"
+
+
+def test_open_opens_the_printed_address(monkeypatch):
+    opened, served = [], []
+    monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url))
+    monkeypatch.setattr(listen, "serve", lambda app, sock, workers=1: served.append((sock.getsockname(), workers)))
+    result = CliRunner().invoke(main, ["serve", str(REPO / "card_data/tactics"), "--port", "0", "--open"])
+    assert result.exit_code == 0, result.output
+    port = served[0][0][1]
+    assert opened == [f"http://localhost:{port}/"]
+    assert f"at http://localhost:{port}/" in result.output
+
+
+def test_a_taken_port_is_a_clear_error_not_a_traceback():
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        result = CliRunner().invoke(main, ["serve", str(REPO / "card_data/tactics"), "--port", str(port)])
+    finally:
+        taken.close()
+    assert result.exit_code == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
+    assert "--port" in result.output and "Traceback" not in result.output
