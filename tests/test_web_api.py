@@ -533,6 +533,26 @@ def test_api_validate_is_the_cli_document(client, env):
     assert any(v["rule"] == "card.unknown" for v in answer["results"][0]["violations"])
 
 
+@pytest.mark.parametrize("pack_id, stem, change, rule", [
+    ("raid_boss", "party-first-raid", lambda d: d["characters"].__setitem__(1, {"hero": "orrin-vale"}),
+     "party.distinct"),
+    ("raid_boss", "boss-mother-veyl", lambda d: d["characters"][0]["deck"].pop("veyl-unbound"), "boss.deck-tiers"),
+    ("final_boss", "whole-kit", lambda d: d["characters"][1]["deck"].pop("pixel-lich"), None),  # two bosses left
+    ("final_boss", "quick-game", lambda d: d["characters"][1]["deck"].pop("barrelback"), "decks.final-boss"),
+])
+def test_api_validate_and_share_the_packs_without_points(client, env, pack_id, stem, change, rule):
+    doc = preset(env[1], pack_id, stem)
+    answer = client.post(f"/api/{pack_id}/validate", json=doc).json()
+    assert answer["legal"] is True and answer["results"][0]["violations"] == []
+    shared = client.post(f"/api/{pack_id}/share", json=doc).json()
+    back = client.post(f"/api/{pack_id}/unshare", json={"code": shared["code"]}).json()
+    assert back["build"]["characters"] == doc["characters"]
+    change(doc)
+    answer = client.post(f"/api/{pack_id}/validate", json=doc).json()
+    rules = [v["rule"] for v in answer["results"][0]["violations"]]
+    assert answer["legal"] is (rule is None) and (rule in rules if rule else rules == [])
+
+
 @pytest.mark.parametrize("body", ["[1, 2]", '"x"', "{not json", '{"side": "boss"}', '{"side":"boss","name":"x","characters":7}'])
 def test_api_validate_bad_bodies(client, body):
     r = client.post("/api/boss_fight/validate", content=body, headers={"content-type": "application/json"})
