@@ -103,7 +103,9 @@ def test_a_party_is_exactly_four_heroes(raid, tmp_path, heroes):
     doc["characters"] = [{"hero": c.id} for c in raid.cards_of("hero")][:heroes]
     report, _ = check(raid, doc, tmp_path)
     assert rules(report) == {"build.characters"}
-    assert "needs exactly 4" in report.violations[0].message
+    v = report.violations[0]  # in the side's own words (`called: {one: hero, many: heroes}`)
+    assert v.message == f"a Party build has {heroes} heroes; it needs exactly 4"
+    assert v.fix == ("add a hero" if heroes < 4 else "remove a hero")
 
 
 def test_a_boss_in_the_line_is_the_wrong_kind_and_set(raid, tmp_path):
@@ -266,7 +268,8 @@ def test_a_placard_inside_a_deck_is_the_wrong_kind(final, tmp_path):
 
 
 @pytest.mark.parametrize("pack_id, stem, present, absent", [
-    ("raid_boss", "party-first-raid", ["Base HP", "Dice", "PARTY", "1. Brannoc Stonehide", "4. Orrin Vale"],
+    ("raid_boss", "party-first-raid", ["Base HP", "Dice", "PARTY", "Party · 4 heroes", "1. Brannoc Stonehide",
+                                       "4. Orrin Vale"],
      ["points", "POINTS", "Ability dice"]),
     ("final_boss", "quick-game", ["TABLE DECKS", "3. Drops Deck", "DECK · 36 CARDS"], ["points", "Attack"]),
 ])
@@ -299,8 +302,9 @@ def test_the_roster_of_a_game_with_points_still_prints_them(tmp_path):
 
 @pytest.mark.parametrize("pack_id, title, present", [
     ("raid_boss", "Ready Teams and Boss Decks",
-     ["The First Raid", "1. Brannoc Stonehide", "Base HP 12", "Karrun, the Deep Maw", "Deck (21):"]),
-    ("final_boss", "Deck Set-Ups", ["Quick Game", "The Whole Kit", "3. Drops Deck", "Deck (36):"]),
+     ["The First Raid", "Party · 4 heroes", "1. Brannoc Stonehide", "Base HP 12", "Karrun, the Deep Maw", "Deck (21):"]),
+    ("final_boss", "Deck Set-Ups", ["Quick Game", "Table Decks · 3 decks", "The Whole Kit", "3. Drops Deck",
+                                    "Deck (36):"]),
 ])
 def test_the_rulebook_lists_the_presets_without_points(tmp_path, pack_id, title, present):
     from pypdf import PdfReader

@@ -134,14 +134,28 @@ class TypeRef(Strict):
         return (self.type,) if isinstance(self.type, str) else tuple(self.type)
 
 
+class CharacterWords(Strict):
+    """What a side calls its characters in messages and on pages: `{one: hero, many: heroes}`,
+    `{one: deck, many: decks}`. Without it they are characters."""
+
+    one: Name
+    many: Name
+
+
 class SideSpec(Strict):
     name: Name
     sets: list[str]
     characters: CountRange = CountRange(min=1)
+    called: CharacterWords | None = None
     base: BaseSpec
     equipment: EquipmentSpec | None = None
     abilities: TypeRef | None = None
     deck: TypeRef | None = None
+
+    def character_word(self, count: int = 1) -> str:
+        """`hero` / `heroes` as the side calls its characters; `character` / `characters`."""
+        words = self.called or CharacterWords(one="character", many="characters")
+        return words.one if count == 1 else words.many
 
 
 class CountSpec(Strict):

@@ -46,12 +46,15 @@ def structure(ctx) -> list[Violation]:
         expected = f"{lo} to {hi}" if hi is not None and hi != lo else (f"exactly {lo}" if hi == lo else f"at least {lo}")
         agreed = " (the maximum this table agreed)" if capped and n > hi else ""
         where = build.max_characters_location if capped and n > hi and build.max_characters_location else build.location
+        # in the side's own words when it names its characters (`called:`), e.g. "3 heroes"
+        one = side.character_word(1)
+        some = (lambda k: side.character_word(k)) if side.called else (lambda k: "character(s)")
         out.append(Violation("build.characters", "error",
-                             f"a {side.name} build has {n} character(s); it needs {expected}{agreed}",
+                             f"a {side.name} build has {n} {some(n)}; it needs {expected}{agreed}",
                              where, "characters", observed=n, expected=expected,
-                             fix="add a character" if n < lo else (
-                                 f"remove {n - hi} character(s), or agree on a larger maximum" if capped
-                                 else "remove a character")))
+                             fix=f"add {_a(one)}" if n < lo else (
+                                 f"remove {n - hi} {some(n - hi)}, or agree on a larger maximum" if capped
+                                 else f"remove {_a(one)}")))
     for ch in build.characters:
         count = len(ch.bases)
         base = side.base

@@ -131,7 +131,7 @@ class RosterSheet(RosterBlocks):
                   hex_color(self.color))
         self.text(x, top - 11 * MM, self.build.name, BOLD, 20, width=w - badge_w - 6 * MM)
         n = len(self.build.characters)
-        sub = f"{self.side.name} · {n} character" + ("s" if n != 1 else "") + f" · {self.build.file}"
+        sub = f"{self.side.name} · {n} {self.side.character_word(n)} · {self.build.file}"
         self.text(x, top - 16.5 * MM, sub, REGULAR, 8.5, GREY, width=w - badge_w - 6 * MM)
         # verdict badge
         color = LEGAL if report.legal else NOT_LEGAL

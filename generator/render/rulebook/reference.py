@@ -164,8 +164,8 @@ def presets(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
         limit = f" of {points.limit}" if points.limit is not None else ""
         legal = "" if report.legal else " · *does not pass validation: run* `pnp validate`"
         total = f" · **Total {points.total}**{limit} points" if priced else ""
-        out.append(_keep(RichText(book, f"{side.name} · {len(build.characters)} character"
-                                        f"{'s' if len(build.characters) != 1 else ''}{total}{legal}",
+        out.append(_keep(RichText(book, f"{side.name} · {len(build.characters)} "
+                                        f"{side.character_word(len(build.characters))}{total}{legal}",
                                   st.body, color=st.muted, space_after=st.body * 0.4)))
         by_char = points.by_character()
         for index, character in enumerate(build.characters):  # by position: two may share a name
