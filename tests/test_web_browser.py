@@ -300,7 +300,8 @@ def test_other_packs_build_a_legal_build_by_clicking(server, page, tmp_path, pac
     ("raid_boss", "party-first-raid", "new", "brannoc-stonehide", "party.distinct"),  # a fifth hero, twice
     ("final_boss", "quick-game", "2", "cheat-code", "decks.copies"),  # the Drops deck; the kit prints one
 ])
-def test_a_rule_of_these_packs_shows_next_to_its_card(server, page, pack_id, stem, target, card_id, rule):
+def test_a_rule_of_these_packs_shows_next_to_its_card(server, page, tmp_path, pack_id, stem, target, card_id,
+                                                      rule):
     """Open a preset, add one card too many by clicking, see the pack's own rule at that card."""
     base, _ = server
     name = names(pack_id)[card_id]
@@ -310,6 +311,7 @@ def test_a_rule_of_these_packs_shows_next_to_its_card(server, page, pack_id, ste
     add(page, name)
     expect(page.locator("#verdict")).not_to_have_text("LEGAL")
     expect(page.locator(f'[data-rule="{rule}"]').first).to_be_visible()
+    shoot(page, tmp_path, f"{pack_id}-{rule}")
 
 
 @pytest.mark.parametrize("pack_id", ["raid_boss", "final_boss"])
