@@ -9,12 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -25,44 +19,20 @@ if CHROMIUM is None:
     pytest.skip("Debian's chromium is not installed (make test installs it: apt-get install chromium)",
                 allow_module_level=True)
 
-from web_support import REPO  # noqa: E402
+from web_support import REPO, start_serve, stop_serve  # noqa: E402
 
 expect = playwright_api.expect
 WIDTHS = {"desktop": 1280, "phone": 390}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     builds = tmp_path_factory.mktemp("builds")
     cache = tmp_path_factory.mktemp("cache")
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "generator", "serve", "card_data", "--port", str(port),
-                             "--builds", str(builds), "--cache", str(cache)], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(base + "/", timeout=1)
-            break
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail("pnp serve stopped: " + proc.stdout.read())
-            time.sleep(0.1)
-    yield base, builds
-    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
-    try:
-        out, _ = proc.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        pytest.fail("pnp serve did not stop on Ctrl-C")
-    assert proc.returncode == 0, out
-    assert f"at http://localhost:{port}/" in out and "Traceback" not in out
+    proc, port, first = start_serve("card_data", "--port", "0", "--builds", str(builds), "--cache", str(cache))
+    assert f"at http://localhost:{port}/" in first
+    yield f"http://127.0.0.1:{port}", builds
+    stop_serve(proc)  # Ctrl-C: exit 0, no traceback
 
 
 @pytest.fixture(scope="module")

@@ -6,17 +6,13 @@ from __future__ import annotations
 
 import http.client
 import json
-import re
-import signal
 import socket
 import subprocess
-import sys
 import time
 
-import pytest
 from click.testing import CliRunner
 
-from web_support import REPO
+from web_support import REPO, process_running, start_serve, stop_serve
 
 from generator.cli import main
 from generator.web import listen
@@ -55,55 +51,10 @@ def test_uvicorns_own_socket_would_leave_nagle_on():
         plain.close()
 
 
-def _start(*args: str, cwd=REPO):
-    proc = subprocess.Popen([sys.executable, "-m", "generator", "serve", *args], cwd=cwd,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    first = proc.stdout.readline()  # the line with the URL comes before the server starts
-    found = re.search(r"at http://localhost:(\d+)/", first)
-    if not found:
-        proc.kill()
-        pytest.fail("pnp serve printed no URL: " + first + proc.stdout.read())
-    port = int(found.group(1))
-    for _ in range(600):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                pass
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            conn.request("GET", "/api/packs")
-            if conn.getresponse().status == 200:
-                return proc, port, first
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail("pnp serve stopped: " + first + proc.stdout.read())
-            time.sleep(0.1)
-    proc.kill()
-    pytest.fail("pnp serve never answered")
-
-
-def _running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has stopped
-    except FileNotFoundError:
-        return False
-
-
-def _stop(proc) -> str:
-    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
-    try:
-        out, _ = proc.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        pytest.fail("pnp serve did not stop on Ctrl-C")
-    assert proc.returncode == 0, out
-    assert "Traceback" not in out, out
-    return out
-
-
 def test_two_workers_on_a_port_the_system_picks(tmp_path):
     """--port 0 prints the port it got; two workers answer validations on new connections and
     on a kept-alive one, and Ctrl-C stops the lot with no worker left behind."""
-    proc, port, first = _start("card_data/tactics", "--port", "0", "--workers", "2",
+    proc, port, first = start_serve("card_data/tactics", "--port", "0", "--workers", "2",
                                "--builds", str(tmp_path / "builds"), "--cache", str(tmp_path / "cache"))
     try:
         assert port != 0 and "2 workers" in first
@@ -133,13 +84,13 @@ def test_two_workers_on_a_port_the_system_picks(tmp_path):
         conn.close()
         assert all(status == 200 and schema.startswith("pnp.validation/") for status, schema in statuses)
     finally:
-        out = _stop(proc)
+        stop_serve(proc)
     for pid in workers:  # every worker has stopped too (allowing them a moment to exit)
         for _ in range(100):
-            if not _running(pid):
+            if not process_running(pid):
                 break
             time.sleep(0.1)
-        assert not _running(pid), f"worker {pid} outlived pnp serve"
+        assert not process_running(pid), f"worker {pid} outlived pnp serve"
 
 
 def test_open_opens_the_printed_address(monkeypatch):

@@ -1,12 +1,21 @@
 """Helpers for the web tests: an app over the real packs with a temporary builds folder,
-and reading the build document and violations back out of the editor's HTML."""
+reading the build document and violations back out of the editor's HTML, and `pnp serve`
+started and stopped as a process."""
 
 from __future__ import annotations
 
 import html as htmllib
+import http.client
 import json
 import re
+import signal
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 PACKS = REPO / "card_data"
@@ -62,3 +71,54 @@ class Editor:
     @property
     def legal(self) -> bool:
         return '<span class="verdict" id="verdict">LEGAL</span>' in self.page
+
+
+# ---- pnp serve as a process ----
+
+
+def start_serve(*args: str, cwd=REPO):
+    """Start `pnp serve ARGS` (give it `--port 0`) and wait until it answers: (process, port,
+    the line it printed first)."""
+    proc = subprocess.Popen([sys.executable, "-m", "generator", "serve", *args], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    first = proc.stdout.readline()  # the line with the URL comes before the server starts
+    found = re.search(r"at http://localhost:(\d+)/", first)
+    if not found:
+        proc.kill()
+        pytest.fail("pnp serve printed no URL: " + first + proc.stdout.read())
+    port = int(found.group(1))
+    for _ in range(600):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                pass
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", "/api/packs")
+            if conn.getresponse().status == 200:
+                return proc, port, first
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail("pnp serve stopped: " + first + proc.stdout.read())
+            time.sleep(0.1)
+    proc.kill()
+    pytest.fail("pnp serve never answered")
+
+
+def process_running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has stopped
+    except FileNotFoundError:
+        return False
+
+
+def stop_serve(proc) -> str:
+    """Ctrl-C, as a person stops it: it must exit 0 without a traceback; returns its output."""
+    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
+    try:
+        out, _ = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("pnp serve did not stop on Ctrl-C")
+    assert proc.returncode == 0, out
+    assert "Traceback" not in out, out
+    return out

@@ -15,6 +15,7 @@ import errno
 import os
 import secrets
 import shutil
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,7 +29,10 @@ class Stage:
     pending: list = field(default_factory=list)  # (temporary path, final path, is a folder)
 
 
-_STAGE: Stage | None = None
+# The stage of the build running in this thread or task. A context variable, not a module
+# global: the web builder makes PDFs for several requests at once on worker threads, and each
+# must stage (or not) on its own.
+_STAGE: ContextVar[Stage | None] = ContextVar("pnp_stage", default=None)
 
 
 def new_token() -> str:
@@ -38,13 +42,15 @@ def new_token() -> str:
 def temp_prefix(name: str) -> str:
     """Prefix of a temporary file beside `name`: hidden, and with the build's token so an
     interrupted build can find every one it made."""
-    return f".{name}.{_STAGE.token}." if _STAGE is not None else f".{name}."
+    stage = _STAGE.get()
+    return f".{name}.{stage.token}." if stage is not None else f".{name}."
 
 
 def finish(tmp: Path, final: Path, folder: bool = False) -> None:
     """A finished output: rename it now, or (during a build) when the whole build succeeds."""
-    if _STAGE is not None:
-        _STAGE.pending.append((str(tmp), str(final), folder))
+    stage = _STAGE.get()
+    if stage is not None:
+        stage.pending.append((str(tmp), str(final), folder))
     elif folder:
         replace_dir(Path(tmp), Path(final))
     else:
@@ -66,23 +72,22 @@ def replace_dir(tmp: Path, folder: Path) -> None:
 @contextlib.contextmanager
 def staged(token: str):
     """Stage every output finished inside the block; yields the Stage (its `pending` list)."""
-    global _STAGE
-    outer, _STAGE = _STAGE, Stage(token)
+    stage = Stage(token)
+    outer = _STAGE.set(stage)
     try:
-        yield _STAGE
+        yield stage
     finally:
-        _STAGE = outer
+        _STAGE.reset(outer)
 
 
 @contextlib.contextmanager
 def unstaged():
     """For work files inside a staged folder (the PDF a PNG export rasterizes): written at once."""
-    global _STAGE
-    outer, _STAGE = _STAGE, None
+    outer = _STAGE.set(None)
     try:
         yield
     finally:
-        _STAGE = outer
+        _STAGE.reset(outer)
 
 
 def commit(pending: list) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
@@ -441,8 +441,9 @@ class Card:
         return self.fields.get(name, default)
 
 
-@dataclass(frozen=True)
-class Ref:
+# Ref, BaseEntry and DeckEntry are named tuples, not frozen dataclasses: a build makes one
+# per card it names at every load, and the web builder loads the build at every click.
+class Ref(NamedTuple):
     """A card id named in a build, with where it was written."""
 
     id: str
@@ -450,14 +451,12 @@ class Ref:
     location: Location
 
 
-@dataclass(frozen=True)
-class BaseEntry:
+class BaseEntry(NamedTuple):
     card: Ref
     equipment: tuple[Ref, ...] = ()
 
 
-@dataclass(frozen=True)
-class DeckEntry:
+class DeckEntry(NamedTuple):
     card: Ref
     copies: int
 

@@ -5,7 +5,7 @@ anything that needs "which card sits where in this build" uses `resolve_build`."
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from generator.core.errors import did_you_mean
 from generator.core.report import Points, PointsLine, Violation
@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 PLACES = ("base", "equipment", "abilities", "deck")
 
 
-@dataclass(frozen=True)
-class Placed:
-    """A card named somewhere in a build, resolved against the pack."""
+class Placed(NamedTuple):
+    """A card named somewhere in a build, resolved against the pack. (A named tuple: a build
+    makes dozens at every validation, and the web builder validates at every click.)"""
 
     ref: Ref
     card: Card
