@@ -286,6 +286,18 @@ def test_list_of_a_folder_that_is_not_a_pack(tmp_path):
 SCHEMAS = ["game.schema.json", "layout.schema.json", "cards.boss_fight.schema.json", "build.boss_fight.schema.json"]
 
 
+@pytest.mark.parametrize("pack", sorted(p.name for p in (REPO / "card_data").iterdir() if (p / "game.yaml").is_file()))
+def test_every_packs_committed_schemas_are_current(tmp_path, pack):
+    """The YAML editors of every pack read schemas/: a pack's rules that change (a new side, a
+    `none` limit) must reach its build and card schemas too."""
+    result = pnp("schema", "--pack", pack, "-o", tmp_path)
+    assert result.exit_code == 0, result.output
+    written = sorted(tmp_path.iterdir())
+    assert {f.name for f in written} >= {f"cards.{pack}.schema.json", "game.schema.json"}
+    for f in written:
+        assert f.read_text() == (REPO / "schemas" / f.name).read_text(), f"schemas/{f.name} is stale: run `pnp schema --pack {pack}`"
+
+
 def test_schema_writes_four_deterministic_files_matching_the_committed_ones(tmp_path):
     first = pnp("schema", "-o", tmp_path / "a")
     assert first.exit_code == 0
