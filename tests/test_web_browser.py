@@ -2,7 +2,7 @@
 player would: one `pnp serve` for the module, started and stopped (Ctrl-C) like a person does.
 
 Screenshots of the steps go to tmp_path, and also to $PNP_SCREENSHOTS when it is set
-(tools/web_screenshots.sh uses that for the README pictures)."""
+(tools/web_images.py uses that for the README pictures)."""
 
 from __future__ import annotations
 
