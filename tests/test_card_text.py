@@ -1,5 +1,5 @@
-"""Card text: the glyph check uses the pack's own fonts, right-to-left words come out in visual
-order, invisible characters are removed with a note, `\\*` is a literal asterisk, unknown
+"""Card text: the glyph check uses the pack's own fonts, Arabic letters are joined, right-to-left
+words come out in visual order, invisible characters are removed with a note, `\\*` is a literal asterisk, unknown
 `:icons:` are warned about and a pack's own SVG icons are icons."""
 
 from __future__ import annotations
@@ -47,6 +47,18 @@ def test_right_to_left_words_are_in_visual_order():
     assert [r.value for r in mixed.runs] == ["Roll", "2", "םולש", "dice"]  # a Hebrew word inside English
 
 
+def test_arabic_letters_are_joined_then_put_in_visual_order():
+    """Each Arabic letter takes the form its neighbours call for (hand-checked against the
+    Unicode joining rules): in سلام the seen starts the word (U+FEB3), lam and alef join as
+    the final lam-alef ligature (U+FEFC) and meem stands alone after alef (U+FEE1); in عليكم
+    ain starts, lam, yeh and kaf are medial and meem is final. Lines then read right to left."""
+    fitter = TextFitter([])
+    line = fitter.layout("سلام عليكم", 500, 8).lines[0]
+    assert [r.value for r in line.runs] == ["\ufee2\ufedc\ufef4\ufee0\ufecb", "\ufee1\ufefc\ufeb3"]
+    assert line.runs[0].x < line.runs[1].x  # the first word rightmost
+    assert fitter.layout("Roll 2 dice", 500, 8).lines[0].runs[0].value == "Roll"  # other text untouched
+
+
 def test_invisible_characters_and_markup():
     assert strip_invisible("a\u200bb\u202ec\ufeff") == ("abc", ["U+200B ZERO WIDTH SPACE",
                                                           "U+202E RIGHT-TO-LEFT OVERRIDE",
@@ -78,6 +90,27 @@ def test_a_pack_with_a_hebrew_font_prints_hebrew(tmp_path):
     plain = pack_with(tmp_path / "plain", cards)
     res = CliRunner().invoke(main, ["build", str(plain), "--only", "cards", "-o", str(tmp_path / "out2")])
     assert res.exit_code == 2 and "card.glyph" in res.output and "hebrew-unit" in res.output
+
+
+@pytest.mark.skipif(not (DEJAVU / "DejaVuSans.ttf").is_file(), reason="needs fonts-dejavu-core")
+def test_a_pack_with_an_arabic_font_prints_joined_arabic(tmp_path):
+    cards = unit("arabic-unit", "يحرس الباب")
+    pack = pack_with(tmp_path, cards, "fonts:\n  regular: fonts/Sans.ttf\n  bold: fonts/Sans-Bold.ttf\n"
+                     "  italic: fonts/Sans-Oblique.ttf\n  bold-italic: fonts/Sans-BoldOblique.ttf\n")
+    (pack / "fonts").mkdir()
+    for style in ("", "-Bold", "-Oblique", "-BoldOblique"):
+        shutil.copy(DEJAVU / f"DejaVuSans{style}.ttf", pack / "fonts" / f"Sans{style}.ttf")
+    res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    printed = pdf_text(tmp_path / "out" / "cards.pdf")
+    # the joined forms are what is printed: يحرس = yeh initial, hah medial, reh final, seen
+    # isolated (reh does not join to the left); no letter is left in its bare, unjoined form
+    assert all(ch in printed for ch in "\ufef3\ufea4\ufeae\ufeb1")
+    assert not any(ch in printed for ch in "يحرس")
+    # without the font: the built-in font has no Arabic, and the message names the card
+    plain = pack_with(tmp_path / "plain", cards)
+    res = CliRunner().invoke(main, ["build", str(plain), "--only", "cards", "-o", str(tmp_path / "out2")])
+    assert res.exit_code == 2 and "card.glyph" in res.output and "arabic-unit" in res.output
 
 
 def test_zero_width_characters_are_removed_with_a_note(tmp_path):

@@ -3,6 +3,11 @@
 - Glyphs are checked against the font each run is actually set in (the pack's own fonts
   from game.yaml `fonts:`, else the built-in family), so a pack with a Hebrew or CJK
   TrueType font prints those scripts and a missing glyph names the style that lacks it.
+- Arabic letters are shaped first, in logical order (arabic-reshaper): each letter takes
+  its initial, medial, final or isolated form and lam-alef its ligature, so the words are
+  joined, measured and checked for glyphs as they will print. The forms are Unicode's
+  presentation forms, so the pack's font must have them (DejaVu Sans does). A style
+  change inside a word (`**` in mid-word) breaks the joining there.
 - Right-to-left text is put in visual order per line, after line breaking: the words of a
   line are reordered by the Unicode bidi rule (L2) at word level, and the characters of a
   right-to-left word by python-bidi.
@@ -18,6 +23,7 @@ import re
 import unicodedata
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
 
+ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff]")  # letters that join
 INVISIBLE = re.compile("[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 _RTL_CLASSES = {"R", "AL"}
 
@@ -54,8 +60,8 @@ def missing_glyphs(fitter, text: str, font: str = "regular") -> dict[str, list[s
     # fast path, exact: every run is a piece of the text, so when all four styles draw every
     # character of the text there is nothing to report (this runs for every text of every card)
     common = common_coverage(tuple(sorted(set(fitter.family.values()))))
-    if all(ord(ch) in common or ch.isspace() for ch in set(text)):
-        return {}
+    if not ARABIC.search(text) and all(ord(ch) in common or ch.isspace() for ch in set(text)):
+        return {}  # (Arabic prints in shaped forms: those are checked below, run by run)
     out: dict[str, set] = {}
     for para in fitter.parsed(text, font):
         for word in para:
@@ -85,6 +91,15 @@ def unmatched_markup(styler, text: str) -> str | None:
 
 
 # ---- right to left ---------------------------------------------------------------------
+
+
+def shape_arabic(text: str) -> str:
+    """Arabic letters in the contextual forms that join them, still in logical order (the
+    bidi step puts each line in visual order later). Other text is returned as it is."""
+    if not ARABIC.search(text):
+        return text
+    import arabic_reshaper  # only text with Arabic letters needs it
+    return arabic_reshaper.reshape(text)
 
 
 def _strong(text: str) -> int | None:

@@ -19,7 +19,7 @@ from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
 
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_fonts
 from generator.render.base.icons import known_icons
-from generator.render.base.scripts import rtl_text, visual_words
+from generator.render.base.scripts import rtl_text, shape_arabic, visual_words
 
 ICON_SCALE = 0.95  # icon height relative to the font size
 KEYWORD_COLOR = "#7a1f1f"
@@ -129,9 +129,9 @@ class TextStyler:
             elif kind == "icon" and value[1:-1] in self.icons:
                 word.append(Run("icon", value[1:-1], style()))
             elif kind == "kw":
-                word.append(Run("text", value, style(keyword=True)))
+                word.append(Run("text", shape_arabic(value), style(keyword=True)))
             else:
-                word.append(Run("text", value, style()))
+                word.append(Run("text", shape_arabic(value), style()))
         end_word()
         return [p for p in paragraphs if p]
 
