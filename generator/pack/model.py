@@ -73,6 +73,9 @@ class FieldSpec(Strict):
     max: int | None = None
     choices: list[str] | None = None
     label: str | None = None
+    # the icon drawn beside the field's value where a build's totals are shown (the roster
+    # sheet's stats row, for a field named in game.yaml `totals:`); a `hexes` field defaults to `hex`
+    icon: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]+$", max_length=40)] | None = None
     # `text` fields: a regular expression the whole value must match (e.g. "^[FBLR][1-9]$"),
     # and how to say what it wants in an error ("a direction and a number of tiles, e.g. B2")
     pattern: Annotated[str, StringConstraints(min_length=1, max_length=200)] | None = None

@@ -151,7 +151,7 @@ class RosterBlocks:
 
     def stat_items(self, char: Character) -> list[tuple[str | None, str, str]]:
         """(icon, value, label) for the stats row: the pack's stats, then slots and the other
-        sums the validator reports (feat cost, size)."""
+        sums the validator reports (the pack's `totals:`)."""
         stats = self.report.stats.get(character_key(char.path[-1]), {})  # by position, never by name
         items = []
         for stat_id, stat in self.spec.stats.items():
@@ -165,15 +165,18 @@ class RosterBlocks:
             used = sum(self._int(self.card(e.id), use_field) for e in equipment)
             label = base_fields[cap_field].label or cap_field.replace("_", " ").capitalize()
             items.append(("slot", f"{used}/{capacity}", label))
-        for name, icon in (("feat_cost", "feat"), ("size", "hex")):
-            if name in stats:
-                spec = base_fields.get(name)
-                label = (spec.label if spec and spec.label else name.replace("_", " ").capitalize())
-                items.append((icon, str(stats[name]), label + (" (hexes)" if name == "size" else "")))
-        done = {"feat_cost", "size", self.slot_rule.capacity_field if self.slot_rule else None}
-        for name in self.spec.totals:  # the pack's other totals (Raid Boss: Base HP, Dice)
-            if name in stats and name not in done and name not in self.spec.stats:
-                items.append((None, str(stats[name]), self.stat_labels.get(name, name)))
+        # the pack's other totals (game.yaml `totals:`) under their field's label and icon; a
+        # `hexes` field is a count of hexes (Boss Fight: feat cost, size; Raid Boss: Base HP, Dice)
+        done = {self.slot_rule.capacity_field if self.slot_rule else None}
+        for name in self.spec.totals:
+            if name not in stats or name in done or name in self.spec.stats:
+                continue
+            spec = base_fields.get(name)
+            hexes = spec is not None and spec.type == "hexes"
+            icon = spec.icon if spec is not None and spec.icon else ("hex" if hexes else None)
+            label = spec.label if spec is not None and spec.label else self.stat_labels.get(
+                name, name.replace("_", " ").capitalize())
+            items.append((icon, str(stats[name]), label + (" (hexes)" if hexes else "")))
         return items
 
     @staticmethod
