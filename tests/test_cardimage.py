@@ -84,7 +84,7 @@ def test_changed_layout_is_redrawn(tmp_path, renders):
     shutil.copytree(REPO / "card_data" / "boss_fight", root)
     own = root / "templates" / "cards"
     own.mkdir(parents=True, exist_ok=True)
-    base = (REPO / "templates" / "cards" / "action.yaml").read_text(encoding="utf-8")
+    base = (REPO / "card_data" / "boss_fight" / "templates" / "cards" / "action.yaml").read_text(encoding="utf-8")
     (own / "action.yaml").write_text(base, encoding="utf-8")
     pack = load_pack(root)
     first = card_image(pack, "basic-attack", tmp_path / "cache", dpi=72)

@@ -8,6 +8,7 @@ import ast
 import textwrap
 from pathlib import Path
 
+import yaml
 from layercheck import check
 
 GENERATOR = Path(__file__).resolve().parents[1] / "generator"
@@ -129,3 +130,14 @@ def test_the_checker_ignores_type_only_imports_for_loops_and_flags_private_names
 def test_the_checker_names_a_module_outside_every_layer(tmp_path):
     root = _package(tmp_path, {"__init__.py": "", "stray.py": ""})
     assert any("toy.stray is in no layer" in p for p in check(root, "toy", ["toy.low"]))
+
+
+def test_the_shared_card_layouts_belong_to_no_game():
+    """templates/cards/ is the engine's: the frame, the plain back and the reference card any
+    pack may use. A layout named after one game's card type lives in that pack."""
+    shared = {p.stem for p in (GENERATOR.parent / "templates" / "cards").glob("*.yaml")}
+    assert shared == {"base", "back", "reference"}
+    types = set()
+    for game in (GENERATOR.parent / "card_data").glob("*/game.yaml"):
+        types |= set((yaml.safe_load(game.read_text(encoding="utf-8")) or {}).get("card_types") or {})
+    assert not shared & types, "a shared layout is named after a pack's card type"

@@ -395,8 +395,7 @@ def test_an_endless_layout_ends_the_build_with_a_layout_error(tmp_path, monkeypa
     monkeypatch.chdir(REPO)
     pack = tmp_path / "pack"
     shutil.copytree(REPO / "card_data" / "boss_fight", pack)
-    (pack / "templates" / "cards").mkdir(parents=True)
-    (pack / "templates" / "cards" / "action.yaml").write_text(
+    (pack / "templates" / "cards" / "action.yaml").write_text(  # replaces the pack's own
         "extends: base\nelements:\n  - {id: title, kind: text, x: 4, y: 3, w: 45, h: 7, text: \"" + ENDLESS + "\"}\n",
         encoding="utf-8")
     with hang_guard():
