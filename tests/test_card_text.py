@@ -29,6 +29,16 @@ def pack_with(tmp_path: Path, cards: str, game_extra: str = "") -> Path:
     return pack
 
 
+def pack_with_dejavu(tmp_path: Path, cards: str) -> Path:
+    """A pack whose four text styles are DejaVu Sans (Hebrew, Arabic and its joined forms)."""
+    pack = pack_with(tmp_path, cards, "fonts:\n  regular: fonts/Sans.ttf\n  bold: fonts/Sans-Bold.ttf\n"
+                     "  italic: fonts/Sans-Oblique.ttf\n  bold-italic: fonts/Sans-BoldOblique.ttf\n")
+    (pack / "fonts").mkdir()
+    for style in ("", "-Bold", "-Oblique", "-BoldOblique"):
+        shutil.copy(DEJAVU / f"DejaVuSans{style}.ttf", pack / "fonts" / f"Sans{style}.ttf")
+    return pack
+
+
 def unit(card_id: str, text: str, name: str | None = None) -> str:
     return (f"cards:\n  - id: {card_id}\n    name: \"{name or card_id.title()}\"\n    type: unit\n    set: core\n"
             f"    role: Guard\n    stats: {{power: 1}}\n    text: \"{text}\"\n")
@@ -76,11 +86,7 @@ def test_invisible_characters_and_markup():
 @pytest.mark.skipif(not (DEJAVU / "DejaVuSans.ttf").is_file(), reason="needs fonts-dejavu-core")
 def test_a_pack_with_a_hebrew_font_prints_hebrew(tmp_path):
     cards = unit("hebrew-unit", "שומר את הדלת")
-    pack = pack_with(tmp_path, cards, "fonts:\n  regular: fonts/Sans.ttf\n  bold: fonts/Sans-Bold.ttf\n"
-                     "  italic: fonts/Sans-Oblique.ttf\n  bold-italic: fonts/Sans-BoldOblique.ttf\n")
-    (pack / "fonts").mkdir()
-    for style in ("", "-Bold", "-Oblique", "-BoldOblique"):
-        shutil.copy(DEJAVU / f"DejaVuSans{style}.ttf", pack / "fonts" / f"Sans{style}.ttf")
+    pack = pack_with_dejavu(tmp_path, cards)
     res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
     assert res.exit_code == 0, res.output
     text = pdf_text(tmp_path / "out" / "cards.pdf")
@@ -95,11 +101,7 @@ def test_a_pack_with_a_hebrew_font_prints_hebrew(tmp_path):
 @pytest.mark.skipif(not (DEJAVU / "DejaVuSans.ttf").is_file(), reason="needs fonts-dejavu-core")
 def test_a_pack_with_an_arabic_font_prints_joined_arabic(tmp_path):
     cards = unit("arabic-unit", "يحرس الباب")
-    pack = pack_with(tmp_path, cards, "fonts:\n  regular: fonts/Sans.ttf\n  bold: fonts/Sans-Bold.ttf\n"
-                     "  italic: fonts/Sans-Oblique.ttf\n  bold-italic: fonts/Sans-BoldOblique.ttf\n")
-    (pack / "fonts").mkdir()
-    for style in ("", "-Bold", "-Oblique", "-BoldOblique"):
-        shutil.copy(DEJAVU / f"DejaVuSans{style}.ttf", pack / "fonts" / f"Sans{style}.ttf")
+    pack = pack_with_dejavu(tmp_path, cards)
     res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
     assert res.exit_code == 0, res.output
     printed = pdf_text(tmp_path / "out" / "cards.pdf")
