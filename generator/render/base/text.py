@@ -19,7 +19,7 @@ from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
 
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_fonts
 from generator.render.base.icons import known_icons
-from generator.render.base.scripts import rtl_text, shape_arabic, visual_words
+from generator.render.base.scripts import has_rtl, rtl_text, shape_arabic, visual_words
 
 ICON_SCALE = 0.95  # icon height relative to the font size
 KEYWORD_COLOR = "#7a1f1f"
@@ -194,6 +194,7 @@ class TextFitter:
     def layout(self, text: str, width: float, size: float, leading_ratio: float = 1.18,
                hyphenate: bool = True, font: str = "regular") -> Layout:
         space = self.unit_width(self.regular, " ") * size
+        rtl = has_rtl(text)  # else no line needs the bidi reorder (its words are pieces of the text)
         lines: list[Line] = []
         for para in self.parsed(text, font):
             current: list[tuple[list[Run], float]] = []
@@ -212,34 +213,38 @@ class TextFitter:
                 if split is None and not current:
                     split = self._force_split(word, width, size)
                     if split is None:  # a lone icon wider than the box: keep it; fit() rejects the size
-                        lines.append(self._line([(word, w)], size, space, False))
+                        lines.append(self._line([(word, w)], size, space, False, rtl))
                         continue
                 if split is not None:
                     head, tail = split
                     current.append((head, self.word_width(head, size)))
                     queue.insert(0, tail)
-                lines.append(self._line(current, size, space, False))
+                lines.append(self._line(current, size, space, False, rtl))
                 current, used = [], 0.0
                 if split is None:
                     queue.insert(0, word)
-            lines.append(self._line(current, size, space, True))
+            lines.append(self._line(current, size, space, True, rtl))
         leading = size * leading_ratio
         gaps = sum(1 for ln in lines[:-1] if ln.paragraph_end) * size * 0.35
         height = len(lines) * leading + gaps if lines else 0.0
         return Layout(size, leading, tuple(lines), height)
 
-    def _line(self, words, size, space, paragraph_end) -> Line:
+    def _line(self, words, size, space, paragraph_end, rtl: bool = True) -> Line:
         runs = []
         x = 0.0
-        ordered = visual_words(words, lambda item: "".join(r.value for r in item[0] if r.kind == "text"))
-        for i, ((word, _w), rtl) in enumerate(ordered):
+        if rtl:
+            ordered = visual_words(words, lambda item: "".join(r.value for r in item[0] if r.kind == "text"))
+        else:
+            ordered = [(item, False) for item in words]
+        for i, ((word, word_w), rtl) in enumerate(ordered):
             if rtl:  # a right-to-left word: its runs and their characters in visual order
                 word = [Run(r.kind, rtl_text(r.value) if r.kind == "text" else r.value, r.style)
                         for r in reversed(word)]
             if i:
                 x += space
+            single = len(word) == 1 and word_w  # a one-run word was measured already: the same float
             for run in word:
-                rw = self.run_width(run, size)
+                rw = word_w if single else self.run_width(run, size)
                 color = self.keyword_color if run.style.keyword else None
                 runs.append(PlacedRun(run.kind, run.value, self.family[run.style.font], color, x, rw))
                 x += rw
@@ -283,7 +288,7 @@ class TextFitter:
         total = sum(self.word_width(w, size) for w in words) + space * (len(words) - 1)
         if total > width + 1e-6:
             return None
-        line = self._line([(w, 0.0) for w in words], size, space, True)
+        line = self._line([(w, 0.0) for w in words], size, space, True, has_rtl(text))
         return Layout(size, size * leading_ratio, (line,), size * leading_ratio)
 
     # ---- fitting --------------------------------------------------------------------
