@@ -7,6 +7,7 @@ below is what `pnp build --help` and the README list. Numbers come from PRINT-SP
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,7 +61,6 @@ def run_extra_profile(profile: str, pack, build, faces, shared, out: Path, stem:
     """Yield one line per output of the profiles this module adds (dtc, cut, printplaygames,
     print-shop in CMYK). `timed` is build's line-maker (path, fn, *args)."""
     if profile == "print-shop":  # only reached for --color cmyk
-        import tempfile
 
         name = f"{stem}-print-shop.pdf" if stem else "cards-print-shop.pdf"
         conv = converter(opt.icc, opt.ink_limit)

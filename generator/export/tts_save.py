@@ -19,6 +19,7 @@ import hashlib
 import json
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 from generator.pack.model import Pack
 from generator.core.files import atomic_output
@@ -54,7 +55,6 @@ def _transform(x=0.0, y=1.0, z=0.0, rot_y=180.0, rot_z=0.0, scale=1.0, scale_z=N
 
 def file_url(path: Path) -> str:
     """`file:///` URL of an absolute path, spaces and other specials %-escaped."""
-    from urllib.parse import quote
     return "file:///" + quote(str(Path(path).resolve()).lstrip("/").replace("\\", "/"))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Callable, Iterable, Literal, NamedTuple
 
 from generator.grids import graph
@@ -194,7 +195,6 @@ def _segment_touches_hex(p0, p1, h) -> bool:
     """Whether the segment p0-p1, its two end points left out, meets the closed hexagon h
     (its inside, an edge or a corner). Liang-Barsky clipping against the six closed
     half-planes |x| <= 1, ±x ± y <= 2 (relative to the centre), in exact integers/fractions."""
-    from fractions import Fraction
     cx, cy = _lattice_centre(h)
     x0, y0 = p0[0] - cx, p0[1] - cy
     dx, dy = p1[0] - p0[0], p1[1] - p0[1]

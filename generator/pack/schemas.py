@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, create_model,
                       model_validator)
@@ -210,7 +210,6 @@ def allowed_keys_fn(model: type[BaseModel]):
 
 
 def _inner_model(annotation):
-    from typing import get_args
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     for arg in get_args(annotation):

@@ -16,6 +16,7 @@ import math
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from generator.preflight.layout import MIN_DPI, REJECT_DPI, SAFE_MM, Finding
@@ -152,7 +153,6 @@ def rendered_max_ink(pdf_path: Path, dpi: int = 24) -> dict[int, float] | None:
     gs = shutil.which("gs")
     if not gs:
         return None
-    import tempfile
 
     import numpy as np
     from PIL import Image

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from fastapi import HTTPException, Request
 
@@ -94,7 +95,6 @@ def card_fields(pack: Pack, card: Card) -> list[tuple[str, str]]:
 @per_pack
 def preset_docs(pack: Pack) -> dict[str, tuple[dict, object]]:
     """The pack's presets that load: stem -> (build document, Build)."""
-    from pathlib import Path
 
     out = {}
     for path in pack.preset_files:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
+from pathlib import Path
 
 from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
@@ -29,5 +30,4 @@ def pack_home(request: Request, pack_id: str):
 
 
 def _map_ids(pack) -> list[str]:
-    from pathlib import Path
     return [Path(p).stem for p in pack.map_files]

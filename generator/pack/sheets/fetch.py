@@ -6,6 +6,7 @@ pack reads only that cached copy, so builds never touch the network unless asked
 
 from __future__ import annotations
 
+import os
 import time
 import urllib.error
 import urllib.request
@@ -22,7 +23,6 @@ CHUNK = 64 * 1024
 
 
 def _display(path: Path) -> str:
-    import os
     try:
         return os.path.relpath(path)
     except ValueError:

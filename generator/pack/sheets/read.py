@@ -12,6 +12,7 @@ csv module after the encoding and separator are checked.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 import zipfile
@@ -222,7 +223,6 @@ _VALUE = re.compile(rb"<v>([^<]+)</v>")
 
 
 def _unescape(raw: bytes) -> str:
-    import html
     return html.unescape(raw.decode("utf-8", "replace"))
 
 

@@ -11,8 +11,10 @@ would otherwise turn `3/2` into a date); .ods with our own small ODF writer (`od
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import re
+import time
 import zipfile
 from pathlib import Path
 
@@ -178,7 +180,6 @@ def csv_bytes(sheet: SheetData) -> bytes:
 
 
 def xlsx_bytes(sheets: list[SheetData]) -> bytes:
-    import datetime as dt
 
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font
@@ -222,7 +223,6 @@ def xlsx_bytes(sheets: list[SheetData]) -> bytes:
 
 def _fixed_zip(data: bytes, stamp: int) -> bytes:
     """The same zip with every member dated `stamp`, so two exports of a pack are identical."""
-    import time
     date = time.gmtime(stamp)[:6]
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:

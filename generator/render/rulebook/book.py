@@ -6,7 +6,7 @@ running headers, page numbers; byte-identical output for identical input."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -201,7 +201,6 @@ def pack_book(pack: Pack, style: BookStyle | None = None) -> Book:
     sets = list(pack.spec.sets.values())
     style = style or BookStyle()
     if sets and style.accent == BookStyle.accent:
-        from dataclasses import replace
         style = replace(style, accent=sets[0].color)
     return Book(names, style)
 
