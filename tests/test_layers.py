@@ -141,3 +141,31 @@ def test_the_shared_card_layouts_belong_to_no_game():
     for game in (GENERATOR.parent / "card_data").glob("*/game.yaml"):
         types |= set((yaml.safe_load(game.read_text(encoding="utf-8")) or {}).get("card_types") or {})
     assert not shared & types, "a shared layout is named after a pack's card type"
+
+
+def _function_level_imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.ImportFrom) and sub.level == 0 and sub.module:
+                    found.append((sub.lineno, sub.module))
+                elif isinstance(sub, ast.Import):
+                    found.extend((sub.lineno, alias.name) for alias in sub.names)
+    return found
+
+
+def test_our_own_modules_are_imported_at_the_top_outside_the_cli():
+    """A module names what it needs from the project at its top, so its layer shows at a
+    glance; only the CLI defers our modules, to keep each command's start-up light."""
+    late = [f"{path.relative_to(GENERATOR.parent)}:{line} imports {module} inside a function"
+            for path in sorted(GENERATOR.rglob("*.py")) if "cli" not in path.relative_to(GENERATOR).parts
+            for line, module in _function_level_imports(path) if module.split(".")[0] == "generator"]
+    assert late == []
+
+
+def test_the_function_level_import_check_sees_a_late_import(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("import os\n\ndef f():\n    from generator.core import errors\n    return errors\n")
+    assert _function_level_imports(module) == [(4, "generator.core")]
