@@ -74,6 +74,10 @@ def test_two_workers_on_a_port_the_system_picks(tmp_path):
             answer = conn.getresponse()
             body = json.loads(answer.read())
             statuses.append((answer.status, body["schema"]))
+        time.sleep(6)  # a player reading a card: past uvicorn's default 5 s, the connection stays open
+        conn.request("POST", "/api/tactics/validate", body=json.dumps(doc), headers={"Content-Type": "application/json"})
+        answer = conn.getresponse()
+        statuses.append((answer.status, json.loads(answer.read())["schema"]))
         for _ in range(6):  # and new ones, which either worker may accept
             fresh = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
             fresh.request("POST", "/api/tactics/validate", body=json.dumps(doc),

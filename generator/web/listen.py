@@ -24,6 +24,9 @@ from uvicorn.supervisors import Multiprocess
 
 FACTORY = "generator.web.app:app_from_env"  # what each worker process calls (packs from the environment)
 LOOP = "asyncio"  # see the module docstring
+# A player clicks in the editor every few seconds: keep their connection open that long, so a
+# click does not pay for a new connection (uvicorn's default closes it after 5 s idle)
+KEEP_ALIVE_SECONDS = 30
 
 
 def listening_socket(host: str, port: int, backlog: int = 2048) -> socket.socket:
@@ -46,8 +49,9 @@ def serve(app, sock: socket.socket, workers: int = 1, log_level: str = "warning"
     """Serve until Ctrl-C or SIGTERM. One worker serves `app`, already made in this process;
     several each make their own from FACTORY, reading the packs from the environment."""
     if workers > 1:
-        config = uvicorn.Config(FACTORY, factory=True, workers=workers, loop=LOOP, log_level=log_level)
+        config = uvicorn.Config(FACTORY, factory=True, workers=workers, loop=LOOP, log_level=log_level,
+                                timeout_keep_alive=KEEP_ALIVE_SECONDS)
         Multiprocess(config, sockets=[sock]).run()
     else:
-        config = uvicorn.Config(app, loop=LOOP, log_level=log_level)
+        config = uvicorn.Config(app, loop=LOOP, log_level=log_level, timeout_keep_alive=KEEP_ALIVE_SECONDS)
         uvicorn.Server(config).run(sockets=[sock])
