@@ -692,3 +692,24 @@ def test_print_buttons_use_the_saved_duplex_calibration(client, env, private_cal
     save_back_offset((1.5, -0.5), "long-edge", private_calibration)
     front_cal, back_cal = pages()
     assert front_cal == front and back_cal != back
+
+
+def test_the_card_picker_names_whose_signature_cards_are(client, env):
+    """A card the pack's `owner` rule ties to one character says so in the picker (and the
+    Find box matches it), so a player building Karrun sees Mother Veyl's cards are not his."""
+    import re
+    page = client.get("/p/raid_boss/edit?preset=boss-karrun").text
+    picker = page[page.index('id="picker-filter"'):]
+    tags = dict(re.findall(r'>([^<>]+)</a>\s*<span class="muted">([^<]*)</span>', picker))
+    assert tags["Moth Swarm"] == "Easy · Mother Veyl only"
+    assert tags["Burrow"].endswith("Karrun only")
+    assert 'data-search="moth swarm' in picker and "mother veyl only" in picker
+    heroes = client.get("/p/raid_boss/edit?preset=party-first-raid").text
+    assert " only</span>" not in heroes  # heroes belong to no one: no tag
+    # Battle Bosses: an upgrade names its boss, an effect open to all does not
+    from generator.web.common import preset_docs
+    stem = next(iter(preset_docs(env[1].packs["battle_bosses"])))
+    bb = client.get(f"/p/battle_bosses/edit?preset={stem}").text
+    bb_tags = dict(re.findall(r'>([^<>]+)</a>\s*<span class="muted">([^<]*)</span>', bb[bb.index('id="picker-filter"'):]))
+    owned = [t for t in bb_tags.values() if t.endswith(" only")]
+    assert owned and len(owned) < len(bb_tags)

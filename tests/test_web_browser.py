@@ -171,6 +171,24 @@ def test_new_player_builds_a_boss_shares_it_and_imports_a_deck_list(server, page
     shoot(page, tmp_path, "import-did-you-mean")
 
 
+def test_find_narrows_the_card_picker_and_names_signature_cards(server, page, tmp_path):
+    """Typing in Find hides the cards that do not match (their name, text, id or tag), and a
+    card that belongs to one boss says whose it is, so it can be found by that name too."""
+    base, _ = server
+    page.goto(f"{base}/p/raid_boss/edit?preset=boss-karrun")
+    veyl = page.get_by_role("button", name="Add Moth Swarm", exact=True)
+    karrun = page.get_by_role("button", name="Add Tail Sweep", exact=True)
+    expect(veyl).to_be_visible()
+    expect(karrun).to_be_visible()
+    expect(page.locator(".pick li", has=veyl).locator(".muted")).to_have_text("Easy · Mother Veyl only")
+    page.get_by_label("Find").fill("mother veyl")
+    expect(karrun).to_be_hidden()
+    expect(veyl).to_be_visible()
+    shoot(page, tmp_path, "picker-find")
+    page.get_by_label("Find").fill("")
+    expect(karrun).to_be_visible()
+
+
 def test_card_browser_and_phone_width(server, page, tmp_path):
     base, _ = server
     page.goto(base + "/p/boss_fight/cards")

@@ -276,7 +276,7 @@ def picker_groups(pack: Pack, side_id: str, cards) -> list[tuple[str, str, list]
     order = ["base", "equipment", "abilities", "deck"]
     groups: dict[str, list] = {p: [] for p in order}
     for card in cards:
-        groups[place_of(pack, side_id, card.type)].append((card, card_tag(pack, card)))
+        groups[place_of(pack, side_id, card.type)].append((card, card_tag(pack, card, owner=True)))
     names = {"base": pack.spec.card_types[side.base.type].name,
              "equipment": pack.spec.card_types[side.equipment.type].name if side.equipment else "",
              "abilities": ", ".join(pack.spec.card_types[t].name for t in side.abilities.types) if side.abilities else "",
@@ -284,10 +284,21 @@ def picker_groups(pack: Pack, side_id: str, cards) -> list[tuple[str, str, list]
     return [(p, names[p], groups[p]) for p in order if groups[p]]
 
 
-def card_tag(pack: Pack, card) -> str:
-    """A short word for a card in lists: the value of its type's first `choice` field."""
+def card_tag(pack: Pack, card, owner: bool = False) -> str:
+    """A short word for a card in lists: the value of its type's first `choice` field; with
+    `owner` (the card picker), for a card that belongs to one character (the pack's `owner`
+    rule names the field), whose it is: "Easy · Karrun only". The validator still decides;
+    this saves a player the wrong click."""
+    words = []
     spec = pack.spec.card_types.get(card.type)
     for name, f in (spec.fields.items() if spec else []):
         if f.type == "choice" and card.fields.get(name) is not None:
-            return str(card.fields[name])
-    return ""
+            words.append(str(card.fields[name]))
+            break
+    for rule in pack.spec.rules if owner else ():
+        owner_id = card.fields.get(rule.field or "owner") if rule.check == "owner" else None
+        if isinstance(owner_id, str) and owner_id:
+            owner = pack.cards.get(owner_id)
+            words.append(f"{owner.name if owner else owner_id} only")
+            break
+    return " · ".join(words)
