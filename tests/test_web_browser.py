@@ -189,6 +189,26 @@ def test_find_narrows_the_card_picker_and_names_signature_cards(server, page, tm
     expect(karrun).to_be_visible()
 
 
+def test_print_buttons_download_the_build_on_the_page(server, page, tmp_path):
+    """The print buttons send the build as it stands on the page (the script fills the form at
+    the click): change it, then the roster PDF and the card PDF are of the changed build."""
+    from pypdf import PdfReader
+    base, _ = server
+    page.goto(f"{base}/p/boss_fight/edit?preset=boss-ashen-behemoth")
+    name = page.get_by_label("Build name")
+    changes(page, lambda: (name.fill("Printed From The Page"), name.press("Enter")))
+    with page.expect_download() as roster:
+        page.get_by_role("button", name="Roster sheet (PDF)").click()
+    path = tmp_path / "roster.pdf"
+    roster.value.save_as(path)
+    text = " ".join(p.extract_text() for p in PdfReader(path).pages)
+    assert path.read_bytes().startswith(b"%PDF") and "Printed From The Page" in text
+    with page.expect_download() as cards:
+        page.get_by_role("button", name="Cards (PDF)").click()
+    cards.value.save_as(tmp_path / "cards.pdf")
+    assert len(PdfReader(tmp_path / "cards.pdf").pages) >= 2  # fronts and backs
+
+
 def test_card_browser_and_phone_width(server, page, tmp_path):
     base, _ = server
     page.goto(base + "/p/boss_fight/cards")
