@@ -111,6 +111,12 @@
     document.querySelectorAll(".pick li").forEach((li) => {
       li.hidden = !words.every((w) => li.dataset.search.includes(w));
     });
+    document.querySelectorAll("details[data-place]").forEach((group) => {  // "(3 of 36)" while filtering
+      const all = group.querySelectorAll(".pick li").length;
+      const shown = group.querySelectorAll(".pick li:not([hidden])").length;
+      const count = group.querySelector(".count");
+      if (count) count.textContent = shown === all ? `(${all})` : `(${shown} of ${all})`;
+    });
   });
 
   readState();
