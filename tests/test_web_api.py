@@ -4,6 +4,7 @@ getting a 4xx with a clear message, never a 500 or a traceback."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import threading
@@ -713,3 +714,35 @@ def test_the_card_picker_names_whose_signature_cards_are(client, env):
     bb_tags = dict(re.findall(r'>([^<>]+)</a>\s*<span class="muted">([^<]*)</span>', bb[bb.index('id="picker-filter"'):]))
     owned = [t for t in bb_tags.values() if t.endswith(" only")]
     assert owned and len(owned) < len(bb_tags)
+
+
+@pytest.mark.parametrize("pack_id", ["boss_fight", "tactics", "battle_bosses"])
+def test_a_map_page_explains_its_markings(client, env, pack_id):
+    """Beside the picture, a legend: every terrain the map uses (name and rule text, drawn with
+    its own pattern), obstacles, each start zone, and for a square map heights and open air;
+    nothing the map does not have."""
+    import re
+
+    from generator.maps.load import load_map
+    pack = env[1].packs[pack_id]
+    for path in sorted((pack.root / "maps").glob("*.yaml")):
+        m = load_map(pack, path)
+        page = client.get(f"/p/{pack_id}/maps/{path.stem}").text
+        keys = re.findall(r'<li data-key="([^"]+)">', page)
+        square = getattr(m, "grid", "hex") == "square"
+        expected = [f"terrain-{t}" for t in m.terrain_ids_in_use()]
+        if square and m.heights:
+            expected.append("height")
+        if square and any(c not in m.heights for c in m.board):
+            expected.append("air")
+        if m.obstacles:
+            expected.append("obstacle")
+        expected += [f"zone-{z}" for z in sorted(m.zones) if m.zones[z]]
+        assert keys == expected, path.name
+        for tid in m.terrain_ids_in_use():
+            spec = m.terrain_specs[tid]
+            entry = page[page.index(f'data-key="terrain-{tid}"'):].split("</li>")[0]
+            assert f"<strong>{spec.name}</strong>" in entry
+            if spec.pattern != "none":  # drawn with the map's pattern for it
+                assert "url(#legend-" in entry
+            assert (spec.text or "") in html.unescape(entry)

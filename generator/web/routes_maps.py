@@ -16,7 +16,7 @@ from generator.web.common import preset_docs, site_of
 from generator.web.state import clean_document, document_from_yaml, to_build
 from generator.maps import load_map
 from generator.maps.checks import check_footprint, footprint_of, footprint_sides, largest_party, placements
-from generator.render.maps.svg import map_svg
+from generator.render.maps.svg import map_legend, map_svg
 from generator.share.codes import build_document, decode
 
 router = APIRouter(include_in_schema=False)
@@ -98,4 +98,4 @@ def map_page(request: Request, pack_id: str, map_id: str, code: str = Query("", 
     choices += [(f"saved:{e.stem}", e.name) for e in site.builds.entries(pack.spec.id)
                 if e.side in footprint_sides(pack)]
     return page(request, "map.html", title=f"{m.title}: {pack.spec.name}", pack=pack, m=m, map_id=map_id, svg=svg,
-                square=square, result=result, build=chosen, choices=choices, chosen=build, code=code)
+                legend=map_legend(m, pack), square=square, result=result, build=chosen, choices=choices, chosen=build, code=code)

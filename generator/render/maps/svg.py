@@ -15,6 +15,7 @@ Every cell is one `<polygon class="cell ...">` with `data-cell="q,r"` (hex: also
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
@@ -336,3 +337,72 @@ def _labels(m, layout, square: bool, coords: bool) -> str:
                                grey=0.1 if h in m.obstacles else LABEL_GREY))
     parts.append("</g>")
     return "".join(parts) if len(parts) > 2 else ""
+
+
+def map_legend(map_obj, pack) -> list[dict]:
+    """What the map's markings mean, for a legend beside its picture: one entry per terrain in
+    use (its pattern, name and rule text), obstacles, and each start zone (its dash). Each
+    entry is {"key", "name", "text", "swatch"}; the swatch is a small SVG drawn the way the
+    map draws that marking."""
+    m = _load(map_obj, pack)
+    square = getattr(m, "grid", "hex") == "square"
+    # a cell at the map's own size, so its pattern has the density and line weight it has on the map
+    pitch = float(m.tile_size if square else m.hex_size)
+    w = pitch * 1.2
+
+    def cell_points(inset: float = 1.0) -> str:
+        if square:
+            a, b = (w - pitch * inset) / 2, (w + pitch * inset) / 2
+            return _points([(a, a), (b, a), (b, b), (a, b)])
+        r = pitch / math.sqrt(3) * inset
+        start = 30 if getattr(m, "orientation", "pointy") == "pointy" else 0
+        return _points([(w / 2 + r * math.cos(math.radians(start + 60 * k)),
+                         w / 2 + r * math.sin(math.radians(start + 60 * k))) for k in range(6)])
+
+    def swatch(body: str, defs: str = "") -> str:
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(w)} {_num(w)}" width="40" height="40" '
+                f'aria-hidden="true">{"<defs>" + defs + "</defs>" if defs else ""}{body}</svg>')
+
+    outline = f'stroke="{_grey(GRID_GREY)}" stroke-width="0.3" stroke-linejoin="round"'
+    entries = []
+    for tid in m.terrain_ids_in_use():
+        spec = m.terrain_specs.get(tid)
+        pid = f"legend-{_NON_ID.sub('-', str(m.id))}-{tid}"
+        pattern = _pattern_def(pid, spec.pattern if spec else "none", pitch)
+        fill = f"url(#{pid})" if pattern else "#ffffff"
+        body = (f'<polygon fill="#ffffff" {outline} points="{cell_points()}"/>'
+                f'<polygon fill="{fill}" stroke="none" points="{cell_points()}"/>')
+        notes = [word for word, on in (("blocks movement", not spec.walkable),
+                                       ("blocks line of sight", spec.blocks_sight)) if on] if spec else []
+        text = (spec.text or "") if spec else ""
+        if notes:
+            text = (text + " " if text else "") + "(" + "; ".join(notes) + ")"
+        entries.append({"key": f"terrain-{tid}", "name": spec.name if spec else tid, "text": text,
+                        "swatch": swatch(body, pattern)})
+    if square and m.heights:
+        top = max(m.heights.values())
+        body = (f'<polygon fill="{_grey(level_grey(top))}" {outline} points="{cell_points()}"/>'
+                + _text(str(top), w / 2, w / 2 + pitch * 0.12, pitch * 0.36, "height", bold=True))
+        entries.append({"key": "height", "name": "Height", "text": f"the number on each tile "
+                        f"({min(m.heights.values())} to {top}); the higher, the darker", "swatch": swatch(body)})
+    if square and any(cell not in m.heights for cell in m.board):
+        pid = f"legend-{_NON_ID.sub('-', str(m.id))}-air"
+        pattern = _pattern_def(pid, "hatch", pitch).replace(_grey(PATTERN_GREY), _grey(AIR_GREY))
+        body = f'<polygon fill="url(#{pid})" stroke="none" points="{cell_points()}"/>'
+        entries.append({"key": "air", "name": "Open air", "text": "no tile: nothing stands there",
+                        "swatch": swatch(body, pattern)})
+    if m.obstacles:
+        body = (f'<polygon fill="{_grey(OBSTACLE_FILL)}" {outline} points="{cell_points()}"/>'
+                f'<polygon fill="none" stroke="{_grey(0.1)}" stroke-width="0.66" points="{cell_points(0.93)}"/>')  # as map_svg
+        entries.append({"key": "obstacle", "name": "Obstacle", "text": "", "swatch": swatch(body)})
+    zone_names = {sid: side.name for sid, side in pack.spec.sides.items()} if pack is not None else {}
+    for index, zid in enumerate(sorted(m.zones)):
+        if not m.zones[zid]:
+            continue
+        dash = " ".join(_num(d) for d in ZONE_DASHES[index % len(ZONE_DASHES)])
+        body = (f'<polygon fill="#ffffff" {outline} points="{cell_points()}"/>'
+                f'<polygon fill="none" stroke="#0d0d0d" stroke-width="0.7" stroke-dasharray="{dash}" '
+                f'points="{cell_points()}"/>')
+        entries.append({"key": f"zone-{zid}", "name": f"{zone_names.get(zid, zid)} start zone", "text": "",
+                        "swatch": swatch(body)})
+    return entries
