@@ -50,7 +50,7 @@ def presets() -> tuple[str, list[dict]]:
 
 
 async def _client(host: str, port: int, path: str, bodies: list[bytes], stop: float, i: int,
-                  latencies: list[float], errors: list[str], first: list[float],
+                  latencies: list[float], errors: list[str], first: list[float], expect: bytes,
                   per_connection: int = REQUESTS_PER_CONNECTION) -> None:
     """One client: POST, read the whole answer, again, on a keep-alive connection that it
     replaces every `per_connection` requests, as browsers and proxies do. (On one connection
@@ -82,7 +82,7 @@ async def _client(host: str, port: int, path: str, bodies: list[bytes], stop: fl
                 latencies.append(time.perf_counter() - t)
                 if k == 0:  # the first answer on a new connection also waits for the server to accept it
                     first.append(latencies[-1])
-                if status != 200 or b'"schema":"pnp.validation/' not in answer.replace(b" ", b""):
+                if status != 200 or expect not in answer.replace(b" ", b""):
                     errors.append(str(status))
         except (OSError, asyncio.IncompleteReadError, ValueError, AttributeError) as exc:
             errors.append(type(exc).__name__)
@@ -90,16 +90,25 @@ async def _client(host: str, port: int, path: str, bodies: list[bytes], stop: fl
             writer.close()
 
 
-async def validate_load(base: str, pack_id: str, docs: list[dict]) -> dict:
+async def validate_load(base: str, pack_id: str, docs: list[dict], editor: bool = False,
+                        seconds: float = SECONDS) -> dict:
+    """CLIENTS clients for `seconds`: each posts presets to the JSON API's validate (the issue's
+    goal), or with `editor`, to the editor's change endpoint as the page does at every click
+    (validation plus the editor's HTML)."""
     latencies: list[float] = []
     errors: list[str] = []
     first: list[float] = []
     host, port = base.split("//")[1].split(":")
-    bodies = [json.dumps(d).encode() for d in docs]
+    if editor:
+        path, expect = f"/p/{pack_id}/edit/apply", b'id="build-doc"'
+        bodies = [json.dumps({"build": d, "op": {"op": "view"}, "target": {}}).encode() for d in docs]
+    else:
+        path, expect = f"/api/{pack_id}/validate", b'"schema":"pnp.validation/'
+        bodies = [json.dumps(d).encode() for d in docs]
     start = time.perf_counter()
     cpu = time.process_time()
-    stop = start + SECONDS
-    await asyncio.gather(*(_client(host, int(port), f"/api/{pack_id}/validate", bodies, stop, i, latencies, errors, first)
+    stop = start + seconds
+    await asyncio.gather(*(_client(host, int(port), path, bodies, stop, i, latencies, errors, first, expect)
                            for i in range(CLIENTS)))
     elapsed = time.perf_counter() - start
     client_cpu = time.process_time() - cpu  # what the load generator took from the server's cores
@@ -153,16 +162,20 @@ def main() -> None:
             # the load generator runs on uvloop: it shares the cores with the server, so the less it
             # takes per request the more the numbers are the server's (its CPU share is reported)
             load = uvloop.run(validate_load(base, pack_id, docs))
+            clicks = uvloop.run(validate_load(base, pack_id, docs, editor=True, seconds=10.0))
             page = asyncio.run(first_page(base, pack_id))
         finally:
             server.terminate()
             server.wait(timeout=30)
-    results = {"pack": pack_id, "workers": WORKERS, "validate": load, "card_browser_first_page": page}
+    results = {"pack": pack_id, "workers": WORKERS, "validate": load, "editor_click": clicks,
+               "card_browser_first_page": page}
     (REPO / "bench" / "web_results.json").write_text(json.dumps(results, indent=2) + "\n")
     print(f"pnp serve, {WORKERS} workers, {pack_id}:")
     print(f"  validate: {load['clients']} clients for {load['seconds']} s: {load['requests']} requests "
           f"({load['per_second']}/s), {load['errors']} errors, median {load['median_ms']} ms, p95 {load['p95_ms']} ms, "
           f"p99 {load['p99_ms']} ms (first request on a new connection: p95 {load['new_connection_p95_ms']} ms)")
+    print(f"  editor clicks (validation + the editor's HTML): {clicks['clients']} clients for {clicks['seconds']} s: "
+          f"{clicks['per_second']}/s, {clicks['errors']} errors, median {clicks['median_ms']} ms, p95 {clicks['p95_ms']} ms")
     print(f"  card browser first page ({page['images']} images): {page['first_load_s']} s to draw and cache, "
           f"then {page['cached_median_s']} s (worst {page['cached_worst_s']} s)")
 
