@@ -210,6 +210,25 @@ def test_print_buttons_download_the_build_on_the_page(server, page, tmp_path):
     assert len(PdfReader(tmp_path / "cards.pdf").pages) >= 2  # fronts and backs
 
 
+def test_without_javascript_the_editor_says_what_still_works(server, browser):
+    base, _ = server
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        pg = context.new_page()
+        pg.goto(f"{base}/p/boss_fight/edit?preset=boss-ashen-behemoth")
+        notice = pg.locator("noscript > p.notice")  # (text locators do not look inside <noscript>)
+        expect(notice).to_be_visible()
+        assert "buttons need JavaScript" in notice.inner_text()
+        expect(pg.locator("#verdict")).to_be_visible()  # the build and its verdict are still shown
+    finally:
+        context.close()
+    page = browser.new_page()  # with it on, the notice is not shown
+    page.goto(f"{base}/p/boss_fight/edit?preset=boss-ashen-behemoth")
+    expect(page.locator("#verdict")).to_be_visible()
+    expect(page.locator("noscript > p.notice")).to_have_count(0)  # unparsed text while scripts run
+    page.close()
+
+
 def test_card_browser_and_phone_width(server, page, tmp_path):
     base, _ = server
     page.goto(base + "/p/boss_fight/cards")
