@@ -120,3 +120,14 @@ def test_a_taken_port_is_a_clear_error_not_a_traceback():
     assert result.exit_code == 2
     assert f"cannot listen on 127.0.0.1:{port}" in result.output
     assert "--port" in result.output and "Traceback" not in result.output
+
+
+def test_listening_beyond_this_computer_says_who_can_change_builds(monkeypatch, tmp_path):
+    served = []
+    monkeypatch.setattr(listen, "serve", lambda app, sock, workers=1: served.append(sock.getsockname()))
+    args = ["serve", str(REPO / "card_data/tactics"), "--port", "0", "--builds", str(tmp_path / "b")]
+    result = CliRunner().invoke(main, args + ["--host", "0.0.0.0"])
+    assert result.exit_code == 0, result.output
+    assert "note: listening on 0.0.0.0: anyone who can reach this address" in result.output
+    quiet = CliRunner().invoke(main, args)  # the default, this computer only: no note
+    assert quiet.exit_code == 0 and "note:" not in quiet.output

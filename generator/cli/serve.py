@@ -49,6 +49,11 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, open_browser):
     url = f"http://{shown}:{port}/"
     click.echo(f"pnp serve: {', '.join(p.spec.name for p in site.packs.values())} at {url} "
                f"(builds in {builds_dir}/; {workers} worker{'s' if workers > 1 else ''}; Ctrl-C stops)")
+    if host not in ("127.0.0.1", "::1", "localhost"):
+        # the builder has no accounts: whoever reaches it may save, rename and delete builds
+        click.echo(f"note: listening on {host}: anyone who can reach this address can read, change and delete "
+                   f"the builds in {builds_dir}/; put it behind a proxy with a login to share it (README, "
+                   "Hosting it for a group)")
     if open_browser:
         webbrowser.open(url)
     try:
