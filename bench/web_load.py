@@ -1,10 +1,13 @@
 """Load test of `pnp serve` on loopback (run by `make bench`, never by the tests).
 
 `pnp serve --workers 2` serves the flagship pack; 50 concurrent clients post the pack's presets
-to /api/<pack>/validate for 20 s. Reported: requests, errors, requests per second and the
-median and 95th-percentile latency of a validate request. Then the card browser's first
-page: its HTML plus every card image on it, fetched six at a time as a browser does, once
-the images are in the cache. Results go to bench/web_results.json.
+to /api/<pack>/validate for 20 s, each opening a new connection every 10 requests. Reported:
+requests, errors, requests per second, the median, 95th and 99th percentile latency of a
+validate request, the 95th percentile of a connection's first request, and the clients' own
+CPU share. Then 10 s of the same clients posting to the editor's change endpoint (what a
+click in the builder costs: validation plus the editor's HTML), and the card browser's first
+page: its HTML plus every card image on it, fetched six at a time as a browser does, once the
+images are in the cache. Results go to bench/web_results.json.
 
 Note: the clients run on the same machine as the server, so on a small machine they take
 CPU from it; the numbers are an upper bound on what a separate client would see.
