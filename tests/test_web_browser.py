@@ -229,6 +229,19 @@ def test_without_javascript_the_editor_says_what_still_works(server, browser):
     page.close()
 
 
+def test_a_map_page_checks_where_a_boss_fits(server, page, tmp_path):
+    """Pick a preset boss on a map's page, press Check: the verdict, the hexes it can start on
+    highlighted on the map, and the legend beside it."""
+    base, _ = server
+    page.goto(f"{base}/p/boss_fight/maps/ash-pit")
+    expect(page.locator("ul.legend li")).to_have_count(5)  # rubble, embers, obstacle, two zones
+    page.get_by_label("Build").select_option(label="The Ashen Behemoth")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator(".verdict")).to_contain_text("It fits")
+    expect(page.locator("svg.pnp-map polygon.highlight").first).to_be_visible()
+    shoot(page, tmp_path, "map-fit")
+
+
 def test_card_browser_and_phone_width(server, page, tmp_path):
     base, _ = server
     page.goto(base + "/p/boss_fight/cards")

@@ -19,14 +19,15 @@ REPO = Path(__file__).resolve().parents[1]
 CHOSEN = [("editor-over-limit-desktop", "web-editor.png", 820),
           ("editor-legal-phone", "web-phone.png", 1100),
           ("shared-desktop", "web-shared.png", 640),
-          ("import-did-you-mean-desktop", "web-import.png", 560)]
+          ("import-did-you-mean-desktop", "web-import.png", 560),
+          ("map-fit-desktop", "web-map.png", 1000)]
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pnp-shots-") as tmp:
         env = dict(os.environ, PNP_SCREENSHOTS=tmp)
         subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "tests/test_web_browser.py",
-                        "-k", "new_player"], cwd=REPO, env=env, check=True)
+                        "-k", "new_player or map_page"], cwd=REPO, env=env, check=True)
         for shot, name, height in CHOSEN:
             image = Image.open(Path(tmp) / f"{shot}.png")
             image = image.crop((0, 0, image.width, min(height, image.height)))
