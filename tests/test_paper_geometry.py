@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
+
+from pdflines import segments, with_widths
 
 from generator.kit import pack_faces
 from generator.pack.load import load_pack
@@ -41,20 +42,9 @@ def most_that_fit(length: float, card: float, gap: float = GUTTER) -> int:
 
 def page_ops(page) -> dict:
     """Lines (with width), clip rectangles and invisible markers of one page."""
-    lines, clips, start, width, stack, last_rect = [], [], None, 1.0, [], None
-    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
-        if op == b"q":
-            stack.append(width)
-        elif op == b"Q":
-            width = stack.pop() if stack else 1.0
-        elif op == b"w":
-            width = float(operands[0])
-        elif op == b"m":
-            start = tuple(float(v) for v in operands)
-        elif op == b"l" and start is not None:
-            lines.append((*start, *(float(v) for v in operands), width))
-            start = None
-        elif op == b"re":
+    clips, last_rect = [], None
+    for operands, op, _width in with_widths(page):
+        if op == b"re":
             last_rect = tuple(float(v) for v in operands)
         elif op in (b"W", b"W*") and last_rect is not None:
             x, y, w, h = last_rect
@@ -67,7 +57,7 @@ def page_ops(page) -> dict:
             markers.append((text.strip(), tm[4] * cm[0] + tm[5] * cm[2] + cm[4], tm[4] * cm[1] + tm[5] * cm[3] + cm[5]))
 
     page.extract_text(visitor_text=visit)
-    return {"lines": lines, "clips": clips, "markers": markers}
+    return {"lines": segments(page), "clips": clips, "markers": markers}
 
 
 def trims(ops, sizes: dict) -> list[tuple[float, float, float, float]]:
@@ -208,15 +198,9 @@ def test_pieces_cut_lines_print_inside_the_margin(tmp_path):
         cut_points = 0
         for page in reader.pages:
             W, H = float(page.mediabox.width), float(page.mediabox.height)
-            width, stack, points = 1.0, [], []
-            for operands, op in ContentStream(page.get_contents(), reader).operations:
-                if op == b"q":
-                    stack.append(width)
-                elif op == b"Q":
-                    width = stack.pop() if stack else 1.0
-                elif op == b"w":
-                    width = float(operands[0])
-                elif op in (b"m", b"l", b"c") and abs(width - CUT_WIDTH_PT) < 1e-6:
+            points = []
+            for operands, op, width in with_widths(page):
+                if op in (b"m", b"l", b"c") and abs(width - CUT_WIDTH_PT) < 1e-6:
                     vals = [float(v) for v in operands]
                     points += list(zip(vals[0::2], vals[1::2]))
             for x, y in points:
