@@ -298,7 +298,7 @@ def card_tag(pack: Pack, card, owner: bool = False) -> str:
     for rule in pack.spec.rules if owner else ():
         owner_id = card.fields.get(rule.field or "owner") if rule.check == "owner" else None
         if isinstance(owner_id, str) and owner_id:
-            owner = pack.cards.get(owner_id)
-            words.append(f"{owner.name if owner else owner_id} only")
+            holder = pack.cards.get(owner_id)
+            words.append(f"{holder.name if holder else owner_id} only")
             break
     return " · ".join(words)
