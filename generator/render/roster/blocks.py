@@ -174,8 +174,7 @@ class RosterBlocks:
             spec = base_fields.get(name)
             hexes = spec is not None and spec.type == "hexes"
             icon = spec.icon if spec is not None and spec.icon else ("hex" if hexes else None)
-            label = spec.label if spec is not None and spec.label else self.stat_labels.get(
-                name, name.replace("_", " ").capitalize())
+            label = self.stat_labels[name]  # the field's label (generator.pack.display)
             items.append((icon, str(stats[name]), label + (" (hexes)" if hexes else "")))
         return items
 
