@@ -27,6 +27,9 @@ from generator.render.maps.square import AIR_GREY, edge_width_mm, level_grey
 from generator.maps.load import load_map
 
 MARGIN_MM = 3.0
+GRID_LINE_MM = 0.3  # each cell's outline
+ZONE_LINE_MM = 0.7  # a start zone's dashed outline
+OBSTACLE_RIM_MM = 2.2 * GRID_LINE_MM  # the heavy inset rim that tells an obstacle from a pattern
 HIGHLIGHT = "#d9480f"  # one strong colour, visible over every grey and pattern
 _NON_ID = re.compile(r"[^A-Za-z0-9_-]+")
 
@@ -52,6 +55,11 @@ def _loops(layout, cells) -> list[list[tuple[float, float]]]:
 
 def _path_d(loops) -> str:
     return " ".join("M" + " L".join(f"{_num(x)},{_num(y)}" for x, y in loop) + " Z" for loop in loops)
+
+
+def _rim_scale(square: bool) -> float:
+    """How far inside its cell an obstacle's rim runs (a fraction of the cell)."""
+    return 0.9 if square else 0.93
 
 
 def _pattern_def(pid: str, kind: str, pitch: float) -> str:
@@ -130,7 +138,7 @@ def map_svg(map_obj, pack, highlight: list | None = None, *, coords: bool = True
     pitch = layout.flat_to_flat
     # ids unique on a page showing several maps (two packs may both have a `caldera`)
     uid = "pnp-" + _NON_ID.sub("-", str(m.id)) + "-" + hashlib.sha1(str(m.file).encode()).hexdigest()[:6]
-    line_mm = 0.3
+    line_mm = GRID_LINE_MM
 
     terrain_ids = m.terrain_ids_in_use()
     pattern_of = {tid: (m.terrain_specs[tid].pattern if tid in m.terrain_specs else "none") for tid in terrain_ids}
@@ -216,9 +224,9 @@ def map_svg(map_obj, pack, highlight: list | None = None, *, coords: bool = True
     if overlays:
         out.append('<g class="patterns" stroke="none" pointer-events="none">' + "".join(overlays) + "</g>")
     if m.obstacles:  # the heavy inset rim that tells an obstacle from a pattern
-        rims = "".join(f'<polygon points="{_points(layout.corners(c, 0.93 if not square else 0.9))}"/>'
+        rims = "".join(f'<polygon points="{_points(layout.corners(c, _rim_scale(square)))}"/>'
                        for c in sorted(m.obstacles))
-        out.append(f'<g class="obstacles" fill="none" stroke="{_grey(0.1)}" stroke-width="{_num(2.2 * line_mm)}" '
+        out.append(f'<g class="obstacles" fill="none" stroke="{_grey(0.1)}" stroke-width="{_num(OBSTACLE_RIM_MM)}" '
                    f'stroke-linejoin="round" pointer-events="none">{rims}</g>')
     if square:
         out.append(_height_edges(m, layout))
@@ -277,7 +285,7 @@ def _zones(m, layout, zone_names: dict, uid: str) -> str:
         if not cells:
             continue
         dash = " ".join(_num(d) for d in ZONE_DASHES[index % len(ZONE_DASHES)])
-        parts.append(f'<path class="zone zone-{zid}" data-zone={quoteattr(zid)} stroke-width="0.7" '
+        parts.append(f'<path class="zone zone-{zid}" data-zone={quoteattr(zid)} stroke-width="{_num(ZONE_LINE_MM)}" '
                      f'stroke-dasharray="{dash}" d="{_path_d(_loops(layout, cells))}"/>')
         spot = _label_spot(layout, cells, m.obstacles)
         x, y = layout.center(spot)
@@ -363,7 +371,7 @@ def map_legend(map_obj, pack) -> list[dict]:
         return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(w)} {_num(w)}" width="40" height="40" '
                 f'aria-hidden="true">{"<defs>" + defs + "</defs>" if defs else ""}{body}</svg>')
 
-    outline = f'stroke="{_grey(GRID_GREY)}" stroke-width="0.3" stroke-linejoin="round"'
+    outline = f'stroke="{_grey(GRID_GREY)}" stroke-width="{_num(GRID_LINE_MM)}" stroke-linejoin="round"'
     entries = []
     for tid in m.terrain_ids_in_use():
         spec = m.terrain_specs.get(tid)
@@ -393,7 +401,8 @@ def map_legend(map_obj, pack) -> list[dict]:
                         "swatch": swatch(body, pattern)})
     if m.obstacles:
         body = (f'<polygon fill="{_grey(OBSTACLE_FILL)}" {outline} points="{cell_points()}"/>'
-                f'<polygon fill="none" stroke="{_grey(0.1)}" stroke-width="0.66" points="{cell_points(0.93)}"/>')  # as map_svg
+                f'<polygon fill="none" stroke="{_grey(0.1)}" stroke-width="{_num(OBSTACLE_RIM_MM)}" '
+                f'points="{cell_points(_rim_scale(square))}"/>')
         entries.append({"key": "obstacle", "name": "Obstacle", "text": "", "swatch": swatch(body)})
     zone_names = {sid: side.name for sid, side in pack.spec.sides.items()} if pack is not None else {}
     for index, zid in enumerate(sorted(m.zones)):
@@ -401,7 +410,7 @@ def map_legend(map_obj, pack) -> list[dict]:
             continue
         dash = " ".join(_num(d) for d in ZONE_DASHES[index % len(ZONE_DASHES)])
         body = (f'<polygon fill="#ffffff" {outline} points="{cell_points()}"/>'
-                f'<polygon fill="none" stroke="#0d0d0d" stroke-width="0.7" stroke-dasharray="{dash}" '
+                f'<polygon fill="none" stroke="#0d0d0d" stroke-width="{_num(ZONE_LINE_MM)}" stroke-dasharray="{dash}" '
                 f'points="{cell_points()}"/>')
         entries.append({"key": f"zone-{zid}", "name": f"{zone_names.get(zid, zid)} start zone", "text": "",
                         "swatch": swatch(body)})
