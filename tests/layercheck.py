@@ -10,7 +10,10 @@ It reports:
 - an import loop: modules that import each other, directly or round a cycle, counting imports
   inside functions (they hide loops) but not type-only ones (they never run);
 - a private name (`_x`) imported from another module;
-- a module of ours that belongs to no layer.
+- a module of ours that belongs to no layer;
+- given `may_import` (a layer -> the layers it declares it may import), an import of a lower
+  layer that the importing layer does not declare: the order is partial, so `maps` sitting
+  above `rules` in the list does not let it import `rules`.
 """
 
 from __future__ import annotations
@@ -131,7 +134,17 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
-def check(root: Path, package: str, layers: list[str]) -> list[str]:
+def declared(importer: str, imported: str, may_import: dict[str, set[str]]) -> bool:
+    """Whether layer `importer` declares layer `imported`: named itself, or a layer it names
+    contains it (naming `render` admits `render.base`). A layer missing from the table is
+    held to the order alone."""
+    if importer not in may_import:
+        return True
+    return any(imported == allowed or imported.startswith(allowed + ".") for allowed in may_import[importer])
+
+
+def check(root: Path, package: str, layers: list[str],
+          may_import: dict[str, set[str]] | None = None) -> list[str]:
     """Every breach of the layer order found under `root`, as readable lines (empty: all good)."""
     modules = module_files(root, package)
     problems: list[str] = []
@@ -150,6 +163,10 @@ def check(root: Path, package: str, layers: list[str]) -> list[str]:
             if theirs is not None and theirs > own:
                 problems.append(f"{where}:{imp.line}: {module} ({layers[own]}) imports {imp.target} "
                                 f"({layers[theirs]}), a higher layer")
+            elif (theirs is not None and theirs != own and may_import is not None
+                  and not declared(layers[own], layers[theirs], may_import)):
+                problems.append(f"{where}:{imp.line}: {module} ({layers[own]}) imports {imp.target} "
+                                f"({layers[theirs]}), which {layers[own]} does not declare it may import")
             private = [n for n in imp.names if n.startswith("_") and not n.startswith("__")]
             if private and target != module:
                 problems.append(f"{where}:{imp.line}: {module} imports private name(s) {', '.join(private)} "

@@ -38,10 +38,47 @@ LAYERS = [
 ]
 MAX_LINES = 600
 
+_BELOW_RENDER = {"core", "grids", "pack", "rules", "maps", "share", "render"}
+# What each package may import, as the "May import" line of its __init__ docstring says: the
+# order above is total, the dependencies are not (maps sits above rules yet may not import it).
+# Names are short (`render` admits every render package); a layer always may import itself.
+MAY_IMPORT = {
+    "generator": set(),
+    "generator.core": set(),
+    "generator.grids": {"core"},
+    "generator.pack": {"core", "grids"},
+    "generator.rules": {"core", "grids", "pack"},
+    "generator.maps": {"core", "grids", "pack"},
+    "generator.share": {"core", "pack"},
+    "generator.render": {"core", "grids", "pack", "rules", "maps", "share"},
+    "generator.render.base": {"core", "grids", "pack"},
+    "generator.render.maps": {"core", "grids", "pack", "maps", "render.base"},
+    "generator.render.pieces": {"core", "grids", "pack", "rules", "maps", "render.base", "render.maps"},
+    "generator.render.rulebook": {"core", "grids", "pack", "rules", "maps", "render.base", "render.maps"},
+    "generator.render.cards": {"core", "grids", "pack", "rules", "maps", "render.base", "render.maps",
+                               "render.rulebook"},
+    "generator.render.roster": {"core", "grids", "pack", "rules", "share", "render.base"},
+    "generator.export": _BELOW_RENDER,
+    "generator.kit": _BELOW_RENDER,
+    "generator.preflight": _BELOW_RENDER | {"export", "kit"},
+    "generator.build": _BELOW_RENDER | {"export", "kit", "preflight"},
+    "generator.web": _BELOW_RENDER | {"export", "kit", "build"},
+    "generator.cli": _BELOW_RENDER | {"export", "kit", "preflight", "build", "web"},
+    "generator.__main__": {"cli"},
+}
+
+
+def _full(table: dict[str, set[str]], package: str) -> dict[str, set[str]]:
+    return {layer: {f"{package}.{name}" for name in names} for layer, names in table.items()}
+
 
 def test_imports_point_down_and_never_loop():
-    problems = check(GENERATOR, "generator", LAYERS)
+    problems = check(GENERATOR, "generator", LAYERS, _full(MAY_IMPORT, "generator"))
     assert problems == [], "\n".join(problems)
+
+
+def test_every_layer_declares_what_it_may_import():
+    assert set(MAY_IMPORT) == set(LAYERS)
 
 
 def test_no_module_is_over_600_lines():
@@ -125,6 +162,23 @@ def test_the_checker_ignores_type_only_imports_for_loops_and_flags_private_names
     })
     problems = check(root, "toy", TOY_LAYERS)
     assert len(problems) == 1 and "private name(s) _helper" in problems[0]
+
+
+def test_the_checker_fails_on_a_downward_import_the_layer_does_not_declare(tmp_path):
+    """The order is partial: `toy.maps` sits above `toy.rules` but declares only `toy.core`."""
+    root = _package(tmp_path, {
+        "__init__.py": "", "core/__init__.py": "", "rules/__init__.py": "", "maps/__init__.py": "",
+        "core/c.py": "C = 1\n", "rules/r.py": "from toy.core.c import C\nR = C\n",
+        "maps/m.py": "from toy.core.c import C\nfrom toy.rules.r import R\n",
+    })
+    layers = ["toy", "toy.core", "toy.rules", "toy.maps"]
+    table = {"toy": set(), "toy.core": set(), "toy.rules": {"toy.core"}, "toy.maps": {"toy.core"}}
+    assert check(root, "toy", layers) == []  # the total order alone lets it through
+    problems = check(root, "toy", layers, table)
+    assert len(problems) == 1
+    assert "toy/maps/m.py:2" in problems[0] and "toy.maps does not declare it may import" in problems[0]
+    table["toy.maps"].add("toy.rules")
+    assert check(root, "toy", layers, table) == []
 
 
 def test_the_checker_names_a_module_outside_every_layer(tmp_path):
