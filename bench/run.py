@@ -29,7 +29,7 @@ from generator.render.cards.faces import CardFace, CardShared  # noqa: E402
 from generator.render.cards.sheets import write_home_sheets  # noqa: E402
 from generator.core.yamlio import MAX_FILE_BYTES, load_yaml_file, parse_yaml  # noqa: E402
 from generator.render.base.layout import make_environment  # noqa: E402
-from generator.rules import validate_build  # noqa: E402
+from generator.rules.engine import validate_build  # noqa: E402
 
 PACK_DIR = ROOT / "card_data" / "boss_fight"
 SIZES = (100, 1000, 10000)

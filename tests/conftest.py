@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.pack.load import load_build, load_pack
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 from generator.core.report import Report, Violation
 from generator.core.yamlio import display_path
 

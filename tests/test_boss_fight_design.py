@@ -24,7 +24,7 @@ from generator.kit import build_faces
 from generator.pack.load import load_build
 from generator.maps import validate_map
 from generator.render.cards.faces import CardShared
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 
 from conftest import LEGAL_BOSS, LEGAL_PARTY, PACK_DIR, solo
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from conftest import REPO
 from generator.cli import main
 from generator.pack.load import load_build, load_pack
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from generator.cli import main
 from generator.share.decklist import decklist_document, format_decklist, parse_decklist
 from generator.core.errors import InputError
 from generator.pack.load import build_from_document, load_build, load_pack
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 from generator.core.yamlio import load_yaml_file
 
 PACKS = sorted(p for p in (REPO / "card_data").iterdir() if (p / "game.yaml").is_file())

@@ -25,7 +25,7 @@ from generator.maps import validate_hexmap
 from generator.maps.checks import largest_party, preset_footprints
 from generator.pack.load import load_presets as preset_builds
 from generator.maps.load import map_from_document
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 from generator.core.yamlio import MAX_DEPTH, parse_yaml, read_text
 
 REPO = Path(__file__).resolve().parents[1]

@@ -69,7 +69,8 @@ MAY_IMPORT = {
 
 
 def _full(table: dict[str, set[str]], package: str) -> dict[str, set[str]]:
-    return {layer: {f"{package}.{name}" for name in names} for layer, names in table.items()}
+    # every layer may read the package's own __init__ (it holds only the version)
+    return {layer: {package} | {f"{package}.{name}" for name in names} for layer, names in table.items()}
 
 
 def test_imports_point_down_and_never_loop():

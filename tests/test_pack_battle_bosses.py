@@ -16,7 +16,7 @@ from generator.pack.load import load_build, load_pack
 from generator.maps import load_pack_maps
 from generator.render.cards.faces import CardShared
 from generator.render.base.pdfout import MM
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 from generator.cli.targets import pack_report, validate_pack
 from test_maps import hexagons, painted
 

@@ -25,7 +25,7 @@ from generator.maps.load import load_pack_maps
 from generator.pack.model import PiecesSpec, StatTrackerSpec, TrackersSpec
 from generator.render.pieces.document import build_pieces_pdf
 from generator.render.pieces.model import footprint_of
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 from conftest import LEGAL_BOSS, LEGAL_PARTY, PACK_DIR
 
 PT = 72 / 25.4  # points per mm

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from conftest import LEGAL_BOSS, LEGAL_PARTY, PACK_DIR
 from generator.pack.load import build_from_document
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 from generator.core.yamlio import parse_yaml
 
 FAST = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

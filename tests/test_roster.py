@@ -21,7 +21,7 @@ from generator.core.errors import InputError
 from generator.pack.load import build_from_document, load_build
 from generator.render.base.pdfout import MM
 from generator.render.roster.sheet import write_roster
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 from generator.core.yamlio import parse_yaml
 
 PRESETS = PACK_DIR / "presets"

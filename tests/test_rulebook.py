@@ -17,7 +17,7 @@ from generator.pack.load import load_build, load_pack
 from generator.render.rulebook.book import build_rulebook_pdf
 from generator.render.rulebook.markdown import (chapter_source, environment, render_template,
                                                 template_context)
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 
 from conftest import PACK_DIR
 

@@ -7,7 +7,8 @@ import re
 from pathlib import Path
 
 from generator.pack.load import load_build, load_pack
-from generator.rules import engine, validate_build
+from generator.rules import engine
+from generator.rules.engine import validate_build
 
 REPO = Path(__file__).resolve().parents[1]
 PACK = REPO / "card_data" / "boss_fight"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from generator.export.services import SERVICE_ALIASES, SERVICES
+from generator.export.service_table import SERVICE_ALIASES, SERVICES, resolve_service
 
 
 def _services_epilog() -> str:
@@ -46,7 +46,6 @@ def apply_service(profile: str, service: str | None, color: str | None, png_size
     """The effective options after a preset and the shortcuts (--cut implies --profile cut)."""
     opts = {"profile": profile, "color": color, "png_size": png_size, "ink_limit": ink_limit}
     if service:
-        from generator.export.services import resolve_service
         preset = resolve_service(service).options
         opts.update({k: v for k, v in preset.items() if not (k == "color" and color)})
     if cut:

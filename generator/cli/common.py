@@ -3,12 +3,16 @@ sequences hidden in a stranger's file."""
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
 
 from generator.rules.limits import parse_points
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 
@@ -25,14 +29,24 @@ def points_option(ctx, param, value):
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-class SafeConsole(Console):
-    """A console that shows control characters in names and messages as visible escapes
-    (`\\x1b`), so text from a stranger's file cannot move the cursor or retitle the terminal."""
-
-    def print(self, *objects, **kwargs):
-        return super().print(*(_CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), o)
-                               if isinstance(o, str) else o for o in objects), **kwargs)
-
-
 def make_console(stderr: bool = False) -> Console:
-    return SafeConsole(stderr=stderr, highlight=False, soft_wrap=True)
+    return _safe_console_class()(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+@functools.cache
+def _safe_console_class():
+    # deferred: rich takes about 20 ms to load, and `pnp --version` or a quiet run needs none
+    from rich.console import Console
+
+    class SafeConsole(Console):
+        """A console that shows control characters in names and messages as visible escapes
+        (`\\x1b`), so text from a stranger's file cannot move the cursor or retitle the terminal."""
+
+        def print(self, *objects, **kwargs):
+            return super().print(*(escape_controls(o) if isinstance(o, str) else o for o in objects), **kwargs)
+
+    return SafeConsole
+
+
+def escape_controls(text: str) -> str:
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)

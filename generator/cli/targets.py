@@ -12,7 +12,7 @@ from generator.pack.load import load_build
 from generator.pack.locate import is_map_file
 from generator.pack.model import Pack
 from generator.render.pieces.model import check_pieces
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 from generator.rules.pack_checks import validate_pack_rules
 from generator.share.decklist_files import is_decklist_file, load_build_file, pack_of_file
 

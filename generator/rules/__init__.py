@@ -3,7 +3,3 @@ pack_checks for the whole pack), the context they read, the engine that runs the
 and the points audit.
 
 May import: generator.core, generator.grids, generator.pack. Never maps, render or cli."""
-
-from generator.rules.engine import validate_build
-
-__all__ = ["validate_build"]

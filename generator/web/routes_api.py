@@ -10,7 +10,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
 
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 from generator.core.report import reports_document
 from generator.web.pages import page
 from generator.web.common import CardFilter, card_fields, card_or_404, site_of

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from generator.core.errors import InputError
 from generator.pack.model import Pack
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 from generator.core.report import Report, Violation
 from generator.share.codes import share_code
 from generator.pack import display

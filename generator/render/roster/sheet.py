@@ -24,7 +24,7 @@ from generator.render.base.text import TextFitter
 from generator.render.roster.blocks import RosterBlocks
 from generator.render.roster.parts import (COLUMNS, GREY, INK, LEGAL, MARGIN, NOT_LEGAL, PALE, ROW, ROW_DENSE,
                                            RULE, WARNING, Page, hex_color, tint_color)
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 from generator.share.codes import build_hash, build_signature, encode
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from generator.pack.load import load_build
 from generator.pack.schemas import ATTACK_KINDS
 from generator.render.rulebook.tables import rich_table
 from generator.render.rulebook.text import Heading, RichText
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 from generator.core.report import character_key
 
 if TYPE_CHECKING:
