@@ -11,7 +11,6 @@ from generator.maps import validate_map
 from generator.pack.load import load_build
 from generator.pack.locate import is_map_file
 from generator.pack.model import Pack
-from generator.render.pieces.model import check_pieces
 from generator.rules.engine import validate_build
 from generator.rules.pack_checks import validate_pack_rules
 from generator.share.decklist_files import is_decklist_file, load_build_file, pack_of_file
@@ -39,6 +38,8 @@ def validate_target(target: Path, points: int | str | None = None, pack_option: 
 def validate_pack(pack: Pack, points: int | str | None = None, max_characters: int | None = None) -> list[Report]:
     problems = []
     if getattr(pack.spec, "pieces", None) is not None:
+        # deferred: the pieces' checks load ReportLab's colours, which a build or map target never needs
+        from generator.render.pieces.model import check_pieces
         problems.extend(check_pieces(pack))
     reports = [pack_report(pack)]
     from generator.cli.render_check import render_problems  # what `pnp build` would stop on, drawn in memory

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+from typing import TYPE_CHECKING
 
-from reportlab.pdfbase.ttfonts import TTFont
+if TYPE_CHECKING:
+    from reportlab.pdfbase.ttfonts import TTFont
 
 MAX_FONT_BYTES = 30 * 1024 * 1024
 
@@ -17,6 +19,10 @@ class FontError(ValueError):
 
 def read_ttf(path) -> TTFont:
     """Parse a TrueType file, turning every way a damaged or foreign file can fail into FontError."""
+    # deferred: ReportLab's font module takes ~45 ms to load, and a pack without fonts of its
+    # own (or `pnp validate BUILD`) never parses one
+    from reportlab.pdfbase.ttfonts import TTFont
+
     path = os.fspath(path)
     if not path.lower().endswith(".ttf"):
         raise FontError("only TrueType fonts (.ttf) can be embedded")
