@@ -1,5 +1,6 @@
 """The benchmark behind `make bench`: card rendering against a plain-ReportLab floor,
-the whole kit, memory at 10,000 cards, validation throughput and watch rebuild time.
+the whole kit, memory at 10,000 cards, validation throughput, watch rebuild time, and the
+start-up of `pnp` and `pnp serve` against bare imports (bench/startup.py).
 
 Every figure is the median of several runs with min and max. Results go to
 bench/results.json and a table on stdout. Run from the repository root.
@@ -23,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.floor import draw_floor, prepare  # noqa: E402
+from bench.startup import print_startup, startup  # noqa: E402
 from generator.pack.cardlist import card_order  # noqa: E402
 from generator.pack.load import load_build, load_pack  # noqa: E402
 from generator.render.cards.faces import CardFace, CardShared  # noqa: E402
@@ -193,6 +195,9 @@ def _wait_for(proc, word: str) -> None:
 
 def main() -> None:
     from bench.sheets import load_ms_per_card
+    if sys.argv[1:3] == ["--only", "startup"]:  # just the start-up figures, printed, results.json untouched
+        print_startup(startup())
+        return
     if sys.argv[1:3] == ["--only", "sheets"]:  # just the spreadsheet figure, printed, results.json untouched
         print(json.dumps(load_ms_per_card(10000, 3), indent=2))
         return
@@ -215,6 +220,7 @@ def main() -> None:
     results["rebuild_seconds"] = rebuild_seconds(5)
     results["refusal_ms"] = refusal_ms(repeat)
     results["load_ms_per_card_10000"] = load_ms_per_card(10000, 3)  # cards in YAML vs in one sheet
+    results["startup"] = startup()
     results["targets"] = {"ratio": 1.5, "kit_seconds": 3, "peak_rss_mb": 150, "rebuild_seconds": 1}
     (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print_table(results)
@@ -237,6 +243,8 @@ def print_table(results: dict) -> None:
         print(f"{name:32} {s['median']:>10} {s['min']:>10} {s['max']:>10}  {s['runs']}")
     t = results["targets"]
     print(f"{'ratio (ours / floor @ 1000)':32} {results['ratio']:>10}   target ≤ {t['ratio']}")
+    if "startup" in results:
+        print_startup(results["startup"])
 
 
 if __name__ == "__main__":
