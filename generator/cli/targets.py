@@ -7,7 +7,6 @@ from pathlib import Path
 from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Report
 from generator.core.yamlio import display_path
-from generator.maps import validate_map
 from generator.pack.load import load_build
 from generator.pack.locate import is_map_file
 from generator.pack.model import Pack
@@ -76,6 +75,8 @@ def pack_report(pack: Pack) -> Report:
 
 
 def validate_map_file(pack: Pack, path: Path, boss_build: Path | None, setup: str = "rules") -> list[Report]:
+    from generator.maps import validate_map  # deferred: the map checks load both grids, which a build never needs
+
     if boss_build is not None and is_decklist_file(boss_build):  # the maps layer reads YAML builds only
         boss_build = load_build_file(boss_build, pack)
     return [validate_map(pack, path, boss_build, setup)]

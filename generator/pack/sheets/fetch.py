@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import os
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 from generator.core.errors import InputError, Location, Problem
@@ -107,6 +105,11 @@ def fetch_pack(root: Path, timeout: float = TIMEOUT_S, limit: int = MAX_BYTES) -
 def download(url: str, file: str, timeout: float, limit: int) -> bytes:
     """GET `url`; InputError on a failure, a slow server (the whole transfer must finish within
     `timeout` seconds) or an answer over `limit` bytes (reading stops there)."""
+    # deferred: urllib.request loads ssl and http (~15 ms), which only a fetch uses, while every
+    # pack load passes through this module
+    import urllib.error
+    import urllib.request
+
     where = Location(file)
     request = urllib.request.Request(url, headers={"User-Agent": "pnp-generator", "Accept": "text/csv, */*"})
     start = time.monotonic()
