@@ -51,6 +51,8 @@ def test_the_pack_validates_with_the_expected_counts(pack):
     report = pack_report(pack)
     assert report.legal and not report.violations
     assert len(pack.cards_of("hero")) == 12  # the design's twelve; a game uses four
+    roles = {c.fields["role"] for c in pack.cards_of("hero")}
+    assert {"The Judge", "The Blink", "The Dragoon", "The Forsaken"} <= roles  # the design's named heroes
     assert {c.id for c in pack.cards_of("boss")} == set(BOSSES)
     assert sorted(c.fields["position"] for c in pack.cards_of("position-tile")) == [1, 2, 3, 4]
     assert len(pack.cards_of("boss-card")) == 98  # different cards; 126 with copies
