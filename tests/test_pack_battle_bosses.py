@@ -21,6 +21,7 @@ from generator.cli.targets import pack_report, validate_pack
 from test_maps import hexagons, painted
 
 PACK_DIR = REPO / "card_data" / "battle_bosses"
+REGIONS = ["Alpha Base", "Alpha Spawn", "Cool Zone", "The Wastes", "Hot Zone", "Omega Spawn", "Omega Base"]
 HEX_MM = 25.4  # PRINT-SPECS.md: 1 in flat to flat, the usual hex for 25-28 mm bases
 TOLERANCE_MM = 0.05
 
@@ -39,8 +40,14 @@ def test_the_pack_validates_with_its_counts(bb):
     by_type: dict = {}
     for card in bb.cards.values():
         by_type[card.type] = by_type.get(card.type, 0) + 1
-    assert by_type == {"dashboard": 3, "effect": 17, "upgrade": 10}
-    assert report.stats["cards"] == 30 and report.stats["presets"] == 3
+    assert by_type == {"dashboard": 3, "effect": 17, "upgrade": 10, "pet": 3}
+    assert report.stats["cards"] == 33 and report.stats["presets"] == 3
+    # every pet is the reward of a wild-camp counter, and has its pet tile
+    counters = {c.id: c for c in bb.spec.pieces.counters}
+    for pet in bb.cards_of("pet"):
+        assert pet.fields["stats"]["health"] >= 1 and pet.fields["abilities"], pet.id
+        assert f"pet-{pet.id}" in counters and f"camp-{pet.id}" in counters, pet.id
+        assert "becomes your pet" in counters[f"camp-{pet.id}"].text
     for boss, set_id in (("vexa", "cinder"), ("thorvald", "grove"), ("sable", "gale")):
         own = [c for c in bb.cards.values() if c.fields.get("boss") == boss]
         assert len(own) == 7 and all(c.set == set_id for c in own)
@@ -48,16 +55,24 @@ def test_the_pack_validates_with_its_counts(bb):
         assert all(a["cost"] >= 0 and a["text"] for a in bb.cards[boss].fields["abilities"])
     maps = load_pack_maps(bb)
     tiles = [m for m in maps if m.tile is not None]
-    assert len(maps) == 19 and len(tiles) == 18
+    assert len(maps) == 20 and len(tiles) == 18
     for letter in "AB":  # each player's nine tiles, one home tile with a start space
         mine = [m for m in tiles if m.tile.label.startswith(letter)]
         assert sorted(m.tile.label for m in mine) == [f"{letter}{n}" for n in range(1, 10)]
         assert len({m.tile.set for m in mine}) == 1 and len({m.tile.color for m in mine}) == 1
         assert [m.tile.label for m in mine if m.zones.get("boss")] == [f"{letter}1"]
         assert all(len(m.hexes) == 6 and m.hex_size == HEX_MM for m in mine)
-    arena = next(m for m in maps if m.tile is None)
-    assert len(arena.hexes) == 127 and len(arena.regions) == 7
-    assert sum(len(r) for r in arena.regions.values()) == 127  # every space in exactly one region
+    arenas = {len(m.hexes): m for m in maps if m.tile is None}
+    assert sorted(arenas) == [91, 127]  # the four-player and the six-player board
+    for size, arena in arenas.items():
+        assert [arena.region_names[r] for r in arena.regions] == REGIONS
+        every = [h for r in arena.regions.values() for h in r]
+        assert len(every) == len(set(every)) == size  # every space in exactly one region
+        base = {h for h, terrain in arena.terrain.items() if terrain == "base"}
+        spawn = set(arena.zones["boss"])
+        assert base and not base & spawn  # a boss never waits to spawn inside a base
+        assert base == set(arena.regions["alpha-base"]) | set(arena.regions["omega-base"])
+        assert spawn <= set(arena.regions["alpha-spawn"]) | set(arena.regions["omega-spawn"])
 
 
 def test_pnp_validate_exits_0_and_every_report_is_legal(bb, in_repo):
@@ -65,7 +80,7 @@ def test_pnp_validate_exits_0_and_every_report_is_legal(bb, in_repo):
     assert result.exit_code == 0, result.output
     assert "all legal" in result.output
     reports = validate_pack(bb)
-    assert len(reports) == 1 + 3 + 19 and all(r.legal for r in reports)
+    assert len(reports) == 1 + 3 + 20 and all(r.legal for r in reports)
 
 
 def test_dashboards_are_large_cards_with_their_own_layout_and_back(bb):
@@ -192,7 +207,7 @@ def _markers(page) -> list[tuple[str, float, float]]:
 
 def test_every_tile_is_printed_once_on_tile_sheets(maps_pdf):
     out, reader, info = maps_pdf
-    assert info["tiles"] == 18 and info["maps"] == 1
+    assert info["tiles"] == 18 and info["maps"] == 2  # the two arena boards
     tiles = [m for page in reader.pages for m in _markers(page) if m[0].startswith("pnp:tile:")]
     ids = sorted(label.split(":")[2] for label, _, _ in tiles)
     assert ids == sorted([f"tile-a{n}" for n in range(1, 10)] + [f"tile-b{n}" for n in range(1, 10)])
@@ -244,8 +259,9 @@ def test_tile_hexes_print_at_the_stated_size_with_a_cut_line_round_each(maps_pdf
 def test_the_arena_prints_as_a_tiled_board_with_its_regions(maps_pdf):
     out, reader, info = maps_pdf
     raw = b"".join(page.get_contents().get_data() for page in reader.pages)
-    assert b"(The Sundered Arena)" in raw and raw.count(b"This bar must measure 100 mm") == info["sheets"]
-    assert b"(DAWN HOLD)" in raw and b"(THE SCAR)" in raw  # region names on the true-scale sheets
+    assert b"(The Sundered Arena, six players)" in raw and b"(The Sundered Arena, four players)" in raw
+    assert raw.count(b"This bar must measure 100 mm") == info["sheets"]
+    assert b"(ALPHA BASE)" in raw and b"(THE WASTES)" in raw  # region names on the true-scale sheets
 
 
 # ---- the kit -------------------------------------------------------------------------------------

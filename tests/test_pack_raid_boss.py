@@ -20,6 +20,7 @@ from conftest import REPO
 
 PACK_DIR = REPO / "card_data" / "raid_boss"
 TIERS = ["Easy", "Medium", "Hard", "Last Stand"]
+BOSSES = ["karrun", "mother-veyl", "vorthane", "ossuan", "skarra", "gearhold"]
 
 
 @pytest.fixture(scope="module")
@@ -49,14 +50,16 @@ def deck_of(pack, boss_id: str) -> dict[str, int]:
 def test_the_pack_validates_with_the_expected_counts(pack):
     report = pack_report(pack)
     assert report.legal and not report.violations
-    assert len(pack.cards_of("hero")) == 6  # at least 4: a game uses four
-    assert {c.id for c in pack.cards_of("boss")} == {"karrun", "mother-veyl"}
+    assert len(pack.cards_of("hero")) == 12  # the design's twelve; a game uses four
+    roles = {c.fields["role"] for c in pack.cards_of("hero")}
+    assert {"The Judge", "The Blink", "The Dragoon", "The Forsaken"} <= roles  # the design's named heroes
+    assert {c.id for c in pack.cards_of("boss")} == set(BOSSES)
     assert sorted(c.fields["position"] for c in pack.cards_of("position-tile")) == [1, 2, 3, 4]
-    assert len(pack.cards_of("boss-card")) == 36  # different cards; 42 with copies
-    assert report.stats["cards"] == 48
+    assert len(pack.cards_of("boss-card")) == 98  # different cards; 126 with copies
+    assert report.stats["cards"] == 120
 
 
-@pytest.mark.parametrize("boss_id", ["karrun", "mother-veyl"])
+@pytest.mark.parametrize("boss_id", BOSSES)
 def test_every_boss_deck_is_complete_and_matches_its_boss_card(pack, boss_id):
     boss = pack.cards[boss_id]
     stated = boss.fields["deck"]
@@ -66,6 +69,13 @@ def test_every_boss_deck_is_complete_and_matches_its_boss_card(pack, boss_id):
     # the phase line and the extra-die step sit on the ×10 track printed on the card
     hp, phase, step = boss.fields["hp"], boss.fields["phase_two_at"], boss.fields["die_every"]
     assert hp % 10 == 0 and phase % 10 == 0 and step % 10 == 0 and 0 < phase < hp <= 120
+    # the boss can be beaten: its deck holds a Last Stand to deal once its damage reaches its HP
+    assert stated["Last Stand"] >= 1
+
+
+def test_every_boss_has_a_preset_with_its_whole_deck():
+    presets = {p.stem for p in (PACK_DIR / "presets").glob("boss-*.yaml")}
+    assert presets == {f"boss-{b}" for b in BOSSES}
 
 
 def test_heroes_have_three_costed_abilities_and_a_consistent_track(pack):
@@ -161,7 +171,7 @@ def test_every_card_is_printed_with_its_copies(kit, pack):
                 faces[m.group(1)] = faces.get(m.group(1), 0) + 1
         page.extract_text(visitor_text=visit)
     assert {cid: n for cid, n in faces.items() if cid in pack.cards} == {c.id: c.copies for c in pack.cards.values()}
-    assert sum(faces[c.id] for c in pack.cards_of("boss-card")) == 42
+    assert sum(faces[c.id] for c in pack.cards_of("boss-card")) == 126  # 6 decks of 21
 
 
 def test_card_types_have_their_own_sizes(pack):
@@ -187,6 +197,8 @@ def test_the_tokens_are_punch_out_counters(kit, pack):
     assert counters["power-1"] == 10 and counters["power-3"] == 5
     assert counters["affliction-1"] == 12 and counters["affliction-3"] == 6
     assert counters["ko-tracker"] == 1
+    # the tokens the heroes' cards name: refreshed assists, Locks, the Dragoon's Uplift
+    assert (counters["refresh"], counters["lock"], counters["uplift"]) == (2, 4, 1)
     # one position token per hero, knocked out on its back
     assert sum(n for cid, n in counters.items() if cid.startswith("token-")) == len(pack.cards_of("hero"))
 

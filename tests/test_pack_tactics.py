@@ -95,6 +95,19 @@ def test_the_pack_has_units_with_every_attribute_and_at_least_two_square_maps(pa
     assert all(m.tile_size == TILE_MM for m in maps)
 
 
+def test_treasure_is_a_terrain_kind_on_every_map_that_units_may_share(pack, write_map):
+    """The design's Treasure (a tile a unit may end on though it is occupied) is pack data: a
+    walkable terrain kind whose rule text says so; each shipped map has some, on real tiles."""
+    treasure = pack.spec.terrain["treasure"]
+    assert treasure.walkable and not treasure.blocks_sight and "even while another unit" in treasure.text
+    for m in load_pack_maps(pack):
+        spots = [cell for cell, tid in m.terrain.items() if tid == "treasure"]
+        assert len(spots) == 2 and all(m.walkable(cell) for cell in spots), m.title
+    # a misspelt kind is named, with the fix
+    text = "title: T\ngrid: square\ncolumns: 2\nrows: 1\nterrain:\n  tresure: [[1, 0]]\n"
+    (bad,) = found(validate_map(pack, write_map(text)), "map.terrain")
+    assert bad.fix == "did you mean `treasure`?"
+
 def test_the_weakest_unit_is_the_smallest_move_and_jump_among_the_cards(pack):
     mover = weakest_mover(pack)
     units = pack.cards_of("unit")
