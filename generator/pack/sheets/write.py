@@ -6,6 +6,8 @@ row of flat column names (see `columns`), values that equal the field's default 
 widths, drop-down lists for set, type and choice fields, text format where a spreadsheet
 would otherwise turn `3/2` into a date); .ods with our own small ODF writer (`ods`);
 .csv with the csv module, UTF-8 with a byte order mark so spreadsheet programs see UTF-8.
+Text a spreadsheet program would run as a formula (starting with = + - @, tab or CR) is a
+string cell in .xlsx and .ods, and gets a leading `'` in .csv (`table.csv_guard`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 from generator.core.errors import InputError, Problem
 from generator.pack.model import Card, GameSpec, Pack
 from generator.pack.sheets.columns import flatten, type_shapes
-from generator.pack.sheets.table import SheetData, column_width, export_stamp
+from generator.pack.sheets.table import SheetData, column_width, csv_guard, export_stamp, risky
 from generator.core.files import atomic_output
 from generator.pack.sheets.ods import ods_bytes
 
@@ -175,7 +177,8 @@ def csv_bytes(sheet: SheetData) -> bytes:
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(sheet.columns)
     for row in sheet.rows:
-        writer.writerow(["" if v is None else ("TRUE" if v is True else "FALSE" if v is False else v) for v in row])
+        writer.writerow(["" if v is None else "TRUE" if v is True else "FALSE" if v is False
+                         else csv_guard(v) if isinstance(v, str) else v for v in row])
     return buffer.getvalue().encode("utf-8-sig")
 
 
@@ -198,6 +201,10 @@ def xlsx_bytes(sheets: list[SheetData]) -> bytes:
             cell.font = Font(bold=True)
         for row in sheet.rows:
             ws.append(row)
+            for cell in ws[ws.max_row]:
+                if isinstance(cell.value, str) and risky(cell.value):
+                    cell.data_type = "s"  # openpyxl takes text starting with = for a formula
+                    cell.quotePrefix = True  # and editing the cell in a spreadsheet keeps it text
         ws.freeze_panes = "A2"
         last = max(len(sheet.rows) + 1, 2)
         for i, column in enumerate(sheet.columns):
