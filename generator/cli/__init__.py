@@ -8,19 +8,40 @@ May import: every other layer of generator.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import threading
 
-import click
 
-from generator.cli import (build, calibrate, decklist, layout, list_cards, new, preflight, roster, schema, serve,
-                           share, sheets, validate, watch)
-from generator.cli.common import EXIT_INPUT, make_console
-from generator.cli.textreport import print_problems
-from generator.core.errors import InputError
+def _stopped_while_starting(signum, frame):
+    # Nothing is written yet, so nothing to clean up: end at once. (An exception raised here
+    # could land in an import machinery callback, which would print it and carry on.)
+    os._exit(128 + signum)
+
+
+# Loading the commands takes a moment (ReportLab, pydantic): a Ctrl-C or SIGTERM meanwhile
+# ends `pnp` quietly with 130 or 143. The previous handlers come back once they are loaded.
+_ON_MAIN_THREAD = threading.current_thread() is threading.main_thread()
+_STARTING = (signal.SIGINT, signal.SIGTERM)
+_PREVIOUS = {s: signal.signal(s, _stopped_while_starting) for s in _STARTING} if _ON_MAIN_THREAD else {}
+
+import click  # noqa: E402
+
+from generator.cli import (build, calibrate, decklist, layout, list_cards, new, preflight, roster, schema,  # noqa: E402
+                           serve, share, sheets, validate, watch)
+from generator.cli.common import EXIT_INPUT, make_console  # noqa: E402
+from generator.cli.textreport import print_problems  # noqa: E402
+from generator.core.errors import InputError  # noqa: E402
+from generator.core.workers import WorkerDied  # noqa: E402
+
+for _signum, _handler in _PREVIOUS.items():
+    signal.signal(_signum, _handler)
 
 
 class PnpGroup(click.Group):
-    """Usage errors exit 2 with one line, as click does; input errors never show a traceback."""
+    """Usage errors exit 2 with one line, as click does; input errors never show a traceback;
+    Ctrl-C (or a stop a command turned into `Stopped`) ends with 128 + the signal, one line."""
 
     def invoke(self, ctx):
         try:
@@ -28,6 +49,13 @@ class PnpGroup(click.Group):
         except InputError as exc:
             print_problems(make_console(stderr=True), exc.problems)
             sys.exit(EXIT_INPUT)
+        except WorkerDied as exc:  # killed from outside (`kill -9`, out of memory); the build cleaned up
+            click.echo(f"pnp: {exc}; no output was changed", err=True)
+            sys.exit(EXIT_INPUT)
+        except KeyboardInterrupt as exc:
+            signum = getattr(exc, "signum", signal.SIGINT)
+            click.echo(f"pnp: stopped ({signal.Signals(signum).name})", err=True)
+            sys.exit(128 + signum)
 
 
 @click.group(cls=PnpGroup, context_settings={"help_option_names": ["-h", "--help"]})
