@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import errno
 import io
 import re
 import time
@@ -25,6 +26,7 @@ from generator.pack.model import Card, GameSpec, Pack
 from generator.pack.sheets.columns import flatten, type_shapes
 from generator.pack.sheets.table import SheetData, column_width, csv_guard, export_stamp, risky
 from generator.core.files import atomic_output
+from generator.core.staging import output_error
 from generator.pack.sheets.ods import ods_bytes
 
 _BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
@@ -167,8 +169,13 @@ def export_pack(pack: Pack, out: Path) -> Path:
         data = ods_bytes(sheets)
     else:
         data = xlsx_bytes(sheets)
-    with atomic_output(out, suffix=suffix) as tmp:
-        Path(tmp).write_bytes(data)
+    try:
+        with atomic_output(out, suffix=suffix) as tmp:
+            Path(tmp).write_bytes(data)
+    except OSError as exc:  # a folder that cannot be made or written: one clear error, not a traceback
+        if exc.errno == errno.EEXIST:  # making the folder found a file in its place
+            exc = OSError(errno.ENOTDIR, "Not a directory", exc.filename)
+        raise output_error(exc, out) from None
     return out
 
 
