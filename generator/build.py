@@ -171,6 +171,10 @@ def check_output_dir(out: Path) -> None:
 def check_not_empty(pack, build, profile: str, only: str) -> None:
     """A build that would print nothing is an error, not an empty (or blank-page) file."""
     if build is not None:
+        if not build.characters:  # every character has its base card, so one character prints
+            raise InputError([Problem("build.empty", f"the build `{build.name}` has no characters: it would print "
+                                      "nothing", build.location, expected="at least one character",
+                                      fix="add a character to `characters:` (or build the whole pack without --build)")])
         return
     cards = bool(pack.cards)
     if profile == "home":
