@@ -196,7 +196,7 @@ def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, t
         lines = []
         if parallel and build is None and len(parts) > 1:
             _read_shared_files(pack)
-            with worker_pool(WORKERS) as pool:  # the loaded pack travels, pickled
+            with worker_pool(WORKERS) as pool:  # forked workers: the loaded pack is theirs, not re-read
                 done = pool.map(_worker, [(p, pack, out, opt, token) for p in parts], chunksize=1)
             results = dict(zip(parts, done))
             for part in parts:  # the workers' staged outputs join this process's

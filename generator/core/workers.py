@@ -74,7 +74,8 @@ def _child(fn, job, conn) -> None:
     except OSError:  # the build has gone: nothing to tell, nothing to print
         pass
     finally:
-        sys.stdout.flush()
+        with contextlib.suppress(Exception):  # stdout may be a pipe the build's reader closed
+            sys.stdout.flush()
         os._exit(0)  # no atexit handlers and no tracebacks of a forked copy of the build
 
 
