@@ -253,3 +253,18 @@ def test_a_worker_killed_from_outside_fails_the_build_in_one_line(kits):
     assert code == 2 and "Traceback" not in stderr and "killed by SIGKILL" in stderr, stderr
     assert len(stderr.strip().splitlines()) == 1
     assert poll(lambda: not alive_with(str(out)), 5.0) and temp_files(out) == [] and state(out) == state(old)
+
+
+def test_a_stop_whose_exception_was_lost_still_stops_before_the_renames():
+    from generator.core.workers import Stopped, past_stopping, stop_on_signals
+    renamed = []
+    with pytest.raises(Stopped), stop_on_signals():
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            poll(lambda: False, 0.5)  # the handler runs at the next bytecode and raises Stopped
+        except Stopped:
+            pass  # as when Python drops an exception raised inside a __del__ or weakref callback
+        with past_stopping():
+            renamed.append("cards.pdf")
+    assert renamed == []
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # the handlers came back

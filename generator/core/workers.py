@@ -155,6 +155,12 @@ def worker_pool(processes: int):
         pool.stop()
 
 
+# The signal a stop_on_signals block was asked to stop by. Kept besides the exception, which
+# Python drops ("Exception ignored in ...") when the handler happens to run inside a __del__
+# or a weakref callback; past_stopping() raises it again before anything is made final.
+_REQUESTED: list = []
+
+
 @contextlib.contextmanager
 def stop_on_signals():
     """Turn SIGINT and SIGTERM into `Stopped` in this (main) thread for the block, so cleanup
@@ -163,6 +169,7 @@ def stop_on_signals():
     def handler(signum, frame):
         for s in STOP_SIGNALS:
             signal.signal(s, signal.SIG_IGN)
+        _REQUESTED.append(signum)
         raise Stopped(signum)
 
     try:
@@ -170,9 +177,11 @@ def stop_on_signals():
     except ValueError:  # not the main thread: signals cannot be caught here
         yield
         return
+    _REQUESTED.clear()
     try:
         yield
     finally:
+        _REQUESTED.clear()
         for s, h in previous.items():
             signal.signal(s, h)
 
@@ -180,8 +189,11 @@ def stop_on_signals():
 @contextlib.contextmanager
 def past_stopping():
     """For the block that makes a build's outputs final (the renames): signals wait until it
-    is done, and then, the build being whole, they no longer stop it."""
+    is done, and then, the build being whole, they no longer stop it. A stop asked for earlier
+    whose exception was lost is raised here, before the block."""
     with signals_blocked():
+        if _REQUESTED:
+            raise Stopped(_REQUESTED[0])
         yield
         with contextlib.suppress(ValueError):  # not the main thread: nothing was caught here
             for s in STOP_SIGNALS:
