@@ -115,6 +115,11 @@ def test_a_config_path_that_is_no_file_is_one_line_exit_2(tmp_path, where, says)
         assert done.returncode == 2, (args, done.stdout, done.stderr)
         assert "Traceback" not in done.stderr and any(s in done.stderr for s in says.split("|")), done.stderr
         assert len(done.stderr.strip().splitlines()) <= 8
+    if where != "/proc/pnp-no-such/calibration.json":  # a build reads the same file first
+        done = _pnp("build", "card_data/boss_fight", "--only", "cards", "-o", str(tmp_path / "out"),
+                    env={"PNP_CONFIG": str(path)})
+        assert done.returncode == 2 and "calibration.file" in done.stderr and "Traceback" not in done.stderr
+        assert not (tmp_path / "out").exists()
 
 
 def test_twenty_parallel_calibrates_all_succeed_and_leave_one_whole_file(tmp_path):
