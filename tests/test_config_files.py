@@ -72,7 +72,7 @@ def test_a_damaged_file_is_one_clear_error(tmp_path, text, says):
 
 def test_the_typed_reading_and_the_file_share_one_bound(tmp_path):
     assert parse_offset(f"{MAX_OFFSET_MM:g},0") == (MAX_OFFSET_MM, 0.0)
-    for typed in (f"{MAX_OFFSET_MM + 0.01},0", "1_0,2", "true,0", "0x1,0", "1,2,3", " ,1"):
+    for typed in (f"{MAX_OFFSET_MM + 0.01},0", "1_0,2", "true,0", "0x1,0", "1,2,3", " ,1", "\uff10,1", "1e400,0"):
         with pytest.raises(InputError):
             parse_offset(typed)
     assert load_back_offset(saved(tmp_path, GOOD % (MAX_OFFSET_MM, 0))) == (MAX_OFFSET_MM, 0.0)

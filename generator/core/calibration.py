@@ -61,7 +61,7 @@ class Calibration:
 
 
 # A number as a person types it: no `1_0` (Python's float() reads 10), no nan or inf.
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 Millimetres = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=-MAX_OFFSET_MM, le=MAX_OFFSET_MM)]
 
 
