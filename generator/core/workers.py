@@ -112,7 +112,7 @@ class WorkerPool:
                     self.running[recv] = (process, index)
                 send.close()
             for conn in wait(list(self.running)):
-                process, index = self.running.pop(conn)
+                process, index = self.running[conn]  # tracked until reaped: a stop meanwhile reaps it
                 try:
                     status, value = conn.recv()
                 except (EOFError, OSError):
@@ -121,9 +121,9 @@ class WorkerPool:
                     how = (f"was killed by {signal.Signals(-code).name}" if code is not None and code < 0
                            else f"ended with code {code}")
                     raise WorkerDied(f"a worker process {how} before it finished") from None
-                finally:
-                    conn.close()
                 process.join()
+                del self.running[conn]
+                conn.close()
                 if status == "error":
                     raise value
                 results[index] = value
