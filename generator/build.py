@@ -14,7 +14,7 @@ from pathlib import Path
 
 from generator.core import staging
 from generator.core.errors import InputError, Location, Problem
-from generator.core.workers import stop_on_signals, worker_pool
+from generator.core.workers import past_stopping, stop_on_signals, worker_pool
 from generator.export.raster import export_pngs, export_tts
 from generator.kit import build_faces, output_dir, pack_faces
 from generator.maps.load import load_pack_maps
@@ -119,11 +119,20 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
     nothing: every output is written under a temporary name and all are renamed only when
     every part has succeeded; a failure, or a SIGINT / SIGTERM, stops the workers and removes
     the temporary files (core/staging.py)."""
+    with stop_on_signals():  # from the start: a stop while the pack loads is a clean stop too
+        lines = _staged_build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir,
+                              parallel, extra)
+    yield from lines
+
+
+def _staged_build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir, parallel,
+                  extra) -> list[str]:
     pack = load_pack(Path(pack_dir))
     build = load_build_file(build_file, pack) if build_file else None  # YAML or a deck list
     out = output_dir(pack, out_dir)
     try:
         check_output_dir(out)
+        staging.sweep_stale(out)  # what a killed build left behind
     except OSError as exc:  # a name too long, a loop of links...
         raise staging.output_error(exc, out) from None
     check_not_empty(pack, build, profile, only)
@@ -132,19 +141,22 @@ def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "ho
     token = staging.new_token()
     lines: list[str] = []
     pending: list = []
+    committed = False
     try:
-        with stop_on_signals():
-            try:
-                with staging.staged(token) as stage:
-                    lines = _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token, stage)
-                    pending = stage.pending
+        try:
+            with staging.staged(token) as stage:
+                lines = _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token, stage)
+                pending = stage.pending
+            with past_stopping():  # all renamed, or none: a signal now waits, then is moot
                 staging.commit(pending)
-            except BaseException:
+                committed = True
+        except BaseException:
+            if not committed:
                 staging.discard(pending, out, token)
-                raise
+            raise
     except OSError as exc:
         raise staging.output_error(exc, out) from None
-    yield from lines
+    return lines
 
 
 def check_output_dir(out: Path) -> None:
@@ -159,6 +171,10 @@ def check_output_dir(out: Path) -> None:
 def check_not_empty(pack, build, profile: str, only: str) -> None:
     """A build that would print nothing is an error, not an empty (or blank-page) file."""
     if build is not None:
+        if not build.characters:  # every character has its base card, so one character prints
+            raise InputError([Problem("build.empty", f"the build `{build.name}` has no characters: it would print "
+                                      "nothing", build.location, expected="at least one character",
+                                      fix="add a character to `characters:` (or build the whole pack without --build)")])
         return
     cards = bool(pack.cards)
     if profile == "home":
@@ -180,7 +196,7 @@ def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, t
         lines = []
         if parallel and build is None and len(parts) > 1:
             _read_shared_files(pack)
-            with worker_pool(WORKERS) as pool:  # the loaded pack travels, pickled
+            with worker_pool(WORKERS) as pool:  # forked workers: the loaded pack is theirs, not re-read
                 done = pool.map(_worker, [(p, pack, out, opt, token) for p in parts], chunksize=1)
             results = dict(zip(parts, done))
             for part in parts:  # the workers' staged outputs join this process's

@@ -1,5 +1,6 @@
 """Builds are all or nothing: a part that fails, a full disk or a SIGTERM leaves every previous
-output byte-identical, stops the worker processes and leaves no temporary file behind."""
+output byte-identical, stops the worker processes and leaves no temporary file behind
+(signals: tests/test_signals.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,6 @@ import errno
 import hashlib
 import os
 import shutil
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -98,51 +95,7 @@ def test_an_empty_pack_is_refused_by_build_and_validate(tmp_path):
     assert res.exit_code == 2 and "build.empty" in res.output
 
 
-def _children(pid: int) -> list[int]:
-    kids = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                kids.append(int(d.name))
-    return kids
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]) != "Z"
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_sigterm_stops_the_workers_and_removes_temporary_files(tmp_path, signum):
-    out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "generator", "build", "card_data/boss_fight", "-o", str(out)],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        workers: list[int] = []
-        while time.monotonic() < deadline and len(workers) < 2 and proc.poll() is None:
-            workers = _children(proc.pid)
-            time.sleep(0.02)
-        assert workers, "the build started no worker processes"
-        time.sleep(0.3)  # let them start writing
-        proc.send_signal(signum)
-        time.sleep(2)
-        assert [w for w in workers if _alive(w)] == []
-        leftovers = [p.name for p in out.rglob("*")] if out.exists() else []
-        assert leftovers == [], leftovers  # no temporary file, and no half of a kit
-        assert proc.wait(timeout=30) == 128 + signum
-        assert "Traceback" not in proc.stderr.read()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+# SIGTERM and SIGINT during a build: tests/test_signals.py (swept over the whole build).
 
 
 def test_a_build_file_whose_outputs_would_be_named_too_long(tmp_path):

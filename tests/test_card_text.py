@@ -135,18 +135,32 @@ SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="
        '<circle cx="5" cy="5" r="4" fill="#3366cc"/></svg>')
 
 
-def test_unknown_icons_warn_and_pack_icons_are_icons(tmp_path):
-    pack = pack_with(tmp_path, unit("icon-unit", "Gain 1 :mana: and 1 :manna:."), "icons:\n  mana: icons/mana.svg\n")
+def test_an_unknown_icon_is_an_error_at_its_line_and_pack_icons_are_icons(tmp_path):
+    cards = unit("icon-unit", "Gain 1 :mana: and 1 :manna:.") + "    flavour: \"At 10:30: a :nosuchicon:\"\n"
+    pack = pack_with(tmp_path, cards, "icons:\n  mana: icons/mana.svg\n")
     (pack / "icons").mkdir()
     (pack / "icons" / "mana.svg").write_text(SVG)
-    res = CliRunner().invoke(main, ["validate", str(pack)])
-    assert res.exit_code == 0, res.output
-    assert "card.icon" in res.output and ":manna:" in res.output and "did you mean `:mana:`?" in res.output
-    assert ":mana: is" not in res.output
+    for args in (["validate", str(pack)], ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "bad")]):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 2, res.output
+        said = "".join(res.output.split())  # the console wraps long lines (paths too)
+        zz = str(Path("pack") / "cards" / "zz.yaml")
+        assert f"{zz}:8:11:errorcard.iconcard`icon-unit`:`:manna:`isnoicon" in said
+        assert "didyoumean`:mana:`?" in said
+        assert f"{zz}:9:14:errorcard.iconcard`icon-unit`:`:nosuchicon:`isnoicon" in said
+        assert ":mana: is" not in said and ":30:" not in said  # a time is no icon mark
+    assert not (tmp_path / "bad").exists()
+    (pack / "cards" / "zz.yaml").write_text(unit("icon-unit", "Gain 1 :mana: and 1 :health:."))
     res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
     assert res.exit_code == 0, res.output
     text = pdf_text(tmp_path / "out" / "cards.pdf")
-    assert ":manna:" in text and ":mana:" not in text  # the pack's icon is drawn, the unknown one is text
+    assert ":mana:" not in text and ":health:" not in text  # both drawn as icons
+
+
+def test_the_loader_knows_every_built_in_icon():
+    from generator.pack.icon_names import BUILTIN_ICONS
+    from generator.render.base.icons import known_icons
+    assert sorted(BUILTIN_ICONS) == known_icons()
 
 
 def test_deck_size_speaks_the_packs_words():

@@ -240,3 +240,21 @@ def test_map_check_takes_a_deck_list_as_the_boss(in_repo, tmp_path):
         (report,) = json.loads(result.output)["results"]
         answers.append(report["stats"])
     assert answers[0] == answers[1] and answers[0]["footprints"]
+
+
+@pytest.mark.parametrize("build_name, char_name", [("Big  Bad   Party", "Oriel   the\tQuiet"), ("#1 Fans", "#2  Fan"),
+                                                   ("Plain Party", "Oriel Vance")])
+def test_names_keep_their_inner_whitespace_through_a_deck_list(pack, build_name, char_name):
+    text = f"# {build_name}\nSide: hero\n\n## {char_name}\nHero: Oriel Vance\nDeck:\n3x Walk\n"
+    doc = parse_decklist(text, pack)
+    named = doc["characters"][0].get("name", "Oriel Vance")  # a hero's own name is left out
+    assert doc["name"] == build_name and named == char_name
+    again = parse_decklist(format_decklist(doc, pack), pack)
+    assert again["name"] == build_name and again["characters"][0].get("name", "Oriel Vance") == char_name
+    assert again == doc
+
+
+def test_a_line_break_in_a_name_becomes_a_space_in_the_list(pack):
+    doc = parse_decklist("# Party\nSide: hero\n\n## Oriel\nHero: Oriel Vance\n", pack)
+    doc["characters"][0]["name"] = "Oriel\nof  the Vale"
+    assert "\n## Oriel of  the Vale\n" in format_decklist(doc, pack)

@@ -65,6 +65,14 @@ def test_unknown_key_with_did_you_mean(tmp_path, pack):
     assert p.fix == "did you mean `equipment`?"
 
 
+@pytest.mark.parametrize("key", ["function-x", "str", "literal[1]", "HeroModel"])
+def test_an_unknown_key_that_looks_like_a_pydantic_union_tag_is_still_named(tmp_path, pack, key):
+    text = LEGAL_PARTY + f"{key}: 1\n"
+    (p,) = problems(write(tmp_path, text), pack)
+    assert p.code == "schema.unknown-key" and f"`{key}`" in p.message
+    assert p.location.line == text.count("\n")  # the key's own line
+
+
 def test_a_boss_piece_entry_gives_one_message_not_one_per_union_branch(tmp_path, pack):
     text = ("pack: boss_fight\nname: X\nside: boss\ncharacters:\n  - name: X\n    pieces:\n"
             "      - piece: titan-arm\n        equipmnet: [bone-cleaver]\n")

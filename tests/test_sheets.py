@@ -417,3 +417,93 @@ def test_watch_rebuilds_the_cards_when_the_spreadsheet_is_saved(tmp_path, monkey
         stop.set()
         thread.join(10)
     assert "quokka" in card_text() and not any(line.startswith("not rebuilt") for line in lines), lines
+
+
+# ---- text a spreadsheet would run as a formula -------------------------------------------
+
+RISKY = {  # (file, card, key) -> text starting with what a spreadsheet program takes for a formula
+    ("heroes.yaml", "torva-greymantle", "name"): '=HYPERLINK("http://attacker.example","Torva")',
+    ("heroes.yaml", "torva-greymantle", "text"): "+1 to every roll =1+1",
+    ("heroes.yaml", "torva-greymantle", "flavour"): "@SUM(A1:A9)",
+    ("heroes.yaml", "torva-greymantle", "feat.name"): "-Bulwark",
+    ("heroes.yaml", "torva-greymantle", "feat.text"): "\tUntil your next turn, nothing.",
+    ("boss-abilities.yaml", None, "cost"): "'=already quoted",
+    ("boss-abilities.yaml", None, "range_rules"): "\rEvery hero within 2 :hex: of you.",
+}
+
+
+def risky_pack(tmp_path: Path) -> Path:
+    """boss_fight with a hero and a boss ability whose text starts with = + - @ tab CR or '=."""
+    import yaml
+    pack = tmp_path / "risky"
+    shutil.copytree(REPO / "card_data" / "boss_fight", pack)
+    for file in {f for f, _, _ in RISKY}:
+        path = pack / "cards" / file
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for (f, card_id, key), text in RISKY.items():
+            if f != file:
+                continue
+            card = next(c for c in doc["cards"] if card_id in (None, c["id"]))
+            if "." in key:
+                head, tail = key.split(".")
+                card[head][tail] = text
+            else:
+                card[key] = text
+        path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return pack
+
+
+def risky_texts(pack) -> set:
+    texts = set()
+    for card in pack.cards.values():
+        texts |= {card.name, card.text, card.flavour}
+        texts |= {v for v in card.fields.values() if isinstance(v, str)}
+        texts |= {v for f in card.fields.values() if isinstance(f, dict) for v in f.values() if isinstance(v, str)}
+    return texts & set(RISKY.values())
+
+
+@pytest.mark.parametrize("fmt", ["xlsx", "ods", "csv"])
+def test_text_that_looks_like_a_formula_is_written_as_text_and_reads_back_the_same(tmp_path, fmt):
+    original = load_pack(risky_pack(tmp_path))
+    assert risky_texts(original) == set(RISKY.values())  # every risky text made it into the pack
+    copy = sheet_copy(tmp_path / "risky", tmp_path / "copy")
+    out = export_pack(original, copy / "cards" / f"cards.{fmt}")
+    again = load_pack(copy)
+    expected = card_values(original)
+    for values in expected.values():  # a sheet's line break is LF: CR reads back as one (columns.py)
+        for key, value in values[-1].items():
+            if isinstance(value, str) and "\r" in value:
+                values[-1][key] = value.replace("\r", "\n")
+    assert card_values(again) == expected
+    if fmt == "xlsx":
+        import openpyxl
+        book = openpyxl.load_workbook(out)
+        cells = [c for ws in book.worksheets for row in ws.iter_rows() for c in row if c.value is not None]
+        assert not [c.coordinate for c in cells if c.data_type == "f"]  # no formula anywhere
+        found = {c.value: c for c in cells if c.value in RISKY.values()}
+        assert set(found) >= {t for t in RISKY.values() if t[0] != "\r"}  # XML reads a CR as LF
+        assert all(c.data_type == "s" and c.quotePrefix for t, c in found.items() if t[0] in "=+-@\t\r")
+        assert not found["'=already quoted"].quotePrefix  # a cell starting with ' is no formula
+    elif fmt == "ods":
+        content = zipfile.ZipFile(out).read("content.xml").decode()
+        assert "table:formula" not in content and 'office:value-type="string"' in content
+    else:
+        text = out.read_text(encoding="utf-8-sig")
+        # OWASP: a leading ' before = + - @ tab CR (and one more before text that starts '=)
+        assert "\"'=HYPERLINK(\"\"http" in text and "'+1 to every" in text and "'@SUM" in text
+        assert "'-Bulwark" in text and "''=already quoted" in text and "'\tUntil" in text
+        import csv
+        cells = [c for row in csv.reader(text.splitlines(keepends=True)) for c in row]
+        assert not [c for c in cells if c[:1] in ("=", "+", "@", "\t", "\r")]
+        assert all(c[:1] != "-" or c.lstrip("-").isdigit() for c in cells)  # only numbers start with -
+
+
+@pytest.mark.parametrize("cell, text", [("'=1+1", "=1+1"), ("''=1", "'=1"), ("'-2", "-2"), ("'Tis", "'Tis"),
+                                        ("=1+1", "=1+1"), ("'", "'"), ("-3", "-3")])
+def test_a_csv_cell_loses_one_guarding_quote_and_only_before_a_formula_start(cell, text):
+    from generator.pack.sheets.read import read_csv
+    from generator.pack.sheets.table import csv_guard, csv_unguard
+    table = read_csv(("name\n" + '"' + cell.replace('"', '""') + '"\n').encode(), "x.csv")
+    assert table.rows[1] == [text]
+    assert csv_unguard(csv_guard(text)) == text  # what is written reads back as it was
+    assert csv_guard(text)[:1] not in ("=", "+", "-", "@")

@@ -306,6 +306,15 @@ def test_ability_requirement_stat_not_met(check):
     assert v.fix.startswith("raise Strength by 3")
 
 
+def test_ability_requirement_is_told_once_for_copies_of_a_card(check):
+    result = check(solo("wren-ashby", abilities="[battle-fury, battle-fury, battle-fury]"))
+    (v,) = result.of("ability.requirement")  # one verdict for the card, not one per copy
+    assert v.path == "characters[0].abilities[0]" and v.message == "Battle Fury needs Strength 5 or more; Wren Ashby has 2"
+    both = check(solo("wren-ashby", abilities="[battle-fury, thick-hide, battle-fury]")).of("ability.requirement")
+    assert sorted(v.message.split()[0] for v in both) == ["Battle", "Thick"]  # other cards still told
+    assert check(solo("hask-redhand", abilities="[battle-fury, battle-fury]")).of("ability.requirement") == []
+
+
 def test_ability_requirement_constitution_not_met(check):
     v = check(solo("wren-ashby", abilities="[thick-hide]")).one("ability.requirement")
     assert (v.observed, v.expected) == (0, "1 × Might")

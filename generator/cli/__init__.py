@@ -10,13 +10,48 @@ May import: every other layer of generator.
 from __future__ import annotations
 
 import importlib
+import os
+import signal
 import sys
+import threading
 
-import click
 
-from generator import __version__
-from generator.cli.common import EXIT_INPUT, make_console
-from generator.core.errors import InputError
+
+
+def _stopped_while_starting(signum, frame):
+    # Nothing is written yet, so nothing to clean up: end at once. (An exception raised here
+    # could land in an import machinery callback, which would print it and carry on.)
+    os._exit(128 + signum)
+
+
+# Loading `pnp` and then its command takes a moment (ReportLab, pydantic): a Ctrl-C or SIGTERM
+# meanwhile ends `pnp` quietly with 130 or 143. The guard covers this module's own imports, and
+# again PnpGroup.main up to the moment the command is loaded (get_command); from then on the
+# command's own handling stops the work, and the previous handlers are back.
+_PREVIOUS: dict = {}
+
+
+def _starting() -> None:
+    if threading.current_thread() is threading.main_thread() and not _PREVIOUS:
+        _PREVIOUS.update({s: signal.signal(s, _stopped_while_starting) for s in (signal.SIGINT, signal.SIGTERM)})
+
+
+def _started() -> None:
+    while _PREVIOUS:
+        signum, handler = _PREVIOUS.popitem()
+        signal.signal(signum, handler)
+
+
+_starting()
+
+import click  # noqa: E402
+
+from generator import __version__  # noqa: E402
+from generator.cli.common import EXIT_INPUT, make_console  # noqa: E402
+from generator.core.errors import InputError  # noqa: E402
+from generator.core.workers import WorkerDied  # noqa: E402
+
+_started()
 
 
 # command name -> (module under generator.cli, the click command's name in it), in help order
@@ -41,19 +76,26 @@ COMMANDS = {
 
 
 class PnpGroup(click.Group):
-    """Usage errors exit 2 with one line, as click does; input errors never show a traceback.
+    """Usage errors exit 2 with one line, as click does; input errors never show a traceback;
+    Ctrl-C (or a stop a command turned into `Stopped`) ends with 128 + the signal, one line.
     Commands load lazily from COMMANDS (each module pulls in what its command needs)."""
 
     def list_commands(self, ctx):
         return sorted(set(COMMANDS) | set(self.commands))
 
+    def main(self, *args, **kwargs):
+        _starting()
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            _started()
+
     def get_command(self, ctx, name):
-        if name in self.commands or name not in COMMANDS:
-            return self.commands.get(name)
-        module, attr = COMMANDS[name]
-        command = getattr(importlib.import_module(f"generator.cli.{module}"), attr)
-        self.commands[name] = command
-        return command
+        if name not in self.commands and name in COMMANDS:
+            module, attr = COMMANDS[name]
+            self.commands[name] = getattr(importlib.import_module(f"generator.cli.{module}"), attr)
+        _started()
+        return self.commands.get(name)
 
     def invoke(self, ctx):
         try:
@@ -62,6 +104,13 @@ class PnpGroup(click.Group):
             from generator.cli.textreport import print_problems  # deferred with rich (common.make_console)
             print_problems(make_console(stderr=True), exc.problems)
             sys.exit(EXIT_INPUT)
+        except WorkerDied as exc:  # killed from outside (`kill -9`, out of memory); the build cleaned up
+            click.echo(f"pnp: {exc}; no output was changed", err=True)
+            sys.exit(EXIT_INPUT)
+        except KeyboardInterrupt as exc:
+            signum = getattr(exc, "signum", signal.SIGINT)
+            click.echo(f"pnp: stopped ({signal.Signals(signum).name})", err=True)
+            sys.exit(128 + signum)
 
 
 @click.group(cls=PnpGroup, context_settings={"help_option_names": ["-h", "--help"]})

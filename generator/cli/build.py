@@ -4,43 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import math
 import sys
 
 import click
 
 from generator.cli.build_options import apply_service, export_options
-from generator.core.errors import InputError, Location, Problem
+from generator.core.calibration import parse_offset
 from generator.core.workers import Stopped
 from generator.pack.locate import DEFAULT_PACK
-
-
-MAX_BACK_OFFSET_MM = 20.0  # a printer further out than 2 cm needs fixing, not compensating
-
-
-def parse_back_offset(value: str) -> tuple[float, float]:
-    """`DX,DY` in millimetres: two finite numbers, each within ±20 mm."""
-    where = Location("--back-offset")
-    parts = str(value).split(",")
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        dx, dy = (float(p) for p in parts)
-    except ValueError:
-        raise InputError([Problem("cli.back-offset", f"`{value}` is not DX,DY", where, found=str(value),
-                                  expected="two numbers in millimetres, e.g. 0.5,-1",
-                                  fix="read them off calibration.pdf")]) from None
-    for name, v in (("DX", dx), ("DY", dy)):
-        if not math.isfinite(v):
-            raise InputError([Problem("cli.back-offset", f"{name} in `{value}` is not a finite number", where,
-                                      found=str(v), expected="a number of millimetres, e.g. 0.5",
-                                      fix="read the offset off calibration.pdf")])
-        if abs(v) > MAX_BACK_OFFSET_MM:
-            raise InputError([Problem("cli.back-offset", f"{name} = {v:g} mm is too far to be a printer's "
-                                      "duplex shift", where, found=f"{v:g} mm",
-                                      expected=f"between -{MAX_BACK_OFFSET_MM:g} and {MAX_BACK_OFFSET_MM:g} mm",
-                                      fix="print calibration.pdf again and re-read the scales")])
-    return dx, dy
 
 
 @click.command()
@@ -79,7 +50,7 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
     extra = {"color": eff["color"], "icc": str(icc) if icc else None, "ink_limit": eff["ink_limit"], "cut": cut,
              "cut_inset": cut_inset, "tts_url_base": tts_url_base}
     # the saved printer reading is for home duplex sheets; print services and cutters get none
-    explicit = parse_back_offset(back_offset) if back_offset is not None else None
+    explicit = parse_offset(back_offset, "--back-offset") if back_offset is not None else None
     reading, note = resolve_back_offset(explicit, duplex if eff["profile"] == "home" else "none", config_path)
     if note:
         click.echo(note)

@@ -13,7 +13,7 @@ from generator.core.report import Violation
 from generator.kit import pack_faces
 from generator.pack.model import Pack
 from generator.render.base.pdfout import new_canvas
-from generator.render.cards.audit import stray_layouts, unknown_icons
+from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
 from generator.render.rulebook.book import Geometry, pack_book, rulebook_story
 from generator.render.rulebook.errors import check_story
@@ -46,7 +46,6 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
                 painter.draw_face(side, 0.0, 0.0)
             except InputError as exc:
                 problems.extend(exc.problems)
-    warnings.extend(unknown_icons(pack, shared))
     warnings.extend(stray_layouts(pack))
     if pack.rule_files:
         try:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from generator.core.limits import MAX_CHARACTERS
 from generator.cli.common import EXIT_INPUT, EXIT_OK, EXIT_RULES, make_console, points_option
 from generator.cli.targets import validate_target
 from generator.cli.textreport import print_problems, print_reports
@@ -21,7 +22,7 @@ from generator.rules.audit import audit_pack, print_audit
 @click.argument("targets", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--points", callback=points_option, metavar="N|none",
               help="Points limit (or `none`: no limit); overrides the build's own.")
-@click.option("--max-characters", type=click.IntRange(1, 50), metavar="N",
+@click.option("--max-characters", type=click.IntRange(1, MAX_CHARACTERS), metavar="N",
               help="A cap on the characters of a build, if your table wants one (default: none).")
 @click.option("--setup", type=click.Choice(["rules", "zones"]), default="rules", show_default=True,
               help="With a map TARGET: check the rules' setup, or the map's start zones (a scenario setup).")

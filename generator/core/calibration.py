@@ -15,13 +15,19 @@ ready for `--back-offset` / `run_build(back_offset=...)`.
 from __future__ import annotations
 
 import json
-import math
 import os
+import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from generator.core.duplex import DUPLEX_MODES, format_offset, printer_shift
 from generator.core.errors import InputError, Location, Problem
+from generator.core.files import atomic_output
+from generator.core.yamlio import parse_yaml, read_text
 
 APP_NAME = "pnp"
 CONFIG_ENV = "PNP_CONFIG"
@@ -54,46 +60,104 @@ class Calibration:
         return printer_shift(reading, _AXIS[duplex]) if reading else None
 
 
+# A number as a person types it: no `1_0` (Python's float() reads 10), no nan or inf.
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+Millimetres = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=-MAX_OFFSET_MM, le=MAX_OFFSET_MM)]
+
+
+class FlipEntry(BaseModel):
+    """One flip's saved reading; `printer_shift_mm` is written for people and worked out
+    again from the reading when read."""
+
+    model_config = ConfigDict(extra="forbid")
+    reading_mm: tuple[Millimetres, Millimetres]
+    printer_shift_mm: tuple[Annotated[float, Field(strict=True, allow_inf_nan=False)],
+                            Annotated[float, Field(strict=True, allow_inf_nan=False)]] | None = None
+
+
+class CalibrationFile(BaseModel):
+    """The calibration file, as `pnp calibrate` writes it (the schema every read goes through)."""
+
+    model_config = ConfigDict(extra="forbid")
+    format: Literal[FORMAT]
+    flips: dict[Literal["long-edge", "short-edge"], FlipEntry]
+
+
 def parse_offset(value: str, where: str = "--back-offset") -> tuple[float, float]:
-    """`DX,DY` in mm -> (dx, dy); a clear InputError for anything else."""
+    """`DX,DY` in mm as typed (`pnp calibrate`, `--back-offset`) -> (dx, dy), checked by the
+    same schema as the saved file; a clear InputError for anything else."""
     parts = [p.strip() for p in str(value).split(",")]
+    bad = next((p for p in parts if not _NUMBER.fullmatch(p)), None) if len(parts) == 2 else str(value)
+    if bad is not None:
+        finite = bad.lower().lstrip("+-") in ("nan", "inf", "infinity")
+        message = (f"`{bad}` in `{value}` is not a finite number" if finite and len(parts) == 2
+                   else f"`{value}` is not an offset")
+        raise InputError([Problem("offset.syntax", message, Location(where), found=str(value),
+                                  expected="DX,DY in millimetres, e.g. 1.5,-0.5",
+                                  fix="type the two numbers read on calibration.pdf, separated by a comma")])
+    reading = (float(parts[0]), float(parts[1]))
     try:
-        if len(parts) != 2:
-            raise ValueError
-        dx, dy = (float(p) for p in parts)
-    except ValueError:
-        raise InputError([Problem("offset.syntax", f"`{value}` is not an offset", Location(where),
-                                  found=str(value), expected="DX,DY in millimetres, e.g. 1.5,-0.5",
-                                  fix="type the two numbers read on calibration.pdf, separated by a comma")]) from None
-    if not all(math.isfinite(v) and abs(v) <= MAX_OFFSET_MM for v in (dx, dy)):
+        FlipEntry(reading_mm=reading)
+    except ValidationError:
         raise InputError([Problem("offset.range", f"`{value}` is out of range", Location(where), found=str(value),
                                   expected=f"each number between -{MAX_OFFSET_MM:g} and {MAX_OFFSET_MM:g} mm",
-                                  fix="read the cross again on calibration.pdf's scales (they reach ±10 mm)")])
-    return dx, dy
+                                  fix="read the cross again on calibration.pdf's scales (they reach ±10 mm)")]) from None
+    return reading
+
+
+def _damaged(path: Path, message: str, location: Location | None = None, found: str | None = None) -> InputError:
+    return InputError([Problem("calibration.file", message, location or Location(str(path)), found=found,
+                               expected=f"a {FORMAT} file written by `pnp calibrate`, each reading between "
+                               f"-{MAX_OFFSET_MM:g} and {MAX_OFFSET_MM:g} mm",
+                               fix="run `pnp calibrate DX,DY --duplex long-edge|short-edge` again, or delete the file")])
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a number")
 
 
 def load_calibration(config_path: Path | None = None) -> Calibration | None:
-    """The saved calibration, or None when there is none. A damaged file is an InputError
-    naming it (with the fix: calibrate again), never a silent zero."""
+    """The saved calibration, or None when there is none. A damaged file, a file out of the
+    schema's bounds, or a path that is no file (a folder, under a file, unreadable) is an
+    InputError naming the file and line, never a silent zero or a traceback."""
     path = Path(config_path) if config_path else default_config_path()
-    if not path.is_file():
-        return None
+    file = str(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT:
-            raise ValueError
-        readings = {}
-        for duplex, entry in data["flips"].items():
-            reading = tuple(float(v) for v in entry["reading_mm"])
-            if duplex not in _AXIS or len(reading) != 2 or not all(math.isfinite(v) for v in reading):
-                raise ValueError
-            readings[duplex] = reading
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        raise InputError([Problem("calibration.file", "the saved duplex calibration cannot be read", Location(str(path)),
-                                  expected=f"a {FORMAT} file written by `pnp calibrate`",
-                                  fix="run `pnp calibrate DX,DY --duplex long-edge|short-edge` again, or delete the file")
-                          ]) from None
-    return Calibration(readings, path)
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _damaged(path, f"the calibration file {file} cannot be read: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):  # a folder, or a device or pipe that reading would hang on
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise _damaged(path, f"the calibration file {file} is {kind}", found=kind)
+    text = read_text(path, file)  # a folder, a device, too large, not UTF-8: one clear problem
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise _damaged(path, f"the calibration file is not JSON: {exc.msg}", Location(file, exc.lineno, exc.colno)) from None
+    except ValueError as exc:
+        raise _damaged(path, f"the calibration file holds {exc}") from None
+    except RecursionError:
+        raise _damaged(path, "the calibration file is nested too deeply to be read") from None
+    try:
+        where = parse_yaml(text, file).at  # JSON is YAML: the line and column of every value
+    except InputError as exc:
+        if exc.problems and exc.problems[0].code.startswith("yaml.too"):
+            raise
+        where = lambda loc: Location(file)  # noqa: E731 (JSON that YAML reads otherwise: the file only)
+    try:
+        parsed = CalibrationFile.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors(include_url=False):
+            path_in = tuple(err["loc"])
+            name = ".".join(str(p) for p in path_in) or "the file"
+            found = err.get("input")
+            problems.append(_damaged(path, f"{name}: {err['msg']}", where(path_in),
+                                     found=json.dumps(found)[:60] if not isinstance(found, dict) else None).problems[0])
+        raise InputError(problems) from None
+    return Calibration({flip: tuple(entry.reading_mm) for flip, entry in parsed.flips.items()}, path)
 
 
 def load_back_offset(config_path: Path | None = None, duplex: str = "long-edge") -> tuple[float, float] | None:
@@ -116,10 +180,15 @@ def save_back_offset(reading: tuple[float, float], duplex: str = "long-edge", co
     doc = {"format": FORMAT, "flips": {
         flip: {"reading_mm": list(r), "printer_shift_mm": [round(v, 4) + 0.0 for v in printer_shift(r, _AXIS[flip])]}
         for flip, r in sorted(readings.items())}}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    CalibrationFile.model_validate(doc)  # what is written reads back
+    try:  # a temporary file of its own beside the file, renamed over it: parallel saves never collide
+        with atomic_output(path, suffix=".json") as tmp:
+            tmp.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InputError([Problem("calibration.file", f"cannot write the calibration file {path}: "
+                                  f"{exc.strerror or exc}", Location(str(path)),
+                                  expected="a file in a folder you can write to",
+                                  fix="pass --config FILE (or set PNP_CONFIG) to a writable place")]) from None
     return path
 
 

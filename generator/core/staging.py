@@ -4,6 +4,9 @@ when every part has succeeded are they all renamed into place. A build that fail
 stopped by SIGINT or SIGTERM, removes its temporary files and leaves every previous output
 byte-identical.
 
+A build killed with SIGKILL leaves its temporary files; the next build into the folder
+removes those whose build is no longer running (`sweep_stale`; the token names the process).
+
 Outside a build (a roster, a schema, a test) nothing is staged: `finish` renames at once.
 Worker processes stage into the same token and hand their list back to the parent.
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import secrets
 import shutil
 from contextvars import ContextVar
@@ -36,7 +40,53 @@ _STAGE: ContextVar[Stage | None] = ContextVar("pnp_stage", default=None)
 
 
 def new_token() -> str:
-    return "pnp" + secrets.token_hex(4)
+    """`pnp<pid>x<random>`: the process id lets a later build tell a dead build's leftovers
+    (it was killed with SIGKILL, or the machine stopped) from a running build's files."""
+    return f"pnp{os.getpid():x}x{secrets.token_hex(4)}"
+
+
+_TOKEN_IN_NAME = re.compile(r"\.pnp([0-9a-f]+)x[0-9a-f]{8}\.")
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: running
+        return True
+    return True
+
+
+def _walk_outputs(root: Path):
+    """(folder, dirs, files) where outputs and their temporary copies sit: `root` and at most
+    two levels below (out/tts/maps)."""
+    for folder, dirs, files in os.walk(root, topdown=True):
+        if len(Path(folder).relative_to(root).parts) >= 2:
+            dirs[:] = []
+        yield folder, dirs, files
+
+
+def sweep_stale(root: Path) -> list[str]:
+    """Remove the hidden temporary files and folders that builds no longer running left under
+    `root` (a build killed with SIGKILL cannot clean up after itself); returns their names."""
+    removed = []
+    if not root.is_dir():
+        return removed
+    for folder, dirs, files in _walk_outputs(root):
+        for name in list(dirs) + files:
+            match = _TOKEN_IN_NAME.search(name)
+            if not name.startswith(".") or match is None or _running(int(match.group(1), 16)):
+                continue
+            path = Path(folder) / name
+            if name in dirs:
+                shutil.rmtree(path, ignore_errors=True)
+                dirs.remove(name)
+            else:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+            removed.append(name)
+    return removed
 
 
 def temp_prefix(name: str) -> str:
@@ -124,9 +174,7 @@ def discard(pending: list, root: Path, token: str) -> None:
                 os.unlink(t)
     if not root.is_dir():
         return
-    for folder, dirs, files in os.walk(root, topdown=True):
-        if len(Path(folder).relative_to(root).parts) >= 2:  # outputs sit at most in out/tts/maps
-            dirs[:] = []
+    for folder, dirs, files in _walk_outputs(root):
         for name in list(dirs):
             if token in name:
                 shutil.rmtree(Path(folder) / name, ignore_errors=True)

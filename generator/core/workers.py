@@ -1,16 +1,32 @@
 """Worker processes that stop when the build stops.
 
 A build runs its parts in two worker processes (two cores, single-threaded ReportLab). When
-the build fails, or is stopped with SIGINT (Ctrl-C) or SIGTERM, the workers are terminated
-at once, not left running and writing files after the build has gone; the build then removes
-the temporary files they made (core/staging.py).
+the build fails, or is stopped with SIGINT (Ctrl-C) or SIGTERM (to the build alone or to its
+whole process group), the workers are terminated at once and reaped, not left running and
+writing files after the build has gone; the build then removes the temporary files they made
+(core/staging.py).
+
+The pool is our own small one (a forked process per job, its result on a pipe) rather than
+multiprocessing.Pool: that pool hangs for ever when a worker dies under it (a SIGTERM to the
+process group kills the workers, and Pool waits for their lost tasks, or deadlocks in
+terminate() on a queue lock a killed worker held), and its workers print tracebacks when the
+build is killed. Here a worker that dies is an error at once, every worker is reaped before
+the pool returns, and on Linux a worker dies with the build even when the build is killed
+with SIGKILL (PR_SET_PDEATHSIG).
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
+import sys
+import time
+from multiprocessing.connection import wait
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+REAP_SECONDS = 1.0  # how long a terminated worker may take to go before it is killed
 
 
 class Stopped(KeyboardInterrupt):
@@ -22,41 +38,163 @@ class Stopped(KeyboardInterrupt):
         super().__init__(f"stopped by {signal.Signals(signum).name}")
 
 
+class WorkerDied(RuntimeError):
+    """A worker process ended without an answer (killed by a signal, or out of memory)."""
+
+
+def _die_with_parent() -> None:
+    """Linux: the kernel kills this worker when the process that forked it dies."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(Exception):
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+
+
 def _worker_signals() -> None:
-    # The parent decides what a Ctrl-C means; SIGTERM (from the parent's terminate) ends the
-    # worker at once, whatever it is doing.
+    # The parent decides what a Ctrl-C means; SIGTERM (from the parent, or to the process
+    # group) ends the worker at once, whatever it is doing.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+
+def _child(fn, job, conn) -> None:
+    _worker_signals()
+    try:
+        answer = ("ok", fn(job))
+    except BaseException as exc:  # handed to the parent, which raises it
+        answer = ("error", exc)
+    try:
+        try:
+            conn.send(answer)
+        except (TypeError, AttributeError, ValueError, RecursionError) as exc:  # an answer pickle cannot carry
+            conn.send(("error", WorkerDied(f"a worker's answer could not be sent back: {exc}")))
+    except OSError:  # the build has gone: nothing to tell, nothing to print
+        pass
+    finally:
+        with contextlib.suppress(Exception):  # stdout may be a pipe the build's reader closed
+            sys.stdout.flush()
+        os._exit(0)  # no atexit handlers and no tracebacks of a forked copy of the build
+
+
+@contextlib.contextmanager
+def signals_blocked():
+    """SIGINT and SIGTERM wait (are delivered after the block) in this thread."""
+    already = set(STOP_SIGNALS) & signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        yield
+    finally:  # unblocked even when a signal caught just before the block is raised in it
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, set(STOP_SIGNALS) - already)
+
+
+class WorkerPool:
+    """`map(fn, jobs)` in up to `processes` forked workers; see the module docstring."""
+
+    def __init__(self, processes: int):
+        self.processes = max(1, processes)
+        self.running: dict = {}  # connection -> (process, job index)
+        self.context = multiprocessing.get_context("fork")
+
+    def map(self, fn, jobs, chunksize: int = 1) -> list:
+        jobs = list(jobs)
+        results: list = [None] * len(jobs)
+        waiting = list(enumerate(jobs))
+        while waiting or self.running:
+            while waiting and len(self.running) < self.processes:
+                index, job = waiting.pop(0)
+                recv, send = self.context.Pipe(duplex=False)
+                process = self.context.Process(target=_child, args=(fn, job, send), daemon=True)
+                with signals_blocked():  # the worker starts with them blocked, until its own handlers are set
+                    process.start()
+                    self.running[recv] = (process, index)
+                send.close()
+            for conn in wait(list(self.running)):
+                process, index = self.running[conn]  # tracked until reaped: a stop meanwhile reaps it
+                try:
+                    status, value = conn.recv()
+                except (EOFError, OSError):
+                    process.join()
+                    code = process.exitcode
+                    how = (f"was killed by {signal.Signals(-code).name}" if code is not None and code < 0
+                           else f"ended with code {code}")
+                    raise WorkerDied(f"a worker process {how} before it finished") from None
+                process.join()
+                del self.running[conn]
+                conn.close()
+                if status == "error":
+                    raise value
+                results[index] = value
+        return results
+
+    def stop(self) -> None:
+        """Terminate every running worker and reap it (killed if it does not go at once)."""
+        running, self.running = list(self.running.items()), {}
+        for conn, (process, _index) in running:
+            with contextlib.suppress(OSError, ValueError):
+                process.terminate()
+        deadline = time.monotonic() + REAP_SECONDS
+        for conn, (process, _index) in running:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.exitcode is None:
+                with contextlib.suppress(OSError, ValueError):
+                    process.kill()
+                process.join()
+            conn.close()
 
 
 @contextlib.contextmanager
 def worker_pool(processes: int):
-    """A process pool that is terminated (not waited for) if the block raises or is stopped."""
-    pool = multiprocessing.get_context("fork").Pool(processes, initializer=_worker_signals)
+    """A pool whose workers are terminated and reaped when the block ends, however it ends."""
+    pool = WorkerPool(processes)
     try:
         yield pool
-    except BaseException:
-        pool.terminate()
-        pool.join()
-        raise
-    pool.close()
-    pool.join()
+    finally:
+        pool.stop()
+
+
+# The signal a stop_on_signals block was asked to stop by. Kept besides the exception, which
+# Python drops ("Exception ignored in ...") when the handler happens to run inside a __del__
+# or a weakref callback; past_stopping() raises it again before anything is made final.
+_REQUESTED: list = []
 
 
 @contextlib.contextmanager
 def stop_on_signals():
     """Turn SIGINT and SIGTERM into `Stopped` in this (main) thread for the block, so cleanup
-    runs; the previous handlers come back afterwards."""
+    runs; a second signal during that cleanup is ignored (the first is being honoured). The
+    previous handlers come back afterwards."""
     def handler(signum, frame):
+        for s in STOP_SIGNALS:
+            signal.signal(s, signal.SIG_IGN)
+        _REQUESTED.append(signum)
         raise Stopped(signum)
 
     try:
-        previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+        previous = {s: signal.signal(s, handler) for s in STOP_SIGNALS}
     except ValueError:  # not the main thread: signals cannot be caught here
         yield
         return
+    _REQUESTED.clear()
     try:
         yield
     finally:
+        _REQUESTED.clear()
         for s, h in previous.items():
             signal.signal(s, h)
+
+
+@contextlib.contextmanager
+def past_stopping():
+    """For the block that makes a build's outputs final (the renames): signals wait until it
+    is done, and then, the build being whole, they no longer stop it. A stop asked for earlier
+    whose exception was lost is raised here, before the block."""
+    with signals_blocked():
+        if _REQUESTED:
+            raise Stopped(_REQUESTED[0])
+        yield
+        with contextlib.suppress(ValueError):  # not the main thread: nothing was caught here
+            for s in STOP_SIGNALS:
+                signal.signal(s, signal.SIG_IGN)  # a signal that arrived meanwhile is dropped

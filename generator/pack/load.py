@@ -10,6 +10,7 @@ from generator.core.errors import InputError, Location, Problem, ProblemList, di
 from generator.core.paths import resolve_inside
 from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.pack.assets import FontError, read_ttf
+from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK
 from generator.pack.model import (CARD_SIZES_MM, BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack,
                                   Ref)
 from generator.pack.pydantic_errors import problems_from
@@ -316,6 +317,12 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
             except InputError as exc:
                 problems.problems.extend(exc.problems)
                 continue
+        icon_problems = _unknown_icons(raw, doc, path, valid.id, spec)
+        if icon_problems:
+            problems.problems.extend(icon_problems)
+            if unreadable is not None:
+                unreadable.add(valid.id)
+            continue
         type_spec = spec.card_types[type_id]
         common = {"id", "name", "type", "set", "points", "text", "flavour", "copies", "art", "audit_note"}
         fields = {k: v for k, v in values.items() if k not in common}
@@ -326,6 +333,35 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
             text=valid.text, flavour=valid.flavour,
             copies=valid.copies if valid.copies is not None else type_spec.kit_copies,
             art=valid.art, fields=fields, location=location, order=len(cards))
+
+
+def _unknown_icons(raw, doc: Document, path: tuple, card_id: str, spec: GameSpec) -> list[Problem]:
+    """`:name:` in a card's text that names neither a built-in icon nor one of game.yaml's
+    `icons:` would print as the plain text `:name:`: an error at the text's file:line."""
+    known = set(BUILTIN_ICONS) | set(spec.icons)
+    out = []
+
+    def walk(value, at):
+        if isinstance(value, str):
+            for name in dict.fromkeys(ICON_MARK.findall(value)):
+                if name in known:
+                    continue
+                guess = did_you_mean(name, known)
+                out.append(Problem("card.icon", f"card `{card_id}`: `:{name}:` is no icon, so it would print as "
+                                   "text", doc.at(at), found=f":{name}:",
+                                   expected="a built-in icon or one of game.yaml `icons:`",
+                                   fix=f"did you mean `:{guess}:`?" if guess else
+                                   "add the icon to game.yaml `icons:` (see docs/layouts.md#icons)"))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if key not in ("id", "type", "set", "art"):
+                    walk(item, at + (key,))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, at + (i,))
+
+    walk(raw, path)
+    return out
 
 
 def _check_card_refs(cards: dict[str, Card], spec: GameSpec, problems: ProblemList,

@@ -17,8 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 from generator.core.errors import Location
 
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
-CardId = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=64)]
-Name = Annotated[str, StringConstraints(min_length=1, max_length=80)]
+ID_MAX_LENGTH = 64  # card, pack and rule ids
+NAME_MAX_LENGTH = 80  # what a person reads as a name: a game, a card, a set
+CardId = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=ID_MAX_LENGTH)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=NAME_MAX_LENGTH)]
 Color = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
 
 CARD_SIZES_MM = {
@@ -380,7 +382,7 @@ FontStyle = Literal["regular", "bold", "italic", "bold-italic"]
 
 
 class GameSpec(Strict):
-    id: CardId | Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$")]
+    id: CardId | Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$", max_length=ID_MAX_LENGTH)]
     name: Name
     version: str
     summary: str = ""

@@ -38,7 +38,11 @@ def problems_from(exc: ValidationError, doc: Document, base_path: tuple, what: s
     seen: set = set()
     errors = _merge_union_branches(exc.errors(include_url=False))
     for err in errors:
-        loc = tuple(p for p in err["loc"] if not _is_union_tag(p))
+        raw_loc = tuple(err["loc"])
+        # an unknown or missing key ends the loc and is the author's word, never a union tag
+        # (a key named `function-x` or `str` was dropped with the tags, and the loc left empty)
+        named = err["type"] in ("extra_forbidden", "missing") and bool(raw_loc)
+        loc = tuple(p for p in (raw_loc[:-1] if named else raw_loc) if not _is_union_tag(p)) + raw_loc[-1:] * named
         is_key = "[key]" in loc
         loc = tuple(p for p in loc if p != "[key]")
         path = base_path + loc

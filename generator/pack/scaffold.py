@@ -8,6 +8,8 @@ from pathlib import Path
 import yaml
 
 from generator.core.errors import InputError, Location, Problem
+from generator.core.staging import output_error
+from generator.pack.model import ID_MAX_LENGTH, NAME_MAX_LENGTH
 from generator.pack.layout_scale import dump_layout, merge_elements, parse_size, read_layout, scaled_layout
 
 SHARED_LAYOUTS = Path(__file__).resolve().parents[2] / "templates" / "cards"  # the shared frame and back
@@ -97,11 +99,21 @@ def create_pack(name: str, root: Path = Path("card_data"), size: str = "poker") 
     if not pack_id:
         raise InputError([Problem("cli.name", f"`{name}` gives no usable pack id", Location("command line"),
                                   expected="a name with letters or digits", fix="e.g. pnp new my_game")])
+    title = " ".join(w.capitalize() for w in re.split(r"[^A-Za-z0-9]+", name) if w) or pack_id
+    if len(pack_id) > ID_MAX_LENGTH or len(title) > NAME_MAX_LENGTH:
+        raise InputError([Problem("cli.name", f"the name is {len(name)} characters long, too long for a game",
+                                  Location("command line"), found=f"{len(name)} characters",
+                                  expected=f"a name of at most {NAME_MAX_LENGTH} characters whose folder name "
+                                  f"({pack_id[:20]}…) is at most {ID_MAX_LENGTH}",
+                                  fix="choose a shorter name; the rulebook can say more")])
     target = root / pack_id
-    if target.exists():
+    try:
+        exists = target.exists()
+    except OSError as exc:  # the --root path is no folder, or cannot be looked into
+        raise output_error(exc, target) from None
+    if exists:
         raise InputError([Problem("cli.exists", f"{target} already exists", Location(str(target)),
                                   expected="a new folder", fix="choose another name, or remove the folder")])
-    title = " ".join(w.capitalize() for w in re.split(r"[^A-Za-z0-9]+", name) if w) or pack_id
     card_size, layouts = sized_layouts(size)
     files = {
         "game.yaml": GAME.format(id=pack_id, title=title).replace("card_size: poker", f"card_size: {card_size}"),
@@ -110,10 +122,13 @@ def create_pack(name: str, root: Path = Path("card_data"), size: str = "poker") 
         "rules/01-how-to-play.md": RULES.format(),
         **layouts,
     }
-    for rel, text in files.items():
-        path = target / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    for folder in ("presets", "maps", "art"):
-        (target / folder).mkdir(exist_ok=True)
+    try:
+        for rel, text in files.items():
+            path = target / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        for folder in ("presets", "maps", "art"):
+            (target / folder).mkdir(exist_ok=True)
+    except OSError as exc:  # --root read-only, full, or a file in the way: one clear error
+        raise output_error(exc, target) from None
     return target

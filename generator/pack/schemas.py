@@ -9,6 +9,7 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StringConstr
                       model_validator)
 from pydantic_core import PydanticCustomError
 
+from generator.core.limits import MAX_CHARACTERS
 from generator.pack.model import CardId, GameSpec, Name
 
 STRICT = ConfigDict(extra="forbid", strict=True)
@@ -184,8 +185,8 @@ def _make_build_models(game: GameSpec) -> dict[str, type[BaseModel]]:
             f"{side_id.title()}BuildModel", __config__=STRICT,
             pack=(str | None, None), name=(Name, ...), side=(Literal[side_id], ...),
             points_limit=(limit_type, None), notes=(str | None, None),
-            max_characters=(Annotated[int, Field(ge=1, le=50)] | None, None),
-            characters=(Annotated[list[character], Field(max_length=50)], ...),
+            max_characters=(Annotated[int, Field(ge=1, le=MAX_CHARACTERS)] | None, None),
+            characters=(Annotated[list[character], Field(max_length=MAX_CHARACTERS)], ...),
         )
     return models
 

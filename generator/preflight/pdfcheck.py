@@ -188,6 +188,12 @@ def _readable(pdf_path: Path) -> None:
     try:
         with pikepdf.open(pdf_path):
             pass
+    except pikepdf.PasswordError:
+        raise InputError([Problem("preflight.encrypted", f"`{pdf_path.name}` is protected by a password, so it "
+                                  "cannot be checked (nor printed by a service)", Location(str(pdf_path)),
+                                  found="an encrypted PDF that needs a password to open",
+                                  expected="a PDF that opens without a password",
+                                  fix="save or export it again without a password")]) from None
     except (pikepdf.PdfError, OSError, ValueError) as exc:
         raise InputError([Problem("preflight.pdf", f"`{pdf_path.name}` cannot be read as a PDF ({exc})",
                                   Location(str(pdf_path)), expected="a PDF file",

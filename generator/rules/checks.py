@@ -274,11 +274,15 @@ def requirements(ctx, rule: RuleSpec) -> list[Violation]:
                 own = own_of.setdefault(q.card.id, {})
                 for stat, value in (q.card.fields.get("bonus") or {}).items():
                     own[stat] = own.get(stat, 0) + value
+        told: set = set()  # (card id, requirement): copies of a card share one verdict, told once
         for p in ctx.of(ch):
             if p.place == "base":
                 continue
             own = own_of.get(p.card.id, {})
-            for req in p.card.fields.get(field) or []:
+            for n, req in enumerate(p.card.fields.get(field) or []):
+                if (p.card.id, n) in told:
+                    continue
+                told.add((p.card.id, n))
                 need = req["min"]
                 if req.get("stat"):
                     have = stats.get(req["stat"], 0) - own.get(req["stat"], 0)

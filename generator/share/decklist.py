@@ -62,6 +62,12 @@ class _Char:
     sections: dict = field(default_factory=dict)  # section label -> (line, col) of its heading
 
 
+def _one_line(text) -> str:
+    """A name on one line of the list: line breaks become spaces, spaces inside are kept (a
+    name reads back exactly as it was, `Big  Bad` too); spaces at either end are not kept."""
+    return " ".join(str(text).splitlines()).strip()
+
+
 def _norm(text: str) -> str:
     return " ".join(str(text).casefold().split())
 
@@ -212,7 +218,7 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>", side: s
         if not stripped or stripped.startswith("//"):
             continue
         if stripped.startswith("##"):
-            name = stripped.lstrip("#").strip()
+            name = stripped[2:].strip()  # `## #1 Fan`: the name keeps its own `#`
             chars.append(_Char(name or None, number, col))
             current = None
             continue
@@ -471,7 +477,7 @@ def format_decklist(build, pack: Pack) -> str:
     def name(card_id):
         return _card_name(pack, card_id, names)
 
-    lines = [f"# {' '.join(str(doc.get('name', '')).split())}".rstrip(), f"Pack: {doc.get('pack') or pack.spec.id}", f"Side: {side_id}"]
+    lines = [f"# {_one_line(doc.get('name', ''))}".rstrip(), f"Pack: {doc.get('pack') or pack.spec.id}", f"Side: {side_id}"]
     limit = doc.get("points_limit")
     if limit is not None:
         lines.append(f"Points limit: {limit}")
@@ -482,7 +488,7 @@ def format_decklist(build, pack: Pack) -> str:
         lines.append("")
         bases = char.get(base.key)
         if char.get("name"):
-            title = " ".join(str(char["name"]).split())
+            title = _one_line(char["name"])
         elif not base.many and isinstance(bases, str) and bases in pack.cards:
             title = pack.cards[bases].name
         else:

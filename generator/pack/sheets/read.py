@@ -6,7 +6,8 @@ checked with the standard library: its zip directory (declared uncompressed size
 bomb is refused before anything is inflated), the row count a sheet declares (so a
 1,048,576-row sheet fails at once), encryption, merged cells and formula errors (calamine
 reads `#DIV/0!` as an empty cell, which would silently unset a value). CSV goes through the
-csv module after the encoding and separator are checked.
+csv module after the encoding and separator are checked; a cell starting with `'` before
+= + - @, tab or CR loses that `'` (the guard against formulas `pnp export-sheet` writes).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from generator.core.errors import InputError, Problem, SheetLocation
 from generator.pack.sheets.odsscan import locate
+from generator.pack.sheets.table import csv_unguard
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # the file on disk
 MAX_UNPACKED_BYTES = 256 * 1024 * 1024  # all members of an xlsx/ods, as their zip directory declares
@@ -130,7 +132,7 @@ def read_csv(raw: bytes, file: str, sheet: str | None = None) -> Table:
     rows = []
     try:
         for row in csv.reader(io.StringIO(text, newline="")):
-            rows.append(row)
+            rows.append([csv_unguard(cell) for cell in row])
             if len(rows) > MAX_ROWS + 1:
                 raise _too_many_rows(file, sheet, f"more than {MAX_ROWS:,}")
     except csv.Error as exc:
@@ -177,7 +179,26 @@ def read_workbook(raw: bytes, file: str, suffix: str) -> list[Table]:
         raise _fail("spreadsheet.corrupt", f"{file} is damaged: {exc}", where(file),
                     found="a part whose size or checksum does not match what the file declares",
                     expected=f"an .{kind} workbook", fix="open it in a spreadsheet program and save it again") from None
+    if kind == "ods":
+        raw = _ods_tabs(raw)
     return _calamine_tables(raw, file, kind, prescan)
+
+
+def _ods_tabs(raw: bytes) -> bytes:
+    """ODF writes a tab inside a cell as <text:tab/>, which calamine drops; the same file with
+    each written as the tab character (the members were checked above; only files with tabs pay)."""
+    with zipfile.ZipFile(io.BytesIO(raw)) as src:
+        content = src.read("content.xml")
+        if b"<text:tab" not in content:
+            return raw
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+            for info in src.infolist():
+                data = src.read(info)
+                if info.filename == "content.xml":
+                    data = re.sub(rb"<text:tab\s*/>|<text:tab>\s*</text:tab>", b"\t", data)
+                dst.writestr(info, data)
+    return out.getvalue()
 
 
 def _verify_members(archive: zipfile.ZipFile, infos) -> None:

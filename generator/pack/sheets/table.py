@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 
@@ -28,3 +29,25 @@ def export_stamp() -> int:
         return max(int(os.environ.get("SOURCE_DATE_EPOCH", "946684800")), 315532800)
     except ValueError:
         return 946684800
+
+
+# A cell a spreadsheet program could run as a formula: text starting with = + - @, tab or CR
+# (OWASP, "CSV injection"). xlsx and ods write such text as a string cell; CSV has no cell
+# types, so the text gets a leading `'`, which the reader takes off again. Text that already
+# starts with `'`s before such a character gets one more, so reading back takes exactly one.
+RISKY_START = re.compile(r"'*[=+\-@\t\r]")
+
+
+def risky(text: str) -> bool:
+    """Whether a spreadsheet program would read this text as a formula."""
+    return bool(re.match(r"[=+\-@\t\r]", text))
+
+
+def csv_guard(text: str) -> str:
+    """The text as a CSV cell: a leading `'` before a risky start (see RISKY_START)."""
+    return "'" + text if RISKY_START.match(text) else text
+
+
+def csv_unguard(text: str) -> str:
+    """A CSV cell back to its text: the inverse of `csv_guard`."""
+    return text[1:] if text.startswith("'") and RISKY_START.match(text) else text

@@ -6,12 +6,15 @@ row of flat column names (see `columns`), values that equal the field's default 
 widths, drop-down lists for set, type and choice fields, text format where a spreadsheet
 would otherwise turn `3/2` into a date); .ods with our own small ODF writer (`ods`);
 .csv with the csv module, UTF-8 with a byte order mark so spreadsheet programs see UTF-8.
+Text a spreadsheet program would run as a formula (starting with = + - @, tab or CR) is a
+string cell in .xlsx and .ods, and gets a leading `'` in .csv (`table.csv_guard`).
 """
 
 from __future__ import annotations
 
 import csv
 import datetime as dt
+import errno
 import io
 import re
 import time
@@ -21,8 +24,9 @@ from pathlib import Path
 from generator.core.errors import InputError, Problem
 from generator.pack.model import Card, GameSpec, Pack
 from generator.pack.sheets.columns import flatten, type_shapes
-from generator.pack.sheets.table import SheetData, column_width, export_stamp
+from generator.pack.sheets.table import SheetData, column_width, csv_guard, export_stamp, risky
 from generator.core.files import atomic_output
+from generator.core.staging import output_error
 from generator.pack.sheets.ods import ods_bytes
 
 _BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
@@ -165,8 +169,13 @@ def export_pack(pack: Pack, out: Path) -> Path:
         data = ods_bytes(sheets)
     else:
         data = xlsx_bytes(sheets)
-    with atomic_output(out, suffix=suffix) as tmp:
-        Path(tmp).write_bytes(data)
+    try:
+        with atomic_output(out, suffix=suffix) as tmp:
+            Path(tmp).write_bytes(data)
+    except OSError as exc:  # a folder that cannot be made or written: one clear error, not a traceback
+        if exc.errno == errno.EEXIST:  # making the folder found a file in its place
+            exc = OSError(errno.ENOTDIR, "Not a directory", exc.filename)
+        raise output_error(exc, out) from None
     return out
 
 
@@ -175,7 +184,8 @@ def csv_bytes(sheet: SheetData) -> bytes:
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(sheet.columns)
     for row in sheet.rows:
-        writer.writerow(["" if v is None else ("TRUE" if v is True else "FALSE" if v is False else v) for v in row])
+        writer.writerow(["" if v is None else "TRUE" if v is True else "FALSE" if v is False
+                         else csv_guard(v) if isinstance(v, str) else v for v in row])
     return buffer.getvalue().encode("utf-8-sig")
 
 
@@ -198,6 +208,10 @@ def xlsx_bytes(sheets: list[SheetData]) -> bytes:
             cell.font = Font(bold=True)
         for row in sheet.rows:
             ws.append(row)
+            for cell in ws[ws.max_row]:
+                if isinstance(cell.value, str) and risky(cell.value):
+                    cell.data_type = "s"  # openpyxl takes text starting with = for a formula
+                    cell.quotePrefix = True  # and editing the cell in a spreadsheet keeps it text
         ws.freeze_panes = "A2"
         last = max(len(sheet.rows) + 1, 2)
         for i, column in enumerate(sheet.columns):

@@ -20,6 +20,15 @@ _SVG_LINK = re.compile(r"""\bhref\s*=\s*["']\s*((?!#|data:)[^"']+)["']""", re.IG
 MAX_ART_PIXELS = 40_000_000  # card art at 300 dpi needs about 1 megapixel; a poster-size image is a mistake
 
 
+_SVG_ENTITY = re.compile(r"<!ENTITY", re.IGNORECASE)
+
+
+def _blank(card, relative: str, why: str) -> InputError:
+    return InputError([Problem("art.blank", f"card `{card.id}`: the art `{relative}` would print blank: {why}",
+                               card.location, found=relative, expected="an image with something to see",
+                               fix="re-export the image (or remove `art:` from the card)")])
+
+
 class ArtLibrary:
     """Reads each image once per build."""
 
@@ -38,7 +47,14 @@ class ArtLibrary:
                                  f"{MAX_ART_BYTES:,} bytes are refused")
             if suffix == ".svg":
                 from svglib.svglib import svg2rlg
-                link = _SVG_LINK.search(path.read_text(encoding="utf-8", errors="replace"))
+                source = path.read_text(encoding="utf-8", errors="replace")
+                if _SVG_ENTITY.search(source):
+                    raise InputError([Problem(
+                        "art.unsafe", f"card `{card.id}`: the SVG art `{relative}` declares XML entities",
+                        card.location, found="<!ENTITY ...>", expected="an SVG without a DTD of its own",
+                        fix="save the SVG again from a drawing program (entities can expand without bound: "
+                            "a \"billion laughs\")")])
+                link = _SVG_LINK.search(source)
                 if link:
                     raise InputError([Problem(
                         "path.outside", f"card `{card.id}`: the SVG art `{relative}` refers to another file "
@@ -56,6 +72,8 @@ class ArtLibrary:
                     raise ValueError("not an SVG drawing")
                 if not (drawing.width > 0 and drawing.height > 0):
                     raise ValueError("it has no size (width and height): not a well-formed SVG drawing")
+                if drawing.getBounds() is None:
+                    raise _blank(card, relative, "the SVG draws nothing (no shape svglib can draw)")
                 item = ("svg", drawing, drawing.width, drawing.height)
             elif suffix in (".png", ".jpg", ".jpeg"):
                 from PIL import Image
@@ -66,6 +84,8 @@ class ArtLibrary:
                                          f"{MAX_ART_PIXELS // 1_000_000} megapixels")
                     img.load()
                     size = img.size
+                    if "A" in img.getbands() and img.getchannel("A").getbbox() is None:
+                        raise _blank(card, relative, "every pixel of the image is transparent")
                 item = ("raster", ImageReader(str(path)), float(size[0]), float(size[1]))
             else:
                 raise ValueError(f"unsupported image type {suffix}")

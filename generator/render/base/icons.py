@@ -11,6 +11,8 @@ import math
 
 from reportlab.lib.colors import HexColor
 
+from generator.pack.icon_names import registry_matches
+
 INK = HexColor("#222222")
 PAPER = HexColor("#ffffff")
 
@@ -436,6 +438,9 @@ def _fall(c):
     c.rect(2, 2, 96, 10, fill=1, stroke=0)
     c.rect(64, 42, 12, 52, fill=1, stroke=0)
     _poly(c, [(54, 44), (86, 44), (70, 16)])
+
+
+registry_matches(_ICONS)  # the loader checks `:name:` against the same names
 
 
 class IconSheet:

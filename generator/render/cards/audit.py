@@ -1,6 +1,6 @@
-"""Warnings about a pack's card text and layouts that print, but not as meant: a `:name:`
-that names no icon (it prints as text), and a layout named after no card type (never used;
-usually a misspelt type id). `pnp validate` reports them; `pnp build` prints the second."""
+"""Warnings about a pack's layouts that print, but not as meant: a layout named after no card
+type (never used; usually a misspelt type id). `pnp validate` and `pnp build` report them.
+(A `:name:` in card text that names no icon is an error of the loader: pack/load.py.)"""
 
 from __future__ import annotations
 
@@ -12,23 +12,7 @@ from generator.core.report import Violation
 from generator.core.yamlio import display_path
 from generator.pack.model import Pack
 
-ICON_MARK = re.compile(r"(?<![\w\\]):([a-z0-9-]+):")
 SPECIAL_LAYOUTS = {"base", "back", "reference"}
-
-
-def unknown_icons(pack: Pack, shared) -> list[Violation]:
-    """`:name:` in card text that names no icon prints as the plain text `:name:`."""
-    icons = shared.fitter.styler.icons
-    out = []
-    for card in pack.cards.values():
-        texts = [card.text, card.flavour] + [v for v in card.fields.values() if isinstance(v, str)]
-        for name in sorted({m for t in texts if t for m in ICON_MARK.findall(t)} - icons):
-            guess = did_you_mean(name, icons)
-            out.append(Violation("card.icon", "warning", f"card `{card.id}` ({card.name}): `:{name}:` is no icon, "
-                                 "so it prints as text", card.location, card.id, observed=f":{name}:",
-                                 expected="a built-in icon or one of game.yaml `icons:`",
-                                 fix=f"did you mean `:{guess}:`?" if guess else "see docs/layouts.md#icons"))
-    return out
 
 
 def stray_layouts(pack: Pack) -> list[Violation]:
