@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from generator.core.errors import InputError
+from generator.core.resources import TEMPLATES
 from generator.pack.locate import DEFAULT_PACK
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 def outputs_for(changed: set[Path], pack_root: Path) -> set[str]:

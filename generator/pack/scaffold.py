@@ -8,9 +8,10 @@ from pathlib import Path
 import yaml
 
 from generator.core.errors import InputError, Location, Problem
+from generator.core.resources import TEMPLATES
 from generator.pack.layout_scale import dump_layout, merge_elements, parse_size, read_layout, scaled_layout
 
-SHARED_LAYOUTS = Path(__file__).resolve().parents[2] / "templates" / "cards"  # the shared frame and back
+SHARED_LAYOUTS = TEMPLATES / "cards"  # the shared frame and back
 
 GAME = """\
 # yaml-language-server: $schema=../../schemas/game.schema.json
