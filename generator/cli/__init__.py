@@ -12,8 +12,8 @@ import sys
 
 import click
 
-from generator.cli import (build, calibrate, decklist, layout, list_cards, new, preflight, roster, schema, serve,
-                           share, sheets, validate, watch)
+from generator.cli import (build, calibrate, decklist, example, layout, list_cards, new, preflight, roster, schema,
+                           serve, share, sheets, validate, watch)
 from generator.cli.common import EXIT_INPUT, make_console
 from generator.cli.textreport import print_problems
 from generator.core.errors import InputError
@@ -47,6 +47,7 @@ main.add_command(roster.roster)
 main.add_command(share.share)
 main.add_command(share.unshare)
 main.add_command(new.new)
+main.add_command(example.example)
 main.add_command(decklist.decklist)
 main.add_command(serve.serve)
 main.add_command(layout.layout_command)

@@ -12,7 +12,7 @@ import click
 from generator.cli.build_options import apply_service, export_options
 from generator.core.errors import InputError, Location, Problem
 from generator.core.workers import Stopped
-from generator.pack.locate import DEFAULT_PACK
+from generator.cli.common import current_pack
 
 
 MAX_BACK_OFFSET_MM = 20.0  # a printer further out than 2 cm needs fixing, not compensating
@@ -44,8 +44,7 @@ def parse_back_offset(value: str) -> tuple[float, float]:
 
 
 @click.command()
-@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False),
-                default=str(DEFAULT_PACK))
+@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--build", "build_file", type=click.Path(path_type=Path, dir_okay=False),
               help="Print only this build's cards (and its pieces).")
 @click.option("--profile", type=click.Choice(["home", "gutterfold", "print-shop", "png", "tts", "dtc", "cut",
@@ -68,7 +67,9 @@ def parse_back_offset(value: str) -> tuple[float, float]:
 @export_options
 def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path, png_size, only, out_dir,
           fetch_first, service, color, icc, ink_limit, cut, cut_inset, tts_url_base):
-    """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
+    """Build the print kit of a pack (PACK_DIR, default the current folder): cards, maps, rulebook
+    and play pieces."""
+    pack_dir = pack_dir or current_pack()
     if fetch_first:
         from generator.cli.sheets import fetch_lines
         for line in fetch_lines(pack_dir):
