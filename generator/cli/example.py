@@ -11,8 +11,12 @@ from generator.pack.examples import copy_example, example_games
 DEFAULT_EXAMPLE = "boss_fight"  # the flagship game; `pnp example --list` shows the others
 
 
+def _complete_name(ctx, param, incomplete):
+    return [name for name in example_games() if name.startswith(incomplete)]
+
+
 @click.command()
-@click.argument("name", required=False, default=DEFAULT_EXAMPLE)
+@click.argument("name", required=False, default=DEFAULT_EXAMPLE, shell_complete=_complete_name)
 @click.argument("folder", required=False, type=click.Path(path_type=Path))
 @click.option("--list", "list_them", is_flag=True, help="List the example games, one line each.")
 def example(name, folder, list_them):
