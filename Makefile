@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test,bench]'
 	touch $(STAMP)
 
 kit: $(STAMP)
@@ -17,6 +17,7 @@ kit: $(STAMP)
 
 test: $(STAMP)
 	@{ command -v qpdf && command -v pdffonts && command -v chromium && command -v gs && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; } >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo "sudo -n"); \
+	  echo "make test: installing qpdf poppler-utils chromium ghostscript fonts-dejavu-core with apt-get (the tests' PDF checks, ink check and browser tests use them; see README, Running the tests)"; \
 	  ($$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf poppler-utils chromium ghostscript fonts-dejavu-core) >/dev/null 2>&1 \
 	  || echo "note: qpdf/chromium/ghostscript not installed (needs apt-get as root or sudo); their checks and the browser tests will be skipped"; }
 	$(PY) -m pytest -q

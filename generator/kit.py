@@ -63,5 +63,8 @@ def build_faces(pack: Pack, build: Build, shared: CardShared) -> list[CardFace]:
     return faces
 
 
+OUTPUT_ROOT = Path("output")  # a kit goes to output/<pack id> unless -o names a folder
+
+
 def output_dir(pack: Pack, out: Path | None) -> Path:
-    return Path(out) if out else Path("output") / pack.spec.id
+    return Path(out) if out else OUTPUT_ROOT / pack.spec.id

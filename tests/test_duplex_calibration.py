@@ -219,7 +219,7 @@ def test_calibrate_then_build_uses_it_and_back_offset_overrides(tmp_path):
     assert load_back_offset(config, "long-edge") == (-1.2, 0.7) and not other.exists()
 
     out = tmp_path / "out"
-    built = _pnp("build", "--only", "cards", "--config", str(config), "-o", str(out), env_config=other)
+    built = _pnp("build", "card_data/boss_fight", "--only", "cards", "--config", str(config), "-o", str(out), env_config=other)
     assert built.returncode == 0, built.stderr
     assert f"back offset -1.2,0.7 mm (long-edge) from the saved calibration in {config}" in built.stdout
     reader = PdfReader(out / "cards.pdf")
@@ -231,7 +231,7 @@ def test_calibrate_then_build_uses_it_and_back_offset_overrides(tmp_path):
         # reading (-1.2, 0.7) long edge: backs move -1.2 right and -0.7 up on their own page
         assert abs(bx - (page_w - fx - w - 1.2 * MM)) < TOL and abs(by - (fy - 0.7 * MM)) < TOL
 
-    built = _pnp("build", "--only", "cards", "--config", str(config), "--back-offset", "0,0", "-o", str(out),
+    built = _pnp("build", "card_data/boss_fight", "--only", "cards", "--config", str(config), "--back-offset", "0,0", "-o", str(out),
                  env_config=other)
     assert built.returncode == 0, built.stderr
     assert "from --back-offset, overriding the saved -1.2,0.7" in built.stdout
@@ -240,7 +240,7 @@ def test_calibrate_then_build_uses_it_and_back_offset_overrides(tmp_path):
     for card_id, (fx, fy) in fronts.items():
         assert abs(backs[card_id][0] - (page_w - fx - w)) < TOL and abs(backs[card_id][1] - fy) < TOL
 
-    short = _pnp("build", "--only", "cards", "--duplex", "short-edge", "--config", str(config), "-o", str(out),
+    short = _pnp("build", "card_data/boss_fight", "--only", "cards", "--duplex", "short-edge", "--config", str(config), "-o", str(out),
                  env_config=other)
     assert short.returncode == 0 and "saved calibration" in short.stdout and "is for long-edge" in short.stdout
 

@@ -19,6 +19,7 @@ from conftest import FIXTURES, REPO, line_of
 from generator.cli import main
 
 BUILDS = FIXTURES / "builds"
+BOSS_FIGHT = REPO / "card_data" / "boss_fight"
 ERROR_LINE = re.compile(r"^\s*(\S+):(\d+):(\d+): (error|warning) (\S+) ")
 
 
@@ -53,7 +54,7 @@ def _from_repo(in_repo):
 
 
 def test_the_shipped_pack_is_legal():
-    result = pnp("validate")
+    result = pnp("validate", BOSS_FIGHT)
     assert result.exit_code == 0, result.output
     assert "all legal" in result.output
     assert messages(result.output) == []
@@ -227,7 +228,7 @@ def test_json_document_of_unreadable_input_exits_2():
 
 
 def test_json_of_the_whole_pack_has_the_pack_report_and_every_preset():
-    code, doc = validate_json()
+    code, doc = validate_json(BOSS_FIGHT)
     assert code == 0 and doc["legal"] is True
     kinds = [r["kind"] for r in doc["results"]]
     assert kinds[0] == "pack" and kinds.count("build") == 10
@@ -238,10 +239,10 @@ def test_json_of_the_whole_pack_has_the_pack_report_and_every_preset():
 
 
 def test_audit_text_and_json():
-    text = pnp("validate", "--audit")
+    text = pnp("validate", BOSS_FIGHT, "--audit")
     assert text.exit_code == 0
     assert "Points audit" in text.output and "audit passes" in text.output
-    code, doc = validate_json("--audit")
+    code, doc = validate_json(BOSS_FIGHT, "--audit")
     assert code == 0
     rows = doc["audit"]
     assert rows and set(rows[0]) == {"id", "name", "type", "set", "points", "predicted", "residual", "tolerance",
@@ -254,12 +255,12 @@ def test_audit_text_and_json():
 
 
 def test_list_text_json_and_csv_agree(pack):
-    text = pnp("list")
+    text = pnp("list", BOSS_FIGHT)
     assert text.exit_code == 0
     assert "Titan Arm" in text.output and "Boss Piece (51)" in text.output
-    rows = json.loads(pnp("list", "--format", "json").output)
+    rows = json.loads(pnp("list", BOSS_FIGHT, "--format", "json").output)
     assert len(rows) == len(pack.cards) == 141
-    table = list(csv.DictReader(io.StringIO(pnp("list", "--format", "csv").output)))
+    table = list(csv.DictReader(io.StringIO(pnp("list", BOSS_FIGHT, "--format", "csv").output)))
     assert [r["id"] for r in table] == [r["id"] for r in rows]
     for key in ("id", "name", "set", "type", "points"):
         assert all(key in r for r in rows)
@@ -281,6 +282,23 @@ def test_list_of_a_folder_that_is_not_a_pack(tmp_path):
     assert "is not a game pack" in result.output
 
 
+@pytest.mark.parametrize("command", [["validate"], ["list"], ["build"], ["schema"], ["watch"], ["serve"]])
+def test_a_command_given_no_pack_uses_the_current_folder_or_says_how_to_get_one(tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)  # an empty folder: no pack here
+    result = CliRunner().invoke(main, command)
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0 and "`pnp example`" in result.output
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_validate_and_list_in_a_pack_folder_need_no_argument(monkeypatch):
+    monkeypatch.chdir(BOSS_FIGHT)
+    checked = pnp("validate")
+    assert checked.exit_code == 0 and "target(s) checked: all legal" in checked.output
+    assert checked.output == pnp("validate", ".").output  # the current folder, every preset and map in it
+    assert pnp("list").output == pnp("list", BOSS_FIGHT).output
+
+
 # ---- pnp schema ----------------------------------------------------------------------------------
 
 SCHEMAS = ["game.schema.json", "layout.schema.json", "cards.boss_fight.schema.json", "build.boss_fight.schema.json"]
@@ -299,10 +317,10 @@ def test_every_packs_committed_schemas_are_current(tmp_path, pack):
 
 
 def test_schema_writes_four_deterministic_files_matching_the_committed_ones(tmp_path):
-    first = pnp("schema", "-o", tmp_path / "a")
+    first = pnp("schema", "--pack", BOSS_FIGHT, "-o", tmp_path / "a")
     assert first.exit_code == 0
     assert sorted(Path(line).name for line in first.output.split()) == sorted(SCHEMAS)
-    pnp("schema", "-o", tmp_path / "b")
+    pnp("schema", "--pack", BOSS_FIGHT, "-o", tmp_path / "b")
     for name in SCHEMAS:
         written = (tmp_path / "a" / name).read_text()
         assert written == (tmp_path / "b" / name).read_text()

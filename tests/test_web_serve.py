@@ -131,3 +131,17 @@ def test_listening_beyond_this_computer_says_who_can_change_builds(monkeypatch, 
     assert "note: listening on 0.0.0.0: anyone who can reach this address" in result.output
     quiet = CliRunner().invoke(main, args)  # the default, this computer only: no note
     assert quiet.exit_code == 0 and "note:" not in quiet.output
+
+
+def test_serve_in_a_pack_folder_needs_no_argument(tmp_path):
+    """`pnp example` then `cd` into it and `pnp serve`: the current folder is the pack, and its
+    builds and image cache go under it by default."""
+    assert CliRunner().invoke(main, ["example", "tactics", str(tmp_path / "mine")]).exit_code == 0
+    proc, port, first = start_serve("--port", "0", cwd=tmp_path / "mine")
+    try:
+        assert "Stepfall" in first and "builds in builds/" in first
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/api/packs")
+        assert [p["id"] for p in json.loads(conn.getresponse().read())] == ["tactics"]
+    finally:
+        stop_serve(proc)

@@ -67,6 +67,7 @@ COMMANDS = {
     "share": ("share", "share"),
     "unshare": ("share", "unshare"),
     "new": ("new", "new"),
+    "example": ("example", "example"),
     "decklist": ("decklist", "decklist"),
     "serve": ("serve", "serve"),
     "layout": ("layout", "layout_command"),

@@ -11,12 +11,11 @@ import click
 from generator.cli.build_options import apply_service, export_options
 from generator.core.calibration import parse_offset
 from generator.core.workers import Stopped
-from generator.pack.locate import DEFAULT_PACK
+from generator.cli.common import current_pack
 
 
 @click.command()
-@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False),
-                default=str(DEFAULT_PACK))
+@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--build", "build_file", type=click.Path(path_type=Path, dir_okay=False),
               help="Print only this build's cards (and its pieces).")
 @click.option("--profile", type=click.Choice(["home", "gutterfold", "print-shop", "png", "tts", "dtc", "cut",
@@ -39,7 +38,9 @@ from generator.pack.locate import DEFAULT_PACK
 @export_options
 def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path, png_size, only, out_dir,
           fetch_first, service, color, icc, ink_limit, cut, cut_inset, tts_url_base):
-    """Build the print kit of a pack: cards, maps, rulebook and play pieces."""
+    """Build the print kit of a pack (PACK_DIR, default the current folder): cards, maps, rulebook
+    and play pieces."""
+    pack_dir = pack_dir or current_pack()
     if fetch_first:
         from generator.cli.sheets import fetch_lines
         for line in fetch_lines(pack_dir):

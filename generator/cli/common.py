@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -15,6 +17,16 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
+
+
+def current_pack() -> Path:
+    """The pack of a command given none: the current folder, when it is a pack (holds a
+    game.yaml). Anywhere else, one line on stderr saying how to get one, and exit 2."""
+    if not Path("game.yaml").is_file():
+        click.echo("pnp: no game pack here (no game.yaml in this folder): name a pack folder, or copy an example "
+                   "game to start from with `pnp example`", err=True)
+        sys.exit(EXIT_INPUT)
+    return Path(".")
 
 
 def points_option(ctx, param, value):

@@ -6,18 +6,18 @@ from pathlib import Path
 
 import click
 
+from generator.cli.common import current_pack
 from generator.pack.cardlist import render_card_list
 from generator.pack.load import load_pack
-from generator.pack.locate import DEFAULT_PACK
 
 
 @click.command(name="list")
-@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False),
-                default=str(DEFAULT_PACK))
+@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
 def list_cards(pack_dir, fmt):
-    """List every card of a pack: id, name, set, type, points and key statistics."""
-    click.echo(render_card_list(load_pack(pack_dir), fmt), nl=False)
+    """List every card of a pack (default: the current folder): id, name, set, type, points and key
+    statistics."""
+    click.echo(render_card_list(load_pack(pack_dir or current_pack()), fmt), nl=False)
 
 
 def _offset(value: str) -> tuple[float, float]:

@@ -11,14 +11,17 @@ from generator.pack.scaffold import create_pack
 
 @click.command()
 @click.argument("name")
-@click.option("--root", type=click.Path(path_type=Path, file_okay=False), default="card_data", show_default=True)
+@click.option("--root", type=click.Path(path_type=Path, file_okay=False), default=".", show_default=True,
+              help="The folder to make the pack in (the pack is ROOT/<name>).")
 @click.option("--size", default="poker", show_default=True,
               help="Card size: poker, bridge, tarot, square, mini-american, mini-european, or WxH in mm.")
 @click.option("--sheet", type=click.Choice(["xlsx", "ods", "csv"]), is_flag=False, flag_value="xlsx",
               help="Keep the cards in a spreadsheet, cards/cards.xlsx (or --sheet ods / csv).")
 def new(name, root, size, sheet):
-    """Start a new game pack: one card type, its layout, one card and a rules chapter."""
-    target = create_pack(name, root, size)
+    """Start a new game pack: one card type, its layout, one card and a rules chapter, with the
+    JSON Schemas its files name (schemas/, for YAML editors)."""
+    from generator.render.base.layout import LayoutFile  # deferred: the renderer is slow to import
+    target = create_pack(name, root, size, layout_model=LayoutFile)
     cards = f"{target}/cards/units.yaml"
     if sheet:
         from generator.cli.sheets import cards_to_sheet

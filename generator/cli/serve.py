@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from generator.cli.common import current_pack
 from generator.core.errors import InputError, Location, Problem
 
 
@@ -25,13 +26,13 @@ from generator.core.errors import InputError, Location, Problem
               help="Worker processes, to serve a group (each loads the packs; builds are shared files).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the builder in the web browser.")
 def serve(packs, host, port, builds_dir, cache_dir, workers, open_browser):
-    """Start the deck builder in the browser for PACK (default card_data/boss_fight; several
+    """Start the deck builder in the browser for PACK (default: the current folder; several
     packs, or a folder of packs, get a start page listing them). Ctrl-C stops it."""
     from generator.web.app import create_app
     from generator.web.listen import listening_socket, serve as run_server
     from generator.web.site import ENV_BUILDS, ENV_CACHE, ENV_PACKS, Site
 
-    targets = list(packs) or [Path("card_data/boss_fight")]
+    targets = list(packs) or [current_pack()]
     site = Site.load(targets, builds_dir, cache_dir)  # bad packs stop here with the CLI's message
     # the workers (and a server started with uvicorn's own command) read the packs from here
     os.environ.update({ENV_PACKS: os.pathsep.join(str(t) for t in targets), ENV_BUILDS: str(builds_dir)})

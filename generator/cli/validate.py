@@ -9,12 +9,11 @@ from pathlib import Path
 import click
 
 from generator.core.limits import MAX_CHARACTERS
-from generator.cli.common import EXIT_INPUT, EXIT_OK, EXIT_RULES, make_console, points_option
+from generator.cli.common import EXIT_INPUT, EXIT_OK, EXIT_RULES, current_pack, make_console, points_option
 from generator.cli.targets import validate_target
 from generator.cli.textreport import print_problems, print_reports
 from generator.core.errors import InputError
 from generator.core.report import reports_document
-from generator.pack.locate import DEFAULT_PACK
 from generator.rules.audit import audit_pack, print_audit
 
 
@@ -34,8 +33,8 @@ from generator.rules.audit import audit_pack, print_audit
 @click.option("--audit", is_flag=True, help="Also list cards whose points are far from what their statistics predict.")
 def validate(targets, points, max_characters, setup, fmt, pack_option, boss_build, audit):
     """Check packs, builds and maps. TARGET: a pack folder, a build file or a map file
-    (default: card_data/boss_fight). Exit 0 legal, 1 rule violations, 2 unreadable input."""
-    targets = list(targets) or [DEFAULT_PACK]
+    (default: the current folder, when it is a pack). Exit 0 legal, 1 rule violations, 2 unreadable input."""
+    targets = list(targets) or [current_pack()]
     reports, problems, cache = [], [], {}
     for target in targets:
         try:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
+from generator.cli.common import current_pack
 from generator.core.errors import InputError
-from generator.pack.locate import DEFAULT_PACK
+from generator.core.resources import TEMPLATES
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 def outputs_for(changed: set[Path], pack_root: Path) -> set[str]:
@@ -47,6 +47,7 @@ def watch(pack_dir: Path, echo, paper: str = "a4", out_dir: Path | None = None, 
 
     from generator.build import run_build  # deferred: ReportLab takes a second to load
     from generator.core.calibration import resolve_back_offset
+    from generator.kit import OUTPUT_ROOT
 
     reading, note = resolve_back_offset(None, "long-edge")  # the saved calibration, as `pnp build` uses it
     if note:
@@ -66,19 +67,23 @@ def watch(pack_dir: Path, echo, paper: str = "a4", out_dir: Path | None = None, 
 
     rebuild({"cards"})
     echo(f"watching {pack_dir} and templates/ (Ctrl-C to stop)")
+    # the outputs may lie inside the pack (`pnp watch` run in the pack's folder): writing them is no change
+    written = Path(out_dir or OUTPUT_ROOT).resolve()
     for changes in watch_files(pack_dir, TEMPLATES, stop_event=stop, debounce=50, step=20):
-        parts = outputs_for({Path(p) for _, p in changes}, Path(pack_dir))
+        changed = {Path(p) for _, p in changes}
+        parts = outputs_for({p for p in changed if p.resolve() != written and written not in p.resolve().parents},
+                            Path(pack_dir))
         if parts:
             rebuild(parts)
 
 
 @click.command(name="watch")
-@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False),
-                default=str(DEFAULT_PACK))
+@click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False))
 def watch_command(pack_dir, paper, out_dir):
-    """Rebuild the kit's outputs whenever a pack or template file changes."""
+    """Rebuild the kit's outputs whenever a pack (default: the current folder) or template file changes."""
+    pack_dir = pack_dir or current_pack()
     try:
         watch(pack_dir, click.echo, paper=paper, out_dir=out_dir)
     except KeyboardInterrupt:

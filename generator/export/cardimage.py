@@ -29,17 +29,17 @@ import weakref
 from pathlib import Path
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
+from generator.core.resources import PACKAGE, TEMPLATES
 from generator.pack.cardlist import card_order
 from generator.pack.model import Card, Pack
 from generator.core.yamlio import load_yaml_file
 from generator.render.base.layout import LayoutSet
 from generator.render.base.pdfout import new_canvas
-from generator.render.cards.faces import TEMPLATE_ROOT, CardFace, CardPainter, CardShared
+from generator.render.cards.faces import CardFace, CardPainter, CardShared
 
 FACES = ("front", "back")
 MIN_DPI, MAX_DPI = 36, 600
 CACHE_FORMAT = "pnp.cardimage/1"  # bump when the key's recipe changes
-_GENERATOR_ROOT = Path(__file__).resolve().parents[1]
 _file_digests: dict = {}  # (path, mtime_ns, size) -> sha256: a file is read once while unchanged
 _extends: dict = {}  # layout file sha256 -> the layout it extends
 # One CardShared per pack and set of layout files, reused across drawings: setting up layouts
@@ -72,16 +72,16 @@ def generator_fingerprint() -> str:
     except Exception:  # not installed (running from a source tree)
         ver = "source"
     h = hashlib.sha256(ver.encode())
-    for path in sorted((_GENERATOR_ROOT / "render").rglob("*.py")) + [Path(__file__)]:
-        h.update(path.relative_to(_GENERATOR_ROOT).as_posix().encode())
+    for path in sorted((PACKAGE / "render").rglob("*.py")) + [Path(__file__)]:
+        h.update(path.relative_to(PACKAGE).as_posix().encode())
         h.update(path.read_bytes())
     return f"{ver}+{h.hexdigest()[:16]}"
 
 
 def _layout_folders(pack: Pack) -> list[Path]:
     # the same search order as render.cards.CardShared: the pack's own layouts first
-    folders = [Path(pack.root) / "templates" / "cards", TEMPLATE_ROOT / "cards"]
-    return [f for f in folders if f.is_dir()] or [TEMPLATE_ROOT / "cards"]
+    folders = [Path(pack.root) / "templates" / "cards", TEMPLATES / "cards"]
+    return [f for f in folders if f.is_dir()] or [TEMPLATES / "cards"]
 
 
 def _layout_chain(layouts, name: str) -> list[Path]:

@@ -10,12 +10,15 @@ import yaml
 from generator.core.errors import InputError, Location, Problem
 from generator.core.staging import output_error
 from generator.pack.model import ID_MAX_LENGTH, NAME_MAX_LENGTH
+from generator.core.resources import TEMPLATES
+from generator.pack.load import load_pack
+from generator.pack.schema_export import write_schemas
 from generator.pack.layout_scale import dump_layout, merge_elements, parse_size, read_layout, scaled_layout
 
-SHARED_LAYOUTS = Path(__file__).resolve().parents[2] / "templates" / "cards"  # the shared frame and back
+SHARED_LAYOUTS = TEMPLATES / "cards"  # the shared frame and back
 
 GAME = """\
-# yaml-language-server: $schema=../../schemas/game.schema.json
+# yaml-language-server: $schema=schemas/game.schema.json
 # Your game. Every key is described in docs/formats.md.
 id: {id}
 name: {title}
@@ -38,6 +41,7 @@ card_types:
 """
 
 CARDS = """\
+# yaml-language-server: $schema=../schemas/cards.{id}.schema.json
 cards:
   - id: first-unit
     name: First Unit
@@ -45,12 +49,13 @@ cards:
     set: core
     points: 3
     role: Striker
-    stats: {power: 2}
+    stats: {{power: 2}}
     flavour: "Everything starts somewhere."
     text: "When this unit attacks, it gains +1 :strength:. Exhaust it afterwards."
 """
 
-LAYOUT = """\
+LAYOUT_SCHEMA = "# yaml-language-server: $schema=../../schemas/layout.schema.json\n"
+LAYOUT = LAYOUT_SCHEMA + """\
 # The layout of the `unit` card type: the shared frame plus a role line and its stats.
 extends: base
 elements:
@@ -94,7 +99,9 @@ def sized_layouts(size: str) -> tuple[str, dict]:
     return card_size, files
 
 
-def create_pack(name: str, root: Path = Path("card_data"), size: str = "poker") -> Path:
+def create_pack(name: str, root: Path = Path("."), size: str = "poker", layout_model=None) -> Path:
+    """A new pack `root/<id>`, with its JSON Schemas in `schemas/` (the card layout's too, given
+    the renderer's layout model) named by the `$schema` line of each YAML file."""
     pack_id = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
     if not pack_id:
         raise InputError([Problem("cli.name", f"`{name}` gives no usable pack id", Location("command line"),
@@ -117,10 +124,10 @@ def create_pack(name: str, root: Path = Path("card_data"), size: str = "poker") 
     card_size, layouts = sized_layouts(size)
     files = {
         "game.yaml": GAME.format(id=pack_id, title=title).replace("card_size: poker", f"card_size: {card_size}"),
-        "cards/units.yaml": CARDS,
+        "cards/units.yaml": CARDS.format(id=pack_id),
         "templates/cards/unit.yaml": LAYOUT,
         "rules/01-how-to-play.md": RULES.format(),
-        **layouts,
+        **{rel: LAYOUT_SCHEMA + text for rel, text in layouts.items()},
     }
     try:
         for rel, text in files.items():
@@ -131,4 +138,5 @@ def create_pack(name: str, root: Path = Path("card_data"), size: str = "poker") 
             (target / folder).mkdir(exist_ok=True)
     except OSError as exc:  # --root read-only, full, or a file in the way: one clear error
         raise output_error(exc, target) from None
+    write_schemas(load_pack(target), target / "schemas", layout_model=layout_model)
     return target

@@ -13,7 +13,7 @@ from generator.pack.load import load_pack
 from generator.pack.model import Pack
 from generator.web.storage import Builds
 
-ENV_PACKS = "PNP_PACKS"      # pack folders, separated by os.pathsep
+ENV_PACKS = "PNP_PACKS"      # pack folders, separated by os.pathsep (unset: the current folder)
 ENV_BUILDS = "PNP_BUILDS"    # the builds folder
 ENV_CACHE = "PNP_CACHE"      # the card image cache
 
@@ -53,7 +53,7 @@ class Site:
 
     @classmethod
     def from_env(cls) -> "Site":
-        packs = [Path(p) for p in os.environ.get(ENV_PACKS, "card_data/boss_fight").split(os.pathsep) if p]
+        packs = [Path(p) for p in os.environ.get(ENV_PACKS, ".").split(os.pathsep) if p]
         return cls.load(packs, Path(os.environ.get(ENV_BUILDS, "builds")), os.environ.get(ENV_CACHE) or None)
 
     def pack(self, pack_id: str) -> Pack:

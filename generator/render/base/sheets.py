@@ -12,6 +12,7 @@ from reportlab.lib.units import mm
 
 from generator.core.duplex import back_page_shift, flip_axis
 from generator.core.errors import InputError, Location, Problem
+from generator.core.resources import TEMPLATES
 from generator.core.yamlio import load_yaml_file
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
@@ -19,7 +20,7 @@ from generator.render.base.paper import PAPERS_MM
 
 # sheet impositions may also use PrintPlayGames' 12 x 18 in press sheet
 SHEET_PAPERS_MM = {**PAPERS_MM, "12x18": (304.8, 457.2)}
-SHEETS_DIR = Path(__file__).resolve().parents[3] / "templates" / "sheets"
+SHEETS_DIR = TEMPLATES / "sheets"
 
 
 class SheetSpec(BaseModel):

@@ -11,6 +11,7 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 
 from generator.core.errors import InputError, Problem
+from generator.core.resources import TEMPLATES
 from generator.core.yamlio import display_path
 from generator.pack.load import pack_font_paths
 from generator.pack.model import Card, Pack
@@ -26,7 +27,6 @@ from generator.render.cards.fit import check_inside, layout_fits, wrong_size
 from generator.render.rulebook.quickref import reference_card_context
 
 FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC}
-TEMPLATE_ROOT = Path(__file__).resolve().parents[3] / "templates"
 
 
 class BadColour(ValueError):
@@ -51,8 +51,8 @@ class CardShared:
 
     def __init__(self, pack: Pack):
         self.pack = pack
-        folders = [Path(pack.root) / "templates" / "cards", TEMPLATE_ROOT / "cards"]
-        self.layouts = LayoutSet([f for f in folders if f.is_dir()] or [TEMPLATE_ROOT / "cards"])
+        folders = [Path(pack.root) / "templates" / "cards", TEMPLATES / "cards"]
+        self.layouts = LayoutSet([f for f in folders if f.is_dir()] or [TEMPLATES / "cards"])
         self.layouts.env.filters["name_of"] = lambda cid: pack.cards[cid].name if cid in pack.cards else str(cid)
         names = [k.name for k in pack.spec.keywords.values() if k.kind in ("status", "action-type", "term")]
         self.fonts = self._pack_fonts(pack)  # style -> registered name of the pack's own TTF

@@ -17,6 +17,7 @@ from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
+from generator.core.resources import TEMPLATES
 from generator.maps.load import load_pack_maps
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR
 from generator.render.base.paper import PAPERS, page_size_pt
@@ -33,7 +34,6 @@ from generator.render.rulebook.text import Book, BookStyle, ChapterTitle, Conten
 if TYPE_CHECKING:
     from generator.pack.model import Pack
 
-TEMPLATE_ROOT = Path(__file__).resolve().parents[3] / "templates"
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ def pack_book(pack: Pack, style: BookStyle | None = None) -> Book:
 
 
 def template_folders(pack: Pack) -> list[Path]:
-    return [f for f in (Path(pack.root) / "templates" / "rulebook", TEMPLATE_ROOT / "rulebook") if f.is_dir()]
+    return [f for f in (Path(pack.root) / "templates" / "rulebook", TEMPLATES / "rulebook") if f.is_dir()]
 
 
 def read_template(pack: Pack, name: str) -> tuple[str, str]:
@@ -214,7 +214,7 @@ def read_template(pack: Pack, name: str) -> tuple[str, str]:
         if (folder / name).is_file():
             return chapter_source(folder / name)
     raise InputError([Problem("rules.template-missing", f"no rulebook template `{name}`",
-                              Location(str(TEMPLATE_ROOT / "rulebook" / name)),
+                              Location(str(TEMPLATES / "rulebook" / name)),
                               expected=f"{name} in templates/rulebook/")])
 
 
