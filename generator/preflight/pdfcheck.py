@@ -1,7 +1,7 @@
 """PDF-level preflight: read a finished PDF the way a print service's checker does.
 
 Each page is named by the card on it (the invisible `pnp:face:<id>` marker every card
-carries, read with pdftotext), so findings say which card. Checks: page boxes and bleed
+carries, read with pypdfium2), so findings say which card. Checks: page boxes and bleed
 against the service; fonts not embedded; images under 300 dpi at their placed size (the
 content stream's transformation matrix, through forms); hairlines under 0.25 pt; text
 inside the safe zone; art not reaching the bleed edge (a low-resolution render); for a
@@ -11,9 +11,7 @@ Ghostscript when it is installed, else from the colours and images in the file).
 
 from __future__ import annotations
 
-import html
 import math
-import re
 import shutil
 import subprocess
 import tempfile
@@ -21,6 +19,7 @@ from pathlib import Path
 
 from generator.preflight.layout import MIN_DPI, REJECT_DPI, SAFE_MM, Finding
 from generator.core.errors import InputError, Location, Problem
+from generator.core.pdfwords import page_words
 
 PT_MM = 25.4 / 72
 HAIRLINE_PT = 0.25
@@ -32,24 +31,9 @@ _STROKES = {"S", "s", "B", "B*", "b", "b*"}
 
 
 def page_cards(pdf_path: Path) -> dict[int, list[tuple[str, tuple]]]:
-    """{page number: [(card id, (xMin, yMin, xMax, yMax) pt from the top-left)]} from the markers,
-    and every other word as ('', bbox, text) for the safe-zone check."""
-    out: dict = {}
-    if not shutil.which("pdftotext"):
-        return out
-    text = subprocess.run(["pdftotext", "-bbox", str(pdf_path), "-"], capture_output=True, text=True,
-                          check=False).stdout
-    page = 0
-    for line in text.splitlines():
-        if "<page " in line:
-            page += 1
-            out[page] = []
-            continue
-        m = re.search(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*)</word>', line)
-        if m and page:
-            word = html.unescape(m.group(5))
-            out[page].append((word, tuple(float(m.group(i)) for i in range(1, 5))))
-    return out
+    """{page number: [(word, (xMin, yMin, xMax, yMax) pt from the top-left)]}: the card markers
+    and every other word, for the safe-zone check."""
+    return page_words(pdf_path)
 
 
 def _card_of(words) -> str:
@@ -206,6 +190,11 @@ def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = N
     doc = pdfium.PdfDocument(str(pdf_path))
     fname = pdf_path.name
     rendered = rendered_max_ink(pdf_path) if service in CMYK_SERVICES else None
+    if service in CMYK_SERVICES and rendered is None:
+        findings.append(Finding("pdf.ink-render", "note", "?", "skipped the total-ink check on a CMYK render: "
+                                "Ghostscript (`gs`) is not installed; ink was checked only in the file's colours "
+                                "and images (install Ghostscript, e.g. `apt install ghostscript`, for the full check)",
+                                file=fname))
     try:
         with pikepdf.open(pdf_path) as pdf:
             if service in CMYK_SERVICES and "/OutputIntents" not in pdf.Root:
@@ -266,14 +255,14 @@ def _page_render_checks(doc, n, page, media, trim, words, card, fname) -> list[F
     out = []
     safe = SAFE_MM / PT_MM
     page_h = media[3] - media[1]
-    # pdftotext's boxes are from the top-left of the MediaBox
+    # word boxes are from the top-left of the MediaBox
     tx0, ty0 = trim[0] - media[0], page_h - (trim[3] - media[1])
     tx1, ty1 = trim[2] - media[0], page_h - (trim[1] - media[1])
     for word, (x0, y0, x1, y1) in words:
         if word.startswith("pnp:"):
             continue
         gap = min(x0 - tx0, y0 - ty0, tx1 - x1, ty1 - y1)
-        if gap < safe - 0.3:  # 0.3 pt: pdftotext's boxes are the font's, a hair larger than the ink
+        if gap < safe - 0.3:  # 0.3 pt: word boxes are the font's, a hair larger than the ink
             out.append(Finding("pdf.safe-zone", "error" if gap < safe / 2 else "warning", card,
                                f"the text “{word[:30]}” is {max(gap, 0) * PT_MM:.1f} mm from the trim; keep text "
                                f"{SAFE_MM:g} mm inside it", element=f"text “{word[:30]}”", page=n, file=fname))
