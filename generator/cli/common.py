@@ -4,6 +4,7 @@ sequences hidden in a stranger's file."""
 from __future__ import annotations
 
 import re
+import sys
 
 import click
 from rich.console import Console
@@ -36,3 +37,26 @@ class SafeConsole(Console):
 
 def make_console(stderr: bool = False) -> Console:
     return SafeConsole(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+# `-o -`: standard output, for the commands whose output is one file
+STDOUT = "-"
+
+
+def is_stdout(path) -> bool:
+    return path is not None and str(path) == STDOUT
+
+
+def write_stdout(data: bytes | str) -> None:
+    """The bytes of a single-file output on standard output, exactly (no newline added)."""
+    sys.stdout.flush()  # text already written goes first
+    stream = sys.stdout.buffer
+    stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+    stream.flush()
+
+
+def refuse_stdout(command: str, writes: str, fix: str = "give -o a folder to write into") -> None:
+    """`-o -` where the output is not one file: an input error (exit 2), said in one line."""
+    from generator.core.errors import InputError, Location, Problem
+    raise InputError([Problem("cli.stdout", f"`pnp {command} -o -` cannot write to standard output: it writes "
+                              f"{writes}", Location("-o"), found="-", expected="a folder", fix=fix)])

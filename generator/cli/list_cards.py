@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from generator.cli.common import is_stdout, write_stdout
+from generator.core.files import atomic_output
 from generator.pack.cardlist import render_card_list
 from generator.pack.load import load_pack
 from generator.pack.locate import DEFAULT_PACK
@@ -15,9 +17,17 @@ from generator.pack.locate import DEFAULT_PACK
 @click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False),
                 default=str(DEFAULT_PACK))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
-def list_cards(pack_dir, fmt):
+@click.option("-o", "--out", "out_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the list to this file (default, or `-`: print it).")
+def list_cards(pack_dir, fmt, out_file):
     """List every card of a pack: id, name, set, type, points and key statistics."""
-    click.echo(render_card_list(load_pack(pack_dir), fmt), nl=False)
+    text = render_card_list(load_pack(pack_dir), fmt)
+    if out_file is None or is_stdout(out_file):
+        write_stdout(text)
+    else:
+        with atomic_output(out_file, suffix=out_file.suffix) as tmp:
+            Path(tmp).write_bytes(text.encode("utf-8"))
+        click.echo(f"wrote {out_file}")
 
 
 def _offset(value: str) -> tuple[float, float]:

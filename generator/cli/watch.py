@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from generator.cli.progress import echo_line
 from generator.core.errors import InputError
 from generator.pack.locate import DEFAULT_PACK
 
@@ -80,6 +81,6 @@ def watch(pack_dir: Path, echo, paper: str = "a4", out_dir: Path | None = None, 
 def watch_command(pack_dir, paper, out_dir):
     """Rebuild the kit's outputs whenever a pack or template file changes."""
     try:
-        watch(pack_dir, click.echo, paper=paper, out_dir=out_dir)
+        watch(pack_dir, echo_line, paper=paper, out_dir=out_dir)  # warnings to stderr
     except KeyboardInterrupt:
         pass

@@ -12,6 +12,8 @@ import contextlib
 import multiprocessing
 import signal
 
+from generator.core import progress
+
 
 class Stopped(KeyboardInterrupt):
     """The build was stopped by a signal. A KeyboardInterrupt (so no `except Exception` eats it,
@@ -22,17 +24,24 @@ class Stopped(KeyboardInterrupt):
         super().__init__(f"stopped by {signal.Signals(signum).name}")
 
 
-def _worker_signals() -> None:
+def _worker_init(progress_queue=None) -> None:
     # The parent decides what a Ctrl-C means; SIGTERM (from the parent's terminate) ends the
     # worker at once, whatever it is doing.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # progress events go to the parent through the queue (or nowhere: not the parent's listener)
+    progress.set_listener(progress_queue.put if progress_queue is not None else None)
+
+
+def progress_queue():
+    """A queue the workers of `worker_pool(..., progress_queue=q)` put their progress events on."""
+    return multiprocessing.get_context("fork").Queue()
 
 
 @contextlib.contextmanager
-def worker_pool(processes: int):
+def worker_pool(processes: int, progress_queue=None):
     """A process pool that is terminated (not waited for) if the block raises or is stopped."""
-    pool = multiprocessing.get_context("fork").Pool(processes, initializer=_worker_signals)
+    pool = multiprocessing.get_context("fork").Pool(processes, initializer=_worker_init, initargs=(progress_queue,))
     try:
         yield pool
     except BaseException:
