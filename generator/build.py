@@ -17,7 +17,7 @@ from generator.core import progress, staging
 from generator.core.errors import InputError, Location, Problem
 from generator.core.workers import progress_queue, stop_on_signals, worker_pool
 from generator.export.raster import export_pngs, export_tts
-from generator.kit import build_faces, output_dir, pack_faces
+from generator.kit import build_faces, output_dir, pack_faces, wants_reference_card
 from generator.maps.load import load_pack_maps
 from generator.pack.load import load_pack, load_presets
 from generator.pack.model import Build, Pack
@@ -29,7 +29,7 @@ from generator.render.cards.sheets import (write_calibration, write_gutterfold, 
 from generator.render.maps.document import build_maps_pdf, export_map_pngs
 from generator.render.pieces.document import build_pieces_pdf
 from generator.render.rulebook.book import build_rulebook_pdf
-from generator.render.rulebook.quickref import build_quick_reference_pdf
+from generator.render.rulebook.quickref import build_quick_reference_pdf, has_quick_reference
 from generator.share.decklist_files import load_build_file
 from generator.export.services import run_extra_profile
 from generator.export.tts_save import save_name, write_tts_save
@@ -77,6 +77,9 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
                      duplex=opt.duplex, back_offset=opt.back_offset, shared=shared)
         yield from sorted(shared.notes) + layout_warnings(pack)
         if not build:
+            if pack.spec.reference.card and not wants_reference_card(pack):
+                yield (f"note: no reference card: {pack.spec.name} has no `brief` in its `reference:` sections, "
+                       "no action types and no status effects to put on it (game.yaml)")
             yield _timed(out / "calibration.pdf", write_calibration, pack, out / "calibration.pdf",
                          sheet=opt.paper, duplex=opt.duplex if opt.duplex != "none" else "long-edge")
     elif part == "pieces" and pack.spec.pieces is not None:
@@ -87,8 +90,12 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
         yield _timed(out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=opt.paper)
     elif part == "rulebook" and pack.rule_files and not build:
         yield _timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper)
-        yield _timed(out / "quick-reference.pdf", build_quick_reference_pdf, pack, out / "quick-reference.pdf",
-                     paper=opt.paper)
+        if has_quick_reference(pack):
+            yield _timed(out / "quick-reference.pdf", build_quick_reference_pdf, pack, out / "quick-reference.pdf",
+                         paper=opt.paper)
+        else:
+            yield (f"note: no quick-reference.pdf: {pack.spec.name} has no `reference:` sections, action types "
+                   "or status effects to put on it (game.yaml)")
 
 
 def layout_warnings(pack: Pack) -> list[str]:

@@ -89,12 +89,19 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
     reading, note = resolve_back_offset(explicit, duplex if eff["profile"] == "home" else "none", config_path)
     if note:
         click.echo(note, err=True)
+    made = 0
     try:
         with progress_display(quiet):
             for line in run_build(pack_dir, build_file=build_file, profile=eff["profile"], paper=paper,
                                   duplex=duplex, back_offset=reading, png_size=eff["png_size"], only=only,
                                   out_dir=out_dir, extra=extra):
                 echo_line(line)
+                made += line.startswith("wrote ")
+    except InputError:
+        if made:  # files are put in place only when every part succeeds (generator/core/staging.py)
+            click.echo(f"pnp build: stopped by the error below; the {made} file(s) made so far were not kept and "
+                       "no output was changed", err=True)
+        raise
     except Stopped as stop:
         click.echo(f"pnp build: {stop}; the workers were stopped and no output was changed", err=True)
         sys.exit(128 + stop.signum)

@@ -11,12 +11,15 @@ Ghostscript when it is installed, else from the colours and images in the file).
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
+from generator.export.raster import PNG_SIZES, png_px
+from generator.pack.model import CARD_SIZES_MM
 from generator.preflight.layout import MIN_DPI, REJECT_DPI, SAFE_MM, Finding
 from generator.core.errors import InputError, Location, Problem
 from generator.core.pdfwords import page_words
@@ -277,11 +280,31 @@ def _page_render_checks(doc, n, page, media, trim, words, card, fname) -> list[F
     return out
 
 
+def png_sizes(folder: Path, service: str) -> dict[tuple[int, int], str]:
+    """{(width px, height px): the card size's name} a service takes for this folder: from the
+    card sizes its manifest.json lists (what `pnp build` wrote), else every named card size;
+    pixels from the card size by export.raster.png_px, as the build makes them."""
+    trims: list = []
+    manifest = Path(folder) / "manifest.json"
+    if manifest.is_file():
+        try:
+            trims = [tuple(float(v) for v in s["trim_mm"]) for s in json.loads(manifest.read_text("utf-8"))["sizes"]]
+        except (ValueError, KeyError, TypeError, OSError):
+            trims = []
+    trims = trims or list(CARD_SIZES_MM.values())
+    names = {v: k for k, v in CARD_SIZES_MM.items()}
+    return {png_px(t, service): names.get(t, f"{t[0]:g} x {t[1]:g} mm") for t in trims}
+
+
 def check_pngs(folder: Path, service: str) -> list[Finding]:
-    """MPC 822 x 1122, TGC 825 x 1125 pixels for poker cards (PRINT-SPECS.md); RGB only for TGC."""
+    """Pixel sizes at 300 dpi with the service's bleed, for the card sizes of the folder (MPC
+    822 x 1122, TGC 825 x 1125 for poker cards; PRINT-SPECS.md); RGB only."""
     from PIL import Image
-    want = {"mpc": (822, 1122), "tgc": (825, 1125)}.get(service)
-    files = [folder] if Path(folder).is_file() else sorted(Path(folder).glob("*.png"))
+    single = Path(folder).is_file()
+    files = [folder] if single else sorted(Path(folder).glob("*.png"))
+    want = png_sizes(Path(folder).parent if single else Path(folder), service) if service in PNG_SIZES else {}
+    wanted = " or ".join(f"{w} x {h} px for a{'n' if name[0] in 'aeiou' else ''} {name} card"
+                         for (w, h), name in want.items())
     out = []
     for f in files:
         try:
@@ -290,9 +313,9 @@ def check_pngs(folder: Path, service: str) -> list[Finding]:
         except OSError as exc:
             out.append(Finding("png.unreadable", "error", f.stem, f"cannot be read as an image ({exc})", file=f.name))
             continue
-        if want and size != want:
-            out.append(Finding("png.size", "error", f.stem, f"{size[0]} x {size[1]} px; {service} wants "
-                               f"{want[0]} x {want[1]} px for a poker card", file=f.name))
+        if want and size not in want:
+            out.append(Finding("png.size", "error", f.stem, f"{size[0]} x {size[1]} px; {service} wants {wanted}",
+                               file=f.name))
         if mode == "CMYK":
             out.append(Finding("png.cmyk", "error", f.stem, "a CMYK image: this service takes RGB", file=f.name))
     return out
