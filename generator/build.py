@@ -12,23 +12,23 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.core import staging
+from generator.core import progress, staging
 from generator.core.errors import InputError, Location, Problem
-from generator.core.workers import past_stopping, stop_on_signals, worker_pool
+from generator.core.workers import past_stopping, progress_queue, stop_on_signals, worker_pool
 from generator.export.raster import export_pngs, export_tts
-from generator.kit import build_faces, output_dir, pack_faces
+from generator.kit import build_faces, output_dir, pack_faces, wants_reference_card
 from generator.maps.load import load_pack_maps
 from generator.pack.load import load_pack, load_presets
 from generator.pack.model import Build, Pack
 from generator.preflight.layout import layout_warning_lines
 from generator.render.cards.audit import stray_layouts
-from generator.render.cards.faces import CardShared
+from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.sheets import (write_calibration, write_gutterfold, write_home_sheets,
                                            write_print_shop)
 from generator.render.maps.document import build_maps_pdf, export_map_pngs
 from generator.render.pieces.document import build_pieces_pdf
 from generator.render.rulebook.book import build_rulebook_pdf
-from generator.render.rulebook.quickref import build_quick_reference_pdf
+from generator.render.rulebook.quickref import build_quick_reference_pdf, has_quick_reference
 from generator.share.decklist_files import load_build_file
 from generator.export.services import run_extra_profile
 from generator.export.tts_save import save_name, write_tts_save
@@ -54,37 +54,47 @@ class Options:
 
 
 def _timed(path, fn, *args, **kw) -> str:
+    """Make one output (a progress part named after it: its cards are those of a faces list
+    among the arguments) and the `wrote …` line telling what it holds and how long it took."""
     start = time.perf_counter()
-    info = fn(*args, **kw) or {}
+    faces = next((a for a in args if isinstance(a, list) and a and isinstance(a[0], CardFace)), None)
+    with progress.part(Path(path).name, sum(not f.back for f in faces) if faces else None):
+        info = fn(*args, **kw) or {}
     detail = ", ".join(f"{v} {k}" for k, v in info.items() if isinstance(v, (int, float)))
     return f"wrote {path} ({detail}{', ' if detail else ''}{time.perf_counter() - start:.2f} s)"
 
 
-def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out: Path, opt: Options) -> list[str]:
-    lines = []
+def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out: Path, opt: Options):
+    """Yields the part's lines, each as soon as its file is made."""
     if part == "cards":
         shared = CardShared(pack)
         # the layout checks, as warnings, made here where the card resources already are
-        lines.extend(layout_warning_lines(pack, build, shared))
+        yield from layout_warning_lines(pack, build, shared)
         faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
         name = f"{stem}-cards.pdf" if stem else "cards.pdf"
-        lines.append(_timed(out / name, write_home_sheets, pack, faces, out / name, sheet=opt.paper,
-                            duplex=opt.duplex, back_offset=opt.back_offset, shared=shared))
-        lines.extend(sorted(shared.notes) + layout_warnings(pack))
+        yield _timed(out / name, write_home_sheets, pack, faces, out / name, sheet=opt.paper,
+                     duplex=opt.duplex, back_offset=opt.back_offset, shared=shared)
+        yield from sorted(shared.notes) + layout_warnings(pack)
         if not build:
-            lines.append(_timed(out / "calibration.pdf", write_calibration, pack, out / "calibration.pdf",
-                                sheet=opt.paper, duplex=opt.duplex if opt.duplex != "none" else "long-edge"))
+            if pack.spec.reference.card and not wants_reference_card(pack):
+                yield (f"note: no reference card: {pack.spec.name} has no `brief` in its `reference:` sections, "
+                       "no action types and no status effects to put on it (game.yaml)")
+            yield _timed(out / "calibration.pdf", write_calibration, pack, out / "calibration.pdf",
+                         sheet=opt.paper, duplex=opt.duplex if opt.duplex != "none" else "long-edge")
     elif part == "pieces" and pack.spec.pieces is not None:
         name = f"{stem}-pieces.pdf" if stem else "pieces.pdf"
-        lines.append(_timed(out / name, build_pieces_pdf, pack, out / name, paper=opt.paper, build=build,
-                            duplex=opt.duplex, back_offset=opt.back_offset))
+        yield _timed(out / name, build_pieces_pdf, pack, out / name, paper=opt.paper, build=build,
+                     duplex=opt.duplex, back_offset=opt.back_offset)
     elif part == "maps" and pack.map_files and not build:
-        lines.append(_timed(out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=opt.paper))
+        yield _timed(out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=opt.paper)
     elif part == "rulebook" and pack.rule_files and not build:
-        lines.append(_timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper))
-        lines.append(_timed(out / "quick-reference.pdf", build_quick_reference_pdf, pack,
-                            out / "quick-reference.pdf", paper=opt.paper))
-    return lines
+        yield _timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper)
+        if has_quick_reference(pack):
+            yield _timed(out / "quick-reference.pdf", build_quick_reference_pdf, pack, out / "quick-reference.pdf",
+                         paper=opt.paper)
+        else:
+            yield (f"note: no quick-reference.pdf: {pack.spec.name} has no `reference:` sections, action types "
+                   "or status effects to put on it (game.yaml)")
 
 
 def layout_warnings(pack: Pack) -> list[str]:
@@ -92,13 +102,13 @@ def layout_warnings(pack: Pack) -> list[str]:
     return [f"warning: {v.location}: {v.message}" + (f" ({v.fix})" if v.fix else "") for v in stray_layouts(pack)]
 
 
-def _worker(args) -> tuple[list[str], list]:
+def _worker(args) -> tuple[str, list[str], list]:
     """One part in a worker process: its outputs are staged under the build's token and handed
     back, to be renamed with all the others once every part has succeeded."""
     part, pack, out, opt, token = args
     with staging.staged(token) as stage:
-        lines = _home_part(part, pack, None, None, out, opt)
-    return lines, stage.pending
+        lines = list(_home_part(part, pack, None, None, out, opt))
+    return part, lines, stage.pending
 
 
 def _read_shared_files(pack: Pack) -> None:
@@ -115,48 +125,41 @@ def _read_shared_files(pack: Pack) -> None:
 def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "home", paper: str = "a4",
               duplex: str = "long-edge", back_offset=(0.0, 0.0), png_size: str = "mpc", only: str = "all",
               out_dir: Path | None = None, parallel: bool = True, extra: dict | None = None):
-    """Yields one line per file written (and a warning line per layout problem). All or
-    nothing: every output is written under a temporary name and all are renamed only when
-    every part has succeeded; a failure, or a SIGINT / SIGTERM, stops the workers and removes
-    the temporary files (core/staging.py)."""
+    """Yields one line per file written (and a warning line per layout problem), each part's
+    lines as soon as that part is made. All or nothing: every output is written under a
+    temporary name and all are renamed only when every part has succeeded; a failure, or a
+    SIGINT / SIGTERM, stops the workers and removes the temporary files (core/staging.py).
+    Progress goes to core/progress.py's listener when one is set."""
     with stop_on_signals():  # from the start: a stop while the pack loads is a clean stop too
-        lines = _staged_build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir,
-                              parallel, extra)
-    yield from lines
-
-
-def _staged_build(pack_dir, build_file, profile, paper, duplex, back_offset, png_size, only, out_dir, parallel,
-                  extra) -> list[str]:
-    pack = load_pack(Path(pack_dir))
-    build = load_build_file(build_file, pack) if build_file else None  # YAML or a deck list
-    out = output_dir(pack, out_dir)
-    try:
-        check_output_dir(out)
-        staging.sweep_stale(out)  # what a killed build left behind
-    except OSError as exc:  # a name too long, a loop of links...
-        raise staging.output_error(exc, out) from None
-    check_not_empty(pack, build, profile, only)
-    stem = Path(build_file).stem if build_file else None
-    opt = Options(paper, duplex, tuple(back_offset), png_size, **(extra or {}))
-    token = staging.new_token()
-    lines: list[str] = []
-    pending: list = []
-    committed = False
-    try:
+        pack = load_pack(Path(pack_dir))
+        build = load_build_file(build_file, pack) if build_file else None  # YAML or a deck list
+        out = output_dir(pack, out_dir)
         try:
-            with staging.staged(token) as stage:
-                lines = _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token, stage)
-                pending = stage.pending
-            with past_stopping():  # all renamed, or none: a signal now waits, then is moot
-                staging.commit(pending)
-                committed = True
-        except BaseException:
-            if not committed:
-                staging.discard(pending, out, token)
-            raise
-    except OSError as exc:
-        raise staging.output_error(exc, out) from None
-    return lines
+            check_output_dir(out)
+            staging.sweep_stale(out)  # what a killed build left behind
+        except OSError as exc:  # a name too long, a loop of links...
+            raise staging.output_error(exc, out) from None
+        check_not_empty(pack, build, profile, only)
+        stem = Path(build_file).stem if build_file else None
+        opt = Options(paper, duplex, tuple(back_offset), png_size, **(extra or {}))
+        token = staging.new_token()
+        pending: list = []
+        committed = False
+        try:
+            try:
+                with staging.staged(token) as stage:
+                    yield from _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token,
+                                          stage)
+                    pending = stage.pending
+                with past_stopping():  # all renamed, or none: a signal now waits, then is moot
+                    staging.commit(pending)
+                    committed = True
+            except BaseException:
+                if not committed:
+                    staging.discard(pending, out, token)
+                raise
+        except OSError as exc:
+            raise staging.output_error(exc, out) from None
 
 
 def check_output_dir(out: Path) -> None:
@@ -190,49 +193,63 @@ def check_not_empty(pack, build, profile: str, only: str) -> None:
                                   fix="add cards to cards/*.yaml (see docs/formats.md), or build another part")])
 
 
-def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token, stage) -> list[str]:
+def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token, stage):
+    """Yields each part's lines as that part is made."""
     if profile == "home":
         parts = HOME_PARTS if only == "all" else (only,)
-        lines = []
         if parallel and build is None and len(parts) > 1:
             _read_shared_files(pack)
-            with worker_pool(WORKERS) as pool:  # forked workers: the loaded pack is theirs, not re-read
-                done = pool.map(_worker, [(p, pack, out, opt, token) for p in parts], chunksize=1)
-            results = dict(zip(parts, done))
-            for part in parts:  # the workers' staged outputs join this process's
-                stage.pending.extend(results[part][1])
-            for part in ("cards", "pieces", "maps", "rulebook"):
-                lines.extend(results[part][0] if part in results else [])
+            yield from _parallel_parts(pack, parts, out, opt, token, stage)
         else:
             for part in ("cards", "pieces", "maps", "rulebook"):
                 if part in parts:
-                    lines.extend(_home_part(part, pack, build, stem, out, opt))
-        return lines
+                    yield from _home_part(part, pack, build, stem, out, opt)
+        return
+    yield from _profile_lines(pack, build, stem, out, opt, profile)
 
-    lines = []
+
+def _parallel_parts(pack, parts, out, opt, token, stage):
+    """The parts in the worker pool (the loaded pack travels, pickled), each part's lines
+    yielded as it finishes; the workers' progress events reach this process's listener."""
+    queue = progress_queue() if progress.active() else None
+    listener = progress.listener()
+
+    def drain():
+        while queue is not None and not queue.empty():
+            listener(queue.get())
+
+    jobs = [(p, pack, out, opt, token) for p in parts]
+    with worker_pool(WORKERS, progress_queue=queue) as pool:  # forked workers: the loaded pack is theirs
+        for _index, (part, lines, pending) in pool.as_completed(_worker, jobs, idle=drain if queue else None):
+            drain()
+            stage.pending.extend(pending)  # the workers' staged outputs join this process's
+            yield from lines
+    drain()
+
+
+def _profile_lines(pack, build, stem, out, opt, profile):
     shared = CardShared(pack)
-    lines.extend(layout_warning_lines(pack, build, shared))
+    yield from layout_warning_lines(pack, build, shared)
     faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
     if profile in ("dtc", "cut", "printplaygames") or (profile == "print-shop" and opt.color == "cmyk"):
-        lines.extend(run_extra_profile(profile, pack, build, faces, shared, out, stem, opt, _timed))
+        yield from run_extra_profile(profile, pack, build, faces, shared, out, stem, opt, _timed)
     elif profile == "gutterfold":
         name = f"{stem}-gutterfold.pdf" if stem else "cards-gutterfold.pdf"
-        lines.append(_timed(out / name, write_gutterfold, pack, faces, out / name, sheet=f"gutterfold-{opt.paper}",
-                            shared=shared))
+        yield _timed(out / name, write_gutterfold, pack, faces, out / name, sheet=f"gutterfold-{opt.paper}",
+                     shared=shared)
     elif profile == "print-shop":
         name = f"{stem}-print-shop.pdf" if stem else "cards-print-shop.pdf"
-        lines.append(_timed(out / name, write_print_shop, pack, faces, out / name, shared=shared))
+        yield _timed(out / name, write_print_shop, pack, faces, out / name, shared=shared)
     elif profile == "png":
         folder = out / f"png-{opt.png_size}"
-        lines.append(_timed(folder, export_pngs, pack, faces, folder, opt.png_size, shared))
+        yield _timed(folder, export_pngs, pack, faces, folder, opt.png_size, shared)
     elif profile == "tts":
         folder = out / "tts"
         # written at once, not staged: the TTS save is made from the deck index and map
         # sidecars on disk (export/tts_save.py); staging it with the rest is still to do
         with staging.unstaged():
-            lines.append(_timed(folder, export_tts, pack, faces, folder, shared))
+            yield _timed(folder, export_tts, pack, faces, folder, shared)
             if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
-                lines.append(_timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps"))
-            lines.append(_timed(folder / f"{save_name(pack)}.json", write_tts_save, pack, folder, opt.tts_url_base,
-                                build))
-    return lines + sorted(shared.notes) + layout_warnings(pack)
+                yield _timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps")
+            yield _timed(folder / f"{save_name(pack)}.json", write_tts_save, pack, folder, opt.tts_url_base, build)
+    yield from sorted(shared.notes) + layout_warnings(pack)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from generator.core.errors import InputError, Problem
 from generator.pack.cardlist import card_order
 from generator.render.cards.faces import CardFace
+from generator.render.rulebook.quickref import reference_card_has_lines
 
 if TYPE_CHECKING:
     from generator.pack.model import Build, Card, Pack
@@ -22,16 +23,21 @@ def _face(card: Card, index: int, total: int, shared: CardShared) -> CardFace:
 
 def pack_faces(pack: Pack, shared: CardShared, copies: bool = True, reference: bool = True) -> list[CardFace]:
     """Every card of the kit with its kit copies, then the reference card (one per side)
-    when the templates have a `reference` layout."""
+    when the templates have a `reference` layout and the pack has something to put on it."""
     cards = card_order(pack)
     total = len(cards)
     faces = []
     for i, card in enumerate(cards, 1):
         for _ in range(card.copies if copies else 1):
             faces.append(_face(card, i, total, shared))
-    if reference and pack.spec.reference.card and shared.layouts.path_of("reference"):
+    if reference and wants_reference_card(pack) and shared.layouts.path_of("reference"):
         faces.extend(reference_faces(pack, len(pack.spec.sides) if copies else 1))
     return faces
+
+
+def wants_reference_card(pack: Pack) -> bool:
+    """game.yaml asks for the reference card (`reference: card:`, on by default) and it has lines."""
+    return pack.spec.reference.card and reference_card_has_lines(pack)
 
 
 def reference_faces(pack: Pack, count: int = 1) -> list[CardFace]:

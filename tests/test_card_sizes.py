@@ -87,9 +87,9 @@ def test_gutterfold_places_and_marks_each_type_at_its_real_size(pack_copy, tmp_p
     placed, marked = [], []
     draw_faces, guide_segments = cardsheets._draw_faces, cardsheets.guide_segments
 
-    def record_faces(canvas, painter, faces, slots):
-        placed.extend((f.type_id, f.back, s.w / mm, s.h / mm) for f, s in zip(faces, slots))
-        return draw_faces(canvas, painter, faces, slots)
+    def record_faces(canvas, painter, faces, slots, turn=0):
+        placed.extend((f.type_id, f.back, turn, s.w / mm, s.h / mm) for f, s in zip(faces, slots))
+        return draw_faces(canvas, painter, faces, slots, turn)
 
     def record_marks(grid, spec, slots, avoid=()):  # the cut guides (render/base/cutguides.py)
         segments = guide_segments(grid, spec, slots, avoid)
@@ -101,10 +101,11 @@ def test_gutterfold_places_and_marks_each_type_at_its_real_size(pack_copy, tmp_p
     lines = list(run_build(pack_copy, profile="gutterfold", out_dir=tmp_path))
     assert (tmp_path / "cards-gutterfold.pdf").is_file(), lines
     assert {t for t, *_ in placed} == set(TYPE_MM)
-    for type_id, _back, w, h in placed:
-        assert (round(w, 2), round(h, 2)) == TYPE_MM[type_id]
+    for type_id, back, turn, w, h in placed:  # a tarot card lies on its side: two to a half, not one
+        assert turn == ((-90 if back else 90) if type_id == "boss" else 0)
+        assert (round(w, 2), round(h, 2)) == (TYPE_MM[type_id][::-1] if turn else TYPE_MM[type_id])
     sizes = {(round(w, 2), round(h, 2)) for w, h, _ in marked}
-    assert sizes == {TYPE_MM[t] for t in TYPE_MM}
+    assert sizes == {TYPE_MM[t] for t in TYPE_MM if t != "boss"}  # the boss's slots: the hero's shape
     for w, h, segments in marked:  # guides run along the trim edges of that size
         xs = sorted({round(x1, 3) for x1, y1, x2, y2 in segments if abs(x1 - x2) < 1e-6})
         gaps = {round((b - a) / mm, 2) for a, b in zip(xs, xs[1:])}
@@ -142,12 +143,14 @@ def test_reference_card_is_sized_to_the_pack_and_can_be_switched_off(tmp_path):
     runner = CliRunner()
     assert runner.invoke(main, ["new", "Tall", "--root", str(tmp_path), "--size", "tarot"]).exit_code == 0
     pack = tmp_path / "tall"
+    game = pack / "game.yaml"  # a status effect: something for the reference card to say
+    game.write_text(game.read_text().replace(
+        "keywords:\n", "keywords:\n  dazed: {name: Dazed, kind: status, text: Skip your next action.}\n"))
     res = runner.invoke(main, ["build", str(pack), "--profile", "png", "-o", str(tmp_path / "a")])
     assert res.exit_code == 0, res.output
     (reference,) = (tmp_path / "a" / "png-mpc").glob("*-reference.png")  # named by export/order.py
     with Image.open(reference) as img:
         assert img.size == (897, 1497)  # the poker reference layout, drawn at the pack's tarot size
-    game = pack / "game.yaml"
     game.write_text(game.read_text() + "reference:\n  card: false\n")
     res = runner.invoke(main, ["build", str(pack), "--profile", "png", "-o", str(tmp_path / "b")])
     assert res.exit_code == 0, res.output

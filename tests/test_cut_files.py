@@ -121,22 +121,43 @@ def test_inset_moves_every_cut_inside_the_trim(tmp_path, pack):
         assert inset["radii"] == {2.5}
 
 
-def test_dxf_has_the_same_outlines(tmp_path, pack):
+@pytest.mark.parametrize("machine,paper", [("silhouette", "letter"), ("cricut", "a4")])
+def test_dxf_vertices_are_the_printed_trims(tmp_path, pack, machine, paper):
+    """Our DXF read back with ezdxf's reader: one closed POLYLINE per card, in mm, each vertex
+    within 0.05 mm of the printed trim's rounded rectangle (the clip rectangle on sheets.pdf
+    less the cut bleed, y up), quarter-circle bulges where the SVG has its arcs."""
+    import math
     shared = CardShared(pack)
-    faces = pack_faces(pack, shared, copies=False)[:3]
-    export_cut(pack, faces, tmp_path / "cut", "silhouette", "letter", shared=shared)
-    svg = _svg_outlines(tmp_path / "cut" / "sheet-01.svg")
-    doc = ezdxf.readfile(tmp_path / "cut" / "sheet-01.dxf")
-    polys = list(doc.modelspace().query("LWPOLYLINE"))
-    assert len(polys) == len(svg) == 3
-    page_h = 279.4
-    for o, poly in zip(svg, polys):
-        assert poly.closed
-        pts = list(poly.get_points("xyb"))
-        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        assert min(xs) == pytest.approx(o["x0"], abs=0.05) and max(xs) == pytest.approx(o["x1"], abs=0.05)
-        assert min(ys) == pytest.approx(page_h - o["y1"], abs=0.05) and max(ys) == pytest.approx(page_h - o["y0"], abs=0.05)
-        assert sum(1 for p in pts if p[2]) == 4  # four arc (bulge) segments
+    faces = pack_faces(pack, shared, copies=False)[:10]
+    info = export_cut(pack, faces, tmp_path / "cut", machine, paper, shared=shared)
+    page_w, page_h = (215.9, 279.4) if paper == "letter" else (210.0, 297.0)
+    ox, oy = ((page_w - CRICUT_AREA_MM[0]) / 2, (page_h - CRICUT_AREA_MM[1]) / 2) if machine == "cricut" else (0, 0)
+    file_h = CRICUT_AREA_MM[1] if machine == "cricut" else page_h
+    q = math.tan(math.pi / 8)
+    checked = 0
+    for n in range(info["sheets"]):
+        doc = ezdxf.readfile(tmp_path / "cut" / f"sheet-{n + 1:02d}.dxf")
+        assert doc.units == ezdxf.units.MM and not doc.audit().has_errors
+        polys = list(doc.modelspace().query("POLYLINE"))
+        assert len(doc.modelspace()) == len(polys)  # nothing but the outlines
+        clips = _card_clips(tmp_path / "cut" / "sheets.pdf", 2 * n)
+        svg = _svg_outlines(tmp_path / "cut" / f"sheet-{n + 1:02d}.svg")
+        assert len(polys) == len(clips) == len(svg)
+        for poly, (x0, y0, x1, y1), o in zip(polys, clips, svg):
+            assert poly.is_closed and poly.dxf.layer == "CUT"
+            got = [(v.dxf.location.x, v.dxf.location.y, v.dxf.bulge) for v in poly.vertices]
+            b, r = CUT_BLEED_MM, 3.0
+            x, w = x0 + b - ox, (x1 - b) - (x0 + b)
+            h = (y1 - b) - (y0 + b)
+            y = file_h - (y1 - b - oy)  # bottom edge in the file, y up
+            want = [(x + r, y, 0), (x + w - r, y, q), (x + w, y + r, 0), (x + w, y + h - r, q),
+                    (x + w - r, y + h, 0), (x + r, y + h, q), (x, y + h - r, 0), (x, y + r, q)]
+            assert len(got) == 8 and o["arcs"] == 4
+            for (gx, gy, gb), (wx, wy, wb) in zip(got, want):
+                assert gx == pytest.approx(wx, abs=0.05) and gy == pytest.approx(wy, abs=0.05)
+                assert gb == pytest.approx(wb, abs=1e-9)
+            checked += 1
+    assert checked == 10
 
 
 def test_silhouette_marks_and_no_crop_marks(tmp_path, pack):

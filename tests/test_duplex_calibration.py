@@ -221,7 +221,7 @@ def test_calibrate_then_build_uses_it_and_back_offset_overrides(tmp_path):
     out = tmp_path / "out"
     built = _pnp("build", "card_data/boss_fight", "--only", "cards", "--config", str(config), "-o", str(out), env_config=other)
     assert built.returncode == 0, built.stderr
-    assert f"back offset -1.2,0.7 mm (long-edge) from the saved calibration in {config}" in built.stdout
+    assert f"back offset -1.2,0.7 mm (long-edge) from the saved calibration in {config}" in built.stderr
     reader = PdfReader(out / "cards.pdf")
     page_w = float(reader.pages[0].mediabox.width)
     w = 63.5 * MM
@@ -234,7 +234,7 @@ def test_calibrate_then_build_uses_it_and_back_offset_overrides(tmp_path):
     built = _pnp("build", "card_data/boss_fight", "--only", "cards", "--config", str(config), "--back-offset", "0,0", "-o", str(out),
                  env_config=other)
     assert built.returncode == 0, built.stderr
-    assert "from --back-offset, overriding the saved -1.2,0.7" in built.stdout
+    assert "from --back-offset, overriding the saved -1.2,0.7" in built.stderr
     reader = PdfReader(out / "cards.pdf")
     fronts, backs = card_markers(reader.pages[0]), card_markers(reader.pages[1])
     for card_id, (fx, fy) in fronts.items():
@@ -242,7 +242,7 @@ def test_calibrate_then_build_uses_it_and_back_offset_overrides(tmp_path):
 
     short = _pnp("build", "card_data/boss_fight", "--only", "cards", "--duplex", "short-edge", "--config", str(config), "-o", str(out),
                  env_config=other)
-    assert short.returncode == 0 and "saved calibration" in short.stdout and "is for long-edge" in short.stdout
+    assert short.returncode == 0 and "saved calibration" in short.stderr and "is for long-edge" in short.stderr
 
 
 def test_calibrate_refuses_a_bad_reading(tmp_path):

@@ -56,14 +56,21 @@ def test_the_loaded_pack_carries_its_presets_and_maps_to_the_workers(monkeypatch
     monkeypatch.chdir(REPO)
     sent = []
 
+    class Results:  # imap's iterator, with next(timeout=...)
+        def __init__(self, items):
+            self.items = iter(items)
+
+        def next(self, timeout=None):
+            return next(self.items)
+
     class Pool:  # stands in for the worker pool: records what each worker would receive
-        def map(self, fn, jobs, chunksize=1):
+        def imap_unordered(self, fn, jobs, chunksize=1):
             jobs = list(jobs)
             sent.extend(jobs)
-            return [([], []) for _ in jobs]  # (lines, staged outputs) of each part
+            return Results([(job[0], [], []) for job in jobs])  # (part, lines, staged outputs) of each part
 
     @contextlib.contextmanager
-    def pool(processes):
+    def pool(processes, progress_queue=None):
         yield Pool()
 
     import generator.build as build_module

@@ -9,7 +9,10 @@ import sys
 import click
 
 from generator.cli.build_options import apply_service, export_options
+from generator.cli.common import is_stdout, refuse_stdout
+from generator.cli.progress import echo_line, progress_display
 from generator.core.calibration import parse_offset
+from generator.core.errors import InputError
 from generator.core.workers import Stopped
 from generator.cli.common import current_pack
 
@@ -35,16 +38,20 @@ from generator.cli.common import current_pack
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
               help="Output folder (default: output/<pack id>).")
 @click.option("--fetch", "fetch_first", is_flag=True, help="First download the pack's published sheets (cards/*.url).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress display (shown on a terminal; see PNP_PROGRESS).")
 @export_options
 def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path, png_size, only, out_dir,
-          fetch_first, service, color, icc, ink_limit, cut, cut_inset, tts_url_base):
+          fetch_first, quiet, service, color, icc, ink_limit, cut, cut_inset, tts_url_base):
     """Build the print kit of a pack (PACK_DIR, default the current folder): cards, maps, rulebook
-    and play pieces."""
+    and play pieces. Each `wrote …` line goes to stdout as its file is made; warnings and the
+    progress display to stderr."""
+    if is_stdout(out_dir):
+        refuse_stdout("build", "a folder of files (PDFs, images, a save)")
     pack_dir = pack_dir or current_pack()
     if fetch_first:
         from generator.cli.sheets import fetch_lines
         for line in fetch_lines(pack_dir):
-            click.echo(line)
+            echo_line(line)
     from generator.build import run_build  # deferred: ReportLab takes a second to load
     from generator.core.calibration import resolve_back_offset
     eff = apply_service(profile, service, color, png_size, cut, ink_limit)
@@ -54,11 +61,20 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
     explicit = parse_offset(back_offset, "--back-offset") if back_offset is not None else None
     reading, note = resolve_back_offset(explicit, duplex if eff["profile"] == "home" else "none", config_path)
     if note:
-        click.echo(note)
+        click.echo(note, err=True)
+    made = 0
     try:
-        for line in run_build(pack_dir, build_file=build_file, profile=eff["profile"], paper=paper, duplex=duplex,
-                              back_offset=reading, png_size=eff["png_size"], only=only, out_dir=out_dir, extra=extra):
-            click.echo(line)
+        with progress_display(quiet):
+            for line in run_build(pack_dir, build_file=build_file, profile=eff["profile"], paper=paper,
+                                  duplex=duplex, back_offset=reading, png_size=eff["png_size"], only=only,
+                                  out_dir=out_dir, extra=extra):
+                echo_line(line)
+                made += line.startswith("wrote ")
+    except InputError:
+        if made:  # files are put in place only when every part succeeds (generator/core/staging.py)
+            click.echo(f"pnp build: stopped by the error below; the {made} file(s) made so far were not kept and "
+                       "no output was changed", err=True)
+        raise
     except Stopped as stop:
         click.echo(f"pnp build: {stop}; the workers were stopped and no output was changed", err=True)
         sys.exit(128 + stop.signum)

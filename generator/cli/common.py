@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from generator.core.errors import InputError, Location, Problem
 from generator.rules.limits import parse_points
 
 if TYPE_CHECKING:
@@ -62,3 +63,25 @@ def _safe_console_class():
 
 def escape_controls(text: str) -> str:
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+# `-o -`: standard output, for the commands whose output is one file
+STDOUT = "-"
+
+
+def is_stdout(path) -> bool:
+    return path is not None and str(path) == STDOUT
+
+
+def write_stdout(data: bytes | str) -> None:
+    """The bytes of a single-file output on standard output, exactly (no newline added)."""
+    sys.stdout.flush()  # text already written goes first
+    stream = sys.stdout.buffer
+    stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+    stream.flush()
+
+
+def refuse_stdout(command: str, writes: str, fix: str = "give -o a folder to write into") -> None:
+    """`-o -` where the output is not one file: an input error (exit 2), said in one line."""
+    raise InputError([Problem("cli.stdout", f"`pnp {command} -o -` cannot write to standard output: it writes "
+                              f"{writes}", Location("-o"), found="-", expected="a folder", fix=fix)])

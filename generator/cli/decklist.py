@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from generator.cli.common import is_stdout, write_stdout
 from generator.core.files import write_text
 from generator.core.yamlio import load_yaml_file, read_text
 from generator.share.decklist import format_decklist, parse_decklist
@@ -17,7 +18,7 @@ from generator.share.decklist_files import is_decklist_file, load_target
 @click.option("--pack", "pack_option", type=click.Path(path_type=Path, file_okay=False),
               help="The pack the build belongs to (default: found as `pnp validate` finds it).")
 @click.option("-o", "--out", "out_file", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write the deck list to this file (default: print it).")
+              help="Write the deck list to this file (default, or `-`: print it).")
 def decklist(build_file, pack_option, out_file):
     """Print a build as a plain-text deck list (see docs/decklist.md); `pnp validate` reads one back."""
     pack, _ = load_target(build_file, pack_option)  # found and loaded as every command does: errors alike
@@ -26,8 +27,8 @@ def decklist(build_file, pack_option, out_file):
     else:  # the file as written: a named limit (`beginner`) and unnamed characters stay so
         document = load_yaml_file(build_file).data
     text = format_decklist(document, pack)
-    if out_file is None:
-        click.echo(text, nl=False)
+    if out_file is None or is_stdout(out_file):
+        write_stdout(text)
     else:
         write_text(out_file, text)
         click.echo(f"wrote {out_file}")

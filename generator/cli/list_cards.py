@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import current_pack
+from generator.cli.common import current_pack, is_stdout, write_stdout
+from generator.core.files import atomic_output
 from generator.pack.cardlist import render_card_list
 from generator.pack.load import load_pack
 
@@ -14,10 +15,17 @@ from generator.pack.load import load_pack
 @click.command(name="list")
 @click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
-def list_cards(pack_dir, fmt):
-    """List every card of a pack (default: the current folder): id, name, set, type, points and key
-    statistics."""
-    click.echo(render_card_list(load_pack(pack_dir or current_pack()), fmt), nl=False)
+@click.option("-o", "--out", "out_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the list to this file (default, or `-`: print it).")
+def list_cards(pack_dir, fmt, out_file):
+    """List every card of a pack (default: the current folder): id, name, set, type, points and key statistics."""
+    text = render_card_list(load_pack(pack_dir or current_pack()), fmt)
+    if out_file is None or is_stdout(out_file):
+        write_stdout(text)
+    else:
+        with atomic_output(out_file, suffix=out_file.suffix) as tmp:
+            Path(tmp).write_bytes(text.encode("utf-8"))
+        click.echo(f"wrote {out_file}")
 
 
 def _offset(value: str) -> tuple[float, float]:

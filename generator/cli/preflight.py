@@ -56,6 +56,7 @@ def report_document(target: Path, service: str, findings: list[Finding]) -> dict
     return {"schema": "pnp.preflight/1", "target": str(target), "service": service,
             "verdict": "rejected" if errors else "ok", "errors": errors,
             "warnings": sum(f.severity == "warning" for f in findings),
+            **({"notes": notes} if (notes := sum(f.severity == "note" for f in findings)) else {}),
             "findings": [f.as_dict() for f in findings]}
 
 
@@ -71,13 +72,16 @@ def preflight(target, service, fmt, ink_limit):
     and sizes. Exit 0 when nothing would be rejected, 1 when something would."""
     findings = preflight_target(target, service, ink_limit)
     doc = report_document(target, service, findings)
+    notes = [f for f in findings if f.severity == "note"]
+    for f in notes:  # a check skipped: said on stderr whatever the format (and kept in the JSON report)
+        click.echo(f"note: {f.file + ': ' if f.file else ''}{f.message}", err=True)
     if fmt == "json":
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         click.echo(f"{target} for {service}: {doc['verdict'].upper()} — {doc['errors']} error(s), "
                    f"{doc['warnings']} warning(s)")
         for f in findings:
-            if f.page or f.file:
+            if (f.page or f.file) and f.severity != "note":
                 where = " ".join(x for x in (f.file or "", f"page {f.page}" if f.page else "") if x)
                 click.echo(f"  {f.line()} [{where}]")
         for line in grouped_lines([f for f in findings if not (f.page or f.file)], prefix="  "):

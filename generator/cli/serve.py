@@ -54,7 +54,7 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, open_browser):
         # the builder has no accounts: whoever reaches it may save, rename and delete builds
         click.echo(f"note: listening on {host}: anyone who can reach this address can read, change and delete "
                    f"the builds in {builds_dir}/; put it behind a proxy with a login to share it (README, "
-                   "Hosting it for a group)")
+                   "Hosting it for a group)", err=True)
     if open_browser:
         webbrowser.open(url)
     try:

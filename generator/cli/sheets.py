@@ -13,18 +13,25 @@ SUFFIXES = (".xlsx", ".ods", ".csv")
 @click.command(name="export-sheet")
 @click.argument("pack_dir", type=click.Path(path_type=Path, file_okay=False))
 @click.option("-o", "--out", "out_file", type=click.Path(path_type=Path, dir_okay=False),
-              help="The spreadsheet to write: .xlsx, .ods or .csv (default: output/<pack id>/cards.xlsx).")
+              help="The spreadsheet to write: .xlsx, .ods or .csv (default: output/<pack id>/cards.xlsx); "
+                   "`-`: CSV to stdout.")
 def export_sheet(pack_dir, out_file):
     """Write a pack's cards to a spreadsheet (a sheet per card type) that reads back to the same cards."""
+    from generator.cli.common import is_stdout, write_stdout
     from generator.pack.load import load_pack
-    from generator.pack.sheets.write import export_pack
+    from generator.pack.sheets.write import export_pack, sheet_bytes
 
-    if out_file is not None and out_file.suffix.lower() not in SUFFIXES:
+    to_stdout = is_stdout(out_file)
+    if out_file is not None and not to_stdout and out_file.suffix.lower() not in SUFFIXES:
         raise click.BadParameter(f"the file must end in {', '.join(SUFFIXES)}", param_hint="-o")
     pack = load_pack(pack_dir)
     out = out_file or Path("output") / pack.spec.id / "cards.xlsx"
-    export_pack(pack, out)
-    click.echo(f"wrote {out}: {len(pack.cards)} cards of {len({c.type for c in pack.cards.values()})} types")
+    if to_stdout:  # a pipe takes text: the one-table CSV
+        write_stdout(sheet_bytes(pack, ".csv"))
+    else:
+        export_pack(pack, out)
+    click.echo(f"wrote {'CSV to stdout' if to_stdout else out}: {len(pack.cards)} cards of "
+               f"{len({c.type for c in pack.cards.values()})} types", err=to_stdout)
 
 
 @click.command()

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from generator.cli.common import current_pack
+from generator.cli.progress import echo_line
 from generator.core.errors import InputError
 from generator.core.resources import TEMPLATES
 
@@ -85,6 +86,6 @@ def watch_command(pack_dir, paper, out_dir):
     """Rebuild the kit's outputs whenever a pack (default: the current folder) or template file changes."""
     pack_dir = pack_dir or current_pack()
     try:
-        watch(pack_dir, click.echo, paper=paper, out_dir=out_dir)
+        watch(pack_dir, echo_line, paper=paper, out_dir=out_dir)  # warnings to stderr
     except KeyboardInterrupt:
         pass

@@ -25,6 +25,8 @@ import sys
 import time
 from multiprocessing.connection import wait
 
+from generator.core import progress
+
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 REAP_SECONDS = 1.0  # how long a terminated worker may take to go before it is killed
 
@@ -60,8 +62,10 @@ def _worker_signals() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
-def _child(fn, job, conn) -> None:
+def _child(fn, job, conn, events) -> None:
     _worker_signals()
+    # progress events go to the parent through its queue (or nowhere: not the parent's listener)
+    progress.set_listener(events.put if events is not None else None)
     try:
         answer = ("ok", fn(job))
     except BaseException as exc:  # handed to the parent, which raises it
@@ -76,6 +80,10 @@ def _child(fn, job, conn) -> None:
     finally:
         with contextlib.suppress(Exception):  # stdout may be a pipe the build's reader closed
             sys.stdout.flush()
+        if events is not None:  # the queue's feeder thread hands over its last events before the exit
+            with contextlib.suppress(Exception):
+                events.close()
+                events.join_thread()
         os._exit(0)  # no atexit handlers and no tracebacks of a forked copy of the build
 
 
@@ -93,25 +101,36 @@ def signals_blocked():
 class WorkerPool:
     """`map(fn, jobs)` in up to `processes` forked workers; see the module docstring."""
 
-    def __init__(self, processes: int):
+    def __init__(self, processes: int, progress_queue=None):
         self.processes = max(1, processes)
         self.running: dict = {}  # connection -> (process, job index)
         self.context = multiprocessing.get_context("fork")
+        self.events = progress_queue
 
     def map(self, fn, jobs, chunksize: int = 1) -> list:
         jobs = list(jobs)
         results: list = [None] * len(jobs)
+        for index, value in self.as_completed(fn, jobs):
+            results[index] = value
+        return results
+
+    def as_completed(self, fn, jobs, idle=None, interval: float = 0.1):
+        """Yield (job index, result) as each job finishes; `idle()` is called every `interval`
+        seconds while none has (the build drains its workers' progress events there)."""
         waiting = list(enumerate(jobs))
         while waiting or self.running:
             while waiting and len(self.running) < self.processes:
                 index, job = waiting.pop(0)
                 recv, send = self.context.Pipe(duplex=False)
-                process = self.context.Process(target=_child, args=(fn, job, send), daemon=True)
+                process = self.context.Process(target=_child, args=(fn, job, send, self.events), daemon=True)
                 with signals_blocked():  # the worker starts with them blocked, until its own handlers are set
                     process.start()
                     self.running[recv] = (process, index)
                 send.close()
-            for conn in wait(list(self.running)):
+            ready = wait(list(self.running), None if idle is None else interval)
+            if idle is not None:
+                idle()
+            for conn in ready:
                 process, index = self.running[conn]  # tracked until reaped: a stop meanwhile reaps it
                 try:
                     status, value = conn.recv()
@@ -126,8 +145,7 @@ class WorkerPool:
                 conn.close()
                 if status == "error":
                     raise value
-                results[index] = value
-        return results
+                yield index, value
 
     def stop(self) -> None:
         """Terminate every running worker and reap it (killed if it does not go at once)."""
@@ -145,10 +163,15 @@ class WorkerPool:
             conn.close()
 
 
+def progress_queue():
+    """A queue the workers of `worker_pool(..., progress_queue=q)` put their progress events on."""
+    return multiprocessing.get_context("fork").Queue()
+
+
 @contextlib.contextmanager
-def worker_pool(processes: int):
+def worker_pool(processes: int, progress_queue=None):
     """A pool whose workers are terminated and reaped when the block ends, however it ends."""
-    pool = WorkerPool(processes)
+    pool = WorkerPool(processes, progress_queue)
     try:
         yield pool
     finally:

@@ -33,6 +33,7 @@ from generator.render.base.paper import PAPERS_MM
 from generator.render.base.sheets import SheetSpec, clip_to_slot, make_grid
 from generator.core import staging
 from generator.export.cut_pieces import write_piece_cuts
+from generator.export.dxf import write_dxf
 from generator.render.pieces.document import build_pieces_pdf
 
 DEFAULT_CORNER_RADIUS_MM = 3.0
@@ -130,46 +131,26 @@ def _svg(outlines: list[Outline], page_mm: tuple[float, float], inset: float) ->
             f'<g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">\n' + "\n".join(paths) + "\n</g>\n</svg>\n")
 
 
+def rounded_rect_vertices(x: float, y: float, w: float, h: float, r: float) -> list[tuple[float, float, float]]:
+    """A rounded rectangle (x, y its bottom-left, y up) as closed-polyline vertices (x, y, bulge),
+    counter-clockwise from the bottom edge; a quarter-circle arc starts at each vertex with a bulge."""
+    r = max(0.0, min(r, w / 2, h / 2))
+    if r == 0:
+        return [(x, y, 0.0), (x + w, y, 0.0), (x + w, y + h, 0.0), (x, y + h, 0.0)]
+    bulge = math.tan(math.pi / 8)  # a quarter circle, counter-clockwise
+    return [(x + r, y, 0.0), (x + w - r, y, bulge), (x + w, y + r, 0.0), (x + w, y + h - r, bulge),
+            (x + w - r, y + h, 0.0), (x + r, y + h, bulge), (x, y + h - r, 0.0), (x, y + r, bulge)]
+
+
 def _dxf(outlines: list[Outline], page_mm: tuple[float, float], inset: float, target: Path) -> None:
-    """Closed LWPOLYLINEs with arc bulges, in mm, y up (DXF's convention)."""
-    import ezdxf
-    # fixed creation dates and GUIDs (set before the document exists: it stamps itself when made)
-    previous = ezdxf.options.write_fixed_meta_data_for_testing
-    ezdxf.options.write_fixed_meta_data_for_testing = True
-    try:
-        _write_dxf(ezdxf, outlines, page_mm, inset, target)
-    finally:
-        ezdxf.options.write_fixed_meta_data_for_testing = previous
-
-
-def _write_dxf(ezdxf, outlines: list[Outline], page_mm: tuple[float, float], inset: float, target: Path) -> None:
-    doc = ezdxf.new("R2010", setup=False)
-    doc.units = ezdxf.units.MM
-    msp = doc.modelspace()
-    bulge = math.tan(math.pi / 8)  # a quarter circle
+    """Closed polylines with arc bulges on layer CUT, in mm, y up (DXF's convention)."""
     page_h = page_mm[1]
+    polylines = []
     for o in outlines:
-        x, w, r = o.x + inset, o.w - 2 * inset, max(0.0, o.r - inset)
-        h = o.h - 2 * inset
+        w, h = o.w - 2 * inset, o.h - 2 * inset
         y = page_h - (o.y + inset) - h  # bottom edge, y up
-        pts = [(x + r, y, 0), (x + w - r, y, bulge), (x + w, y + r, 0), (x + w, y + h - r, bulge),
-               (x + w - r, y + h, 0), (x + r, y + h, bulge), (x, y + h - r, 0), (x, y + r, bulge)]
-        msp.add_lwpolyline([(px, py, 0, 0, b) for px, py, b in pts], format="xyseb", close=True,
-                           dxfattribs={"layer": "CUT"})
-    doc.saveas(target)
-    _sort_classes(Path(target))
-
-
-def _sort_classes(path: Path) -> None:
-    """ezdxf writes its CLASSES section in an order that changes from run to run; entries
-    there are independent of each other, so sort them: the same input gives the same bytes."""
-    text = path.read_text(encoding="cp1252")
-    head, sep, rest = text.partition("  0\nSECTION\n  2\nCLASSES\n")
-    if not sep:
-        return
-    body, end, tail = rest.partition("  0\nENDSEC\n")
-    entries = ["  0\nCLASS\n" + e for e in body.split("  0\nCLASS\n") if e]
-    path.write_text(head + sep + "".join(sorted(entries)) + end + tail, encoding="cp1252")
+        polylines.append(("CUT", rounded_rect_vertices(o.x + inset, y, w, h, max(0.0, o.r - inset))))
+    write_dxf(target, polylines, (0.0, 0.0, page_mm[0], page_h))
 
 
 def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "silhouette",

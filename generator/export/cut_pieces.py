@@ -14,9 +14,9 @@ the page's top-left, like the card cut files.
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
+
+from generator.core.pdfwords import page_words
 
 CUT_WIDTH_PT = 0.5
 _NUMERIC = {"cm", "w", "RG", "G", "m", "l", "c", "re"}
@@ -81,18 +81,11 @@ def cut_paths(page) -> list[str]:
     return out
 
 
-def _face_up_pages(pdf_path: Path) -> set[int] | None:
+def _face_up_pages(pdf_path: Path) -> set[int]:
     """1-based page numbers that are not the back of a duplex sheet (from the page markers)."""
-    if not shutil.which("pdftotext"):
-        return None
-    text = subprocess.run(["pdftotext", "-bbox", str(pdf_path), "-"], capture_output=True, text=True,
-                          check=False).stdout
-    pages, backs = 0, set()
-    for chunk in text.split("<page ")[1:]:
-        pages += 1
-        if re.search(r">pnp:page:[a-z-]+:back:", chunk):
-            backs.add(pages)
-    return set(range(1, pages + 1)) - backs
+    words = page_words(pdf_path)
+    backs = {n for n, ws in words.items() if any(re.match(r"pnp:page:[a-z-]+:back:", w) for w, _ in ws)}
+    return set(words) - backs
 
 
 def write_piece_cuts(pieces_pdf: Path, folder: Path) -> int:
@@ -102,7 +95,7 @@ def write_piece_cuts(pieces_pdf: Path, folder: Path) -> int:
     written = 0
     with pikepdf.open(pieces_pdf) as pdf:
         for n, page in enumerate(pdf.pages, 1):
-            if face_up is not None and n not in face_up:
+            if n not in face_up:
                 continue
             paths = cut_paths(page)
             if not paths:

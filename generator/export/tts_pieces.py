@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
 from generator.export.cut_pieces import cut_paths
 from generator.core import staging
+from generator.core.pdfwords import page_words
 from generator.render.pieces.document import build_pieces_pdf
 
 PX_PER_MM = 8.0  # about 200 dpi: crisp on a virtual table, small files
@@ -28,13 +27,12 @@ PT_MM = 25.4 / 72
 
 
 def _markers(pdf: Path) -> dict[int, list[tuple[str, float, float]]]:
-    """{page: [(label, x mm, baseline y mm from the top)]} of every `pnp:` marker."""
-    text = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True,
-                          check=False).stdout
+    """{page: [(label, x mm, y mm from the top at the marker's box's bottom)]} of every `pnp:` marker."""
     out: dict = {}
-    for n, chunk in enumerate(text.split("<page ")[1:], 1):
-        for m in re.finditer(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(pnp:[^<]+)<', chunk):
-            out.setdefault(n, []).append((m.group(5), float(m.group(1)) * PT_MM, float(m.group(4)) * PT_MM))
+    for n, words in page_words(pdf).items():
+        for word, (x0, _, _, y1) in words:
+            if word.startswith("pnp:"):
+                out.setdefault(n, []).append((word, x0 * PT_MM, y1 * PT_MM))
     return out
 
 
@@ -84,7 +82,7 @@ def _base_image(image, box, segments):
 
 def export_tts_pieces(pack, folder: Path, build=None, paper: str = "a4") -> dict:
     """Write `folder`/pieces/*.png and pieces.json; returns the index (empty without pieces)."""
-    if pack.spec.pieces is None or not shutil.which("pdftotext"):
+    if pack.spec.pieces is None:
         return {"counters": [], "bases": []}
     import pikepdf
     import pypdfium2 as pdfium

@@ -9,6 +9,11 @@ from __future__ import annotations
 from generator.pack.model import Pack, SideSpec
 
 
+def pack_in_points(pack: Pack) -> bool:
+    """The game prices its cards: a points limit, or a card worth points."""
+    return bool(pack.spec.points_limits) or any(c.points for c in pack.cards.values())
+
+
 def deals_in_points(pack: Pack, side: SideSpec) -> bool:
     return bool(pack.spec.points_limits) or any(c.points for c in pack.cards.values() if c.set in side.sets)
 

@@ -109,12 +109,15 @@ def dumps(schema: dict) -> str:
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def write_schemas(pack: Pack, out_dir, layout_model=None) -> list[Path]:
-    """Write the pack's schemas into `out_dir` (created if needed); returns the paths written."""
+def write_schemas(pack: Pack, out_dir, layout_model=None, only: str | None = None) -> list[Path]:
+    """Write the pack's schemas (or only the one of that kind: game, layout, cards, build)
+    into `out_dir` (created if needed); returns the paths written."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name, schema in schema_files(pack, layout_model).items():
+        if only is not None and name.split(".")[0] != only:
+            continue
         path = out_dir / name
         _write_atomically(path, dumps(schema))
         written.append(path)

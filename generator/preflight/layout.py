@@ -20,7 +20,8 @@ _PLACED = ("text", "icon", "stats", "hexshape", "squares")
 @dataclass(frozen=True)
 class Finding:
     rule: str
-    severity: str        # "error": a service would reject it or it prints badly; "warning": worth a look
+    severity: str        # "error": a service would reject it or it prints badly; "warning": worth a look;
+    #                      "note": a check that could not run here, and why
     card: str            # card id, or the layout name for cards without data (backs, reference)
     message: str
     element: str | None = None

@@ -1,7 +1,7 @@
 """PDF-level preflight: read a finished PDF the way a print service's checker does.
 
 Each page is named by the card on it (the invisible `pnp:face:<id>` marker every card
-carries, read with pdftotext), so findings say which card. Checks: page boxes and bleed
+carries, read with pypdfium2), so findings say which card. Checks: page boxes and bleed
 against the service; fonts not embedded; images under 300 dpi at their placed size (the
 content stream's transformation matrix, through forms); hairlines under 0.25 pt; text
 inside the safe zone; art not reaching the bleed edge (a low-resolution render); for a
@@ -11,16 +11,18 @@ Ghostscript when it is installed, else from the colours and images in the file).
 
 from __future__ import annotations
 
-import html
+import json
 import math
-import re
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
+from generator.export.raster import PNG_SIZES, png_px
+from generator.pack.model import CARD_SIZES_MM
 from generator.preflight.layout import MIN_DPI, REJECT_DPI, SAFE_MM, Finding
 from generator.core.errors import InputError, Location, Problem
+from generator.core.pdfwords import page_words
 
 PT_MM = 25.4 / 72
 HAIRLINE_PT = 0.25
@@ -32,24 +34,9 @@ _STROKES = {"S", "s", "B", "B*", "b", "b*"}
 
 
 def page_cards(pdf_path: Path) -> dict[int, list[tuple[str, tuple]]]:
-    """{page number: [(card id, (xMin, yMin, xMax, yMax) pt from the top-left)]} from the markers,
-    and every other word as ('', bbox, text) for the safe-zone check."""
-    out: dict = {}
-    if not shutil.which("pdftotext"):
-        return out
-    text = subprocess.run(["pdftotext", "-bbox", str(pdf_path), "-"], capture_output=True, text=True,
-                          check=False).stdout
-    page = 0
-    for line in text.splitlines():
-        if "<page " in line:
-            page += 1
-            out[page] = []
-            continue
-        m = re.search(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*)</word>', line)
-        if m and page:
-            word = html.unescape(m.group(5))
-            out[page].append((word, tuple(float(m.group(i)) for i in range(1, 5))))
-    return out
+    """{page number: [(word, (xMin, yMin, xMax, yMax) pt from the top-left)]}: the card markers
+    and every other word, for the safe-zone check."""
+    return page_words(pdf_path)
 
 
 def _card_of(words) -> str:
@@ -212,6 +199,11 @@ def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = N
     doc = pdfium.PdfDocument(str(pdf_path))
     fname = pdf_path.name
     rendered = rendered_max_ink(pdf_path) if service in CMYK_SERVICES else None
+    if service in CMYK_SERVICES and rendered is None:
+        findings.append(Finding("pdf.ink-render", "note", "?", "skipped the total-ink check on a CMYK render: "
+                                "Ghostscript (`gs`) is not installed; ink was checked only in the file's colours "
+                                "and images (install Ghostscript, e.g. `apt install ghostscript`, for the full check)",
+                                file=fname))
     try:
         with pikepdf.open(pdf_path) as pdf:
             if service in CMYK_SERVICES and "/OutputIntents" not in pdf.Root:
@@ -272,14 +264,14 @@ def _page_render_checks(doc, n, page, media, trim, words, card, fname) -> list[F
     out = []
     safe = SAFE_MM / PT_MM
     page_h = media[3] - media[1]
-    # pdftotext's boxes are from the top-left of the MediaBox
+    # word boxes are from the top-left of the MediaBox
     tx0, ty0 = trim[0] - media[0], page_h - (trim[3] - media[1])
     tx1, ty1 = trim[2] - media[0], page_h - (trim[1] - media[1])
     for word, (x0, y0, x1, y1) in words:
         if word.startswith("pnp:"):
             continue
         gap = min(x0 - tx0, y0 - ty0, tx1 - x1, ty1 - y1)
-        if gap < safe - 0.3:  # 0.3 pt: pdftotext's boxes are the font's, a hair larger than the ink
+        if gap < safe - 0.3:  # 0.3 pt: word boxes are the font's, a hair larger than the ink
             out.append(Finding("pdf.safe-zone", "error" if gap < safe / 2 else "warning", card,
                                f"the text “{word[:30]}” is {max(gap, 0) * PT_MM:.1f} mm from the trim; keep text "
                                f"{SAFE_MM:g} mm inside it", element=f"text “{word[:30]}”", page=n, file=fname))
@@ -294,11 +286,31 @@ def _page_render_checks(doc, n, page, media, trim, words, card, fname) -> list[F
     return out
 
 
+def png_sizes(folder: Path, service: str) -> dict[tuple[int, int], str]:
+    """{(width px, height px): the card size's name} a service takes for this folder: from the
+    card sizes its manifest.json lists (what `pnp build` wrote), else every named card size;
+    pixels from the card size by export.raster.png_px, as the build makes them."""
+    trims: list = []
+    manifest = Path(folder) / "manifest.json"
+    if manifest.is_file():
+        try:
+            trims = [tuple(float(v) for v in s["trim_mm"]) for s in json.loads(manifest.read_text("utf-8"))["sizes"]]
+        except (ValueError, KeyError, TypeError, OSError):
+            trims = []
+    trims = trims or list(CARD_SIZES_MM.values())
+    names = {v: k for k, v in CARD_SIZES_MM.items()}
+    return {png_px(t, service): names.get(t, f"{t[0]:g} x {t[1]:g} mm") for t in trims}
+
+
 def check_pngs(folder: Path, service: str) -> list[Finding]:
-    """MPC 822 x 1122, TGC 825 x 1125 pixels for poker cards (PRINT-SPECS.md); RGB only for TGC."""
+    """Pixel sizes at 300 dpi with the service's bleed, for the card sizes of the folder (MPC
+    822 x 1122, TGC 825 x 1125 for poker cards; PRINT-SPECS.md); RGB only."""
     from PIL import Image
-    want = {"mpc": (822, 1122), "tgc": (825, 1125)}.get(service)
-    files = [folder] if Path(folder).is_file() else sorted(Path(folder).glob("*.png"))
+    single = Path(folder).is_file()
+    files = [folder] if single else sorted(Path(folder).glob("*.png"))
+    want = png_sizes(Path(folder).parent if single else Path(folder), service) if service in PNG_SIZES else {}
+    wanted = " or ".join(f"{w} x {h} px for a{'n' if name[0] in 'aeiou' else ''} {name} card"
+                         for (w, h), name in want.items())
     out = []
     for f in files:
         try:
@@ -307,9 +319,9 @@ def check_pngs(folder: Path, service: str) -> list[Finding]:
         except OSError as exc:
             out.append(Finding("png.unreadable", "error", f.stem, f"cannot be read as an image ({exc})", file=f.name))
             continue
-        if want and size != want:
-            out.append(Finding("png.size", "error", f.stem, f"{size[0]} x {size[1]} px; {service} wants "
-                               f"{want[0]} x {want[1]} px for a poker card", file=f.name))
+        if want and size not in want:
+            out.append(Finding("png.size", "error", f.stem, f"{size[0]} x {size[1]} px; {service} wants {wanted}",
+                               file=f.name))
         if mode == "CMYK":
             out.append(Finding("png.cmyk", "error", f.stem, "a CMYK image: this service takes RGB", file=f.name))
     return out

@@ -162,13 +162,7 @@ def export_pack(pack: Pack, out: Path) -> Path:
 
     out = Path(out)
     suffix = out.suffix.lower()
-    sheets = sheets_for(pack)
-    if suffix == ".csv":
-        data = csv_bytes(one_table(sheets))
-    elif suffix == ".ods":
-        data = ods_bytes(sheets)
-    else:
-        data = xlsx_bytes(sheets)
+    data = sheet_bytes(pack, suffix)
     try:
         with atomic_output(out, suffix=suffix) as tmp:
             Path(tmp).write_bytes(data)
@@ -177,6 +171,16 @@ def export_pack(pack: Pack, out: Path) -> Path:
             exc = OSError(errno.ENOTDIR, "Not a directory", exc.filename)
         raise output_error(exc, out) from None
     return out
+
+
+def sheet_bytes(pack: Pack, suffix: str) -> bytes:
+    """The pack's cards as a .csv, .ods or (anything else) .xlsx file's bytes."""
+    sheets = sheets_for(pack)
+    if suffix == ".csv":
+        return csv_bytes(one_table(sheets))
+    if suffix == ".ods":
+        return ods_bytes(sheets)
+    return xlsx_bytes(sheets)
 
 
 def csv_bytes(sheet: SheetData) -> bytes:

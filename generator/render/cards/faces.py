@@ -10,6 +10,7 @@ from pathlib import Path
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 
+from generator.core import progress
 from generator.core.errors import InputError, Problem
 from generator.core.resources import TEMPLATES
 from generator.core.yamlio import display_path
@@ -111,6 +112,8 @@ class CardPainter:
         """Draw a face with its trim's bottom-left corner at (x, y) points; all its templates
         together run within one time budget."""
         run_within_budget(lambda: self._draw_face(face, x, y))
+        if not face.back:
+            progress.tick()  # one card more of the part being made (core/progress.py)
 
     def _draw_face(self, face: CardFace, x: float, y: float) -> None:
         shared = self.shared

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 
+from generator.core.errors import InputError
 from generator.core.files import atomic_output
 from generator.render.base.cutguides import draw_guides, footer, guide_segments
 from generator.render.base.fonts import BOLD, REGULAR
@@ -26,11 +27,22 @@ def _chunks(items, n):
         yield items[i:i + n]
 
 
-def _draw_faces(canvas, painter: CardPainter, faces, slots) -> None:
+def _draw_faces(canvas, painter: CardPainter, faces, slots, turn: int = 0) -> None:
+    """Each face in its slot; `turn` 90 (or -90): the card lies on its side in a slot of its
+    height by its width, its top towards the slot's left (right)."""
     for face, slot in zip(faces, slots):
         canvas.saveState()
         clip_to_slot(canvas, slot)
-        painter.draw_face(face, slot.x, slot.y)
+        if turn == 90:
+            canvas.translate(slot.x + slot.w, slot.y)
+            canvas.rotate(90)
+            painter.draw_face(face, 0, 0)
+        elif turn == -90:
+            canvas.translate(slot.x, slot.y + slot.h)
+            canvas.rotate(-90)
+            painter.draw_face(face, 0, 0)
+        else:
+            painter.draw_face(face, slot.x, slot.y)
         canvas.restoreState()
 
 
@@ -101,27 +113,41 @@ def fold_grid(spec: SheetSpec, size: tuple[float, float], fold: float) -> Grid:
     return Grid(loose.page_w, loose.page_h, tuple(at_fold(s) for s in loose.slots), loose.columns, loose.rows)
 
 
+def _fold_grid_or_none(spec: SheetSpec, size: tuple[float, float], fold: float) -> Grid | None:
+    try:
+        return fold_grid(spec, size, fold)
+    except InputError:
+        return None
+
+
 def write_gutterfold(pack: Pack, faces: list[CardFace], out: Path, sheet: str = "gutterfold-a4",
                      shared: CardShared | None = None) -> dict:
-    """Fronts on the left half, their backs mirrored about the fold on the right half."""
+    """Fronts on the left half, their backs mirrored about the fold on the right half. A card
+    size that fits more to a half on its side (tarot: two instead of one) is laid on its side."""
     spec = load_sheet(sheet)
     shared = shared or CardShared(pack)
     pw, ph = page_size_mm(spec)
     fold = spec.fold_gap if spec.fold_gap is not None else 2 * spec.bleed
     m = spec.margin
-    pages = []  # (grid, back grid, faces): each card size gets its own grid, at its real size
+    pages = []  # (grid, back grid, turned, faces): each card size gets its own grid, at its real size
     for size, group in size_groups(pack, faces):
-        grid = fold_grid(spec, size, fold)
+        grid, turned = _fold_grid_or_none(spec, size, fold), False
+        on_side = _fold_grid_or_none(spec, (size[1], size[0]), fold)
+        if on_side is not None and (grid is None or len(on_side.slots) > len(grid.slots)):
+            grid, turned = on_side, True  # large cards (tarot): on their side, two to a half
+        if grid is None:
+            grid = fold_grid(spec, size, fold)  # fits neither way: its error says why
         back_grid = grid.mirrored("none", axis="columns")  # about the fold, whatever the paper
-        pages.extend((grid, back_grid, chunk) for chunk in _chunks(group, len(grid.slots)))
+        pages.extend((grid, back_grid, turned, chunk) for chunk in _chunks(group, len(grid.slots)))
     per_page = len(pages[0][0].slots) if pages else 0
     with atomic_output(out) as tmp:
         c = new_canvas(str(tmp), (pw * mm, ph * mm), f"{pack.spec.name} — gutterfold cards", spec.name)
         painter = CardPainter(c, shared)
-        for n, (grid, back_grid, chunk) in enumerate(pages, 1):
-            _draw_faces(c, painter, chunk, grid.slots)
+        for n, (grid, back_grid, turned, chunk) in enumerate(pages, 1):
+            _draw_faces(c, painter, chunk, grid.slots, 90 if turned else 0)
             backs = [CardFace(f.card, True, f.index, f.total, f.layout, f.set_id, f.type_id) for f in chunk]
-            _draw_faces(c, painter, backs, back_grid.slots)
+            # folded over, the back's top must meet the front's: so it turns the other way
+            _draw_faces(c, painter, backs, back_grid.slots, -90 if turned else 0)
             used = len(chunk)
             every = list(grid.slots[:used]) + list(back_grid.slots[:used])
             box = footer(c, grid, spec, every,

@@ -19,6 +19,8 @@ from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
 from generator.core.resources import TEMPLATES
 from generator.maps.load import load_pack_maps
+from generator.pack.display import deals_in_points, pack_in_points
+from generator.pack.load import load_presets
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR
 from generator.render.base.paper import PAPERS, page_size_pt
 from generator.render.base.pdfout import new_canvas
@@ -235,6 +237,13 @@ def book_context(pack: Pack, maps: list) -> tuple:
     ctx["reference"] = expand_reference(pack, env, ctx)
     ctx["glossary"] = glossary(pack, ctx["reference"])
     ctx["maps"] = [{"title": m.title, "hexes": len(m.hexes)} for m in maps]
+    # what the generated pages may speak of: only what this pack has
+    builds = load_presets(pack)
+    ctx["priced"] = pack_in_points(pack)
+    ctx["preset_summary"] = {
+        "count": len(pack.preset_files),
+        "points": any(deals_in_points(pack, pack.spec.sides[b.side]) for b in builds if b.side in pack.spec.sides),
+        "decks": any(ch.deck for b in builds for ch in b.characters)}
     return env, ctx
 
 

@@ -32,6 +32,32 @@ TEMPLATE = "quick-reference.md"
 SIZES = [s / 4 for s in range(40, 23, -1)]  # 10 pt down to 6 pt
 
 
+def reference_card_has_lines(pack: Pack) -> bool:
+    """Whether the reference card (templates/cards/reference.yaml) has anything to say: a
+    `brief` of the pack's reference sections, an action type or a status effect. Without any,
+    the card would be a blank panel, so the kit leaves it out (generator/kit.py)."""
+    ref = pack.spec.reference
+    kinds = {k.kind for k in pack.spec.keywords.values()}
+    return any(s.brief for s in [*ref.turn, *ref.combat]) or bool(kinds & {"action-type", "status"})
+
+
+def _sheet_text(pack: Pack, env=None) -> tuple[str, str]:
+    """(template file, the quick reference's Markdown) for the pack."""
+    env = env or environment()
+    ctx = template_context(pack)
+    ctx["reference"] = expand_reference(pack, env, ctx)
+    file, source = read_template(pack, TEMPLATE)
+    return file, render_template(env, source, ctx, file)
+
+
+def has_quick_reference(pack: Pack) -> bool:
+    """Whether quick-reference.pdf would hold more than its title (the pack's template, or
+    the shared one: the reference sections, action types and status effects)."""
+    _, text = _sheet_text(pack)
+    body = [line for line in text.splitlines() if line.strip() and not line.startswith("# ")]
+    return bool(body)
+
+
 def reference_card_context(pack: Pack) -> dict:
     """Extra context for templates/cards/reference.yaml: `reference` (the pack's summaries,
     Jinja already applied). Merge it into the card renderer's context."""
@@ -70,11 +96,7 @@ def _story(pack: Pack, book, geometry: Geometry, text: str) -> list:
 def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
     """Write the one-sheet quick reference; returns {"pages": 1, "size": body text size}."""
     geometry = Geometry.of(paper)
-    env = environment()
-    ctx = template_context(pack)
-    ctx["reference"] = expand_reference(pack, env, ctx)
-    file, source = read_template(pack, TEMPLATE)
-    text = render_template(env, source, ctx, file)
+    _, text = _sheet_text(pack)
     if not text.strip():
         raise InputError([Problem("rules.quick-reference", "the quick reference has nothing to show",
                                   Location(pack.game_file), expected="a `reference:` key or status keywords",
@@ -96,4 +118,4 @@ def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> 
     return {"pages": doc.pages, "size": chosen}
 
 
-__all__ = ["build_quick_reference_pdf", "reference_card_context"]
+__all__ = ["build_quick_reference_pdf", "has_quick_reference", "reference_card_context", "reference_card_has_lines"]

@@ -13,7 +13,7 @@ from reportlab.platypus import Flowable
 
 from generator.grids.hexgrid import Layout as HexLayout
 from generator.pack.cardlist import sorted_cards
-from generator.pack.display import deals_in_points, stat_labels
+from generator.pack.display import deals_in_points, pack_in_points, stat_labels
 from generator.pack.load import load_build
 from generator.pack.schemas import ATTACK_KINDS
 from generator.render.rulebook.tables import rich_table
@@ -60,10 +60,13 @@ def requirement(pack: Pack, req: dict) -> str:
 
 
 def card_columns(pack: Pack, type_id: str, cards: list[Card]) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the Card List table of one card type: name and points, then one or
-    more columns per field the type declares; columns empty for every card are left out."""
+    """Header and rows of the Card List table of one card type: name and points (in a game that
+    prices its cards), then one or more columns per field the type declares; columns empty for
+    every card are left out."""
     type_spec = pack.spec.card_types[type_id]
-    columns: list[tuple[str, object]] = [("Card", lambda c: c.name), ("Points", lambda c: str(c.points))]
+    columns: list[tuple[str, object]] = [("Card", lambda c: c.name)]
+    if pack_in_points(pack):
+        columns.append(("Points", lambda c: str(c.points)))
     for fname, fspec in type_spec.fields.items():
         t = fspec.type
 
