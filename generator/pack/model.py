@@ -200,6 +200,17 @@ class RuleSpec(Strict):
     group_field: str | None = None
     split_field: str | None = None
     counts_field: str | None = None
+    # card-data checks (check: card_check): every card of type `each` must make `expect` true,
+    # an expression of generator.pack.expr ("base_hp <= max_hp")
+    each: str | None = Field(default=None, description="card_check: the card type every card of which is checked")
+    expect: Annotated[str, StringConstraints(min_length=1, max_length=400)] | None = Field(
+        default=None, description=(
+            "card_check: what each card must make true, e.g. `base_hp <= max_hp`, `arena_health < stats.health`, "
+            "`count(boss-card where boss == this.id and tier == \"Last Stand\") >= 1`. Comparisons (< <= > >= == !=), "
+            "+ and - (with spaces), and / or / not, brackets, numbers, \"text\", true / false / none, field names "
+            "(dotted into a mapping: stats.health), count(TYPE where FILTER) and sum(TYPE.FIELD where FILTER); inside "
+            "a filter a name is the counted card's field and this.NAME the checked card's. A value left out makes "
+            "the check not apply to that card. See docs/validation.md, Card-data checks."))
 
 
 TerrainPattern = Literal["none", "dots", "hatch", "crosshatch", "waves", "bricks", "grass"]
@@ -432,6 +443,8 @@ class Card:
     fields: dict
     location: Location
     order: int = 0
+    # where each field the card file writes stands (file:line:column, or sheet cell)
+    field_locations: dict = field(default_factory=dict, repr=False)
 
     def __getattr__(self, name):
         # Jinja layouts read `card.stats`, `card.piece_type`: fall back to the typed fields.
