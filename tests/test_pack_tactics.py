@@ -277,7 +277,7 @@ def test_a_malformed_push_fails_pnp_validate_with_exit_code_2(in_repo, tmp_path)
 
 
 def test_a_bad_aoe_is_refused_too(tmp_path):
-    root, text = _pack_with_card_text(tmp_path, 'aoe: 1\n', 'aoe: "cross"\n')
+    root, text = _pack_with_card_text(tmp_path, 'aoe: "+"\n', 'aoe: "cross"\n')
     with pytest.raises(InputError) as caught:
         load_pack(root)
     assert caught.value.problems[0].code == "schema.format"
@@ -287,7 +287,7 @@ def test_a_bad_aoe_is_refused_too(tmp_path):
 @pytest.mark.parametrize("written,value", [("1", "1"), ('"+"', "+"), ("2", "2"), ("3x3", "3x3")])
 def test_areas_load_as_the_design_writes_them(tmp_path, written, value):
     """The design: "AOE 1 is a + shape"; `aoe: 1` is the plus shape, `+` its other spelling."""
-    root, _ = _pack_with_card_text(tmp_path, "aoe: 1\n", f"aoe: {written}\n")
+    root, _ = _pack_with_card_text(tmp_path, 'aoe: "+"\n', f"aoe: {written}\n")
     card = load_pack(root).cards["mortar-crew"]
     assert card.fields["aoe"] == value
     cells = sorted(map(tuple, area_cells(card.fields["aoe"])))
@@ -297,7 +297,7 @@ def test_areas_load_as_the_design_writes_them(tmp_path, written, value):
 
 @pytest.mark.parametrize("bad", ["0", "10", "true"])
 def test_an_area_of_no_tiles_or_not_a_number_is_refused(tmp_path, bad):
-    root, _ = _pack_with_card_text(tmp_path, "aoe: 1\n", f"aoe: {bad}\n")
+    root, _ = _pack_with_card_text(tmp_path, 'aoe: "+"\n', f"aoe: {bad}\n")
     with pytest.raises(InputError) as caught:
         load_pack(root)
     assert caught.value.problems[0].code in ("schema.format", "schema.type")
