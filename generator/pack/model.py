@@ -99,6 +99,9 @@ class CardTypeSpec(Strict):
     size: str | CardSize | None = None
     # rounded corners of the die cut, mm (cut files); None: 3 mm
     corner_radius: float | None = Field(default=None, ge=0, le=20)
+    # `shared`: one back for every card of the type and set; `each`: every card has its own
+    # back, drawn by the type's back layout (`back-<type>`) from the card's own fields
+    backs: Literal["shared", "each"] = "shared"
 
 
 class CountRange(Strict):
@@ -531,6 +534,14 @@ class Pack:
         if isinstance(size, CardSize):
             return (size.width, size.height)
         return CARD_SIZES_MM[size]
+
+    def back_key(self, set_id: str, type_id: str, card: Card | None = None) -> tuple:
+        """What a face's back is the same for: its set and card type, and with `backs: each`
+        also the card (every output draws, names and groups backs by this one key)."""
+        type_spec = self.spec.card_types.get(type_id)
+        if card is not None and type_spec is not None and type_spec.backs == "each":
+            return (set_id, type_id, card.id)
+        return (set_id, type_id)
 
     def cards_of(self, type_id: str | None = None, set_id: str | None = None) -> list[Card]:
         return [c for c in self.cards.values()
