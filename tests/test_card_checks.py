@@ -116,6 +116,9 @@ def test_a_sum_over_related_cards_and_a_missing_value():
     assert expr.evaluate(tree.args[0], boss, cards) == 11 and not expr.holds(tree, boss, cards)
     assert expr.explain(tree, boss, cards) == "sum(card.damage where boss == this.id) is 11 and hp is 10"
     assert expr.holds(expr.parse("missing_field > 3"), boss, cards)  # left out: does not apply
+    assert not expr.holds(expr.parse("missing_field != none"), boss, cards)  # ... but can be asked for
+    assert expr.holds(expr.parse("missing_field == none and hp != none"), boss, cards)
+    assert expr.holds(expr.parse("not (missing_field > 3)"), boss, cards)  # still not applicable
     assert expr.holds(expr.parse("not (hp - 10 > 0) and hp == 10"), boss, cards)
     assert not expr.holds(expr.parse('name == "c" or hp < 5'), boss, cards)
     assert re.search("column 4", str(pytest.raises(expr.ExprError, expr.parse, "hp ! 3").value))

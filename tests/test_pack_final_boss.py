@@ -193,6 +193,26 @@ def test_pnp_list_shows_power_and_the_placards_counts(pack, fmt):
         assert re.search(r"^barrelback .* 8/8 ", out, re.M)
 
 
+def test_a_temporary_drop_that_does_not_say_how_long_is_named_at_its_row(pack_copy):
+    """A card-data check (game.yaml `drop.lasts`) on cards kept in a spreadsheet: reported at
+    the card's cell, with what was found."""
+    sheet = Sheet(pack_copy)
+    assert sheet.get("fire-blossom", "duration") == "Temporary"
+    sheet.set("fire-blossom", "lasts", None)
+    ws, row = Sheet(pack_copy).find("fire-blossom")
+    (v,) = [v for v in violations(pack_copy) if v.rule == "drop.lasts"]
+    assert v.severity == "error" and v.message == "Fire Blossom is a Temporary Drop but does not say how long it lasts"
+    assert v.location.sheet == ws.title and v.location.line == row
+    assert v.observed == "lasts is None; duration is Temporary"
+
+
+def test_only_a_temporary_drop_says_how_long(pack_copy):
+    Sheet(pack_copy).set("uppercut", "lasts", "two turns")
+    (v,) = [v for v in violations(pack_copy) if v.rule == "drop.lasts-temporary-only"]
+    assert v.message == "Uppercut says how long it lasts, but its duration is Instant"
+    assert v.location.header in ("lasts", "duration")
+
+
 # ---- a malformed power ----------------------------------------------------------------------------
 
 

@@ -18,8 +18,9 @@ Python's `eval`, and the only names an expression can reach are card fields.
 Outside `count`/`sum`, a name is a field of the checked card; inside their `where`, a name
 is a field of the card being counted and `this.NAME` the checked card's. Names may hold
 hyphens (`boss-card`), so a subtraction is written with spaces (`hp - phase_two_at`).
-A missing value (an optional field left out) makes a comparison inapplicable: the card
-passes that check, and a filter does not match it."""
+A value the card leaves out (an optional field) is `none`: `lasts != none` asks whether it
+is there. Any other use of it (a sum, an ordering) makes the check not apply to that card,
+and a filter not match it."""
 
 from __future__ import annotations
 
@@ -307,19 +308,18 @@ def top_fields(node) -> list[str]:
 # ---- evaluating ----------------------------------------------------------------------------
 
 def _read(card, names: tuple[str, ...]):
+    """A field's value, or None when the card leaves it out."""
     first = names[0]
     value = getattr(card, first) if first in COMMON else card.fields.get(first)
     for key in names[1:]:
-        if not isinstance(value, dict):
-            raise Missing(".".join(names))
-        value = value.get(key)
-    if value is None:
-        raise Missing(".".join(names))
+        value = value.get(key) if isinstance(value, dict) else None
     return value
 
 
 def evaluate(node, card, cards, inner=None):
-    """The value of `node` for `card` (inner: the card a filter is looking at)."""
+    """The value of `node` for `card` (inner: the card a filter is looking at). A left-out
+    value compares with == and != (`lasts != none`); anything else it takes part in raises
+    Missing, which makes the whole check not apply (and a filter not match)."""
     if isinstance(node, Const):
         return node.value
     if isinstance(node, Field):
@@ -331,25 +331,26 @@ def evaluate(node, card, cards, inner=None):
                 continue
             if node.kind == "count":
                 total += other.copies
-            else:
-                try:
-                    value = _read(other, node.field)
-                except Missing:
-                    continue
-                if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    raise TypeError(f"{'.'.join(node.field)} of {other.name} is not a number")
-                total += value * other.copies
+                continue
+            value = _read(other, node.field)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"{'.'.join(node.field)} of {other.name} is not a number")
+            total += value * other.copies
         return total
     op, args = node.op, node.args
     if op == "and":
-        return _truth(args[0], card, cards, inner) and _truth(args[1], card, cards, inner)
+        return bool(evaluate(args[0], card, cards, inner)) and bool(evaluate(args[1], card, cards, inner))
     if op == "or":
-        return _truth(args[0], card, cards, inner) or _truth(args[1], card, cards, inner)
+        return bool(evaluate(args[0], card, cards, inner)) or bool(evaluate(args[1], card, cards, inner))
     if op == "not":
-        return not _truth(args[0], card, cards, inner)
+        return not evaluate(args[0], card, cards, inner)
     values = [evaluate(a, card, cards, inner) for a in args]
     if op in ("==", "!="):
         return _COMPARE[op](values[0], values[1])
+    if any(v is None for v in values):
+        raise Missing(node.text)
     for v in values:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             if op in _COMPARE and all(isinstance(x, str) for x in values):
@@ -364,13 +365,6 @@ def evaluate(node, card, cards, inner=None):
     return _COMPARE[op](values[0], values[1])
 
 
-def _truth(node, card, cards, inner) -> bool:
-    try:
-        return bool(evaluate(node, card, cards, inner))
-    except Missing:
-        return True if inner is None else False
-
-
 def _matches(where, card, cards, other) -> bool:
     if where is None:
         return True
@@ -381,7 +375,15 @@ def _matches(where, card, cards, other) -> bool:
 
 
 def holds(node, card, cards) -> bool:
-    """Whether the check holds for `card`; a value left out makes it hold (not applicable)."""
+    """Whether the check holds for `card`; a value left out of a sum or an ordering makes
+    it hold (not applicable)."""
+    try:
+        return bool(evaluate(node, card, cards))
+    except Missing:
+        return True
+
+
+def _true(node, card, cards) -> bool:
     try:
         return bool(evaluate(node, card, cards))
     except Missing:
@@ -392,7 +394,7 @@ def explain(node, card, cards) -> str:
     """What was found, for the report: the first broken comparison's two sides and values."""
     if isinstance(node, Op) and node.op in ("and", "or", "not"):
         for arg in node.args:
-            if node.op == "and" and not _truth(arg, card, cards, None):
+            if node.op == "and" and not _true(arg, card, cards):
                 return explain(arg, card, cards)
         return "; ".join(explain(a, card, cards) for a in node.args)
     if isinstance(node, Op) and node.op in _COMPARE:
