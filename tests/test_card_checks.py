@@ -122,3 +122,18 @@ def test_a_sum_over_related_cards_and_a_missing_value():
     assert expr.holds(expr.parse("not (hp - 10 > 0) and hp == 10"), boss, cards)
     assert not expr.holds(expr.parse('name == "c" or hp < 5'), boss, cards)
     assert re.search("column 4", str(pytest.raises(expr.ExprError, expr.parse, "hp ! 3").value))
+
+
+def test_pnp_validate_reports_a_broken_check_with_file_line_and_exit_1(tmp_path):
+    from click.testing import CliRunner
+    from generator.cli import main
+    root = copy_pack(tmp_path, "battle_bosses")
+    edit(root / "cards" / "dashboards.yaml", "    arena_health: 14\n", "    arena_health: 25\n")
+    result = CliRunner().invoke(main, ["validate", str(root)])
+    assert result.exit_code == 1, result.output
+    line = line_of(root / "cards" / "dashboards.yaml", "arena_health: 25")
+    assert re.search(rf"dashboards\.yaml:{line}:\d+: error dashboard\.arena-health Vexa's Arena Health \(25\) "
+                     r"is not below its Health", result.output)
+    assert "arena_health is 25 and stats.health is 20" in result.output
+    json_result = CliRunner().invoke(main, ["validate", str(root), "--format", "json"])
+    assert '"rule": "dashboard.arena-health"' in json_result.output
