@@ -1,7 +1,7 @@
 """Per-card backs (`backs: each` on a card type): every card's back is drawn from its own
 fields by the type's back layout, behind its own front, in every output profile. Tried on
-the Raid Boss heroes, whose backs show role, five ratings and lore; the other card types of
-the pack keep one back per set and type."""
+the Raid Boss heroes (role, five ratings, lore, guide) and bosses (the battle, three ratings,
+lore, guide); the other card types of the pack keep one back per set and type."""
 
 from __future__ import annotations
 
@@ -53,14 +53,14 @@ def words(pdf: Path) -> list[tuple[int, float, float, float, float, str]]:
     return out
 
 
-def backs_hold(pdf: Path, pack) -> dict[str, set[str]]:
-    """For every hero back on the sheets: the words drawn inside its trim."""
+def backs_hold(pdf: Path, pack, type_id: str = "hero") -> dict[str, set[str]]:
+    """For every back of a card of `type_id` on the sheets: the words drawn inside its trim."""
     all_words = words(pdf)
-    w, h = (v * MM for v in pack.card_size_mm("hero"))
+    w, h = (v * MM for v in pack.card_size_mm(type_id))
     found: dict[str, set[str]] = {}
     for page, x0, y0, _x1, _y1, word in all_words:
         m = re.fullmatch(r"pnp:back:([a-z0-9-]+):\d+", word)
-        if not m or m.group(1) not in pack.cards or pack.cards[m.group(1)].type != "hero":
+        if not m or m.group(1) not in pack.cards or pack.cards[m.group(1)].type != type_id:
             continue
         inside = {wd for p, a, b, c, d, wd in all_words
                   if p == page and x0 - 1 <= (a + c) / 2 <= x0 + w + 1 and y0 - 1 <= (b + d) / 2 <= y0 + h + 1}
@@ -79,6 +79,15 @@ def test_every_hero_back_shows_its_own_fields(built, pack, pdf):
         assert first in held[hero.id] and "DEFENSE" in held[hero.id], (pdf, hero.id)
         assert not others & held[hero.id], (pdf, hero.id)
         assert hero.fields["role"].split()[-1] in held[hero.id]
+
+
+def test_every_boss_back_shows_its_own_battle(built, pack):
+    held = backs_hold(built / "home" / "cards.pdf", pack, "boss")
+    bosses = pack.cards_of("boss")
+    assert set(held) == {b.id for b in bosses}
+    for boss in bosses:
+        assert boss.name.split()[-1] in held[boss.id] and "DIFFICULTY" in held[boss.id]
+        assert not {b.name.split()[-1] for b in bosses if b is not boss} & held[boss.id]
 
 
 def test_home_backs_sit_behind_their_own_fronts(built, pack):
@@ -120,12 +129,13 @@ def test_tts_deals_heroes_with_unique_backs(built, pack):
     assert hero.get("unique_back") is True and hero["back"].endswith("-backs.png")
     with Image.open(folder / hero["back"]) as backs, Image.open(folder / hero["face"]) as faces:
         assert backs.size == faces.size
-    assert not any(d.get("unique_back") for d in decks if d["type"] != "hero")
+    assert all(d.get("unique_back") for d in decks if d["type"] == "boss")
+    assert not any(d.get("unique_back") for d in decks if d["type"] not in ("hero", "boss"))
     save = json.loads((folder / "Raid-Boss.json").read_text())
     unique = {deck["Nickname"]: {c["UniqueBack"] for c in deck["CustomDeck"].values()}
               for deck in save["ObjectStates"] if deck.get("Name") == "DeckCustom"}
     assert unique["Heroes — Hero"] == {True}
-    assert all(v == {False} for k, v in unique.items() if k != "Heroes — Hero")
+    assert all(v == ({True} if k.endswith("— Boss") else {False}) for k, v in unique.items() if k != "Heroes — Hero")
 
 
 def test_a_pack_without_per_card_backs_is_unchanged(pack):
