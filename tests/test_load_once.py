@@ -56,18 +56,12 @@ def test_the_loaded_pack_carries_its_presets_and_maps_to_the_workers(monkeypatch
     monkeypatch.chdir(REPO)
     sent = []
 
-    class Results:  # imap's iterator, with next(timeout=...)
-        def __init__(self, items):
-            self.items = iter(items)
-
-        def next(self, timeout=None):
-            return next(self.items)
-
     class Pool:  # stands in for the worker pool: records what each worker would receive
-        def imap_unordered(self, fn, jobs, chunksize=1):
+        def as_completed(self, fn, jobs, idle=None, interval=0.1):
             jobs = list(jobs)
             sent.extend(jobs)
-            return Results([(job[0], [], []) for job in jobs])  # (part, lines, staged outputs) of each part
+            for index, job in enumerate(jobs):
+                yield index, (job[0], [], [])  # (part, lines, staged outputs) of each part
 
     @contextlib.contextmanager
     def pool(processes, progress_queue=None):

@@ -20,8 +20,10 @@ from generator.core.errors import InputError
 from generator.grids.hexgrid import Hex
 from generator.maps import load_map, validate_hexmap
 from generator.maps.checks import preset_footprints
+from generator.pack.load import load_pack
 from generator.render.maps.document import build_maps_pdf
 from generator.render.maps.tiles import plan_tiles
+from conftest import REPO
 from test_maps import hexagons, pack_with_maps, painted
 
 TILE = """\
@@ -162,13 +164,15 @@ def test_regions_load_and_a_clean_map_passes(pack, write_map):
     assert report.legal and report.violations == []
 
 
-def test_a_hex_in_two_regions_warns_and_one_off_the_map_is_an_error(pack, write_map):
+def test_a_hex_in_two_regions_and_one_off_the_map_are_errors(pack, write_map):
     text = REGIONS.replace("[[0, 0], [1, 0], [0, 1]]", "[[0, 0], [1, 0], [0, 1], [2, 0], [9, 9]]")
     report = validate_hexmap(load_map(pack, write_map(text, "halves.yaml")), pack, [], 4)
     rules = sorted((v.rule, v.severity) for v in report.violations)
-    assert rules == [("map.off-grid", "error"), ("map.overlap", "warning")]
-    overlap = next(v for v in report.violations if v.rule == "map.overlap")
+    assert rules == [("map.off-grid", "error"), ("map.region-overlap", "error")]
+    assert not report.legal
+    overlap = next(v for v in report.violations if v.rule == "map.region-overlap")
     assert "(2,0)" in overlap.message.replace(" ", "") and overlap.location.line == 5
+    assert overlap.fix == "take it out of `east` or out of `west`"
     off = next(v for v in report.violations if v.rule == "map.off-grid")
     assert off.path == "regions.west.hexes[4]"
 
@@ -179,3 +183,44 @@ def test_regions_print_with_their_names_and_a_legend_row(pack, write_map, tmp_pa
     reader = pypdf.PdfReader(str(out))
     raw = b"".join(p.get_contents().get_data() for p in reader.pages)
     assert b"(Regions)" in raw and b"(THE WEST)" in raw and b"(THE EAST)" in raw
+
+
+# ---- start zones on ground no figure may enter -----------------------------------------------
+
+ZONED = """\
+title: Gatehouse
+hex_size: 30
+shape: {hexes: [[0, 0], [1, 0], [2, 0], [3, 0]]}
+tile: {set: Red tiles, label: R2}
+zones:
+  boss: [[0, 0], [1, 0]]
+"""
+
+
+def test_a_start_zone_on_open_ground_is_legal(pack, write_map):
+    report = validate_hexmap(load_map(pack, write_map(ZONED, "gate.yaml")), pack, [], 4)
+    assert report.legal and report.violations == []
+
+
+@pytest.mark.parametrize("extra,ground", [
+    ("obstacles: [[1, 0]]\n", "an obstacle"),
+    ("terrain:\n  chasm: [[1, 0]]\n", "impassable Chasm"),
+])
+def test_a_start_space_no_figure_may_enter_is_an_error(pack, write_map, extra, ground):
+    report = validate_hexmap(load_map(pack, write_map(ZONED + extra, "gate.yaml")), pack, [], 4)
+    (v,) = [v for v in report.violations if v.rule != "map.connectivity"]  # (1, 0) also cuts the row
+    assert (v.rule, v.severity) == ("map.zone-blocked", "error") and not report.legal
+    assert ground in v.message and v.observed == [[1, 0]]
+    assert v.location.line == 6 and v.path == "zones.boss[1]"
+
+
+def test_a_base_hex_inside_a_spawn_zone_is_an_error(write_map):
+    """The Battle Bosses arena: its team bases are terrain the pack makes impassable, so a base
+    hex inside the bosses' spawn zone is a space no boss can be set up on."""
+    bb = load_pack(REPO / "card_data" / "battle_bosses")
+    arena = (REPO / "card_data" / "battle_bosses" / "maps" / "arena.yaml").read_text(encoding="utf-8")
+    assert validate_hexmap(load_map(bb, write_map(arena, "arena.yaml")), bb, [], 4).legal
+    broken = arena.replace("boss: [[1, -6], ", "boss: [[2, -6], [1, -6], ", 1)
+    report = validate_hexmap(load_map(bb, write_map(broken, "arena.yaml")), bb, [], 4)
+    (v,) = [v for v in report.violations if v.severity == "error"]
+    assert v.rule == "map.zone-blocked" and "impassable Team Base" in v.message and v.observed == [[2, -6]]

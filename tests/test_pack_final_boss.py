@@ -4,6 +4,9 @@ hold each deck to what its placard states."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import re
 import shutil
 import subprocess
@@ -147,6 +150,67 @@ def test_every_drop_is_marked_and_temporary_ones_say_how_long(pack):
     for card in pack.cards_of("drop"):
         assert card.fields["duration"] in ("Permanent", "Temporary", "Instant")
         assert bool(card.fields.get("lasts")) == (card.fields["duration"] == "Temporary"), card.id
+
+
+@pytest.mark.parametrize("written", ["+4/0", "-2/-1", "+0/+3", "4/-2"])
+def test_a_power_modifier_is_written_as_the_design_writes_it(pack_copy, written):
+    """The design's Drops add "+4/0"; a sign on either number is part of the pair."""
+    Sheet(pack_copy).set("uppercut", "power", written)
+    assert load_pack(pack_copy).cards["uppercut"].fields["power"] == written
+
+
+def test_a_drop_with_no_duration_is_instant(pack_copy):
+    sheet = Sheet(pack_copy)
+    assert sheet.get("uppercut", "duration") == "Instant"
+    sheet.set("uppercut", "duration", None)
+    loaded = load_pack(pack_copy)
+    assert loaded.cards["uppercut"].fields["duration"] == "Instant"
+    assert not [v for v in pack_report(loaded).violations if v.severity == "error"]  # still one Instant more
+
+
+def test_a_drop_with_no_duration_counts_against_the_instant_drops(pack_copy):
+    Sheet(pack_copy).set("fire-blossom", "duration", None)
+    Sheet(pack_copy).set("fire-blossom", "lasts", None)
+    found = {(v.rule, v.message) for v in violations(pack_copy)}
+    assert any(rule == "deck.drops" and "Instant" in message for rule, message in found)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "csv"])
+def test_pnp_list_shows_power_and_the_placards_counts(pack, fmt):
+    from generator.pack.cardlist import render_card_list
+    out = render_card_list(pack, fmt)
+    if fmt == "json":
+        rows = {r["id"]: r for r in json.loads(out)}
+        assert rows["barrelback"]["power"] == "8/8" and rows["lead-boots"]["power"] == "-2/-1"
+        assert "power" not in rows["lucky-star"]
+        assert rows["enemies-placard"]["enemies"].startswith(("Enemy ", "Final Boss "))
+    elif fmt == "csv":
+        rows = {r["id"]: r for r in csv.DictReader(io.StringIO(out))}
+        assert rows["barrelback"]["power"] == "8/8" and rows["lucky-star"]["power"] == ""
+    else:
+        header = next(line for line in out.splitlines() if line.startswith("id ") and " rank " in line)
+        assert "power" in header.split()
+        assert re.search(r"^barrelback .* 8/8 ", out, re.M)
+
+
+def test_a_temporary_drop_that_does_not_say_how_long_is_named_at_its_row(pack_copy):
+    """A card-data check (game.yaml `drop.lasts`) on cards kept in a spreadsheet: reported at
+    the card's cell, with what was found."""
+    sheet = Sheet(pack_copy)
+    assert sheet.get("fire-blossom", "duration") == "Temporary"
+    sheet.set("fire-blossom", "lasts", None)
+    ws, row = Sheet(pack_copy).find("fire-blossom")
+    (v,) = [v for v in violations(pack_copy) if v.rule == "drop.lasts"]
+    assert v.severity == "error" and v.message == "Fire Blossom is a Temporary Drop but does not say how long it lasts"
+    assert v.location.sheet == ws.title and v.location.line == row
+    assert v.observed == "lasts is None; duration is Temporary"
+
+
+def test_only_a_temporary_drop_says_how_long(pack_copy):
+    Sheet(pack_copy).set("uppercut", "lasts", "two turns")
+    (v,) = [v for v in violations(pack_copy) if v.rule == "drop.lasts-temporary-only"]
+    assert v.message == "Uppercut says how long it lasts, but its duration is Instant"
+    assert v.location.header in ("lasts", "duration")
 
 
 # ---- a malformed power ----------------------------------------------------------------------------

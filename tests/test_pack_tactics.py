@@ -28,6 +28,7 @@ from generator.maps.reach import weakest_mover
 from generator.render.maps.document import build_maps_pdf, draw_map_thumbnail, plan_sheets
 from generator.render.base.pdfout import MM, new_canvas
 from generator.grids.squaregrid import Square
+from generator.render.base.layout import area_cells
 
 TACTICS = REPO / "card_data" / "tactics"
 TILE_MM = 30.0
@@ -289,11 +290,55 @@ def test_a_malformed_push_fails_pnp_validate_with_exit_code_2(in_repo, tmp_path)
 
 
 def test_a_bad_aoe_is_refused_too(tmp_path):
-    root, text = _pack_with_card_text(tmp_path, 'aoe: "+"', 'aoe: "cross"')
+    root, text = _pack_with_card_text(tmp_path, 'aoe: "+"\n', 'aoe: "cross"\n')
     with pytest.raises(InputError) as caught:
         load_pack(root)
     assert caught.value.problems[0].code == "schema.format"
     assert caught.value.problems[0].location.line == position(text, '"cross"')[0]
+
+
+@pytest.mark.parametrize("written,value", [("1", "1"), ('"+"', "+"), ("2", "2"), ("3x3", "3x3")])
+def test_areas_load_as_the_design_writes_them(tmp_path, written, value):
+    """The design: "AOE 1 is a + shape"; `aoe: 1` is the plus shape, `+` its other spelling."""
+    root, _ = _pack_with_card_text(tmp_path, 'aoe: "+"\n', f"aoe: {written}\n")
+    card = load_pack(root).cards["mortar-crew"]
+    assert card.fields["aoe"] == value
+    cells = sorted(map(tuple, area_cells(card.fields["aoe"])))
+    if value in ("1", "+"):
+        assert cells == [(-1, 0), (0, -1), (0, 0), (0, 1), (1, 0)]
+
+
+@pytest.mark.parametrize("bad", ["0", "10", "true"])
+def test_an_area_of_no_tiles_or_not_a_number_is_refused(tmp_path, bad):
+    root, _ = _pack_with_card_text(tmp_path, 'aoe: "+"\n', f"aoe: {bad}\n")
+    with pytest.raises(InputError) as caught:
+        load_pack(root)
+    assert caught.value.problems[0].code in ("schema.format", "schema.type")
+
+
+COMPANY = """\
+pack: tactics
+name: Twins
+side: dawn
+points_limit: battle
+characters:
+  - unit: ridge-lancer
+  - unit: ridge-lancer
+  - unit: cliff-runner
+"""
+
+
+def test_a_company_may_take_the_same_unit_twice(check):
+    result = check(COMPANY)
+    assert not [v for v in result.report.violations if v.rule == "unit.copies"]
+
+
+def test_a_third_copy_of_a_unit_is_refused(check):
+    result = check(COMPANY + "  - unit: ridge-lancer\n")
+    (v,) = [v for v in result.report.violations if v.rule == "unit.copies"]
+    assert v.severity == "error" and not result.report.legal
+    assert v.message == "Ridge Lancer is taken 3 times; a company may take the same unit at most 2 times"
+    assert v.location.line == 9 and (v.observed, v.expected) == (3, "at most 2 printed")  # the third
 
 
 def test_a_pattern_that_is_not_a_regular_expression_is_a_pack_error(tmp_path):

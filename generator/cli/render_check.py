@@ -38,8 +38,9 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
     seen_backs: set = set()
     for face in faces:
         sides = [face]
-        if (face.set_id, face.type_id) not in seen_backs:  # a back is the same for its set and type
-            seen_backs.add((face.set_id, face.type_id))
+        back_key = pack.back_key(face.set_id, face.type_id, face.card)  # set and type, or the card
+        if back_key not in seen_backs:
+            seen_backs.add(back_key)
             sides.append(CardFace(face.card, True, face.index, face.total, face.layout, face.set_id, face.type_id))
         for side in sides:
             try:

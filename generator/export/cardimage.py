@@ -136,7 +136,9 @@ def card_key(pack: Pack, card_id: str, face: str = "front", dpi: int = 150) -> s
         "icons": {name: _file_digest(Path(pack.root) / rel)
                   for name, rel in sorted(getattr(spec, "icons", {}).items())},
     }
-    if face == "front":  # a back is drawn from the set and type alone (the kit prints one per pair)
+    if face == "back" and len(pack.back_key(card.set, card.type, card)) > 2:  # `backs: each`: its own back
+        parts["card"] = _card_data(card)
+    if face == "front":  # a shared back is drawn from the set and type alone (the kit prints one per pair)
         parts["card"] = _card_data(card)
         parts["number"] = _card_number(pack, card.id)
         if card.art:

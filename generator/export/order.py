@@ -9,6 +9,9 @@ a group's faces followed by its one back:
     03-boss-boss-piece-001-lantern-skull.png
     03-boss-boss-piece-002-basalt-jaw.png
     03-boss-boss-piece-back.png
+
+A card type with `backs: each` gives every card its own back, named after its face
+(`01-heroes-hero-001-brannoc-stonehide-back.png`).
 """
 
 from __future__ import annotations
@@ -41,11 +44,13 @@ def face_key(face: CardFace) -> str:
     return face.card.id if face.card else face.layout
 
 
-def plan_files(faces: list[CardFace], type_names: dict[str, str] | None = None
-               ) -> tuple[list[tuple[CardFace, str]], dict[tuple[str, str], tuple[CardFace, str]], list[OrderRow]]:
+def plan_files(faces: list[CardFace], type_names: dict[str, str] | None = None, back_key=None
+               ) -> tuple[list[tuple[CardFace, str]], dict[tuple, tuple[CardFace, str]], list[OrderRow]]:
     """For the kit's faces (with their copies): each distinct face with its file name, each
-    back (by set and type) with the first face carrying it and its file name, and the rows
-    of the manifest in the same order."""
+    back (by `back_key(face)`: set and type unless a card type gives every card its own back)
+    with the first face carrying it and its file name, and the rows of the manifest in the
+    same order. A card's own back is named after its face: `...-001-brannoc-back.png`."""
+    back_key = back_key or (lambda f: (f.set_id, f.type_id))
     copies = Counter(face_key(f) for f in faces)
     groups: dict[tuple[str, str], int] = {}
     for f in faces:
@@ -62,9 +67,11 @@ def plan_files(faces: list[CardFace], type_names: dict[str, str] | None = None
         numbers[group] += 1
         name = f"{prefix}-{numbers[group]:03d}-{key}.png"
         distinct.append((f, name))
-        if group not in backs:
-            backs[group] = (f, f"{prefix}-back.png")
-        rows.append(OrderRow(name, backs[group][1], copies[key], f.card.name if f.card else key.replace("-", " ").title(),
+        back = back_key(f)
+        if back not in backs:
+            own = len(back) > 2  # this card's own back, beside its face in a sorted listing
+            backs[back] = (f, f"{prefix}-{numbers[group]:03d}-{key}-back.png" if own else f"{prefix}-back.png")
+        rows.append(OrderRow(name, backs[back][1], copies[key], f.card.name if f.card else key.replace("-", " ").title(),
                              (type_names or {}).get(f.type_id, f.type_id), f.set_id, key))
     return distinct, backs, rows
 

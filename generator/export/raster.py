@@ -90,7 +90,8 @@ def export_pngs(pack: Pack, faces: list[CardFace], folder: Path, size: str = "mp
     in each; each card type at its own size, so a tarot or square card is never stretched to
     the pack's; manifest.csv/.json say each face's back and copies (export/order.py)."""
     bleed_mm = (37.5 if size == "tgc" else 36) / DPI * 25.4
-    distinct, backs, rows = plan_files(faces, {t: spec.name for t, spec in pack.spec.card_types.items()})
+    distinct, backs, rows = plan_files(faces, {t: spec.name for t, spec in pack.spec.card_types.items()},
+                                       lambda f: pack.back_key(f.set_id, f.type_id, f.card))
     sizes = {}  # (trim mm) -> px, in first-seen order
     for face, _name in distinct:
         trim = pack.card_size_mm(face.type_id)
@@ -106,7 +107,7 @@ def export_pngs(pack: Pack, faces: list[CardFace], folder: Path, size: str = "mp
         for i, (face, name) in enumerate(distinct):
             px = sizes[pack.card_size_mm(face.type_id)]
             jobs.append((2 * i, str(tmp / name), px, DPI))
-            group = (face.set_id, face.type_id)
+            group = pack.back_key(face.set_id, face.type_id, face.card)
             if backs[group][0] is face:
                 jobs.append((2 * i + 1, str(tmp / backs[group][1]), px, DPI))
         _run_jobs(pdf, jobs)
@@ -141,6 +142,16 @@ def tts_card_px(trim_mm: tuple[float, float]) -> tuple[int, int]:
     return w, h
 
 
+def _back_sheet(backs: list, cols: int, rows: int, card_px):
+    """Each card's own back in the slot of its face; the last slot repeats the first back."""
+    from PIL import Image
+    sheet = Image.new("RGB", (cols * card_px[0], rows * card_px[1]), "white")
+    for i, path in enumerate(backs + [backs[0]] * (cols * rows - len(backs))):
+        with Image.open(path) as img:
+            sheet.paste(img, ((i % cols) * card_px[0], (i // cols) * card_px[1]))
+    return sheet
+
+
 def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShared | None = None) -> dict:
     """Deck sheets for Tabletop Simulator: one deck per set and card type (they share a back),
     up to 69 cards a sheet plus the hidden-card image in the 70th slot, and the back image."""
@@ -164,9 +175,10 @@ def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShar
             page_of[key] = tmp / f"f-{i}.png"
             face_px = px_of[(face.set_id, face.type_id)]
             jobs.append((2 * i, str(page_of[key]), face_px))
-            if (face.set_id, face.type_id) not in backs:
-                backs.add((face.set_id, face.type_id))
-                jobs.append((2 * i + 1, str(tmp / f"back-{face.set_id}-{face.type_id}.png"), face_px))
+            back = pack.back_key(face.set_id, face.type_id, face.card)
+            if back not in backs:
+                backs.add(back)
+                jobs.append((2 * i + 1, str(tmp / f"back-{'-'.join(back)}.png"), face_px))
         _run_jobs(pdf, jobs)
         per_sheet = TTS_MAX_COLUMNS * TTS_MAX_ROWS - 1
         for (set_id, type_id), members in sorted(groups.items()):
@@ -182,17 +194,28 @@ def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShar
                 for i, face in enumerate(chunk):
                     with Image.open(page_of[face.card.id if face.card else face.layout]) as img:
                         sheet.paste(img, ((i % cols) * card_px[0], (i // cols) * card_px[1]))
-                with Image.open(back_path) as hidden:  # TTS shows the last slot for hidden cards
+                own = [tmp / f"back-{'-'.join(pack.back_key(set_id, type_id, f.card))}.png" for f in chunk]
+                unique = any(p != back_path for p in own)  # `backs: each`: a back sheet laid out like the faces
+                with Image.open(own[0] if unique else back_path) as hidden:  # TTS shows the last slot for hidden cards
                     last = cols * rows - 1
                     sheet.paste(hidden, ((last % cols) * card_px[0], (last // cols) * card_px[1]))
                 name = f"{set_id}-{type_id}-{n + 1}.png"
                 sheet.save(tmp / name, format="PNG")
-                manifest.append({"set": set_id, "type": type_id, "face": name, "back": back_path.name,
+                back_name = back_path.name
+                if unique:
+                    back_name = f"{set_id}-{type_id}-{n + 1}-backs.png"
+                    _back_sheet(own, cols, rows, card_px).save(tmp / back_name, format="PNG")
+                manifest.append({"set": set_id, "type": type_id, "face": name, "back": back_name,
+                                 **({"unique_back": True} if unique else {}),
                                  "columns": cols, "rows": rows, "cards": len(chunk), "width_px": sheet.size[0],
                                  "height_px": sheet.size[1], "card_px": list(card_px),
                                  "ids": [f.card.id if f.card else f.layout for f in chunk]})
         for f in tmp.glob("f-*.png"):
             f.unlink()
+        used = {m["back"] for m in manifest}
+        for f in tmp.glob("back-*.png"):
+            if f.name not in used:  # a card's own back lives on its deck's back sheet
+                f.unlink()
         pdf.unlink()
         (tmp / "decks.json").write_text(json.dumps({"pack": pack.spec.id, "version": pack.spec.version,
                                                     "card_px": list(tts_card_px(pack.card_size_mm())),

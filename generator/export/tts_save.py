@@ -93,7 +93,7 @@ def build_save(pack: Pack, folder: Path, url_base: str | None = None) -> dict:
             custom = {"FaceURL": image_url(folder, sheet["face"], url_base),
                       "BackURL": image_url(folder, sheet["back"], url_base),
                       "NumWidth": sheet["columns"], "NumHeight": sheet["rows"],
-                      "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+                      "BackIsHidden": True, "UniqueBack": bool(sheet.get("unique_back")), "Type": 0}
             custom_decks[str(key)] = custom
             for slot, card_id in enumerate(sheet["ids"]):
                 cid = key * 100 + slot

@@ -6,6 +6,8 @@ Every check returns `Violation`s naming a hex and pointing at the YAML value to 
 - map.zone          a zone named after no side of the pack
 - map.off-grid      an obstacle / terrain / zone / removed hex that is not on the map
 - map.overlap       a hex listed twice, or as both obstacle and terrain (warning)
+- map.zone-blocked  a start zone's hex no figure may enter (an obstacle, impassable terrain)
+- map.region-overlap a hex in two regions
 - map.connectivity  walkable hexes that cannot be reached from the rest of the map
 - map.boss-fit      a footprint (multi-hex figure) with no legal placement, or one that
                     can be placed but can never move (a step or a 60° turn)
@@ -169,27 +171,48 @@ def check_overlap(m: HexMap) -> list[Violation]:
         out.append(map_violation("map.overlap", f"{_word(m)} {e.hex} is listed {what} (first at line {first.location.line})",
                                  e.location, _path(e), severity="warning", observed=list(e.hex),
                                  fix="keep one listing; the first one is used"))
-    for zid, zone in m.zones.items():
-        blocked = sorted(h for h in zone if not m.walkable(h))
-        if blocked:
-            entry = next(e for e in m.entries_of("zone", zid) if e.hex == blocked[0])
-            out.append(map_violation("map.overlap", f"zone `{zid}` includes {_hexes(blocked, word=_word(m))}, which no figure can stand on",
-                                     entry.location, _path(entry), severity="warning", observed=[list(h) for h in blocked],
-                                     fix="take those hexes out of the zone"))
     return out
 
 
+def check_zone_ground(m: HexMap) -> list[Violation]:
+    """Errors: a start zone's hex that no figure may enter (an obstacle, or terrain the pack
+    makes impassable such as a team's base): a side set up there could never be placed."""
+    out = []
+    for zid, zone in m.zones.items():
+        blocked = sorted(h for h in zone if h in m.hexes and not m.walkable(h))
+        if not blocked:
+            continue
+        entry = next(e for e in m.entries_of("zone", zid) if e.hex == blocked[0])
+        what = sorted({_ground(m, h) for h in blocked})
+        plural = "hexes" if _word(m) == "hex" else f"{_word(m)}s"
+        out.append(map_violation("map.zone-blocked",
+                                 f"zone `{zid}` includes {_hexes(blocked, word=_word(m))}, which no figure may enter "
+                                 f"({', '.join(what)})", entry.location, _path(entry),
+                                 observed=[list(h) for h in blocked], expected=f"{plural} a figure can stand on",
+                                 fix=f"take those {plural} out of the zone, or move the obstacle or terrain"))
+    return out
+
+
+def _ground(m: HexMap, cell) -> str:
+    if cell in m.obstacles:
+        return "an obstacle"
+    spec = m.spec_of(cell)
+    return f"impassable {spec.name}" if spec is not None else "impassable"
+
+
 def check_regions(m: HexMap) -> list[Violation]:
-    """Warnings: a hex in two regions (it is drawn in the first), a region with no hex on the map."""
+    """A hex in two regions (an error: which region's rules hold there?), a region with no hex
+    on the map (a warning)."""
     out, seen = [], {}
     for e in m.entries_of("region"):
         if e.hex not in m.hexes:
             continue  # reported by map.off-grid
         first = seen.setdefault(e.hex, e)
         if first is not e and first.name != e.name:
-            out.append(map_violation("map.overlap", f"{_word(m)} {e.hex} is in region `{first.name}` and in `{e.name}` "
-                                     f"(first at line {first.location.line})", e.location, _path(e), severity="warning",
-                                     observed=list(e.hex), fix="keep it in one region; the first one is used"))
+            out.append(map_violation("map.region-overlap", f"{_word(m)} {e.hex} is in region `{first.name}` and in "
+                                     f"`{e.name}` (first at line {first.location.line}); a space belongs to one region",
+                                     e.location, _path(e), observed=list(e.hex), expected="each hex in one region",
+                                     fix=f"take it out of `{e.name}` or out of `{first.name}`"))
     for rid, cells in getattr(m, "regions", {}).items():
         if not cells:
             out.append(map_violation("map.overlap", f"region `{rid}` has no {_word(m)} on the map",
@@ -433,6 +456,7 @@ def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int,
     violations += check_zones(m, pack)
     violations += check_off_grid(m)
     violations += check_overlap(m)
+    violations += check_zone_ground(m)
     violations += check_connectivity(m)
     violations += check_regions(m)
     fits = {}

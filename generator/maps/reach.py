@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 
 from generator.grids import squaregrid
 from generator.grids.squaregrid import Square
-from generator.maps.checks import check_off_grid, check_overlap, check_terrain, check_zones, map_violation
+from generator.maps.checks import (check_off_grid, check_overlap, check_terrain, check_zone_ground, check_zones,
+                                   map_violation)
 from generator.pack.model import MovementSpec
 
 if TYPE_CHECKING:
@@ -301,6 +302,7 @@ def check_square_map(m: SquareMap, pack: Pack) -> tuple[list[Violation], dict]:
     violations += check_zones(m, pack)
     violations += check_off_grid(m)
     violations += check_overlap(m)
+    violations += check_zone_ground(m)
     found, reach_stats = check_reachability(m, pack)
     violations += found
     levels = {}

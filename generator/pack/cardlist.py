@@ -11,7 +11,8 @@ for any pack:
 - a `hexes` field gives its hex count (`size`);
 - an `attacks` field gives `<kind>_damage` and `<kind>_range` for each attack it has;
 - `requirements` become a short text (`strength ≥ 5`, `piece_type Head × 2`), a `feat` its name,
-  `card-refs` the ids; text fields with a `pattern` (short codes such as `B2`) their value; free
+  `card-refs` the ids; text fields with a `pattern` (short codes such as `B2`) and `pair`
+  fields (`4/2`) their value; a `counts` field its keys and numbers (`Easy 7, Hard 4`); free
   text fields are left out.
 
 Order: by set, then card type (both in game.yaml order), then points, then name. Formats:
@@ -86,6 +87,12 @@ def card_statistics(pack: Pack, card: Card) -> dict:
         elif t == "text" and fspec.pattern:  # short coded text (`B2`, `3x3`): a statistic, not prose
             if value:
                 out[fname] = value
+        elif t == "pair":  # attack/defence written x/y: "4/2", "+4/0"
+            if value:
+                out[fname] = value
+        elif t == "counts":  # a make-up per key: "Easy 7, Medium 7, Hard 4, Last Stand 3"
+            if value:
+                out[fname] = ", ".join(f"{key} {n}" for key, n in value.items())
     return out
 
 

@@ -9,6 +9,7 @@ from pydantic import TypeAdapter, ValidationError
 from generator.core.errors import InputError, Location, Problem, ProblemList, did_you_mean, short_list
 from generator.core.paths import resolve_inside
 from generator.core.yamlio import Document, display_path, load_yaml_file
+from generator.pack import expr
 from generator.pack.assets import FontError, read_ttf
 from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK
 from generator.pack.model import (CARD_SIZES_MM, BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack,
@@ -101,6 +102,7 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
     for i, rule in enumerate(spec.rules):
         need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
         need(rule.side, spec.sides, ("rules", i, "side"), "side")
+    _check_card_checks(spec, doc, out)
     fields = {name for type_spec in spec.card_types.values() for name in type_spec.fields}
     for i, name in enumerate(spec.totals):
         need(name, fields, ("totals", i), "card field")
@@ -129,6 +131,46 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
                                 fix=f"did you mean `{did_you_mean(name, ints)}`?" if did_you_mean(name, ints) else None))
     _check_sizes_and_fields(spec, doc, out)
     out.raise_if_any()
+
+
+def _check_card_checks(spec: GameSpec, doc: Document, out: ProblemList) -> None:
+    """A `card_check` rule names a card type (`each`) and an expression (`expect`) that parses
+    and reads only fields and card types the pack has."""
+    def fields_of(type_id):
+        type_spec = spec.card_types.get(type_id)
+        return None if type_spec is None else list(type_spec.fields)
+
+    for i, rule in enumerate(spec.rules):
+        if rule.check != "card_check":
+            continue
+        for key in ("each", "expect"):
+            if getattr(rule, key) is None:
+                out.add(Problem("schema.missing", f"rule `{rule.id}` (card_check) needs `{key}`", doc.at(("rules", i)),
+                                expected="each: CARD-TYPE and expect: EXPRESSION",
+                                fix="e.g. each: hero, expect: \"base_hp <= max_hp\""))
+        if rule.each is None or rule.expect is None:
+            continue
+        if rule.each not in spec.card_types:
+            guess = did_you_mean(rule.each, spec.card_types)
+            out.add(Problem("pack.reference", f"card type `{rule.each}` is not defined", doc.at(("rules", i, "each")),
+                            found=rule.each, expected=f"one of: {short_list(sorted(spec.card_types))}",
+                            fix=f"did you mean `{guess}`?" if guess else None))
+            continue
+        where = doc.at(("rules", i, "expect"))
+        try:
+            tree = expr.parse(rule.expect)
+        except expr.ExprError as exc:
+            out.add(Problem("pack.expression", f"rule `{rule.id}`: the expression does not read: {exc.message}",
+                            where, found=rule.expect, expected=exc.expected,
+                            fix="see docs/validation.md, \"Card-data checks\""))
+            continue
+        for name, column, known in expr.unknown_names(tree, fields_of, rule.each):
+            guess = did_you_mean(name, known)
+            what = "card type" if not known else "field"
+            out.add(Problem("pack.reference", f"rule `{rule.id}`: {what} `{name}` (column {column} of the expression) "
+                            f"is not defined", where, found=name,
+                            expected=f"one of: {short_list(sorted(known or spec.card_types))}",
+                            fix=f"did you mean `{guess}`?" if guess else None))
 
 
 def _check_sizes_and_fields(spec: GameSpec, doc: Document, out: ProblemList) -> None:
@@ -332,7 +374,8 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
             id=valid.id, name=valid.name, type=type_id, set=valid.set, points=valid.points,
             text=valid.text, flavour=valid.flavour,
             copies=valid.copies if valid.copies is not None else type_spec.kit_copies,
-            art=valid.art, fields=fields, location=location, order=len(cards))
+            art=valid.art, fields=fields, location=location, order=len(cards),
+            field_locations={k: doc.at(path + (k,)) for k in raw if isinstance(k, str)})
 
 
 def _unknown_icons(raw, doc: Document, path: tuple, card_id: str, spec: GameSpec) -> list[Problem]:

@@ -101,6 +101,9 @@ class CardTypeSpec(Strict):
     size: str | CardSize | None = None
     # rounded corners of the die cut, mm (cut files); None: 3 mm
     corner_radius: float | None = Field(default=None, ge=0, le=20)
+    # `shared`: one back for every card of the type and set; `each`: every card has its own
+    # back, drawn by the type's back layout (`back-<type>`) from the card's own fields
+    backs: Literal["shared", "each"] = "shared"
 
 
 class CountRange(Strict):
@@ -202,6 +205,17 @@ class RuleSpec(Strict):
     group_field: str | None = None
     split_field: str | None = None
     counts_field: str | None = None
+    # card-data checks (check: card_check): every card of type `each` must make `expect` true,
+    # an expression of generator.pack.expr ("base_hp <= max_hp")
+    each: str | None = Field(default=None, description="card_check: the card type every card of which is checked")
+    expect: Annotated[str, StringConstraints(min_length=1, max_length=400)] | None = Field(
+        default=None, description=(
+            "card_check: what each card must make true, e.g. `base_hp <= max_hp`, `arena_health < stats.health`, "
+            "`count(boss-card where boss == this.id and tier == \"Last Stand\") >= 1`. Comparisons (< <= > >= == !=), "
+            "+ and - (with spaces), and / or / not, brackets, numbers, \"text\", true / false / none, field names "
+            "(dotted into a mapping: stats.health), count(TYPE where FILTER) and sum(TYPE.FIELD where FILTER); inside "
+            "a filter a name is the counted card's field and this.NAME the checked card's. A value left out makes "
+            "the check not apply to that card. See docs/validation.md, Card-data checks."))
 
 
 TerrainPattern = Literal["none", "dots", "hatch", "crosshatch", "waves", "bricks", "grass"]
@@ -434,6 +448,8 @@ class Card:
     fields: dict
     location: Location
     order: int = 0
+    # where each field the card file writes stands (file:line:column, or sheet cell)
+    field_locations: dict = field(default_factory=dict, repr=False)
 
     def __getattr__(self, name):
         # Jinja layouts read `card.stats`, `card.piece_type`: fall back to the typed fields.
@@ -520,6 +536,14 @@ class Pack:
         if isinstance(size, CardSize):
             return (size.width, size.height)
         return CARD_SIZES_MM[size]
+
+    def back_key(self, set_id: str, type_id: str, card: Card | None = None) -> tuple:
+        """What a face's back is the same for: its set and card type, and with `backs: each`
+        also the card (every output draws, names and groups backs by this one key)."""
+        type_spec = self.spec.card_types.get(type_id)
+        if card is not None and type_spec is not None and type_spec.backs == "each":
+            return (set_id, type_id, card.id)
+        return (set_id, type_id)
 
     def cards_of(self, type_id: str | None = None, set_id: str | None = None) -> list[Card]:
         return [c for c in self.cards.values()

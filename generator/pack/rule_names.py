@@ -12,7 +12,7 @@ BUILD_CHECKS = ("points_limit", "deck_size", "copy_limit", "card_sets", "card_ki
                 "requirements", "count", "owner", "stat_minimum", "unique_cards", "shared_cards",
                 "deck_composition")
 # primitives run over the whole pack (generator.rules.pack_checks.PACK_CHECKS)
-PACK_CHECKS = ("composition", "pack_count")
+PACK_CHECKS = ("composition", "pack_count", "card_check")
 KNOWN_CHECKS = frozenset(BUILD_CHECKS + PACK_CHECKS)
 
 

@@ -92,8 +92,8 @@ def field_annotation(spec, game: GameSpec):
         return list[CardId]
     if t == "card-ref":
         return CardId
-    if t == "pair":  # two whole numbers written x/y, e.g. attack/defence "3/2"
-        return Annotated[str, StringConstraints(pattern=r"^-?[0-9]{1,4}/-?[0-9]{1,4}$")]
+    if t == "pair":  # two whole numbers written x/y, e.g. attack/defence "3/2"; a modifier "+4/0", "-2/-1"
+        return Annotated[str, StringConstraints(pattern=r"^[+-]?[0-9]{1,4}/[+-]?[0-9]{1,4}$")]
     if t == "counts":
         return dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=999)]]
     if t == "bool":
@@ -108,13 +108,16 @@ def _patterned_text(pattern: str, help_text: str | None):
     field's `pattern_help`, so the report can say what is wanted in words."""
     compiled = re.compile(pattern)
 
-    def check(value: str) -> str:
+    def check(value: str | int) -> str:
+        # a whole number the pattern allows is that text: `aoe: 1` as the design writes it
+        value = str(value)
         if not compiled.fullmatch(value):
             raise PydanticCustomError("string_pattern_mismatch", "String should match pattern '{pattern}'",
                                       {"pattern": pattern, "help": help_text or ""})
         return value
 
-    return Annotated[str, Field(max_length=2000, json_schema_extra={"pattern": pattern}), AfterValidator(check)]
+    return Annotated[Annotated[str, Field(max_length=2000)] | int, Field(json_schema_extra={"pattern": pattern}),
+                     AfterValidator(check)]
 
 
 def card_models(game: GameSpec) -> dict[str, type[BaseModel]]:

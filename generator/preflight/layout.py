@@ -78,12 +78,12 @@ def _check_faces(pack, build, shared, safe_mm: float, findings: list[Finding]) -
         layout = shared.layouts.get(face.layout)
         findings += _check_layout(layout, layout.frame + layout.elements, ctx, name, width, height, safe_mm, shared,
                                   face.card)
-        back_key = (face.set_id, face.type_id)
+        back_key = pack.back_key(face.set_id, face.type_id, face.card)
         if back_key not in backs_done:
             backs_done.add(back_key)
             back = shared.back_layout(face.type_id)
-            findings += _check_layout(back, back.frame + back.elements, ctx, f"back-{face.set_id}-{face.type_id}",
-                                      width, height, safe_mm, shared, None)
+            findings += _check_layout(back, back.frame + back.elements, ctx, "back-" + "-".join(back_key),
+                                      width, height, safe_mm, shared, face.card if len(back_key) > 2 else None)
 
 
 def _check_layout(layout, elements, ctx, name, width, height, safe_mm, shared, card) -> list[Finding]:

@@ -90,7 +90,7 @@ def shared_cards(ctx, rule: RuleSpec) -> list[Violation]:
         printed = getattr(type_spec, "kit_copies", 1) or 1
         if len(uses) <= printed:
             continue
-        second = uses[1]
+        second = uses[printed]  # the first use beyond what the kit prints
         values = {"card": card.name, "count": len(uses), "printed": printed, "more": len(uses) - printed}
         template = rule.message or (
             "{count} characters use {card}: they are separate characters, but the kit prints "

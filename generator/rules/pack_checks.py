@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from generator.core.errors import Location
 from generator.core.report import Contributor, Violation
-from generator.pack import rule_names
+from generator.pack import expr, rule_names
 from generator.pack.rule_names import registry_matches
 
 if TYPE_CHECKING:
@@ -72,7 +72,55 @@ def pack_count(pack: Pack, rule: RuleSpec) -> list[Violation]:
                       fix=rule.fix)]
 
 
-PACK_CHECKS = {"composition": composition, "pack_count": pack_count}
+class _Values(dict):
+    """A message template's values; a name it does not know stays as written."""
+
+    def __missing__(self, key):
+        return "{" + key + "}"
+
+
+def card_check(pack: Pack, rule: RuleSpec) -> list[Violation]:
+    """Every card of type `each` makes `expect` true (generator.pack.expr: comparisons, sums,
+    counts of related cards); each card that does not is one violation at the field it breaks."""
+    if rule.each is None or rule.expect is None:
+        return []
+    tree = expr.parse(rule.expect)  # the loader has refused an expression that does not parse
+    cards = list(pack.cards.values())
+    reads = expr.top_fields(tree)
+    out = []
+    for card in cards:
+        if card.type != rule.each:
+            continue
+        try:
+            ok = expr.holds(tree, card, cards)
+            found = None if ok else expr.explain(tree, card, cards)
+        except TypeError as exc:
+            ok, found = False, str(exc)
+        if ok:
+            continue
+        where = next((card.field_locations[f] for f in reads if f in card.field_locations), card.location)
+        values = _Values(card=card.name, id=card.id, found=found, expected=rule.expect)
+        values.update({k: v for k, v in card.fields.items() if isinstance(v, (str, int, float))})
+        message = _fill(rule.message, values) or _fill("{card}: {found}; expected {expected}", values)
+        out.append(Violation(rule.id, rule.severity, message, where, card.id + (f".{reads[0]}" if reads else ""),
+                             observed=found, expected=rule.expect,
+                             contributors=(Contributor(card.id, card.name, card.points, card.copies),),
+                             fix=_fill(rule.fix, values)))
+    return out
+
+
+def _fill(template: str | None, values: dict) -> str | None:
+    """A pack's message template with the card's values; a template that does not fill is
+    left as written rather than breaking the report."""
+    if not template:
+        return None
+    try:
+        return template.format_map(values)
+    except (ValueError, IndexError, KeyError, AttributeError, TypeError):
+        return template
+
+
+PACK_CHECKS = {"composition": composition, "pack_count": pack_count, "card_check": card_check}
 registry_matches("pack", rule_names.PACK_CHECKS, PACK_CHECKS)
 
 

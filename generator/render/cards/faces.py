@@ -131,7 +131,8 @@ class CardPainter:
 
     def _draw_layout(self, face: CardFace, layout: Layout, ctx: dict, x: float, y: float, tag: str = "") -> None:
         if face.back:
-            form = self._form(f"back-{face.set_id}-{face.type_id}{tag}", layout.frame + layout.elements, layout, ctx)
+            key = self.shared.pack.back_key(face.set_id, face.type_id, face.card)
+            form = self._form("back-" + "-".join(key) + tag, layout.frame + layout.elements, layout, ctx)
             self._place_form(form, x, y)
             return
         if layout.frame:
