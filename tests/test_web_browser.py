@@ -320,9 +320,7 @@ def test_other_packs_build_a_legal_build_by_clicking(server, page, tmp_path, pac
             for item in base_cards:
                 add(page, card[item if isinstance(item, str) else item[side.base.item_key or "card"]])
         else:
-            if page.locator("#target-char option[value=new]").count():
-                page.locator("#target-char").select_option("new")
-            add(page, card[base_cards])
+            add(page, card[base_cards])  # a base card starts a new character while the side has room
         for place in ("equipment", "abilities"):
             for cid in char.get(place, []):
                 add(page, card[cid])
@@ -338,7 +336,7 @@ def test_other_packs_build_a_legal_build_by_clicking(server, page, tmp_path, pac
 
 
 @pytest.mark.parametrize("pack_id, stem, target, card_id, rule", [
-    ("raid_boss", "party-first-raid", "new", "brannoc-stonehide", "party.distinct"),  # a fifth hero, twice
+    ("raid_boss", "party-first-raid", "swap", "brannoc-stonehide", "party.distinct"),  # the fourth hero out, the first twice
     ("final_boss", "quick-game", "2", "cheat-code", "decks.copies"),  # the Drops deck; the kit prints one
 ])
 def test_a_rule_of_these_packs_shows_next_to_its_card(server, page, tmp_path, pack_id, stem, target, card_id,
@@ -348,7 +346,11 @@ def test_a_rule_of_these_packs_shows_next_to_its_card(server, page, tmp_path, pa
     name = names(pack_id)[card_id]
     page.goto(f"{base}/p/{pack_id}/edit?preset={stem}")
     expect(page.locator("#verdict")).to_have_text("LEGAL")
-    page.locator("#target-char").select_option(target)
+    if target == "swap":  # a full side takes no more: its hero buttons say so until one leaves
+        expect(page.get_by_role("button", name=f"Add {name}", exact=True)).to_be_disabled()
+        changes(page, lambda: page.locator("li.char").last.locator("header button[aria-label^=Remove]").click())
+    else:
+        page.locator("#target-char").select_option(target)
     add(page, name)
     expect(page.locator("#verdict")).not_to_have_text("LEGAL")
     expect(page.locator(f'[data-rule="{rule}"]').first).to_be_visible()

@@ -22,6 +22,17 @@
     if (code) url.searchParams.set("code", code);
     if (state.stem) url.searchParams.set("file", state.stem);
     if (code) history.replaceState(null, "", url.pathname + "?" + url.searchParams.toString());
+    showBlocked(JSON.parse(s.dataset.blocked || "{}"));
+  }
+
+  // the server says, per place of a character, why nothing can be added there yet
+  function showBlocked(blocked) {
+    document.querySelectorAll("details[data-place]").forEach((group) => {
+      const why = blocked[group.dataset.place] || "";
+      group.querySelectorAll("button.add").forEach((b) => { b.disabled = Boolean(why); b.title = why; });
+      const note = group.querySelector(".why");
+      if (note) { note.hidden = !why; note.textContent = why ? why.charAt(0).toUpperCase() + why.slice(1) + "." : ""; }
+    });
   }
 
   // `html` is the server's escaped HTML; a message made here is set as text
@@ -53,7 +64,14 @@
     }
   }
 
-  function queue(op) { state.busy = state.busy.then(() => send(op)).catch((e) => say(String(e), "error")); return state.busy; }
+  // window.pnpBusy: changes sent and not yet shown (tests wait for 0)
+  window.pnpBusy = 0;
+  function queue(op) {
+    window.pnpBusy += 1;
+    state.busy = state.busy.then(() => send(op)).catch((e) => say(String(e), "error"))
+      .finally(() => { window.pnpBusy -= 1; });
+    return state.busy;
+  }
 
   document.addEventListener("click", (e) => {
     const el = e.target.closest("button[data-op]");

@@ -1,0 +1,135 @@
+"""The deck builder as players expect it (issue 26), in Debian's Chromium driven by Playwright:
+characters as each pack's sides define them, no dead-end clicks, at desktop and phone width.
+Everything is driven by the packs' data: the tests loop over the packs' sides."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from test_web_browser import WIDTHS, add, browser, changes, doc_text, expect, server, shoot  # noqa: F401
+from web_support import REPO
+
+
+def _sides():
+    from generator.pack.load import load_pack
+    out = []
+    for pack_dir in sorted((REPO / "card_data").iterdir()):
+        if not (pack_dir / "game.yaml").exists():
+            continue
+        pack = load_pack(pack_dir)
+        for side_id, side in pack.spec.sides.items():
+            out.append((pack_dir.name, side_id))
+    return out
+
+
+def _pack(pack_id):
+    from generator.pack.load import load_pack
+    return load_pack(REPO / "card_data" / pack_id)
+
+
+@pytest.fixture(params=list(WIDTHS))
+def watched(browser, request):  # noqa: F811
+    """A page at one width that records every answer of 400 or more and every script error."""
+    context = browser.new_context(viewport={"width": WIDTHS[request.param], "height": 844})
+    pg = context.new_page()
+    bad, errors = [], []
+    pg.on("response", lambda r: bad.append(f"{r.status} {r.request.method} {r.url}") if r.status >= 400 else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.width_label = request.param
+    yield pg, bad
+    context.close()
+    assert not errors, errors
+
+
+MULTI = [(p, s) for p, s in _sides()
+         if not _pack(p).spec.sides[s].base.many and (_pack(p).spec.sides[s].characters.max or 99) > 1]
+
+
+@pytest.mark.parametrize("pack_id, side_id", MULTI)
+def test_each_base_card_clicked_starts_a_character_until_the_side_is_full(server, watched, tmp_path, pack_id,  # noqa: F811
+                                                                          side_id):
+    """Four heroes in four clicks where the side has four: a base card adds a character while
+    the side has room; before the first, the other places say what to do first (disabled, not
+    an error); when full, the base cards say why they are off. No click answers 4xx/5xx."""
+    pg, bad = watched
+    base, _ = server
+    pack = _pack(pack_id)
+    side = pack.spec.sides[side_id]
+    base_cards = [c for c in pack.cards.values() if c.type == side.base.type and c.set in side.sets]
+    want = min(side.characters.max or 4, 4, len(base_cards))
+    pg.goto(f"{base}/p/{pack_id}/edit?side={side_id}")
+    base_word = pack.spec.card_types[side.base.type].name.lower()
+    for place in ("equipment", "abilities", "deck"):
+        group = pg.locator(f"details[data-place={place}]")
+        if group.count():
+            expect(group.locator(".why")).to_contain_text(f"dd a{'n' if base_word[0] in 'aeiou' else ''} {base_word} first")
+            expect(group.locator("button.add").first).to_be_disabled()
+    for i, card in enumerate(base_cards[:want]):
+        add(pg, card.name)
+        doc = json.loads(doc_text(pg))
+        assert len(doc["characters"]) == i + 1, doc
+        assert doc["characters"][i][side.base.key] == card.id
+    for place in ("equipment", "abilities", "deck"):
+        group = pg.locator(f"details[data-place={place}]")
+        if group.count():
+            expect(group.locator(".why")).to_be_hidden()
+    # cards go to the character chosen: by default the last added, else the one picked
+    # (a card that belongs to one character's base card goes to that character)
+    if side.deck:
+        chars = json.loads(doc_text(pg))["characters"]
+        deck_cards = [c for c in pack.cards.values() if c.type in side.deck.types and c.set in side.sets]
+        free = [c for c in deck_cards if _owner(pack, c) is None]
+        owned = [c for c in deck_cards if _owner(pack, c) == chars[-1][side.base.key]]
+        pg.locator("#target-char").select_option(index=0)
+        if free:
+            add(pg, free[0].name)
+            assert free[0].id in json.loads(doc_text(pg))["characters"][0]["deck"]
+        if owned:
+            add(pg, owned[0].name)
+            assert owned[0].id in json.loads(doc_text(pg))["characters"][-1]["deck"]
+    # position order: the last moves up one
+    before = json.loads(doc_text(pg))["characters"]
+    changes(pg, lambda: pg.locator("li.char").last.get_by_role("button", name="Move", exact=False).first.click())
+    after = json.loads(doc_text(pg))["characters"]
+    assert after[-2] == before[-1] and after[-1] == before[-2]
+    if side.characters.max == want:
+        expect(pg.get_by_role("button", name=f"Add {base_cards[want].name}" if len(base_cards) > want
+                              else f"Add {base_cards[0].name}", exact=True)).to_be_disabled()
+        expect(pg.locator(f"details[data-place=base] .why")).to_contain_text("remove one")
+    shoot(pg, tmp_path, f"characters-{pack_id}-{side_id}-{pg.width_label}")
+    assert not bad, bad
+
+
+def _owner(pack, card):
+    from generator.web.state import owner_of
+    return owner_of(pack, card)
+
+
+@pytest.mark.parametrize("pack_id, side_id", _sides())
+def test_no_enabled_control_answers_an_error(server, watched, pack_id, side_id):  # noqa: F811
+    """From an empty build: every enabled add button of each place once (the first few of
+    each), then every enabled button of the build itself once; nothing answers 4xx/5xx."""
+    pg, bad = watched
+    if pg.width_label != "desktop":
+        pytest.skip("the same controls as at desktop width; one width is enough for this sweep")
+    base, _ = server
+    pg.goto(f"{base}/p/{pack_id}/edit?side={side_id}")
+    for place in ("base", "equipment", "abilities", "deck"):
+        for i in range(3):
+            button = pg.locator(f"details[data-place={place}] button.add:enabled").nth(i)
+            if button.count():
+                changes(pg, button.click)
+    clicked = 0
+    while clicked < 40:
+        buttons = pg.locator("#editor button[data-op]:enabled")
+        if clicked >= buttons.count():
+            break
+        button = buttons.nth(clicked)
+        before = doc_text(pg)
+        button.click()
+        pg.wait_for_function("prev => document.getElementById('build-doc').textContent !== prev "
+                             "|| !window.pnpBusy", arg=before)
+        clicked += 1
+    assert not bad, bad
