@@ -133,3 +133,28 @@ def test_no_enabled_control_answers_an_error(server, watched, pack_id, side_id):
                              "|| !window.pnpBusy", arg=before)
         clicked += 1
     assert not bad, bad
+
+
+@pytest.mark.parametrize("pack_id, stem", [("boss_fight", "boss-ashen-behemoth"), ("raid_boss", "boss-karrun")])
+def test_a_fix_button_fixes_what_it_was_offered_for(server, watched, tmp_path, pack_id, stem):  # noqa: F811
+    """One copy too many, by clicking +: the message is in the game's words (no rule id, no
+    field name), its fix is a button naming the card and the count, and one click of it makes
+    the build legal again."""
+    pg, bad = watched
+    base, _ = server
+    pg.goto(f"{base}/p/{pack_id}/edit?preset={stem}")
+    expect(pg.locator("#verdict")).to_have_text("LEGAL")
+    row = pg.locator("ul.deck li.item").first
+    card = row.get_attribute("data-card")
+    name = row.locator(".iname a").text_content()
+    for _ in range(2):
+        changes(pg, lambda: row.get_by_role("button", name=f"One more {name}").click())
+    expect(pg.locator("#verdict")).to_have_text("NOT LEGAL")
+    shown = pg.locator(".violation").first
+    expect(shown).not_to_contain_text("`")
+    fix = pg.locator(f'li.item[data-card="{card}"] .fixbtn')
+    expect(fix).to_have_text(f"Remove 2 × {name}")
+    shoot(pg, tmp_path, f"fix-{pack_id}-{pg.width_label}")
+    changes(pg, fix.click)
+    expect(pg.locator("#verdict")).to_have_text("LEGAL")
+    assert not bad, bad

@@ -13,6 +13,7 @@ from generator.core.report import Report, Violation
 from generator.share.codes import share_code
 from generator.pack import display
 from generator.web import charts
+from generator.web.fixes import fixes, key
 from generator.web.common import per_pack
 from generator.web.state import NO_LIMIT, WHERE, place_of, side_of, to_build
 from generator.core.yamlio import parse_yaml
@@ -71,6 +72,10 @@ class BuildView:
     charts: dict = field(default_factory=dict)
     priced: bool = True  # the side's builds can cost points (generator.pack.display)
     stat_labels: dict = field(default_factory=dict)  # the statistics shown, key -> label
+    fixes: dict = field(default_factory=dict)  # violation key -> (button label, change), see web.fixes
+
+    def fix_for(self, v: Violation):
+        return self.fixes.get(key(v))
 
     @property
     def legal(self) -> bool:
@@ -184,6 +189,7 @@ def build_view(pack: Pack, doc: dict) -> BuildView:
         except InputError as exc:
             view.code_error = exc.problems[0].message
     view.charts = charts.build_charts(pack, doc, report, side, build)
+    view.fixes = fixes(pack, doc, report)
     return view
 
 
