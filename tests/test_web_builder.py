@@ -118,7 +118,7 @@ def test_no_enabled_control_answers_an_error(server, watched, pack_id, side_id):
     pg.goto(f"{base}/p/{pack_id}/edit?side={side_id}")
     for place in ("base", "equipment", "abilities", "deck"):
         for i in range(3):
-            button = pg.locator(f"details[data-place={place}] button.add:enabled").nth(i)
+            button = pg.locator(f"details[data-place={place}] button.add:enabled:not([aria-pressed=true])").nth(i)
             if button.count():
                 changes(pg, button.click)
     clicked = 0
@@ -157,4 +157,61 @@ def test_a_fix_button_fixes_what_it_was_offered_for(server, watched, tmp_path, p
     shoot(pg, tmp_path, f"fix-{pack_id}-{pg.width_label}")
     changes(pg, fix.click)
     expect(pg.locator("#verdict")).to_have_text("LEGAL")
+    assert not bad, bad
+
+
+def test_the_card_picker_shows_filters_sorts_and_counts(server, watched, tmp_path):  # noqa: F811
+    """Thumbnails with their size set before they load (nothing jumps), a larger picture on a
+    tap, filters by type, set, owner and points, sort by points, and the copies as buttons
+    0..most from the pack's copy rule."""
+    pg, bad = watched
+    base, _ = server
+    pg.goto(f"{base}/p/boss_fight/edit?preset=boss-ashen-behemoth")
+    thumbs = pg.locator(".pick img")
+    assert thumbs.count() > 20
+    sizes = thumbs.evaluate_all("els => els.map(e => [e.getAttribute('width'), e.getAttribute('height')])")
+    assert all(w and h for w, h in sizes), sizes
+    first = pg.locator(".pick li:not([hidden]) .thumb").first
+    first.scroll_into_view_if_needed()
+    pg.wait_for_function("() => { const i = document.querySelector('.pick li .thumb img');"
+                         " return i.complete && i.naturalWidth > 0; }")
+    assert pg.locator(".pick li .thumb img").first.evaluate("i => i.naturalWidth") < 200  # a thumbnail, not the card
+    # filters: one type, one set, points range; counts say how many of each group show
+    deck = pg.locator("details[data-place=deck]")
+    all_deck = deck.locator(".pick li").count()
+    every = pg.locator(".pick li").evaluate_all("els => els.map(e => Number(e.dataset.points || 0))")
+    top = max(every)
+    pg.get_by_label("Points at least").fill(str(top))
+    shown = pg.locator(".pick li:not([hidden])")
+    assert 0 < shown.count() < len(every)
+    assert all(int(p or 0) >= top for p in shown.evaluate_all("els => els.map(e => e.dataset.points)"))
+    in_deck = deck.locator(".pick li:not([hidden])").count()
+    expect(deck.locator(".count")).to_have_text(f"({in_deck} of {all_deck})")
+    pg.get_by_label("Points at least").fill("")
+    pg.locator("#pf-set").select_option(label="Neutral Set")
+    assert set(deck.locator(".pick li:not([hidden])").evaluate_all("els => els.map(e => e.dataset.set)")) == {"neutral"}
+    pg.locator("#pf-set").select_option("")
+    pg.locator("#pf-type").select_option(label="Ability")
+    assert pg.locator("details[data-place=deck] .pick li:not([hidden])").count() == 0
+    pg.locator("#pf-type").select_option("")
+    pg.locator("#pf-sort").select_option("points")
+    for group in pg.locator("ul.pick").all():
+        points = group.locator("li").evaluate_all("els => els.map(e => Number(e.dataset.points || 0))")
+        assert points == sorted(points)
+    # copies as buttons 0..3 (the copy rule's default of 3 here); the held count is pressed
+    row = pg.locator("details[data-place=deck] .pick li", has=pg.get_by_role("button", name="0 × Walk", exact=True))
+    expect(row.get_by_role("button")).to_have_count(5)  # the picture and 0..3
+    held = json.loads(doc_text(pg))["characters"][0]["deck"].get("walk", 0)
+    expect(row.get_by_role("button", name=f"{held} × Walk", exact=True)).to_have_attribute("aria-pressed", "true")
+    changes(pg, row.get_by_role("button", name="0 × Walk", exact=True).click)
+    assert "walk" not in json.loads(doc_text(pg))["characters"][0]["deck"]
+    # a tap on a picture shows it larger; Escape closes it
+    row.locator(".thumb").click()
+    expect(pg.locator("#preview")).to_be_visible()
+    pg.wait_for_function("() => document.getElementById('preview-img').naturalWidth > 300")
+    shoot(pg, tmp_path, f"picker-preview-{pg.width_label}")
+    pg.mouse.move(1, 1)  # off the pictures (the screenshots resized the page under the mouse)
+    pg.keyboard.press("Escape")
+    expect(pg.locator("#preview")).to_be_hidden()
+    shoot(pg, tmp_path, f"picker-{pg.width_label}")
     assert not bad, bad

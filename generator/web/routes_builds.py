@@ -13,9 +13,10 @@ from generator.pack.model import Pack
 from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
 from generator.web.state import (apply_op, blocked, clean_document, document_from_yaml, new_document,
-                                 owner_character, parse_op, place_of, side_cards, to_build, to_yaml)
+                                 owner_character, parse_op, place_of, to_build, to_yaml)
 from generator.web.storage import MAX_FILE_BYTES, slug
-from generator.web.view import allows_no_limit, build_view, picker_groups
+from generator.web.picker import picker
+from generator.web.view import allows_no_limit, build_view
 from generator.share.codes import build_document, decode
 from generator.share.decklist import parse_decklist
 
@@ -41,9 +42,8 @@ def _editor_context(pack: Pack, doc: dict, target: dict | None = None, stem: str
 def editor_page(request: Request, pack: Pack, doc: dict, stem: str | None = None, status: int = 200,
                 notice: str | None = None):
     ctx = _editor_context(pack, doc, stem=stem)
-    groups = picker_groups(pack, doc["side"], side_cards(pack, doc["side"]))
-    return page(request, "editor.html", status=status, title=f"{doc['name']}: {pack.spec.name}", groups=groups,
-                notice=notice, **ctx)
+    return page(request, "editor.html", status=status, title=f"{doc['name']}: {pack.spec.name}",
+                pick=picker(pack, doc["side"]), notice=notice, **ctx)
 
 
 def _no_sides(pack: Pack) -> InputError:

@@ -15,7 +15,7 @@ from generator.pack import display
 from generator.web import charts
 from generator.web.fixes import fixes, key
 from generator.web.common import per_pack
-from generator.web.state import NO_LIMIT, WHERE, place_of, side_of, to_build
+from generator.web.state import NO_LIMIT, WHERE, side_of, to_build
 from generator.core.yamlio import parse_yaml
 from generator.pack.load import build_from_document
 
@@ -274,20 +274,6 @@ def _slots(pack: Pack, bases: list, equipment: list) -> tuple[int | None, int | 
     used = sum(value(e.card_id, use_field) for b in bases for e in b.children)
     used += sum(value(e.card_id, use_field) for e in equipment)
     return used, total
-
-
-def picker_groups(pack: Pack, side_id: str, cards) -> list[tuple[str, str, list]]:
-    """The side's cards grouped by the place they go: (place, heading, cards)."""
-    side = pack.spec.sides[side_id]
-    order = ["base", "equipment", "abilities", "deck"]
-    groups: dict[str, list] = {p: [] for p in order}
-    for card in cards:
-        groups[place_of(pack, side_id, card.type)].append((card, card_tag(pack, card, owner=True)))
-    names = {"base": pack.spec.card_types[side.base.type].name,
-             "equipment": pack.spec.card_types[side.equipment.type].name if side.equipment else "",
-             "abilities": ", ".join(pack.spec.card_types[t].name for t in side.abilities.types) if side.abilities else "",
-             "deck": ", ".join(pack.spec.card_types[t].name for t in side.deck.types) if side.deck else ""}
-    return [(p, names[p], groups[p]) for p in order if groups[p]]
 
 
 def card_tag(pack: Pack, card, owner: bool = False) -> str:
