@@ -215,3 +215,55 @@ def test_the_card_picker_shows_filters_sorts_and_counts(server, watched, tmp_pat
     expect(pg.locator("#preview")).to_be_hidden()
     shoot(pg, tmp_path, f"picker-{pg.width_label}")
     assert not bad, bad
+
+
+def test_undo_and_redo_restore_each_build_byte_for_byte_and_notes_are_saved(server, watched, tmp_path):  # noqa: F811
+    """A party made step by step (heroes, an ability, deck copies, a name, notes, a limit, an
+    order, a removal); undo after each step gives back the build before it, byte for byte,
+    and redo walks forward again. The notes go into the saved file and come back with it;
+    Duplicate makes an unsaved copy."""
+    pg, bad = watched
+    base, builds = server
+    pg.goto(f"{base}/p/boss_fight/edit?side=hero")
+    expect(pg.locator("#undo")).to_be_disabled()
+    texts = [doc_text(pg)]
+
+    def step(action):
+        changes(pg, action)
+        texts.append(doc_text(pg))
+
+    heroes = pg.locator("details[data-place=base] button.add:enabled")
+    step(lambda: heroes.nth(0).click())
+    step(lambda: heroes.nth(1).click())
+    step(lambda: pg.locator("details[data-place=abilities] button[data-op]:enabled").first.click())
+    step(lambda: pg.locator("details[data-place=deck] button[data-count='2']").first.click())
+    step(lambda: pg.locator("details[data-place=deck] button[data-count='1']").nth(3).click())
+    name = pg.get_by_label("Build name")
+    step(lambda: (name.fill("Undo Party"), name.press("Enter")))
+    notes = pg.get_by_label("Notes")
+    step(lambda: (notes.fill("Bring the blue dice.\nSable goes first."), notes.press("Tab")))
+    step(lambda: pg.locator("li.char").last.get_by_role("button", name="Move", exact=False).first.click())
+    step(lambda: pg.locator("li.char").first.locator("header button[aria-label^=Remove]").click())
+    assert len(set(texts)) == len(texts)  # every step changed the build
+    for i in range(len(texts) - 1, 0, -1):
+        changes(pg, pg.locator("#undo").click)
+        assert doc_text(pg) == texts[i - 1], f"undo of step {i}"
+    expect(pg.locator("#undo")).to_be_disabled()
+    for i in range(1, len(texts)):
+        changes(pg, lambda: pg.keyboard.press("Control+y") if i % 2 else pg.locator("#redo").click())
+        assert doc_text(pg) == texts[i], f"redo of step {i}"
+    expect(pg.locator("#redo")).to_be_disabled()
+    shoot(pg, tmp_path, f"undo-notes-{pg.width_label}")
+    # the notes are saved with the build and shown when it is opened again
+    pg.get_by_role("button", name="Save to the builds folder").click()
+    expect(pg.locator("#flash")).to_contain_text("saved as")
+    saved = builds / pg.locator("#flash").text_content().split("/")[-1].strip()
+    text = saved.read_text()
+    assert "notes:" in text and "Bring the blue dice." in text
+    pg.goto(f"{base}/p/boss_fight/edit?file={saved.stem}")
+    expect(pg.get_by_label("Notes")).to_have_value("Bring the blue dice.\nSable goes first.")
+    changes(pg, pg.get_by_role("button", name="Duplicate").click)
+    assert json.loads(doc_text(pg))["name"] == "Undo Party (copy)"
+    expect(pg.locator("#flash")).to_contain_text("copy")
+    expect(pg.get_by_role("button", name="Save to the builds folder")).to_be_visible()
+    assert not bad, bad

@@ -20,6 +20,7 @@ WHERE = "the build in the page"
 MAX_CHARACTERS = 50
 MAX_LIST = 200
 MAX_TEXT = 200
+MAX_NOTES = 2000  # a build's notes, plain text
 NO_LIMIT = "none"  # the `points_limit: none` of packs that allow a game without a limit
 
 
@@ -74,7 +75,7 @@ def clean_document(data, pack: Pack, strict: bool = False) -> dict:
                        "points_limit", limit, ", ".join(list(pack.spec.points_limits) + ["a number"]))
         doc["points_limit"] = limit
     if data.get("notes"):
-        doc["notes"] = _text(data["notes"], "notes", 2000)
+        doc["notes"] = _text(data["notes"], "notes", MAX_NOTES)
     chars = data.get("characters", [])
     if not isinstance(chars, list) or len(chars) > MAX_CHARACTERS:
         raise _bad("`characters` must be a list", "characters", expected=f"at most {MAX_CHARACTERS} characters")
@@ -276,7 +277,8 @@ class Op:
     value: str | None = None
 
 
-OPS = ("view", "add", "remove", "deck", "add_char", "remove_char", "rename_char", "set_name", "set_limit", "move_char")
+OPS = ("view", "add", "remove", "deck", "add_char", "remove_char", "rename_char", "set_name", "set_limit", "move_char",
+       "set_notes")
 
 
 def parse_op(data) -> Op:
@@ -294,7 +296,7 @@ def parse_op(data) -> Op:
 
     def text(key):
         value = data.get(key)
-        return None if value is None else _text(str(value), key)
+        return None if value is None else _text(str(value), key, MAX_NOTES if data["op"] == "set_notes" else MAX_TEXT)
 
     return Op(data["op"], num("char"), text("card"), num("piece"), num("index"), num("delta") or 1,
               text("place"), text("value"))
@@ -312,7 +314,13 @@ def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
             raise _bad("no such character in the build", "char", index, f"0 to {len(chars) - 1}")
         return chars[index]
 
-    if op.op == "set_name":
+    if op.op == "set_notes":
+        notes = (op.value or "").replace("\r\n", "\n").strip()
+        if notes:
+            doc["notes"] = notes
+        else:
+            doc.pop("notes", None)
+    elif op.op == "set_name":
         doc["name"] = (op.value or "").strip()[:MAX_TEXT] or doc["name"]
     elif op.op == "set_limit":
         value = (op.value or "").strip()

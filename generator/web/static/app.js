@@ -45,18 +45,35 @@
     flash.replaceChildren(p);
   }
 
-  async function send(op) {
+  // undo and redo: the build documents before each change, kept in the page
+  const past = [], future = [];
+  const undoBtn = document.getElementById("undo"), redoBtn = document.getElementById("redo");
+  function showHistory() {
+    if (undoBtn) undoBtn.disabled = past.length === 0;
+    if (redoBtn) redoBtn.disabled = future.length === 0;
+  }
+
+  // `how`: {build: a document to send instead of the page's, history: "undo" | "redo" | undefined}
+  async function send(op, how) {
+    how = how || {};
     const focused = document.activeElement;
     const key = focused && (focused.dataset.op || focused.id || focused.dataset.change);
+    const before = document.getElementById("build-doc").textContent;
+    const build = how.build !== undefined ? JSON.parse(how.build) : JSON.parse(before);
     const res = await fetch(`/p/${pack}/edit/apply`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-pnp-fragment": "1" },
-      body: JSON.stringify({ build: doc(), op: op, target: { char: state.char, piece: state.piece }, stem: state.stem }),
+      body: JSON.stringify({ build: build, op: op, target: { char: state.char, piece: state.piece }, stem: state.stem }),
     });
     const html = await res.text();
     if (!res.ok) { say(html); return; }
     flash.innerHTML = "";
     box.innerHTML = html;
+    const after = document.getElementById("build-doc").textContent;
+    if (how.history === "undo") future.push(before);
+    else if (how.history === "redo") past.push(before);
+    else if (after !== before) { past.push(before); future.length = 0; if (past.length > 200) past.shift(); }
+    showHistory();
     readState();
     if (key) {  // keep the keyboard where it was
       const again = [...document.querySelectorAll("[data-op],[id],[data-change]")].find(
@@ -67,9 +84,9 @@
 
   // window.pnpBusy: changes sent and not yet shown (tests wait for 0)
   window.pnpBusy = 0;
-  function queue(op) {
+  function queue(op, how) {
     window.pnpBusy += 1;
-    state.busy = state.busy.then(() => send(op)).catch((e) => say(String(e), "error"))
+    state.busy = state.busy.then(() => send(op, how)).catch((e) => say(String(e), "error"))
       .finally(() => { window.pnpBusy -= 1; });
     return state.busy;
   }
@@ -99,6 +116,34 @@
       op.value = el.value;
       queue(op);
     }
+  });
+
+  function undo() {
+    if (!past.length) return;
+    queue({ op: "view", char: state.char }, { build: past.pop(), history: "undo" });
+  }
+  function redo() {
+    if (!future.length) return;
+    queue({ op: "view", char: state.char }, { build: future.pop(), history: "redo" });
+  }
+  if (undoBtn) undoBtn.addEventListener("click", undo);
+  if (redoBtn) redoBtn.addEventListener("click", redo);
+  document.addEventListener("keydown", (e) => {
+    const t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA")) return;  // the field's own undo
+    const k = e.key.toLowerCase();
+    if ((e.ctrlKey || e.metaKey) && k === "z") { e.preventDefault(); (e.shiftKey ? redo : undo)(); }
+    else if ((e.ctrlKey || e.metaKey) && k === "y") { e.preventDefault(); redo(); }
+  });
+
+  // a copy of the build on the page, not yet saved anywhere
+  document.addEventListener("click", (e) => {
+    if (!e.target.closest("button[data-duplicate]")) return;
+    const d = doc();
+    d.name = `${d.name} (copy)`.slice(0, 200);
+    state.stem = null;
+    queue({ op: "view", char: state.char }, { build: JSON.stringify(d) })
+      .then(() => say("This is a copy: save it to keep it.", "notice"));
   });
 
   document.addEventListener("submit", (e) => {
