@@ -267,3 +267,86 @@ def test_undo_and_redo_restore_each_build_byte_for_byte_and_notes_are_saved(serv
     expect(pg.locator("#flash")).to_contain_text("copy")
     expect(pg.get_by_role("button", name="Save to the builds folder")).to_be_visible()
     assert not bad, bad
+
+
+PHONE = {"width": 390, "height": 844}
+SMALL = """() => [...document.querySelectorAll('button, input, select, textarea, summary, a.button')]
+  .filter(e => e.offsetParent !== null && getComputedStyle(e).visibility !== 'hidden')
+  .map(e => [e.getBoundingClientRect(), e])
+  .filter(([r]) => r.width > 0 && (r.width < 24 || r.height < 24))
+  .map(([r, e]) => `${e.tagName} ${e.getAttribute('aria-label') || e.textContent.trim().slice(0, 30)} ${r.width}x${r.height}`)"""
+UNLABELLED = """() => [...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
+  .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.getAttribute('aria-labelledby'))
+  .map(e => e.outerHTML.slice(0, 80))"""
+
+
+def test_on_a_phone_the_verdict_stays_and_the_cards_are_one_tap_away(server, browser, tmp_path):  # noqa: F811
+    """390 × 844: the verdict bar stays on screen while scrolling and after a change, one tap
+    reaches the card picker, no control is under 24 × 24 CSS px and the main actions are 44 px
+    tall; nothing is wider than the screen."""
+    base, _ = server
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    pg = context.new_page()
+    pg.goto(f"{base}/p/boss_fight/edit?preset=boss-ashen-behemoth")
+    bar = pg.locator("#vbar")
+
+    def on_screen(locator) -> bool:
+        box = locator.bounding_box()
+        return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= PHONE["height"] + 1
+
+    pg.mouse.wheel(0, 4000)
+    pg.wait_for_function("() => window.scrollY > 2000")
+    assert on_screen(bar)
+    expect(bar).to_contain_text("LEGAL")
+    pg.evaluate("() => window.scrollTo(0, 0)")
+    bar.get_by_role("link", name="Cards ↓").tap()
+    pg.wait_for_function("() => { const r = document.getElementById('picker-filter').getBoundingClientRect();"
+                         " return r.top >= 0 && r.bottom <= innerHeight; }")
+    assert on_screen(bar)
+    walk = pg.locator(".pick li", has=pg.get_by_role("button", name="0 × Walk", exact=True))
+    before = doc_text(pg)
+    walk.get_by_role("button", name="0 × Walk", exact=True).tap()
+    pg.wait_for_function("prev => document.getElementById('build-doc').textContent !== prev", arg=before)
+    expect(bar).to_contain_text("NOT LEGAL")  # the bar follows the change
+    assert on_screen(bar)
+    shoot_phone(pg, tmp_path, "phone-picker")
+    assert pg.evaluate(SMALL) == []
+    main = pg.locator("button[data-save], form[data-print] button, #undo, #redo, #vbar .button, .fixbtn")
+    heights = main.evaluate_all("els => els.filter(e => e.offsetParent).map(e => e.getBoundingClientRect().height)")
+    assert heights and min(heights) >= 44, heights
+    assert pg.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    context.close()
+
+
+def shoot_phone(pg, tmp_path, name):
+    import os
+    from pathlib import Path
+    for folder in [tmp_path] + ([Path(os.environ["PNP_SCREENSHOTS"])] if os.environ.get("PNP_SCREENSHOTS") else []):
+        folder.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(folder / f"{name}.png"))  # the screen as the player sees it
+
+
+def _pages(pack_id):
+    pack = _pack(pack_id)
+    first = next(iter(pack.cards))
+    urls = ["/", f"/p/{pack_id}", f"/p/{pack_id}/cards", f"/p/{pack_id}/cards/{first}", "/api"]
+    if pack.spec.sides:
+        urls += [f"/p/{pack_id}/new", f"/p/{pack_id}/builds"]
+        urls += [f"/p/{pack_id}/edit?side={s}" for s in pack.spec.sides]
+    if pack.map_files:
+        urls += [f"/p/{pack_id}/maps"]
+    return urls
+
+
+@pytest.mark.parametrize("pack_id", sorted({p for p, _ in _sides()}))
+def test_every_page_has_one_heading_labelled_inputs_and_fits_a_phone(server, browser, pack_id):  # noqa: F811
+    base, _ = server
+    context = browser.new_context(viewport=PHONE)
+    pg = context.new_page()
+    for url in _pages(pack_id):
+        pg.goto(base + url)
+        assert pg.locator("h1").count() == 1, url
+        assert pg.evaluate(UNLABELLED) == [], url
+        assert pg.evaluate(SMALL) == [], url
+        assert pg.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], url
+    context.close()

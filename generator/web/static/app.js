@@ -23,6 +23,8 @@
     if (state.stem) url.searchParams.set("file", state.stem);
     if (code) history.replaceState(null, "", url.pathname + "?" + url.searchParams.toString());
     showBlocked(JSON.parse(s.dataset.blocked || "{}"));
+    const src = document.getElementById("vbar-src"), bar = document.getElementById("vbar");
+    if (src && bar) { bar.replaceChildren(src.content.cloneNode(true)); bar.className = "vbar " + src.dataset.legal; }
     showCounts();
   }
 
