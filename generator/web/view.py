@@ -223,7 +223,7 @@ def _char_view(pack: Pack, doc: dict, i: int, char: dict, targets: dict, report:
     abilities = [item(a, _path("characters", i, "abilities", ai), index=ai)
                  for ai, a in enumerate(char.get("abilities", []))]
     deck = [item(cid, _path("characters", i, "deck", cid), count=n) for cid, n in char.get("deck", {}).items()]
-    name = char.get("name") or (bases[0].name if bases and not base.many else f"character {i + 1}")
+    name = charts.character_name(pack, side, i, char)
     cv = CharView(i, name, cpath, bases, equipment, abilities, deck, sum(d.count for d in deck),
                   deck_size(pack, doc["side"]))
     if report is not None:
