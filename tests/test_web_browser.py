@@ -60,6 +60,7 @@ def shoot(pg, tmp_path, name: str) -> None:
     old = pg.viewport_size
     for label, width in WIDTHS.items():
         pg.set_viewport_size({"width": width, "height": 900})
+        pg.evaluate("() => window.scrollTo(0, 0)")  # sticky bars drawn where they stand at the top
         for folder in folders:
             folder.mkdir(parents=True, exist_ok=True)
             pg.screenshot(path=str(folder / f"{name}-{label}.png"), full_page=True)
