@@ -249,7 +249,7 @@ def blocked(pack: Pack, doc: dict, target_char: int | None, target_piece: int | 
     if not base.many and not has_room(side, chars) and (side.characters.max or 0) > 1:
         out["base"] = (f"the {side.name.lower()} has {len(chars)} {side.character_word(len(chars))}: "
                        f"remove one to add another")
-    if not chars and not base.many:
+    if not chars:
         out.update(equipment=first, abilities=first, deck=first)
     if side.equipment and side.equipment.attach == "base":
         char = chars[target_char] if target_char is not None and 0 <= target_char < len(chars) else None
