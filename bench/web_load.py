@@ -127,12 +127,15 @@ async def validate_load(base: str, pack_id: str, docs: list[dict], editor: bool 
             "new_connection_p95_ms": ms(first, 0.95)}
 
 
-async def first_page(base: str, pack_id: str) -> dict:
+async def first_page(base: str, pack_id: str, url: str | None = None) -> dict:
+    """A page and every image on it, as a browser with 6 connections loads them: the first time
+    (images drawn and cached), then 5 times cached. `url`: the card browser's first page, or
+    another (the editor with its card picker's thumbnails)."""
     limits = httpx.Limits(max_connections=6)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as client:
         async def load():
             t = time.perf_counter()
-            r = await client.get(f"/p/{pack_id}/cards")
+            r = await client.get(url or f"/p/{pack_id}/cards")
             images = re.findall(r'<img src="([^"]+)"', r.text)
             answers = await asyncio.gather(*(client.get(src) for src in images))
             assert all(a.status_code == 200 for a in answers)
@@ -167,11 +170,13 @@ def main() -> None:
             load = uvloop.run(validate_load(base, pack_id, docs))
             clicks = uvloop.run(validate_load(base, pack_id, docs, editor=True, seconds=10.0))
             page = asyncio.run(first_page(base, pack_id))
+            preset = sorted((REPO / PACK / "presets").glob("*.yaml"))[0].stem
+            picker = asyncio.run(first_page(base, pack_id, f"/p/{pack_id}/edit?preset={preset}"))
         finally:
             server.terminate()
             server.wait(timeout=30)
     results = {"pack": pack_id, "workers": WORKERS, "validate": load, "editor_click": clicks,
-               "card_browser_first_page": page}
+               "card_browser_first_page": page, "editor_with_picker_thumbnails": picker}
     (REPO / "bench" / "web_results.json").write_text(json.dumps(results, indent=2) + "\n")
     print(f"pnp serve, {WORKERS} workers, {pack_id}:")
     print(f"  validate: {load['clients']} clients for {load['seconds']} s: {load['requests']} requests "
@@ -181,6 +186,8 @@ def main() -> None:
           f"{clicks['per_second']}/s, {clicks['errors']} errors, median {clicks['median_ms']} ms, p95 {clicks['p95_ms']} ms")
     print(f"  card browser first page ({page['images']} images): {page['first_load_s']} s to draw and cache, "
           f"then {page['cached_median_s']} s (worst {page['cached_worst_s']} s)")
+    print(f"  editor with the card picker ({picker['images']} thumbnails): {picker['first_load_s']} s to draw and cache, "
+          f"then {picker['cached_median_s']} s (worst {picker['cached_worst_s']} s)")
 
 
 if __name__ == "__main__":

@@ -263,8 +263,8 @@ def test_games_without_points_show_no_points_and_only_the_numbers_their_cards_ca
     the pack's totals (Base HP, Dice), a boss its HP, a Final Boss deck no stat at all. Boss
     Fight, which has points and stat blocks, keeps all of it."""
     party = client.get("/p/raid_boss/edit?side=party").text
-    assert ">a new hero</option>" in party  # the side's own word (`called:`)
-    assert ">a new deck</option>" in client.get("/p/final_boss/edit?side=table").text
+    assert "makes a new hero." in party  # the side's own word (`called:`)
+    assert "makes a new deck." in client.get("/p/final_boss/edit?side=table").text
     party = client.get("/p/raid_boss/edit?preset=party-first-raid").text
     assert 'id="points"' not in party and " pts</span>" not in party and "Points limit" not in party
     assert stat_cells(party) == {"Base HP": "10", "Dice": "2"}  # the last hero, Orrin Vale

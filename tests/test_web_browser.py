@@ -60,6 +60,7 @@ def shoot(pg, tmp_path, name: str) -> None:
     old = pg.viewport_size
     for label, width in WIDTHS.items():
         pg.set_viewport_size({"width": width, "height": 900})
+        pg.evaluate("() => window.scrollTo(0, 0)")  # sticky bars drawn where they stand at the top
         for folder in folders:
             folder.mkdir(parents=True, exist_ok=True)
             pg.screenshot(path=str(folder / f"{name}-{label}.png"), full_page=True)
@@ -78,7 +79,22 @@ def changes(pg, action) -> None:
 
 
 def add(pg, name: str) -> None:
-    changes(pg, lambda: pg.get_by_role("button", name=f"Add {name}", exact=True).click())
+    """One more copy of a card from the picker: its + button, or, where the picker shows the
+    copies as buttons 0..most, the button one above the copies held."""
+    button = pg.get_by_role("button", name=f"Add {name}", exact=True)
+    if not button.count():
+        li = pg.locator(".pick li", has=pg.get_by_role("button", name=f"0 × {name}", exact=True))
+        have = int(li.get_attribute("data-have") or 0)
+        button = li.get_by_role("button", name=f"{have + 1} × {name}", exact=True)
+    changes(pg, button.click)
+
+
+def share_code_of(base: str, pack_id: str, doc: dict) -> str:
+    import urllib.request
+    req = urllib.request.Request(f"{base}/api/{pack_id}/share", data=json.dumps(doc).encode(),
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())["code"]
 
 
 def preset(pack_id: str, stem: str) -> dict:
@@ -176,8 +192,8 @@ def test_find_narrows_the_card_picker_and_names_signature_cards(server, page, tm
     card that belongs to one boss says whose it is, so it can be found by that name too."""
     base, _ = server
     page.goto(f"{base}/p/raid_boss/edit?preset=boss-karrun")
-    veyl = page.get_by_role("button", name="Add Moth Swarm", exact=True)
-    karrun = page.get_by_role("button", name="Add Tail Sweep", exact=True)
+    veyl = page.get_by_role("button", name="1 × Moth Swarm", exact=True)
+    karrun = page.get_by_role("button", name="1 × Tail Sweep", exact=True)
     expect(veyl).to_be_visible()
     expect(karrun).to_be_visible()
     expect(page.locator(".pick li", has=veyl).locator(".muted")).to_have_text("Easy · Mother Veyl only")
@@ -284,13 +300,20 @@ def test_keyboard_and_contrast(server, page):
     base, _ = server
     page.goto(base + "/p/boss_fight/edit?side=boss")
     assert page.evaluate(CONTRAST) == []
-    # Enter on a card's + adds it; the focus comes back to the same button, so Enter again adds another
-    button = page.get_by_role("button", name="Add Walk", exact=True)
+    # Enter on a card's "1 ×" takes one copy; then + and − on the focused card add and take one
+    button = page.get_by_role("button", name="1 × Walk", exact=True)
     button.focus()
     changes(page, lambda: page.keyboard.press("Enter"))
-    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == "Add Walk"
-    changes(page, lambda: page.keyboard.press("Enter"))
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == "1 × Walk"
+    expect(button).to_have_attribute("aria-pressed", "true")
+    changes(page, lambda: page.keyboard.press("+"))
+    changes(page, lambda: page.keyboard.press("+"))
+    expect(page.locator('li.item[data-path="characters[0].deck.walk"] .count')).to_have_text("3")
+    changes(page, lambda: page.keyboard.press("-"))
     expect(page.locator('li.item[data-path="characters[0].deck.walk"] .count')).to_have_text("2")
+    expect(page.get_by_role("button", name="2 × Walk", exact=True)).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("/")  # the search box
+    assert page.evaluate("() => document.activeElement.id") == "picker-filter"
     page.goto(base + "/p/boss_fight/edit?preset=boss-ashen-behemoth")
     changes(page, lambda: page.get_by_label("Points limit as a number").fill("10") or page.keyboard.press("Tab"))
     assert page.evaluate(CONTRAST) == []  # violations and the red bar are readable too
@@ -320,9 +343,7 @@ def test_other_packs_build_a_legal_build_by_clicking(server, page, tmp_path, pac
             for item in base_cards:
                 add(page, card[item if isinstance(item, str) else item[side.base.item_key or "card"]])
         else:
-            if page.locator("#target-char option[value=new]").count():
-                page.locator("#target-char").select_option("new")
-            add(page, card[base_cards])
+            add(page, card[base_cards])  # a base card starts a new character while the side has room
         for place in ("equipment", "abilities"):
             for cid in char.get(place, []):
                 add(page, card[cid])
@@ -338,18 +359,32 @@ def test_other_packs_build_a_legal_build_by_clicking(server, page, tmp_path, pac
 
 
 @pytest.mark.parametrize("pack_id, stem, target, card_id, rule", [
-    ("raid_boss", "party-first-raid", "new", "brannoc-stonehide", "party.distinct"),  # a fifth hero, twice
+    ("raid_boss", "party-first-raid", "swap", "brannoc-stonehide", "party.distinct"),  # the fourth hero out, the first twice
     ("final_boss", "quick-game", "2", "cheat-code", "decks.copies"),  # the Drops deck; the kit prints one
 ])
 def test_a_rule_of_these_packs_shows_next_to_its_card(server, page, tmp_path, pack_id, stem, target, card_id,
                                                       rule):
-    """Open a preset, add one card too many by clicking, see the pack's own rule at that card."""
+    """Open a preset: the picker offers no copy over the pack's own limit (the button is off and
+    says so); a build that holds one anyway (a build file, a share code) shows the pack's own
+    rule at that card."""
     base, _ = server
     name = names(pack_id)[card_id]
     page.goto(f"{base}/p/{pack_id}/edit?preset={stem}")
     expect(page.locator("#verdict")).to_have_text("LEGAL")
-    page.locator("#target-char").select_option(target)
-    add(page, name)
+    doc = json.loads(doc_text(page))
+    if target == "swap":  # a full side takes no more: its hero buttons say so until one leaves
+        expect(page.get_by_role("button", name=f"Add {name}", exact=True)).to_be_disabled()
+        changes(page, lambda: page.locator("li.char").last.locator("header button[aria-label^=Remove]").click())
+        # the rule's own limit (one of each hero) keeps a hero in the party off too, saying why
+        expect(page.get_by_role("button", name=f"Add {name}", exact=True)).to_be_disabled()
+        expect(page.get_by_role("button", name=f"Add {name}", exact=True)).to_have_attribute("title", "at most 1")
+        doc["characters"][-1] = dict(doc["characters"][0])
+    else:
+        page.locator("#target-char").select_option(target)
+        expect(page.get_by_role("button", name=f"1 × {name}", exact=True)).to_have_attribute("aria-pressed", "true")
+        expect(page.get_by_role("button", name=f"2 × {name}", exact=True)).to_have_count(0)  # the most is 1
+        doc["characters"][int(target)]["deck"][card_id] += 1
+    page.goto(f"{base}/p/{pack_id}/edit?code=" + share_code_of(base, pack_id, doc))
     expect(page.locator("#verdict")).not_to_have_text("LEGAL")
     expect(page.locator(f'[data-rule="{rule}"]').first).to_be_visible()
     shoot(page, tmp_path, f"{pack_id}-{rule}")

@@ -20,14 +20,19 @@ CHOSEN = [("editor-over-limit-desktop", "web-editor.png", 820),
           ("editor-legal-phone", "web-phone.png", 1100),
           ("shared-desktop", "web-shared.png", 640),
           ("import-did-you-mean-desktop", "web-import.png", 560),
-          ("map-fit-desktop", "web-map.png", 1000)]
+          ("map-fit-desktop", "web-map.png", 1000),
+          ("picker-preview-desktop-desktop", "web-picker.png", 900),
+          ("characters-raid_boss-party-desktop-desktop", "web-party.png", 820),
+          ("phone-picker", "web-phone-picker.png", 844)]
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pnp-shots-") as tmp:
         env = dict(os.environ, PNP_SCREENSHOTS=tmp)
         subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "tests/test_web_browser.py",
-                        "-k", "new_player or map_page"], cwd=REPO, env=env, check=True)
+                        "tests/test_web_builder.py", "-k",
+                        "new_player or map_page or (full and desktop-raid_boss-party) or picker_shows or verdict_stays"],
+                       cwd=REPO, env=env, check=True)
         for shot, name, height in CHOSEN:
             image = Image.open(Path(tmp) / f"{shot}.png")
             image = image.crop((0, 0, image.width, min(height, image.height)))

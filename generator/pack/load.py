@@ -508,7 +508,8 @@ def build_from_document(doc: Document, pack: Pack) -> Build:
         points_limit_location=doc.at(("points_limit",), key=True) if "points_limit" in data else doc.at(("name",), key=True),
         characters=tuple(characters), location=doc.at(()), unlimited=unlimited,
         max_characters=valid.max_characters,
-        max_characters_location=doc.at(("max_characters",), key=True) if "max_characters" in data else None)
+        max_characters_location=doc.at(("max_characters",), key=True) if "max_characters" in data else None,
+        notes=valid.notes or "")
 
 
 def _default_name(raw_char, base, pack: Pack) -> str | None:

@@ -507,6 +507,7 @@ class Build:
     unlimited: bool = False  # `points_limit: none`: the players agreed to play without a limit
     max_characters: int | None = None  # a table's own cap on the characters of this build
     max_characters_location: Location | None = None
+    notes: str = ""  # the players' own plain text, printed on the roster
 
 
 @dataclass

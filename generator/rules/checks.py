@@ -126,11 +126,9 @@ def deck_size(ctx, rule: RuleSpec) -> list[Violation]:
 
 def copy_limit(ctx, rule: RuleSpec) -> list[Violation]:
     out = []
-    default = rule.default if rule.default is not None else 3
     for ch in ctx.build.characters:
         for p in ctx.of(ch, "deck"):
-            limit = _own_limit(p.card, rule.override_field)
-            limit = limit if isinstance(limit, int) else default
+            limit = copy_limit_of(p.card, rule)
             if p.copies > limit:
                 extra = p.copies - limit
                 values = {"character": ch.name, "count": p.copies, "card": p.card.name, "limit": limit}
@@ -140,6 +138,13 @@ def copy_limit(ctx, rule: RuleSpec) -> list[Violation]:
                                      contributors=(Contributor(p.card.id, p.card.name, p.card.points, p.copies),),
                                      fix=f"remove {extra} × {p.card.name}"))
     return out
+
+
+def copy_limit_of(card, rule: RuleSpec) -> int:
+    """The most copies of `card` a `copy_limit` rule allows in one deck (the editor's picker
+    offers no more)."""
+    limit = _own_limit(card, rule.override_field)
+    return limit if isinstance(limit, int) else (rule.default if rule.default is not None else 3)
 
 
 def _own_limit(card, field: str | None):

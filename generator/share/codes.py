@@ -487,7 +487,7 @@ def dump_build(doc: dict, schema_ref: str | None = None, note: str | None = None
         lines.append(f"# yaml-language-server: $schema={schema_ref}")
     if note:
         lines.append(f"# {note}")
-    for key in ("pack", "name", "side", "points_limit"):
+    for key in ("pack", "name", "side", "points_limit", "notes"):
         if key in doc:
             lines.append(f"{key}: {_scalar(doc[key])}")
     lines.append("characters:" if doc["characters"] else "characters: []")

@@ -5,7 +5,8 @@ game: sides, places and rules come from the pack.
 
 Modules: app (the app, errors, request limits), pages (templates and responses), site
 (what is served), state (the build document and changes to it), view and charts (what a
-page shows), storage (the builds folder), common (card filters, presets), routes_* (pages
+page shows), fixes (one-click fixes, tried before they are offered), picker (the card
+picker's cards, filters and copy limits), storage (the builds folder), common (card filters, presets), routes_* (pages
 and the JSON API by area). The command `pnp serve` is generator.cli.serve.
 
 May import: every layer below the command line (core, grids, pack, rules, maps, share,

@@ -64,7 +64,7 @@ def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None)
         return out
     points = report.points
     if len(doc["characters"]) > 1:
-        names = [c.get("name") or f"character {i + 1}" for i, c in enumerate(doc["characters"])]
+        names = [character_name(pack, side, i, c) for i, c in enumerate(doc["characters"])]
         totals = points.by_character()  # by position in newer reports, by name in older ones
         out["per_character"] = bars([(names[k] if isinstance(k, int) and k < len(names) else str(k), v)
                                      for k, v in totals.items()], " pts")
@@ -103,3 +103,14 @@ def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None)
     out["deck_field"] = field.replace("_", " ") if field else None
     out["footprint"] = footprint_hexes(pack, build)
     return {k: v for k, v in out.items() if v}
+
+
+def character_name(pack: Pack, side, index: int, char: dict) -> str:
+    """What the page calls a character: its own name, else its base card's (a hero), else
+    the side's word and its position ("deck 2")."""
+    if char.get("name"):
+        return char["name"]
+    base = char.get(side.base.key)
+    if isinstance(base, str) and base in pack.cards:
+        return pack.cards[base].name
+    return f"{side.character_word(1)} {index + 1}"

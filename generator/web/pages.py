@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 
 from generator.core.errors import Problem
 from generator.core.report import reports_document
+from generator.web.fixes import words
 
 HERE = Path(__file__).parent
 
@@ -23,6 +24,7 @@ def templates() -> Environment:
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["docjson"] = doc_json
     env.filters["rules"] = rules_html
+    env.filters["words"] = words
     return env
 
 

@@ -12,10 +12,11 @@ from generator.core.errors import InputError, Location, Problem
 from generator.pack.model import Pack
 from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
-from generator.web.state import (apply_op, clean_document, document_from_yaml, new_document, parse_op,
-                                 side_cards, to_build, to_yaml)
+from generator.web.state import (apply_op, blocked, clean_document, document_from_yaml, new_document,
+                                 owner_character, parse_op, place_of, to_build, to_yaml)
 from generator.web.storage import MAX_FILE_BYTES, slug
-from generator.web.view import allows_no_limit, build_view, picker_groups
+from generator.web.picker import picker
+from generator.web.view import allows_no_limit, build_view
 from generator.share.codes import build_document, decode
 from generator.share.decklist import parse_decklist
 
@@ -35,15 +36,14 @@ def _editor_context(pack: Pack, doc: dict, target: dict | None = None, stem: str
     if piece is None and pieces and side.equipment and side.equipment.attach == "base":
         piece = len(pieces) - 1
     return {"pack": pack, "doc": doc, "view": view, "side": side, "target": {"char": char, "piece": piece},
-            "stem": stem, "no_limit": allows_no_limit(pack)}
+            "stem": stem, "no_limit": allows_no_limit(pack), "blocked": blocked(pack, doc, char, piece)}
 
 
 def editor_page(request: Request, pack: Pack, doc: dict, stem: str | None = None, status: int = 200,
                 notice: str | None = None):
     ctx = _editor_context(pack, doc, stem=stem)
-    groups = picker_groups(pack, doc["side"], side_cards(pack, doc["side"]))
-    return page(request, "editor.html", status=status, title=f"{doc['name']}: {pack.spec.name}", groups=groups,
-                notice=notice, **ctx)
+    return page(request, "editor.html", status=status, title=f"{doc['name']}: {pack.spec.name}",
+                pick=picker(pack, doc["side"]), notice=notice, **ctx)
 
 
 def _no_sides(pack: Pack) -> InputError:
@@ -96,6 +96,10 @@ def apply(request: Request, pack_id: str, payload: dict = Body(...)):
     op = parse_op(payload.get("op") or {"op": "view"})
     if op.op == "add" and op.char is None:
         op.char = target.get("char") if isinstance(target.get("char"), int) else None
+    if op.op == "add" and op.card in pack.cards:
+        owner = owner_character(pack, doc, op.card)  # a card that belongs to one character goes to it
+        if owner is not None and place_of(pack, doc["side"], pack.cards[op.card].type) != "base":
+            op.char = owner
     before = len(doc["characters"])
     doc = apply_op(doc, op, pack)
     if len(doc["characters"]) > before:  # a new character becomes the one cards go to

@@ -8,6 +8,7 @@ from fastapi.responses import FileResponse
 from generator.web.pages import page
 from generator.web.common import CardFilter, card_fields, card_or_404, preset_uses, site_of
 from generator.export.cardimage import card_image
+from generator.web.picker import THUMB_DPI
 
 router = APIRouter(include_in_schema=False)
 PAGE_SIZE = 48
@@ -33,11 +34,13 @@ def browser(request: Request, pack_id: str, side: str = "", set: str = "", type:
 
 
 @router.get("/p/{pack_id}/cards/{card_id}.png")
-def card_png(request: Request, pack_id: str, card_id: str, face: str = Query("front", pattern="^(front|back)$")):
+def card_png(request: Request, pack_id: str, card_id: str, face: str = Query("front", pattern="^(front|back)$"),
+             thumb: bool = False):
     site = site_of(request)
     pack = site.pack(pack_id)
     card_or_404(pack, card_id)
-    path = card_image(pack, card_id, site.cache_dir, face=face)
+    # a thumbnail (the editor's card picker) is drawn once at a low resolution and cached too
+    path = card_image(pack, card_id, site.cache_dir, face=face, **({"dpi": THUMB_DPI} if thumb else {}))
     # the file name carries the hash of what the card depends on: the URL is stable per content
     return FileResponse(path, media_type="image/png", headers={"Cache-Control": "public, max-age=300"})
 

@@ -33,14 +33,32 @@ def _map_path(pack: Pack, map_id: str) -> Path:
 @router.get("/p/{pack_id}/maps")
 def maps(request: Request, pack_id: str, code: str = Query("", max_length=4000)):
     pack = site_of(request).pack(pack_id)
+    chosen = _build_for(request, pack, code.strip(), "") if code.strip() else None
     items = []
     for path in pack.map_files:
         try:
             m = load_map(pack, Path(path))
-            items.append((Path(path).stem, m.title, getattr(m, "grid", "hex")))
         except InputError:
             continue
-    return page(request, "maps.html", title=f"{pack.spec.name}: maps", pack=pack, items=items, code=code)
+        items.append((Path(path).stem, m.title, getattr(m, "grid", "hex"), _verdict(pack, m, chosen)))
+    side = pack.spec.sides[chosen.side].name if chosen is not None else None
+    return page(request, "maps.html", title=f"{pack.spec.name}: maps", pack=pack, items=items, code=code,
+                build=chosen, side_name=side)
+
+
+def _verdict(pack: Pack, m, build) -> tuple[str, str] | None:
+    """For the maps list: ("fits" | "no" | "n/a", the reason in words) for one build, or None."""
+    if build is None:
+        return None
+    if getattr(m, "grid", "hex") == "square":
+        return "n/a", "a square map: the footprint check is for hex maps"
+    if build.side not in footprint_sides(pack):
+        return "n/a", f"a {pack.spec.sides[build.side].name} build has no footprint to place"
+    result = fit(pack, m, build)
+    if result["violations"]:
+        return "no", result["violations"][0].message
+    n = len(result["anchors"])
+    return "fits", f"{n} place{'s' if n != 1 else ''} to start"
 
 
 def _build_for(request: Request, pack: Pack, code: str, build: str):

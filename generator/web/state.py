@@ -20,6 +20,7 @@ WHERE = "the build in the page"
 MAX_CHARACTERS = 50
 MAX_LIST = 200
 MAX_TEXT = 200
+MAX_NOTES = 2000  # a build's notes, plain text
 NO_LIMIT = "none"  # the `points_limit: none` of packs that allow a game without a limit
 
 
@@ -74,7 +75,7 @@ def clean_document(data, pack: Pack, strict: bool = False) -> dict:
                        "points_limit", limit, ", ".join(list(pack.spec.points_limits) + ["a number"]))
         doc["points_limit"] = limit
     if data.get("notes"):
-        doc["notes"] = _text(data["notes"], "notes", 2000)
+        doc["notes"] = _text(data["notes"], "notes", MAX_NOTES)
     chars = data.get("characters", [])
     if not isinstance(chars, list) or len(chars) > MAX_CHARACTERS:
         raise _bad("`characters` must be a list", "characters", expected=f"at most {MAX_CHARACTERS} characters")
@@ -200,6 +201,67 @@ def side_cards(pack: Pack, side_id: str) -> list:
     return [c for c in pack.cards.values() if c.set in side.sets and place_of(pack, side_id, c.type)]
 
 
+def has_room(side, chars: list) -> bool:
+    """Whether the side takes one more character."""
+    most = side.characters.max if side.characters.max is not None else MAX_CHARACTERS
+    return len(chars) < min(most, MAX_CHARACTERS)
+
+
+def owner_of(pack: Pack, card) -> str | None:
+    """The card id a card belongs to, by the pack's `owner` rule (a boss's own cards), or None."""
+    for rule in pack.spec.rules:
+        if rule.check == "owner":
+            owner_id = card.fields.get(rule.field or "owner")
+            if isinstance(owner_id, str) and owner_id:
+                return owner_id
+    return None
+
+
+def owner_character(pack: Pack, doc: dict, card_id: str) -> int | None:
+    """The one character of the build whose base cards include the owner of this card."""
+    card = pack.cards.get(card_id or "")
+    owner_id = owner_of(pack, card) if card is not None else None
+    if owner_id is None:
+        return None
+    base = side_of(pack, doc).base
+    found = [i for i, c in enumerate(doc["characters"])
+             if owner_id in _base_ids(c, base)]
+    return found[0] if len(found) == 1 else None
+
+
+def _base_ids(char: dict, base) -> list[str]:
+    value = char.get(base.key)
+    if isinstance(value, list):
+        return [e.get(base.item_key or "card") for e in value if isinstance(e, dict)]
+    return [value] if isinstance(value, str) else []
+
+
+def blocked(pack: Pack, doc: dict, target_char: int | None, target_piece: int | None) -> dict[str, str]:
+    """For each place of the side, why a card cannot be added there now, in the player's
+    words ("add a hero first"), or "" where it can. The page disables those buttons, so no
+    click asks for a change the build cannot take."""
+    side = side_of(pack, doc)
+    base = side.base
+    chars = doc["characters"]
+    base_name = pack.spec.card_types[base.type].name.lower()
+    first = f"add {_a(base_name)} {base_name} first"
+    out = {"base": "", "equipment": "", "abilities": "", "deck": ""}
+    if not base.many and not has_room(side, chars) and (side.characters.max or 0) > 1:
+        out["base"] = (f"the {side.name.lower()} has {len(chars)} {side.character_word(len(chars))}: "
+                       f"remove one to add another")
+    if not chars:
+        out.update(equipment=first, abilities=first, deck=first)
+    if side.equipment and side.equipment.attach == "base":
+        char = chars[target_char] if target_char is not None and 0 <= target_char < len(chars) else None
+        if char is None or not char.get(base.key):
+            out["equipment"] = first
+    return out
+
+
+def _a(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 # ---- changes -------------------------------------------------------------------------------
 
 
@@ -215,7 +277,8 @@ class Op:
     value: str | None = None
 
 
-OPS = ("view", "add", "remove", "deck", "add_char", "remove_char", "rename_char", "set_name", "set_limit", "move_char")
+OPS = ("view", "add", "remove", "deck", "add_char", "remove_char", "rename_char", "set_name", "set_limit", "move_char",
+       "set_notes")
 
 
 def parse_op(data) -> Op:
@@ -233,7 +296,7 @@ def parse_op(data) -> Op:
 
     def text(key):
         value = data.get(key)
-        return None if value is None else _text(str(value), key)
+        return None if value is None else _text(str(value), key, MAX_NOTES if data["op"] == "set_notes" else MAX_TEXT)
 
     return Op(data["op"], num("char"), text("card"), num("piece"), num("index"), num("delta") or 1,
               text("place"), text("value"))
@@ -251,7 +314,13 @@ def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
             raise _bad("no such character in the build", "char", index, f"0 to {len(chars) - 1}")
         return chars[index]
 
-    if op.op == "set_name":
+    if op.op == "set_notes":
+        notes = (op.value or "").replace("\r\n", "\n").strip()
+        if notes:
+            doc["notes"] = notes
+        else:
+            doc.pop("notes", None)
+    elif op.op == "set_name":
         doc["name"] = (op.value or "").strip()[:MAX_TEXT] or doc["name"]
     elif op.op == "set_limit":
         value = (op.value or "").strip()
@@ -325,12 +394,20 @@ def _add(doc, op: Op, pack: Pack, chars, char_at) -> None:
     place = place_of(pack, doc["side"], pack.cards[card_id].type)
     if place is None:
         raise _bad(f"{pack.cards[card_id].name} has no place in a {side.name} build", "card", card_id)
-    if place == "base" and not base.many and (op.char is None or op.char >= len(chars)):
-        chars.append(empty_character(pack, doc["side"], card_id))  # a new character with this base card
-        return
+    if place == "base" and not base.many:
+        if has_room(side, chars) or not chars:
+            chars.append(empty_character(pack, doc["side"], card_id))  # a new character with this base card
+            return
+        if op.char is None or not 0 <= op.char < len(chars):
+            op.char = len(chars) - 1  # the side is full: the card takes the place of the last one's
     if op.char is None and not chars and base.many:
         chars.append(empty_character(pack, doc["side"]))
         op.char = 0
+    if op.char is None or not 0 <= op.char < len(chars):
+        if not chars:
+            base_name = pack.spec.card_types[base.type].name.lower()
+            raise _bad(f"add {_a(base_name)} {base_name} first", "char", fix=f"add {_a(base_name)} {base_name} first")
+        op.char = len(chars) - 1  # the last character added
     char = char_at(op.char)
     if place == "base":
         if base.many:
@@ -340,6 +417,8 @@ def _add(doc, op: Op, pack: Pack, chars, char_at) -> None:
     elif place == "equipment":
         if side.equipment.attach == "base":
             items = char.get(base.key, [])
+            if op.piece is None and items:
+                op.piece = len(items) - 1  # the piece added last
             if op.piece is None or not 0 <= op.piece < len(items):
                 raise _bad("choose the piece to attach the equipment to", "piece", op.piece,
                            "one of the character's base cards", fix="pick a piece under \"Attach to\"")

@@ -13,8 +13,9 @@ from generator.core.report import Report, Violation
 from generator.share.codes import share_code
 from generator.pack import display
 from generator.web import charts
+from generator.web.fixes import fixes, key
 from generator.web.common import per_pack
-from generator.web.state import NO_LIMIT, WHERE, place_of, side_of, to_build
+from generator.web.state import NO_LIMIT, WHERE, side_of, to_build
 from generator.core.yamlio import parse_yaml
 from generator.pack.load import build_from_document
 
@@ -71,6 +72,10 @@ class BuildView:
     charts: dict = field(default_factory=dict)
     priced: bool = True  # the side's builds can cost points (generator.pack.display)
     stat_labels: dict = field(default_factory=dict)  # the statistics shown, key -> label
+    fixes: dict = field(default_factory=dict)  # violation key -> (button label, change), see web.fixes
+
+    def fix_for(self, v: Violation):
+        return self.fixes.get(key(v))
 
     @property
     def legal(self) -> bool:
@@ -184,6 +189,7 @@ def build_view(pack: Pack, doc: dict) -> BuildView:
         except InputError as exc:
             view.code_error = exc.problems[0].message
     view.charts = charts.build_charts(pack, doc, report, side, build)
+    view.fixes = fixes(pack, doc, report)
     return view
 
 
@@ -217,7 +223,7 @@ def _char_view(pack: Pack, doc: dict, i: int, char: dict, targets: dict, report:
     abilities = [item(a, _path("characters", i, "abilities", ai), index=ai)
                  for ai, a in enumerate(char.get("abilities", []))]
     deck = [item(cid, _path("characters", i, "deck", cid), count=n) for cid, n in char.get("deck", {}).items()]
-    name = char.get("name") or (bases[0].name if bases and not base.many else f"character {i + 1}")
+    name = charts.character_name(pack, side, i, char)
     cv = CharView(i, name, cpath, bases, equipment, abilities, deck, sum(d.count for d in deck),
                   deck_size(pack, doc["side"]))
     if report is not None:
@@ -268,20 +274,6 @@ def _slots(pack: Pack, bases: list, equipment: list) -> tuple[int | None, int | 
     used = sum(value(e.card_id, use_field) for b in bases for e in b.children)
     used += sum(value(e.card_id, use_field) for e in equipment)
     return used, total
-
-
-def picker_groups(pack: Pack, side_id: str, cards) -> list[tuple[str, str, list]]:
-    """The side's cards grouped by the place they go: (place, heading, cards)."""
-    side = pack.spec.sides[side_id]
-    order = ["base", "equipment", "abilities", "deck"]
-    groups: dict[str, list] = {p: [] for p in order}
-    for card in cards:
-        groups[place_of(pack, side_id, card.type)].append((card, card_tag(pack, card, owner=True)))
-    names = {"base": pack.spec.card_types[side.base.type].name,
-             "equipment": pack.spec.card_types[side.equipment.type].name if side.equipment else "",
-             "abilities": ", ".join(pack.spec.card_types[t].name for t in side.abilities.types) if side.abilities else "",
-             "deck": ", ".join(pack.spec.card_types[t].name for t in side.deck.types) if side.deck else ""}
-    return [(p, names[p], groups[p]) for p in order if groups[p]]
 
 
 def card_tag(pack: Pack, card, owner: bool = False) -> str:

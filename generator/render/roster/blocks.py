@@ -9,6 +9,7 @@ import math
 from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.graphics.shapes import Drawing
 from reportlab.lib.colors import white
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.core.report import Violation, character_key
@@ -284,6 +285,23 @@ class RosterBlocks:
                 self.text(x + indent + nw + 1.5 * MM, y + 0.1 * MM, detail, REGULAR, 6.5, GREY)
                 break
             parts.pop()
+
+    def notes_blocks(self) -> list[Block]:
+        """The build's notes (plain text from the players), wrapped under a heading; none without."""
+        lines = []
+        for para in self.build.notes.splitlines():
+            lines += simpleSplit(para, REGULAR, 9, self.width - 8 * MM) or [""]
+        if not lines:
+            return []
+        lead = 4.2 * MM
+        height = 6 * MM + lead * len(lines)
+
+        def draw(top: float) -> None:
+            self.text(self.left, top - 4 * MM, "Notes", BOLD, 10)
+            for n, line in enumerate(lines):
+                self.text(self.left + 4 * MM, top - 6 * MM - lead * (n + 0.8), line, REGULAR, 9)
+
+        return [Block(height, draw)]
 
     def verdict_blocks(self) -> list[Block]:
         report = self.report

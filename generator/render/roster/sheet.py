@@ -237,7 +237,7 @@ class RosterSheet(RosterBlocks):
     def draw(self) -> dict:
         # the smaller room (under the first page's big header): a block then fits on any page
         full_room = self.page_h - 2 * MARGIN - self.header_height(True) - self.footer_height()
-        tail = self.verdict_blocks() + [self.share_block()]
+        tail = self.notes_blocks() + self.verdict_blocks() + [self.share_block()]
         pages = None
         # roomy first; a fourth column, then tighter rows, only when they save a page
         for columns, row_h, stats_h in ((COLUMNS, ROW, 7.5 * MM), (COLUMNS + 1, ROW, 7.5 * MM),

@@ -1,0 +1,148 @@
+"""One-click fixes for the editor: for a violation that points at a card or a character of the
+build, the change that removes it ("Remove 1 × Walk"), offered only after it was tried on a
+copy of the build and the validator no longer reports that violation. The rules stay the
+engine's (generator.rules); this module only proposes changes the editor already makes
+(generator.web.state) and asks the validator whether each one works.
+
+Also the wording the web shows for the engine's messages: no backticked field names, no
+command lines (a web player has buttons for those)."""
+
+from __future__ import annotations
+
+import re
+
+from generator.core.errors import InputError
+from generator.core.report import Report, Violation
+from generator.pack.model import Pack
+from generator.rules import validate_build
+from generator.web.state import apply_op, parse_op, side_of, to_build
+
+MAX_TRIED = 16  # violations given a fix button per change: the validator runs once per candidate
+MAX_DECK_TRIES = 8  # cards tried for a deck that is over as a whole
+
+_PATH = re.compile(r"^characters\[(\d+)\](?:\.(\w+)(?:\[(\d+)\])?(?:\.(equipment)\[(\d+)\])?(?:\.([^.]+))?)?$")
+
+
+def key(v: Violation) -> tuple:
+    return (v.rule, v.path, v.message)
+
+
+def _count(value) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    m = re.search(r"\d+", str(value)) if value is not None else None
+    return int(m.group()) if m else None
+
+
+def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
+    """The changes that might remove this violation, each with its button label."""
+    side = side_of(pack, doc)
+    base = side.base
+    chars = doc["characters"]
+
+    def name(card_id) -> str:
+        card = pack.cards.get(card_id or "")
+        return card.name if card else str(card_id)
+
+    def char_name(i: int) -> str:
+        char = chars[i]
+        value = char.get(base.key)
+        return char.get("name") or (name(value) if isinstance(value, str) else f"{side.character_word(1)} {i + 1}")
+
+    if v.path == "characters" and chars:
+        have, want = _count(v.observed), _count(v.expected)
+        if have is not None and want is not None and have > want:
+            last = len(chars) - 1
+            return [(f"Remove {char_name(last)}", {"op": "remove_char", "char": last})]
+        return []
+    m = _PATH.match(v.path or "")
+    if not m:
+        return []
+    i = int(m.group(1))
+    if i >= len(chars):
+        return []
+    place, index, _eq, eq_index, card_key = m.groups()[1:]
+    char = chars[i]
+    if place == "deck" and not card_key:  # the deck as a whole is over: a card with copies enough
+        have, want = _count(v.observed), _count(v.expected)
+        if have is None or want is None or have <= want:
+            return []
+        extra = have - want
+        return [(f"Remove {extra} × {name(cid)}", {"op": "deck", "char": i, "card": cid, "delta": -extra})
+                for cid, n in char.get("deck", {}).items() if n >= extra][:MAX_DECK_TRIES]
+    if place == "deck" and card_key:
+        copies = char.get("deck", {}).get(card_key, 0)
+        if not copies:
+            return []
+        have, want = _count(v.observed), _count(v.expected)
+        extra = have - want if have is not None and want is not None and 0 < have - want < copies else None
+        out = [(f"Remove {extra} × {name(card_key)}", {"op": "deck", "char": i, "card": card_key, "delta": -extra})] \
+            if extra else []
+        out.append((f"Remove {copies} × {name(card_key)}" if copies > 1 else f"Remove 1 × {name(card_key)}",
+                    {"op": "deck", "char": i, "card": card_key, "delta": -copies}))
+        return out
+    if place in ("equipment", "abilities") and index is not None:
+        items = char.get(place, [])
+        j = int(index)
+        return [(f"Remove {name(items[j])}", {"op": "remove", "char": i, "place": place, "index": j})] \
+            if j < len(items) else []
+    if place == base.key and base.many and index is not None:
+        items = char.get(base.key, [])
+        j = int(index)
+        if j >= len(items):
+            return []
+        if eq_index is not None:
+            eq = items[j].get("equipment", [])
+            k = int(eq_index)
+            return [(f"Remove {name(eq[k])}", {"op": "remove", "char": i, "place": "equipment", "piece": j,
+                                               "index": k})] if k < len(eq) else []
+        item = items[j].get(base.item_key or "card")
+        return [(f"Remove {name(item)}", {"op": "remove", "char": i, "place": "base", "index": j})]
+    if place == base.key and not base.many:
+        return [(f"Remove {char_name(i)}", {"op": "remove_char", "char": i})]
+    return []
+
+
+def _still_there(pack: Pack, doc: dict, v: Violation) -> bool:
+    try:
+        report = validate_build(pack, to_build(doc, pack))
+    except InputError:
+        return True
+    return any(o.rule == v.rule and o.path == v.path for o in report.violations)
+
+
+def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str, dict]]:
+    """For each violation (by `key`) that has one, the button that fixes it: (label, change)."""
+    out: dict[tuple, tuple[str, dict]] = {}
+    if report is None:
+        return out
+    tried = 0
+    for v in report.sorted_violations():
+        if tried >= MAX_TRIED:
+            break
+        options = candidates(pack, doc, v)
+        tried += bool(options)
+        for label, op in options:
+            try:
+                changed = apply_op(doc, parse_op(op), pack)
+            except InputError:
+                continue
+            if not _still_there(pack, changed, v):
+                out[key(v)] = (label, op)
+                break
+    return out
+
+
+_COMMAND = re.compile(r"`(pnp|python|make)\b[^`]*`")
+
+
+def words(text: str | None) -> str | None:
+    """An engine message as the web shows it: field names without backticks; a hint that needs
+    a command line is left out (None), since the page has buttons for that."""
+    if not text:
+        return text
+    if _COMMAND.search(text):
+        return None
+    return text.replace("`", "")
