@@ -10,6 +10,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m compileall -q generator  # PYTHONDONTWRITEBYTECODE may be set: without this every run recompiles
 	touch $(STAMP)
 
 kit: $(STAMP)
@@ -31,7 +32,7 @@ serve: $(STAMP)
 	$(PY) -m generator serve card_data/boss_fight
 
 schemas: $(STAMP)
-	$(PY) -m generator schema
+	for pack in card_data/*/; do $(PY) -m generator schema --pack $$pack || exit 1; done
 
 clean:
 	rm -rf $(VENV) output/*/ .pytest_cache

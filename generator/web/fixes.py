@@ -14,7 +14,7 @@ import re
 from generator.core.errors import InputError
 from generator.core.report import Report, Violation
 from generator.pack.model import Pack
-from generator.rules import validate_build
+from generator.rules.engine import validate_build
 from generator.web.state import apply_op, parse_op, side_of, to_build
 
 MAX_TRIED = 16  # violations given a fix button per change: the validator runs once per candidate
