@@ -81,6 +81,24 @@ def test_every_hero_back_shows_its_own_fields(built, pack, pdf):
         assert hero.fields["role"].split()[-1] in held[hero.id]
 
 
+BACK_FIELDS = {
+    "hero": ("rating_attack", "rating_defense", "rating_healing", "rating_chance", "rating_tactics", "lore", "guide"),
+    "boss": ("battle", "rating_difficulty", "rating_tactics", "rating_chance", "lore", "guide"),
+}
+
+
+@pytest.mark.parametrize("type_id", sorted(BACK_FIELDS))
+def test_every_hero_and_boss_fills_every_back_field(pack, type_id):
+    cards = pack.cards_of(type_id)
+    assert len(cards) >= 6 if type_id == "boss" else len(cards) >= 12
+    for card in cards:
+        for field in BACK_FIELDS[type_id]:
+            value = card.fields.get(field)
+            assert value not in (None, ""), f"{card.id} has no {field}"
+            if field.startswith("rating_"):
+                assert 0 <= int(value) <= 5, f"{card.id} {field}={value}"
+
+
 def test_every_boss_back_shows_its_own_battle(built, pack):
     held = backs_hold(built / "home" / "cards.pdf", pack, "boss")
     bosses = pack.cards_of("boss")
@@ -118,7 +136,7 @@ def test_png_export_names_one_back_per_hero_in_its_manifest(built, pack):
     images = {(folder / r["back_file"]).read_bytes() for r in hero_rows}
     assert len(images) == len(hero_rows)  # every back a different picture
     boss = [r for r in rows if r["type"] == "Boss Card"]
-    assert len({r["back_file"] for r in boss}) == 2  # one back per boss deck, as before
+    assert len({r["back_file"] for r in boss}) == len(pack.cards_of("boss"))  # one back per boss deck
 
 
 def test_tts_deals_heroes_with_unique_backs(built, pack):
