@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 import webbrowser
 from pathlib import Path
 
@@ -41,6 +42,7 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open
     packs, or a folder of packs, get a start page listing them). Ctrl-C stops it."""
     from generator.web.app import create_app
     from generator.web.guard import ENV_HOSTS, Hosts
+    from generator.web.jobs import ENV_JOBS
     from generator.web.listen import listening_socket, serve as run_server
     from generator.web.site import ENV_BUILDS, ENV_CACHE, ENV_PACKS, Site
 
@@ -60,6 +62,8 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open
     port = sock.getsockname()[1]  # --port 0 lets the system choose
     hosts = Hosts.for_server(host, port, allowed_hosts)  # the Host names it answers to (DNS rebinding)
     os.environ[ENV_HOSTS] = hosts.to_env()
+    jobs = tempfile.TemporaryDirectory(prefix="pnp-serve-jobs-")  # the workers' per-client job claims
+    os.environ[ENV_JOBS] = jobs.name
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     url = f"http://{shown}:{port}/"
     click.echo(f"pnp serve: {', '.join(p.spec.name for p in site.packs.values())} at {url} "
@@ -78,3 +82,4 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open
         pass
     finally:
         sock.close()
+        jobs.cleanup()
