@@ -39,9 +39,10 @@ def env(tmp_path_factory):
     return client, builds, docs
 
 
-def body_routes():
-    """Every route that takes a request body, with its path parameters filled in (read from
-    an app made over no pack: the routes do not depend on the packs)."""
+def body_routes(methods=("POST", "PUT", "PATCH", "DELETE")):
+    """Every route that takes a request body (or, given methods=("GET",), every page), with
+    its path parameters filled in (read from an app made over no pack: the routes do not
+    depend on the packs)."""
     from generator.web.app import create_app
     from generator.web.site import Site
     from generator.web.storage import Builds
@@ -49,12 +50,13 @@ def body_routes():
     out = set()
     for route in app_routes(app):
         for method in route.methods or ():
-            if method in ("POST", "PUT", "PATCH", "DELETE"):
+            if method in methods:
                 out.add((method, re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: PARAMS[m.group(1)], route.path)))
     return sorted(out)
 
 
 ROUTES = body_routes()
+PAGES = sorted(p for _, p in body_routes(("GET",)))
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=20)
     | st.sampled_from(["hero", "boss", "party", "", "titan-arm", "add", "remove", "deck", "equipment", "base"]),
@@ -65,13 +67,59 @@ json_values = st.recursive(
     max_leaves=20)
 
 
-def check(client, builds, method: str, path: str, body: bytes) -> None:
+def reset(builds) -> None:
+    """One saved build, as at the start (saves and duplicates of earlier examples removed)."""
+    for p in builds.iterdir():
+        p.unlink()
     (builds / "keep-me.yaml").write_text(SAVED)
+
+
+def check(client, builds, method: str, path: str, body: bytes) -> None:
+    reset(builds)
     r = client.request(method, path, content=body, headers={"content-type": "application/json"})
     assert r.status_code < 500, (method, path, body[:300], r.status_code, r.text[:500])
     if path.startswith("/api/") and r.status_code >= 400 and r.headers.get("content-type", "").startswith(
             "application/json") and r.status_code != 404:
         assert r.json()["schema"].startswith("pnp.validation/"), r.text[:300]
+
+
+query_values = st.text(max_size=30) | st.sampled_from(
+    ["", "-1", "0", "99999999999999999999", "1e309", "nan", "preset:", "saved:", "saved:../x", "preset:../../x",
+     "keep-me", "../keep-me", "PNP1-", "boss", "hero", "back", "front", "%00", "titan-arm"])
+
+
+@pytest.mark.parametrize("path", PAGES)
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None)
+@given(params=st.dictionaries(st.sampled_from(["side", "set", "type", "min", "max", "q", "page", "preset", "file",
+                                               "code", "face", "build", "points"]), query_values, max_size=4))
+def test_arbitrary_queries_are_never_a_server_error(env, path, params):
+    client, builds, _ = env
+    reset(builds)
+    r = client.get(path, params=params)
+    assert r.status_code < 500, (path, params, r.status_code, r.text[:500])
+
+
+def _templates():
+    from generator.web.app import create_app
+    from generator.web.site import Site
+    from generator.web.storage import Builds
+    app = create_app(Site({}, Builds(PACKS / "no-such-folder"), PACKS / "no-such-cache"))
+    return sorted({(m, r.path) for r in app_routes(app) for m in (r.methods or ()) if "{" in r.path and m != "HEAD"})
+
+
+@pytest.mark.parametrize("method,template", _templates())
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None)
+@given(segment=st.text(min_size=1, max_size=40) | query_values.filter(bool))
+def test_arbitrary_path_segments_are_never_a_server_error(env, method, template, segment):
+    """Each path parameter in turn replaced by arbitrary text (quoted), the others valid."""
+    from urllib.parse import quote
+    client, builds, _ = env
+    reset(builds)
+    for name in re.findall(r"\{(\w+)", template):
+        path = re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: quote(segment, safe="") if m.group(1) == name
+                      else PARAMS[m.group(1)], template)
+        r = client.request(method, path)
+        assert r.status_code < 500, (method, path, r.status_code, r.text[:500])
 
 
 def test_every_body_route_is_fuzzed():
