@@ -111,6 +111,12 @@ def test_the_own_host_and_origin_still_work(env):
     assert r.status_code == 303 and not (builds / "keep-me-copy.yaml").exists()
 
 
+def test_a_person_opening_a_page_at_a_foreign_host_reads_why(env):
+    r = env[0].get("/", headers={"host": "mypc.local:8000", "accept": "text/html,application/xhtml+xml,*/*"})
+    assert r.status_code == 400 and r.headers["content-type"].startswith("text/plain")
+    assert "does not answer to the host `mypc.local:8000`" in r.text and "--allowed-host" in r.text
+
+
 def test_hosts_of_a_server_on_loopback():
     hosts = Hosts.for_server("127.0.0.1", 8765)
     for good in ("localhost:8765", "127.0.0.1:8765", "[::1]:8765", "LOCALHOST:8765"):

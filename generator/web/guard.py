@@ -108,11 +108,16 @@ def same_origin(headers: dict) -> bool:
     return origin.split(b"://", 1)[-1] == host
 
 
-def refusal(status: int, problem: Problem) -> tuple[dict, dict]:
-    """The two ASGI messages of a refusal: a `pnp.validation` document with one problem."""
-    text = json.dumps(reports_document([], [problem])).encode()
+def refusal(status: int, problem: Problem, person: bool = False) -> tuple[dict, dict]:
+    """The two ASGI messages of a refusal: a `pnp.validation` document with one problem, or
+    for a person (a browser opening a page) the same in plain text."""
+    if person:
+        lines = [problem.message] + [f"{k}: {v}" for k, v in (("expected", problem.expected), ("fix", problem.fix)) if v]
+        text, kind = ("\n".join(lines) + "\n").encode(), b"text/plain; charset=utf-8"
+    else:
+        text, kind = json.dumps(reports_document([], [problem])).encode(), b"application/json"
     return ({"type": "http.response.start", "status": status,
-             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(text)).encode())]},
+             "headers": [(b"content-type", kind), (b"content-length", str(len(text)).encode())]},
             {"type": "http.response.body", "body": text})
 
 
@@ -131,7 +136,7 @@ class RequestGuard:
         headers = dict(scope.get("headers") or [])
         host = headers.get(b"host", b"").decode("latin-1")
         if not self.hosts.allows(host):
-            return await self._refuse(send, 400, Problem(
+            return await self._refuse(send, 400, person=b"text/html" in headers.get(b"accept", b""), problem=Problem(
                 "request.host", f"this builder does not answer to the host `{host[:100]}`", Location("request"),
                 found=host[:100] or "no Host header", expected=self.hosts.shown(),
                 fix="open the address `pnp serve` printed, or start it with `--allowed-host NAME` for the name "
@@ -171,10 +176,10 @@ class RequestGuard:
 
         return await self.app(scope, replay, send)
 
-    async def _refuse(self, send, status: int = 413, problem: Problem | None = None):
+    async def _refuse(self, send, status: int = 413, problem: Problem | None = None, person: bool = False):
         problem = problem or Problem("upload.size", "the request is over 1 MB", Location("upload"),
                                      expected="a build file of at most 1 MB",
                                      fix="upload the build file itself, not an archive or an image")
-        start, body = refusal(status, problem)
+        start, body = refusal(status, problem, person)
         await send(start)
         await send(body)
