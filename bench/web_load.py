@@ -9,6 +9,15 @@ click in the builder costs: validation plus the editor's HTML), and the card bro
 page: its HTML plus every card image on it, fetched six at a time as a browser does, once the
 images are in the cache. Results go to bench/web_results.json.
 
+`--print-flood` (not run by `make bench`): 50 players clicking in the editor at a player's
+pace (a click every CLICK_PAUSE seconds each, so the editor is not itself saturated), for
+FLOOD_SECONDS without and then with a flood of PDF requests: FLOOD_CLIENTS clients at
+distinct addresses (as a proxy on this computer passes them on in X-Forwarded-For) and
+FLOOD_CLIENTS more all at one address, each asking for the cards PDF of a build at the print
+limit (kit.MAX_PRINT_CARDS cards) again as soon as it has an answer, plus one asking for
+the issue's 5 x 22 x 999 build. Reported: the editor's latencies both ways, and the
+flood's answers by status. Results go to bench/web_results.json under "print_flood".
+
 Note: the clients run on the same machine as the server, so on a small machine they take
 CPU from it; the numbers are an upper bound on what a separate client would see.
 """
@@ -36,6 +45,9 @@ CLIENTS = 50
 SECONDS = 20.0
 WORKERS = 2
 REQUESTS_PER_CONNECTION = 10
+CLICK_PAUSE = 1.0  # --print-flood: seconds between one player's clicks
+FLOOD_CLIENTS = 10
+FLOOD_SECONDS = 15.0
 
 
 def free_port() -> int:
@@ -54,7 +66,7 @@ def presets() -> tuple[str, list[dict]]:
 
 async def _client(host: str, port: int, path: str, bodies: list[bytes], stop: float, i: int,
                   latencies: list[float], errors: list[str], first: list[float], expect: bytes,
-                  per_connection: int = REQUESTS_PER_CONNECTION) -> None:
+                  per_connection: int = REQUESTS_PER_CONNECTION, pause: float = 0.0) -> None:
     """One client: POST, read the whole answer, again, on a keep-alive connection that it
     replaces every `per_connection` requests, as browsers and proxies do. (On one connection
     forever, the kernel's first hand-out of connections to the two workers would decide the
@@ -62,6 +74,8 @@ async def _client(host: str, port: int, path: str, bodies: list[bytes], stop: fl
     Plain asyncio streams rather than an HTTP library, so the load generator, which shares
     the machine with the server, spends as little CPU as it can."""
     n = i
+    if pause:  # players do not all click at the same moment
+        await asyncio.sleep(pause * i / CLIENTS)
     while time.perf_counter() < stop:
         try:
             reader, writer = await asyncio.open_connection(host, port)
@@ -87,6 +101,8 @@ async def _client(host: str, port: int, path: str, bodies: list[bytes], stop: fl
                     first.append(latencies[-1])
                 if status != 200 or expect not in answer.replace(b" ", b""):
                     errors.append(str(status))
+                if pause:  # a player reading the answer before the next click
+                    await asyncio.sleep(pause)
         except (OSError, asyncio.IncompleteReadError, ValueError, AttributeError) as exc:
             errors.append(type(exc).__name__)
         finally:
@@ -94,7 +110,7 @@ async def _client(host: str, port: int, path: str, bodies: list[bytes], stop: fl
 
 
 async def validate_load(base: str, pack_id: str, docs: list[dict], editor: bool = False,
-                        seconds: float = SECONDS) -> dict:
+                        seconds: float = SECONDS, pause: float = 0.0) -> dict:
     """CLIENTS clients for `seconds`: each posts presets to the JSON API's validate (the issue's
     goal), or with `editor`, to the editor's change endpoint as the page does at every click
     (validation plus the editor's HTML)."""
@@ -111,8 +127,8 @@ async def validate_load(base: str, pack_id: str, docs: list[dict], editor: bool 
     start = time.perf_counter()
     cpu = time.process_time()
     stop = start + seconds
-    await asyncio.gather(*(_client(host, int(port), path, bodies, stop, i, latencies, errors, first, expect)
-                           for i in range(CLIENTS)))
+    await asyncio.gather(*(_client(host, int(port), path, bodies, stop, i, latencies, errors, first, expect,
+                                   pause=pause) for i in range(CLIENTS)))
     elapsed = time.perf_counter() - start
     client_cpu = time.process_time() - cpu  # what the load generator took from the server's cores
 
@@ -147,24 +163,127 @@ async def first_page(base: str, pack_id: str, url: str | None = None) -> dict:
             "cached_worst_s": round(warm[-1], 3)}
 
 
+def print_bodies() -> tuple[bytes, bytes, int, int]:
+    """Form bodies for the cards PDF: a build at the print limit, and the issue's build of five
+    characters with every deck card 999 times; and their card counts."""
+    from urllib.parse import urlencode
+
+    from generator.kit import MAX_PRINT_CARDS, build_card_count
+    from generator.pack.load import load_pack
+    from generator.web.common import preset_docs
+    from generator.web.state import to_build
+    pack = load_pack(REPO / PACK)
+    doc = next(json.loads(json.dumps(d)) for d, _ in preset_docs(pack).values()
+               if d["characters"] and d["characters"][0].get("deck"))
+    big = json.loads(json.dumps(doc))
+    deck = doc["characters"][0]["deck"]
+    first = next(iter(deck))
+    deck[first] += MAX_PRINT_CARDS - build_card_count(to_build(doc, pack))
+    big["characters"] = (big["characters"] * 5)[:5]
+    for char in big["characters"]:
+        char["deck"] = {card: 999 for card in char["deck"]}
+    return (urlencode({"build": json.dumps(doc)}).encode(), urlencode({"build": json.dumps(big)}).encode(),
+            build_card_count(to_build(doc, pack)), build_card_count(to_build(big, pack)))
+
+
+async def _flood(host: str, port: int, path: str, body: bytes, stop: float, address: str,
+                 statuses: list[str]) -> None:
+    """One client asking for a PDF again as soon as it has the last answer."""
+    while time.perf_counter() < stop:
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError as exc:
+            statuses.append(type(exc).__name__)
+            continue
+        try:
+            while time.perf_counter() < stop:
+                writer.write(f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nX-Forwarded-For: {address}\r\n"
+                             f"Content-Type: application/x-www-form-urlencoded\r\nAccept: application/json\r\n"
+                             f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+                await writer.drain()
+                head = await reader.readuntil(b"\r\n\r\n")
+                status = head.split(b" ", 2)[1].decode()
+                length = int(re.search(rb"(?i)content-length:\s*(\d+)", head).group(1))
+                await reader.readexactly(length)
+                statuses.append(status)
+        except (OSError, asyncio.IncompleteReadError, ValueError, AttributeError) as exc:
+            statuses.append(type(exc).__name__)
+        finally:
+            writer.close()
+
+
+async def print_flood(base: str, pack_id: str, docs: list[dict]) -> dict:
+    host, port = base.split("//")[1].split(":")
+    at_limit, too_big, at_count, big_count = print_bodies()
+    path = f"/p/{pack_id}/print/cards.pdf"
+    load_before = os.getloadavg()[0]  # the machine is shared: what else ran is part of the numbers
+    quiet = await validate_load(base, pack_id, docs, editor=True, seconds=FLOOD_SECONDS, pause=CLICK_PAUSE)
+    statuses: list[str] = []
+    stop = time.perf_counter() + FLOOD_SECONDS + 2
+    flood = [_flood(host, int(port), path, at_limit, stop, f"10.0.0.{i + 1}", statuses) for i in range(FLOOD_CLIENTS)]
+    flood += [_flood(host, int(port), path, at_limit, stop, "10.0.1.1", statuses) for _ in range(FLOOD_CLIENTS)]
+    flood.append(_flood(host, int(port), path, too_big, stop, "10.0.2.1", statuses))
+    clicks = validate_load(base, pack_id, docs, editor=True, seconds=FLOOD_SECONDS, pause=CLICK_PAUSE)
+    flooded, *_ = await asyncio.gather(clicks, *flood)
+    counts: dict[str, int] = {}
+    for status in statuses:
+        counts[status] = counts.get(status, 0) + 1
+    return {"click_pause_s": CLICK_PAUSE, "flood_clients": 2 * FLOOD_CLIENTS + 1, "pdf_cards": at_count,
+            "too_big_cards": big_count, "editor_quiet": quiet, "editor_flooded": flooded,
+            "flood_answers": dict(sorted(counts.items())),
+            "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)]}
+
+
+def start_server(tmp: str, port: int) -> subprocess.Popen:
+    # started as a group would host it: `pnp serve --workers 2` (generator/web/listen.py)
+    server = subprocess.Popen([sys.executable, "-m", "generator", "serve", PACK, "--port", str(port),
+                               "--workers", str(WORKERS), "--builds", str(Path(tmp) / "builds"),
+                               "--cache", str(REPO / "output" / ".web-cache")], cwd=REPO,
+                              stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            httpx.get(base + "/api/packs", timeout=1)
+            break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    time.sleep(1.0)  # let both workers finish loading the pack
+    return server
+
+
+def main_flood() -> None:
+    pack_id, docs = presets()
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="pnp-web-bench-") as tmp:
+        server = start_server(tmp, port)
+        try:
+            flood = uvloop.run(print_flood(f"http://127.0.0.1:{port}", pack_id, docs))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    path = REPO / "bench" / "web_results.json"
+    results = json.loads(path.read_text()) if path.is_file() else {}
+    results["print_flood"] = flood
+    path.write_text(json.dumps(results, indent=2) + "\n")
+    q, f = flood["editor_quiet"], flood["editor_flooded"]
+    print(f"pnp serve, {WORKERS} workers, {pack_id}: {q['clients']} players clicking every {CLICK_PAUSE} s")
+    print(f"  without a flood: {q['requests']} clicks, {q['errors']} errors, median {q['median_ms']} ms, "
+          f"p95 {q['p95_ms']} ms, p99 {q['p99_ms']} ms")
+    print(f"  during a flood of {flood['flood_clients']} clients asking for {flood['pdf_cards']}-card PDFs: "
+          f"{f['requests']} clicks, {f['errors']} errors, median {f['median_ms']} ms, p95 {f['p95_ms']} ms, "
+          f"p99 {f['p99_ms']} ms")
+    print(f"  the flood's answers: {flood['flood_answers']}; load average {flood['load_average']}")
+
+
 def main() -> None:
+    if "--print-flood" in sys.argv[1:]:
+        return main_flood()
     pack_id, docs = presets()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="pnp-web-bench-") as tmp:
-        # started as a group would host it: `pnp serve --workers 2` (generator/web/listen.py)
-        server = subprocess.Popen([sys.executable, "-m", "generator", "serve", PACK, "--port", str(port),
-                                   "--workers", str(WORKERS), "--builds", str(Path(tmp) / "builds"),
-                                   "--cache", str(REPO / "output" / ".web-cache")], cwd=REPO,
-                                  stdout=subprocess.DEVNULL)
+        server = start_server(tmp, port)
         try:
-            for _ in range(600):
-                try:
-                    httpx.get(base + "/api/packs", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
-            time.sleep(1.0)  # let both workers finish loading the pack
             # the load generator runs on uvloop: it shares the cores with the server, so the less it
             # takes per request the more the numbers are the server's (its CPU share is reported)
             load = uvloop.run(validate_load(base, pack_id, docs))
@@ -175,9 +294,11 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(timeout=30)
-    results = {"pack": pack_id, "workers": WORKERS, "validate": load, "editor_click": clicks,
-               "card_browser_first_page": page, "editor_with_picker_thumbnails": picker}
-    (REPO / "bench" / "web_results.json").write_text(json.dumps(results, indent=2) + "\n")
+    path = REPO / "bench" / "web_results.json"
+    results = json.loads(path.read_text()) if path.is_file() else {}
+    results.update({"pack": pack_id, "workers": WORKERS, "validate": load, "editor_click": clicks,
+                    "card_browser_first_page": page, "editor_with_picker_thumbnails": picker})
+    path.write_text(json.dumps(results, indent=2) + "\n")
     print(f"pnp serve, {WORKERS} workers, {pack_id}:")
     print(f"  validate: {load['clients']} clients for {load['seconds']} s: {load['requests']} requests "
           f"({load['per_second']}/s), {load['errors']} errors, median {load['median_ms']} ms, p95 {load['p95_ms']} ms, "

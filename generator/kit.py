@@ -47,25 +47,42 @@ def reference_faces(pack: Pack, count: int = 1) -> list[CardFace]:
     return [CardFace(None, False, 0, 0, "reference", set_id, "reference") for _ in range(max(1, count))]
 
 
-def build_faces(pack: Pack, build: Build, shared: CardShared) -> list[CardFace]:
-    """Every card a build needs on the table: base cards, equipment, abilities and the deck with copies."""
-    numbers = {c.id: i for i, c in enumerate(card_order(pack), 1)}
-    total = len(numbers)
-    faces = []
+# The most cards one print of one build may make (the builder's roster, cards and pieces PDFs
+# refuse more): the largest preset makes 130, a full party of five about 170; a build of 999
+# copies of everything would make over 100,000, minutes of one server's CPU.
+MAX_PRINT_CARDS = 1000
+
+
+def build_refs(build: Build) -> list[tuple]:
+    """(card reference, copies) of every card a build needs on the table, in table order:
+    per character its base cards and their equipment, equipment, abilities, the deck."""
+    refs = []
     for character in build.characters:
-        refs = []
         for entry in character.bases:
             refs.append((entry.card, 1))
             refs.extend((e, 1) for e in entry.equipment)
         refs.extend((e, 1) for e in character.equipment)
         refs.extend((a, 1) for a in character.abilities)
         refs.extend((d.card, d.copies) for d in character.deck)
-        for ref, count in refs:
-            card = pack.cards.get(ref.id)
-            if card is None:
-                raise InputError([Problem("card.unknown", f"no card with the id `{ref.id}`", ref.location,
-                                          fix="run `pnp validate` on the build first")])
-            faces.extend(_face(card, numbers[card.id], total, shared) for _ in range(count))
+    return refs
+
+
+def build_card_count(build: Build) -> int:
+    """How many cards printing the build makes (what `build_faces` gives), without drawing."""
+    return sum(count for _, count in build_refs(build))
+
+
+def build_faces(pack: Pack, build: Build, shared: CardShared) -> list[CardFace]:
+    """Every card a build needs on the table: base cards, equipment, abilities and the deck with copies."""
+    numbers = {c.id: i for i, c in enumerate(card_order(pack), 1)}
+    total = len(numbers)
+    faces = []
+    for ref, count in build_refs(build):
+        card = pack.cards.get(ref.id)
+        if card is None:
+            raise InputError([Problem("card.unknown", f"no card with the id `{ref.id}`", ref.location,
+                                      fix="run `pnp validate` on the build first")])
+        faces.extend(_face(card, numbers[card.id], total, shared) for _ in range(count))
     return faces
 
 

@@ -114,7 +114,8 @@ def test_packs_without_sides_say_so(tmp_path):
     from fastapi.testclient import TestClient
     from generator.web.app import create_app
     from generator.web.site import Site
-    client = TestClient(create_app(Site.load([tmp_path / "packs"], tmp_path / "builds", tmp_path / "cache")))
+    client = TestClient(create_app(Site.load([tmp_path / "packs"], tmp_path / "builds", tmp_path / "cache")),
+                        base_url="http://localhost")
     r = client.get("/p/blank_slate/edit?side=x")
     assert_clean_error(r, 422)
     assert "declares no sides" in r.text
@@ -481,7 +482,7 @@ def test_changes_from_other_sites_are_refused(client, env):
     r = client.post("/p/boss_fight/builds/keep-me/delete", headers={"origin": "https://evil.example"})
     assert_clean_error(r, 403)
     assert (env[2] / "keep-me.yaml").exists()
-    r = client.post("/p/boss_fight/builds/keep-me/delete", headers={"origin": "http://testserver"})
+    r = client.post("/p/boss_fight/builds/keep-me/delete", headers={"origin": "http://localhost"})
     assert r.status_code in (200, 303) and not (env[2] / "keep-me.yaml").exists()
 
 
@@ -646,7 +647,8 @@ def test_the_worker_factory_reads_its_packs_from_the_environment(monkeypatch, tm
     from generator.web.app import app_from_env
     monkeypatch.setenv("PNP_PACKS", os.pathsep.join([str(PACKS / "tactics"), str(PACKS / "battle_bosses")]))
     monkeypatch.setenv("PNP_BUILDS", str(tmp_path / "b"))
-    client = TestClient(app_from_env())
+    monkeypatch.delenv("PNP_ALLOWED_HOSTS", raising=False)
+    client = TestClient(app_from_env(), base_url="http://localhost")
     assert {p["id"] for p in client.get("/api/packs").json()} == {"tactics", "battle_bosses"}
     assert client.get("/", follow_redirects=False).status_code == 200  # two packs: the start page
 

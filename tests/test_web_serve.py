@@ -10,12 +10,23 @@ import socket
 import subprocess
 import time
 
+import pytest
 from click.testing import CliRunner
 
 from web_support import REPO, process_running, start_serve, stop_serve
 
 from generator.cli import main
 from generator.web import listen
+from generator.web.guard import ENV_HOSTS
+from generator.web.jobs import ENV_JOBS
+
+
+@pytest.fixture(autouse=True)
+def _serve_leaves_no_environment(monkeypatch):
+    """`pnp serve` run in this process (CliRunner) sets the variables its workers read; put
+    them back afterwards, or apps made by later tests would answer to its port only."""
+    for name in (ENV_HOSTS, ENV_JOBS, "PNP_PACKS", "PNP_BUILDS", "PNP_CACHE"):
+        monkeypatch.setenv(name, "")
 
 
 def test_accepted_connections_have_nagle_off():

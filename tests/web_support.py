@@ -27,7 +27,7 @@ def make_client(builds: Path, cache: Path):
     from generator.web.app import create_app
     from generator.web.site import Site
     site = Site.load([PACKS], builds, cache)
-    return TestClient(create_app(site)), site
+    return TestClient(create_app(site), base_url="http://localhost"), site
 
 
 def doc_of(page: str) -> dict:
@@ -122,3 +122,23 @@ def stop_serve(proc) -> str:
     assert proc.returncode == 0, out
     assert "Traceback" not in out, out
     return out
+
+
+# ---- the app's routes ----
+
+
+def app_routes(app) -> list:
+    """Every endpoint route of the app (path and methods), with the routers it includes opened
+    (FastAPI 0.16x keeps an included router as one entry holding the original router; older
+    versions list its routes flat: both are walked)."""
+    from starlette.routing import Route
+
+    def walk(routes):
+        for route in routes:
+            inner = getattr(route, "original_router", None)
+            if inner is not None:
+                yield from walk(inner.routes)
+            elif isinstance(route, Route):
+                yield route
+
+    return list(walk(app.routes))

@@ -3,11 +3,13 @@ validator, share codes and renderers the CLI uses. Pages are Jinja templates ren
 the server; a small script sends each change and shows the answer. Nothing here knows a
 game: sides, places and rules come from the pack.
 
-Modules: app (the app, errors, request limits), pages (templates and responses), site
-(what is served), state (the build document and changes to it), view and charts (what a
-page shows), fixes (one-click fixes, tried before they are offered), picker (the card
-picker's cards, filters and copy limits), storage (the builds folder), common (card filters, presets), routes_* (pages
-and the JSON API by area). The command `pnp serve` is generator.cli.serve.
+Modules: app (the app, errors), guard (what every request passes first: its Host, its
+Origin, its size), jobs (PDFs: one per client, one per worker at a time), pages (templates
+and responses), site (what is served), state (the build document and changes to it), view
+and charts (what a page shows), fixes (one-click fixes, tried before they are offered),
+picker (the card picker's cards, filters and copy limits), storage (the builds folder),
+common (card filters, presets), routes_* (pages and the JSON API by area). The command
+`pnp serve` is generator.cli.serve.
 
 May import: every layer below the command line (core, grids, pack, rules, maps, share,
 render, export, kit, build); never generator.cli.

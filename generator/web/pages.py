@@ -57,7 +57,7 @@ def wants_json(request: Request) -> bool:
 
 
 def problems_response(request: Request, problems: list[Problem], status: int = 422):
-    if request.url.path.startswith("/api/"):
+    if request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", ""):
         return JSONResponse(reports_document([], problems), status_code=status)
     if request.headers.get("x-pnp-fragment") == "1":  # a change made in the editor: the page shows it in place
         html = request.app.state.jinja.get_template("_problems.html").render(problems=problems)

@@ -14,7 +14,7 @@ from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
 from generator.web.state import (apply_op, blocked, clean_document, document_from_yaml, new_document,
                                  owner_character, parse_op, place_of, to_build, to_yaml)
-from generator.web.storage import MAX_FILE_BYTES, slug
+from generator.web.storage import MAX_FILE_BYTES, SUFFIX, slug
 from generator.web.picker import picker
 from generator.web.view import allows_no_limit, build_view
 from generator.share.codes import build_document, decode
@@ -133,11 +133,15 @@ def save(request: Request, pack_id: str, payload: dict = Body(...)):
     doc = clean_document(payload.get("build"), pack)
     to_build(doc, pack)  # a build the CLI could not read is not saved
     stem = payload.get("stem")
-    if not isinstance(stem, str) or not stem:
-        stem = site.builds.free_stem(doc["name"])
-    path = site.builds.write(stem, to_yaml(doc))
-    return JSONResponse({"stem": stem, "file": f"{site.builds.folder.name}/{path.name}",
-                         "message": f"saved as {site.builds.folder.name}/{path.name}"})
+    if isinstance(stem, str) and stem:  # saving over the build the page opened
+        site.builds.write(stem, to_yaml(doc))
+    elif stem is None or stem == "":  # a new build: the first free name, claimed atomically
+        stem = site.builds.create(doc["name"], to_yaml(doc))
+    else:
+        raise InputError([Problem("web.build", "`stem` must be the name of a saved build, or empty for a new one",
+                                  Location("request"), found=str(stem)[:80], expected="text or null")])
+    name = f"{site.builds.folder.name}/{stem}{SUFFIX}"
+    return JSONResponse({"stem": stem, "file": name, "message": f"saved as {name}"})
 
 
 @router.get("/p/{pack_id}/builds/{stem}.yaml")
@@ -154,9 +158,8 @@ def rename(request: Request, pack_id: str, stem: str, new_name: str = Form(..., 
     pack = site.pack(pack_id)
     text = site.builds.read(stem)
     doc = document_from_yaml(text, pack, f"builds/{stem}.yaml")
-    new_stem = site.builds.rename(stem, slug(new_name))
     doc["name"] = new_name.strip() or doc["name"]
-    site.builds.write(new_stem, to_yaml(doc))
+    site.builds.rename(stem, slug(new_name), to_yaml(doc))
     return RedirectResponse(f"/p/{pack_id}/builds", status_code=303)
 
 
@@ -166,7 +169,7 @@ def duplicate(request: Request, pack_id: str, stem: str):
     pack = site.pack(pack_id)
     doc = document_from_yaml(site.builds.read(stem), pack, f"builds/{stem}.yaml")
     doc["name"] = f"{doc['name']} (copy)"
-    site.builds.write(site.builds.free_stem(f"{stem}-copy"), to_yaml(doc))
+    site.builds.create(f"{stem}-copy", to_yaml(doc))
     return RedirectResponse(f"/p/{pack_id}/builds", status_code=303)
 
 

@@ -9,10 +9,15 @@ a base card or to the character, abilities and an action deck.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from generator.core.errors import InputError, Location, Problem, hint
 from generator.pack.load import build_from_document
 from generator.pack.model import Build, Pack
+from generator.pack.pydantic_errors import problems_from
+from generator.pack.schemas import allowed_keys_fn, build_models
 from generator.share.codes import dump_build
 from generator.core.yamlio import Document, parse_yaml
 
@@ -45,10 +50,31 @@ def side_of(pack: Pack, doc: dict):
     return pack.spec.sides[doc["side"]]
 
 
+# what the pack's build models refuse but the editor still holds, to show by the validator's
+# message: a name too long (the page takes up to MAX_TEXT), a key not filled in yet
+_SHOWN_LATER = {"missing", "string_too_long"}
+
+
+def _shape(data: dict, pack: Pack, side_id: str, strict: bool) -> None:
+    """Check the document's keys and types with the pack's own build model of the side (the
+    one `pnp validate` loads build files with): a wrong type is a 422 naming the field. In
+    the editor (not `strict`) a name too long or a key still to be filled in is let through:
+    the page shows it as the validator reports it."""
+    model = build_models(pack.spec)[side_id]
+    try:
+        model.model_validate(data)
+    except ValidationError as exc:
+        if strict or any(e["type"] not in _SHOWN_LATER for e in exc.errors()):
+            raise InputError(problems_from(exc, Document(WHERE, data), (), "the build", allowed_keys_fn(model))) \
+                from None
+
+
 def clean_document(data, pack: Pack, strict: bool = False) -> dict:
-    """A build document sent by a page, checked for shape (types, sizes, known keys) before it
-    goes anywhere near YAML; card ids and rules are left to the loader and the validator.
-    `strict` (the API): `name` and `characters` must be there, as in a build file."""
+    """A build document sent by a page, checked for shape (keys and types by the pack's build
+    model, sizes by the limits above) before it goes anywhere near YAML, and put in the
+    editor's form (every place of the side present, base cards as entries); card ids and
+    rules are left to the loader and the validator. `strict` (the API): `name` and
+    `characters` must be there, as in a build file."""
     if not isinstance(data, dict):
         raise _bad("the build must be an object", "build", type(data).__name__, "an object with name, side, characters")
     for key in ("name", "characters") if strict else ():
@@ -56,67 +82,50 @@ def clean_document(data, pack: Pack, strict: bool = False) -> dict:
             raise InputError([Problem("schema.missing", f"the build has no `{key}`", Location(WHERE),
                                       expected="pack, name, side, characters", fix=f"add `{key}`")])
     side_id = data.get("side")
-    if side_id not in pack.spec.sides:
-        raise _bad(f"unknown side `{side_id}`", "side", side_id, "one of: " + ", ".join(pack.spec.sides))
+    if not isinstance(side_id, str) or side_id not in pack.spec.sides:
+        raise _bad(f"unknown side `{side_id}`" if isinstance(side_id, str) else "`side` must be the id of a side",
+                   "side", side_id, "one of: " + ", ".join(pack.spec.sides))
+    _shape(data, pack, side_id, strict)
     side = pack.spec.sides[side_id]
     base = side.base
-    known = {"pack", "name", "side", "points_limit", "notes", "characters"}
-    extra = set(data) - known
-    if extra:
-        raise _bad(f"unknown key `{sorted(extra)[0]}` in the build", sorted(extra)[0], expected=", ".join(sorted(known)))
     doc: dict = {"pack": pack.spec.id, "name": _text(data.get("name") or "Unnamed build", "name").strip() or "Unnamed build",
                  "side": side_id}
-    limit = data.get("points_limit")
-    if limit is not None:
-        if isinstance(limit, bool) or not (isinstance(limit, int) and 0 <= limit <= 99999
-                                           or isinstance(limit, str) and (limit in pack.spec.points_limits
-                                                                           or limit == NO_LIMIT)):
-            raise _bad("`points_limit` must be a number from 0 to 99999 or the name of a limit of the pack",
-                       "points_limit", limit, ", ".join(list(pack.spec.points_limits) + ["a number"]))
-        doc["points_limit"] = limit
+    if data.get("points_limit") is not None:
+        doc["points_limit"] = data["points_limit"]
     if data.get("notes"):
         doc["notes"] = _text(data["notes"], "notes", MAX_NOTES)
-    chars = data.get("characters", [])
-    if not isinstance(chars, list) or len(chars) > MAX_CHARACTERS:
+    if data.get("max_characters") is not None:
+        doc["max_characters"] = data["max_characters"]
+    chars = data.get("characters") or []
+    if len(chars) > MAX_CHARACTERS:
         raise _bad("`characters` must be a list", "characters", expected=f"at most {MAX_CHARACTERS} characters")
     doc["characters"] = []
     for i, raw in enumerate(chars):
         where = f"characters[{i}]"
-        if not isinstance(raw, dict):
-            raise _bad(f"{where} must be an object", where)
-        allowed = {"name", base.key, "equipment", "abilities", "deck"}
-        extra = set(raw) - allowed
-        if extra:
-            raise _bad(f"unknown key `{sorted(extra)[0]}` in {where}", where, expected=", ".join(sorted(allowed)))
         char: dict = {}
         if raw.get("name"):
             char["name"] = _text(raw["name"], where + ".name")
         if base.many:
-            items = raw.get(base.key, [])
-            if not isinstance(items, list) or len(items) > MAX_LIST:
-                raise _bad(f"{where}.{base.key} must be a list", where)
+            items = raw.get(base.key) or []
+            if len(items) > MAX_LIST:
+                raise _bad(f"{where}.{base.key} must be a list", where, expected=f"at most {MAX_LIST} entries")
             item_key = base.item_key or "card"
             char[base.key] = []
             for item in items:
-                if isinstance(item, str):
-                    item = {item_key: item}
-                if not isinstance(item, dict) or set(item) - {item_key, "equipment"}:
-                    raise _bad(f"{where}.{base.key} holds a bad entry", where, item, f"{{{item_key}: id, equipment: [ids]}}")
+                item = {item_key: item} if isinstance(item, str) else item
                 entry = {item_key: _text(item.get(item_key), where, 100)}
                 if side.equipment and side.equipment.attach == "base":
-                    entry["equipment"] = _ids(item.get("equipment", []), where + ".equipment")
+                    entry["equipment"] = _ids(item.get("equipment") or [], where + ".equipment")
                 char[base.key].append(entry)
         elif base.key in raw:
             char[base.key] = _text(raw[base.key], f"{where}.{base.key}", 100)
         if side.equipment and side.equipment.attach == "character":
-            char["equipment"] = _ids(raw.get("equipment", []), where + ".equipment")
+            char["equipment"] = _ids(raw.get("equipment") or [], where + ".equipment")
         if side.abilities:
-            char["abilities"] = _ids(raw.get("abilities", []), where + ".abilities")
+            char["abilities"] = _ids(raw.get("abilities") or [], where + ".abilities")
         if side.deck:
-            deck = raw.get("deck", {})
-            if not isinstance(deck, dict) or len(deck) > MAX_LIST or not all(
-                    isinstance(k, str) and len(k) <= 100 and isinstance(v, int) and not isinstance(v, bool)
-                    and 0 <= v <= 999 for k, v in deck.items()):
+            deck = raw.get("deck") or {}
+            if len(deck) > MAX_LIST or not all(len(k) <= 100 for k in deck):
                 raise _bad(f"{where}.deck must map card ids to copies (0 to 999)", where + ".deck")
             char["deck"] = dict(deck)
         doc["characters"].append(char)
@@ -281,25 +290,43 @@ OPS = ("view", "add", "remove", "deck", "add_char", "remove_char", "rename_char"
        "set_notes")
 
 
+def _whole(value):
+    """The page sends numbers, or the text of a form field: "" is none; true/false are not numbers."""
+    if value == "":
+        return None
+    if isinstance(value, bool):
+        raise ValueError("a whole number, not true or false")
+    return value
+
+
+Whole = Annotated[Annotated[int, Field(ge=-100_000, le=100_000)] | None, BeforeValidator(_whole)]
+Text = Annotated[str | None, Field(max_length=MAX_TEXT)]
+
+
+class OpIn(BaseModel):
+    """A change as the page sends it: whole numbers (or their text), short texts; nothing else."""
+    model_config = ConfigDict(extra="ignore", coerce_numbers_to_str=True)
+    op: Literal[OPS]
+    char: Whole = None
+    card: Text = None
+    piece: Whole = None
+    index: Whole = None
+    delta: Whole = None
+    place: Text = None
+    value: Annotated[str | None, Field(max_length=MAX_NOTES)] = None  # set_notes takes MAX_NOTES, others MAX_TEXT
+
+
 def parse_op(data) -> Op:
     if not isinstance(data, dict) or data.get("op") not in OPS:
-        raise _bad("unknown change", "op", data.get("op") if isinstance(data, dict) else data, ", ".join(OPS))
-
-    def num(key):
-        value = data.get(key)
-        if value in (None, ""):
-            return None
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise _bad(f"`{key}` must be a whole number", key, value) from None
-
-    def text(key):
-        value = data.get(key)
-        return None if value is None else _text(str(value), key, MAX_NOTES if data["op"] == "set_notes" else MAX_TEXT)
-
-    return Op(data["op"], num("char"), text("card"), num("piece"), num("index"), num("delta") or 1,
-              text("place"), text("value"))
+        found = data.get("op") if isinstance(data, dict) else data
+        raise _bad("unknown change", "op", found, ", ".join(OPS))
+    try:
+        valid = OpIn.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(problems_from(exc, Document("the change sent by the page", data), (), "the change")) \
+            from None
+    value = None if valid.value is None else _text(valid.value, "value", MAX_NOTES if valid.op == "set_notes" else MAX_TEXT)
+    return Op(valid.op, valid.char, valid.card, valid.piece, valid.index, valid.delta or 1, valid.place, value)
 
 
 def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
@@ -443,7 +470,8 @@ def _remove(op: Op, side, char_at) -> None:
 
     if op.place == "base" and base.many:
         drop(char.get(base.key), op.index, "base card")
-    elif op.place == "equipment" and op.piece is not None:
+    elif op.place == "equipment" and op.piece is not None and base.many and side.equipment \
+            and side.equipment.attach == "base":
         items = char.get(base.key, [])
         if not 0 <= op.piece < len(items):
             raise _bad("no such piece", "piece", op.piece)

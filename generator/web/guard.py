@@ -1,0 +1,185 @@
+"""What every request passes before any route sees it: the Host it was sent to, the site a
+change comes from, and the size of its body. One ASGI middleware, `RequestGuard`, cheap
+enough for every click (a set lookup and a comparison).
+
+Why the Host: a page on another site can make its own name resolve to this computer (DNS
+rebinding); the browser then sends that page's requests here with the attacker's name in
+`Host` and a matching `Origin`, so the Origin check alone lets them through. The server
+answers only to the names it was started for: this computer's loopback names, the address
+it listens on, with its port, and the names given with `pnp serve --allowed-host`.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+
+from generator.core.errors import Location, Problem
+from generator.core.report import reports_document
+
+MAX_BODY = 1024 * 1024 + 64 * 1024  # a 1 MB upload plus its multipart envelope
+ENV_HOSTS = "PNP_ALLOWED_HOSTS"  # the host entries, comma-separated, for the worker processes
+LOCAL_NAMES = ("localhost", "127.0.0.1", "[::1]")
+WILDCARDS = ("0.0.0.0", "::", "[::]")
+
+
+def _split(host: str) -> tuple[str, str | None]:
+    """`name:port` -> (name, port); IPv6 literals keep their brackets."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        end = host.find("]")
+        name, rest = host[:end + 1], host[end + 1:]
+        return name, rest[1:] if rest.startswith(":") else None
+    name, sep, port = host.partition(":")
+    return name, port if sep else None
+
+
+def _bracket(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+class Hosts:
+    """The Host header values a server answers to. An entry `name:port` allows that name on
+    that port; a bare `name` allows it on any port (a proxy in front may drop the port);
+    `*:port` allows any IP address on the port (a server listening on every address cannot
+    know which of its addresses a player typed; an address cannot be rebound the way a name
+    can, so it is safe)."""
+
+    def __init__(self, entries):
+        self.entries = tuple(e.strip().lower() for e in entries if e and e.strip())
+        self.exact: set[tuple[str, str]] = set()
+        self.any_port: set[str] = set()
+        self.ip_ports: set[str] = set()
+        for entry in self.entries:
+            name, port = _split(entry)
+            if name == "*":
+                self.ip_ports.add(port or "80")
+            elif port is None:
+                self.any_port.add(name)
+            else:
+                self.exact.add((name, port))
+
+    @classmethod
+    def for_server(cls, bind: str, port: int, extra=()) -> "Hosts":
+        """What `pnp serve --host BIND --port PORT --allowed-host EXTRA...` answers to."""
+        names = list(LOCAL_NAMES)
+        if bind in WILDCARDS:
+            names.append("*")
+        elif _bracket(bind).lower() not in names:
+            names.append(_bracket(bind))
+        return cls([f"{n}:{port}" for n in names] + list(extra))
+
+    @classmethod
+    def from_env(cls) -> "Hosts":
+        """The entries `pnp serve` left for its workers; none: the loopback names on any port
+        (an app made without a server, as in the tests)."""
+        text = os.environ.get(ENV_HOSTS, "")
+        return cls(text.split(",")) if text.strip() else cls(LOCAL_NAMES)
+
+    def to_env(self) -> str:
+        return ",".join(self.entries)
+
+    def allows(self, host: str) -> bool:
+        name, port = _split(host)
+        port = port or "80"
+        if name in self.any_port or (name, port) in self.exact:
+            return True
+        if port in self.ip_ports:
+            try:
+                ipaddress.ip_address(name.strip("[]"))
+                return True
+            except ValueError:
+                return False
+        return False
+
+    def shown(self) -> str:
+        return ", ".join(e.replace("*", "an IP address") for e in self.entries)
+
+
+def same_origin(headers: dict) -> bool:
+    """A POST from a page of another site (a form aimed at this builder, which listens on
+    localhost) carries that site's Origin: refuse it, so no other page can save or delete
+    builds. Requests without an Origin (scripts, the API from a program) are let through."""
+    origin = headers.get(b"origin")
+    if origin is None:
+        return True
+    host = headers.get(b"host", b"")
+    return origin.split(b"://", 1)[-1] == host
+
+
+def refusal(status: int, problem: Problem, person: bool = False) -> tuple[dict, dict]:
+    """The two ASGI messages of a refusal: a `pnp.validation` document with one problem, or
+    for a person (a browser opening a page) the same in plain text."""
+    if person:
+        lines = [problem.message] + [f"{k}: {v}" for k, v in (("expected", problem.expected), ("fix", problem.fix)) if v]
+        text, kind = ("\n".join(lines) + "\n").encode(), b"text/plain; charset=utf-8"
+    else:
+        text, kind = json.dumps(reports_document([], [problem])).encode(), b"application/json"
+    return ({"type": "http.response.start", "status": status,
+             "headers": [(b"content-type", kind), (b"content-length", str(len(text)).encode())]},
+            {"type": "http.response.body", "body": text})
+
+
+class RequestGuard:
+    """Refuse, before any route: a Host this server was not started for (400); a change sent
+    from another site (403); a body over `limit` (413), counted as it arrives, so a missing or
+    false Content-Length does not get around it."""
+
+    def __init__(self, app, hosts: Hosts | None = None, limit: int = MAX_BODY):
+        self.app, self.limit = app, limit
+        self.hosts = hosts or Hosts.from_env()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        host = headers.get(b"host", b"").decode("latin-1")
+        if not self.hosts.allows(host):
+            return await self._refuse(send, 400, person=b"text/html" in headers.get(b"accept", b""), problem=Problem(
+                "request.host", f"this builder does not answer to the host `{host[:100]}`", Location("request"),
+                found=host[:100] or "no Host header", expected=self.hosts.shown(),
+                fix="open the address `pnp serve` printed, or start it with `--allowed-host NAME` for the name "
+                    "players use"))
+        if scope.get("method") not in ("GET", "HEAD", "OPTIONS") and not same_origin(headers):
+            return await self._refuse(send, 403, Problem(
+                "request.origin", "a change sent from another web site is refused", Location("request"),
+                expected="a change made on this builder's own pages"))
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            return await self._refuse(send)
+        if length is not None:
+            # the HTTP server hands the app no more than Content-Length bytes, so a declared
+            # length within the limit needs no counting (and no copy of the body)
+            return await self.app(scope, receive, send)
+        body, more = [], True
+        size = 0
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                return await self._refuse(send)
+            body.append(chunk)
+            more = message.get("more_body", False)
+        data = b"".join(body)
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": data, "more_body": False}
+            return await receive()
+
+        return await self.app(scope, replay, send)
+
+    async def _refuse(self, send, status: int = 413, problem: Problem | None = None, person: bool = False):
+        problem = problem or Problem("upload.size", "the request is over 1 MB", Location("upload"),
+                                     expected="a build file of at most 1 MB",
+                                     fix="upload the build file itself, not an archive or an image")
+        start, body = refusal(status, problem, person)
+        await send(start)
+        await send(body)
