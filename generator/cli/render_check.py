@@ -12,7 +12,7 @@ from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Violation
 from generator.kit import pack_faces
 from generator.pack.model import Pack
-from generator.preflight.layout import INK_RULES, grouped, layout_findings
+from generator.preflight.layout import INK_RULES, grouped, layout_findings, map_findings
 from generator.render.base.pdfout import new_canvas
 from generator.render.cards.audit import stray_layouts, unknown_icons
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
@@ -49,8 +49,14 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
                 problems.extend(exc.problems)
     if not problems:  # what the drawing puts on paper: the safe zone and the contrast of text
         drawn = [f for f in layout_findings(pack, shared=shared) if f.rule in INK_RULES]
+        try:
+            drawn += map_findings(pack)  # the text on the map pages, read back
+        except InputError:
+            pass  # a broken map: its own check reports it
         for finding, what in grouped(drawn):
             where = finding.location or Location(pack.game_file)
+            if finding.page:
+                what = f"{finding.file} page {finding.page}: {finding.element}"
             if finding.severity == "error":
                 problems.append(Problem(finding.rule, f"{what}: {finding.message}", where))
             else:

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+import tempfile
+from pathlib import Path
+
 from generator.kit import build_faces, pack_faces
-from generator.render.base.colors import contrast_ratio
+from generator.render.base.colors import BAD_CONTRAST, MIN_CONTRAST, contrast_ratio
 from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.ink import FaceInk, face_ink
+from generator.render.maps.document import build_maps_pdf
 
 SAFE_MM = 3.0            # PRINT-SPECS.md: keep text 3 mm (1/8 in) inside the trim
 MIN_DPI, REJECT_DPI = 300, 150
-# WCAG 2 contrast of text against what lies under it: below MIN_CONTRAST it is hard to read
-# (the AA level for normal text), below BAD_CONTRAST nearly invisible on paper
-MIN_CONTRAST, BAD_CONTRAST = 4.5, 3.0
 INK_RULES = ("layout.safe-zone", "text.contrast")  # judged on the drawing: `pnp validate` reports them too
 _PLACED = ("text", "icon", "stats", "hexshape", "squares")
 
@@ -199,3 +200,24 @@ def layout_warning_lines(pack, build=None, shared=None):
     """For `pnp build`: the layout findings as warnings, grouped."""
     for line in grouped_lines(layout_findings(pack, build, shared)):
         yield "warning: " + line.split(" ", 1)[1] if line.startswith(("warning ", "error ")) else line
+
+
+def contrast_findings(low, file: str = "maps.pdf") -> list[Finding]:
+    """Findings for the (page, TextOnPaint) a drawn document's read-back found below MIN_CONTRAST."""
+    out = []
+    for page, t in low:
+        out.append(Finding("text.contrast", "error" if t.ratio < BAD_CONTRAST else "warning", file,
+                           f"text in {_hex(t.color)} on {_hex(t.under)} has a contrast of {t.ratio:.2f}:1; text "
+                           f"needs at least {MIN_CONTRAST:g}:1 to be read (below {BAD_CONTRAST:g}:1 it is an error)",
+                           element=f"text “{t.text[:30]}”", page=page, file=file))
+    return out
+
+
+def map_findings(pack, paper: str = "a4") -> list[Finding]:
+    """The contrast of every text on the pack's map pages, drawn into a scratch folder."""
+    if not pack.map_files:
+        return []
+    low: list = []
+    with tempfile.TemporaryDirectory(prefix="pnp-maps-") as d:
+        build_maps_pdf(pack, Path(d) / "maps.pdf", paper=paper, low_contrast=low)
+    return contrast_findings(low)

@@ -24,6 +24,11 @@ def strength(color: str, amount: float) -> Color:
     return Color(1 - (1 - c.red) * amount, 1 - (1 - c.green) * amount, 1 - (1 - c.blue) * amount)
 
 
+# WCAG 2 contrast of text against what lies under it: below MIN_CONTRAST it is hard to read
+# (the AA level for normal text), below BAD_CONTRAST nearly invisible on paper
+MIN_CONTRAST, BAD_CONTRAST = 4.5, 3.0
+
+
 def relative_luminance(rgb: tuple[float, float, float]) -> float:
     """WCAG 2 relative luminance of an sRGB colour (channels 0..1)."""
     def linear(v: float) -> float:
