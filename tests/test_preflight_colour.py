@@ -185,3 +185,17 @@ def test_rich_black_size_follows_the_scale(tmp_path):
     _cmyk_card(path, draw)
     assert "pdf.rich-black" not in _rules(path, "home")
 
+
+
+def test_invisible_text_is_not_rich_black(tmp_path):
+    path = tmp_path / "invisible.pdf"
+
+    def draw(c):
+        c.setFillColorCMYK(0.6, 0.4, 0.4, 1.0)
+        t = c.beginText(BLEED + 5 * mm, BLEED + 5 * mm)
+        t.setTextRenderMode(3)
+        t.setFont("Helvetica", 1)
+        t.textOut("pnp:face:marker:0")
+        c.drawText(t)
+    _cmyk_card(path, draw)
+    assert "pdf.rich-black" not in _rules(path, "home")

@@ -114,7 +114,7 @@ class _Walker:
         import pikepdf
         if depth > 8:
             return
-        stack, lw, fill, size, tm = [], 1.0, None, 0.0, (1, 0, 0, 1, 0, 0)
+        stack, lw, fill, size, tm, mode = [], 1.0, None, 0.0, (1, 0, 0, 1, 0, 0), 0
         self._resources_rgb(resources)
         for inst in pikepdf.parse_content_stream(stream):
             if isinstance(inst, pikepdf.ContentStreamInlineImage):
@@ -131,7 +131,9 @@ class _Walker:
                 tm = tuple(float(a) for a in args)
             elif op == "BT":
                 tm = (1, 0, 0, 1, 0, 0)
-            elif op in _SHOW_TEXT and fill is not None:
+            elif op == "Tr" and args:
+                mode = int(args[0])
+            elif op in _SHOW_TEXT and fill is not None and mode != 3:  # 3: invisible (pnp's markers)
                 shown = size * math.sqrt(abs(_det(tm) * _det(ctm)))
                 if fill[3] > 0 and sum(fill[:3]) > 0 and shown < RICH_BLACK_MAX_PT - 1e-6:
                     self.rich_black.append(shown)
