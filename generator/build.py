@@ -20,7 +20,7 @@ from generator.kit import build_faces, output_dir, pack_faces, wants_reference_c
 from generator.maps.load import load_pack_maps
 from generator.pack.load import load_pack, load_presets
 from generator.pack.model import Build, Pack
-from generator.preflight.layout import layout_warning_lines
+from generator.preflight.layout import contrast_findings, grouped_lines, layout_warning_lines
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.sheets import (write_calibration, write_gutterfold, write_home_sheets,
@@ -86,7 +86,9 @@ def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out
         yield _timed(out / name, build_pieces_pdf, pack, out / name, paper=opt.paper, build=build,
                      duplex=opt.duplex, back_offset=opt.back_offset)
     elif part == "maps" and pack.map_files and not build:
-        yield _timed(out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=opt.paper)
+        low: list = []  # text below the contrast it needs, read back from the written pages
+        yield _timed(out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=opt.paper, low_contrast=low)
+        yield from ("warning: " + line.split(" ", 1)[1] for line in grouped_lines(contrast_findings(low)))
     elif part == "rulebook" and pack.rule_files and not build:
         yield _timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper)
         if has_quick_reference(pack):

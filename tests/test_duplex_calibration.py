@@ -24,7 +24,8 @@ from generator.kit import pack_faces
 from generator.pack.load import load_pack
 from generator.render.cards.faces import CardShared
 from generator.render.cards.sheets import CAL_CROSS_PT, write_calibration, write_home_sheets
-from pdflines import segments
+from generator.export.cut import export_cut
+from pdflines import segments, with_widths
 
 MM = 72 / 25.4
 TOL = 0.05 * MM
@@ -153,6 +154,67 @@ def test_building_with_the_reading_cancels_the_printer(pack, faces, tmp_path, fl
             left, bottom = min(c[0] for c in corners), min(c[1] for c in corners)
             assert abs(left - fx) < TOL and abs(bottom - fy) < TOL, (card_id, left - fx, bottom - fy)
             checked += 1
+    assert checked == len(group)
+
+
+def clip_rects(page) -> list[tuple[float, float, float, float]]:
+    """(x0, y0, x1, y1) points of each rectangle the page clips to (a card and its bleed)."""
+    ops = [(operands, op) for operands, op, _w in with_widths(page)]
+    out = []
+    for (operands, op), (_next, following) in zip(ops, ops[1:]):
+        if op == b"re" and following in (b"W", b"W*"):
+            x, y, w, h = (float(v) for v in operands)
+            out.append((x, y, x + w, y + h))
+    return out
+
+
+@pytest.mark.parametrize("machine", ["silhouette", "cricut"])
+@pytest.mark.parametrize("flip", FLIPS)
+@pytest.mark.parametrize("shift", SHIFTS[:2])
+def test_cut_sheet_backs_follow_the_same_contract(pack, faces, tmp_path, machine, flip, shift):
+    """`--profile cut`: the same reading cancels the same printer on cut sheets; backs bleed
+    2 mm (the gutter between cards painted whole), and the fronts (with the registration
+    marks the cutter reads) do not move with the offset."""
+    calibration = tmp_path / "calibration.pdf"
+    write_calibration(pack, calibration, sheet="letter", duplex=flip)
+    reading = user_reading(calibration, shift, flip)
+    group, shared = faces
+    export_cut(pack, group, tmp_path / "cut", machine, "letter", shared=shared, dxf=False, duplex=flip,
+               back_offset=reading)
+    export_cut(pack, group, tmp_path / "plain", machine, "letter", shared=shared, dxf=False, duplex=flip)
+    reader, plain = PdfReader(tmp_path / "cut" / "sheets.pdf"), PdfReader(tmp_path / "plain" / "sheets.pdf")
+    w, h = pack.card_size_mm()
+    checked = 0
+    for n in range(0, len(reader.pages), 2):
+        front, back = reader.pages[n], reader.pages[n + 1]
+        # fronts and marks as without an offset; the backs moved
+        assert front.get_contents().get_data() == plain.pages[n].get_contents().get_data()
+        assert back.get_contents().get_data() != plain.pages[n + 1].get_contents().get_data()
+        page_w, page_h = float(front.mediabox.width), float(front.mediabox.height)
+        fronts, backs = card_markers(front), card_markers(back)
+        assert fronts and fronts.keys() == backs.keys()
+        clips = clip_rects(back)
+        assert len(clips) == len(backs)
+        for card_id, (fx, fy) in fronts.items():
+            bx, by = backs[card_id]
+            corners = [seen_from_front(bx + dx, by + dy, shift, flip, page_w, page_h)
+                       for dx in (0, w * MM) for dy in (0, h * MM)]
+            left, bottom = min(c[0] for c in corners), min(c[1] for c in corners)
+            assert abs(left - fx) < TOL and abs(bottom - fy) < TOL, (card_id, left - fx, bottom - fy)
+            # the outlines 1 and 2 mm outside the back's trim are painted by some back (0.25 mm steps)
+            for grow in (1.0, 2.0):
+                x0, y0, x1, y1 = bx - grow * MM, by - grow * MM, bx + (w + grow) * MM, by + (h + grow) * MM
+                n_x, n_y = int((x1 - x0) / (0.25 * MM)) + 1, int((y1 - y0) / (0.25 * MM)) + 1
+                ring = ([(x0 + i * (x1 - x0) / n_x, y) for i in range(n_x + 1) for y in (y0, y1)]
+                        + [(x, y0 + j * (y1 - y0) / n_y) for j in range(n_y + 1) for x in (x0, x1)])
+                for px, py in ring:
+                    assert any(a - 1e-3 <= px <= c + 1e-3 and b - 1e-3 <= py <= d + 1e-3
+                               for a, b, c, d in clips), (card_id, grow, px / MM, py / MM)
+            checked += 1
+        # the outer backs bleed 2 mm past their trim
+        for x0, y0, x1, y1 in clips:
+            assert x1 - x0 >= w * MM - TOL and y1 - y0 >= h * MM - TOL
+        assert min(x0 for x0, *_ in clips) == pytest.approx(min(x for x, _y in backs.values()) - 2 * MM, abs=TOL)
     assert checked == len(group)
 
 

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from generator.export import raster
-from generator.export.tts_save import build_save, file_url, write_tts_save
+from generator.export.tts_save import build_save, build_saves, file_url, write_tts_save
 from generator.kit import pack_faces
 from generator.pack.load import load_pack
 from generator.render.cards.faces import CardShared
@@ -218,3 +218,64 @@ def test_square_maps_get_a_box_grid(tmp_path, pack):
     (board,) = save["ObjectStates"]
     assert board["Name"] == "Custom_Board" and "tiles 30 mm" in board["Description"]
     assert save["Grid"]["Type"] == 0 and save["Grid"]["xSize"] == pytest.approx(30 / 25.4, abs=1e-4)
+
+
+def _all_urls(save: dict) -> list[str]:
+    urls = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if k.endswith("URL") and isinstance(v, str) and v:
+                    urls.append(v)
+                else:
+                    walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+    walk(save)
+    return urls
+
+
+def test_each_map_grid_gets_its_own_save(tmp_path, pack):
+    """A flat-top map lies on a flat-top grid, a pointy-top one on a pointy-top grid (issue 28:
+    the first map's grid was the table's for every map)."""
+    _index(tmp_path)  # arena: flat-top
+    (tmp_path / "maps" / "hall.json").write_text(json.dumps({
+        "map": "hall", "title": "Hall", "image": "hall_hex100px.png", "width_px": 1500, "height_px": 1200,
+        "orientation": "pointy", "hex_size_mm": 25.4, "hex_pitch_px": 100, "dpi": 100.0}), encoding="utf-8")
+    saves = build_saves(pack, tmp_path)
+    assert set(saves) == {"", "-pointy-top-25.4mm"}
+    boards = {}
+    for suffix, save in saves.items():
+        jsonschema.validate(save, SCHEMA)
+        for o in save["ObjectStates"]:
+            if o["Name"] == "Custom_Board":
+                boards.setdefault(o["Nickname"], []).append((suffix, save["Grid"]["Type"]))
+        assert sum(o["Name"] == "DeckCustom" for o in save["ObjectStates"]) == 2  # the decks in every save
+    # each map once, on the grid of its own orientation (TTS: 1 flat-top hexes, 2 pointy-top)
+    assert boards == {"Arena": [("", 1)], "Hall": [("-pointy-top-25.4mm", 2)]}
+    assert saves["-pointy-top-25.4mm"]["SaveName"].endswith("(pointy-top-25.4mm maps)")
+    # one grid only: one save, as before
+    (tmp_path / "maps" / "hall.json").unlink()
+    assert set(build_saves(pack, tmp_path)) == {""}
+
+
+def test_relative_and_absolute_links_name_the_same_files(tmp_path, pack):
+    folder = tmp_path / "tts"
+    folder.mkdir()
+    _index(folder)
+    write_tts_save(pack, folder, pieces=False)
+    absolute = json.loads((folder / "Boss-Fight.json").read_text(encoding="utf-8"))
+    relative = json.loads((folder / "Boss-Fight.relative.json").read_text(encoding="utf-8"))
+    abs_urls, rel_urls = _all_urls(absolute), _all_urls(relative)
+    assert abs_urls and len(abs_urls) == len(rel_urls)
+    assert all(u.startswith("file:///") for u in abs_urls)  # what TTS loads
+    assert "maps/arena_hex100px.png" in rel_urls
+    for a, r in zip(abs_urls, rel_urls):
+        assert ":" not in r and not r.startswith("/")  # relative to the save's folder
+        assert a == file_url(folder / r)
+    # with a URL base there is nothing to make relative: no second file
+    (folder / "Boss-Fight.relative.json").unlink()
+    write_tts_save(pack, folder, url_base="https://cdn.example.test/kit", pieces=False)
+    assert not (folder / "Boss-Fight.relative.json").exists()

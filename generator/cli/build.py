@@ -57,9 +57,9 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
     eff = apply_service(profile, service, color, png_size, cut, ink_limit)
     extra = {"color": eff["color"], "icc": str(icc) if icc else None, "ink_limit": eff["ink_limit"], "cut": cut,
              "cut_inset": cut_inset, "tts_url_base": tts_url_base}
-    # the saved printer reading is for home duplex sheets; print services and cutters get none
+    # the saved printer reading is for duplex sheets printed at home (home and cut); print services get none
     explicit = parse_offset(back_offset, "--back-offset") if back_offset is not None else None
-    reading, note = resolve_back_offset(explicit, duplex if eff["profile"] == "home" else "none", config_path)
+    reading, note = resolve_back_offset(explicit, duplex if eff["profile"] in ("home", "cut") else "none", config_path)
     if note:
         click.echo(note, err=True)
     made = 0

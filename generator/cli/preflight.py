@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from generator.preflight.layout import Finding, grouped_lines, layout_findings
+from generator.preflight.layout import Finding, grouped_lines, layout_findings, map_findings
 
 EXIT_OK, EXIT_REJECTED = 0, 1
 
@@ -27,7 +27,7 @@ def preflight_target(target: Path, service: str, ink_limit: float | None = None)
     # a pack: its layouts, then the file the service would get, made in a scratch folder
     from generator.pack.load import load_pack
     pack = load_pack(target)
-    findings = layout_findings(pack)
+    findings = layout_findings(pack) + map_findings(pack)
     from generator.kit import pack_faces
     from generator.render.cards.faces import CardShared
     shared = CardShared(pack)

@@ -12,6 +12,7 @@ from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Violation
 from generator.kit import pack_faces
 from generator.pack.model import Pack
+from generator.preflight.layout import INK_RULES, grouped, layout_findings, map_findings
 from generator.render.base.pdfout import new_canvas
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
@@ -47,6 +48,20 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
                 painter.draw_face(side, 0.0, 0.0)
             except InputError as exc:
                 problems.extend(exc.problems)
+    if not problems:  # what the drawing puts on paper: the safe zone and the contrast of text
+        drawn = [f for f in layout_findings(pack, shared=shared) if f.rule in INK_RULES]
+        try:
+            drawn += map_findings(pack)  # the text on the map pages, read back
+        except InputError:
+            pass  # a broken map: its own check reports it
+        for finding, what in grouped(drawn):
+            where = finding.location or Location(pack.game_file)
+            if finding.page:
+                what = f"{finding.file} page {finding.page}: {finding.element}"
+            if finding.severity == "error":
+                problems.append(Problem(finding.rule, f"{what}: {finding.message}", where))
+            else:
+                warnings.append(Violation(finding.rule, "warning", f"{what}: {finding.message}", where))
     warnings.extend(stray_layouts(pack))
     if pack.rule_files:
         try:

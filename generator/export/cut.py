@@ -38,6 +38,9 @@ from generator.render.pieces.document import build_pieces_pdf
 
 DEFAULT_CORNER_RADIUS_MM = 3.0
 CUT_BLEED_MM = 0.5  # printed past the cut line, so a slightly shifted cut shows no paper
+# backs: a duplex printer shifts the back side by a millimetre or two (less once calibrated), so
+# backs bleed 2 mm where no card neighbours them and fill the whole gutter between cards
+BACK_BLEED_MM = 2.0
 
 
 @dataclass(frozen=True)
@@ -155,7 +158,11 @@ def _dxf(outlines: list[Outline], page_mm: tuple[float, float], inset: float, ta
 
 def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "silhouette",
                paper: str = "letter", inset_mm: float = 0.0, shared: CardShared | None = None,
-               dxf: bool = True, pieces: bool = False, build=None) -> dict:
+               dxf: bool = True, pieces: bool = False, build=None, duplex: str = "long-edge",
+               back_offset: tuple[float, float] = (0.0, 0.0)) -> dict:
+    """`duplex` and `back_offset` (the calibration page's reading) place the backs exactly as
+    on home sheets (Grid.mirrored, generator/core/duplex.py); the fronts, their registration
+    marks and the cut files do not move."""
     shared = shared or CardShared(pack)
     page_w, page_h = PAPERS_MM[paper]
     if machine == "silhouette":
@@ -184,7 +191,7 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
                 # centred cards reach a corner mark: keep them clear of the marks' corners too
                 inner = reg.inset + reg.length + MARK_CLEARANCE_MM
                 grid = make_grid(spec, size, (area[0], inner, area[2], page_h - 2 * inner))
-            back_grid = grid.mirrored("long-edge", axis="columns")  # backs mirrored about a vertical line, on any paper
+            flip = duplex if duplex != "none" else "long-edge"
             per = len(grid.slots)
             for start in range(0, len(group), per):
                 chunk = group[start:start + per]
@@ -201,6 +208,7 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
                 if reg is not None:
                     _silhouette_marks(c, page_w, page_h, reg)
                 c.showPage()
+                back_grid = grid.with_outer_bleed(BACK_BLEED_MM, len(chunk)).mirrored(flip, back_offset)
                 for face, slot in zip(chunk, back_grid.slots):
                     back = CardFace(face.card, True, face.index, face.total, face.layout, face.set_id, face.type_id)
                     c.saveState()

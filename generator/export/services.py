@@ -43,7 +43,7 @@ def run_extra_profile(profile: str, pack, build, faces, shared, out: Path, stem:
         machine = opt.cut or "silhouette"
         folder = out / (f"{stem}-cut-{machine}" if stem else f"cut-{machine}")
         yield timed(folder, export_cut, pack, faces, folder, machine, opt.paper, opt.cut_inset, shared,
-                    pieces=True, build=build)
+                    pieces=True, build=build, duplex=opt.duplex, back_offset=opt.back_offset)
     elif profile == "printplaygames":
         name = f"{stem}-printplaygames.pdf" if stem else "cards-printplaygames.pdf"
         yield timed(out / name, write_home_sheets, pack, faces, out / name, sheet="printplaygames",

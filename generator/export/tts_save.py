@@ -7,7 +7,19 @@ key, one per sheet image) to the sheet's `FaceURL`/`BackURL` and its `NumWidth` 
 slot on that sheet (left to right, top to bottom), and `DeckIDs` lists those ids in
 order. A deck that needs more than one sheet (over 69 cards, or a sheet that would pass
 4096 px) simply has several keys. Maps become `Custom_Board` objects scaled to true size
-(1 TTS unit = 1 inch) with the save's hex `Grid` set to the map's pitch.
+(1 TTS unit = 1 inch) on the save's `Grid` of the map's kind and pitch.
+
+Links. TTS loads an image from a URL: `http(s)://` or an absolute `file:///` path; it
+does not resolve a path relative to the save. So `<Pack>.json` links every image by its
+absolute `file:///` path (or under `--tts-url-base`), and `<Pack>.relative.json` is the
+same save with links relative to the `tts/` folder ("maps/x.png"), the file to keep when
+the folder moves or is uploaded (prefix its links, or rebuild, before TTS loads it).
+
+Grids. A save has one table grid; a flat-top map needs a flat-top grid, a pointy-top map a
+pointy-top one, a square map a box grid. Maps are grouped by grid (kind and pitch): the
+first group's maps go in `<Pack>.json` with its grid, every other group in
+`<Pack>-<grid>.json` (e.g. `Boss-Fight-flat-top-25.4mm.json`) with its own; each save
+holds all the decks and pieces.
 
 The file is built only from what the deck export wrote (`decks.json`, the index of sheets
 and of the card in every slot) and from the pack, so it can be checked against the images.
@@ -58,10 +70,19 @@ def file_url(path: Path) -> str:
     return "file:///" + quote(str(Path(path).resolve()).lstrip("/").replace("\\", "/"))
 
 
-def image_url(folder: Path, name: str, url_base: str | None) -> str:
-    if url_base:
-        return url_base.rstrip("/") + "/" + name
-    return file_url(folder / name)
+def linker(folder: Path, url_base: str | None = None, relative: bool = False):
+    """How the save links a file of the tts folder (`rel`, POSIX, e.g. `maps/x.png`): under
+    `url_base`, relative to the folder, or by its absolute `file:///` URL."""
+    def link(rel: str) -> str:
+        if url_base:
+            return url_base.rstrip("/") + "/" + rel
+        if relative:
+            return quote(rel)
+        return file_url(Path(folder) / rel)
+    return link
+
+
+GRID_NAMES = {0: "squares", GRID_HEX_FLAT_TOP: "flat-top", GRID_HEX_POINTY_TOP: "pointy-top"}
 
 
 def card_object(card, card_id: int, deck_key: int, custom: dict, scale: tuple, where: str) -> dict:
@@ -76,8 +97,16 @@ def card_object(card, card_id: int, deck_key: int, custom: dict, scale: tuple, w
             "CardID": card_id, "CustomDeck": {str(deck_key): custom}}
 
 
-def build_save(pack: Pack, folder: Path, url_base: str | None = None) -> dict:
-    """The save document from `folder`/decks.json (and `folder`/maps/*.json)."""
+def build_save(pack: Pack, folder: Path, url_base: str | None = None, relative: bool = False) -> dict:
+    """The main save document (the first grid's maps) from `folder`/decks.json and
+    `folder`/maps/*.json."""
+    return build_saves(pack, folder, url_base, relative)[""]
+
+
+def build_saves(pack: Pack, folder: Path, url_base: str | None = None, relative: bool = False) -> dict[str, dict]:
+    """{file-name suffix: save}: "" for the first grid's maps, `-<grid>` for each other grid
+    (flat-top, pointy-top or squares, and the pitch), each with every deck and piece."""
+    link = linker(folder, url_base, relative)
     index = json.loads((Path(folder) / "decks.json").read_text(encoding="utf-8"))
     decks: dict = {}
     for entry in index["decks"]:
@@ -90,8 +119,7 @@ def build_save(pack: Pack, folder: Path, url_base: str | None = None) -> dict:
         custom_decks, deck_ids, contained = {}, [], []
         for sheet in sheets:
             key += 1
-            custom = {"FaceURL": image_url(folder, sheet["face"], url_base),
-                      "BackURL": image_url(folder, sheet["back"], url_base),
+            custom = {"FaceURL": link(sheet["face"]), "BackURL": link(sheet["back"]),
                       "NumWidth": sheet["columns"], "NumHeight": sheet["rows"],
                       "BackIsHidden": True, "UniqueBack": bool(sheet.get("unique_back")), "Type": 0}
             custom_decks[str(key)] = custom
@@ -112,8 +140,8 @@ def build_save(pack: Pack, folder: Path, url_base: str | None = None) -> dict:
             deck = dict(contained[0], Transform=deck["Transform"])
         objects.append(deck)
         x += w_mm / 25.4 + 0.5
-    grid = None
-    z = -8.0
+    groups: dict = {}  # grid key -> (grid, boards), in the order the maps come
+    next_z: dict = {}  # each save lays its boards out from the same place
     for sidecar in sorted((Path(folder) / "maps").glob("*.json")) if (Path(folder) / "maps").is_dir() else []:
         m = json.loads(sidecar.read_text(encoding="utf-8"))
         square = m.get("grid") == "square"
@@ -124,46 +152,51 @@ def build_save(pack: Pack, folder: Path, url_base: str | None = None) -> dict:
         cell_mm = m["tile_size_mm"] if square else m["hex_size_mm"]
         pitch_in = round(cell_mm / 25.4, 4)
         kind = "tiles" if square else "hexes"
-        objects.append({
+        grid_type = 0 if square else (GRID_HEX_FLAT_TOP if m.get("orientation") == "flat" else GRID_HEX_POINTY_TOP)
+        grid = {"Type": grid_type,
+                "Lines": True, "Color": {"r": 0.0, "g": 0.0, "b": 0.0}, "Opacity": 0.5, "ThickLines": False,
+                "Snapping": False, "Offset": False, "BothSnapping": False,
+                "xSize": pitch_in, "ySize": pitch_in, "PosOffset": {"x": 0.0, "y": 1.0, "z": 0.0}}
+        suffix = f"-{GRID_NAMES[grid_type]}-{cell_mm:g}mm"
+        group = groups.setdefault(suffix, (grid, []))
+        z = next_z.get(suffix, -8.0)
+        group[1].append({
             "GUID": _guid("map", m["map"]), "Name": "Custom_Board", "Transform": _transform(z=z, scale=scale),
             "Nickname": m.get("title") or m["map"],
             "Description": f"{m['map']}: {w_in:.2f} x {h_in:.2f} in, {kind} {cell_mm:g} mm"
                            + ("" if square else " flat to flat"),
             "ColorDiffuse": dict(_WHITE), "Locked": True, "Grid": True, "Snap": True, "Autoraise": True,
             "Sticky": True, "Tooltip": True,
-            "CustomImage": {"ImageURL": image_url(Path(folder) / "maps", m["image"], url_base and url_base.rstrip("/") + "/maps"),
+            "CustomImage": {"ImageURL": link("maps/" + m["image"]),
                             "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0}})
-        z -= h_in + 1.0
-        if grid is None:  # the first map sets the table's grid: square tiles, or hexes of its pitch
-            grid_type = 0 if square else (GRID_HEX_FLAT_TOP if m.get("orientation") == "flat" else GRID_HEX_POINTY_TOP)
-            grid = {"Type": grid_type,
-                    "Lines": True, "Color": {"r": 0.0, "g": 0.0, "b": 0.0}, "Opacity": 0.5, "ThickLines": False,
-                    "Snapping": False, "Offset": False, "BothSnapping": False,
-                    "xSize": pitch_in, "ySize": pitch_in, "PosOffset": {"x": 0.0, "y": 1.0, "z": 0.0}}
-    objects += _pieces(Path(folder), url_base)
-    save = {"SaveName": f"{pack.spec.name} {pack.spec.version}", "GameMode": pack.spec.name, "Date": "",
-            "Table": "Table_RPG", "Sky": "Sky_Museum", "Note": "Made by pnp from the pack's data.", "Rules": "",
-            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "VersionNumber": "",
-            "ObjectStates": objects}
-    if grid is not None:
-        save["Grid"] = grid
-    return save
+        next_z[suffix] = z - h_in - 1.0
+    pieces = _pieces(Path(folder), link)
+    saves = {}
+    for n, (suffix, (grid, boards)) in enumerate(groups.items() or [("", (None, []))]):
+        name = f"{pack.spec.name} {pack.spec.version}" + (f" ({suffix[1:]} maps)" if n else "")
+        save = {"SaveName": name, "GameMode": pack.spec.name, "Date": "",
+                "Table": "Table_RPG", "Sky": "Sky_Museum", "Note": "Made by pnp from the pack's data.", "Rules": "",
+                "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "VersionNumber": "",
+                "ObjectStates": objects + boards + pieces}
+        if grid is not None:
+            save["Grid"] = grid
+        saves["" if n == 0 else suffix] = save
+    return saves
 
 
-def _pieces(folder: Path, url_base: str | None) -> list[dict]:
+def _pieces(folder: Path, link) -> list[dict]:
     """A bag of tiles per kind of counter, a token per base, from pieces/pieces.json."""
     index_file = folder / "pieces" / "pieces.json"
     if not index_file.is_file():
         return []
     index = json.loads(index_file.read_text(encoding="utf-8"))
-    base_url = url_base.rstrip("/") + "/pieces" if url_base else None
     out, x = [], 0.0
     for c in index.get("counters", []):
         if not c.get("front"):
             continue
         scale = round(c["size_mm"] / 25.4 / TTS_TILE_UNITS_AT_SCALE_1, 4)
-        front = image_url(folder / "pieces", c["front"], base_url)
-        back = image_url(folder / "pieces", c["back"], base_url) if c.get("back") else front
+        front = link("pieces/" + c["front"])
+        back = link("pieces/" + c["back"]) if c.get("back") else front
         tiles = [{"GUID": _guid("counter", c["kind"], i), "Name": "Custom_Tile",
                   "Transform": _transform(x=x, y=1.0, z=10.0, rot_y=0.0, scale=scale),
                   "Nickname": c["kind"].replace("-", " ").title(), "Description": "",
@@ -190,7 +223,7 @@ def _pieces(folder: Path, url_base: str | None) -> list[dict]:
                     "Description": f"{b['side']} base, {b['hexes']} hex{'es' if b['hexes'] != 1 else ''}",
                     "ColorDiffuse": dict(_WHITE), "Locked": False, "Grid": True, "Snap": True, "Autoraise": True,
                     "Sticky": True, "Tooltip": True,
-                    "CustomImage": {"ImageURL": image_url(folder / "pieces", b["image"], base_url),
+                    "CustomImage": {"ImageURL": link("pieces/" + b["image"]),
                                     "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
                                     "CustomToken": {"Thickness": 0.2, "MergeDistancePixels": 15.0,
                                                     "StandUp": False, "Stackable": False}}})
@@ -202,14 +235,18 @@ def save_name(pack: Pack) -> str:
 
 
 def write_tts_save(pack: Pack, folder: Path, url_base: str | None = None, build=None, pieces: bool = True) -> dict:
-    """Write `folder`/<Pack>.json (and, with `pieces`, the counters' and bases' images);
-    returns counts for the build log."""
+    """Write `folder`/<Pack>.json, one `<Pack>-<grid>.json` per further map grid, a
+    `.relative.json` of each (links relative to the folder) and, with `pieces`, the counters'
+    and bases' images; returns counts for the build log (of the main save)."""
     if pieces:
         export_tts_pieces(pack, folder, build)
-    save = build_save(pack, folder, url_base)
-    target = Path(folder) / f"{save_name(pack)}.json"
-    with atomic_output(target, suffix=".json") as tmp:
-        Path(tmp).write_text(json.dumps(save, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    saves = build_saves(pack, folder, url_base)
+    relative = build_saves(pack, folder, url_base, relative=True) if not url_base else {}
+    for suffix, doc in list(saves.items()) + [(f"{s}.relative", d) for s, d in relative.items()]:
+        target = Path(folder) / f"{save_name(pack)}{suffix}.json"
+        with atomic_output(target, suffix=".json") as tmp:
+            Path(tmp).write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    save = saves[""]
     cards = sum(len(o.get("DeckIDs", [])) or (o["Name"] == "Card") for o in save["ObjectStates"])
     bags = [o for o in save["ObjectStates"] if o["Name"] == "Bag"]
     return {"objects": len(save["ObjectStates"]), "cards": cards,

@@ -4,8 +4,10 @@ Each page is named by the card on it (the invisible `pnp:face:<id>` marker every
 carries, read with pypdfium2), so findings say which card. Checks: page boxes and bleed
 against the service; fonts not embedded; images under 300 dpi at their placed size (the
 content stream's transformation matrix, through forms); hairlines under 0.25 pt; text
-inside the safe zone; art not reaching the bleed edge (a low-resolution render); for a
-CMYK service, RGB colour anywhere and total ink over the limit (from a CMYK render by
+inside the safe zone (or in the bleed); art not reaching the bleed edge (a low-resolution
+render); rich black (C, M or Y with K) on text under 12 pt; for a CMYK service, RGB colour
+anywhere (DeviceRGB, CalRGB and ICC-based RGB colour spaces, in colour operators, images,
+shadings and transparency groups) and total ink over the limit (from a CMYK render by
 Ghostscript when it is installed, else from the colours and images in the file).
 """
 
@@ -31,6 +33,40 @@ SERVICE_BLEED_MM = {"dtc": 25.4 / 8, "mpc": 25.4 / 8, "tgc": 25.4 / 8, "home": N
 CMYK_SERVICES = {"dtc"}
 INK_LIMIT = {"dtc": 240.0}
 _STROKES = {"S", "s", "B", "B*", "b", "b*"}
+_SHOW_TEXT = {"Tj", "TJ", "'", '"'}
+RICH_BLACK_MAX_PT = 12.0  # registration of four plates blurs small type in rich black
+
+
+def is_rgb_space(cs, resources=None, depth: int = 0) -> bool:
+    """Whether a PDF colour space is RGB: DeviceRGB, CalRGB, ICC-based with 3 components, an
+    Indexed or Pattern space over one of those, or a resource name for any of them."""
+    import pikepdf
+    if cs is None or depth > 4:
+        return False
+    if isinstance(cs, pikepdf.Name):
+        if cs in (pikepdf.Name.DeviceRGB, pikepdf.Name("/RGB")):
+            return True
+        named = resources.get("/ColorSpace", {}).get(str(cs)) if resources is not None else None
+        return named is not None and is_rgb_space(named, None, depth + 1)
+    if isinstance(cs, pikepdf.Array) and len(cs):
+        kind = cs[0]
+        if kind == pikepdf.Name.CalRGB:
+            return True
+        if kind == pikepdf.Name.ICCBased and len(cs) > 1:
+            return int(cs[1].get("/N", 3)) == 3
+        if kind in (pikepdf.Name.Indexed, pikepdf.Name("/I"), pikepdf.Name.Pattern) and len(cs) > 1:
+            return is_rgb_space(cs[1], resources, depth + 1)
+    return False
+
+
+def _shading_rgb(shading, resources) -> bool:
+    return shading is not None and is_rgb_space(shading.get("/ColorSpace"), resources)
+
+
+def _group_rgb(obj) -> bool:
+    """A transparency group that blends in RGB (the page's or a form's /Group /CS)."""
+    group = obj.get("/Group") if obj is not None else None
+    return group is not None and is_rgb_space(group.get("/CS"))
 
 
 def page_cards(pdf_path: Path) -> dict[int, list[tuple[str, tuple]]]:
@@ -55,6 +91,9 @@ class _Walker:
         self.images: list[tuple[float, float, int, int, bool]] = []   # placed w, h (pt), px w, h, rgb?
         self.thin: list[float] = []
         self.rgb_ops = 0
+        self.rgb_shadings = 0
+        self.rgb_groups = 0
+        self.rich_black: list[float] = []  # sizes (pt) of text shown in rich black
         self.max_ink = 0.0
         self.fonts: set = set()
 
@@ -62,15 +101,38 @@ class _Walker:
         import pikepdf
         if depth > 8:
             return
-        stack, lw = [], 1.0
+        stack, lw, fill, size, tm, mode = [], 1.0, None, 0.0, (1, 0, 0, 1, 0, 0), 0
+        self._resources_rgb(resources)
         for inst in pikepdf.parse_content_stream(stream):
             if isinstance(inst, pikepdf.ContentStreamInlineImage):
                 continue
             op, args = str(inst.operator), inst.operands
+            # the fill colour and text size in force, for rich black on small text
+            if op == "k":
+                fill = tuple(float(a) for a in args)
+            elif op in ("g", "rg", "sc", "scn", "cs"):
+                fill = None
+            elif op == "Tf" and len(args) > 1:
+                size = float(args[1])
+            elif op == "Tm":
+                tm = tuple(float(a) for a in args)
+            elif op == "BT":
+                tm = (1, 0, 0, 1, 0, 0)
+            elif op == "Tr" and args:
+                mode = int(args[0])
+            elif op in _SHOW_TEXT and fill is not None and mode != 3:  # 3: invisible (pnp's markers)
+                shown = size * math.sqrt(abs(_det(tm) * _det(ctm)))
+                if fill[3] > 0 and sum(fill[:3]) > 0 and shown < RICH_BLACK_MAX_PT - 1e-6:
+                    self.rich_black.append(shown)
             if op == "q":
-                stack.append((ctm, lw))
+                stack.append((ctm, lw, fill))
             elif op == "Q" and stack:
-                ctm, lw = stack.pop()
+                ctm, lw, fill = stack.pop()
+            elif op in ("cs", "CS") and args and is_rgb_space(args[0], resources):
+                self.rgb_ops += 1
+            elif op == "sh" and args:
+                shading = resources.get("/Shading", {}).get(str(args[0])) if resources is not None else None
+                self.rgb_shadings += _shading_rgb(shading, resources)
             elif op == "cm":
                 ctm = _mul([float(a) for a in args], ctm)
             elif op == "w":
@@ -97,15 +159,28 @@ class _Walker:
                     if cs == pikepdf.Name.DeviceCMYK:
                         self.max_ink = max(self.max_ink, _image_max_ink(xobj))
                 elif xobj.get("/Subtype") == pikepdf.Name.Form:
+                    self.rgb_groups += _group_rgb(xobj)
                     m = [float(v) for v in xobj.get("/Matrix", [1, 0, 0, 1, 0, 0])]
                     self._fonts(xobj.get("/Resources"))
                     self.walk(xobj, xobj.get("/Resources"), _mul(m, ctm), depth + 1)
+
+    def _resources_rgb(self, resources):
+        """RGB shadings reached through patterns (a `scn` of a shading pattern paints them)."""
+        if resources is None:
+            return
+        for pattern in dict(resources.get("/Pattern", {})).values():
+            if int(pattern.get("/PatternType", 0)) == 2:
+                self.rgb_shadings += _shading_rgb(pattern.get("/Shading"), resources)
 
     def _fonts(self, resources):
         if resources is None:
             return
         for name, font in dict(resources.get("/Font", {})).items():
             self.fonts.add((str(font.get("/BaseFont", name)), _embedded(font)))
+
+
+def _det(m) -> float:
+    return m[0] * m[3] - m[1] * m[2]
 
 
 def _mul(a, b):
@@ -226,6 +301,7 @@ def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = N
                         add("pdf.bleed", "error", f"bleed {min(bleeds):.2f} mm; {service} wants {want_bleed:.3f} mm "
                             "on every side")
                 walker = _Walker(pdf)
+                walker.rgb_groups += _group_rgb(page.obj)
                 walker._fonts(page.obj.get("/Resources"))
                 walker.walk(page, page.obj.get("/Resources"))  # a Page: its Contents may be an array
                 for font, embedded in sorted(walker.fonts):
@@ -243,11 +319,17 @@ def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = N
                 if walker.thin:
                     add("pdf.hairline", "warning", f"{len(walker.thin)} stroke(s) thinner than {HAIRLINE_PT} pt "
                         f"(thinnest {min(walker.thin):.3f} pt) may not print")
+                if walker.rich_black:
+                    add("pdf.rich-black", "warning", f"{len(walker.rich_black)} text run(s) under "
+                        f"{RICH_BLACK_MAX_PT:g} pt in rich black (cyan, magenta or yellow under the black; smallest "
+                        f"{min(walker.rich_black):.1f} pt): the plates never register exactly, so small type blurs; "
+                        "use black ink alone (0, 0, 0, 100) for small text")
                 if service in CMYK_SERVICES:
                     rgb_images = sum(1 for i in walker.images if i[4])
-                    if walker.rgb_ops or rgb_images:
+                    if walker.rgb_ops or rgb_images or walker.rgb_shadings or walker.rgb_groups:
                         add("pdf.rgb", "error", f"RGB colour in a file that must be CMYK ({walker.rgb_ops} colour "
-                            f"operators, {rgb_images} images)")
+                            f"operators, {rgb_images} images, {walker.rgb_shadings} shadings, "
+                            f"{walker.rgb_groups} transparency groups)")
                     ink, how = walker.max_ink, "in the file's colours"
                     if rendered and rendered.get(n, 0.0) > ink:
                         ink, how = rendered[n], "on a CMYK render"
@@ -272,9 +354,11 @@ def _page_render_checks(doc, n, page, media, trim, words, card, fname) -> list[F
             continue
         gap = min(x0 - tx0, y0 - ty0, tx1 - x1, ty1 - y1)
         if gap < safe - 0.3:  # 0.3 pt: word boxes are the font's, a hair larger than the ink
+            where = (f"is in the bleed, {-gap * PT_MM:.1f} mm outside the trim" if gap < 0
+                     else f"is {gap * PT_MM:.1f} mm from the trim")
             out.append(Finding("pdf.safe-zone", "error" if gap < safe / 2 else "warning", card,
-                               f"the text “{word[:30]}” is {max(gap, 0) * PT_MM:.1f} mm from the trim; keep text "
-                               f"{SAFE_MM:g} mm inside it", element=f"text “{word[:30]}”", page=n, file=fname))
+                               f"the text “{word[:30]}” {where}; keep text {SAFE_MM:g} mm inside the trim",
+                               element=f"text “{word[:30]}”", page=n, file=fname))
     if media != trim:
         scale = 36 / 72
         img = doc[n - 1].render(scale=scale).to_pil()

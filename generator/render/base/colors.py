@@ -22,3 +22,22 @@ def strength(color: str, amount: float) -> Color:
     """The colour at `amount` of its strength on white (0 white, 1 the colour), unrounded."""
     c = HexColor(color)
     return Color(1 - (1 - c.red) * amount, 1 - (1 - c.green) * amount, 1 - (1 - c.blue) * amount)
+
+
+# WCAG 2 contrast of text against what lies under it: below MIN_CONTRAST it is hard to read
+# (the AA level for normal text), below BAD_CONTRAST nearly invisible on paper
+MIN_CONTRAST, BAD_CONTRAST = 4.5, 3.0
+
+
+def relative_luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour (channels 0..1)."""
+    def linear(v: float) -> float:
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours, 1 (none) to 21 (black on white)."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)

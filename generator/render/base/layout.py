@@ -60,6 +60,7 @@ class Element(BaseModel):
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
     color: str = "#222222"
+    keyword_color: str | None = None  # `text`: the colour of the pack's keywords (default: the keyword red)
     leading: float = Field(default=1.18, ge=0.8, le=3)
     hyphenate: bool = True
     name: str | None = None

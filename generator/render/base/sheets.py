@@ -92,6 +92,28 @@ class Grid:
     columns: int
     rows: int
 
+    def with_outer_bleed(self, outer_mm: float, count: int | None = None) -> "Grid":
+        """The first `count` slots (default all) with `outer_mm` of bleed on every side that
+        faces no card, and the whole gutter painted between neighbouring cards (each up to
+        the gutter's middle), so no paper shows round a card shifted by up to `outer_mm`."""
+        used = self.slots[:len(self.slots) if count is None else count]
+        xs = sorted({round(s.x, 3) for s in self.slots})
+        ys = sorted({round(s.y, 3) for s in self.slots})
+        gap_x = xs[1] - xs[0] - self.slots[0].w if len(xs) > 1 else 0.0
+        gap_y = ys[1] - ys[0] - self.slots[0].h if len(ys) > 1 else 0.0
+        at = {(round(s.x, 3), round(s.y, 3)) for s in used}
+        outer = outer_mm * mm
+
+        def side(s: Slot, dx: float, dy: float, half: float) -> float:
+            return half if (round(s.x + dx, 3), round(s.y + dy, 3)) in at else outer
+
+        out = []
+        for s in used:
+            step_x, step_y = s.w + gap_x, s.h + gap_y
+            out.append(Slot(s.x, s.y, s.w, s.h, (side(s, -step_x, 0, gap_x / 2), side(s, 0, -step_y, gap_y / 2),
+                                                side(s, step_x, 0, gap_x / 2), side(s, 0, step_y, gap_y / 2))))
+        return Grid(self.page_w, self.page_h, tuple(out), self.columns, self.rows)
+
     def mirrored(self, duplex: str, reading_mm: tuple[float, float] = (0.0, 0.0), axis: str | None = None) -> "Grid":
         """Where backs go: a flip about a vertical edge mirrors columns (x → W − x − w), about
         a horizontal edge rows. `reading_mm` is the calibration page's reading (right and up

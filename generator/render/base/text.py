@@ -337,8 +337,9 @@ def _space(cache: dict, font: str) -> float:
 
 def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: float,
                 align: str = "left", color: str = "#222222", valign_height: float | None = None,
-                valign: str = "top") -> None:
-    """Draw a fitted layout with its first line's top at `top` (points, y up)."""
+                valign: str = "top", keyword_color: str | None = None) -> None:
+    """Draw a fitted layout with its first line's top at `top` (points, y up); keywords in
+    `keyword_color` when given (else the colour the fitter gave them)."""
     size = layout.size
     ascent = getAscent(REGULAR, size)
     y = top
@@ -364,7 +365,7 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
                 icon_calls.append((run.value, x + offset + run.x + size * 0.04,
                                    baseline + getDescent(REGULAR, size) * 0.35, icon_size))
                 continue
-            col = run.color or color
+            col = (keyword_color or run.color) if run.color else color
             if pending and run.font == current_font and col == current_color and pending_end is not None \
                     and abs(run.x - pending_end - _space(space_w, run.font) * size) < 0.01:
                 pending += " " + run.value  # same style, one space apart: one string
@@ -377,7 +378,7 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
                 text.setFont(run.font, size)
                 current_font = run.font
             if col != current_color:
-                text.setFillColor(HexColor(col) if run.color else base_color)
+                text.setFillColor(HexColor(col) if col != color else base_color)
                 current_color = col
             pending, pending_x, pending_end = run.value, run.x, run.x + run.width
         if pending:

@@ -194,6 +194,11 @@ class CardPainter:
         self.canvas.drawText(t)
 
     # ---- elements -------------------------------------------------------------------
+    def draw_element(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> None:
+        """One element alone, its card's trim at (ox, oy) points: for measuring what it draws
+        (render/cards/ink.py). Set `width_mm`, `height_mm` to the card's size first."""
+        self._draw_element(e, layout, ctx, ox, oy)
+
     def _draw_element(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> None:
         """Draw one element. A layout may come from a stranger: any value it computes that
         cannot be drawn (a colour that is not one, stats that are not pairs, hexes that are

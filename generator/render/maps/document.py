@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Callable
 from generator.core.files import atomic_output
 from generator.maps.load import load_pack_maps
 from generator.render.base.paper import PAPERS_MM
+from generator.render.base.readback import low_contrast_text
 from generator.render.base.pdfout import MM, new_canvas
 from generator.render.maps.hexes import draw_hex_thumbnail, hex_image, plan_hex_sheets, render_hex_map
 from generator.render.maps.page import PNG_MAX_PX, zone_names_of
@@ -72,9 +73,11 @@ def render_maps(c, maps: list, pack: Pack, paper: str) -> int:
     return sheets + render_tiles(c, tiles, pack.spec.name, PAPERS_MM[paper], zone_names)
 
 
-def build_maps_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
+def build_maps_pdf(pack: Pack, out_path: Path, paper: str = "a4", low_contrast: list | None = None) -> dict:
     """Write every map of the pack to one PDF, atomically. Returns counts for the build
-    log ({"maps": n, "sheets": n, "pages": n}); a pack without maps writes nothing."""
+    log ({"maps": n, "sheets": n, "pages": n}); a pack without maps writes nothing. With
+    `low_contrast` (a list), the written pages are read back and every text whose contrast
+    with the flat colour under it is below MIN_CONTRAST is added as (page, TextOnPaint)."""
     paper = paper.lower()
     if paper not in PAPERS_MM:
         raise ValueError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS_MM)}")
@@ -87,6 +90,8 @@ def build_maps_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
         sheets = render_maps(c, maps, pack, paper)
         pages = c.getPageNumber() - 1
         c.save()
+        if low_contrast is not None:
+            low_contrast.extend(low_contrast_text(tmp))
     tiles = sum(m.tile.copies for m in maps if getattr(m, "tile", None) is not None)
     return {"maps": len(maps) - sum(1 for m in maps if getattr(m, "tile", None) is not None),
             **({"tiles": tiles} if tiles else {}), "sheets": sheets, "pages": pages}

@@ -10,6 +10,7 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+import pypdfium2 as pdfium
 from reportlab.lib.utils import simpleSplit
 
 from generator.render.base.fonts import BOLD, REGULAR
@@ -36,6 +37,8 @@ SCALE_BAR_MM = 100.0
 
 
 MARK_ARM_MM = 4.0  # alignment crosses reach this far each side of the seam line
+MARK_CLEAR_MM = 0.5  # and keep this far from any text
+MARK_SPACING_MM = 36.0  # crosses moved off text stay this far apart: the cut note fits between two
 
 
 PNG_MAX_PX = 8192
@@ -214,11 +217,67 @@ def _cross(c, x_mm: float, y_mm: float) -> None:
     c.line(x_mm * MM, (y_mm - arm) * MM, x_mm * MM, (y_mm + arm) * MM)
 
 
-def _mark_positions(lo: float, hi: float) -> list[float]:
-    """Where alignment crosses sit along a seam: spread out, clear of the corners."""
+def _mark_positions(lo: float, hi: float, seam: float | None = None, along_x: bool = True,
+                    avoid: list | tuple = ()) -> list[float]:
+    """Where alignment crosses sit along a seam (map mm): spread out, clear of the corners,
+    each moved along the seam (in 1 mm steps, nearest first) off any text in `avoid` (boxes
+    x0, y0, x1, y1 map mm) when the seam's cross position `seam` is given."""
     inset = min(12.0, (hi - lo) / 4)
     count = max(2, int((hi - lo - 2 * inset) / 45) + 1)
-    return [lo + inset + i * (hi - lo - 2 * inset) / (count - 1) for i in range(count)]
+    spots = [lo + inset + i * (hi - lo - 2 * inset) / (count - 1) for i in range(count)]
+    if seam is None or not avoid:
+        return spots
+    reach = MARK_ARM_MM + MARK_CLEAR_MM
+
+    def clear(p: float) -> bool:
+        x, y = (p, seam) if along_x else (seam, p)
+        return not any(b[0] < x + reach and x - reach < b[2] and b[1] < y + reach and y - reach < b[3]
+                       for b in avoid)
+
+    tries = [[q for q in sorted((p + k for k in range(-40, 41)), key=lambda q: (abs(q - p), q))
+              if lo + MARK_ARM_MM <= q <= hi - MARK_ARM_MM and clear(q)] for p in spots]
+    # the first two crosses keep the room the cut note between them needs (as far apart as
+    # planned, at most MARK_SPACING_MM); the others only keep clear of each other
+    first_gap = min(MARK_SPACING_MM, spots[1] - spots[0])
+    for first in tries[0] or [spots[0]]:
+        out = [first]
+        for i, options in enumerate(tries[1:], 1):
+            apart = first_gap if i == 1 else 2 * reach
+            found = next((q for q in options if all(abs(q - o) >= apart - 1e-6 for o in out)), None)
+            if found is None:
+                break
+            out.append(found)
+        if len(out) == len(spots):
+            return out
+    return spots  # nowhere clear: where they were planned
+
+
+def window_text_boxes(plan: SheetPlan, win: Window, paint) -> list[tuple[float, float, float, float]]:
+    """The text `paint` draws in a window (cell labels, zone names, start marks), as boxes in
+    map mm: drawn alone on a scratch page and read back with PDFium, so the crosses of a
+    seam can keep off what either of its two sheets prints there."""
+    W, H = plan.page
+    frame = Frame(win.x0, win.y0, MARGIN_MM, H - MARGIN_MM - HEADER_MM)
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, (W * MM, H * MM), "marks")
+    paint(c, frame, win)
+    c.showPage()
+    c.save()
+    doc = pdfium.PdfDocument(buffer.getvalue())
+    try:
+        text = doc[0].get_textpage()
+        boxes = []
+        for i in range(text.count_chars()):
+            if not text.get_text_range(i, 1).strip():
+                continue
+            left, bottom, right, top = (v / MM for v in text.get_charbox(i))
+            boxes.append((frame.map_x0 + (left - frame.page_x) / frame.scale,
+                          frame.map_y0 + (frame.page_top - top) / frame.scale,
+                          frame.map_x0 + (right - frame.page_x) / frame.scale,
+                          frame.map_y0 + (frame.page_top - bottom) / frame.scale))
+        return boxes
+    finally:
+        doc.close()
 
 
 def _rotated_text(c, x_mm, y_mm, text, size_pt, angle, font=REGULAR, grey=0.2) -> None:
@@ -258,15 +317,24 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
     # Edges shared with a sheet to the left or above are cut; this sheet is then laid over
     # that neighbour so its cut edge sits on the neighbour's row of crosses.
     # The cut notes sit halfway between the first two crosses so they never cross an arm.
+    # Crosses keep off the text either sheet of their seam prints there.
+    texts = {w: window_text_boxes(plan, w, paint) for w in (win, left_nb, top_nb, right_nb, below_nb) if w}
+
+    def along_y(other: Window, x: float) -> list[float]:  # crosses of a vertical seam at map x
+        return _mark_positions(win.y0, win.y1, x, False, texts[win] + texts[other])
+
+    def along_x(other: Window, y: float) -> list[float]:  # crosses of a horizontal seam at map y
+        return _mark_positions(win.x0, win.x1, y, True, texts[win] + texts[other])
+
     c.setDash([2 * MM, 1.2 * MM])
     if left_nb:
         c.line(left * MM, (bottom - 3) * MM, left * MM, (top + 3) * MM)
-        marks = _mark_positions(win.y0, win.y1)
+        marks = along_y(left_nb, win.x0)
         _rotated_text(c, left - 3.2, frame.mm(0, (marks[0] + marks[1]) / 2)[1],
                       f"CUT here, lay on {left_nb.label}", 6.5, 90)
     if top_nb:
         c.line((left - 3) * MM, top * MM, (right + 3) * MM, top * MM)
-        marks = _mark_positions(win.x0, win.x1)
+        marks = along_x(top_nb, win.y0)
         draw_text(c, frame.mm((marks[0] + marks[1]) / 2, 0)[0], top + 1.6,
                   f"CUT here, lay on {top_nb.label}", 6.5, grey=0.2, align="centre")
     c.setDash([])
@@ -275,22 +343,21 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
     # after taping every cross is whole again, half on each sheet.
     if right_nb:
         seam = frame.mm(right_nb.x0, 0)[0]
-        ys = _mark_positions(win.y0, win.y1)
-        for y in ys:
+        for y in along_y(right_nb, right_nb.x0):
             _cross(c, seam, frame.mm(0, y)[1])
         _rotated_text(c, right + 3.2, (top + bottom) / 2,
                       f"sheet {right_nb.label} overlaps up to the crosses", 6.5, -90)
     if below_nb:
         seam = frame.mm(0, below_nb.y0)[1]
-        for x in _mark_positions(win.x0, win.x1):
+        for x in along_x(below_nb, below_nb.y0):
             _cross(c, frame.mm(x, 0)[0], seam)
         draw_text(c, (left + right) / 2, bottom - 3.6, f"sheet {below_nb.label} overlaps up to the crosses",
                   6.5, grey=0.2, align="centre")
     if left_nb:
-        for y in _mark_positions(win.y0, win.y1):
+        for y in along_y(left_nb, win.x0):
             _cross(c, left, frame.mm(0, y)[1])
     if top_nb:
-        for x in _mark_positions(win.x0, win.x1):
+        for x in along_x(top_nb, win.y0):
             _cross(c, frame.mm(x, 0)[0], top)
     c.restoreState()
     draw_scale_bar(c, MARGIN_MM, MARGIN_MM + 1.5, m.hex_size if scale_note is None else 0.0, scale_note)

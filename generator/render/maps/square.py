@@ -219,7 +219,8 @@ def paint_square_map(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, s
                 # a third of the text size clear all round: no pattern mark touches a digit
                 c.rect(x - coord_pt * 0.45, y - coord_pt * 0.5, c.stringWidth(label, REGULAR, coord_pt)
                        + coord_pt * 0.9, coord_pt * 1.45, stroke=0, fill=1)
-            c.setFillGray(0.25)
+            # soft grey on light tiles, black on the darker high ground (WCAG 4.5:1 or more)
+            c.setFillGray(0.25 if level_grey(m.heights[t]) >= 0.7 else 0.0)
             c.drawString(x, y, label)
     c.restoreState()
 

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Callable
 
 from reportlab.lib.colors import Color, HexColor
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
 
 from generator.grids import hexgrid
 from generator.render.base.colors import INK, strength
@@ -251,6 +251,47 @@ class Face:
     badge: str = ""  # a short tag on the rim, e.g. a copy number
 
 
+ROUND_TEXT_CLEAR_MM = 1.5  # words on a round counter keep this far inside its cut circle
+
+
+def _face_blocks(face: Face, inner: float, width: float, cy: float, smaller: float = 1.0):
+    """The label and second line fitted to `width` mm, and the icon's size: (blocks of (lines,
+    font, size pt), their height mm, icon size mm, the top of the stack mm). `smaller` < 1
+    makes the type smaller (a round counter whose words would reach its cut)."""
+    label_pt = max(5.0, min(9.5, inner * 0.34 * 72 / 25.4)) * smaller
+    blocks = []  # (lines, font, size)
+    if face.label:
+        size_pt, label_lines = fit_lines(face.label, BOLD, width, label_pt, 3.8 * smaller, 2)
+        blocks.append((label_lines, BOLD, size_pt))
+    if face.text:
+        small = max(3.6, min(label_pt * 0.72, 6.0))
+        size_pt, text_lines = fit_lines(face.text, REGULAR, width * 0.92, small, 3.4 * smaller, 1 if face.icon else 2)
+        blocks.append((text_lines, REGULAR, size_pt))
+    text_h = sum(len(ls) * s * 1.12 / MM for ls, _, s in blocks)
+    isize = 0.0
+    if face.icon:
+        isize = min(inner * (0.9 if blocks else 1.25), max(inner * 0.45, 1.8 * inner - text_h - 1.5))
+    total = isize + (0.8 if isize and blocks else 0.0) + text_h
+    top = cy + total / 2 + (inner * 0.04 if isize else 0.0)
+    return blocks, text_h, isize, top
+
+
+def _lines_inside(blocks, isize: float, top: float, cy: float, radius: float) -> bool:
+    """Whether every line's box (its width; its slot, or the font's ascent and descent round
+    its baseline where they reach further) lies within `radius` of the centre."""
+    y = top - isize - (0.8 if isize else 0.0)
+    for lines, font, size_pt in blocks:
+        for ln in lines:
+            y -= size_pt * 1.12 / MM
+            baseline = y + size_pt * 0.22 / MM  # as centred_lines sets it
+            high = max(y + size_pt * 1.12 / MM, baseline + getAscent(font, size_pt) / MM)
+            low = min(y, baseline + getDescent(font, size_pt) / MM)
+            half = stringWidth(ln, font, size_pt) / MM / 2
+            if max(math.hypot(half, high - cy), math.hypot(half, low - cy)) > radius:
+                return False
+    return True
+
+
 def draw_face(kit: Kit, face: Face, shape: str, cx: float, cy: float, size: float) -> None:
     """A counter face centred at (cx, cy) mm: colour past the cut line (bleed), a coloured
     rim, art or a pattern, the icon, the label and the second line; then the cut line."""
@@ -271,22 +312,13 @@ def draw_face(kit: Kit, face: Face, shape: str, cx: float, cy: float, size: floa
         pattern(c, face.pattern, cx - r, cy - r, cx + r, cy + r, max(1.6, r / 5))
     c.restoreState()
     inner = r - band
-    label_pt = max(5.0, min(9.5, inner * 0.34 * 72 / 25.4))
     width = inner * (1.65 if shape == "round" else 1.75)
-    blocks = []  # (lines, font, size)
-    if face.label:
-        size_pt, label_lines = fit_lines(face.label, BOLD, width, label_pt, 3.8, 2)
-        blocks.append((label_lines, BOLD, size_pt))
-    if face.text:
-        small = max(3.6, min(label_pt * 0.72, 6.0))
-        size_pt, text_lines = fit_lines(face.text, REGULAR, width * 0.92, small, 3.4, 1 if face.icon else 2)
-        blocks.append((text_lines, REGULAR, size_pt))
-    text_h = sum(len(ls) * s * 1.12 / MM for ls, _, s in blocks)
-    isize = 0.0
-    if face.icon:
-        isize = min(inner * (0.9 if blocks else 1.25), max(inner * 0.45, 1.8 * inner - text_h - 1.5))
-    total = isize + (0.8 if isize and blocks else 0.0) + text_h
-    top = cy + total / 2 + (inner * 0.04 if isize else 0.0)
+    for attempt in range(8):  # a round face: narrower lines until every line's box is clear of the cut circle
+        blocks, text_h, isize, top = _face_blocks(face, inner, width, cy, 0.93 ** attempt)
+        # 0.2 mm more: a font's bounding box reaches a little past its ascent and descent
+        if shape != "round" or _lines_inside(blocks, isize, top, cy, r - ROUND_TEXT_CLEAR_MM - 0.2):
+            break
+        width *= 0.9
     if isize:
         kit.icons.draw(face.icon, (cx - isize / 2) * MM, (top - isize) * MM, isize * MM, None)
     if blocks:

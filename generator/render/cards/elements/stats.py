@@ -28,11 +28,19 @@ def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: f
     size = e.size
     icon_size = min(h * 0.8, size * 1.25)
     color = layout.render(e.color, ctx, e)
+    totals = [icon_size + 1.2 + c.stringWidth(str(value), BOLD, size) for _icon, value in items]
+    cells = [cell] * len(items)
+    if max(totals) > cell and sum(totals) <= w:
+        # an item wider than an equal share: each gets its own width and an equal part of the
+        # room left, so the row stays inside its box
+        spare = (w - sum(totals)) / len(items)
+        cells = [t + spare for t in totals]
+    start = left
     for i, (icon_name, value) in enumerate(items):
         label = str(value)
-        tw = c.stringWidth(label, BOLD, size)
-        total = icon_size + 1.2 + tw
-        cx = left + cell * i + (cell - total) / 2
+        total = totals[i]
+        cx = start + (cells[i] - total) / 2
+        start += cells[i]
         mid = top - h / 2
         p.icons.draw(str(icon_name), cx, mid - icon_size / 2, icon_size)
         c.setFillColor(p.color(color))

@@ -1,6 +1,6 @@
 """`text`: a template's text fitted to its box (shrinking down to `min_size`), with inline icons
 and keywords; refused when a glyph is missing or the text cannot fit.
-Reads: x, y, w, h, text, font, size, min_size, align, valign, color, leading, hyphenate."""
+Reads: x, y, w, h, text, font, size, min_size, align, valign, color, keyword_color, leading, hyphenate."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ if TYPE_CHECKING:
     from generator.render.base.layout import Element, Layout
 
 KIND = "text"
-FIELDS = ("x", "y", "w", "h", "text", "font", "size", "min_size", "align", "valign", "color", "leading", "hyphenate")
+FIELDS = ("x", "y", "w", "h", "text", "font", "size", "min_size", "align", "valign", "color", "keyword_color", "leading",
+          "hyphenate")
 
 
 def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: float, h: float,
@@ -37,8 +38,9 @@ def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: f
             f"even at {min_size:g} pt", where, found=f"{exc.needed_lines} lines at {min_size:g} pt, "
             f"{exc.overflow_pt / mm:.1f} mm too tall", expected=f"fits in {e.w:g} × {e.h:g} mm",
             fix="shorten the text")]) from None
+    keyword_color = layout.render(e.keyword_color, ctx, e).strip() if e.keyword_color else None
     draw_layout(p.canvas, p.icons, lay, left, top, w, e.align, layout.render(e.color, ctx, e),
-                valign_height=h, valign=e.valign)
+                valign_height=h, valign=e.valign, keyword_color=keyword_color or None)
 
 
 def _fit(p, text, e: Element, w: float, h: float, min_size: float):

@@ -1,0 +1,116 @@
+"""Reading a drawn PDF page back with PDFium: what colour each text lies on.
+
+For the contrast check of pages drawn whole (map sheets and overviews): the page's objects
+are walked in painting order; every filled path is kept with its outline (a polygon in page
+points, curves by their end points) and fill colour; every text object is judged against the
+last fill whose outline holds the middle of the text (paper white when none does; nothing
+when that paint is an image, a shading or see-through). Card faces are judged element by
+element instead (render/cards/ink.py).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from generator.render.base.colors import MIN_CONTRAST, contrast_ratio
+
+RGB = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class TextOnPaint:
+    text: str
+    color: RGB
+    under: RGB
+    ratio: float
+    box: tuple[float, float, float, float]  # page points, y up
+
+
+def fill_color(raw) -> RGB | None:
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    if not pdfium_c.FPDFPageObj_GetFillColor(raw, r, g, b, a) or a.value < 255:
+        return None
+    return (r.value / 255, g.value / 255, b.value / 255)
+
+
+def _outline(obj) -> list[list[tuple[float, float]]]:
+    """The path's subpaths as polygons in page points."""
+    m = pdfium_c.FS_MATRIX()
+    pdfium_c.FPDFPageObj_GetMatrix(obj.raw, m)
+    polys, current = [], []
+    for i in range(pdfium_c.FPDFPath_CountSegments(obj.raw)):
+        seg = pdfium_c.FPDFPath_GetPathSegment(obj.raw, i)
+        x, y = ctypes.c_float(), ctypes.c_float()
+        pdfium_c.FPDFPathSegment_GetPoint(seg, x, y)
+        point = (m.a * x.value + m.c * y.value + m.e, m.b * x.value + m.d * y.value + m.f)
+        if pdfium_c.FPDFPathSegment_GetType(seg) == pdfium_c.FPDF_SEGMENT_MOVETO and current:
+            polys.append(current)
+            current = []
+        current.append(point)
+    if current:
+        polys.append(current)
+    return polys
+
+
+def _inside(polys, x: float, y: float) -> bool:
+    """Even-odd rule over all subpaths."""
+    inside = False
+    for poly in polys:
+        n = len(poly)
+        for i in range(n):
+            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                inside = not inside
+    return inside
+
+
+def text_on_paint(page) -> list[TextOnPaint]:
+    """Every visible text object of a page and the flat colour under its middle."""
+    paints: list = []  # (bounds, outline or None for a plain box, colour or None)
+    out = []
+    for obj in page.get_objects(max_depth=1):
+        bounds = obj.get_bounds()
+        if obj.type == pdfium_c.FPDF_PAGEOBJ_PATH:
+            fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
+            pdfium_c.FPDFPath_GetDrawMode(obj.raw, fill_mode, stroke)
+            if fill_mode.value:
+                paints.append((bounds, _outline(obj), fill_color(obj.raw)))
+        elif obj.type in (pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_SHADING, pdfium_c.FPDF_PAGEOBJ_FORM):
+            paints.append((bounds, None, None))
+        elif obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT:
+            if pdfium_c.FPDFTextObj_GetTextRenderMode(obj.raw) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+                continue
+            color = fill_color(obj.raw)
+            if color is None:
+                continue
+            x, y = (bounds[0] + bounds[2]) / 2, (bounds[1] + bounds[3]) / 2
+            under: RGB | None = (1.0, 1.0, 1.0)
+            for (l, b, r, t), outline, paint in reversed(paints):
+                if l <= x <= r and b <= y <= t and (outline is None or _inside(outline, x, y)):
+                    under = paint
+                    break
+            if under is not None:
+                out.append(TextOnPaint("", color, under, contrast_ratio(color, under), tuple(bounds)))
+    return out
+
+
+def low_contrast_text(pdf_path: Path) -> list[tuple[int, TextOnPaint]]:
+    """(page number, text) for every text of a PDF below MIN_CONTRAST against its paint, with
+    the words it shows."""
+    doc = pdfium.PdfDocument(str(pdf_path))
+    out = []
+    try:
+        for n, page in enumerate(doc, 1):
+            low = [t for t in text_on_paint(page) if t.ratio < MIN_CONTRAST - 1e-9]
+            if low:
+                words = page.get_textpage()
+                out += [(n, TextOnPaint(words.get_text_bounded(*t.box).strip(), t.color, t.under, t.ratio, t.box))
+                        for t in low]
+    finally:
+        doc.close()
+    return out
