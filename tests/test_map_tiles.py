@@ -218,7 +218,7 @@ def test_a_base_hex_inside_a_spawn_zone_is_an_error(write_map):
     """The Battle Bosses arena: its team bases are terrain the pack makes impassable, so a base
     hex inside the bosses' spawn zone is a space no boss can be set up on."""
     bb = load_pack(REPO / "card_data" / "battle_bosses")
-    arena = (REPO / "card_data" / "battle_bosses" / "maps" / "arena.yaml").read_text(encoding="utf-8")
+    arena = (REPO / "card_data" / "battle_bosses" / "maps" / "arena-6p.yaml").read_text(encoding="utf-8")
     assert validate_hexmap(load_map(bb, write_map(arena, "arena.yaml")), bb, [], 4).legal
     broken = arena.replace("boss: [[1, -6], ", "boss: [[2, -6], [1, -6], ", 1)
     report = validate_hexmap(load_map(bb, write_map(broken, "arena.yaml")), bb, [], 4)
