@@ -130,8 +130,10 @@ def test_the_wheel_installs_and_works_from_an_empty_folder(tmp_path):
     assert len(pngs) > 141 and all(p.read_bytes()[:8] == PNG_SIGNATURE for p in pngs[:5] + pngs[-5:]), manifest
 
     run([pnp, "build", "boss_fight", "--profile", "tts", "-o", "tts"], home, env)
-    (save,) = [p for p in (home / "tts" / "tts").glob("*.json") if p.name != "decks.json"]  # the TTS save
-    assert json.loads(save.read_text())["ObjectStates"]
+    # the TTS saves: one per map grid, each also with relative links (.relative.json)
+    saves = [p for p in (home / "tts" / "tts").glob("*.json") if p.name != "decks.json"]
+    assert saves and all(json.loads(p.read_text())["ObjectStates"] for p in saves)
+    assert (home / "tts" / "tts" / "Boss-Fight.json").is_file(), sorted(p.name for p in saves)
 
     # a new pack builds with the shared layouts that ship in the wheel
     run([pnp, "new", "x"], home, env)
