@@ -94,7 +94,7 @@ def test_fix_buttons_cover_the_rule_families_that_point_at_a_card():
     build gets a button in every rule family that has such a violation, with the count in the
     label where copies are over ("Remove 3 × …")."""
     from fastapi.testclient import TestClient  # noqa: F401  (the client fixture is per module)
-    from generator.rules import validate_build
+    from generator.rules.engine import validate_build
     from generator.web.fixes import fixes
     from generator.web.state import to_build
     families, fixed, labels = set(), set(), []

@@ -49,7 +49,6 @@ import click  # noqa: E402
 from generator import __version__  # noqa: E402
 from generator.cli.common import EXIT_INPUT, make_console  # noqa: E402
 from generator.core.errors import InputError  # noqa: E402
-from generator.core.workers import WorkerDied  # noqa: E402
 
 _started()
 
@@ -99,6 +98,9 @@ class PnpGroup(click.Group):
         return self.commands.get(name)
 
     def invoke(self, ctx):
+        # deferred into main()'s start-up guard: multiprocessing loads here, not at import
+        from generator.core.workers import WorkerDied
+
         try:
             return super().invoke(ctx)
         except InputError as exc:
