@@ -53,6 +53,26 @@ from generator.core.errors import InputError  # noqa: E402
 _started()
 
 
+# A Ctrl-C can land while Python runs a callback it cannot raise from (a weakref callback, an
+# import lock's clean-up): the KeyboardInterrupt is then "ignored", printed with a traceback, and
+# the command carries on. Instead nothing is printed and the stop is remembered: PnpGroup.invoke
+# ends with 128 + the signal when the command returns (a build checks before its renames, in
+# core.workers.past_stopping). Sending the signal again from here would raise it inside this
+# hook: os.kill and signal.raise_signal run the handler before they return.
+_LOST_STOPS: list = []
+_unraisable_before = sys.unraisablehook
+
+
+def _unraisable(info) -> None:
+    if isinstance(info.exc_value, KeyboardInterrupt):
+        _LOST_STOPS.append(getattr(info.exc_value, "signum", signal.SIGINT))
+        return
+    _unraisable_before(info)
+
+
+sys.unraisablehook = _unraisable
+
+
 # command name -> (module under generator.cli, the click command's name in it), in help order
 COMMANDS = {
     "validate": ("validate", "validate"),
@@ -73,6 +93,21 @@ COMMANDS = {
     "export-sheet": ("sheets", "export_sheet"),
     "fetch": ("sheets", "fetch"),
 }
+
+
+def _exit_now(code: int) -> None:
+    """End with `code` once the work has stopped and cleaned up (its `finally` blocks have run).
+    Not sys.exit: when the KeyboardInterrupt was raised inside code run by `exec()` of a string
+    (how dataclasses and several libraries make their functions while a command's modules load),
+    CPython marks it unhandled even though we caught it (run_eval_code_obj sets
+    _Py_UnhandledKeyboardInterrupt), and at exit kills the process with SIGINT itself: exit -2
+    instead of 130."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can reach the reader
+            pass
+    os._exit(code)
 
 
 class PnpGroup(click.Group):
@@ -102,7 +137,10 @@ class PnpGroup(click.Group):
         from generator.core.workers import WorkerDied
 
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            if _LOST_STOPS:  # stopped while Python could not raise it: the command ran on to its end
+                raise KeyboardInterrupt
+            return result
         except InputError as exc:
             from generator.cli.textreport import print_problems  # deferred with rich (common.make_console)
             print_problems(make_console(stderr=True), exc.problems)
@@ -111,9 +149,9 @@ class PnpGroup(click.Group):
             click.echo(f"pnp: {exc}; no output was changed", err=True)
             sys.exit(EXIT_INPUT)
         except KeyboardInterrupt as exc:
-            signum = getattr(exc, "signum", signal.SIGINT)
+            signum = getattr(exc, "signum", _LOST_STOPS[0] if _LOST_STOPS else signal.SIGINT)
             click.echo(f"pnp: stopped ({signal.Signals(signum).name})", err=True)
-            sys.exit(128 + signum)
+            _exit_now(128 + signum)
 
 
 @click.group(cls=PnpGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -198,15 +198,21 @@ def _embedded(font) -> bool:
     return desc is not None and any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
 
 
+def _max_ink(img) -> float:
+    """The highest C + M + Y + K of an image, in percent (Pillow's 32-bit integer images: no numpy)."""
+    from PIL import ImageMath
+    c, m, y, k = (band.convert("I") for band in img.convert("CMYK").split())
+    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
+    return float(total.getextrema()[1]) / 255 * 100
+
+
 def _image_max_ink(xobj) -> float:
-    import numpy as np
     import pikepdf
     try:
         img = pikepdf.PdfImage(xobj).as_pil_image()
     except Exception:
         return 0.0
-    a = np.asarray(img.convert("CMYK"), dtype=np.uint16)
-    return float(a.sum(axis=2).max()) / 255 * 100
+    return _max_ink(img)
 
 
 def rendered_max_ink(pdf_path: Path, dpi: int = 24) -> dict[int, float] | None:
@@ -216,7 +222,6 @@ def rendered_max_ink(pdf_path: Path, dpi: int = 24) -> dict[int, float] | None:
     if not gs:
         return None
 
-    import numpy as np
     from PIL import Image
     out = {}
     with tempfile.TemporaryDirectory() as d:
@@ -224,21 +229,28 @@ def rendered_max_ink(pdf_path: Path, dpi: int = 24) -> dict[int, float] | None:
                         f"-sOutputFile={Path(d) / 'p%05d.tif'}", str(pdf_path)], check=True, capture_output=True)
         for f in sorted(Path(d).glob("p*.tif")):
             with Image.open(f) as img:
-                a = np.asarray(img.convert("CMYK"), dtype=np.uint16)
-            out[int(f.stem[1:])] = float(a.sum(axis=2).max()) / 255 * 100
+                out[int(f.stem[1:])] = _max_ink(img)
     return out
+
+
+def _white_share(img, box: tuple[int, int, int, int], white: bool) -> float:
+    """The share of a strip's pixels that are paper white (>= 250 of 255), or not."""
+    hist = img.crop(box).histogram()
+    share = sum(hist[250:]) / max(1, sum(hist))
+    return share if white else 1.0 - share
 
 
 def _bleed_edge_white(page_img, trim_px: tuple[int, int, int, int]) -> str | None:
     """The side whose outer edge is mostly paper white while the trim line there is not."""
-    import numpy as np
-    a = np.asarray(page_img.convert("L"), dtype=np.uint8)
-    h, w = a.shape
+    img = page_img.convert("L")
+    w, h = img.size
     x0, y0, x1, y1 = trim_px
-    sides = {"left": (a[:, 0], a[:, min(w - 1, x0 + 1)]), "right": (a[:, -1], a[:, max(0, x1 - 2)]),
-             "top": (a[0, :], a[min(h - 1, y0 + 1), :]), "bottom": (a[-1, :], a[max(0, y1 - 2), :])}
+    column = lambda x: (x, 0, x + 1, h)  # noqa: E731
+    row = lambda y: (0, y, w, y + 1)  # noqa: E731
+    sides = {"left": (column(0), column(min(w - 1, x0 + 1))), "right": (column(w - 1), column(max(0, x1 - 2))),
+             "top": (row(0), row(min(h - 1, y0 + 1))), "bottom": (row(h - 1), row(max(0, y1 - 2)))}
     for side, (edge, trim) in sides.items():
-        if (edge >= 250).mean() > 0.3 and (trim < 250).mean() > 0.5:
+        if _white_share(img, edge, True) > 0.3 and _white_share(img, trim, False) > 0.5:
             return side
     return None
 
