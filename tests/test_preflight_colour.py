@@ -158,6 +158,9 @@ def test_text_in_the_bleed_says_so(tmp_path):
     ((0.6, 0.4, 0.4, 1.0), 14, False),   # rich black on a headline is fine
     ((0.0, 0.0, 0.0, 1.0), 8, False),    # black ink alone
     ((0.6, 0.4, 0.4, 0.0), 8, False),    # no black: a colour, not rich black
+    ((0.22, 0.25, 0.38, 0.61), 8, True),  # a rich dark grey: all four plates
+    ((0.0, 0.91, 0.67, 0.6), 8, False),   # a deep red: black with its inks, no cyan, a colour
+    ((0.05, 0.5, 0.5, 0.6), 8, False),    # a dark brown: hardly any cyan under the black
 ])
 def test_rich_black_on_small_text(tmp_path, cmyk, size, warned):
     path = tmp_path / "rich.pdf"

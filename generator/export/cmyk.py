@@ -8,6 +8,9 @@ ink. The conversion rewrites the PDF's content streams and images (pikepdf):
   ImageCms) from sRGB to the output profile, relative colorimetric with black-point
   compensation; exact neutrals (r = g = b, pure black text above all) become K-only, with
   the K that prints the same lightness on that profile, so black text is one sharp plate;
+  text in a near-neutral colour (a warm or cool grey, chroma up to TEXT_NEUTRAL_CHROMA) is
+  printed K-only too, since four plates never register exactly and small type in them blurs
+  (shapes in the same colour keep their tint);
 - RGB images are converted the same way, pixel by pixel;
 - total ink is limited (240 % by default, DriveThruCards' limit): where C + M + Y + K is
   over, cyan, magenta and yellow are scaled down and black is kept;
@@ -31,6 +34,11 @@ DEFAULT_INK_LIMIT = 240.0
 # operators that set a colour, and the CMYK operator each becomes
 _RGB_OPS = {"rg": "k", "RG": "K"}
 _GRAY_OPS = {"g": "k", "G": "K"}
+_SHOW_TEXT = {"Tj", "TJ", "'", '"'}
+# Text whose colour is this close to grey (CIELAB chroma) is printed in black ink alone: the
+# card templates' warm and cool greys for secondary text are about 8-9; a colour that reads as
+# a colour (a dark red title: 47) keeps its inks.
+TEXT_NEUTRAL_CHROMA = 12.0
 
 
 class CmykConverter:
@@ -87,9 +95,26 @@ class CmykConverter:
         from PIL import Image, ImageCms
         v = round(level * 255)
         target = ImageCms.applyTransform(Image.new("RGB", (1, 1), (v, v, v)), self._srgb_to_lab).getpixel((0, 0))[0]
+        return self._k_for_lightness(target)
+
+    def text_black(self, r: float, g: float, b: float) -> tuple[float, float, float, float] | None:
+        """For text: K-only of the same lightness when the colour is near-neutral (and not an
+        exact neutral, which `rgb` already makes K-only), else None."""
+        key = ("text", round(r * 255), round(g * 255), round(b * 255))
+        if key not in self._cache:
+            from PIL import Image, ImageCms
+            rgb = key[1:]
+            lab = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), self._srgb_to_lab).getpixel((0, 0))
+            a, b_ = lab[1] - 128, lab[2] - 128  # Pillow's LAB stores a* and b* offset by 128
+            near = rgb[0] != rgb[1] or rgb[1] != rgb[2]
+            self._cache[key] = (self._k_for_lightness(lab[0])
+                                if near and (a * a + b_ * b_) ** 0.5 <= TEXT_NEUTRAL_CHROMA else None)
+        return self._cache[key]
+
+    def _k_for_lightness(self, lightness: int) -> tuple[float, float, float, float]:
         ramp = self._k_ramp
         # the ramp is monotone (lighter with less K): pick the K whose L* is nearest
-        k = min(range(256), key=lambda i: abs(ramp[i] - target))
+        k = min(range(256), key=lambda i: abs(ramp[i] - lightness))
         return (0.0, 0.0, 0.0, round(k / 255, 4))
 
     def rgb(self, r: float, g: float, b: float) -> tuple[float, float, float, float]:
@@ -151,37 +176,70 @@ def _num(x: float) -> float:
 
 
 def _convert_stream(instructions, conv: CmykConverter) -> tuple[list, int]:
-    """Rewrite one content stream's colour operators. Returns (instructions, how many)."""
+    """Rewrite one content stream's colour operators. Returns (instructions, how many).
+
+    Text shown in a near-neutral fill gets a K-only fill just before it (conv.text_black); at
+    the end of the text object the converted fill comes back, so shapes drawn after it in the
+    same colour keep their tint."""
     import pikepdf
     out, changed = [], 0
     space = {"fill": None, "stroke": None}  # names set by cs / CS
+    fill_rgb = None  # the fill colour in force (RGB 0..1), and its CMYK instruction
+    fill_inst = None
+    text_k = False  # a K-only fill was put in for text in this text object
+    saved: list = []  # the fill at each q, back at its Q
+
+    def k_fill(cmyk):
+        return pikepdf.ContentStreamInstruction([_num(v) for v in cmyk], pikepdf.Operator("k"))
+
     for inst in instructions:
         if isinstance(inst, pikepdf.ContentStreamInlineImage):
             out.append(inst)
             continue
         op = str(inst.operator)
         ops = list(inst.operands)
+        new = None
         if op in _RGB_OPS and len(ops) == 3:
-            cmyk = conv.rgb(*(float(v) for v in ops))
-            out.append(pikepdf.ContentStreamInstruction([_num(v) for v in cmyk], pikepdf.Operator(_RGB_OPS[op])))
-            changed += 1
+            rgb = tuple(float(v) for v in ops)
+            new = pikepdf.ContentStreamInstruction([_num(v) for v in conv.rgb(*rgb)], pikepdf.Operator(_RGB_OPS[op]))
         elif op in _GRAY_OPS and len(ops) == 1:
-            v = float(ops[0])
-            cmyk = conv.rgb(v, v, v)
-            out.append(pikepdf.ContentStreamInstruction([_num(v) for v in cmyk], pikepdf.Operator(_GRAY_OPS[op])))
-            changed += 1
+            rgb = (float(ops[0]),) * 3
+            new = pikepdf.ContentStreamInstruction([_num(v) for v in conv.rgb(*rgb)], pikepdf.Operator(_GRAY_OPS[op]))
         elif op in ("cs", "CS") and ops and str(ops[0]) in ("/DeviceRGB", "/DeviceGray"):
             space["fill" if op == "cs" else "stroke"] = str(ops[0])
             out.append(pikepdf.ContentStreamInstruction([pikepdf.Name.DeviceCMYK], inst.operator))
             changed += 1
+            continue
         elif (op in ("sc", "scn", "SC", "SCN") and space["fill" if op.islower() else "stroke"] in
               ("/DeviceRGB", "/DeviceGray") and all(isinstance(v, (int, float, Decimal)) for v in ops)):
             vals = [float(v) for v in ops]
-            cmyk = conv.rgb(*vals) if len(vals) == 3 else conv.rgb(vals[0], vals[0], vals[0])
-            out.append(pikepdf.ContentStreamInstruction([_num(v) for v in cmyk], inst.operator))
+            rgb = tuple(vals) if len(vals) == 3 else (vals[0],) * 3
+            new = pikepdf.ContentStreamInstruction([_num(v) for v in conv.rgb(*rgb)], inst.operator)
+        if new is not None:
+            out.append(new)
             changed += 1
-        else:
+            if op.islower():  # a fill colour
+                fill_rgb, fill_inst, text_k = rgb, new, False
+            continue
+        if op in ("cs", "k", "sc", "scn"):  # a fill this converter leaves as it is
+            fill_rgb = fill_inst = None
+            text_k = False
+        elif op == "q":
+            saved.append((fill_rgb, fill_inst))
+        elif op == "Q":
+            fill_rgb, fill_inst = saved.pop() if saved else (None, None)
+        elif op in _SHOW_TEXT and not text_k and fill_rgb is not None:
+            black = conv.text_black(*fill_rgb)
+            if black is not None:
+                out.append(k_fill(black))
+                changed += 1
+                text_k = True
+        elif op == "ET" and text_k:
             out.append(inst)
+            out.append(fill_inst)  # the fill in force before the text, for what is drawn next
+            text_k = False
+            continue
+        out.append(inst)
     return out, changed
 
 

@@ -35,6 +35,14 @@ INK_LIMIT = {"dtc": 240.0}
 _STROKES = {"S", "s", "B", "B*", "b", "b*"}
 _SHOW_TEXT = {"Tj", "TJ", "'", '"'}
 RICH_BLACK_MAX_PT = 12.0  # registration of four plates blurs small type in rich black
+# A rich black (or rich dark grey) is a dark colour built on all four plates: black with cyan,
+# magenta and yellow under it. A dark colour that needs its inks (a deep red: no cyan) is not.
+RICH_BLACK_MIN_K = 0.5
+RICH_BLACK_MIN_CMY = 0.1
+
+
+def _rich_black(cmyk: tuple) -> bool:
+    return cmyk[3] >= RICH_BLACK_MIN_K and min(cmyk[:3]) >= RICH_BLACK_MIN_CMY
 
 
 def is_rgb_space(cs, resources=None, depth: int = 0) -> bool:
@@ -122,7 +130,7 @@ class _Walker:
                 mode = int(args[0])
             elif op in _SHOW_TEXT and fill is not None and mode != 3:  # 3: invisible (pnp's markers)
                 shown = size * math.sqrt(abs(_det(tm) * _det(ctm)))
-                if fill[3] > 0 and sum(fill[:3]) > 0 and shown < RICH_BLACK_MAX_PT - 1e-6:
+                if _rich_black(fill) and shown < RICH_BLACK_MAX_PT - 1e-6:
                     self.rich_black.append(shown)
             if op == "q":
                 stack.append((ctm, lw, fill))
