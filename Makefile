@@ -21,7 +21,7 @@ test: $(STAMP)
 	  echo "make test: installing qpdf poppler-utils chromium ghostscript fonts-dejavu-core with apt-get (the tests' PDF checks, ink check and browser tests use them; see README, Running the tests)"; \
 	  ($$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf poppler-utils chromium ghostscript fonts-dejavu-core) >/dev/null 2>&1 \
 	  || echo "note: qpdf/chromium/ghostscript not installed (needs apt-get as root or sudo); their checks and the browser tests will be skipped"; }
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadfile  # one worker per core; a test file stays on one worker (its fixtures build once)
 
 bench: $(STAMP)
 	$(PY) bench/run.py
