@@ -96,6 +96,8 @@ def markdown_page(text: str, slug: str, title: str | None, label: str) -> RulePa
             tok.attrSet("id", anchor)
             current = Section(anchor, words)
             page.sections.append(current)
+        elif tok.type == "th_open" and not _plain(tokens[i + 1]).strip():
+            tok.tag = tokens[i + 2].tag = "td"  # an empty header cell (a corner) heads nothing
         elif tok.type == "inline":
             current.text += " " + _plain(tok)
         elif tok.type == "fence" and tok.info.split()[:1] == ["diagram"]:
