@@ -7,7 +7,9 @@ validate request, the 95th percentile of a connection's first request, and the c
 CPU share. Then 10 s of the same clients posting to the editor's change endpoint (what a
 click in the builder costs: validation plus the editor's HTML), and the card browser's first
 page: its HTML plus every card image on it, fetched six at a time as a browser does, once the
-images are in the cache. Results go to bench/web_results.json.
+images are in the cache; and the editor with its card picker's thumbnails: first drawn, then
+loaded again and again by PICKER_PLAYERS players during the clicks (their p95 beside the
+clicks' p95). Results go to bench/web_results.json.
 
 `--print-flood` (not run by `make bench`): 50 players clicking in the editor at a player's
 pace (a click every CLICK_PAUSE seconds each, so the editor is not itself saturated), for
@@ -48,6 +50,7 @@ REQUESTS_PER_CONNECTION = 10
 CLICK_PAUSE = 1.0  # --print-flood: seconds between one player's clicks
 FLOOD_CLIENTS = 10
 FLOOD_SECONDS = 15.0
+PICKER_PLAYERS = 2  # players opening the editor's picker (HTML + thumbnails) during the clicks
 
 
 def free_port() -> int:
@@ -161,6 +164,39 @@ async def first_page(base: str, pack_id: str, url: str | None = None) -> dict:
         warm = sorted([(await load())[0] for _ in range(5)])
     return {"images": count, "first_load_s": round(cold, 2), "cached_median_s": round(statistics.median(warm), 3),
             "cached_worst_s": round(warm[-1], 3)}
+
+
+async def page_loads(base: str, url: str, stop: float) -> dict:
+    """One player loading `url` with every image on it (6 connections, as a browser), again
+    and again until `stop`: the whole load's latencies (the page and its last image)."""
+    times: list[float] = []
+    errors = 0
+    limits = httpx.Limits(max_connections=6)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as client:
+        while time.perf_counter() < stop:
+            t = time.perf_counter()
+            r = await client.get(url)
+            images = re.findall(r'<img src="([^"]+)"', r.text)
+            answers = await asyncio.gather(*(client.get(src) for src in images))
+            errors += sum(a.status_code != 200 for a in answers) + (r.status_code != 200)
+            times.append(time.perf_counter() - t)
+    times.sort()
+    pick = (lambda q: round(1000 * times[int(q * (len(times) - 1))], 1)) if times else (lambda q: None)
+    return {"url": url, "images": len(images) if times else 0, "loads": len(times), "errors": errors,
+            "median_ms": pick(0.5), "p95_ms": pick(0.95), "times": times}
+
+
+async def clicks_with_picker(base: str, pack_id: str, docs: list[dict], url: str, seconds: float = 10.0):
+    """The editor's change endpoint under CLIENTS clients and, at the same time, PICKER_PLAYERS
+    players opening the editor with its picker's thumbnails (cached): both p95s under one load."""
+    stop = time.perf_counter() + seconds
+    clicks, *pickers = await asyncio.gather(validate_load(base, pack_id, docs, editor=True, seconds=seconds),
+                                            *(page_loads(base, url, stop) for _ in range(PICKER_PLAYERS)))
+    times = sorted(t for p in pickers for t in p["times"])
+    pick = (lambda q: round(1000 * times[int(q * (len(times) - 1))], 1)) if times else (lambda q: None)
+    picker = {"players": PICKER_PLAYERS, "url": url, "images": pickers[0]["images"], "loads": len(times),
+              "errors": sum(p["errors"] for p in pickers), "median_ms": pick(0.5), "p95_ms": pick(0.95)}
+    return clicks, picker
 
 
 def print_bodies() -> tuple[bytes, bytes, int, int]:
@@ -287,17 +323,19 @@ def main() -> None:
             # the load generator runs on uvloop: it shares the cores with the server, so the less it
             # takes per request the more the numbers are the server's (its CPU share is reported)
             load = uvloop.run(validate_load(base, pack_id, docs))
-            clicks = uvloop.run(validate_load(base, pack_id, docs, editor=True, seconds=10.0))
-            page = asyncio.run(first_page(base, pack_id))
             preset = sorted((REPO / PACK / "presets").glob("*.yaml"))[0].stem
-            picker = asyncio.run(first_page(base, pack_id, f"/p/{pack_id}/edit?preset={preset}"))
+            picker_url = f"/p/{pack_id}/edit?preset={preset}"
+            picker = asyncio.run(first_page(base, pack_id, picker_url))  # draws and caches the thumbnails
+            clicks, picker_loaded = uvloop.run(clicks_with_picker(base, pack_id, docs, picker_url))
+            page = asyncio.run(first_page(base, pack_id))
         finally:
             server.terminate()
             server.wait(timeout=30)
     path = REPO / "bench" / "web_results.json"
     results = json.loads(path.read_text()) if path.is_file() else {}
     results.update({"pack": pack_id, "workers": WORKERS, "validate": load, "editor_click": clicks,
-                    "card_browser_first_page": page, "editor_with_picker_thumbnails": picker})
+                    "card_browser_first_page": page, "editor_with_picker_thumbnails": picker,
+                    "picker_during_clicks": picker_loaded})
     path.write_text(json.dumps(results, indent=2) + "\n")
     print(f"pnp serve, {WORKERS} workers, {pack_id}:")
     print(f"  validate: {load['clients']} clients for {load['seconds']} s: {load['requests']} requests "
@@ -309,6 +347,9 @@ def main() -> None:
           f"then {page['cached_median_s']} s (worst {page['cached_worst_s']} s)")
     print(f"  editor with the card picker ({picker['images']} thumbnails): {picker['first_load_s']} s to draw and cache, "
           f"then {picker['cached_median_s']} s (worst {picker['cached_worst_s']} s)")
+    print(f"  during the clicks, {picker_loaded['players']} players opening it again and again: {picker_loaded['loads']} "
+          f"loads of the page and its {picker_loaded['images']} thumbnails, {picker_loaded['errors']} errors, "
+          f"median {picker_loaded['median_ms']} ms, p95 {picker_loaded['p95_ms']} ms")
 
 
 if __name__ == "__main__":

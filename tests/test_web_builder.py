@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+pytestmark = pytest.mark.browser
+
 from test_web_browser import WIDTHS, add, browser, changes, doc_text, expect, server, shoot  # noqa: F401
 from web_support import REPO
 
@@ -335,6 +337,8 @@ def _pages(pack_id):
         urls += [f"/p/{pack_id}/edit?side={s}" for s in pack.spec.sides]
     if pack.map_files:
         urls += [f"/p/{pack_id}/maps"]
+    urls += [f"/p/{pack_id}/rules", f"/p/{pack_id}/rules/glossary", f"/p/{pack_id}/rules/quick-reference",
+             f"/p/{pack_id}/rules/search?q=the"]
     return urls
 
 

@@ -99,6 +99,7 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
             else:
                 for j, type_id in enumerate(ref.type):
                     need(type_id, spec.card_types, ("sides", side_id, part, "type", j), "card type")
+        _check_deck(spec, side_id, side, need)
     for i, rule in enumerate(spec.rules):
         need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
         need(rule.side, spec.sides, ("rules", i, "side"), "side")
@@ -131,6 +132,23 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
                                 fix=f"did you mean `{did_you_mean(name, ints)}`?" if did_you_mean(name, ints) else None))
     _check_sizes_and_fields(spec, doc, out)
     out.raise_if_any()
+
+
+def _check_deck(spec: GameSpec, side_id: str, side, need) -> None:
+    """The deck's draw and cost name card types of the deck and fields its cards have."""
+    deck = side.deck
+    if deck is None:
+        return
+    fields = {n: f for t in deck.types if t in spec.card_types for n, f in spec.card_types[t].fields.items()}
+    if deck.cost is not None:
+        need(deck.cost, {n for n, f in fields.items() if f.type == "int"}, ("sides", side_id, "deck", "cost"),
+             "int field of the deck's cards")
+    if deck.draw is not None:
+        for j, type_id in enumerate(deck.draw.of):
+            need(type_id, set(deck.types), ("sides", side_id, "deck", "draw", "of", j), "deck card type")
+        if deck.draw.by is not None:
+            need(deck.draw.by, {n for n, f in fields.items() if f.type == "choice"},
+                 ("sides", side_id, "deck", "draw", "by"), "choice field of the deck's cards")
 
 
 def _check_card_checks(spec: GameSpec, doc: Document, out: ProblemList) -> None:

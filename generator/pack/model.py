@@ -142,6 +142,24 @@ class TypeRef(Strict):
         return (self.type,) if isinstance(self.type, str) else tuple(self.type)
 
 
+class DrawSpec(Strict):
+    """A character's opening draw from its deck, for the builder's draw odds: `opening` cards
+    drawn from the deck's cards of the types `of` (all of them when empty), grouped by the
+    choice field `by` (default: each card's first choice field, else its card type)."""
+
+    opening: int = Field(ge=1, le=60)
+    of: list[str] = []
+    by: str | None = None
+
+
+class DeckSpec(TypeRef):
+    """A side's deck: its card type(s), its opening draw, and `cost`, an int field of its
+    cards the builder charts the deck by (its cost curve)."""
+
+    draw: DrawSpec | None = None
+    cost: str | None = None
+
+
 class CharacterWords(Strict):
     """What a side calls its characters in messages and on pages: `{one: hero, many: heroes}`,
     `{one: deck, many: decks}`. Without it they are characters."""
@@ -158,7 +176,7 @@ class SideSpec(Strict):
     base: BaseSpec
     equipment: EquipmentSpec | None = None
     abilities: TypeRef | None = None
-    deck: TypeRef | None = None
+    deck: DeckSpec | None = None
 
     def character_word(self, count: int = 1) -> str:
         """`hero` / `heroes` as the side calls its characters; `character` / `characters`."""

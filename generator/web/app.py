@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from generator.core.errors import InputError, Location, Problem
 from generator.web.guard import Hosts, RequestGuard
 from generator.web.jobs import Jobs
-from generator.web import routes_api, routes_builds, routes_cards, routes_maps, routes_pages, routes_print
+from generator.web import routes_api, routes_builds, routes_cards, routes_maps, routes_pages, routes_print, routes_rules
 from generator.web.pages import HERE, page, problems_response, templates, wants_json
 from generator.web.site import Site
 
@@ -39,7 +39,7 @@ def create_app(site: Site, hosts: Hosts | None = None) -> FastAPI:
     app.state.jobs = Jobs.from_env()  # one heavy job (a PDF) per client at a time
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # the API first: it takes the most requests, and a route is found by trying them in order
-    for module in (routes_api, routes_builds, routes_pages, routes_cards, routes_print, routes_maps):
+    for module in (routes_api, routes_builds, routes_pages, routes_cards, routes_print, routes_maps, routes_rules):
         app.include_router(module.router)
 
     @app.exception_handler(InputError)

@@ -8,6 +8,7 @@ from generator.grids import hexgrid
 from generator.pack.model import Pack
 from generator.core.report import Report
 from generator.maps.checks import footprint_of, footprint_sides
+from generator.rules.draw_odds import first_choice_field, opening_odds
 
 BAR_W = 260.0  # the longest bar, in SVG units
 ROW_H = 18.0
@@ -39,8 +40,7 @@ def deck_field(pack: Pack, side) -> str | None:
 def choice_field(pack: Pack, type_id: str) -> str | None:
     """The first `choice` field of one card type (a deck of several types breaks each card
     down by its own type's field: a Stage by kind, an Enemy by rank)."""
-    spec = pack.spec.card_types.get(type_id)
-    return next((name for name, f in (spec.fields.items() if spec else []) if f.type == "choice"), None)
+    return first_choice_field(pack, type_id)
 
 
 def footprint_hexes(pack: Pack, build) -> dict | None:
@@ -60,16 +60,16 @@ def footprint_hexes(pack: Pack, build) -> dict | None:
 
 def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None) -> dict:
     out: dict = {}
-    if report is None or report.points is None:
+    if report is None:
         return out
     points = report.points
-    if len(doc["characters"]) > 1:
+    if points is not None and len(doc["characters"]) > 1:
         names = [character_name(pack, side, i, c) for i, c in enumerate(doc["characters"])]
         totals = points.by_character()  # by position in newer reports, by name in older ones
         out["per_character"] = bars([(names[k] if isinstance(k, int) and k < len(names) else str(k), v)
                                      for k, v in totals.items()], " pts")
     by_type: dict[str, int] = {}
-    for line in points.lines:
+    for line in points.lines if points is not None else []:
         name = pack.spec.card_types[line.kind].name if line.kind in pack.spec.card_types else line.kind
         by_type[name] = by_type.get(name, 0) + line.total
     out["per_type"] = bars(sorted(by_type.items(), key=lambda kv: -kv[1]), " pts")
@@ -98,11 +98,38 @@ def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None)
             by_copies[n] = by_copies.get(n, 0) + 1
         decks.append({"index": i, "by_value": bars(sorted(by_value.items(), key=lambda kv: -kv[1])),
                       "field": " / ".join(fields),
-                      "by_copies": bars([(f"{n}×", by_copies[n]) for n in sorted(by_copies)], " cards")})
+                      "by_copies": bars([(f"{n}×", by_copies[n]) for n in sorted(by_copies)], " cards"),
+                      "by_cost": by_cost(pack, side, deck), "odds": odds_rows(pack, side, deck)})
     out["decks"] = decks
     out["deck_field"] = field.replace("_", " ") if field else None
     out["footprint"] = footprint_hexes(pack, build)
     return {k: v for k, v in out.items() if v}
+
+
+def by_cost(pack: Pack, side, deck: dict) -> dict | None:
+    """The deck's cards by the side's declared cost field (`deck.cost`), cheapest first."""
+    name = side.deck.cost if side.deck is not None else None
+    if not name:
+        return None
+    counts: dict[int, int] = {}
+    for card_id, n in deck.items():
+        card = pack.cards.get(card_id)
+        value = card.fields.get(name) if card else None
+        if isinstance(value, int) and isinstance(n, int):
+            counts[value] = counts.get(value, 0) + n
+    label = pack.spec.card_types[side.deck.types[0]].fields[name].label or name
+    chart = bars([(f"{label} {v}", counts[v]) for v in sorted(counts)], " cards")
+    return {"chart": chart, "label": label} if chart else None
+
+
+def odds_rows(pack: Pack, side, deck: dict) -> dict | None:
+    """The opening draw's odds as rows a table (and its percentage bars) shows."""
+    odds = opening_odds(pack, side, deck)
+    if odds is None:
+        return None
+    rows = [{"label": g.label, "cards": g.cards, "pct": round(100 * g.at_least_one),
+             "exact": f"{100 * g.at_least_one:.1f}", "expected": f"{g.expected:.1f}"} for g in odds.groups]
+    return {"drawn": odds.drawn, "pile": odds.pile, "by": odds.by, "rows": rows}
 
 
 def character_name(pack: Pack, side, index: int, char: dict) -> str:

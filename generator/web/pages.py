@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 from generator.core.errors import Problem
 from generator.core.report import reports_document
 from generator.web.fixes import words
+from generator.web.rulebook import linked_keywords
 
 HERE = Path(__file__).parent
 
@@ -25,6 +26,7 @@ def templates() -> Environment:
     env.filters["docjson"] = doc_json
     env.filters["rules"] = rules_html
     env.filters["words"] = words
+    env.filters["keywords"] = linked_keywords
     return env
 
 

@@ -41,7 +41,7 @@ def reference_card_has_lines(pack: Pack) -> bool:
     return any(s.brief for s in [*ref.turn, *ref.combat]) or bool(kinds & {"action-type", "status"})
 
 
-def _sheet_text(pack: Pack, env=None) -> tuple[str, str]:
+def sheet_text(pack: Pack, env=None) -> tuple[str, str]:
     """(template file, the quick reference's Markdown) for the pack."""
     env = env or environment()
     ctx = template_context(pack)
@@ -53,7 +53,7 @@ def _sheet_text(pack: Pack, env=None) -> tuple[str, str]:
 def has_quick_reference(pack: Pack) -> bool:
     """Whether quick-reference.pdf would hold more than its title (the pack's template, or
     the shared one: the reference sections, action types and status effects)."""
-    _, text = _sheet_text(pack)
+    _, text = sheet_text(pack)
     body = [line for line in text.splitlines() if line.strip() and not line.startswith("# ")]
     return bool(body)
 
@@ -96,7 +96,7 @@ def _story(pack: Pack, book, geometry: Geometry, text: str) -> list:
 def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
     """Write the one-sheet quick reference; returns {"pages": 1, "size": body text size}."""
     geometry = Geometry.of(paper)
-    _, text = _sheet_text(pack)
+    _, text = sheet_text(pack)
     if not text.strip():
         raise InputError([Problem("rules.quick-reference", "the quick reference has nothing to show",
                                   Location(pack.game_file), expected="a `reference:` key or status keywords",

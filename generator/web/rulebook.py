@@ -1,0 +1,209 @@
+"""The rules in the browser: the pack's rulebook chapters, its reference pages and the quick
+reference as HTML pages, from the same Markdown and Jinja context and the same glossary the
+PDF rulebook uses (generator.render.rulebook). markdown-it-py parses with raw HTML off, so
+every character of a chapter reaches the page escaped. Also: a server-side search over the
+sections, and card text with its keywords linked to their glossary entries."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markupsafe import Markup, escape
+
+from generator.pack.model import Pack
+from generator.render.rulebook.book import REFERENCE_PAGES, book_context, glossary, load_maps, read_template
+from generator.render.rulebook.markdown import chapter_source, render_template
+from generator.render.rulebook.quickref import sheet_text
+from generator.web.common import per_pack
+
+_MD = MarkdownIt("commonmark", {"html": False}).enable("table")
+_ICON = re.compile(r":([a-z0-9][a-z0-9-]*):")
+# reference pages whose PDF pages end in generated tables; the browser has its own pages for them
+_ELSEWHERE = {"card-list": ("cards", "Browse the cards"), "maps": ("maps", "See the maps"),
+              "presets": ("", "The presets are on the pack's home page")}
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    text: str = ""
+
+
+@dataclass
+class RulePage:
+    slug: str
+    title: str
+    label: str               # "Chapter 3", "Reference", "Quick reference"
+    html: Markup = Markup("")
+    sections: list[Section] = field(default_factory=list)  # the first is the page's own text
+    link: tuple | None = None  # (path under the pack, words) where the rest of the page lives
+
+
+@dataclass
+class RuleBook:
+    pages: list[RulePage]
+    terms: dict[str, str]    # glossary term -> anchor id on the glossary page
+
+    def page(self, slug: str) -> RulePage | None:
+        return next((p for p in self.pages if p.slug == slug), None)
+
+
+def slugify(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", str(text).casefold()).strip("-") or "section"
+
+
+def term_id(term: str) -> str:
+    return "term-" + slugify(term)
+
+
+def _plain(token) -> str:
+    return "".join(c.content for c in token.children or [] if c.type in ("text", "code_inline")) \
+        .replace("\n", " ")
+
+
+def markdown_page(text: str, slug: str, title: str | None, label: str) -> RulePage:
+    """One rendered Markdown document as a page: its first `#` heading is the title (the
+    template's `<h1>`), every other heading an `<h2>`/`<h3>` with an id for the contents and
+    the search; a ```diagram block shows its caption (the drawing is in the PDF)."""
+    tokens = _MD.parse(text)
+    seen: set[str] = set()
+    page = RulePage(slug, title or "", label)
+    current = Section("", "")
+    page.sections.append(current)
+    keep = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.type == "heading_open":
+            words = _plain(tokens[i + 1])
+            if tok.tag == "h1" and not page.title:
+                page.title = words
+                i += 3
+                continue
+            if tok.tag == "h1" and not keep and words == page.title:
+                i += 3
+                continue
+            tag = "h2" if tok.tag in ("h1", "h2") else "h3"
+            tok.tag = tokens[i + 2].tag = tag
+            anchor = slugify(words)
+            while anchor in seen:
+                anchor += "-x"
+            seen.add(anchor)
+            tok.attrSet("id", anchor)
+            current = Section(anchor, words)
+            page.sections.append(current)
+        elif tok.type == "th_open" and not _plain(tokens[i + 1]).strip():
+            tok.tag = tokens[i + 2].tag = "td"  # an empty header cell (a corner) heads nothing
+        elif tok.type == "inline":
+            current.text += " " + _plain(tok)
+        elif tok.type == "fence" and tok.info.split()[:1] == ["diagram"]:
+            caption = next((m.group(1).strip().strip("'\"") for m in
+                            re.finditer(r"^caption:\s*(.+)$", tok.content, re.M)), "")
+            tok.type, tok.tag = "html_block", ""
+            tok.content = (f'<figure class="diagram"><figcaption>{escape(caption)} '
+                           f'<span class="muted">(the drawing is in the printed rulebook)</span>'
+                           f'</figcaption></figure>\n') if caption else ""
+            current.text += " " + caption
+        keep.append(tok)
+        i += 1
+    html = _MD.renderer.render(keep, _MD.options, {})
+    # inline icons, as the card pages show them; the HTML is already escaped and `:x:` holds no markup
+    page.html = Markup(_ICON.sub(lambda m: f'<span class="icon">{m.group(1).replace("-", " ")}</span>', html))
+    page.title = page.title or slug.replace("-", " ").capitalize()
+    for s in page.sections:
+        s.text = " ".join(s.text.split())
+    return page
+
+
+def _glossary_page(entries: list[dict]) -> RulePage:
+    page = RulePage("glossary", "Glossary", "Reference")
+    rows = []
+    for e in entries:
+        body = markdown_page(e["text"], "glossary", "-", "").html
+        icon = f'<span class="icon">{escape(e["icon"])}</span> ' if e.get("icon") else ""
+        rows.append(f'<dt id="{term_id(e["term"])}">{icon}{escape(e["term"])}</dt><dd>{body}</dd>')
+        page.sections.append(Section(term_id(e["term"]), e["term"], e["text"]))
+    page.html = Markup('<dl class="glossary">' + "".join(rows) + "</dl>")
+    return page
+
+
+@per_pack
+def rule_book(pack: Pack) -> RuleBook:
+    """Every rules page of the pack, rendered once per process."""
+    maps, _ = load_maps(pack)
+    env, ctx = book_context(pack, maps)
+    pages: list[RulePage] = []
+    used: set[str] = set()
+    for n, path in enumerate(pack.rule_files, 1):
+        file, source = chapter_source(path)
+        slug = slugify(Path(path).stem.split("-", 1)[-1] if "-" in Path(path).stem else Path(path).stem)
+        while slug in used:
+            slug += "-x"
+        used.add(slug)
+        pages.append(markdown_page(render_template(env, source, ctx, file), slug, None, f"Chapter {n}"))
+    for ref in REFERENCE_PAGES:
+        key = ref.template.rsplit(".", 1)[0]
+        if key == "glossary":
+            if ctx["glossary"]:
+                pages.append(_glossary_page(ctx["glossary"]))
+            continue
+        file, source = read_template(pack, ref.template)
+        text = render_template(env, source, ctx, file)
+        if not text.strip() or key in used:
+            continue
+        page = markdown_page(text, key, None, "Reference")
+        page.link = _ELSEWHERE.get(key)
+        if page.link and page.link[0] == "maps" and not pack.map_files:
+            page.link = None
+        pages.append(page)
+    _, quick = sheet_text(pack, env)
+    if any(line.strip() and not line.startswith("# ") for line in quick.splitlines()):
+        pages.append(markdown_page(quick, "quick-reference", None, "Quick reference"))
+    terms = {e["term"]: term_id(e["term"]) for e in glossary(pack, ctx["reference"])}
+    return RuleBook(pages, terms)
+
+
+@dataclass
+class Hit:
+    page: RulePage
+    section: Section
+    snippet: str
+
+
+def search(book: RuleBook, query: str, limit: int = 50) -> list[Hit]:
+    """Sections holding every word of the query (case-insensitive), in book order; a hit in a
+    title comes first."""
+    words = [w for w in query.casefold().split() if w][:10]
+    if not words:
+        return []
+    titled, other = [], []
+    for page in book.pages:
+        for s in page.sections:
+            hay = f"{s.title} {s.text}".casefold()
+            if all(w in hay for w in words):
+                at = s.text.casefold().find(words[0])
+                start = max(0, at - 60) if at >= 0 else 0
+                snippet = ("…" if start else "") + s.text[start:start + 180] + ("…" if len(s.text) > start + 180 else "")
+                (titled if words[0] in s.title.casefold() else other).append(Hit(page, s, snippet))
+    return (titled + other)[:limit]
+
+
+def linked_keywords(html: Markup, pack: Pack) -> Markup:
+    """Card text (already escaped HTML) with each glossary term linked to its entry. Terms are
+    matched as written, whole words, in text outside tags."""
+    terms = rule_book(pack).terms
+    if not terms:
+        return html
+    names = sorted((str(escape(t)) for t in terms), key=len, reverse=True)
+    by_escaped = {str(escape(t)): terms[t] for t in terms}
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
+    base = f"/p/{escape(pack.spec.id)}/rules/glossary#"
+    parts = re.split(r"(<[^>]*>)", str(html))
+    for i in range(0, len(parts), 2):
+        parts[i] = pattern.sub(lambda m: f'<a class="kw" href="{base}{by_escaped[m.group(1)]}">{m.group(1)}</a>',
+                               parts[i])
+    return Markup("".join(parts))
