@@ -7,6 +7,7 @@ any command starts gives no traceback."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -81,6 +82,18 @@ def start_build(pack: Path, out: Path) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 
+@contextlib.contextmanager
+def running_build(pack: Path, out: Path):
+    """A build in a session of its own, killed with its workers if the test leaves it running."""
+    proc = start_build(pack, out)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
 @pytest.fixture(scope="module")
 def kits(tmp_path_factory):
     """A copy of Boss Fight, its kit as built before a change (old) and after it (new)."""
@@ -125,8 +138,7 @@ def test_a_signal_at_any_point_stops_the_build_cleanly(kits, point, signum, grou
     pack, old, new, base = kits
     out = base / f"out-{point.replace(' ', '-')}-{signum}-{group}"
     shutil.copytree(old, out)
-    proc = start_build(pack, out)
-    try:
+    with running_build(pack, out) as proc:
         reached = poll(lambda: POINTS[point](proc, out), proc=proc)
         if group:
             os.killpg(proc.pid, signum)
@@ -136,10 +148,6 @@ def test_a_signal_at_any_point_stops_the_build_cleanly(kits, point, signum, grou
         code = proc.wait(timeout=STOPPED_WITHIN)
         took = time.monotonic() - sent
         stderr = proc.stderr.read()
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     print(f"{point}: exit {code} {took:.2f} s after the signal")
     assert "Traceback" not in stderr, stderr
     assert poll(lambda: not alive_with(str(out)), 5.0), "a worker outlived the build"
@@ -158,16 +166,11 @@ def test_a_killed_build_leaves_no_worker_and_the_next_build_cleans_its_leftovers
     pack, old, new, base = kits
     out = base / "out-killed"
     shutil.copytree(old, out)
-    proc = start_build(pack, out)
-    try:
+    with running_build(pack, out) as proc:
         assert poll(lambda: len(temp_files(out)) >= 2, proc=proc), "the build made no temporary file"
         os.kill(proc.pid, signal.SIGKILL)  # the build alone, as `kill -9 PID`
         assert proc.wait(timeout=STOPPED_WITHIN) == -signal.SIGKILL
         stderr = proc.stderr.read()
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     assert poll(lambda: not alive_with(str(out)), 5.0), "the workers outlived a killed build"
     assert "Traceback" not in stderr and "Error" not in stderr, stderr  # the workers said nothing
     left = temp_files(out)
@@ -243,17 +246,12 @@ def test_a_worker_killed_from_outside_fails_the_build_in_one_line(kits):
     pack, old, new, base = kits
     out = base / "out-worker-killed"
     shutil.copytree(old, out)
-    proc = start_build(pack, out)
-    try:
+    with running_build(pack, out) as proc:
         assert poll(lambda: len(temp_files(out)) >= 1 and descendants(proc.pid), proc=proc)
         victim = min(descendants(proc.pid))
         os.kill(victim, signal.SIGKILL)
         code = proc.wait(timeout=120)
         stderr = proc.stderr.read()
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     if code == 0:  # the worker had finished its part before the kill landed
         assert state(out) == state(new)
         return
