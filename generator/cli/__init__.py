@@ -48,7 +48,7 @@ import click  # noqa: E402
 
 from generator import __version__  # noqa: E402
 from generator.cli.common import EXIT_INPUT, make_console  # noqa: E402
-from generator.core.errors import InputError  # noqa: E402
+from generator.core.errors import InputError, WorkerDied  # noqa: E402
 
 _started()
 
@@ -133,9 +133,6 @@ class PnpGroup(click.Group):
         return self.commands.get(name)
 
     def invoke(self, ctx):
-        # deferred into main()'s start-up guard: multiprocessing loads here, not at import
-        from generator.core.workers import WorkerDied
-
         try:
             result = super().invoke(ctx)
             if _LOST_STOPS:  # stopped while Python could not raise it: the command ran on to its end

@@ -112,3 +112,9 @@ class ProblemList:
     def raise_if_any(self) -> None:
         if self.problems:
             raise InputError(self.problems)
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended without an answer (killed by a signal, or out of memory). Raised by
+    core.workers; defined here, with the other errors the CLI turns into one line, so that
+    catching it does not load multiprocessing for every command."""

@@ -26,6 +26,7 @@ import time
 from multiprocessing.connection import wait
 
 from generator.core import progress
+from generator.core.errors import WorkerDied  # noqa: F401  (raised here; defined there so the CLI need not load this module)
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 REAP_SECONDS = 1.0  # how long a terminated worker may take to go before it is killed
@@ -40,8 +41,6 @@ class Stopped(KeyboardInterrupt):
         super().__init__(f"stopped by {signal.Signals(signum).name}")
 
 
-class WorkerDied(RuntimeError):
-    """A worker process ended without an answer (killed by a signal, or out of memory)."""
 
 
 def _die_with_parent() -> None:
