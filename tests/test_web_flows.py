@@ -124,3 +124,32 @@ def shoot_to(pg, tmp_path, name):
     for folder in [tmp_path] + ([Path(os.environ["PNP_SCREENSHOTS"])] if os.environ.get("PNP_SCREENSHOTS") else []):
         folder.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(folder / f"{name}.png"))
+
+
+@pytest.mark.parametrize("pack_id, stem", [("boss_fight", "boss-ashen-behemoth"), ("battle_bosses", "sable")])
+def test_the_draw_odds_show_without_a_script(server, browser, tmp_path, pack_id, stem):  # noqa: F811
+    """The opening draw's odds are a table (percentages drawn as bars by CSS alone), so a
+    page without JavaScript shows them; each row's figure is a percentage between 0 and 100."""
+    base, _ = server
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=False)
+    pg = context.new_page()
+    pg.goto(f"{base}/p/{pack_id}/edit?preset={stem}")
+    odds = pg.locator("figure.odds")
+    expect(odds).to_be_visible()
+    rows = odds.locator("tbody tr")
+    assert rows.count() >= 2
+    for text in rows.locator("td:nth-child(3)").all_text_contents():
+        assert 0 <= float(text.strip().rstrip("%").strip()) <= 100, text
+    widths = odds.locator(".pbar span").evaluate_all("els => els.map(e => e.getBoundingClientRect().width)")
+    assert max(widths) > 0 and all(0 <= w <= 60.5 for w in widths), widths
+    shoot_element(pg.locator("section.charts"), tmp_path, f"odds-{pack_id}")
+    context.close()
+
+
+def shoot_element(locator, tmp_path, name):
+    import os
+    from pathlib import Path
+    locator.scroll_into_view_if_needed()
+    for folder in [tmp_path] + ([Path(os.environ["PNP_SCREENSHOTS"])] if os.environ.get("PNP_SCREENSHOTS") else []):
+        folder.mkdir(parents=True, exist_ok=True)
+        locator.screenshot(path=str(folder / f"{name}.png"))

@@ -61,8 +61,10 @@ def term_id(term: str) -> str:
 
 
 def _plain(token) -> str:
-    return "".join(c.content for c in token.children or [] if c.type in ("text", "code_inline")) \
-        .replace("\n", " ")
+    """The words of an inline token (inline icons `:name:` left out): titles and search text."""
+    text = "".join(" " if c.type in ("softbreak", "hardbreak") else c.content
+                   for c in token.children or [] if c.type in ("text", "code_inline", "softbreak", "hardbreak"))
+    return " ".join(_ICON.sub(" ", text).split())
 
 
 def markdown_page(text: str, slug: str, title: str | None, label: str) -> RulePage:
