@@ -100,7 +100,7 @@ def markdown_page(text: str, slug: str, title: str | None, label: str) -> RulePa
             page.sections.append(current)
         elif tok.type == "th_open" and not _plain(tokens[i + 1]).strip():
             tok.tag = tokens[i + 2].tag = "td"  # an empty header cell (a corner) heads nothing
-        elif tok.type == "inline":
+        elif tok.type == "inline" and tokens[i - 1].type != "heading_open":  # a title is not its own text
             current.text += " " + _plain(tok)
         elif tok.type == "fence" and tok.info.split()[:1] == ["diagram"]:
             caption = next((m.group(1).strip().strip("'\"") for m in
