@@ -153,3 +153,36 @@ def shoot_element(locator, tmp_path, name):
     for folder in [tmp_path] + ([Path(os.environ["PNP_SCREENSHOTS"])] if os.environ.get("PNP_SCREENSHOTS") else []):
         folder.mkdir(parents=True, exist_ok=True)
         locator.screenshot(path=str(folder / f"{name}.png"))
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize("pack_id, side_id", _sides())
+def test_the_picker_filters_of_every_pack(server, browser, pack_id, side_id, width):  # noqa: F811
+    """Each type and each set the picker offers narrows it to exactly those cards; the Find
+    box to the cards whose name holds the words; clearing gives every card back."""
+    base, _ = server
+    context = browser.new_context(viewport={"width": WIDTHS[width], "height": 844})
+    pg = context.new_page()
+    pg.goto(f"{base}/p/{pack_id}/edit?side={side_id}")
+    cards = pg.locator(".pick li")
+    total = cards.count()
+    shown = pg.locator(".pick li:not([hidden])")
+    assert shown.count() == total > 0
+    for select, attr in (("#pf-type", "type"), ("#pf-set", "set")):
+        if not pg.locator(select).count():
+            continue
+        values = pg.locator(f"{select} option").evaluate_all("os => os.map(o => o.value).filter(Boolean)")
+        for value in values:
+            pg.locator(select).select_option(value)
+            got = set(shown.evaluate_all(f"els => els.map(e => e.dataset.{attr})"))
+            assert got <= {value}, (select, value, got)
+            assert shown.count() == pg.locator(f'.pick li[data-{attr}="{value}"]').count()
+        pg.locator(select).select_option("")
+        assert shown.count() == total
+    word = (cards.first.get_attribute("data-name") or cards.first.inner_text()).split()[0]
+    pg.get_by_label("Find").fill(word)
+    expect(shown.first).to_be_visible()
+    assert 0 < shown.count() <= total
+    pg.get_by_label("Find").fill("")
+    expect(shown).to_have_count(total)
+    context.close()
