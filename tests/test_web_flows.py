@@ -140,8 +140,11 @@ def test_the_draw_odds_show_without_a_script(server, browser, tmp_path, pack_id,
     assert rows.count() >= 2
     for text in rows.locator("td:nth-child(3)").all_text_contents():
         assert 0 <= float(text.strip().rstrip("%").strip()) <= 100, text
-    widths = odds.locator(".pbar span").evaluate_all("els => els.map(e => e.getBoundingClientRect().width)")
-    assert max(widths) > 0 and all(0 <= w <= 60.5 for w in widths), widths
+    shares = odds.locator(".pbar span").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().width / e.parentElement.getBoundingClientRect().width)")
+    figures = [float(t.strip().rstrip("%").strip()) for t in rows.locator("td:nth-child(3)").all_text_contents()]
+    for share, pct in zip(shares, figures):
+        assert share == pytest.approx(pct / 100, abs=0.01)  # each bar is its percentage of the track
     shoot_element(pg.locator("section.charts"), tmp_path, f"odds-{pack_id}")
     context.close()
 
