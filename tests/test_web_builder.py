@@ -137,7 +137,8 @@ def test_no_enabled_control_answers_an_error(server, watched, pack_id, side_id):
     assert not bad, bad
 
 
-@pytest.mark.parametrize("pack_id, stem", [("boss_fight", "boss-ashen-behemoth"), ("raid_boss", "boss-karrun")])
+@pytest.mark.parametrize("pack_id, stem", [("boss_fight", "boss-ashen-behemoth"), ("raid_boss", "boss-karrun"),
+                                           ("battle_bosses", "sable"), ("final_boss", "quick-game")])
 def test_a_fix_button_fixes_what_it_was_offered_for(server, watched, tmp_path, pack_id, stem):  # noqa: F811
     """One copy too many, by clicking +: the message is in the game's words (no rule id, no
     field name), its fix is a button naming the card and the count, and one click of it makes

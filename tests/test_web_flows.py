@@ -124,3 +124,68 @@ def shoot_to(pg, tmp_path, name):
     for folder in [tmp_path] + ([Path(os.environ["PNP_SCREENSHOTS"])] if os.environ.get("PNP_SCREENSHOTS") else []):
         folder.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(folder / f"{name}.png"))
+
+
+@pytest.mark.parametrize("pack_id, stem", [("boss_fight", "boss-ashen-behemoth"), ("battle_bosses", "sable")])
+def test_the_draw_odds_show_without_a_script(server, browser, tmp_path, pack_id, stem):  # noqa: F811
+    """The opening draw's odds are a table (percentages drawn as bars by CSS alone), so a
+    page without JavaScript shows them; each row's figure is a percentage between 0 and 100."""
+    base, _ = server
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=False)
+    pg = context.new_page()
+    pg.goto(f"{base}/p/{pack_id}/edit?preset={stem}")
+    odds = pg.locator("figure.odds")
+    expect(odds).to_be_visible()
+    rows = odds.locator("tbody tr")
+    assert rows.count() >= 2
+    for text in rows.locator("td:nth-child(3)").all_text_contents():
+        assert 0 <= float(text.strip().rstrip("%").strip()) <= 100, text
+    shares = odds.locator(".pbar span").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().width / e.parentElement.getBoundingClientRect().width)")
+    figures = [float(t.strip().rstrip("%").strip()) for t in rows.locator("td:nth-child(3)").all_text_contents()]
+    for share, pct in zip(shares, figures):
+        assert share == pytest.approx(pct / 100, abs=0.01)  # each bar is its percentage of the track
+    shoot_element(pg.locator("section.charts"), tmp_path, f"odds-{pack_id}")
+    context.close()
+
+
+def shoot_element(locator, tmp_path, name):
+    import os
+    from pathlib import Path
+    locator.scroll_into_view_if_needed()
+    for folder in [tmp_path] + ([Path(os.environ["PNP_SCREENSHOTS"])] if os.environ.get("PNP_SCREENSHOTS") else []):
+        folder.mkdir(parents=True, exist_ok=True)
+        locator.screenshot(path=str(folder / f"{name}.png"))
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize("pack_id, side_id", _sides())
+def test_the_picker_filters_of_every_pack(server, browser, pack_id, side_id, width):  # noqa: F811
+    """Each type and each set the picker offers narrows it to exactly those cards; the Find
+    box to the cards whose name holds the words; clearing gives every card back."""
+    base, _ = server
+    context = browser.new_context(viewport={"width": WIDTHS[width], "height": 844})
+    pg = context.new_page()
+    pg.goto(f"{base}/p/{pack_id}/edit?side={side_id}")
+    cards = pg.locator(".pick li")
+    total = cards.count()
+    shown = pg.locator(".pick li:not([hidden])")
+    assert shown.count() == total > 0
+    for select, attr in (("#pf-type", "type"), ("#pf-set", "set")):
+        if not pg.locator(select).count():
+            continue
+        values = pg.locator(f"{select} option").evaluate_all("os => os.map(o => o.value).filter(Boolean)")
+        for value in values:
+            pg.locator(select).select_option(value)
+            got = set(shown.evaluate_all(f"els => els.map(e => e.dataset.{attr})"))
+            assert got <= {value}, (select, value, got)
+            assert shown.count() == pg.locator(f'.pick li[data-{attr}="{value}"]').count()
+        pg.locator(select).select_option("")
+        assert shown.count() == total
+    word = (cards.first.get_attribute("data-name") or cards.first.inner_text()).split()[0]
+    pg.get_by_label("Find").fill(word)
+    expect(shown.first).to_be_visible()
+    assert 0 < shown.count() <= total
+    pg.get_by_label("Find").fill("")
+    expect(shown).to_have_count(total)
+    context.close()

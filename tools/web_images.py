@@ -23,15 +23,19 @@ CHOSEN = [("editor-over-limit-desktop", "web-editor.png", 820),
           ("map-fit-desktop", "web-map.png", 1000),
           ("picker-preview-desktop-desktop", "web-picker.png", 900),
           ("characters-raid_boss-party-desktop-desktop", "web-party.png", 820),
-          ("phone-picker", "web-phone-picker.png", 844)]
+          ("phone-picker", "web-phone-picker.png", 844),
+          ("rules-boss_fight-phone", "web-rules.png", 844),
+          ("rules-search-boss_fight-phone", "web-rules-search.png", 844),
+          ("odds-boss_fight", "web-odds.png", 560)]
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pnp-shots-") as tmp:
         env = dict(os.environ, PNP_SCREENSHOTS=tmp)
         subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "tests/test_web_browser.py",
-                        "tests/test_web_builder.py", "-k",
-                        "new_player or map_page or (full and desktop-raid_boss-party) or picker_shows or verdict_stays"],
+                        "tests/test_web_builder.py", "tests/test_web_flows.py", "-k",
+                        "new_player or map_page or (full and desktop-raid_boss-party) or picker_shows or verdict_stays"
+                        " or (rules_as and boss_fight-phone) or (draw_odds and boss_fight)"],
                        cwd=REPO, env=env, check=True)
         for shot, name, height in CHOSEN:
             image = Image.open(Path(tmp) / f"{shot}.png")

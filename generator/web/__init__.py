@@ -8,7 +8,8 @@ Origin, its size), jobs (PDFs: one per client, one per worker at a time), pages 
 and responses), site (what is served), state (the build document and changes to it), view
 and charts (what a page shows), fixes (one-click fixes, tried before they are offered),
 picker (the card picker's cards, filters and copy limits), storage (the builds folder),
-common (card filters, presets), routes_* (pages and the JSON API by area). The command
+common (card filters, presets), rulebook (the rules as HTML pages, their search, keyword links
+in card text), routes_* (pages and the JSON API by area). The command
 `pnp serve` is generator.cli.serve.
 
 May import: every layer below the command line (core, grids, pack, rules, maps, share,

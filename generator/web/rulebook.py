@@ -61,8 +61,10 @@ def term_id(term: str) -> str:
 
 
 def _plain(token) -> str:
-    return "".join(c.content for c in token.children or [] if c.type in ("text", "code_inline")) \
-        .replace("\n", " ")
+    """The words of an inline token (inline icons `:name:` left out): titles and search text."""
+    text = "".join(" " if c.type in ("softbreak", "hardbreak") else c.content
+                   for c in token.children or [] if c.type in ("text", "code_inline", "softbreak", "hardbreak"))
+    return " ".join(_ICON.sub(" ", text).split())
 
 
 def markdown_page(text: str, slug: str, title: str | None, label: str) -> RulePage:
@@ -98,7 +100,7 @@ def markdown_page(text: str, slug: str, title: str | None, label: str) -> RulePa
             page.sections.append(current)
         elif tok.type == "th_open" and not _plain(tokens[i + 1]).strip():
             tok.tag = tokens[i + 2].tag = "td"  # an empty header cell (a corner) heads nothing
-        elif tok.type == "inline":
+        elif tok.type == "inline" and tokens[i - 1].type != "heading_open":  # a title is not its own text
             current.text += " " + _plain(tok)
         elif tok.type == "fence" and tok.info.split()[:1] == ["diagram"]:
             caption = next((m.group(1).strip().strip("'\"") for m in
