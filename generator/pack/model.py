@@ -362,9 +362,30 @@ class RoundTrackerSpec(Strict):
     initiative: str | None = None  # a stat id: adds a turn-order ladder and a chip per character
 
 
+class PhaseTrackerSpec(Strict):
+    """A strip naming the steps of one `reference.turn` section, for a marker to move along."""
+
+    section: str  # the id of a `reference.turn` section
+    title: Name | None = None  # default: the section's title
+
+
 class TrackersSpec(Strict):
     stats: dict[str, StatTrackerSpec] = {}
     round: RoundTrackerSpec | None = None
+    phases: PhaseTrackerSpec | None = None
+
+
+class DieSpec(Strict):
+    """A six-sided die to cut, fold and glue (a cross-shaped net). `faces` in net order: the
+    column from top to bottom, then the left and the right arm; opposite faces are the 1st and
+    3rd, the 2nd and 4th, the 5th and 6th. `size` is the edge in mm."""
+
+    id: CardId
+    label: Label
+    faces: list[Label] = Field(min_length=6, max_length=6)
+    size: float = Field(default=18.0, ge=12, le=40)
+    color: Color | None = None
+    count: int = Field(default=1, ge=1, le=24)
 
 
 class BoardSpec(Strict):
@@ -381,6 +402,7 @@ class PiecesSpec(Strict):
     counters: list[CounterSpec] = []
     figures: dict[str, FigureSpec] = {}
     trackers: TrackersSpec = TrackersSpec()
+    dice: list[DieSpec] = []
     board: BoardSpec | None = None
 
 

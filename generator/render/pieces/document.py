@@ -16,6 +16,7 @@ from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.icons import IconSheet
 from generator.render.base.pdfout import MM, new_canvas
 from generator.render.pieces.counters import counter_blocks, counter_pages, expand_counters
+from generator.render.pieces.dice import dice_pages
 from generator.render.pieces.draw import MARGIN_MM, Kit, hex_points, marker, polygon_path, scale_bar, text
 from generator.render.pieces.figures import figure_pages
 from generator.render.pieces.model import build_figures, check_pieces, hex_geometry, kit_figures, pieces_spec
@@ -31,6 +32,7 @@ SECTION_TITLES = {
     "counters": "Counters, single-sided",
     "figures": "Standees and bases",
     "trackers": "Trackers",
+    "dice": "Dice",
     "board": "Blank board",
 }
 
@@ -47,6 +49,8 @@ ASSEMBLY = [  # (title, text, the sections it is about)
               "marks hex (0, 0). A custom model may stand on the base instead of a standee.", ("figures",)),
     ("Trackers", "Slide a paper clip along the numbered edge (or turn the dial) to the current value.",
      ("trackers",)),
+    ("Dice", "Cut round the net, fold every dashed line away from you and glue each tab inside the face "
+             "it meets, closing the last face over the tabs.", ("dice",)),
     ("Blank board", "Trim and tape the sheets like a printed map (see its assembly page), then lay "
                     "obstacle and terrain counters on it.", ("board",)),
 ]
@@ -68,6 +72,7 @@ def write_pieces(pack: Pack, out: Path, paper: str, build: Build | None, duplex:
     plans += figure_pages(kit, figures)
     extra = counter_blocks(kit, [i for i in counters if i.back is None]) if build is not None else []
     plans += tracker_pages(kit, figures, build, extra)
+    plans += dice_pages(kit, build)
     if build is None:
         plans += board_pages(kit)
 

@@ -271,6 +271,10 @@ def check_pieces(pack: Pack) -> list[Problem]:
         need(stat, pack.spec.stats, ("trackers", "stats"), "stat")
     if spec.trackers.round is not None:
         need(spec.trackers.round.initiative, pack.spec.stats, ("trackers", "round", "initiative"), "stat")
+    if spec.trackers.phases is not None:
+        sections = {s.id for s in pack.spec.reference.turn if s.steps}
+        need(spec.trackers.phases.section, sections, ("trackers", "phases", "section"),
+             "turn section with steps", "name a `reference.turn` section that lists `steps`")
     if spec.hex_size is not None:
         try:
             sizes, _ = _map_geometry(pack)

@@ -309,6 +309,47 @@ def draw_round(kit: Kit, left: float, top: float) -> None:
     marker(c, f"pnp:round-tracker:{spec.rounds}", x0 + w / 2, y0 + h / 2)
 
 
+# ---- phase tracker -----------------------------------------------------------------------------
+
+
+def phase_box(kit: Kit) -> tuple[float, float]:
+    left, _, right, _ = kit.area()
+    return right - left, 36.0
+
+
+def draw_phases(kit: Kit, left: float, top: float) -> None:
+    """The steps of one turn section in order, numbered, each in a cell a marker sits on."""
+    c = kit.canvas
+    spec = pieces_spec(kit.pack).trackers.phases
+    section = next(s for s in kit.pack.spec.reference.turn if s.id == spec.section)
+    steps = section.steps
+    bw, bh = phase_box(kit)
+    x0, y0, w, h = left + BLEED_MM, top - bh + BLEED_MM, bw - 2 * BLEED_MM, bh - 2 * BLEED_MM
+    c.saveState()
+    c.setFillColor(color("#9a9a9a"))
+    c.rect((x0 - BLEED_MM) * MM, (y0 - BLEED_MM) * MM, bw * MM, bh * MM, stroke=0, fill=1)
+    c.setFillColor(color("#ffffff"))
+    c.rect(x0 * MM, y0 * MM, w * MM, h * MM, stroke=0, fill=1)
+    text(c, x0 + 3, y0 + h - 6.5, spec.title or section.title, 11, BOLD)
+    text(c, x0 + 3, y0 + 2.5, "Move a marker (or a paper clip on the edge) to the step being played.",
+         7, REGULAR, "#444444")
+    cell_w, cell_h = (w - 6) / len(steps), 19.0
+    c.setLineWidth(0.4)
+    c.setStrokeColor(color("#777777"))
+    for i, step in enumerate(steps):
+        cx = x0 + 3 + i * cell_w
+        c.setFillColor(tint("#555555", 0.08 if i % 2 else 0.16))
+        c.rect(cx * MM, (y0 + 7) * MM, cell_w * MM, cell_h * MM, stroke=1, fill=1)
+        text(c, cx + cell_w / 2, y0 + 7 + cell_h - 6.5, str(i + 1), 13, BOLD, "#222222", "centre")
+        size_pt, lines = fit_lines(step.name, BOLD, cell_w - 2, 9.0, 5.0, 2)
+        centred_lines(c, lines, BOLD, size_pt, cx + cell_w / 2, y0 + 7 + cell_h - 9, "#333333")
+    c.restoreState()
+    p = c.beginPath()
+    p.rect(x0 * MM, y0 * MM, w * MM, h * MM)
+    cut_line(c, p)
+    marker(c, f"pnp:phase-tracker:{spec.section}:{len(steps)}", x0 + w / 2, y0 + h / 2)
+
+
 def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
@@ -324,6 +365,9 @@ def tracker_pages(kit: Kit, figures: list[Figure], build, extra=()) -> list[Page
     if spec.trackers.round is not None and build is None:
         boxes.append(round_box(kit))
         draws.append(lambda l, t: draw_round(kit, l, t))
+    if spec.trackers.phases is not None and build is None:
+        boxes.append(phase_box(kit))
+        draws.append(lambda l, t: draw_phases(kit, l, t))
     for tr in trackers:
         boxes.append(tracker_box(kit, tr))
         draws.append(lambda l, t, tr=tr: (draw_dial if tr.style == "dial" else draw_clip)(kit, tr, l, t))
