@@ -37,8 +37,10 @@ def raid_pieces(tmp_path_factory):
 
 def test_four_hero_dice_print_as_nets_of_the_stated_size(raid_pieces):
     doc = Doc(raid_pieces)
-    dice = doc.find("pnp:die:")
+    dice = doc.find("pnp:die:hero-die:")
     assert [label.split(":")[3] for _, label, _, _ in dice] == ["1", "2", "3", "4"]
+    # and the red ability dice and white bonus dice the design names, six and four
+    assert len(doc.find("pnp:die:ability-die:")) == 6 and len(doc.find("pnp:die:bonus-die:")) == 4
     assert {label.split(":", 4)[4] for _, label, _, _ in dice} == {"size=18:faces=1|2|6|5|3|4"}
     (page,) = {i for i, *_ in dice}
     assert doc.find("pnp:page:dice:1")[0][0] == page
