@@ -312,7 +312,9 @@ def test_an_ability_without_a_cost_is_an_input_error_at_its_line(pack_copy):
 def test_a_deck_type_list_naming_an_unknown_type_is_refused(pack_copy):
     from generator.core.errors import InputError
     path = pack_copy / "game.yaml"
-    text = path.read_text().replace("deck: {type: [effect, upgrade]}", "deck: {type: [effect, upgrad]}")
+    original = path.read_text()
+    text = original.replace("deck: {type: [effect, upgrade]", "deck: {type: [effect, upgrad]")
+    assert text != original  # the edit applies to the shipped game.yaml
     path.write_text(text)
     with pytest.raises(InputError) as caught:
         load_pack(pack_copy)
