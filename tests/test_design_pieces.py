@@ -81,7 +81,7 @@ def test_a_die_needs_exactly_six_faces(tmp_path):
     root = tmp_path / "raid_boss"
     shutil.copytree(RAID, root)
     game = root / "game.yaml"
-    game.write_text(game.read_text().replace('faces: ["1", "2", "6", "5", "3", "4"]', 'faces: ["1", "2", "6", "5", "3"]'))
+    game.write_text(game.read_text().replace('faces: ["1", "2", "6", "5", "3", "4"]', 'faces: ["1", "2", "6", "5", "3"]', 1))
     with pytest.raises(InputError) as err:
         load_pack(root)
     (problem,) = err.value.problems

@@ -12,16 +12,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Annotated, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import Field, StringConstraints, field_validator
 
 from generator.core.errors import Location
-
-ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
-ID_MAX_LENGTH = 64  # card, pack and rule ids
-NAME_MAX_LENGTH = 80  # what a person reads as a name: a game, a card, a set
-CardId = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=ID_MAX_LENGTH)]
-Name = Annotated[str, StringConstraints(min_length=1, max_length=NAME_MAX_LENGTH)]
-Color = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
+# re-exported: pack.model is where callers look for every model of the pack
+from generator.pack.pieces_spec import (  # noqa: F401
+    BoardSpec, CounterCount, CounterFace, CounterSpec, DieSpec, FigureSpec, Label, PhaseTrackerSpec, PiecesSpec,
+    PieceShape, RoundTrackerSpec, StandeeSpec, StatTrackerSpec, TrackersSpec)
+from generator.pack.strict import (  # noqa: F401
+    ID_MAX_LENGTH, ID_PATTERN, NAME_MAX_LENGTH, CardId, Color, Name, Strict, TerrainPattern)
 
 CARD_SIZES_MM = {
     "poker": (63.5, 88.9),
@@ -31,10 +30,6 @@ CARD_SIZES_MM = {
     "tarot": (69.85, 120.65),
     "square": (70.0, 70.0),
 }
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
 class CardSize(Strict):
@@ -236,7 +231,6 @@ class RuleSpec(Strict):
             "the check not apply to that card. See docs/validation.md, Card-data checks."))
 
 
-TerrainPattern = Literal["none", "dots", "hatch", "crosshatch", "waves", "bricks", "grass"]
 
 
 class TerrainSpec(Strict):
@@ -294,116 +288,7 @@ class ReferenceSpec(Strict):
     card: bool = True  # print the reference card with the cards (see docs/layouts.md)
 
 
-# ---- play pieces (game.yaml `pieces:`, see docs/pieces.md) ---------------------------------
-
-PieceShape = Literal["hex", "round", "square"]
-Label = Annotated[str, StringConstraints(max_length=40)]
-
-
-class CounterFace(Strict):
-    """What one side of a counter shows. Every part is optional; a counter that names a
-    card, keyword or terrain takes its label, icon, art and pattern from it by default."""
-
-    label: Label | None = None
-    text: Label | None = None  # a second, smaller line under the label
-    icon: str | None = None
-    color: Color | None = None
-    art: str | None = None  # an image inside the pack
-    pattern: TerrainPattern | None = None
-
-
-class CounterCount(Strict):
-    """How many to print when the number follows from the pack: the most any shipped map
-    needs (`per_map: obstacles` or a terrain id), `per_character` times the most characters
-    one game can have, plus `extra`; never fewer than `min`."""
-
-    per_map: str | None = None
-    per_character: int = Field(default=0, ge=0, le=10)
-    extra: int = Field(default=0, ge=0, le=200)
-    min: int = Field(default=0, ge=0, le=500)
-
-
-class CounterSpec(CounterFace):
-    """A kind of punch-out counter. `size` is in mm: flat to flat for a hex (default: the
-    pieces' hex size), the diameter of a round counter, the side of a square one."""
-
-    id: CardId
-    shape: PieceShape = "round"
-    size: float | None = Field(default=None, ge=8, le=120)
-    count: Annotated[int, Field(ge=0, le=500)] | CounterCount = 1
-    back: Literal["same"] | CounterFace | None = None
-    card: CardId | None = None  # the card it stands for on the map (a token card)
-    keyword: CardId | None = None  # a keyword it marks (a status effect)
-    terrain: CardId | None = None  # a terrain it lays on the board
-    for_each: str | None = None  # a side id: one counter per character of that side
-
-
-class StandeeSpec(Strict):
-    height: float = Field(default=45.0, ge=20, le=200)  # the figure's panel, mm
-
-
-class FigureSpec(Strict):
-    """How the characters of one side stand on the map."""
-
-    standee: StandeeSpec | None = StandeeSpec()
-    base: bool = True
-    footprint: str | None = None  # the base cards' `hexes` field whose union is the base
-    kit: Literal["cards", "presets"] | None = None  # whole-kit figures: one per base card or per preset
-
-
-class StatTrackerSpec(Strict):
-    style: Literal["clip", "dial"] = "clip"
-    max: Annotated[int, Field(ge=1, le=199)] | Literal["auto"] = "auto"
-    headroom: int = Field(default=0, ge=0, le=100)
-
-
-class RoundTrackerSpec(Strict):
-    rounds: int = Field(default=12, ge=1, le=30)
-    initiative: str | None = None  # a stat id: adds a turn-order ladder and a chip per character
-
-
-class PhaseTrackerSpec(Strict):
-    """A strip naming the steps of one `reference.turn` section, for a marker to move along."""
-
-    section: str  # the id of a `reference.turn` section
-    title: Name | None = None  # default: the section's title
-
-
-class TrackersSpec(Strict):
-    stats: dict[str, StatTrackerSpec] = {}
-    round: RoundTrackerSpec | None = None
-    phases: PhaseTrackerSpec | None = None
-
-
-class DieSpec(Strict):
-    """A six-sided die to cut, fold and glue (a cross-shaped net). `faces` in net order: the
-    column from top to bottom, then the left and the right arm; opposite faces are the 1st and
-    3rd, the 2nd and 4th, the 5th and 6th. `size` is the edge in mm."""
-
-    id: CardId
-    label: Label
-    faces: list[Label] = Field(min_length=6, max_length=6)
-    size: float = Field(default=18.0, ge=12, le=40)
-    color: Color | None = None
-    count: int = Field(default=1, ge=1, le=24)
-
-
-class BoardSpec(Strict):
-    title: Name = "Blank board"
-    shape: Literal["rectangle", "hexagon"] = "rectangle"
-    columns: int = Field(default=12, ge=1, le=40)
-    rows: int = Field(default=10, ge=1, le=40)
-    radius: int = Field(default=6, ge=1, le=20)
-
-
-class PiecesSpec(Strict):
-    hex_size: float | None = Field(default=None, ge=10, le=80)  # flat to flat, mm; default: the maps'
-    orientation: Literal["pointy", "flat"] | None = None  # default: the maps'
-    counters: list[CounterSpec] = []
-    figures: dict[str, FigureSpec] = {}
-    trackers: TrackersSpec = TrackersSpec()
-    dice: list[DieSpec] = []
-    board: BoardSpec | None = None
+# ---- play pieces: generator/pack/pieces_spec.py (imported above) --------------------------
 
 
 class MoveProfile(Strict):
