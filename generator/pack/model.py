@@ -15,6 +15,7 @@ from typing import Annotated, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from generator.core.errors import Location
+from generator.pack.field_names import FIELD_TYPES
 
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 ID_MAX_LENGTH = 64  # card, pack and rule ids
@@ -62,9 +63,8 @@ class SetSpec(Strict):
     symbol: str | None = None
 
 
-FieldType = Literal["int", "text", "choice", "stats", "stat", "hexes", "attacks",
-                    "requirements", "feat", "card-refs", "card-ref", "bool", "pair", "counts",
-                    "ability-list"]
+# one name per class of the field-type registry (generator.pack.fieldtypes)
+FieldType = Literal[FIELD_TYPES]
 
 
 class FieldSpec(Strict):

@@ -8,6 +8,7 @@ from pathlib import Path
 from fastapi import HTTPException, Request
 
 from generator.core.errors import InputError, did_you_mean
+from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.load import load_build
 from generator.pack.model import Card, Pack
 from generator.web.site import Site
@@ -82,13 +83,7 @@ def card_fields(pack: Pack, card: Card) -> list[tuple[str, str]]:
         value = card.fields.get(name)
         if value in (None, [], {}, ""):
             continue
-        if isinstance(value, dict):
-            text = ", ".join(f"{pack.spec.stats[k].name if k in pack.spec.stats else k} {v}" for k, v in value.items())
-        elif isinstance(value, list):
-            text = ", ".join(str(v) for v in value)
-        else:
-            text = str(value)
-        rows.append((name.replace("_", " "), text))
+        rows.append((name.replace("_", " "), FIELD_KINDS[field_spec.type].page_text(pack, value)))
     return rows
 
 
