@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
+from generator.core.limits import MAX_COPIES, MAX_ITEMS, MAX_POINTS, MAX_SHARED_CHARACTERS
 from generator.core.yamlio import parse_yaml
 from generator.pack.load import build_from_document
 
@@ -39,16 +40,14 @@ if TYPE_CHECKING:
     from generator.pack.model import Build, Pack
 
 FORMAT = 1
-UNLIMITED = 100001  # the points-limit value of `points_limit: none` (above every real limit + 1)
+UNLIMITED = MAX_POINTS + 2  # the points-limit value of `points_limit: none` (above every real limit + 1)
 PREFIX = f"PNP{FORMAT}-"
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base32
 _DECODE = {ch: i for i, ch in enumerate(ALPHABET)}
 _DECODE.update({"I": 1, "L": 1, "O": 0})  # Crockford: read look-alikes as what they look like
 WHERE = "share code"
 
-MAX_CHARACTERS = 50
-MAX_ITEMS = 200
-MAX_COPIES = 999
+MAX_CHARACTERS = MAX_SHARED_CHARACTERS
 MAX_TEXT_BYTES = 400
 MAX_CODE_CHARS = 8000
 

@@ -14,16 +14,18 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from generator.core.errors import InputError, Location, Problem, hint
+from generator.core.limits import MAX_COPIES, MAX_ITEMS, MAX_POINTS, MAX_SHARED_CHARACTERS
 from generator.pack.load import build_from_document
 from generator.pack.model import Build, Pack
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn, build_models
+from generator.rules.params import parameter
 from generator.share.codes import dump_build
 from generator.core.yamlio import Document, parse_yaml
 
 WHERE = "the build in the page"
-MAX_CHARACTERS = 50
-MAX_LIST = 200
+MAX_CHARACTERS = MAX_SHARED_CHARACTERS
+MAX_LIST = MAX_ITEMS
 MAX_TEXT = 200
 MAX_NOTES = 2000  # a build's notes, plain text
 NO_LIMIT = "none"  # the `points_limit: none` of packs that allow a game without a limit
@@ -126,7 +128,7 @@ def clean_document(data, pack: Pack, strict: bool = False) -> dict:
         if side.deck:
             deck = raw.get("deck") or {}
             if len(deck) > MAX_LIST or not all(len(k) <= 100 for k in deck):
-                raise _bad(f"{where}.deck must map card ids to copies (0 to 999)", where + ".deck")
+                raise _bad(f"{where}.deck must map card ids to copies (0 to {MAX_COPIES})", where + ".deck")
             char["deck"] = dict(deck)
         doc["characters"].append(char)
     return doc
@@ -220,7 +222,7 @@ def owner_of(pack: Pack, card) -> str | None:
     """The card id a card belongs to, by the pack's `owner` rule (a boss's own cards), or None."""
     for rule in pack.spec.rules:
         if rule.check == "owner":
-            owner_id = card.fields.get(rule.field or "owner")
+            owner_id = card.fields.get(parameter(rule, "field"))
             if isinstance(owner_id, str) and owner_id:
                 return owner_id
     return None
@@ -354,7 +356,7 @@ def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
         if value == "":
             doc.pop("points_limit", None)
         elif value.isdigit():
-            doc["points_limit"] = min(int(value), 99999)
+            doc["points_limit"] = min(int(value), MAX_POINTS)
         elif value in pack.spec.points_limits or value == NO_LIMIT:
             doc["points_limit"] = value
         else:
@@ -399,7 +401,7 @@ def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
         else:
             if card not in deck:
                 _card(pack, card, doc["side"], "deck")
-            deck[card] = min(count, 999)
+            deck[card] = min(count, MAX_COPIES)
     return clean_document(doc, pack)
 
 
@@ -456,7 +458,7 @@ def _add(doc, op: Op, pack: Pack, chars, char_at) -> None:
         char.setdefault("abilities", []).append(card_id)
     else:
         deck = char.setdefault("deck", {})
-        deck[card_id] = min(deck.get(card_id, 0) + 1, 999)
+        deck[card_id] = min(deck.get(card_id, 0) + 1, MAX_COPIES)
 
 
 def _remove(op: Op, side, char_at) -> None:
