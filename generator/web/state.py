@@ -15,6 +15,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 
 from generator.core.errors import InputError, Location, Problem, hint
 from generator.core.limits import MAX_COPIES, MAX_ITEMS, MAX_POINTS, MAX_SHARED_CHARACTERS
+from generator.pack.buildshape import character_document
 from generator.pack.load import build_from_document
 from generator.pack.model import Build, Pack
 from generator.pack.pydantic_errors import problems_from
@@ -102,35 +103,31 @@ def clean_document(data, pack: Pack, strict: bool = False) -> dict:
     if len(chars) > MAX_CHARACTERS:
         raise _bad("`characters` must be a list", "characters", expected=f"at most {MAX_CHARACTERS} characters")
     doc["characters"] = []
+    on_base = bool(side.equipment and side.equipment.attach == "base")
     for i, raw in enumerate(chars):
         where = f"characters[{i}]"
-        char: dict = {}
-        if raw.get("name"):
-            char["name"] = _text(raw["name"], where + ".name")
+        name = _text(raw["name"], where + ".name") if raw.get("name") else None
+        bases: list | str | None = None
         if base.many:
             items = raw.get(base.key) or []
             if len(items) > MAX_LIST:
                 raise _bad(f"{where}.{base.key} must be a list", where, expected=f"at most {MAX_LIST} entries")
             item_key = base.item_key or "card"
-            char[base.key] = []
+            bases = []
             for item in items:
                 item = {item_key: item} if isinstance(item, str) else item
-                entry = {item_key: _text(item.get(item_key), where, 100)}
-                if side.equipment and side.equipment.attach == "base":
-                    entry["equipment"] = _ids(item.get("equipment") or [], where + ".equipment")
-                char[base.key].append(entry)
+                bases.append((_text(item.get(item_key), where, 100),
+                              _ids(item.get("equipment") or [], where + ".equipment") if on_base else []))
         elif base.key in raw:
-            char[base.key] = _text(raw[base.key], f"{where}.{base.key}", 100)
-        if side.equipment and side.equipment.attach == "character":
-            char["equipment"] = _ids(raw.get("equipment") or [], where + ".equipment")
-        if side.abilities:
-            char["abilities"] = _ids(raw.get("abilities") or [], where + ".abilities")
-        if side.deck:
-            deck = raw.get("deck") or {}
-            if len(deck) > MAX_LIST or not all(len(k) <= 100 for k in deck):
-                raise _bad(f"{where}.deck must map card ids to copies (0 to {MAX_COPIES})", where + ".deck")
-            char["deck"] = dict(deck)
-        doc["characters"].append(char)
+            bases = _text(raw[base.key], f"{where}.{base.key}", 100)
+        on_char = bool(side.equipment and side.equipment.attach == "character")
+        equipment = _ids(raw.get("equipment") or [], where + ".equipment") if on_char else []
+        abilities = _ids(raw.get("abilities") or [], where + ".abilities") if side.abilities else []
+        deck = (raw.get("deck") or {}) if side.deck else {}
+        if len(deck) > MAX_LIST or not all(len(k) <= 100 for k in deck):
+            raise _bad(f"{where}.deck must map card ids to copies (0 to {MAX_COPIES})", where + ".deck")
+        doc["characters"].append(character_document(side, name, bases, equipment, abilities, deck,
+                                                    empty_base_equipment=True))
     return doc
 
 
