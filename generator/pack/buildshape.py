@@ -62,3 +62,11 @@ def character_document(side: SideSpec, name: str | None, bases: list[tuple[str, 
     if side.deck:
         out["deck"] = dict(deck)
     return out
+
+
+def base_entries(side: SideSpec, value) -> list[tuple[object, list]]:
+    """A document's base cards of a side with many, read back: (card id, equipment ids) per
+    entry, an entry written as a bare id or as `{item_key: id, equipment: [...]}`."""
+    key = side.base.item_key or "card"
+    return [(item, []) if isinstance(item, str) else (item.get(key), list(item.get("equipment") or []))
+            for item in value or []]
