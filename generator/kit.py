@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.core.errors import InputError, Problem
+from generator.pack.buildshape import character_refs
 from generator.pack.cardlist import card_order
 from generator.render.cards.faces import CardFace
 from generator.render.rulebook.quickref import reference_card_has_lines
@@ -56,15 +57,7 @@ MAX_PRINT_CARDS = 1000
 def build_refs(build: Build) -> list[tuple]:
     """(card reference, copies) of every card a build needs on the table, in table order:
     per character its base cards and their equipment, equipment, abilities, the deck."""
-    refs = []
-    for character in build.characters:
-        for entry in character.bases:
-            refs.append((entry.card, 1))
-            refs.extend((e, 1) for e in entry.equipment)
-        refs.extend((e, 1) for e in character.equipment)
-        refs.extend((a, 1) for a in character.abilities)
-        refs.extend((d.card, d.copies) for d in character.deck)
-    return refs
+    return [(ref, copies) for character in build.characters for _, ref, copies in character_refs(character)]
 
 
 def build_card_count(build: Build) -> int:

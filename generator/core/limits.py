@@ -12,3 +12,15 @@ from __future__ import annotations
 # Characters in one build. A party has no maximum of its own (as many heroes as the points
 # allow, unless the pack's side or the table sets one); this bound is far beyond any table.
 MAX_CHARACTERS = 200
+
+# The rest of a build's bounds, for the loader's build model, the web builder's page document,
+# share codes and the `--points` option alike.
+# A points limit written as a number (a build's `points_limit`, `--points`, the builder's box).
+MAX_POINTS = 99999
+# Copies of one card in one deck (a build's `deck:` counts, share codes, the builder's +).
+MAX_COPIES = 999
+# Characters a share code carries and the web builder's page holds: a code is typed or pasted,
+# a page is edited by hand, so both stop far below MAX_CHARACTERS.
+MAX_SHARED_CHARACTERS = 50
+# Entries of one list of a build (a character's base cards, equipment, abilities, deck lines).
+MAX_ITEMS = 200

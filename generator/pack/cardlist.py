@@ -28,6 +28,7 @@ import io
 import json
 from typing import TYPE_CHECKING
 
+from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.schemas import ATTACK_KINDS
 
 if TYPE_CHECKING:
@@ -53,54 +54,9 @@ def sorted_cards(pack: Pack) -> list[Card]:
 def card_statistics(pack: Pack, card: Card) -> dict:
     """The key statistics of a card, flat and in its type's field order."""
     out: dict = {}
-    stat_ids = list(pack.spec.stats)
     for fname, fspec in pack.spec.card_types[card.type].fields.items():
-        value = card.fields.get(fname)
-        t = fspec.type
-        if t == "stats":
-            value = value or {}
-            if fname == "stats":
-                for stat in stat_ids:
-                    out[stat] = value.get(stat, 0)
-            else:
-                for stat in stat_ids:
-                    if stat in value:
-                        out[f"{fname}_{stat}"] = value[stat]
-        elif t in ("int", "choice", "stat", "bool"):
-            if value is not None:
-                out[fname] = value
-        elif t == "hexes":
-            out[fname] = len(value or [])
-        elif t == "attacks":
-            for kind, attack in sorted((value or {}).items(), key=lambda kv: _attack_order(kv[0])):
-                out[f"{kind}_damage"] = attack.get("damage")
-                out[f"{kind}_range"] = attack.get("range")
-        elif t == "requirements":
-            if value:
-                out[fname] = "; ".join(requirement_text(pack, r) for r in value)
-        elif t == "feat":
-            if value:
-                out[fname] = value.get("name")
-        elif t == "card-refs":
-            if value:
-                out[fname] = " ".join(value)
-        elif t == "text" and fspec.pattern:  # short coded text (`B2`, `3x3`): a statistic, not prose
-            if value:
-                out[fname] = value
-        elif t == "pair":  # attack/defence written x/y: "4/2", "+4/0"
-            if value:
-                out[fname] = value
-        elif t == "counts":  # a make-up per key: "Easy 7, Medium 7, Hard 4, Last Stand 3"
-            if value:
-                out[fname] = ", ".join(f"{key} {n}" for key, n in value.items())
+        out.update(FIELD_KINDS[fspec.type].list_values(pack, fname, fspec, card.fields.get(fname)))
     return out
-
-
-def requirement_text(pack: Pack, req: dict) -> str:
-    if req.get("stat"):
-        return f"{req['stat']} ≥ {req.get('min', 1)}"
-    count = req.get("min", 1)
-    return f"{req['field']} {req['value']}" + (f" × {count}" if count != 1 else "")
 
 
 def card_rows(pack: Pack) -> list[dict]:
@@ -116,19 +72,11 @@ def all_columns(pack: Pack, type_ids=None) -> list[str]:
     """Every column a card of the pack (or of the given types) can have, in a fixed order:
     the common ones, then each type's fields in game.yaml order."""
     columns = list(COMMON)
-    stat_ids = list(pack.spec.stats)
     for type_id, type_spec in pack.spec.card_types.items():
         if type_ids is not None and type_id not in type_ids:
             continue
         for fname, fspec in type_spec.fields.items():
-            if fspec.type == "stats":
-                keys = stat_ids if fname == "stats" else [f"{fname}_{s}" for s in stat_ids]
-            elif fspec.type == "attacks":
-                keys = [f"{kind}_{part}" for kind in ATTACK_KINDS for part in ("damage", "range")]
-            elif fspec.type == "text":
-                keys = []
-            else:
-                keys = [fname]
+            keys = FIELD_KINDS[fspec.type].list_columns(fname, pack.spec)
             columns.extend(k for k in keys if k not in columns)
     return columns
 
@@ -187,10 +135,6 @@ def _text(pack: Pack, rows: list[dict]) -> str:
 
 def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _attack_order(kind: str) -> int:
-    return ATTACK_KINDS.index(kind) if kind in ATTACK_KINDS else len(ATTACK_KINDS)
 
 
 def _stats_fields(pack: Pack) -> set[str]:

@@ -15,6 +15,7 @@ from typing import Annotated, Literal, NamedTuple
 from pydantic import Field, StringConstraints, field_validator
 
 from generator.core.errors import Location
+from generator.pack.field_names import FIELD_TYPES
 # re-exported: pack.model is where callers look for every model of the pack
 from generator.pack.pieces_spec import (  # noqa: F401
     BoardSpec, CounterCount, CounterFace, CounterSpec, DieSpec, FigureSpec, Label, PhaseTrackerSpec, PiecesSpec,
@@ -57,9 +58,8 @@ class SetSpec(Strict):
     symbol: str | None = None
 
 
-FieldType = Literal["int", "text", "choice", "stats", "stat", "hexes", "attacks",
-                    "requirements", "feat", "card-refs", "card-ref", "bool", "pair", "counts",
-                    "ability-list"]
+# one name per class of the field-type registry (generator.pack.fieldtypes)
+FieldType = Literal[FIELD_TYPES]
 
 
 class FieldSpec(Strict):

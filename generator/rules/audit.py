@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from generator.pack.fieldtypes import FIELD_KINDS
+
 if TYPE_CHECKING:
     from generator.pack.model import Pack
 
@@ -77,29 +79,9 @@ class AuditRow:
 
 def card_features(pack: Pack, card) -> dict[str, float]:
     """Numeric features of a card for the audit (see the module docstring)."""
-    combat = {s for s, spec in pack.spec.stats.items() if spec.combat}
     out: dict[str, float] = {}
     for fname, fspec in pack.spec.card_types[card.type].fields.items():
-        value = card.fields.get(fname)
-        t = fspec.type
-        if t == "stats":
-            value = value or {}
-            prefix = "" if fname == "stats" else f"{fname} "
-            for stat in pack.spec.stats:
-                if stat not in combat:
-                    out[f"{prefix}{stat}"] = float(value.get(stat, 0))
-            if combat:
-                out[f"{prefix}combat stats"] = float(sum(value.get(s, 0) for s in combat))
-        elif t == "int":
-            if fspec.default is None and not fspec.required and value is None:
-                continue  # an optional override (deck_limit): not a statistic of the card
-            out[fname] = float(value or 0)
-        elif t == "hexes":
-            out[f"{fname} (hexes)"] = float(len(value or []))
-        elif t == "attacks":
-            value = value or {}
-            out["attack damage"] = float(sum(a.get("damage", 0) for a in value.values()))
-            out["attack range"] = float(max((a.get("range", 0) for a in value.values()), default=0))
+        out.update(FIELD_KINDS[fspec.type].audit_features(pack, fname, fspec, card.fields.get(fname)))
     return out
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from generator.core.report import Contributor, Violation
 from generator.pack.rule_names import BUILD_CHECKS, registry_matches
 from generator.rules.context import path_text, place_types, points_of
+from generator.rules.params import declares, parameter
 
 if TYPE_CHECKING:
     from generator.pack.model import RuleSpec
@@ -107,9 +108,10 @@ def deck_words(ctx) -> str:
     return "deck"
 
 
+@declares("deck_size", size=30)
 def deck_size(ctx, rule: RuleSpec) -> list[Violation]:
     out = []
-    size = rule.size if rule.size is not None else 30
+    size = parameter(rule, "size")
     for ch in ctx.build.characters:
         n = sum(e.copies for e in ch.deck)
         if n == size:
@@ -124,6 +126,7 @@ def deck_size(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
+@declares("copy_limit", default=3)
 def copy_limit(ctx, rule: RuleSpec) -> list[Violation]:
     out = []
     for ch in ctx.build.characters:
@@ -144,7 +147,7 @@ def copy_limit_of(card, rule: RuleSpec) -> int:
     """The most copies of `card` a `copy_limit` rule allows in one deck (the editor's picker
     offers no more)."""
     limit = _own_limit(card, rule.override_field)
-    return limit if isinstance(limit, int) else (rule.default if rule.default is not None else 3)
+    return limit if isinstance(limit, int) else parameter(rule, "default")
 
 
 def _own_limit(card, field: str | None):
@@ -190,12 +193,13 @@ def card_kinds(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
+@declares("slot_capacity", capacity_field="slots", usage_field="slots")
 def slot_capacity(ctx, rule: RuleSpec) -> list[Violation]:
     out = []
     side = ctx.side
     if side.equipment is None:
         return out
-    cap_f, use_f = rule.capacity_field or "slots", rule.usage_field or "slots"
+    cap_f, use_f = parameter(rule, "capacity_field"), parameter(rule, "usage_field")
 
     def use(p):
         v = p.card.fields.get(use_f)
@@ -262,9 +266,10 @@ def _index(ch, placed_base) -> int | None:
     return None
 
 
+@declares("requirements", field="requires")
 def requirements(ctx, rule: RuleSpec) -> list[Violation]:
     out = []
-    field = rule.field or "requires"
+    field = parameter(rule, "field")
     stats_spec = ctx.pack.spec.stats
     for ch in ctx.build.characters:
         # "a minimum value of a stat, counting bonuses from the character's other cards" (rules,
@@ -350,12 +355,13 @@ def count(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
+@declares("owner", field="owner")
 def owner(ctx, rule: RuleSpec) -> list[Violation]:
     """Signature cards: a card whose `field` names another card (its owner, e.g. the boss it
     belongs to) may only be taken by a character that has that owner among its base cards.
     Cards with the field empty are open to everyone."""
     out = []
-    field = rule.field or "owner"
+    field = parameter(rule, "field")
     for ch in ctx.build.characters:
         bases = {p.card.id for p in ctx.of(ch, "base")}
         for p in ctx.of(ch):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.core.limits import MAX_POINTS
+
 NO_LIMIT = "none"  # the word a build or the command line uses for "no points limit"
 
 SOURCE_COMMAND_LINE = "command line"
@@ -42,12 +44,12 @@ def limit_in_force(pack, build, override: int | str | None = None) -> LimitInFor
 
 
 def parse_points(text: str | int | None) -> int | str | None:
-    """The `--points` option: a whole number 0-99999, or `none` for no limit."""
+    """The `--points` option: a whole number 0-MAX_POINTS (99999), or `none` for no limit."""
     if text is None or isinstance(text, int):
         return text
     word = str(text).strip().lower()
     if word in (NO_LIMIT, "no-limit", "unlimited"):
         return NO_LIMIT
-    if not word.isdigit() or not 0 <= int(word) <= 99999:
-        raise ValueError(f"expected a whole number of points (0 to 99999) or `none`, got `{text}`")
+    if not word.isdigit() or not 0 <= int(word) <= MAX_POINTS:
+        raise ValueError(f"expected a whole number of points (0 to {MAX_POINTS}) or `none`, got `{text}`")
     return int(word)

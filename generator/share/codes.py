@@ -32,23 +32,23 @@ from typing import TYPE_CHECKING
 import yaml
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
+from generator.core.limits import MAX_COPIES, MAX_ITEMS, MAX_POINTS, MAX_SHARED_CHARACTERS
 from generator.core.yamlio import parse_yaml
+from generator.pack.buildshape import character_document, character_refs
 from generator.pack.load import build_from_document
 
 if TYPE_CHECKING:
     from generator.pack.model import Build, Pack
 
 FORMAT = 1
-UNLIMITED = 100001  # the points-limit value of `points_limit: none` (above every real limit + 1)
+UNLIMITED = MAX_POINTS + 2  # the points-limit value of `points_limit: none` (above every real limit + 1)
 PREFIX = f"PNP{FORMAT}-"
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base32
 _DECODE = {ch: i for i, ch in enumerate(ALPHABET)}
 _DECODE.update({"I": 1, "L": 1, "O": 0})  # Crockford: read look-alikes as what they look like
 WHERE = "share code"
 
-MAX_CHARACTERS = 50
-MAX_ITEMS = 200
-MAX_COPIES = 999
+MAX_CHARACTERS = MAX_SHARED_CHARACTERS
 MAX_TEXT_BYTES = 400
 MAX_CODE_CHARS = 8000
 
@@ -259,9 +259,7 @@ def payload_of(pack: Pack, build: Build) -> bytes:
 def _check_known(pack: Pack, build: Build, index: dict) -> None:
     problems = []
     for char in build.characters:
-        refs = [b.card for b in char.bases] + [e for b in char.bases for e in b.equipment]
-        refs += list(char.equipment) + list(char.abilities) + [d.card for d in char.deck]
-        for ref in refs:
+        for _, ref, _ in character_refs(char):
             if ref.id not in index:
                 guess = did_you_mean(ref.id, pack.cards)
                 problems.append(Problem(
@@ -436,30 +434,12 @@ def build_document(pack: Pack, shared: SharedBuild) -> dict:
         doc["points_limit"] = shared.points_limit
     characters = []
     for char in shared.characters:
-        out: dict = {}
-        if char.name is not None:
-            out["name"] = char.name
-        if base.many:
-            item_key = base.item_key or "card"
-            items = []
-            for card_id, equipment in char.bases:
-                item: dict = {item_key: card_id}
-                if equipment:
-                    item["equipment"] = list(equipment)
-                items.append(item)
-            out[base.key] = items
-        else:
-            if len(char.bases) != 1:
-                raise _problem("share.damaged", f"a {side.name} character has {len(char.bases)} base cards; "
-                               "this side takes exactly one", expected="a code made by `pnp share`")
-            out[base.key] = char.bases[0][0]
-        if side.equipment and side.equipment.attach == "character":
-            out["equipment"] = list(char.equipment)
-        if side.abilities:
-            out["abilities"] = list(char.abilities)
-        if side.deck:
-            out["deck"] = {card_id: copies for card_id, copies in char.deck}
-        characters.append(out)
+        if not base.many and len(char.bases) != 1:
+            raise _problem("share.damaged", f"a {side.name} character has {len(char.bases)} base cards; "
+                           "this side takes exactly one", expected="a code made by `pnp share`")
+        bases = char.bases if base.many else char.bases[0][0]
+        characters.append(character_document(side, char.name, bases, char.equipment, char.abilities,
+                                             {card_id: copies for card_id, copies in char.deck}))
     doc["characters"] = characters
     return doc
 

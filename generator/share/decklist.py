@@ -30,6 +30,7 @@ from pathlib import Path
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
 from generator.core.yamlio import Document
+from generator.pack.buildshape import base_entries
 from generator.pack.model import Build, Pack, SideSpec
 
 HEADER_KEYS = {"name": "name", "pack": "pack", "side": "side", "points limit": "points_limit",
@@ -497,12 +498,9 @@ def format_decklist(build, pack: Pack) -> str:
         label = _section_label(side, "base")
         if base.many:
             lines.append(f"{label}:")
-            key = base.item_key or "card"
-            for item in bases or []:
-                card_id = item if isinstance(item, str) else item.get(key)
+            for card_id, equipment in base_entries(side, bases):
                 lines.append(name(card_id))
-                for equip in ([] if isinstance(item, str) else item.get("equipment") or []):
-                    lines.append(f"  + {name(equip)}")
+                lines.extend(f"  + {name(equip)}" for equip in equipment)
         elif bases is not None:
             lines.append(f"{label}: {name(bases)}")
         for part in ("equipment", "abilities"):

@@ -8,6 +8,8 @@ from pathlib import Path
 from fastapi import HTTPException, Request
 
 from generator.core.errors import InputError, did_you_mean
+from generator.pack.buildshape import character_refs
+from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.load import load_build
 from generator.pack.model import Card, Pack
 from generator.web.site import Site
@@ -82,13 +84,7 @@ def card_fields(pack: Pack, card: Card) -> list[tuple[str, str]]:
         value = card.fields.get(name)
         if value in (None, [], {}, ""):
             continue
-        if isinstance(value, dict):
-            text = ", ".join(f"{pack.spec.stats[k].name if k in pack.spec.stats else k} {v}" for k, v in value.items())
-        elif isinstance(value, list):
-            text = ", ".join(str(v) for v in value)
-        else:
-            text = str(value)
-        rows.append((name.replace("_", " "), text))
+        rows.append((name.replace("_", " "), FIELD_KINDS[field_spec.type].page_text(pack, value)))
     return rows
 
 
@@ -111,14 +107,7 @@ def preset_uses(pack: Pack) -> dict[str, list[str]]:
     """card id -> names of the presets that use it."""
     uses: dict[str, list[str]] = {}
     for stem, (doc, build) in preset_docs(pack).items():
-        ids = set()
-        for char in build.characters:
-            for b in char.bases:
-                ids.add(b.card.id)
-                ids.update(e.id for e in b.equipment)
-            ids.update(e.id for e in char.equipment)
-            ids.update(a.id for a in char.abilities)
-            ids.update(d.card.id for d in char.deck)
+        ids = {ref.id for char in build.characters for _, ref, _ in character_refs(char)}
         for cid in ids:
             uses.setdefault(cid, []).append(build.name)
     return uses

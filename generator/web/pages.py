@@ -13,6 +13,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from generator.core.errors import Problem
+from generator.core.limits import MAX_POINTS
 from generator.core.report import reports_document
 from generator.web.fixes import words
 from generator.web.rulebook import linked_keywords
@@ -27,6 +28,7 @@ def templates() -> Environment:
     env.filters["rules"] = rules_html
     env.filters["words"] = words
     env.filters["keywords"] = linked_keywords
+    env.globals["MAX_POINTS"] = MAX_POINTS  # the points box's bound, as the page document takes it
     return env
 
 

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
 
+from generator.core.limits import MAX_POINTS
 from generator.rules.engine import validate_build
 from generator.core.report import reports_document
 from generator.web.pages import page
@@ -52,8 +53,8 @@ def packs(request: Request):
 
 @router.get("/{pack_id}/cards", summary="Cards, filtered as in the card browser")
 def cards(request: Request, pack_id: str, side: str | None = None, set: str | None = None,
-          type: str | None = None, min: int | None = Query(None, ge=0, le=99999),
-          max: int | None = Query(None, ge=0, le=99999), q: str | None = Query(None, max_length=200)):
+          type: str | None = None, min: int | None = Query(None, ge=0, le=MAX_POINTS),
+          max: int | None = Query(None, ge=0, le=MAX_POINTS), q: str | None = Query(None, max_length=200)):
     pack = site_of(request).pack(pack_id)
     return [_card(pack, c) for c in CardFilter(side, set, type, min, max, q).apply(pack)]
 
@@ -72,7 +73,7 @@ def card(request: Request, pack_id: str, card_id: str):
                          "document `pnp validate --format json` prints; a build that cannot be read gives 422 "
                          "with the problems in `errors`.")
 async def validate(request: Request, pack_id: str, build: BuildDoc = Body(...),
-             points: int | None = Query(None, ge=0, le=99999, description="Overrides the build's limit, as --points")):
+             points: int | None = Query(None, ge=0, le=MAX_POINTS, description="Overrides the build's limit, as --points")):
     # async: a validation takes about a millisecond, less than a hop to a worker thread would
     pack = site_of(request).pack(pack_id)
     doc = clean_document(build, pack, strict=True)

@@ -14,16 +14,19 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from generator.core.errors import InputError, Location, Problem, hint
+from generator.core.limits import MAX_COPIES, MAX_ITEMS, MAX_POINTS, MAX_SHARED_CHARACTERS
+from generator.pack.buildshape import character_document
 from generator.pack.load import build_from_document
 from generator.pack.model import Build, Pack
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn, build_models
+from generator.rules.params import parameter
 from generator.share.codes import dump_build
 from generator.core.yamlio import Document, parse_yaml
 
 WHERE = "the build in the page"
-MAX_CHARACTERS = 50
-MAX_LIST = 200
+MAX_CHARACTERS = MAX_SHARED_CHARACTERS
+MAX_LIST = MAX_ITEMS
 MAX_TEXT = 200
 MAX_NOTES = 2000  # a build's notes, plain text
 NO_LIMIT = "none"  # the `points_limit: none` of packs that allow a game without a limit
@@ -100,35 +103,31 @@ def clean_document(data, pack: Pack, strict: bool = False) -> dict:
     if len(chars) > MAX_CHARACTERS:
         raise _bad("`characters` must be a list", "characters", expected=f"at most {MAX_CHARACTERS} characters")
     doc["characters"] = []
+    on_base = bool(side.equipment and side.equipment.attach == "base")
     for i, raw in enumerate(chars):
         where = f"characters[{i}]"
-        char: dict = {}
-        if raw.get("name"):
-            char["name"] = _text(raw["name"], where + ".name")
+        name = _text(raw["name"], where + ".name") if raw.get("name") else None
+        bases: list | str | None = None
         if base.many:
             items = raw.get(base.key) or []
             if len(items) > MAX_LIST:
                 raise _bad(f"{where}.{base.key} must be a list", where, expected=f"at most {MAX_LIST} entries")
             item_key = base.item_key or "card"
-            char[base.key] = []
+            bases = []
             for item in items:
                 item = {item_key: item} if isinstance(item, str) else item
-                entry = {item_key: _text(item.get(item_key), where, 100)}
-                if side.equipment and side.equipment.attach == "base":
-                    entry["equipment"] = _ids(item.get("equipment") or [], where + ".equipment")
-                char[base.key].append(entry)
+                bases.append((_text(item.get(item_key), where, 100),
+                              _ids(item.get("equipment") or [], where + ".equipment") if on_base else []))
         elif base.key in raw:
-            char[base.key] = _text(raw[base.key], f"{where}.{base.key}", 100)
-        if side.equipment and side.equipment.attach == "character":
-            char["equipment"] = _ids(raw.get("equipment") or [], where + ".equipment")
-        if side.abilities:
-            char["abilities"] = _ids(raw.get("abilities") or [], where + ".abilities")
-        if side.deck:
-            deck = raw.get("deck") or {}
-            if len(deck) > MAX_LIST or not all(len(k) <= 100 for k in deck):
-                raise _bad(f"{where}.deck must map card ids to copies (0 to 999)", where + ".deck")
-            char["deck"] = dict(deck)
-        doc["characters"].append(char)
+            bases = _text(raw[base.key], f"{where}.{base.key}", 100)
+        on_char = bool(side.equipment and side.equipment.attach == "character")
+        equipment = _ids(raw.get("equipment") or [], where + ".equipment") if on_char else []
+        abilities = _ids(raw.get("abilities") or [], where + ".abilities") if side.abilities else []
+        deck = (raw.get("deck") or {}) if side.deck else {}
+        if len(deck) > MAX_LIST or not all(len(k) <= 100 for k in deck):
+            raise _bad(f"{where}.deck must map card ids to copies (0 to {MAX_COPIES})", where + ".deck")
+        doc["characters"].append(character_document(side, name, bases, equipment, abilities, deck,
+                                                    empty_base_equipment=True))
     return doc
 
 
@@ -220,7 +219,7 @@ def owner_of(pack: Pack, card) -> str | None:
     """The card id a card belongs to, by the pack's `owner` rule (a boss's own cards), or None."""
     for rule in pack.spec.rules:
         if rule.check == "owner":
-            owner_id = card.fields.get(rule.field or "owner")
+            owner_id = card.fields.get(parameter(rule, "field"))
             if isinstance(owner_id, str) and owner_id:
                 return owner_id
     return None
@@ -354,7 +353,7 @@ def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
         if value == "":
             doc.pop("points_limit", None)
         elif value.isdigit():
-            doc["points_limit"] = min(int(value), 99999)
+            doc["points_limit"] = min(int(value), MAX_POINTS)
         elif value in pack.spec.points_limits or value == NO_LIMIT:
             doc["points_limit"] = value
         else:
@@ -399,7 +398,7 @@ def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
         else:
             if card not in deck:
                 _card(pack, card, doc["side"], "deck")
-            deck[card] = min(count, 999)
+            deck[card] = min(count, MAX_COPIES)
     return clean_document(doc, pack)
 
 
@@ -456,7 +455,7 @@ def _add(doc, op: Op, pack: Pack, chars, char_at) -> None:
         char.setdefault("abilities", []).append(card_id)
     else:
         deck = char.setdefault("deck", {})
-        deck[card_id] = min(deck.get(card_id, 0) + 1, 999)
+        deck[card_id] = min(deck.get(card_id, 0) + 1, MAX_COPIES)
 
 
 def _remove(op: Op, side, char_at) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from generator.core.errors import InputError
 from generator.pack.model import Pack
 from generator.rules.engine import validate_build
+from generator.rules.params import parameter
 from generator.core.report import Report, Violation
 from generator.share.codes import share_code
 from generator.pack import display
@@ -253,7 +254,7 @@ def character_points(points, index: int, name: str) -> int:
 def deck_size(pack: Pack, side_id: str) -> int | None:
     for rule in pack.spec.rules:
         if rule.check == "deck_size" and (rule.side is None or rule.side == side_id):
-            return getattr(rule, "size", None)
+            return parameter(rule, "size")
     return None
 
 
@@ -262,8 +263,7 @@ def _slots(pack: Pack, bases: list, equipment: list) -> tuple[int | None, int | 
     rule = next((r for r in pack.spec.rules if r.check == "slot_capacity"), None)
     if rule is None:
         return None, None
-    cap_field = getattr(rule, "capacity_field", None) or "slots"
-    use_field = getattr(rule, "usage_field", None) or "slots"
+    cap_field, use_field = parameter(rule, "capacity_field"), parameter(rule, "usage_field")
 
     def value(card_id, name):
         card = pack.cards.get(card_id)
@@ -288,7 +288,7 @@ def card_tag(pack: Pack, card, owner: bool = False) -> str:
             words.append(str(card.fields[name]))
             break
     for rule in pack.spec.rules if owner else ():
-        owner_id = card.fields.get(rule.field or "owner") if rule.check == "owner" else None
+        owner_id = card.fields.get(parameter(rule, "field")) if rule.check == "owner" else None
         if isinstance(owner_id, str) and owner_id:
             holder = pack.cards.get(owner_id)
             words.append(f"{holder.name if holder else owner_id} only")

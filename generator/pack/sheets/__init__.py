@@ -4,6 +4,7 @@ A spreadsheet row becomes the same positioned document the YAML loader makes (se
 `source.SheetDocument`), so the same pydantic models, card checks and did-you-mean run on it,
 and every problem names the file, sheet, row and column (`errors.SheetLocation`).
 
+- `shape`    how a value nests (`Shape`), the shapes the field types (generator.pack.fieldtypes) give;
 - `columns`  the flat column names of a card type (`stats.health`, `feat.name`,
              `abilities.1.cost`), from a nested card to a row and back;
 - `read`     reading the files safely (size, zip bomb, row count, encryption, encodings);
@@ -15,7 +16,8 @@ and every problem names the file, sheet, row and column (`errors.SheetLocation`)
 
 The `export-sheet` and `fetch` commands are in generator/cli/sheets.py.
 
-May import: generator.core and generator.pack.model (this is part of the pack layer).
+May import: generator.core, generator.pack.model and generator.pack.fieldtypes (this is part of the
+pack layer).
 """
 
 SHEET_SUFFIXES = (".csv", ".xlsx", ".ods")

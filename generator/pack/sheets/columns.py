@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 
+from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.model import GameSpec
+from generator.pack.sheets.shape import BOOL, INT, REF, TEXT, Shape
+
+__all__ = ["BOOL", "INT", "REF", "Shape"]
 
 COMMON_FIRST = ("id", "name", "type", "set", "points", "copies")
 COMMON_LAST = ("text", "flavour", "art", "audit_note")
@@ -26,59 +29,13 @@ _FALSE = {"false", "no", "n", "0"}
 DATE_TYPES = (dt.date, dt.datetime, dt.time, dt.timedelta)
 
 
-@dataclass(frozen=True)
-class Shape:
-    """How a value nests. `leaf`: int, text, bool, ref, refs, hexes, value (int or text);
-    `keys`: a mapping (fixed keys, or None for any key) of `child`; `record`: named parts;
-    `numbered`: a list of `child` records, one numbered group of columns per entry."""
-
-    leaf: str | None = None
-    keys: tuple | None = None
-    mapping: bool = False
-    child: "Shape | None" = None
-    record: tuple = ()  # ((name, Shape), ...)
-    numbered: bool = False
-
-    def part(self, name: str):
-        for key, shape in self.record:
-            if key == name:
-                return shape
-        return None
-
-
-INT, TEXT, BOOL, REF = Shape("int"), Shape("text"), Shape("bool"), Shape("ref")
-_RECORDS = {
-    "attacks": (("damage", INT), ("range", INT), ("text", TEXT)),
-    "feat": (("name", TEXT), ("text", TEXT)),
-    "requirements": (("stat", TEXT), ("field", TEXT), ("value", Shape("value")), ("min", INT)),
-    "ability-list": (("name", TEXT), ("cost", INT), ("text", TEXT), ("extra", TEXT)),
-}
 _COMMON = {"id": TEXT, "name": TEXT, "type": TEXT, "set": TEXT, "points": INT, "copies": INT,
            "text": TEXT, "flavour": TEXT, "art": TEXT, "audit_note": TEXT}
 
 
 def field_shape(ftype: str, spec: GameSpec) -> Shape:
-    if ftype == "int":
-        return INT
-    if ftype == "bool":
-        return BOOL
-    if ftype == "card-ref":
-        return REF
-    if ftype == "card-refs":
-        return Shape("refs")
-    if ftype == "hexes":
-        return Shape("hexes")
-    if ftype == "stats":
-        return Shape(keys=tuple(spec.stats), mapping=True, child=INT)
-    if ftype == "counts":
-        return Shape(mapping=True, child=INT)
-    if ftype == "attacks":
-        return Shape(keys=("basic", "heavy", "special"), mapping=True, child=Shape(record=_RECORDS["attacks"]))
-    if ftype == "feat":
-        return Shape(record=_RECORDS["feat"])
-    if ftype in ("requirements", "ability-list"):
-        return Shape(numbered=True, child=Shape(record=_RECORDS[ftype]))
-    return TEXT  # text, choice, stat, pair
+    """A field type's shape, from the field-type registry."""
+    return FIELD_KINDS[ftype].sheet_shape(spec)
 
 
 def type_shapes(spec: GameSpec, type_id: str) -> dict[str, Shape]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from generator.core.errors import InputError, Problem, ProblemList, SheetLocation, did_you_mean, short_list
 from generator.pack.model import ID_PATTERN, Card, GameSpec, kebab
+from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.sheets.columns import (ALIASES, CellProblem, ColumnError, resolve, from_cell, is_empty,
                                       stat_alias, type_shapes)
 from generator.pack.sheets.read import Table, cell_name, column_letter, read_tables, where
@@ -229,7 +230,7 @@ class _Reader:
                          fix=f"did you mean `{guess}`?" if guess else "rename the column, or leave it empty for this card")
                 continue
             try:
-                value = from_cell(value, shape, wants_pair=fspec is not None and fspec.type == "pair")
+                value = from_cell(value, shape, wants_pair=fspec is not None and FIELD_KINDS[fspec.type].sheet_pair)
             except CellProblem as exc:
                 self.add(exc.code, f"{exc}", make_location(doc.file, cell_loc), found=exc.found,
                          expected=exc.expected, fix=exc.fix)

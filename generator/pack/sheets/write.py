@@ -23,6 +23,7 @@ from pathlib import Path
 
 from generator.core.errors import InputError, Problem
 from generator.pack.model import Card, GameSpec, Pack
+from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.sheets.columns import flatten, type_shapes
 from generator.pack.sheets.table import SheetData, column_width, csv_guard, export_stamp, risky
 from generator.core.files import atomic_output
@@ -58,10 +59,8 @@ def _order(spec: GameSpec, type_id: str, used: list[str]) -> list[str]:
             continue
         if shapes[name].leaf:
             offered.append(name)
-        elif fspec.type == "stats" and len(spec.stats) <= 8:
-            offered += [f"{name}.{stat}" for stat in spec.stats]
-        elif fspec.type == "feat":
-            offered += [f"{name}.name", f"{name}.text"]
+        else:  # a nested value: the parts its type offers (stats, a feat's name and text)
+            offered += FIELD_KINDS[fspec.type].sheet_offered(name, spec)
     columns = list(dict.fromkeys(offered + used))
 
     def key(column: str):
@@ -112,7 +111,7 @@ def sheets_for(pack: Pack) -> list[SheetData]:
         for name, fspec in type_spec.fields.items():
             if fspec.type == "choice" and fspec.choices:
                 choices[name] = list(fspec.choices)
-            if fspec.type in ("pair", "hexes", "text", "card-refs", "card-ref"):
+            if FIELD_KINDS[fspec.type].sheet_text:
                 text_columns.add(name)
         title = _sheet_title(type_spec.name, titles)
         out.append(SheetData(title, columns, rows, choices, text_columns))

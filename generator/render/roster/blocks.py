@@ -18,6 +18,7 @@ from generator.render.base.graphics import draw_graphic
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR
 from generator.render.base.pdfout import MM
 from generator.render.base.text import draw_layout
+from generator.rules.params import parameter
 from generator.render.roster.parts import (CODE_GROUP, CODE_LEADING, CODE_SIZE, COLUMN_GAP, GREY, INK, LEGAL,
                                            MAX_VIOLATIONS, NOT_LEGAL, QR_BORDER, QR_LEVEL, QR_SIZE, RULE,
                                            WARNING, Block, Row, ellipsize, hex_color, plain_text, tint_color)
@@ -60,8 +61,8 @@ class RosterBlocks:
             return ""
         parts = []
         fields = self.spec.card_types[card.type].fields
-        if with_slots and self.slot_rule and self.slot_rule.usage_field in fields:
-            used = card.fields.get(self.slot_rule.usage_field)
+        if with_slots and self.slot_rule and parameter(self.slot_rule, "usage_field") in fields:
+            used = card.fields.get(parameter(self.slot_rule, "usage_field"))
             if isinstance(used, int):
                 parts.append(f"{used} slot" + ("s" if used != 1 else ""))
         for name, spec in fields.items():
@@ -159,8 +160,8 @@ class RosterBlocks:
             if stat_id in self.stat_labels:  # only the stats this side's cards can carry
                 items.append((stat.icon, str(stats.get(stat_id, 0)), stat.name))
         base_fields = self.spec.card_types[self.side.base.type].fields
-        if self.slot_rule and self.slot_rule.capacity_field in base_fields:
-            cap_field, use_field = self.slot_rule.capacity_field, self.slot_rule.usage_field
+        if self.slot_rule and parameter(self.slot_rule, "capacity_field") in base_fields:
+            cap_field, use_field = parameter(self.slot_rule, "capacity_field"), parameter(self.slot_rule, "usage_field")
             capacity = sum(self._int(self.card(b.card.id), cap_field) for b in char.bases)
             equipment = [e for b in char.bases for e in b.equipment] + list(char.equipment)
             used = sum(self._int(self.card(e.id), use_field) for e in equipment)
@@ -168,7 +169,7 @@ class RosterBlocks:
             items.append(("slot", f"{used}/{capacity}", label))
         # the pack's other totals (game.yaml `totals:`) under their field's label and icon; a
         # `hexes` field is a count of hexes (Boss Fight: feat cost, size; Raid Boss: Base HP, Dice)
-        done = {self.slot_rule.capacity_field if self.slot_rule else None}
+        done = {parameter(self.slot_rule, "capacity_field") if self.slot_rule else None}
         for name in self.spec.totals:
             if name not in stats or name in done or name in self.spec.stats:
                 continue

@@ -15,6 +15,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
+from generator.pack.buildshape import character_refs
 from generator.pack.display import deals_in_points, stat_labels
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.icons import IconSheet, known_icons
@@ -98,10 +99,7 @@ class RosterSheet(RosterBlocks):
 
     def points_of(self, char: Character) -> int:
         """A character's points, counted by position (two characters may share a name)."""
-        refs = [(b.card.id, 1) for b in char.bases] + [(e.id, 1) for b in char.bases for e in b.equipment]
-        refs += [(e.id, 1) for e in char.equipment] + [(a.id, 1) for a in char.abilities]
-        refs += [(d.card.id, d.copies) for d in char.deck]
-        return sum(self.pack.cards[cid].points * n for cid, n in refs if cid in self.pack.cards)
+        return sum(self.pack.cards[ref.id].points * n for _, ref, n in character_refs(char) if ref.id in self.pack.cards)
 
     # ---- small drawing helpers ---------------------------------------------------------
 

@@ -17,6 +17,7 @@ from generator.render.base.layout import make_environment
 from generator.render.rulebook.diagrams import DiagramError, diagram_flowable
 from generator.render.rulebook.tables import rich_table
 from generator.render.rulebook.text import Heading, RichText, Rule
+from generator.rules.params import parameter
 
 if TYPE_CHECKING:
     from generator.pack.model import Pack
@@ -39,10 +40,11 @@ def rule_values(pack: Pack) -> dict:
     """Numbers of the pack's construction rules by what they mean: `deck_size`, `copy_limit`."""
     out: dict = {}
     for rule in pack.spec.rules:
-        if rule.check == "deck_size" and rule.size is not None:
-            out.setdefault("deck_size", rule.size)
-        elif rule.check == "copy_limit" and rule.default is not None:
-            out.setdefault("copy_limit", rule.default)
+        # a parameter the pack left out is the primitive's default, as the validator uses it
+        if rule.check == "deck_size":
+            out.setdefault("deck_size", parameter(rule, "size"))
+        elif rule.check == "copy_limit":
+            out.setdefault("copy_limit", parameter(rule, "default"))
     if pack.spec.default_points_limit:
         out["default_points_limit"] = pack.limit_value(pack.spec.default_points_limit)
     return out

@@ -15,7 +15,7 @@ from generator.grids.hexgrid import Layout as HexLayout
 from generator.pack.cardlist import sorted_cards
 from generator.pack.display import deals_in_points, pack_in_points, stat_labels
 from generator.pack.load import load_build
-from generator.pack.schemas import ATTACK_KINDS
+from generator.pack.fieldtypes import FIELD_KINDS, label as field_label, stat_text
 from generator.render.rulebook.tables import rich_table
 from generator.render.rulebook.text import Heading, RichText
 from generator.rules.engine import validate_build
@@ -32,33 +32,6 @@ def _keep(flowable: Flowable) -> Flowable:
     return flowable
 
 
-def _label(fname: str, fspec) -> str:
-    return fspec.label or fname.replace("_", " ").capitalize()
-
-
-def _stat(pack: Pack, stat_id: str, with_name: bool = True) -> str:
-    spec = pack.spec.stats.get(stat_id)
-    if spec is None:
-        return str(stat_id)
-    icon = f":{spec.icon}: " if spec.icon else ""
-    return f"{icon}{spec.name}" if with_name or not icon else icon.strip()
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
-
-
-def _count(value) -> str:
-    return str(value) if value else "–"
-
-
-def requirement(pack: Pack, req: dict) -> str:
-    if req.get("stat"):
-        return f"{_stat(pack, req['stat'])} {req.get('min', 1)}+"
-    count = req.get("min", 1)
-    return f"{req.get('value')}" + (f" ×{count}" if count and count != 1 else "")
-
-
 def card_columns(pack: Pack, type_id: str, cards: list[Card]) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the Card List table of one card type: name and points (in a game that
     prices its cards), then one or more columns per field the type declares; columns empty for
@@ -68,39 +41,10 @@ def card_columns(pack: Pack, type_id: str, cards: list[Card]) -> tuple[list[str]
     if pack_in_points(pack):
         columns.append(("Points", lambda c: str(c.points)))
     for fname, fspec in type_spec.fields.items():
-        t = fspec.type
-
         def get(c, fname=fname):
             return c.fields.get(fname)
 
-        if t == "stats" and fname == "stats":
-            for sid, sspec in pack.spec.stats.items():
-                head = f":{sspec.icon}:" if sspec.icon else sspec.name
-                columns.append((head, lambda c, sid=sid, get=get: _count((get(c) or {}).get(sid, 0))))
-        elif t == "stats":
-            columns.append((_label(fname, fspec), lambda c, get=get: " ".join(
-                f"{_signed(v)} {_stat(pack, s, False)}" for s, v in (get(c) or {}).items())))
-        elif t in ("int", "choice"):
-            columns.append((_label(fname, fspec), lambda c, get=get: "" if get(c) is None else str(get(c))))
-        elif t == "bool":
-            columns.append((_label(fname, fspec), lambda c, get=get: "" if get(c) is None else ("yes" if get(c) else "no")))
-        elif t == "stat":
-            columns.append((_label(fname, fspec), lambda c, get=get: _stat(pack, get(c)) if get(c) else ""))
-        elif t == "hexes":
-            columns.append((_label(fname, fspec) + " :hex:", lambda c, get=get: str(len(get(c) or [])) if get(c) else "–"))
-        elif t == "attacks":
-            for kind in ATTACK_KINDS:
-                def attack(c, kind=kind, get=get):
-                    a = (get(c) or {}).get(kind)
-                    return f":damage:{a['damage']} :range:{a['range']}" if a else ""
-                columns.append((kind.capitalize(), attack))
-        elif t == "requirements":
-            columns.append((_label(fname, fspec), lambda c, get=get: ", ".join(requirement(pack, r) for r in get(c) or [])))
-        elif t == "feat":
-            columns.append((_label(fname, fspec), lambda c, get=get: (get(c) or {}).get("name", "")))
-        elif t == "card-refs":
-            columns.append((_label(fname, fspec), lambda c, get=get: ", ".join(
-                pack.cards[i].name if i in pack.cards else i for i in get(c) or [])))
+        columns.extend(FIELD_KINDS[fspec.type].rulebook_columns(pack, fname, fspec, get))
     rows = [[fn(c) for _, fn in columns] for c in cards]
     keep = [i for i in range(len(columns)) if i < 2 or any(r[i] not in ("", "–") for r in rows)]
     return [columns[i][0] for i in keep], [[r[i] for i in keep] for r in rows]
@@ -142,10 +86,10 @@ def _summary(pack: Pack, stats: dict, base_type: str | None, shown: dict | None 
     stats = {k: v for k, v in stats.items() if shown is None or k in shown or k not in pack.spec.stats}
     for key, value in stats.items():
         if key in pack.spec.stats:
-            parts.append(f"{_stat(pack, key, False)} {value}")
+            parts.append(f"{stat_text(pack, key, False)} {value}")
     for key, value in stats.items():
         if key not in pack.spec.stats and key != "name":  # the report names the character; not a stat
-            label = _label(key, fields[key]) if key in fields else key.replace("_", " ").capitalize()
+            label = field_label(key, fields[key]) if key in fields else key.replace("_", " ").capitalize()
             parts.append(f"{label} {value}")
     return " · ".join(parts)
 

@@ -1,0 +1,72 @@
+"""A build's shape, both ways: a character's places (base cards with their equipment,
+equipment, abilities, deck) as the cards on the table, and as the document a build file,
+a share code and the web page write.
+
+- `character_refs(character)`: (place, card reference, copies) of every card a character puts
+  on the table, in table order; the print kit (`kit.build_refs`), the roster's points, the
+  share code's unknown-card check and the web's preset index read a character through it.
+- `character_document(side, ...)`: a character's places as the build document's keys, the
+  side's `base.key` a list of entries (or one id) and `equipment`, `abilities`, `deck` where
+  the side has them; `pnp unshare` and the web editor's page document write it.
+
+The loader (`pack.load.build_from_document`) reads the same keys back."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from generator.pack.model import Character, Ref, SideSpec
+
+PLACES = ("base", "equipment", "abilities", "deck")
+
+
+def character_refs(character: Character) -> list[tuple[str, Ref, int]]:
+    """Every card of a character in table order: each base card then its own equipment, the
+    character's equipment, abilities, then the deck with its copies."""
+    refs: list[tuple[str, Ref, int]] = []
+    for entry in character.bases:
+        refs.append(("base", entry.card, 1))
+        refs.extend(("equipment", e, 1) for e in entry.equipment)
+    refs.extend(("equipment", e, 1) for e in character.equipment)
+    refs.extend(("abilities", a, 1) for a in character.abilities)
+    refs.extend(("deck", d.card, d.copies) for d in character.deck)
+    return refs
+
+
+def character_document(side: SideSpec, name: str | None, bases: list[tuple[str, list[str]]] | str | None,
+                       equipment: list[str], abilities: list[str], deck: dict[str, int],
+                       empty_base_equipment: bool = False) -> dict:
+    """One character as a build document writes it. `bases`: (card id, equipment ids) per base
+    card for a side with many, or the one card id (None: not chosen yet); an entry's empty
+    equipment list is written only with `empty_base_equipment` (the editor keeps the key)."""
+    out: dict = {}
+    if name is not None:
+        out["name"] = name
+    base = side.base
+    if base.many:
+        item_key = base.item_key or "card"
+        items = []
+        for card_id, equips in bases or []:
+            item: dict = {item_key: card_id}
+            if equips or (empty_base_equipment and side.equipment and side.equipment.attach == "base"):
+                item["equipment"] = list(equips)
+            items.append(item)
+        out[base.key] = items
+    elif bases is not None:
+        out[base.key] = bases
+    if side.equipment and side.equipment.attach == "character":
+        out["equipment"] = list(equipment)
+    if side.abilities:
+        out["abilities"] = list(abilities)
+    if side.deck:
+        out["deck"] = dict(deck)
+    return out
+
+
+def base_entries(side: SideSpec, value) -> list[tuple[object, list]]:
+    """A document's base cards of a side with many, read back: (card id, equipment ids) per
+    entry, an entry written as a bare id or as `{item_key: id, equipment: [...]}`."""
+    key = side.base.item_key or "card"
+    return [(item, []) if isinstance(item, str) else (item.get(key), list(item.get("equipment") or []))
+            for item in value or []]

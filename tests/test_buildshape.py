@@ -1,0 +1,63 @@
+"""One build shape (generator.pack.buildshape): every preset of every pack written as a document
+by `character_document` loads back through the loader to the same cards in the same places,
+`character_refs` walks them in table order, and the web page's document and `pnp unshare`
+both write that shape."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.core.yamlio import load_yaml_file
+from generator.kit import build_refs
+from generator.pack.buildshape import character_document, character_refs
+from generator.pack.load import load_build, load_pack
+from generator.share.codes import build_document, decode, share_code
+from generator.web.state import clean_document, to_build
+
+REPO = Path(__file__).resolve().parents[1]
+PRESETS = sorted((p.parent.parent.name, p.name) for p in REPO.glob("card_data/*/presets/*.yaml"))
+
+
+def places(build) -> list:
+    return [[(place, ref.id, n) for place, ref, n in character_refs(c)] for c in build.characters]
+
+
+def document_of(pack, build) -> dict:
+    side = pack.spec.sides[build.side]
+    chars = []
+    for c in build.characters:
+        bases = ([(b.card.id, [e.id for e in b.equipment]) for b in c.bases] if side.base.many
+                 else c.bases[0].card.id)
+        chars.append(character_document(side, c.name, bases, [e.id for e in c.equipment],
+                                        [a.id for a in c.abilities], {d.card.id: d.copies for d in c.deck}))
+    return {"pack": pack.spec.id, "name": build.name, "side": build.side, "characters": chars}
+
+
+@pytest.mark.parametrize("pack_id, preset", PRESETS)
+def test_every_preset_goes_to_the_document_shape_and_back(pack_id, preset):
+    pack = load_pack(REPO / "card_data" / pack_id)
+    path = REPO / "card_data" / pack_id / "presets" / preset
+    build = load_build(path, pack)
+    assert places(build) and all(places(build))
+    again = to_build(document_of(pack, build), pack)
+    assert places(again) == places(build)
+    # the share code's document and the web page's document are the same shape
+    shared = build_document(pack, decode(share_code(pack, build), pack))
+    assert places(to_build(shared, pack)) == places(build)
+    page = clean_document(load_yaml_file(path).data, pack)
+    assert places(to_build(page, pack)) == places(build)
+    # the print kit takes the same walk
+    assert [(r.id, n) for r, n in build_refs(build)] == [(r, n) for c in places(build) for _, r, n in c]
+
+
+def test_the_walk_is_in_table_order():
+    pack = load_pack(REPO / "card_data" / "boss_fight")
+    preset = next(p for k, p in PRESETS if k == "boss_fight")
+    build = load_build(REPO / "card_data" / "boss_fight" / "presets" / preset, pack)
+    order = [place for place, _, _ in character_refs(build.characters[0])]
+    assert order[0] == "base"
+    seen = [p for i, p in enumerate(order) if i == 0 or order[i - 1] != p]
+    ranks = {"base": 0, "equipment": 0, "abilities": 1, "deck": 2}
+    assert [ranks[p] for p in seen] == sorted(ranks[p] for p in seen)
