@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 from generator.core.errors import Problem
 from generator.core.report import reports_document
 from generator.web.fixes import words
-from generator.web.rulebook import linked_keywords
+from generator.web.rulebook import card_terms, linked_keywords
 
 HERE = Path(__file__).parent
 
@@ -27,6 +27,7 @@ def templates() -> Environment:
     env.filters["rules"] = rules_html
     env.filters["words"] = words
     env.filters["keywords"] = linked_keywords
+    env.filters["terms"] = card_terms
     return env
 
 

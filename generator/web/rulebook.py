@@ -194,6 +194,22 @@ def search(book: RuleBook, query: str, limit: int = 50) -> list[Hit]:
     return (titled + other)[:limit]
 
 
+def _term_pattern(pack: Pack):
+    terms = rule_book(pack).terms
+    names = sorted(terms, key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in names) + r")(?![\w-])") if names else None
+
+
+def card_terms(text: str, pack: Pack) -> list[tuple[str, str]]:
+    """The glossary terms a card's text uses, in order of first use: (term, glossary URL)."""
+    pattern = _term_pattern(pack)
+    if pattern is None or not text:
+        return []
+    terms = rule_book(pack).terms
+    seen = dict.fromkeys(m.group(1) for m in pattern.finditer(text))
+    return [(t, f"/p/{pack.spec.id}/rules/glossary#{terms[t]}") for t in seen]
+
+
 def linked_keywords(html: Markup, pack: Pack) -> Markup:
     """Card text (already escaped HTML) with each glossary term linked to its entry. Terms are
     matched as written, whole words, in text outside tags."""
