@@ -89,6 +89,9 @@ def markdown_page(text: str, slug: str, title: str | None, label: str) -> RulePa
             if tok.tag == "h1" and not keep and words == page.title:
                 i += 3
                 continue
+            for child in tokens[i + 1].children or []:  # a title says its word; its icon would repeat it
+                if child.type == "text":
+                    child.content = _ICON.sub("", child.content)
             tag = "h2" if tok.tag in ("h1", "h2") else "h3"
             tok.tag = tokens[i + 2].tag = tag
             anchor = slugify(words)
@@ -126,8 +129,7 @@ def _glossary_page(entries: list[dict]) -> RulePage:
     rows = []
     for e in entries:
         body = markdown_page(e["text"], "glossary", "-", "").html
-        icon = f'<span class="icon">{escape(e["icon"])}</span> ' if e.get("icon") else ""
-        rows.append(f'<dt id="{term_id(e["term"])}">{icon}{escape(e["term"])}</dt><dd>{body}</dd>')
+        rows.append(f'<dt id="{term_id(e["term"])}">{escape(e["term"])}</dt><dd>{body}</dd>')
         page.sections.append(Section(term_id(e["term"]), e["term"], e["text"]))
     page.html = Markup('<dl class="glossary">' + "".join(rows) + "</dl>")
     return page
