@@ -101,6 +101,8 @@ def markdown_page(text: str, slug: str, title: str | None, label: str) -> RulePa
             tok.attrSet("id", anchor)
             current = Section(anchor, words)
             page.sections.append(current)
+        elif tok.type == "table_open":  # a wide table scrolls in its box on a phone: keys must reach it too
+            tok.attrSet("tabindex", "0")
         elif tok.type == "th_open" and not _plain(tokens[i + 1]).strip():
             tok.tag = tokens[i + 2].tag = "td"  # an empty header cell (a corner) heads nothing
         elif tok.type == "inline" and tokens[i - 1].type != "heading_open":  # a title is not its own text
