@@ -128,3 +128,22 @@ def test_card_text_links_its_keywords_to_the_glossary(client):
     plain = next((cd for cd in pack.cards.values() if cd.text and not any(n in cd.text for n in names)), None)
     if plain is not None:
         assert 'class="kw"' not in c.get(f"/p/boss_fight/cards/{plain.id}").text
+
+
+def test_the_picker_links_each_cards_keywords_to_the_glossary(client):
+    c, site = client
+    pack = site.packs["boss_fight"]
+    page = c.get("/p/boss_fight/edit", params={"preset": "boss-ashen-behemoth"}).text
+    glossary = c.get("/p/boss_fight/rules/glossary").text
+    items = re.findall(r'<li tabindex="-1" data-card="([^"]+)"(.*?)</li>', page, re.S)
+    assert items
+    linked = 0
+    for card_id, body in items:
+        hrefs = re.findall(r'<a class="kw" href="/p/boss_fight/rules/glossary#([a-z0-9-]+)"', body)
+        text = pack.cards[card_id].text or ""
+        for anchor in hrefs:
+            assert f'id="{anchor}"' in glossary
+            term = re.search(r'<dt id="' + anchor + r'">(?:<span[^>]*>[^<]*</span> )?([^<]+)</dt>', glossary).group(1)
+            assert htmllib.unescape(term) in text, (card_id, term)
+        linked += bool(hrefs)
+    assert linked >= 5

@@ -16,7 +16,7 @@ from generator.core.errors import Problem
 from generator.core.limits import MAX_POINTS
 from generator.core.report import reports_document
 from generator.web.fixes import words
-from generator.web.rulebook import linked_keywords
+from generator.web.rulebook import card_terms, linked_keywords
 
 HERE = Path(__file__).parent
 
@@ -28,6 +28,7 @@ def templates() -> Environment:
     env.filters["rules"] = rules_html
     env.filters["words"] = words
     env.filters["keywords"] = linked_keywords
+    env.filters["terms"] = card_terms
     env.globals["MAX_POINTS"] = MAX_POINTS  # the points box's bound, as the page document takes it
     return env
 

@@ -89,6 +89,9 @@ def markdown_page(text: str, slug: str, title: str | None, label: str) -> RulePa
             if tok.tag == "h1" and not keep and words == page.title:
                 i += 3
                 continue
+            for child in tokens[i + 1].children or []:  # a title says its word; its icon would repeat it
+                if child.type == "text":
+                    child.content = _ICON.sub("", child.content)
             tag = "h2" if tok.tag in ("h1", "h2") else "h3"
             tok.tag = tokens[i + 2].tag = tag
             anchor = slugify(words)
@@ -98,6 +101,8 @@ def markdown_page(text: str, slug: str, title: str | None, label: str) -> RulePa
             tok.attrSet("id", anchor)
             current = Section(anchor, words)
             page.sections.append(current)
+        elif tok.type == "table_open":  # a wide table scrolls in its box on a phone: keys must reach it too
+            tok.attrSet("tabindex", "0")
         elif tok.type == "th_open" and not _plain(tokens[i + 1]).strip():
             tok.tag = tokens[i + 2].tag = "td"  # an empty header cell (a corner) heads nothing
         elif tok.type == "inline" and tokens[i - 1].type != "heading_open":  # a title is not its own text
@@ -126,8 +131,7 @@ def _glossary_page(entries: list[dict]) -> RulePage:
     rows = []
     for e in entries:
         body = markdown_page(e["text"], "glossary", "-", "").html
-        icon = f'<span class="icon">{escape(e["icon"])}</span> ' if e.get("icon") else ""
-        rows.append(f'<dt id="{term_id(e["term"])}">{icon}{escape(e["term"])}</dt><dd>{body}</dd>')
+        rows.append(f'<dt id="{term_id(e["term"])}">{escape(e["term"])}</dt><dd>{body}</dd>')
         page.sections.append(Section(term_id(e["term"]), e["term"], e["text"]))
     page.html = Markup('<dl class="glossary">' + "".join(rows) + "</dl>")
     return page
@@ -192,6 +196,22 @@ def search(book: RuleBook, query: str, limit: int = 50) -> list[Hit]:
                 snippet = ("…" if start else "") + s.text[start:start + 180] + ("…" if len(s.text) > start + 180 else "")
                 (titled if words[0] in s.title.casefold() else other).append(Hit(page, s, snippet))
     return (titled + other)[:limit]
+
+
+def _term_pattern(pack: Pack):
+    terms = rule_book(pack).terms
+    names = sorted(terms, key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in names) + r")(?![\w-])") if names else None
+
+
+def card_terms(text: str, pack: Pack) -> list[tuple[str, str]]:
+    """The glossary terms a card's text uses, in order of first use: (term, glossary URL)."""
+    pattern = _term_pattern(pack)
+    if pattern is None or not text:
+        return []
+    terms = rule_book(pack).terms
+    seen = dict.fromkeys(m.group(1) for m in pattern.finditer(text))
+    return [(t, f"/p/{pack.spec.id}/rules/glossary#{terms[t]}") for t in seen]
 
 
 def linked_keywords(html: Markup, pack: Pack) -> Markup:
