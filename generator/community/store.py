@@ -39,7 +39,14 @@ def default_url(builds_dir: Path) -> str:
 
 
 def shown(url: str) -> str:
-    """The URL without its password, for messages and logs."""
+    """The URL without its password, for messages and logs; a SQLite file by its path
+    (relative to the current folder when it is under it)."""
+    if url.startswith("sqlite:///"):
+        path = Path(url[len("sqlite:///"):])
+        try:
+            return str(path.resolve().relative_to(Path.cwd().resolve()))
+        except ValueError:
+            return str(path)
     head, sep, tail = url.partition("://")
     if "@" in tail:
         cred, _, rest = tail.rpartition("@")
