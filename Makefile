@@ -26,6 +26,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/run.py
 	$(PY) bench/web_load.py
+	$(PY) bench/community_load.py
 
 # the deck builder in the browser, on http://localhost:8000/ (Ctrl-C stops it)
 serve: $(STAMP)
