@@ -249,3 +249,24 @@ def test_bound_beyond_localhost_it_needs_accounts_or_open_access(tmp_path):
     assert result.exit_code == 2
     assert "--accounts" in result.output and "--open-access" in result.output
     assert "Traceback" not in result.output
+
+
+def test_serve_imports_a_builds_folder_before_it_starts(tmp_path, monkeypatch, preset):
+    from generator.web import listen
+    from generator.web.state import to_yaml
+    served = []
+    monkeypatch.setattr(listen, "serve", lambda app, sock, workers=1, **kw: served.append(app))
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "behemoth.yaml").write_text(to_yaml(preset), encoding="utf-8")
+    url = f"sqlite:///{tmp_path / 'site.sqlite3'}"
+    result = CliRunner().invoke(cli, ["serve", PACK, "--port", "0", "--db", url, "--builds", str(tmp_path / "b"),
+                                      "--import-builds", str(src)])
+    assert result.exit_code == 0, result.output
+    assert "imported 1 build from" in result.output and len(served) == 1
+    store = Store(url)
+    assert store.build(0, "behemoth").text == to_yaml(preset)
+    bad = CliRunner().invoke(cli, ["serve", PACK, "--port", "0", "--db", "postgresql://nobody@127.0.0.1:1/none",
+                                   "--builds", str(tmp_path / "b")])
+    assert bad.exit_code == 2 and "cannot open the database" in bad.output and "Traceback" not in bad.output
+    store.engine.dispose()
