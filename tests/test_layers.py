@@ -33,6 +33,7 @@ LAYERS = [
     "generator.preflight",        # print-service checks of layouts and finished files
     "generator.build",            # how a build runs
     "generator.web",              # the deck builder in the browser (pnp serve)
+    "generator.community",        # accounts, the database of builds, published builds, card statistics
     "generator.cli",              # the command line
     "generator.__main__",
 ]
@@ -63,7 +64,8 @@ MAY_IMPORT = {
     "generator.preflight": _BELOW_RENDER | {"export", "kit"},
     "generator.build": _BELOW_RENDER | {"export", "kit", "preflight"},
     "generator.web": _BELOW_RENDER | {"export", "kit", "build"},
-    "generator.cli": _BELOW_RENDER | {"export", "kit", "preflight", "build", "web"},
+    "generator.community": _BELOW_RENDER | {"export", "kit", "build", "web"},
+    "generator.cli": _BELOW_RENDER | {"export", "kit", "preflight", "build", "web", "community"},
     "generator.__main__": {"cli"},
 }
 

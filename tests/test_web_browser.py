@@ -21,6 +21,7 @@ if CHROMIUM is None:
     pytest.skip("Debian's chromium is not installed (make test installs it: apt-get install chromium)",
                 allow_module_level=True)
 
+from generator.community.store import Store  # noqa: E402
 from web_support import REPO, start_serve, stop_serve  # noqa: E402
 
 expect = playwright_api.expect
@@ -31,10 +32,14 @@ WIDTHS = {"desktop": 1280, "phone": 390}
 def server(tmp_path_factory):
     builds = tmp_path_factory.mktemp("builds")
     cache = tmp_path_factory.mktemp("cache")
-    proc, port, first = start_serve("card_data", "--port", "0", "--builds", str(builds), "--cache", str(cache))
+    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'site.sqlite3'}"  # pnp serve saves builds here
+    proc, port, first = start_serve("card_data", "--port", "0", "--builds", str(builds), "--cache", str(cache),
+                                    "--db", url)
     assert f"at http://localhost:{port}/" in first
-    yield f"http://127.0.0.1:{port}", builds
+    store = Store(url)
+    yield f"http://127.0.0.1:{port}", store
     stop_serve(proc)  # Ctrl-C: exit 0, no traceback
+    store.engine.dispose()
 
 
 @pytest.fixture(scope="module")
@@ -161,8 +166,8 @@ def test_new_player_builds_a_boss_shares_it_and_imports_a_deck_list(server, page
     # save it into the builds folder
     page.get_by_role("button", name="Save to the builds folder").click()
     expect(page.locator("#flash")).to_contain_text("saved as")
-    saved = list(builds.glob("*.yaml"))
-    assert len(saved) == 1 and "titan-arm" in saved[0].read_text()
+    saved = builds.builds(0)  # the one local person's saved builds, in the server's database
+    assert len(saved) == 1 and "titan-arm" in saved[0].text
 
     # the share link, opened in a new page, shows the same build, read-only
     href = page.locator("#share-link").get_attribute("href")

@@ -1,7 +1,9 @@
-"""Saves that cannot collide (generator/web/storage.py): many players saving, duplicating and
-renaming at once against `pnp serve --workers 2`, from real parallel clients. Every build
-saved is there afterwards under the name its answer reported, with its own content; a
-request that cannot have its name gets a message, never a silent overwrite."""
+"""Saves that cannot collide: many players saving, duplicating and renaming at once against
+`pnp serve --workers 2`, from real parallel clients. `pnp serve` keeps builds in its
+database (generator.community, SQLite here; tests/test_community_load.py does the same on
+PostgreSQL). Every build saved is there afterwards under the name its answer reported, with
+its own content; a request that cannot have its name gets a message, never a silent
+overwrite."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import yaml
 
+from generator.community.store import Store
 from web_support import start_serve, stop_serve
 
 SAVES = 50
@@ -22,11 +25,34 @@ DUPLICATES = 30
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    builds = tmp_path_factory.mktemp("builds")
-    proc, port, _ = start_serve("card_data/boss_fight", "--port", "0", "--workers", "2", "--builds", str(builds),
-                                "--cache", str(tmp_path_factory.mktemp("cache")))
-    yield port, builds
+    folder = tmp_path_factory.mktemp("builds")
+    url = f"sqlite:///{folder / 'site.sqlite3'}"
+    proc, port, _ = start_serve("card_data/boss_fight", "--port", "0", "--workers", "2", "--builds", str(folder),
+                                "--db", url, "--cache", str(tmp_path_factory.mktemp("cache")))
+    store = Store(url)
+    yield port, Saved(store)
     stop_serve(proc)
+    store.engine.dispose()
+
+
+class Saved:
+    """The saved builds of the one local person, read and written in the server's database."""
+
+    def __init__(self, store: Store):
+        self.store = store
+
+    def clear(self):
+        for b in self.store.builds(0):
+            self.store.delete(0, b.stem)
+
+    def stems(self) -> list[str]:
+        return [b.stem for b in self.store.builds(0)]
+
+    def text(self, stem: str) -> str:
+        return self.store.build(0, stem).text
+
+    def put(self, stem: str, text: str):
+        self.store.insert(0, stem, text)
 
 
 def _post(port: int, path: str, body: bytes, content_type: str) -> tuple[int, bytes]:
@@ -52,10 +78,6 @@ def _parallel(n: int, fn):
         return list(pool.map(run, range(n)))
 
 
-def _builds(folder):
-    return sorted(p for p in folder.iterdir() if p.suffix == ".yaml")
-
-
 def _hero_party(i: int) -> bytes:
     doc = {"pack": "boss_fight", "name": "New Hero Party", "side": "hero",
            "characters": [{"name": f"saved by client {i}", "hero": "ilsa-emberly"}]}
@@ -64,51 +86,46 @@ def _hero_party(i: int) -> bytes:
 
 def test_fifty_parallel_saves_of_one_new_name_keep_every_build(server):
     port, builds = server
-    for p in builds.iterdir():
-        p.unlink()
+    builds.clear()
     answers = _parallel(SAVES, lambda i: _post(port, "/p/boss_fight/builds/save", _hero_party(i), "application/json"))
     assert [status for status, _ in answers] == [200] * SAVES, answers[:3]
     stems = [json.loads(body)["stem"] for _, body in answers]
     assert len(set(stems)) == SAVES  # every answer reports its own name
     assert set(stems) == {"new-hero-party"} | {f"new-hero-party-{n}" for n in range(2, SAVES + 1)}
-    files = _builds(builds)
-    assert len(files) == SAVES
+    assert len(builds.stems()) == SAVES
     for i, stem in enumerate(stems):  # each build is where its answer says, with its own content
-        doc = yaml.safe_load((builds / f"{stem}.yaml").read_text(encoding="utf-8"))
+        doc = yaml.safe_load(builds.text(stem))
         assert doc["characters"][0]["name"] == f"saved by client {i}" and doc["name"] == "New Hero Party"
-    assert not [p.name for p in builds.iterdir() if p.suffix != ".yaml"]  # no temporary file left
 
 
 def test_thirty_parallel_duplicates_keep_every_copy(server):
     port, builds = server
-    for p in builds.iterdir():
-        p.unlink()
-    (builds / "ashen.yaml").write_text("pack: boss_fight\nname: Ashen\nside: boss\ncharacters: []\n")
+    builds.clear()
+    builds.put("ashen", "pack: boss_fight\nname: Ashen\nside: boss\ncharacters: []\n")
     answers = _parallel(DUPLICATES, lambda i: _post(port, "/p/boss_fight/builds/ashen/duplicate", b"",
                                                     "application/x-www-form-urlencoded"))
     assert [status for status, _ in answers] == [303] * DUPLICATES
-    files = _builds(builds)
-    assert len(files) == DUPLICATES + 1
-    assert {p.stem for p in files} == {"ashen", "ashen-copy"} | {f"ashen-copy-{n}" for n in range(2, DUPLICATES + 1)}
-    for p in files:
-        doc = yaml.safe_load(p.read_text(encoding="utf-8"))
-        assert doc["name"] == ("Ashen" if p.stem == "ashen" else "Ashen (copy)") and doc["side"] == "boss"
+    stems = builds.stems()
+    assert len(stems) == DUPLICATES + 1
+    assert set(stems) == {"ashen", "ashen-copy"} | {f"ashen-copy-{n}" for n in range(2, DUPLICATES + 1)}
+    for stem in stems:
+        doc = yaml.safe_load(builds.text(stem))
+        assert doc["name"] == ("Ashen" if stem == "ashen" else "Ashen (copy)") and doc["side"] == "boss"
 
 
 def test_parallel_renames_to_one_name_keep_both_builds(server):
     port, builds = server
-    for p in builds.iterdir():
-        p.unlink()
+    builds.clear()
     for stem in ("first", "second", "third", "fourth"):
-        (builds / f"{stem}.yaml").write_text(f"pack: boss_fight\nname: {stem}\nside: boss\ncharacters: []\n")
+        builds.put(stem, f"pack: boss_fight\nname: {stem}\nside: boss\ncharacters: []\n")
     body = urllib.parse.urlencode({"new_name": "Taken"}).encode()
     stems = ["first", "second", "third", "fourth"]
     answers = _parallel(4, lambda i: _post(port, f"/p/boss_fight/builds/{stems[i]}/rename", body,
                                            "application/x-www-form-urlencoded"))
     statuses = sorted(status for status, _ in answers)
     assert statuses == [303, 409, 409, 409], answers
-    assert len(_builds(builds)) == 4  # one renamed, three refused and left as they were
-    assert yaml.safe_load((builds / "taken.yaml").read_text())["name"] == "Taken"
+    assert len(builds.stems()) == 4  # one renamed, three refused and left as they were
+    assert yaml.safe_load(builds.text("taken"))["name"] == "Taken"
     for status, text in answers:
         if status == 409:
             assert b"exists already" in text
@@ -123,7 +140,7 @@ def test_saving_over_the_opened_build_and_a_bad_stem(server):
     status, body = _post(port, "/p/boss_fight/builds/save", json.dumps({"build": doc, "stem": stem}).encode(),
                          "application/json")
     assert status == 200 and json.loads(body)["stem"] == stem
-    assert yaml.safe_load((builds / f"{stem}.yaml").read_text())["points_limit"] == 77
+    assert yaml.safe_load(builds.text(stem))["points_limit"] == 77
     for bad in ([stem], {"a": 1}, 3, "../etc/passwd"):
         status, body = _post(port, "/p/boss_fight/builds/save", json.dumps({"build": doc, "stem": bad}).encode(),
                              "application/json")

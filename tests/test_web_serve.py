@@ -111,7 +111,7 @@ def test_two_workers_on_a_port_the_system_picks(tmp_path):
 def test_open_opens_the_printed_address(monkeypatch):
     opened, served = [], []
     monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url))
-    monkeypatch.setattr(listen, "serve", lambda app, sock, workers=1: served.append((sock.getsockname(), workers)))
+    monkeypatch.setattr(listen, "serve", lambda app, sock, workers=1, **kw: served.append((sock.getsockname(), workers)))
     result = CliRunner().invoke(main, ["serve", str(REPO / "card_data/tactics"), "--port", "0", "--open"])
     assert result.exit_code == 0, result.output
     port = served[0][0][1]
@@ -135,11 +135,15 @@ def test_a_taken_port_is_a_clear_error_not_a_traceback():
 
 def test_listening_beyond_this_computer_says_who_can_change_builds(monkeypatch, tmp_path):
     served = []
-    monkeypatch.setattr(listen, "serve", lambda app, sock, workers=1: served.append(sock.getsockname()))
+    monkeypatch.setattr(listen, "serve", lambda app, sock, workers=1, **kw: served.append(sock.getsockname()))
     args = ["serve", str(REPO / "card_data/tactics"), "--port", "0", "--builds", str(tmp_path / "b")]
-    result = CliRunner().invoke(main, args + ["--host", "0.0.0.0"])
+    refused = CliRunner().invoke(main, args + ["--host", "0.0.0.0"])  # neither accounts nor --open-access
+    assert refused.exit_code == 2 and "--accounts" in refused.output and not served
+    result = CliRunner().invoke(main, args + ["--host", "0.0.0.0", "--open-access"])
     assert result.exit_code == 0, result.output
-    assert "note: listening on 0.0.0.0: anyone who can reach this address" in result.output
+    assert "note: --open-access on 0.0.0.0: anyone who can reach this address" in result.output
+    signed = CliRunner().invoke(main, args + ["--host", "0.0.0.0", "--accounts"])
+    assert signed.exit_code == 0 and "note:" not in signed.output
     quiet = CliRunner().invoke(main, args)  # the default, this computer only: no note
     assert quiet.exit_code == 0 and "note:" not in quiet.output
 
@@ -150,7 +154,7 @@ def test_serve_in_a_pack_folder_needs_no_argument(tmp_path):
     assert CliRunner().invoke(main, ["example", "tactics", str(tmp_path / "mine")]).exit_code == 0
     proc, port, first = start_serve("--port", "0", cwd=tmp_path / "mine")
     try:
-        assert "Stepfall" in first and "builds in builds/" in first
+        assert "Stepfall" in first and "builds in pnp-site.sqlite3" in first
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         conn.request("GET", "/api/packs")
         assert [p["id"] for p in json.loads(conn.getresponse().read())] == ["tactics"]

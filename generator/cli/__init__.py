@@ -89,6 +89,7 @@ COMMANDS = {
     "example": ("example", "example"),
     "decklist": ("decklist", "decklist"),
     "serve": ("serve", "serve"),
+    "builds": ("builds", "builds"),
     "layout": ("layout", "layout_command"),
     "export-sheet": ("sheets", "export_sheet"),
     "fetch": ("sheets", "fetch"),

@@ -38,7 +38,21 @@ def _host_names(ctx, param, values):
               help="Another host name the builder answers to (a proxy's, or this computer's on the network); "
                    "repeatable. Without a port, any port.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the builder in the web browser.")
-def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open_browser):
+@click.option("--db", "db_url", metavar="URL",
+              help="The database of saved builds, their versions, accounts and published builds: "
+                   "postgresql://USER:PASSWORD@HOST/NAME for a shared site (default: a SQLite file "
+                   "pnp-site.sqlite3 beside the builds folder).")
+@click.option("--accounts", is_flag=True,
+              help="Players sign up and sign in; each keeps their own builds and may publish them. The first "
+                   "account made is the designer's (the site's admin).")
+@click.option("--open-access", is_flag=True,
+              help="Without --accounts on an address beyond this computer: let everyone who reaches it read, "
+                   "change and delete every saved build (refused unless given).")
+@click.option("--import-builds", "import_dir", type=click.Path(path_type=Path, file_okay=False, exists=True),
+              help="Read every build file of this folder into the database first (a new version of a build "
+                   "of the same name); without --accounts they are the one local person's.")
+def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open_browser, db_url, accounts,
+          open_access, import_dir):
     """Start the deck builder in the browser for PACK (default: the current folder; several
     packs, or a folder of packs, get a start page listing them). Ctrl-C stops it."""
     from generator.web.app import create_app
@@ -46,9 +60,25 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open
     from generator.web.jobs import ENV_JOBS
     from generator.web.listen import listening_socket, serve as run_server
     from generator.web.site import ENV_BUILDS, ENV_CACHE, ENV_PACKS, Site
+    from generator.community.app import ENV_ACCOUNTS, ENV_DB, FACTORY, install
+    from generator.community.store import Store, default_url, shown as shown_url
+    from generator.community.transfer import import_builds
 
+    local = host in ("127.0.0.1", "::1", "localhost")
+    if not local and not accounts and not open_access:
+        raise InputError([Problem("serve.open", f"`--host {host}` lets other computers in, and without accounts "
+                                  "anyone who reaches it could read, change and delete every saved build",
+                                  Location("--host"), found=host, expected="--accounts, or --open-access",
+                                  fix="add --accounts (players sign in), or --open-access if every visitor may "
+                                      "change every build")])
     targets = list(packs) or [current_pack()]
     site = Site.load(targets, builds_dir, cache_dir)  # bad packs stop here with the CLI's message
+    db_url = db_url or default_url(builds_dir)
+    store = open_store(Store, db_url, shown_url)
+    if import_dir:
+        names = import_builds(store, import_dir)
+        click.echo(f"imported {len(names)} build{'' if len(names) == 1 else 's'} from {import_dir}/")
+    os.environ.update({ENV_DB: db_url, ENV_ACCOUNTS: "1" if accounts else "0"})
     # the workers (and a server started with uvicorn's own command) read the packs from here
     os.environ.update({ENV_PACKS: os.pathsep.join(str(t) for t in targets), ENV_BUILDS: str(builds_dir)})
     if cache_dir:
@@ -68,19 +98,36 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     url = f"http://{shown}:{port}/"
     click.echo(f"pnp serve: {', '.join(p.spec.name for p in site.packs.values())} at {url} "
-               f"(builds in {builds_dir}/; {workers} worker{'s' if workers > 1 else ''}; Ctrl-C stops)")
-    if host not in ("127.0.0.1", "::1", "localhost"):
-        # the builder has no accounts: whoever reaches it may save, rename and delete builds
-        click.echo(f"note: listening on {host}: anyone who can reach this address can read, change and delete "
-                   f"the builds in {builds_dir}/; put it behind a proxy with a login to share it (README, "
-                   "Hosting it for a group); it answers only to the addresses of this computer and the names "
-                   "given with --allowed-host", err=True)
+               f"(builds in {shown_url(db_url)}; {'accounts' if accounts else 'no accounts'}; {workers} worker{'s' if workers > 1 else ''}; Ctrl-C stops)")
+    if not local and not accounts:
+        # --open-access: whoever reaches it may save, rename and delete builds
+        click.echo(f"note: --open-access on {host}: anyone who can reach this address can read, change and delete "
+                   "every saved build; use --accounts to give each player their own (README, Hosting a game's "
+                   "site); it answers only to the addresses of this computer and the names given with "
+                   "--allowed-host", err=True)
     if open_browser:
         webbrowser.open(url)
     try:
-        run_server(create_app(site, hosts) if workers == 1 else None, sock, workers)
+        app = install(create_app(site, hosts), store, accounts) if workers == 1 else None
+        run_server(app, sock, workers, factory=FACTORY)
     except KeyboardInterrupt:
         pass
     finally:
         sock.close()
         jobs.cleanup()
+
+
+def open_store(store_class, url: str, shown):
+    """The database, its tables brought up to date; a database that cannot be reached is a
+    message, not a traceback."""
+    from sqlalchemy.exc import ArgumentError, OperationalError
+    try:
+        store = store_class(url)
+        store.migrate()
+    except (OperationalError, ArgumentError, ModuleNotFoundError) as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0][:200]
+        raise InputError([Problem("serve.db", f"cannot open the database {shown(url)}: {reason}", Location("--db"),
+                                  found=shown(url), expected="sqlite:///FILE or postgresql://USER@HOST/NAME",
+                                  fix="check the address and that the server runs; PostgreSQL needs "
+                                      "pip install 'pnp-generator[postgres]'")]) from None
+    return store

@@ -45,11 +45,11 @@ def listening_socket(host: str, port: int, backlog: int = 2048) -> socket.socket
     return sock
 
 
-def serve(app, sock: socket.socket, workers: int = 1, log_level: str = "warning") -> None:
+def serve(app, sock: socket.socket, workers: int = 1, log_level: str = "warning", factory: str = FACTORY) -> None:
     """Serve until Ctrl-C or SIGTERM. One worker serves `app`, already made in this process;
-    several each make their own from FACTORY, reading the packs from the environment."""
+    several each make their own from `factory`, reading the packs from the environment."""
     if workers > 1:
-        config = uvicorn.Config(FACTORY, factory=True, workers=workers, loop=LOOP, log_level=log_level,
+        config = uvicorn.Config(factory, factory=True, workers=workers, loop=LOOP, log_level=log_level,
                                 timeout_keep_alive=KEEP_ALIVE_SECONDS)
         Multiprocess(config, sockets=[sock]).run()
     else:

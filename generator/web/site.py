@@ -38,6 +38,7 @@ class Site:
     builds: Builds
     cache_dir: Path
     presets: dict = field(default_factory=dict)  # pack id -> {preset id: Path}
+    community: bool = False  # saved builds in a database (generator.community): pages show history, publishing
 
     @classmethod
     def load(cls, targets: list[Path], builds_dir: Path, cache_dir: Path | None = None) -> "Site":

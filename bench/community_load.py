@@ -1,0 +1,167 @@
+"""Load test of the community pages (generator.community), SQLite and PostgreSQL side by side
+(run by `make bench` when PostgreSQL's binaries are there; never by the tests).
+
+For each database: `pnp serve --workers 2` on a fresh database holding PUBLISHED published
+builds of the flagship pack; 50 concurrent clients for SECONDS each: browse (the published
+list, newest first, then filtered by a card) and open a published build. Reported per
+database: requests, errors, median and 95th percentile latency of each page. Then the
+database size per 10,000 saved builds (each one version of a preset's text). Results go to
+bench/community_results.json.
+
+Note: the clients run on the same machine as the server (on a small machine they take CPU
+from it), so the numbers are an upper bound on what a separate client would see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+
+from community_support import Postgres  # noqa: E402
+from generator.community.models import Build, Version, now  # noqa: E402
+from generator.community.publish import publish  # noqa: E402
+from generator.community.store import Store  # noqa: E402
+from generator.pack.load import load_pack  # noqa: E402
+from generator.web.common import preset_docs  # noqa: E402
+from generator.web.state import to_yaml  # noqa: E402
+
+CLIENTS = 50
+SECONDS = 15
+PUBLISHED = 500
+SIZED = 10_000
+PACK = REPO / "card_data" / "boss_fight"
+
+
+def seed(url: str) -> tuple[list[str], list[str]]:
+    """PUBLISHED published builds from the pack's presets: their ids, and cards to filter by."""
+    pack = load_pack(PACK)
+    store = Store(url)
+    store.migrate()
+    texts = [to_yaml(d) for d, _ in preset_docs(pack).values()]
+    ids = [publish(store, pack, texts[i % len(texts)], 0, f"player{i}", None) for i in range(PUBLISHED)]
+    store.engine.dispose()
+    return ids, sorted(pack.cards)[:20]
+
+
+def start(url: str, tmp: Path) -> tuple[subprocess.Popen, int]:
+    proc = subprocess.Popen([sys.executable, "-m", "generator", "serve", str(PACK), "--port", "0", "--workers", "2",
+                             "--db", url, "--builds", str(tmp / "builds"), "--cache", str(tmp / "cache")],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    port = int(re.search(r"localhost:(\d+)/", proc.stdout.readline()).group(1))
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/packs", timeout=5).status_code == 200:
+                return proc, port
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("pnp serve never answered")
+
+
+async def load(port: int, ids: list[str], cards: list[str]) -> dict:
+    times: dict[str, list[float]] = {"browse": [], "browse_card": [], "open": []}
+    errors = 0
+    stop = time.monotonic() + SECONDS
+
+    async def client(i: int):
+        nonlocal errors
+        rnd = random.Random(i)
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as c:
+            while time.monotonic() < stop:
+                kind = rnd.choice(("browse", "browse_card", "open", "open"))
+                path = {"browse": "/p/boss_fight/published",
+                        "browse_card": f"/p/boss_fight/published?card={rnd.choice(cards)}&sort=copied",
+                        "open": f"/p/boss_fight/published/{rnd.choice(ids)}"}[kind]
+                t = time.perf_counter()
+                r = await c.get(path)
+                times[kind].append(time.perf_counter() - t)
+                errors += r.status_code != 200
+
+    await asyncio.gather(*(client(i) for i in range(CLIENTS)))
+    out = {"errors": errors}
+    for kind, values in times.items():
+        values.sort()
+        out[kind] = {"requests": len(values), "median_ms": round(1000 * statistics.median(values), 1),
+                     "p95_ms": round(1000 * values[int(0.95 * (len(values) - 1))], 1)}
+    return out
+
+
+def size_per_10000(url: str, measure) -> float:
+    """MB the database grows by for SIZED saved builds of one version each."""
+    store = Store(url)
+    store.migrate()
+    before = measure(store)
+    texts = [to_yaml(d) for d, _ in preset_docs(load_pack(PACK)).values()]
+    for start_at in range(0, SIZED, 1000):
+        with store.session() as s:
+            rows = [Build(owner_key=0, stem=f"build-{i}", name=f"Build {i}", pack="boss_fight", side="boss",
+                          text=texts[i % len(texts)], version=1, created_at=now(), updated_at=now())
+                    for i in range(start_at, start_at + 1000)]
+            s.add_all(rows)
+            s.flush()
+            s.add_all(Version(build_id=b.id, n=1, text=b.text, created_at=now()) for b in rows)
+    grown = measure(store) - before
+    store.engine.dispose()
+    return round(grown / 1e6 * 10_000 / SIZED, 1)
+
+
+def main() -> None:
+    results = {}
+    pg = None
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        urls = {"sqlite": f"sqlite:///{tmp / 'site.sqlite3'}"}
+        try:
+            pg = Postgres()
+            urls["postgresql"] = pg.new_database()
+        except BaseException as exc:  # pytest.skip raises a BaseException
+            print(f"PostgreSQL left out: {exc}")
+        try:
+            for name, url in urls.items():
+                ids, cards = seed(url)
+                proc, port = start(url, tmp / name)
+                try:
+                    results[name] = asyncio.run(load(port, ids, cards))
+                finally:
+                    proc.terminate()
+                    proc.wait(30)
+                print(name, json.dumps(results[name]))
+
+            def sqlite_size(store):
+                with store.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                return os.path.getsize(tmp / "size.sqlite3")
+
+            def pg_size(store):
+                with store.engine.connect() as conn:
+                    return conn.exec_driver_sql("select pg_database_size(current_database())").scalar()
+
+            sizes = {"sqlite": size_per_10000(f"sqlite:///{tmp / 'size.sqlite3'}", sqlite_size)}
+            if pg is not None:
+                sizes["postgresql"] = size_per_10000(pg.new_database(), pg_size)
+            results["mb_per_10000_builds"] = sizes
+            print("MB per 10,000 builds:", sizes)
+        finally:
+            if pg is not None:
+                pg.stop()
+    results["setup"] = {"clients": CLIENTS, "seconds": SECONDS, "workers": 2, "published": PUBLISHED}
+    (REPO / "bench" / "community_results.json").write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""The builder with the community plugged in: the database store under the save routes,
+accounts (with `--accounts`), the pages of this package, and the middleware that knows who
+is asking. `app_from_env` is the factory every uvicorn worker calls; it reads the database
+URL and the accounts switch from the environment, so workers share nothing but the database.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from fastapi import FastAPI
+from jinja2 import ChoiceLoader, FileSystemLoader
+from starlette.middleware import Middleware
+
+from generator.web.app import create_app
+from generator.web.site import Site
+from generator.community import routes_accounts, routes_published
+from generator.community.accounts import Keys
+from generator.community.dbbuilds import DbBuilds
+from generator.community.middleware import CommunityMiddleware
+from generator.community.store import Store, default_url
+
+HERE = Path(__file__).parent
+ENV_DB = "PNP_DB"              # the database URL (unset: a SQLite file beside the builds folder)
+ENV_ACCOUNTS = "PNP_ACCOUNTS"  # "1": accounts on
+FACTORY = "generator.community.app:app_from_env"
+
+
+def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
+    """Plug the store, the accounts and the community's pages into a builder app."""
+    env = app.state.jinja
+    env.loader = ChoiceLoader([FileSystemLoader(HERE / "templates"), env.loader])
+    env.add_extension("jinja2.ext.do")
+    site = app.state.site
+    site.builds = DbBuilds(store, site.builds.folder)
+    site.community = True  # the builder's pages show History and Published
+    app.state.community_store = store
+    app.state.community_keys = Keys(store.secret()) if accounts else None
+    app.include_router(routes_published.router)
+    app.include_router(routes_accounts.router)
+    # inside the request guard (Host, Origin, size are checked first), before every route
+    app.user_middleware.insert(1, Middleware(CommunityMiddleware, store=store, keys=app.state.community_keys))
+    return app
+
+
+def community_app(site: Site, url: str, accounts: bool, hosts=None) -> FastAPI:
+    store = Store(url)
+    store.migrate()
+    return install(create_app(site, hosts), store, accounts)
+
+
+def app_from_env() -> FastAPI:
+    site = Site.from_env()
+    return community_app(site, os.environ.get(ENV_DB) or default_url(site.builds.folder),
+                         os.environ.get(ENV_ACCOUNTS) == "1")

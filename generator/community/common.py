@@ -1,0 +1,30 @@
+"""What the community's routes share: the store and settings of the app, who is asking."""
+
+from __future__ import annotations
+
+from fastapi import HTTPException, Request
+
+from generator.community.dbbuilds import Asker, asker
+from generator.community.store import Store
+
+
+def store_of(request: Request) -> Store:
+    return request.app.state.community_store
+
+
+def accounts_on(request: Request) -> bool:
+    return request.app.state.community_keys is not None
+
+
+def signed_in(request: Request) -> Asker:
+    who = asker.get()
+    if who.anonymous:
+        raise HTTPException(401, "sign in first (Sign in, at the top of the page)")
+    return who
+
+
+def designer(request: Request) -> Asker:
+    who = signed_in(request)
+    if who.role != "designer":
+        raise HTTPException(403, "only the designer (the site's admin) sees this")
+    return who

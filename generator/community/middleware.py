@@ -1,0 +1,208 @@
+"""Who is asking, and CSRF on every write: an ASGI middleware in front of the builder.
+
+With accounts on it reads the signed session cookie (a cookie signed with another secret,
+or for an account that changed its password, counts as nobody), refuses a POST without the
+right CSRF token (403), and puts the token into every page: a hidden field in each POST
+form and a <meta> the small script csrf.js sends back as a header with the page's fetch
+calls. Requests to /api/ without a session cookie (scripts validating a build) need no
+token: with no cookie they act as nobody. Without accounts it only sets `asker` to the one
+local person, and pages are left exactly as they were.
+"""
+
+from __future__ import annotations
+
+import re
+from http.cookies import SimpleCookie
+from urllib.parse import parse_qs
+
+import anyio
+from markupsafe import escape
+from starlette.requests import Request
+
+from generator.core.errors import Location, Problem
+from generator.web.guard import MAX_BODY, refusal
+from generator.community.accounts import (CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, SESSION_COOKIE, Keys, fingerprint,
+                                          new_nonce)
+from generator.community.dbbuilds import Asker, asker
+from generator.community.store import Store
+
+SAFE = ("GET", "HEAD", "OPTIONS")
+_FORM = re.compile(rb"(<form\b[^>]*\bmethod=\"post\"[^>]*>)", re.I)
+
+
+def cookies_of(headers: dict) -> dict[str, str]:
+    jar = SimpleCookie()
+    try:
+        jar.load(headers.get(b"cookie", b"").decode("latin-1"))
+    except Exception:  # a malformed cookie header counts as none
+        return {}
+    return {k: m.value for k, m in jar.items()}
+
+
+def https(scope, headers) -> bool:
+    return scope.get("scheme") == "https" or headers.get(b"x-forwarded-proto") == b"https"
+
+
+class CommunityMiddleware:
+    def __init__(self, app, store: Store, keys: Keys | None):
+        self.app, self.store, self.keys = app, store, keys  # keys None: no accounts
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or self.keys is None:
+            if scope["type"] == "http":
+                reset = asker.set(Asker())
+                try:
+                    return await self.app(scope, receive, send)
+                finally:
+                    asker.reset(reset)
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        cookies = cookies_of(headers)
+        who = await anyio.to_thread.run_sync(self._who, cookies.get(SESSION_COOKIE))
+        nonce = cookies.get(CSRF_COOKIE)
+        fresh = nonce is None or not re.fullmatch(r"[A-Za-z0-9_-]{20,64}", nonce)
+        if fresh:
+            nonce = new_nonce()
+        if scope.get("method") not in SAFE and not (scope["path"].startswith("/api/")
+                                                       and SESSION_COOKIE not in cookies):
+            token = headers.get(CSRF_HEADER.encode(), b"").decode("latin-1")
+            if not token:
+                token, receive = await self._form_token(scope, receive, headers)
+            if fresh or not self.keys.csrf_ok(nonce, token):
+                start, body = refusal(403, Problem(
+                    "request.csrf", "this change did not come with the page's security token", Location("request"),
+                    expected="a change made on one of this site's pages", fix="reload the page and try again"))
+                await send(start)
+                await send(body)
+                return
+        token = self.keys.csrf_token(nonce)
+        scope.setdefault("state", {})
+        scope["state"]["csrf"], scope["state"]["asker"] = token, who
+        secure = https(scope, headers)
+        send = self._sending(send, token, who, nonce if fresh else None, secure)
+        reset = asker.set(who)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            asker.reset(reset)
+
+    def _who(self, cookie: str | None) -> Asker:
+        data = self.keys.session(cookie)
+        user = self.store.user(user_id=data["u"]) if data else None
+        if user is None or fingerprint(user.password_hash) != data.get("p"):
+            return Asker(owner=-1, name="", role="", anonymous=True)
+        return Asker(owner=user.id, name=user.name, role=user.role)
+
+    async def _form_token(self, scope, receive, headers):
+        """The csrf_token field of a form body; the body is read once and handed on."""
+        kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+        if kind not in (b"application/x-www-form-urlencoded", b"multipart/form-data"):
+            return "", receive
+        chunks, size, more = [], 0, True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > MAX_BODY:
+                return "", receive
+            more = message.get("more_body", False)
+        data = b"".join(chunks)
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": data, "more_body": False}
+            return await receive()
+
+        if kind == b"application/x-www-form-urlencoded":
+            values = parse_qs(data.decode("latin-1")).get(CSRF_FIELD, [""])
+            token = values[0]
+        else:
+            fed = False
+
+            async def once():
+                nonlocal fed
+                if not fed:
+                    fed = True
+                    return {"type": "http.request", "body": data, "more_body": False}
+                return {"type": "http.disconnect"}
+
+            try:
+                form = await Request(scope, once).form()
+                token = str(form.get(CSRF_FIELD) or "")
+                await form.close()
+            except Exception:
+                token = ""
+        return token, replay
+
+    def _sending(self, send, token: str, who: Asker, new_nonce_value: str | None, secure: bool):
+        extra = []
+        if new_nonce_value:
+            extra.append(f"{CSRF_COOKIE}={new_nonce_value}; Path=/; HttpOnly; SameSite=Lax"
+                         + ("; Secure" if secure else ""))
+        state = {"html": False, "start": None, "body": []}
+
+        async def wrapped(message):
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers") or [])
+                headers += [(b"set-cookie", c.encode("latin-1")) for c in extra]
+                kind = dict(headers).get(b"content-type", b"")
+                if kind.startswith(b"text/html"):
+                    state["html"], state["start"] = True, {**message, "headers": headers}
+                    return
+                return await send({**message, "headers": headers})
+            if message["type"] == "http.response.body" and state["html"]:
+                state["body"].append(message.get("body", b""))
+                if message.get("more_body"):
+                    return
+                html = inject(b"".join(state["body"]), token, who)
+                start = state["start"]
+                start["headers"] = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"] + [
+                    (b"content-length", str(len(html)).encode())]
+                await send(start)
+                return await send({"type": "http.response.body", "body": html})
+            return await send(message)
+
+        return wrapped
+
+
+def inject(html: bytes, token: str, who: Asker) -> bytes:
+    """The CSRF token in each POST form and in a <meta> for csrf.js; the account links in the header."""
+    field = f'<input type="hidden" name="{CSRF_FIELD}" value="{token}">'.encode()
+    html = _FORM.sub(lambda m: m.group(1) + field, html)
+    head = (f'<meta name="csrf-token" content="{token}">'
+            '<script src="/community/csrf.js"></script>').encode()
+    html = html.replace(b"</head>", head + b"</head>", 1)
+    if who.anonymous:
+        nav = ('<nav class="account" aria-label="Account"><a href="/account/signin">Sign in</a> '
+               '<a href="/account/signup">Sign up</a></nav>')
+    else:
+        nav = (f'<nav class="account" aria-label="Account"><span>{escape(who.name)}'
+               f'{" (designer)" if who.role == "designer" else ""}</span> <a href="/account/password">Password</a> '
+               f'<form method="post" action="/account/signout" class="inline">'
+               f'<input type="hidden" name="{CSRF_FIELD}" value="{token}"><button type="submit">Sign out</button>'
+               '</form></nav>')
+    return html.replace(b"</header>", nav.encode() + b"</header>", 1)
+
+
+CSRF_JS = """// Sends the page's CSRF token with the builder's own fetch calls (generator.community.middleware)
+(function () {
+  var meta = document.querySelector('meta[name="csrf-token"]');
+  if (!meta || !window.fetch) return;
+  var token = meta.getAttribute("content"), original = window.fetch;
+  window.fetch = function (input, init) {
+    init = init || {};
+    var url = typeof input === "string" ? input : input.url;
+    if (new URL(url, location.href).origin === location.origin) {
+      var headers = new Headers(init.headers || {});
+      headers.set("x-csrf-token", token);
+      init.headers = headers;
+    }
+    return original.call(this, input, init);
+  };
+})();
+"""

@@ -1,0 +1,102 @@
+"""The tables (SQLAlchemy 2 declarative models). Alembic's migrations in migrations/ create
+them; these classes are what the code reads and writes."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import (Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, Index)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Setting(Base):
+    """Site-wide values every worker reads (the cookie secret, made once on first start)."""
+    __tablename__ = "settings"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class User(Base):
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    role: Mapped[str] = mapped_column(String(16), default="player")  # "designer" or "player"
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Build(Base):
+    """A saved build. owner_key is the owner's user id, or 0 for the one person of a server
+    without accounts; stems are unique per owner."""
+    __tablename__ = "builds"
+    __table_args__ = (UniqueConstraint("owner_key", "stem", name="uq_builds_owner_stem"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    owner_key: Mapped[int] = mapped_column(Integer, default=0)
+    stem: Mapped[str] = mapped_column(String(80))
+    pack: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    name: Mapped[str] = mapped_column(String(200))
+    side: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    text: Mapped[str] = mapped_column(Text)  # the newest version, for reading without a join
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Version(Base):
+    """Every saved version of a build, numbered from 1; none is ever changed."""
+    __tablename__ = "versions"
+    __table_args__ = (UniqueConstraint("build_id", "n", name="uq_versions_build_n"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    build_id: Mapped[int] = mapped_column(ForeignKey("builds.id", ondelete="CASCADE"), index=True)
+    n: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Publication(Base):
+    """A build published for everyone: a frozen copy, legal under `points_limit` when published."""
+    __tablename__ = "publications"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    owner_key: Mapped[int] = mapped_column(Integer, default=0)
+    author: Mapped[str] = mapped_column(String(40))
+    pack: Mapped[str] = mapped_column(String(80), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    side: Mapped[str] = mapped_column(String(80))
+    points: Mapped[int] = mapped_column(Integer)
+    points_limit: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    code: Mapped[str] = mapped_column(Text)  # its share code
+    copies: Mapped[int] = mapped_column(Integer, default=0)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+    featured: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now, index=True)
+
+
+class PublishedCard(Base):
+    """Which cards (and characters: kind "character") a publication holds, for the filters
+    and the card statistics."""
+    __tablename__ = "published_cards"
+    __table_args__ = (Index("ix_published_cards_card", "card"),)
+    publication_id: Mapped[int] = mapped_column(ForeignKey("publications.id", ondelete="CASCADE"),
+                                                primary_key=True)
+    card: Mapped[str] = mapped_column(String(120), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)  # "card" or "character"
+    count: Mapped[int] = mapped_column(Integer, default=1)
+
+
+class SigninAttempt(Base):
+    """Failed sign-ins, by account name and by address, for the rate limit (kept in the
+    database so every worker counts the same)."""
+    __tablename__ = "signin_attempts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(120), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime, default=now, index=True)

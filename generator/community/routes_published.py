@@ -1,0 +1,151 @@
+"""A saved build's history (every version, restorable), publishing, the published builds
+(browse, open, copy into one's own builds), the designer's moderation and card statistics."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi.responses import PlainTextResponse, RedirectResponse, Response
+
+from generator.web.common import site_of
+from generator.web.pages import page
+from generator.web.state import document_from_yaml, to_yaml
+from generator.community.common import designer, store_of
+from generator.community.dbbuilds import owner_now, asker
+from generator.community.middleware import CSRF_JS
+from generator.community.publish import publish
+from generator.community.stats import card_stats, stats_csv
+
+router = APIRouter(include_in_schema=False)
+PAGE = 50
+
+
+@router.get("/community/csrf.js")
+def csrf_js():
+    return Response(CSRF_JS, media_type="text/javascript", headers={"Cache-Control": "max-age=3600"})
+
+
+@router.get("/p/{pack_id}/builds/{stem}/history")
+def history(request: Request, pack_id: str, stem: str):
+    pack = site_of(request).pack(pack_id)
+    site_of(request).builds.read(stem)  # 404 (or sign in) first
+    versions = store_of(request).versions(owner_now(), stem)
+    return page(request, "community_history.html", title=f"History of {stem}", pack=pack, stem=stem,
+                versions=versions)
+
+
+@router.get("/p/{pack_id}/builds/{stem}/versions/{n}.yaml")
+def version_file(request: Request, pack_id: str, stem: str, n: int):
+    site_of(request).pack(pack_id)
+    try:
+        text = store_of(request).version_text(owner_now(), stem, n)
+    except KeyError:
+        raise HTTPException(404, "no such version of that build") from None
+    return PlainTextResponse(text, media_type="application/yaml",
+                             headers={"Content-Disposition": f'attachment; filename="{stem}-v{n}.yaml"'})
+
+
+@router.post("/p/{pack_id}/builds/{stem}/restore/{n}")
+def restore(request: Request, pack_id: str, stem: str, n: int):
+    """Version n becomes the newest version (the ones after it are kept too)."""
+    site_of(request).pack(pack_id)
+    try:
+        text = store_of(request).version_text(owner_now(), stem, n)
+    except KeyError:
+        raise HTTPException(404, "no such version of that build") from None
+    site_of(request).builds.write(stem, text)
+    return RedirectResponse(f"/p/{pack_id}/builds/{stem}/history", status_code=303)
+
+
+@router.post("/p/{pack_id}/builds/{stem}/publish")
+def publish_build(request: Request, pack_id: str, stem: str, points_limit: str = Form("", max_length=12)):
+    site = site_of(request)
+    pack = site.pack(pack_id)
+    text = site.builds.read(stem)
+    limit = points_limit.strip()
+    if limit and not limit.isdigit():
+        limit = pack.spec.points_limits.get(limit)
+        if limit is None:
+            raise HTTPException(422, "the points limit is a number, or a name the pack gives a limit")
+    who = asker.get()
+    public_id = publish(store_of(request), pack, text, owner_now(), who.name, int(limit) if limit else None)
+    return RedirectResponse(f"/p/{pack_id}/published/{public_id}", status_code=303)
+
+
+@router.get("/p/{pack_id}/published")
+def browse(request: Request, pack_id: str, side: str = Query("", max_length=80),
+           max_points: str = Query("", max_length=9), character: str = Query("", max_length=120),
+           card: str = Query("", max_length=120), sort: str = Query("newest", pattern="^(newest|copied)$"),
+           page_no: int = Query(1, ge=1, le=10_000, alias="page")):
+    pack = site_of(request).pack(pack_id)
+    points = int(max_points) if max_points.isdigit() else None
+    who = asker.get()
+    found = store_of(request).browse(pack_id, side or None, points, character or None, card or None, sort, PAGE,
+                                     (page_no - 1) * PAGE, show_hidden=who.role == "designer" and not who.anonymous)
+    chars = sorted((c for c in pack.cards.values() if c.type in {s.base.type for s in pack.spec.sides.values()}),
+                   key=lambda c: c.name)
+    return page(request, "community_published.html", title=f"Published builds: {pack.spec.name}", pack=pack,
+                found=found, chars=chars, cards=sorted(pack.cards.values(), key=lambda c: c.name),
+                q={"side": side, "max_points": max_points, "character": character, "card": card, "sort": sort},
+                page_no=page_no, more=len(found) == PAGE, designer=who.role == "designer" and not who.anonymous)
+
+
+def _publication(request: Request, pack_id: str, public_id: str):
+    p = store_of(request).publication(public_id[:40])
+    who = asker.get()
+    if p is None or p.pack != pack_id or (p.hidden and not (who.role == "designer" and not who.anonymous)):
+        raise HTTPException(404, "no such published build")
+    return p
+
+
+@router.get("/p/{pack_id}/published/{public_id}.yaml")
+def published_file(request: Request, pack_id: str, public_id: str):
+    site_of(request).pack(pack_id)
+    p = _publication(request, pack_id, public_id)
+    return PlainTextResponse(p.text, media_type="application/yaml")
+
+
+@router.get("/p/{pack_id}/published/{public_id}")
+def open_published(request: Request, pack_id: str, public_id: str):
+    pack = site_of(request).pack(pack_id)
+    p = _publication(request, pack_id, public_id)
+    who = asker.get()
+    doc = document_from_yaml(p.text, pack, "the published build")
+    return page(request, "community_publication.html", title=f"{p.name}: published build", pack=pack, p=p, doc=doc,
+                designer=who.role == "designer" and not who.anonymous, can_copy=not who.anonymous)
+
+
+@router.post("/p/{pack_id}/published/{public_id}/copy")
+def copy_published(request: Request, pack_id: str, public_id: str):
+    site = site_of(request)
+    pack = site.pack(pack_id)
+    p = _publication(request, pack_id, public_id)
+    doc = document_from_yaml(p.text, pack, "the published build")
+    stem = site.builds.create(doc["name"], to_yaml(doc))
+    store_of(request).copied(p.public_id)
+    return RedirectResponse(f"/p/{pack_id}/edit?file={stem}", status_code=303)
+
+
+@router.post("/p/{pack_id}/published/{public_id}/flags")
+def flags(request: Request, pack_id: str, public_id: str, featured: str = Form(""), hidden: str = Form("")):
+    designer(request)
+    p = _publication(request, pack_id, public_id)
+    store_of(request).set_flags(p.public_id, featured=featured == "1", hidden=hidden == "1")
+    return RedirectResponse(f"/p/{pack_id}/published/{p.public_id}", status_code=303)
+
+
+@router.get("/p/{pack_id}/stats")
+def stats_page(request: Request, pack_id: str):
+    designer(request)
+    pack = site_of(request).pack(pack_id)
+    stats = card_stats(store_of(request), pack)
+    top = max((r.builds for r in stats.cards), default=0) or 1
+    return page(request, "community_stats.html", title=f"Card statistics: {pack.spec.name}", pack=pack, stats=stats,
+                top=top)
+
+
+@router.get("/p/{pack_id}/stats.csv")
+def stats_file(request: Request, pack_id: str):
+    designer(request)
+    pack = site_of(request).pack(pack_id)
+    return PlainTextResponse(stats_csv(card_stats(store_of(request), pack)), media_type="text/csv",
+                             headers={"Content-Disposition": f'attachment; filename="{pack_id}-card-stats.csv"'})

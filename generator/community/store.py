@@ -1,0 +1,303 @@
+"""The database: one engine per worker process, migrations run on start, and every read and
+write of builds, versions, publications and accounts. Nothing is cached between requests,
+so any number of workers (or machines) can share one database.
+
+URLs: `sqlite:///PATH` (the default, a file beside the builds folder) or
+`postgresql://USER@HOST/DB` (psycopg 3; `postgresql+psycopg://` is used for it).
+"""
+
+from __future__ import annotations
+
+import secrets
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import yaml
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, event, func, select, delete
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from generator.community.models import Build, Publication, PublishedCard, Setting, SigninAttempt, User, Version, now
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+DEFAULT_FILE = "pnp-site.sqlite3"  # beside the builds folder
+
+
+def engine_url(url: str) -> str:
+    """psycopg 3 for PostgreSQL (SQLAlchemy's bare `postgresql://` means psycopg2)."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def default_url(builds_dir: Path) -> str:
+    folder = Path(builds_dir).resolve()
+    return f"sqlite:///{folder.parent / DEFAULT_FILE}"
+
+
+def shown(url: str) -> str:
+    """The URL without its password, for messages and logs; a SQLite file by its path
+    (relative to the current folder when it is under it)."""
+    if url.startswith("sqlite:///"):
+        path = Path(url[len("sqlite:///"):])
+        try:
+            return str(path.resolve().relative_to(Path.cwd().resolve()))
+        except ValueError:
+            return str(path)
+    head, sep, tail = url.partition("://")
+    if "@" in tail:
+        cred, _, rest = tail.rpartition("@")
+        tail = cred.split(":", 1)[0] + ":***@" + rest if ":" in cred else tail
+    return head + sep + tail
+
+
+class Conflict(Exception):
+    """A name another row holds already (the caller tries the next one)."""
+
+
+class Store:
+    def __init__(self, url: str):
+        self.url = engine_url(url)
+        sqlite = self.url.startswith("sqlite")
+        kwargs = {"connect_args": {"timeout": 30}} if sqlite else {"pool_pre_ping": True, "pool_size": 5,
+                                                                     "max_overflow": 10}
+        if sqlite and ":///" in self.url and not self.url.endswith(":memory:"):
+            Path(self.url.split(":///", 1)[1]).parent.mkdir(parents=True, exist_ok=True)
+        self.engine = create_engine(self.url, **kwargs)
+        if sqlite:
+            @event.listens_for(self.engine, "connect")
+            def _pragmas(dbapi, _record):  # WAL: readers never wait for the one writer
+                cur = dbapi.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.execute("PRAGMA busy_timeout=30000")
+                cur.close()
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    # ---- set-up -----------------------------------------------------------------------------
+
+    def migrate(self) -> None:
+        """Bring the tables up to the newest migration (from empty, or from any older one).
+        On PostgreSQL an advisory lock lets only one worker migrate at a time."""
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7021)")
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def secret(self) -> str:
+        """The cookie secret every worker shares: made once, kept in the database."""
+        with self.session() as s:
+            row = s.get(Setting, "secret")
+            if row:
+                return row.value
+        try:
+            with self.session() as s:
+                s.add(Setting(key="secret", value=secrets.token_urlsafe(48)))
+        except IntegrityError:
+            pass  # another worker made it first
+        with self.session() as s:
+            return s.get(Setting, "secret").value
+
+    @contextmanager
+    def session(self):
+        with self.sessions() as s:
+            with s.begin():
+                yield s
+
+    # ---- builds -----------------------------------------------------------------------------
+
+    def build(self, owner: int, stem: str) -> Build | None:
+        with self.session() as s:
+            return s.scalar(select(Build).where(Build.owner_key == owner, Build.stem == stem))
+
+    def builds(self, owner: int, pack: str | None = None) -> list[Build]:
+        with self.session() as s:
+            q = select(Build).where(Build.owner_key == owner)
+            if pack is not None:
+                q = q.where((Build.pack == pack) | (Build.pack.is_(None)))
+            return list(s.scalars(q.order_by(Build.stem)))
+
+    def insert(self, owner: int, stem: str, text: str) -> None:
+        """A new build under `stem` with `text` as version 1; Conflict if the name is taken."""
+        meta = _meta(text)
+        try:
+            with self.session() as s:
+                b = Build(owner_key=owner, stem=stem, text=text, version=1, created_at=now(), updated_at=now(), **meta)
+                s.add(b)
+                s.flush()
+                s.add(Version(build_id=b.id, n=1, text=text, created_at=now()))
+        except IntegrityError:
+            raise Conflict(stem) from None
+
+    def save(self, owner: int, stem: str, text: str, create: bool = True) -> int:
+        """Save `text` as the next version of the build `stem` (a new build if there is none
+        and `create`); the version number. Two saves at once both land, one after the other."""
+        for _ in range(50):
+            try:
+                with self.session() as s:
+                    b = s.scalar(select(Build).where(Build.owner_key == owner, Build.stem == stem)
+                                 .with_for_update())
+                    if b is None:
+                        if not create:
+                            raise KeyError(stem)
+                        raise Conflict("missing")
+                    n = (s.scalar(select(func.max(Version.n)).where(Version.build_id == b.id)) or 0) + 1
+                    s.add(Version(build_id=b.id, n=n, text=text, created_at=now()))
+                    for k, v in _meta(text).items():
+                        setattr(b, k, v)
+                    b.text, b.version, b.updated_at = text, n, now()
+                    return n
+            except Conflict:
+                try:
+                    self.insert(owner, stem, text)
+                    return 1
+                except Conflict:
+                    continue  # made meanwhile: save over it
+            except (IntegrityError, OperationalError):
+                continue  # two saves took the same number (or SQLite was busy): try again
+        raise RuntimeError("the build could not be saved: the database stayed busy")
+
+    def rename(self, owner: int, stem: str, new_stem: str, text: str) -> None:
+        try:
+            with self.session() as s:
+                b = s.scalar(select(Build).where(Build.owner_key == owner, Build.stem == stem))
+                if b is None:
+                    raise KeyError(stem)
+                b.stem = new_stem
+                s.flush()
+        except IntegrityError:
+            raise Conflict(new_stem) from None
+        self.save(owner, new_stem, text, create=False)
+
+    def delete(self, owner: int, stem: str) -> bool:
+        with self.session() as s:
+            b = s.scalar(select(Build).where(Build.owner_key == owner, Build.stem == stem))
+            if b is None:
+                return False
+            s.execute(delete(Version).where(Version.build_id == b.id))
+            s.delete(b)
+            return True
+
+    def versions(self, owner: int, stem: str) -> list[Version]:
+        with self.session() as s:
+            b = s.scalar(select(Build).where(Build.owner_key == owner, Build.stem == stem))
+            if b is None:
+                raise KeyError(stem)
+            return list(s.scalars(select(Version).where(Version.build_id == b.id).order_by(Version.n.desc())))
+
+    def version_text(self, owner: int, stem: str, n: int) -> str:
+        with self.session() as s:
+            b = s.scalar(select(Build).where(Build.owner_key == owner, Build.stem == stem))
+            v = b and s.scalar(select(Version).where(Version.build_id == b.id, Version.n == n))
+            if v is None:
+                raise KeyError(n)
+            return v.text
+
+    # ---- accounts ---------------------------------------------------------------------------
+
+    def add_user(self, name: str, password_hash: str, role: str | None = None) -> User:
+        """A new account; the first one made is the designer's (the site's admin)."""
+        with self.session() as s:
+            if role is None:
+                role = "player" if s.scalar(select(func.count()).select_from(User)) else "designer"
+            u = User(name=name, password_hash=password_hash, role=role, created_at=now())
+            s.add(u)
+            try:
+                s.flush()
+            except IntegrityError:
+                raise Conflict(name) from None
+            return u
+
+    def user(self, user_id: int | None = None, name: str | None = None) -> User | None:
+        with self.session() as s:
+            if user_id is not None:
+                return s.get(User, user_id)
+            return s.scalar(select(User).where(User.name == name))
+
+    def set_password(self, user_id: int, password_hash: str) -> None:
+        with self.session() as s:
+            s.get(User, user_id).password_hash = password_hash
+
+    def failed_signins(self, keys: list[str], window: timedelta) -> int:
+        with self.session() as s:
+            since = now() - window
+            s.execute(delete(SigninAttempt).where(SigninAttempt.at < now() - timedelta(days=1)))
+            return max(s.scalar(select(func.count()).select_from(SigninAttempt)
+                                .where(SigninAttempt.key == k, SigninAttempt.at >= since)) or 0 for k in keys)
+
+    def failed_signin(self, keys: list[str]) -> None:
+        with self.session() as s:
+            s.add_all(SigninAttempt(key=k[:120], at=now()) for k in keys)
+
+    def users(self) -> list[User]:
+        with self.session() as s:
+            return list(s.scalars(select(User).order_by(User.id)))
+
+    def owners(self) -> list[int]:
+        with self.session() as s:
+            return sorted(s.scalars(select(Build.owner_key).distinct()))
+
+    # ---- publications -----------------------------------------------------------------------
+
+    def publish(self, owner: int, author: str, pack: str, name: str, side: str, points: int,
+                points_limit: int | None, text: str, code: str, cards: dict[str, int], characters: set[str]) -> str:
+        public_id = secrets.token_urlsafe(12)
+        with self.session() as s:
+            p = Publication(public_id=public_id, owner_key=owner, author=author, pack=pack, name=name, side=side,
+                            points=points, points_limit=points_limit, text=text, code=code, copies=0, hidden=False,
+                            featured=False, created_at=now())
+            s.add(p)
+            s.flush()
+            s.add_all(PublishedCard(publication_id=p.id, card=c, kind="card", count=n) for c, n in cards.items())
+            s.add_all(PublishedCard(publication_id=p.id, card=c, kind="character", count=1) for c in characters)
+        return public_id
+
+    def publication(self, public_id: str) -> Publication | None:
+        with self.session() as s:
+            return s.scalar(select(Publication).where(Publication.public_id == public_id))
+
+    def copied(self, public_id: str) -> None:
+        with self.session() as s:
+            s.execute(Publication.__table__.update().where(Publication.public_id == public_id)
+                      .values(copies=Publication.copies + 1))
+
+    def set_flags(self, public_id: str, **flags) -> None:
+        with self.session() as s:
+            s.execute(Publication.__table__.update().where(Publication.public_id == public_id).values(**flags))
+
+    def browse(self, pack: str, side: str | None = None, max_points: int | None = None,
+               character: str | None = None, card: str | None = None, sort: str = "newest",
+               limit: int = 50, offset: int = 0, show_hidden: bool = False) -> list[Publication]:
+        with self.session() as s:
+            q = select(Publication).where(Publication.pack == pack)
+            if not show_hidden:
+                q = q.where(Publication.hidden.is_(False))
+            if side:
+                q = q.where(Publication.side == side)
+            if max_points is not None:
+                q = q.where(Publication.points <= max_points)
+            for kind, value in (("character", character), ("card", card)):
+                if value:
+                    q = q.where(Publication.id.in_(select(PublishedCard.publication_id).where(
+                        PublishedCard.card == value, PublishedCard.kind == kind)))
+            order = Publication.copies.desc() if sort == "copied" else Publication.created_at.desc()
+            q = q.order_by(Publication.featured.desc(), order, Publication.id.desc()).limit(limit).offset(offset)
+            return list(s.scalars(q))
+
+
+def _meta(text: str) -> dict:
+    """pack, name and side from a build file's top-level keys (for the lists and filters)."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        data = None
+    data = data if isinstance(data, dict) else {}
+    pick = lambda k, n: str(data[k])[:n] if isinstance(data.get(k), (str, int)) else None  # noqa: E731
+    return {"pack": pick("pack", 80), "name": pick("name", 200) or "build", "side": pick("side", 80)}
+
