@@ -199,11 +199,11 @@ def rebuild_seconds(repeat: int, cards: int = 900):
                 start = first = time.perf_counter()
                 card_file.write_text(text, encoding="utf-8")
                 while target.stat().st_mtime_ns == before:
-                    if time.perf_counter() - start > 5:  # an event lost by the OS: save again
+                    if time.perf_counter() - start > 60:  # an event lost by the OS: save again
                         start = time.perf_counter()
                         card_file.write_text(text, encoding="utf-8")
-                    if time.perf_counter() - first > 30:
-                        raise RuntimeError("watch did not rebuild within 30 s")
+                    if time.perf_counter() - first > 180:
+                        raise RuntimeError("watch did not rebuild within 180 s")
                     time.sleep(0.005)
                 times.append(time.perf_counter() - start)
                 _wait_for(proc, "rebuilt")
