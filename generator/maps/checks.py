@@ -26,6 +26,7 @@ from generator.core.errors import did_you_mean, short_list
 from generator.core.report import Violation
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
+from generator.maps import placing
 from generator.pack.load import load_presets
 
 if TYPE_CHECKING:
@@ -266,10 +267,19 @@ def _shape_location(m: HexMap, h: Hex) -> tuple[Location, str]:
 # ---- footprint checks --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Placement:
-    anchor: Hex
-    cells: frozenset  # absolute hexes covered
+    """A footprint standing on the map: its anchor hex and the cells it covers (made on demand)."""
+
+    __slots__ = ("anchor", "shape", "_cells")
+
+    def __init__(self, anchor: Hex, shape: frozenset):
+        self.anchor, self.shape, self._cells = anchor, shape, None
+
+    @property
+    def cells(self) -> frozenset:  # absolute hexes covered
+        if self._cells is None:
+            self._cells = hexgrid.translate(self.shape, self.anchor)
+        return self._cells
 
 
 def _orientations(fp: Footprint) -> list[frozenset]:
@@ -281,13 +291,15 @@ def _orientations(fp: Footprint) -> list[frozenset]:
 
 
 def placements(allowed: frozenset, shapes: list[frozenset]) -> list[Placement]:
+    return [Placement(placing.hex_of(k), shape.cells) for shape, k in _starts(allowed, shapes)]
+
+
+def _starts(allowed, shapes) -> list[tuple[placing.Shape, int]]:
+    """(shape, anchor as int) for every placement, shape by shape, anchors in hex order."""
     out = []
     for shape in shapes:
-        offsets = sorted(shape)
-        for aq, ar in sorted(allowed):
-            # plain tuples hash like Hex: test membership before building any Hex
-            if all((aq + q, ar + r) in allowed for q, r in offsets):
-                out.append(Placement(Hex(aq, ar), hexgrid.translate(shape, (aq, ar))))
+        shape = shape if isinstance(shape, placing.Shape) else placing.Shape(shape, MIN_DISTANCE)
+        out += [(shape, k) for k in placing.anchors(allowed, shape)]
     return out
 
 
@@ -331,18 +343,18 @@ def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=(),
     zone = _zone_of(m, fp.side, use_zones)
     start_cells = walkable & zone if zone is not None else walkable
     shapes = _orientations(fp)
-    starts = placements(start_cells, shapes)
+    starts = _starts(start_cells, [placing.Shape(shape, MIN_DISTANCE) for shape in shapes])
     zone_path = ("zones", fp.side)
     where = m.at(zone_path, key=True) if zone is not None else m.at(("shape",))
     stats = {"size": fp.size, "orientations": len(shapes), "start_placements": len(starts)}
     if not starts:
         return [_no_placement(m, fp, shapes, start_cells, zone is not None, where)], stats
-    movers = [p for p in starts if can_move(p, walkable)]
-    if not movers:
-        p = starts[0]
+    walk = placing.keys(walkable)
+    if not any(placing.can_move(shape, k, walk) for shape, k in starts):
+        anchor = placing.hex_of(starts[0][1])
         return [map_violation("map.boss-fit",
                               f"`{fp.name}` ({fp.size} hexes) fits only where it can never move: centred on hex "
-                              f"{p.anchor} it can neither step one hex nor turn 60° about any of its hexes",
+                              f"{anchor} it can neither step one hex nor turn 60° about any of its hexes",
                               where, "zones." + fp.side if zone is not None else "shape",
                               observed=f"{len(starts)} placements, none can move",
                               expected="a placement with room to step or turn",
@@ -352,35 +364,37 @@ def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=(),
     return _check_party(m, fp, party, starts, pack_sides), stats
 
 
-def _check_party_open(m: HexMap, fp: Footprint, party: int, starts: list[Placement]) -> list[Violation]:
-    """The rules' setup: the boss player picks the spot, so one spot with room is enough."""
-    cells = m.walkable_hexes
+def _check_party_open(m: HexMap, fp: Footprint, party: int, starts: list) -> list[Violation]:
+    """The rules' setup: the boss player picks the spot, so one spot with room is enough.
+    starts: (placing.Shape, anchor as int) pairs."""
+    cells = placing.keys(m.walkable_hexes)
     best = None
-    for p in starts:
-        free = len(cells - hexgrid.dilate(p.cells, MIN_DISTANCE))
+    for shape, k in starts:
+        free = placing.free_after(shape, k, cells)
         if best is None or free > best[1]:
-            best = (p, free)
+            best = (k, free)
             if free >= party:
                 return []
-    p, free = best
+    k, free = best
     return [map_violation("map.placement",
                f"wherever `{fp.name}` stands, at most {free} walkable hex{'es' if free != 1 else ''} "
                f"{'is' if free == 1 else 'are'} more than {MIN_DISTANCE} hexes from it (best: centred on hex "
-               f"{p.anchor}); a party of {party} needs {party}",
+               f"{placing.hex_of(k)}); a party of {party} needs {party}",
                m.at(("shape",)), "shape", observed=free, expected=f"at least {party}",
                fix="enlarge the map, or clear room away from where the boss can stand")]
 
 
 def _no_placement(m: HexMap, fp: Footprint, shapes, allowed, zoned: bool, where: Location) -> Violation:
     """Explain the closest miss: where the footprint nearly fits and what is in the way."""
-    best = None
+    best = None  # (blocked count, anchor, shape), the first of the fewest
+    ok, anchors = placing.keys(allowed), [(h, placing.key(h)) for h in sorted(m.hexes)]
     for shape in shapes:
-        for anchor in sorted(m.hexes):
-            cells = hexgrid.translate(shape, anchor)
-            blocked = sorted(cells - allowed)
-            if best is None or len(blocked) < len(best[1]):
-                best = (anchor, blocked)
-    anchor, blocked = best if best else (hexgrid.ORIGIN, [])
+        offsets = placing.Shape(shape, MIN_DISTANCE).offsets
+        for anchor, k in anchors:
+            missing = sum(1 for o in offsets if k + o not in ok)
+            if best is None or missing < best[0]:
+                best = (missing, anchor, shape)
+    anchor, blocked = (best[1], sorted(hexgrid.translate(best[2], best[1]) - allowed)) if best else (hexgrid.ORIGIN, [])
     reasons, entry = [], None
     for h in blocked[:4]:
         if h not in m.hexes:
@@ -404,33 +418,29 @@ def _no_placement(m: HexMap, fp: Footprint, shapes, allowed, zoned: bool, where:
                          fix="clear those hexes" + (" or enlarge the zone" if zoned else " or enlarge the map"))
 
 
-def _check_party(m: HexMap, fp: Footprint, party: int, starts: list[Placement], pack_sides) -> list[Violation]:
-    cells, zones = _party_cells(m, fp.side, pack_sides)
+def _check_party(m: HexMap, fp: Footprint, party: int, starts: list, pack_sides) -> list[Violation]:
+    """starts: (placing.Shape, anchor as int) pairs."""
+    hexes, zones = _party_cells(m, fp.side, pack_sides)
+    cells = placing.keys(hexes)
     worst = None
-    # A placement rules out its cells dilated by MIN_DISTANCE. The dilation of each
-    # orientation is computed once, as offsets from the anchor; an orientation whose
-    # dilation leaves enough hexes even if it fell entirely on them is skipped.
-    dilations: dict = {}
-    for p in starts:
-        key = hexgrid.translate(p.cells, (-p.anchor.q, -p.anchor.r))
-        if key not in dilations:
-            dilations[key] = sorted(hexgrid.dilate(key, MIN_DISTANCE))
-        around = dilations[key]
-        if len(cells) - len(around) >= party:
+    # A placement rules out its cells dilated by MIN_DISTANCE (each orientation's dilation is
+    # worked out once, as offsets from the anchor); an orientation whose dilation leaves
+    # enough hexes even if it fell entirely on them is skipped.
+    for shape, k in starts:
+        if len(cells) - len(shape.dilation) >= party:
             continue
-        aq, ar = p.anchor
-        free = len(cells) - sum(1 for q, r in around if (aq + q, ar + r) in cells)
+        free = placing.free_after(shape, k, cells)
         if worst is None or free < worst[1]:
-            worst = (p, free)
+            worst = (k, free)
             if free == 0:
                 break  # nothing can be worse
     if worst is None or worst[1] >= party:
         return []
-    p, free = worst
+    anchor, free = placing.hex_of(worst[0]), worst[1]
     where = m.at(("zones", zones[0]), key=True) if zones else m.at(("shape",))
     in_zone = f" in the `{'`/`'.join(zones)}` zone" if zones else ""
     return [map_violation("map.placement",
-                          f"with `{fp.name}` centred on hex {p.anchor}, only {free} walkable hex{'es' if free != 1 else ''}"
+                          f"with `{fp.name}` centred on hex {anchor}, only {free} walkable hex{'es' if free != 1 else ''}"
                           f"{in_zone} {'is' if free == 1 else 'are'} more than {MIN_DISTANCE} hexes from it; "
                           f"a party of {party} needs {party}",
                           where, "zones." + zones[0] if zones else "shape", observed=free, expected=f"at least {party}",

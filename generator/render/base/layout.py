@@ -305,10 +305,16 @@ class LayoutSet:
         self.folders = folders
         self.env = make_environment()
         self._cache: dict[str, Layout] = {}
+        self._paths: dict[str, Path | None] = {}  # resolved once per name (a set lives for one build)
 
     def path_of(self, name: str) -> Path | None:
         if not isinstance(name, str) or not LAYOUT_NAME.match(name):
             return None  # a layout is named by a plain file name: never a path out of its folder
+        if name not in self._paths:
+            self._paths[name] = self._find(name)
+        return self._paths[name]
+
+    def _find(self, name: str) -> Path | None:
         for folder in self.folders:
             path = folder / f"{name}.yaml"
             if path.is_file():  # (a loop of links is not a file)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import time
+import zlib
 
 from reportlab import rl_config
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfdoc import PDFStream
 from reportlab.pdfgen import canvas as rl_canvas
 
 from generator.render.base.fonts import register_fonts
@@ -27,12 +29,42 @@ def source_date() -> float | None:
     return None
 
 
+class _Flated:
+    """The Flate filter of a page stream compressed already, when its page was closed."""
+
+    pdfname = "FlateDecode"
+
+    @staticmethod
+    def encode(content: bytes) -> bytes:
+        return content
+
+
+_FLATED = _Flated()
+
+
+class FlatCanvas(rl_canvas.Canvas):
+    """A canvas that compresses each page's stream as the page closes. ReportLab keeps every
+    page's drawing commands as text until `save()` and compresses them there; a 50,000-card
+    deck held some 400 MB of them. The stream is compressed by the same zlib call with the same
+    input, and written under the same dictionary, so the file's bytes do not change."""
+
+    def showPage(self):
+        super().showPage()
+        page = self._doc.Pages.pages[-1]
+        if page.compression and page.stream and not page.Contents and not rl_config.useA85:
+            stream = PDFStream(filters=[_FLATED])
+            code = page.stream
+            stream.content = zlib.compress(code.encode("utf8") if isinstance(code, str) else code)
+            stream.__Comment__ = "page stream"
+            page.Contents, page.stream = stream, None
+
+
 def new_canvas(target, page_size_pt: tuple[float, float], title: str, subject: str = "") -> rl_canvas.Canvas:
     """A canvas whose bytes depend only on what is drawn: invariant mode, no timestamps
     unless SOURCE_DATE_EPOCH asks for one, fonts registered and embedded."""
     register_fonts()
     epoch = source_date()
-    c = rl_canvas.Canvas(target, pagesize=page_size_pt, invariant=1, pageCompression=1,
+    c = FlatCanvas(target, pagesize=page_size_pt, invariant=1, pageCompression=1,
                          initialFontName="PnpSans")
     if epoch is not None:
         c._doc._timeStamp.t = epoch  # invariant mode pins the date; SOURCE_DATE_EPOCH replaces it
