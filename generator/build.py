@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import errno
 import time
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 
 from generator.core import progress, staging
@@ -32,25 +32,11 @@ from generator.render.rulebook.quickref import build_quick_reference_pdf, has_qu
 from generator.share.decklist_files import load_build_file
 from generator.export.services import run_extra_profile
 from generator.export.tts_save import save_name, write_tts_save
+from generator.export.options import BuildOptions
 
 
 HOME_PARTS = ("rulebook", "maps", "cards", "pieces")  # longest first, for the worker pool
 WORKERS = 2
-
-
-@dataclass(frozen=True)
-class Options:
-    paper: str = "a4"
-    duplex: str = "long-edge"
-    back_offset: tuple = (0.0, 0.0)
-    png_size: str = "mpc"
-    # print services, CMYK, cutting machines, TTS (generator/export/services.py)
-    color: str = "rgb"
-    icc: str | None = None
-    ink_limit: float = 240.0
-    cut: str | None = None
-    cut_inset: float = 0.0
-    tts_url_base: str | None = None
 
 
 def _timed(path, fn, *args, **kw) -> str:
@@ -64,7 +50,7 @@ def _timed(path, fn, *args, **kw) -> str:
     return f"wrote {path} ({detail}{', ' if detail else ''}{time.perf_counter() - start:.2f} s)"
 
 
-def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out: Path, opt: Options):
+def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out: Path, opt: BuildOptions):
     """Yields the part's lines, each as soon as its file is made."""
     if part == "cards":
         shared = CardShared(pack)
@@ -124,34 +110,41 @@ def _read_shared_files(pack: Pack) -> None:
             pass
 
 
-def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "home", paper: str = "a4",
-              duplex: str = "long-edge", back_offset=(0.0, 0.0), png_size: str = "mpc", only: str = "all",
-              out_dir: Path | None = None, parallel: bool = True, extra: dict | None = None):
-    """Yields one line per file written (and a warning line per layout problem), each part's
-    lines as soon as that part is made. All or nothing: every output is written under a
-    temporary name and all are renamed only when every part has succeeded; a failure, or a
-    SIGINT / SIGTERM, stops the workers and removes the temporary files (core/staging.py).
-    Progress goes to core/progress.py's listener when one is set."""
+def build_folder(pack_dir: Path, build_file: Path | None = None, options: BuildOptions = BuildOptions(),
+                 out_dir: Path | None = None, parallel: bool = True):
+    """`run_build` for a pack folder and a build file (YAML or a deck list), as the command
+    line names them: loads both, then yields run_build's lines."""
     with stop_on_signals():  # from the start: a stop while the pack loads is a clean stop too
         pack = load_pack(Path(pack_dir))
-        build = load_build_file(build_file, pack) if build_file else None  # YAML or a deck list
-        out = output_dir(pack, out_dir)
+        build = load_build_file(build_file, pack) if build_file else None
+        stem = Path(build_file).stem if build_file else None
+        yield from run_build(pack, build, options, out_dir, stem=stem, parallel=parallel)
+
+
+def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = BuildOptions(),
+              out: Path | None = None, *, stem: str | None = None, parallel: bool = True):
+    """Yields one line per file written (and a warning line per layout problem), each part's
+    lines as soon as that part is made, for a loaded pack (and build: its outputs are named
+    after `stem`). All or nothing: every output is written under a temporary name and all
+    are renamed only when every part has succeeded; a failure, or a SIGINT / SIGTERM, stops
+    the workers and removes the temporary files (core/staging.py). Progress goes to
+    core/progress.py's listener when one is set."""
+    with stop_on_signals():
+        out = output_dir(pack, out)
         try:
             check_output_dir(out)
             staging.sweep_stale(out)  # what a killed build left behind
         except OSError as exc:  # a name too long, a loop of links...
             raise staging.output_error(exc, out) from None
-        check_not_empty(pack, build, profile, only)
-        stem = Path(build_file).stem if build_file else None
-        opt = Options(paper, duplex, tuple(back_offset), png_size, **(extra or {}))
+        check_not_empty(pack, build, options.profile, options.only)
+        opt = options if options.back_offset is not None else replace(options, back_offset=(0.0, 0.0))
         token = staging.new_token()
         pending: list = []
         committed = False
         try:
             try:
                 with staging.staged(token) as stage:
-                    yield from _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token,
-                                          stage)
+                    yield from _run_parts(pack, build, stem, out, opt, parallel, token, stage)
                     pending = stage.pending
                 with past_stopping():  # all renamed, or none: a signal now waits, then is moot
                     staging.commit(pending)
@@ -195,10 +188,11 @@ def check_not_empty(pack, build, profile: str, only: str) -> None:
                                   fix="add cards to cards/*.yaml (see docs/formats.md), or build another part")])
 
 
-def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token, stage):
+def _run_parts(pack, build, stem, out, opt, parallel, token, stage):
     """Yields each part's lines as that part is made."""
+    profile = opt.profile
     if profile == "home":
-        parts = HOME_PARTS if only == "all" else (only,)
+        parts = HOME_PARTS if opt.only == "all" else (opt.only,)
         if parallel and build is None and len(parts) > 1:
             _read_shared_files(pack)
             yield from _parallel_parts(pack, parts, out, opt, token, stage)

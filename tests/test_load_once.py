@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import run_build
+from generator.build import build_folder
 from generator.cli.targets import validate_target
 from generator.core import yamlio
 from generator.pack.load import load_pack
@@ -34,7 +34,7 @@ def parses(monkeypatch):
 @pytest.mark.parametrize("pack", ["boss_fight", "tactics"])
 def test_one_build_of_the_whole_kit_parses_each_file_once(tmp_path, parses, monkeypatch, pack):
     monkeypatch.chdir(REPO)
-    lines = list(run_build(Path("card_data") / pack, out_dir=tmp_path, parallel=False))
+    lines = list(build_folder(Path("card_data") / pack, out_dir=tmp_path, parallel=False))
     assert any("cards.pdf" in line for line in lines) and any("rulebook.pdf" in line for line in lines)
     pack_files = [f for f in parses if f.startswith(f"card_data/{pack}/")]
     assert f"card_data/{pack}/game.yaml" in pack_files
@@ -69,7 +69,7 @@ def test_the_loaded_pack_carries_its_presets_and_maps_to_the_workers(monkeypatch
 
     import generator.build as build_module
     monkeypatch.setattr(build_module, "worker_pool", pool)
-    list(run_build(Path("card_data/boss_fight"), out_dir=Path("unused")))
+    list(build_folder(Path("card_data/boss_fight"), out_dir=Path("unused")))
     packs = {id(job[1]) for job in sent}
     assert [job[0] for job in sent] == ["rulebook", "maps", "cards", "pieces"] and len(packs) == 1
     pack = sent[0][1]
