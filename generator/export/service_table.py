@@ -1,7 +1,7 @@
 """The print-service presets: each a named set of `pnp build` options, with what the service
 asks for and what the preset writes. `pnp build --help`, `--service` and the README list this
 table. It imports no writer, so the command line reads it without loading ReportLab (the
-writers are in services.py). Numbers come from PRINT-SPECS.md.
+writers are the profiles' modules, export/profiles/). Numbers come from PRINT-SPECS.md.
 """
 
 from __future__ import annotations
