@@ -51,9 +51,9 @@ def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, ou
     job = ProfileJob(pack, build, stem, out, opt, part, _timed)
     if part == "cards":
         job.shared = CardShared(pack)
-        # the layout checks, as warnings, made here where the card resources already are
-        yield from layout_warning_lines(pack, build, job.shared)
         job.faces = build_faces(pack, build, job.shared) if build else pack_faces(pack, job.shared)
+        # the layout checks, as warnings, of the same faces, made where the card resources already are
+        yield from layout_warning_lines(pack, build, job.shared, job.faces)
     yield from writer(opt.profile).write(job)
     if job.low_contrast:
         yield from ("warning: " + line.split(" ", 1)[1] for line in grouped_lines(contrast_findings(job.low_contrast)))

@@ -50,6 +50,36 @@ def test_validating_a_pack_parses_each_file_once(parses, monkeypatch):
     assert {f: n for f, n in parses.items() if n != 1} == {}
 
 
+@pytest.fixture
+def built(monkeypatch):
+    """Counts every preset built into a Build and every map built from its document, by file."""
+    import generator.maps.load as map_load
+    import generator.pack.load as pack_load
+    counts: collections.Counter = collections.Counter()
+    make_build, make_map = pack_load.build_from_document, map_load.map_from_document
+
+    def counting_build(doc, pack):
+        counts[("build", doc.file)] += 1
+        return make_build(doc, pack)
+
+    def counting_map(doc, pack, mid):
+        counts[("map", doc.file)] += 1
+        return make_map(doc, pack, mid)
+
+    monkeypatch.setattr(pack_load, "build_from_document", counting_build)
+    monkeypatch.setattr(map_load, "map_from_document", counting_map)
+    return counts
+
+
+def test_validating_a_pack_builds_each_preset_and_map_once(built, monkeypatch):
+    """The presets' reports, the rulebook's preset pages (drawn by the render check) and the
+    maps' checks share one Build per preset and one map per file."""
+    monkeypatch.chdir(REPO)
+    validate_target(Path("card_data/boss_fight"))
+    assert sum(1 for kind, _f in built if kind == "build") == 10 and sum(1 for kind, _f in built if kind == "map") == 7
+    assert {key: n for key, n in built.items() if n != 1} == {}
+
+
 def test_the_loaded_pack_carries_its_presets_and_maps_to_the_workers(monkeypatch):
     """The parallel build sends the loaded pack (with its parsed presets and maps) to each
     worker process instead of a folder to read again."""

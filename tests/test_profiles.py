@@ -64,3 +64,32 @@ def test_every_registered_profile_builds(tmp_path, pack, name):
         files = [made] if made.is_file() else [f for f in made.rglob("*") if f.is_file()]
         assert files and all(f.stat().st_size > 0 for f in files)
     assert not [p for p in tmp_path.rglob("*") if ".pnp-" in p.name]  # nothing staged left behind
+
+
+def test_the_tts_folder_is_staged_with_the_rest(tmp_path, pack, monkeypatch):
+    """A failure while the save is made keeps the previous tts folder whole and leaves no
+    temporary folder: the deck sheets, maps and save are swapped in together or not at all."""
+    from generator.core.errors import InputError, Location, Problem
+    import generator.export.profiles.tts as tts
+    (tmp_path / "tts").mkdir()
+    (tmp_path / "tts" / "old.json").write_text("{}")
+
+    def fail(*args, **kw):
+        raise InputError([Problem("test.fail", "the save failed", Location("test"))])
+    monkeypatch.setattr(tts, "write_tts_save", fail)
+    with pytest.raises(InputError):
+        list(run_build(pack, None, BuildOptions.make("tts"), tmp_path, parallel=False))
+    assert [p.name for p in tmp_path.iterdir()] == ["tts"]
+    assert [p.name for p in (tmp_path / "tts").iterdir()] == ["old.json"]
+
+
+def test_the_cards_part_builds_its_faces_once(tmp_path, pack, monkeypatch):
+    """The layout checks and the sheets share the faces the build made."""
+    import generator.build as build_module
+    import generator.preflight.layout as layout
+    calls = []
+    for module in (build_module, layout):
+        real = module.pack_faces
+        monkeypatch.setattr(module, "pack_faces", lambda *a, real=real, **kw: calls.append(1) or real(*a, **kw))
+    lines = list(run_build(pack, None, BuildOptions.make("home", only="cards"), tmp_path, parallel=False))
+    assert any("cards.pdf" in line for line in lines) and len(calls) == 1
