@@ -33,6 +33,7 @@ SERVICES: dict[str, Service] = {
                               "cards-printplaygames.pdf on 12 x 18 in sheets with crop marks and mirrored backs (RGB)",
                               {"profile": "printplaygames"}),
 }
+PREFLIGHT_SERVICES = ("home", "mpc", "tgc", "dtc")  # the services whose requirements `pnp preflight` knows
 SERVICE_ALIASES = {"drivethrucards": "dtc", "makeplayingcards": "mpc", "thegamecrafter": "tgc", "ppg": "printplaygames"}
 
 
