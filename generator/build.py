@@ -9,48 +9,28 @@ from __future__ import annotations
 
 import errno
 import time
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 
 from generator.core import progress, staging
 from generator.core.errors import InputError, Location, Problem
 from generator.core.workers import past_stopping, progress_queue, stop_on_signals, worker_pool
-from generator.export.raster import export_pngs, export_tts
-from generator.kit import build_faces, output_dir, pack_faces, wants_reference_card
+from generator.export.options import BuildOptions
+from generator.export.profile_table import PROFILES
+from generator.export.profiles import ProfileJob, writer
+from generator.kit import build_faces, output_dir, pack_faces
 from generator.maps.load import load_pack_maps
 from generator.pack.load import load_pack, load_presets
 from generator.pack.model import Build, Pack
 from generator.preflight.layout import contrast_findings, grouped_lines, layout_warning_lines
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardFace, CardShared
-from generator.render.cards.sheets import (write_calibration, write_gutterfold, write_home_sheets,
-                                           write_print_shop)
-from generator.render.maps.document import build_maps_pdf, export_map_pngs
-from generator.render.pieces.document import build_pieces_pdf
-from generator.render.rulebook.book import build_rulebook_pdf
-from generator.render.rulebook.quickref import build_quick_reference_pdf, has_quick_reference
 from generator.share.decklist_files import load_build_file
-from generator.export.services import run_extra_profile
-from generator.export.tts_save import save_name, write_tts_save
 
 
-HOME_PARTS = ("rulebook", "maps", "cards", "pieces")  # longest first, for the worker pool
+PART_ORDER = ("cards", "pieces", "maps", "rulebook")  # a part at a time, in this order; the worker pool takes
+# a profile's parts in its table order (longest first)
 WORKERS = 2
-
-
-@dataclass(frozen=True)
-class Options:
-    paper: str = "a4"
-    duplex: str = "long-edge"
-    back_offset: tuple = (0.0, 0.0)
-    png_size: str = "mpc"
-    # print services, CMYK, cutting machines, TTS (generator/export/services.py)
-    color: str = "rgb"
-    icc: str | None = None
-    ink_limit: float = 240.0
-    cut: str | None = None
-    cut_inset: float = 0.0
-    tts_url_base: str | None = None
 
 
 def _timed(path, fn, *args, **kw) -> str:
@@ -64,39 +44,21 @@ def _timed(path, fn, *args, **kw) -> str:
     return f"wrote {path} ({detail}{', ' if detail else ''}{time.perf_counter() - start:.2f} s)"
 
 
-def _home_part(part: str, pack: Pack, build: Build | None, stem: str | None, out: Path, opt: Options):
-    """Yields the part's lines, each as soon as its file is made."""
+def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, out: Path, opt: BuildOptions):
+    """One part of the options' profile (export/profiles/): yields its lines, each as soon as
+    its file is made. The `cards` part's faces are built once here and shared by the layout
+    checks and the writer."""
+    job = ProfileJob(pack, build, stem, out, opt, part, _timed)
     if part == "cards":
-        shared = CardShared(pack)
-        # the layout checks, as warnings, made here where the card resources already are
-        yield from layout_warning_lines(pack, build, shared)
-        faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
-        name = f"{stem}-cards.pdf" if stem else "cards.pdf"
-        yield _timed(out / name, write_home_sheets, pack, faces, out / name, sheet=opt.paper,
-                     duplex=opt.duplex, back_offset=opt.back_offset, shared=shared)
-        yield from sorted(shared.notes) + layout_warnings(pack)
-        if not build:
-            if pack.spec.reference.card and not wants_reference_card(pack):
-                yield (f"note: no reference card: {pack.spec.name} has no `brief` in its `reference:` sections, "
-                       "no action types and no status effects to put on it (game.yaml)")
-            yield _timed(out / "calibration.pdf", write_calibration, pack, out / "calibration.pdf",
-                         sheet=opt.paper, duplex=opt.duplex if opt.duplex != "none" else "long-edge")
-    elif part == "pieces" and pack.spec.pieces is not None:
-        name = f"{stem}-pieces.pdf" if stem else "pieces.pdf"
-        yield _timed(out / name, build_pieces_pdf, pack, out / name, paper=opt.paper, build=build,
-                     duplex=opt.duplex, back_offset=opt.back_offset)
-    elif part == "maps" and pack.map_files and not build:
-        low: list = []  # text below the contrast it needs, read back from the written pages
-        yield _timed(out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=opt.paper, low_contrast=low)
-        yield from ("warning: " + line.split(" ", 1)[1] for line in grouped_lines(contrast_findings(low)))
-    elif part == "rulebook" and pack.rule_files and not build:
-        yield _timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper)
-        if has_quick_reference(pack):
-            yield _timed(out / "quick-reference.pdf", build_quick_reference_pdf, pack, out / "quick-reference.pdf",
-                         paper=opt.paper)
-        else:
-            yield (f"note: no quick-reference.pdf: {pack.spec.name} has no `reference:` sections, action types "
-                   "or status effects to put on it (game.yaml)")
+        job.shared = CardShared(pack)
+        job.faces = build_faces(pack, build, job.shared) if build else pack_faces(pack, job.shared)
+        # the layout checks, as warnings, of the same faces, made where the card resources already are
+        yield from layout_warning_lines(pack, build, job.shared, job.faces)
+    yield from writer(opt.profile).write(job)
+    if job.low_contrast:
+        yield from ("warning: " + line.split(" ", 1)[1] for line in grouped_lines(contrast_findings(job.low_contrast)))
+    if part == "cards":
+        yield from sorted(job.shared.notes) + layout_warnings(pack)
 
 
 def layout_warnings(pack: Pack) -> list[str]:
@@ -109,7 +71,7 @@ def _worker(args) -> tuple[str, list[str], list]:
     back, to be renamed with all the others once every part has succeeded."""
     part, pack, out, opt, token = args
     with staging.staged(token) as stage:
-        lines = list(_home_part(part, pack, None, None, out, opt))
+        lines = list(_part_lines(part, pack, None, None, out, opt))
     return part, lines, stage.pending
 
 
@@ -124,34 +86,41 @@ def _read_shared_files(pack: Pack) -> None:
             pass
 
 
-def run_build(pack_dir: Path, build_file: Path | None = None, profile: str = "home", paper: str = "a4",
-              duplex: str = "long-edge", back_offset=(0.0, 0.0), png_size: str = "mpc", only: str = "all",
-              out_dir: Path | None = None, parallel: bool = True, extra: dict | None = None):
-    """Yields one line per file written (and a warning line per layout problem), each part's
-    lines as soon as that part is made. All or nothing: every output is written under a
-    temporary name and all are renamed only when every part has succeeded; a failure, or a
-    SIGINT / SIGTERM, stops the workers and removes the temporary files (core/staging.py).
-    Progress goes to core/progress.py's listener when one is set."""
+def build_folder(pack_dir: Path, build_file: Path | None = None, options: BuildOptions = BuildOptions(),
+                 out_dir: Path | None = None, parallel: bool = True):
+    """`run_build` for a pack folder and a build file (YAML or a deck list), as the command
+    line names them: loads both, then yields run_build's lines."""
     with stop_on_signals():  # from the start: a stop while the pack loads is a clean stop too
         pack = load_pack(Path(pack_dir))
-        build = load_build_file(build_file, pack) if build_file else None  # YAML or a deck list
-        out = output_dir(pack, out_dir)
+        build = load_build_file(build_file, pack) if build_file else None
+        stem = Path(build_file).stem if build_file else None
+        yield from run_build(pack, build, options, out_dir, stem=stem, parallel=parallel)
+
+
+def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = BuildOptions(),
+              out: Path | None = None, *, stem: str | None = None, parallel: bool = True):
+    """Yields one line per file written (and a warning line per layout problem), each part's
+    lines as soon as that part is made, for a loaded pack (and build: its outputs are named
+    after `stem`). All or nothing: every output is written under a temporary name and all
+    are renamed only when every part has succeeded; a failure, or a SIGINT / SIGTERM, stops
+    the workers and removes the temporary files (core/staging.py). Progress goes to
+    core/progress.py's listener when one is set."""
+    with stop_on_signals():
+        out = output_dir(pack, out)
         try:
             check_output_dir(out)
             staging.sweep_stale(out)  # what a killed build left behind
         except OSError as exc:  # a name too long, a loop of links...
             raise staging.output_error(exc, out) from None
-        check_not_empty(pack, build, profile, only)
-        stem = Path(build_file).stem if build_file else None
-        opt = Options(paper, duplex, tuple(back_offset), png_size, **(extra or {}))
+        check_not_empty(pack, build, options.profile, options.only)
+        opt = options if options.back_offset is not None else replace(options, back_offset=(0.0, 0.0))
         token = staging.new_token()
         pending: list = []
         committed = False
         try:
             try:
                 with staging.staged(token) as stage:
-                    yield from _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token,
-                                          stage)
+                    yield from _run_parts(pack, build, stem, out, opt, parallel, token, stage)
                     pending = stage.pending
                 with past_stopping():  # all renamed, or none: a signal now waits, then is moot
                     staging.commit(pending)
@@ -182,7 +151,7 @@ def check_not_empty(pack, build, profile: str, only: str) -> None:
                                       fix="add a character to `characters:` (or build the whole pack without --build)")])
         return
     cards = bool(pack.cards)
-    if profile == "home":
+    if len(PROFILES[profile].parts) > 1:
         wanted = {"all": cards or pack.map_files or pack.rule_files or pack.spec.pieces is not None,
                   "cards": cards, "maps": pack.map_files, "rulebook": pack.rule_files,
                   "pieces": pack.spec.pieces is not None}.get(only, True)
@@ -195,19 +164,16 @@ def check_not_empty(pack, build, profile: str, only: str) -> None:
                                   fix="add cards to cards/*.yaml (see docs/formats.md), or build another part")])
 
 
-def _run_parts(pack, pack_dir, build, stem, out, opt, profile, only, parallel, token, stage):
+def _run_parts(pack, build, stem, out, opt, parallel, token, stage):
     """Yields each part's lines as that part is made."""
-    if profile == "home":
-        parts = HOME_PARTS if only == "all" else (only,)
-        if parallel and build is None and len(parts) > 1:
-            _read_shared_files(pack)
-            yield from _parallel_parts(pack, parts, out, opt, token, stage)
-        else:
-            for part in ("cards", "pieces", "maps", "rulebook"):
-                if part in parts:
-                    yield from _home_part(part, pack, build, stem, out, opt)
-        return
-    yield from _profile_lines(pack, build, stem, out, opt, profile)
+    row = PROFILES[opt.profile]
+    parts = row.parts if opt.only == "all" or len(row.parts) == 1 else (opt.only,)
+    if parallel and build is None and len(parts) > 1:
+        _read_shared_files(pack)
+        yield from _parallel_parts(pack, parts, out, opt, token, stage)
+    else:
+        for part in sorted(parts, key=PART_ORDER.index):
+            yield from _part_lines(part, pack, build, stem, out, opt)
 
 
 def _parallel_parts(pack, parts, out, opt, token, stage):
@@ -227,31 +193,3 @@ def _parallel_parts(pack, parts, out, opt, token, stage):
             stage.pending.extend(pending)  # the workers' staged outputs join this process's
             yield from lines
     drain()
-
-
-def _profile_lines(pack, build, stem, out, opt, profile):
-    shared = CardShared(pack)
-    yield from layout_warning_lines(pack, build, shared)
-    faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
-    if profile in ("dtc", "cut", "printplaygames") or (profile == "print-shop" and opt.color == "cmyk"):
-        yield from run_extra_profile(profile, pack, build, faces, shared, out, stem, opt, _timed)
-    elif profile == "gutterfold":
-        name = f"{stem}-gutterfold.pdf" if stem else "cards-gutterfold.pdf"
-        yield _timed(out / name, write_gutterfold, pack, faces, out / name, sheet=f"gutterfold-{opt.paper}",
-                     shared=shared)
-    elif profile == "print-shop":
-        name = f"{stem}-print-shop.pdf" if stem else "cards-print-shop.pdf"
-        yield _timed(out / name, write_print_shop, pack, faces, out / name, shared=shared)
-    elif profile == "png":
-        folder = out / f"png-{opt.png_size}"
-        yield _timed(folder, export_pngs, pack, faces, folder, opt.png_size, shared)
-    elif profile == "tts":
-        folder = out / "tts"
-        # written at once, not staged: the TTS save is made from the deck index and map
-        # sidecars on disk (export/tts_save.py); staging it with the rest is still to do
-        with staging.unstaged():
-            yield _timed(folder, export_tts, pack, faces, folder, shared)
-            if pack.map_files and build is None:  # maps for the virtual table too, with their hex pitch
-                yield _timed(out / "tts" / "maps", export_map_pngs, pack, out / "tts" / "maps")
-            yield _timed(folder / f"{save_name(pack)}.json", write_tts_save, pack, folder, opt.tts_url_base, build)
-    yield from sorted(shared.notes) + layout_warnings(pack)

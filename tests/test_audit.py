@@ -8,8 +8,8 @@ import pytest
 from rich.console import Console
 
 from conftest import PACK_DIR
-from generator.rules.audit import (DOCUMENTED, OK, OUTLIER, audit_pack, audit_passes, card_features, fit, predict,
-                             print_audit)
+from generator.cli.audit import print_audit
+from generator.rules.audit import DOCUMENTED, OK, OUTLIER, audit_pack, audit_passes, card_features, fit, predict
 from generator.pack.load import load_pack
 
 

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from PIL import Image
 from reportlab.lib.units import mm
 
-from generator.build import run_build
+from generator.build import build_folder
+from generator.export.options import BuildOptions
 from generator.cli import main
 from generator.export.raster import png_px, tts_card_px
 from generator.pack.load import load_pack
@@ -43,7 +44,7 @@ def test_the_pack_declares_the_sizes_the_test_checks(pack_copy):
 
 @pytest.mark.parametrize("service,bleed_px", [("mpc", 36), ("tgc", 37.5)])
 def test_png_renders_each_face_at_its_type_size(pack_copy, tmp_path, service, bleed_px):
-    list(run_build(pack_copy, profile="png", png_size=service, out_dir=tmp_path))
+    list(build_folder(pack_copy, options=BuildOptions(profile="png", png_size=service), out_dir=tmp_path))
     folder = tmp_path / f"png-{service}"
     rows = json.loads((folder / "manifest.json").read_text())["rows"]  # file names: export/order.py
     assert len(rows) == 6
@@ -67,7 +68,7 @@ def test_png_renders_each_face_at_its_type_size(pack_copy, tmp_path, service, bl
 
 
 def test_tts_sheets_use_each_type_size(pack_copy, tmp_path):
-    list(run_build(pack_copy, profile="tts", out_dir=tmp_path))
+    list(build_folder(pack_copy, options=BuildOptions(profile="tts"), out_dir=tmp_path))
     doc = json.loads((tmp_path / "tts" / "decks.json").read_text())
     decks = {d["face"].split("-")[1]: d for d in doc["decks"]}
     assert set(decks) == {"unit", "tile", "boss", "hero", "reference"}
@@ -98,7 +99,7 @@ def test_gutterfold_places_and_marks_each_type_at_its_real_size(pack_copy, tmp_p
 
     monkeypatch.setattr(cardsheets, "_draw_faces", record_faces)
     monkeypatch.setattr(cardsheets, "guide_segments", record_marks)
-    lines = list(run_build(pack_copy, profile="gutterfold", out_dir=tmp_path))
+    lines = list(build_folder(pack_copy, options=BuildOptions(profile="gutterfold"), out_dir=tmp_path))
     assert (tmp_path / "cards-gutterfold.pdf").is_file(), lines
     assert {t for t, *_ in placed} == set(TYPE_MM)
     for type_id, back, turn, w, h in placed:  # a tarot card lies on its side: two to a half, not one
@@ -114,7 +115,7 @@ def test_gutterfold_places_and_marks_each_type_at_its_real_size(pack_copy, tmp_p
 
 def test_home_sheets_keep_each_size(pack_copy, tmp_path):
     from pypdf import PdfReader
-    list(run_build(pack_copy, only="cards", out_dir=tmp_path))
+    list(build_folder(pack_copy, options=BuildOptions(only="cards"), out_dir=tmp_path))
     text = "".join(p.extract_text() for p in PdfReader(tmp_path / "cards.pdf").pages)
     for card_id in CARD_TYPE:
         assert f"pnp:face:{card_id}" in text

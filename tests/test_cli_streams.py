@@ -157,7 +157,7 @@ def test_each_parts_lines_come_as_it_is_made(tmp_path, parallel):
     """The first `wrote …` line is handed back while the build is still running: its files are
     still staged, not yet in place; progress events name every part, cards counted to the total;
     in one process a part's lines come before the next part begins."""
-    from generator.build import run_build
+    from generator.build import build_folder
     from generator.core import progress
     seq: list = []
     out = tmp_path / "kit"
@@ -166,7 +166,7 @@ def test_each_parts_lines_come_as_it_is_made(tmp_path, parallel):
         return sorted(p.name for p in out.glob("*.pdf") if not p.name.startswith(".")) if out.exists() else []
 
     with progress.listening(seq.append):
-        lines = run_build(BOSS_FIGHT, out_dir=out, parallel=parallel)
+        lines = build_folder(BOSS_FIGHT, out_dir=out, parallel=parallel)
         first = next(lines)
         placed_at_first = placed()
         seq.append(("line", first))

@@ -15,8 +15,9 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import REPO
-from generator.build import run_build
+from generator.build import build_folder
 from generator.core.errors import InputError
+from generator.export.options import BuildOptions
 from generator.core.pdfwords import page_words
 from generator.pack.load import load_pack
 from generator.render.pieces.dice import TAB_MM
@@ -99,7 +100,7 @@ def test_hero_abilities_are_framed_green_blue_red():
 @pytest.fixture(scope="module")
 def bb_cards(tmp_path_factory):
     out = tmp_path_factory.mktemp("bb")
-    list(run_build(BB, out_dir=out, only="cards", parallel=False))
+    list(build_folder(BB, options=BuildOptions.make("home", only="cards"), out_dir=out, parallel=False))
     return out / "cards.pdf"
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import run_build
+from generator.build import build_folder
+from generator.export.options import BuildOptions
 from generator.core.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,7 +36,7 @@ def test_every_font_of_every_output_is_embedded(pack, tmp_path):
     out = tmp_path / pack
     for profile in ("home", "gutterfold", "print-shop"):
         try:
-            list(run_build(REPO / "card_data" / pack, profile=profile, out_dir=out, parallel=False))
+            list(build_folder(REPO / "card_data" / pack, options=BuildOptions(profile=profile), out_dir=out, parallel=False))
         except InputError as exc:  # Battle Bosses' 180 mm dashboards do not fit half a gutterfold sheet
             assert profile == "gutterfold" and {p.code for p in exc.problems} == {"sheet.fit"}, exc.problems
     presets = sorted((REPO / "card_data" / pack / "presets").glob("*.yaml"))

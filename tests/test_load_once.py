@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import run_build
+from generator.build import build_folder
 from generator.cli.targets import validate_target
 from generator.core import yamlio
 from generator.pack.load import load_pack
@@ -34,7 +34,7 @@ def parses(monkeypatch):
 @pytest.mark.parametrize("pack", ["boss_fight", "tactics"])
 def test_one_build_of_the_whole_kit_parses_each_file_once(tmp_path, parses, monkeypatch, pack):
     monkeypatch.chdir(REPO)
-    lines = list(run_build(Path("card_data") / pack, out_dir=tmp_path, parallel=False))
+    lines = list(build_folder(Path("card_data") / pack, out_dir=tmp_path, parallel=False))
     assert any("cards.pdf" in line for line in lines) and any("rulebook.pdf" in line for line in lines)
     pack_files = [f for f in parses if f.startswith(f"card_data/{pack}/")]
     assert f"card_data/{pack}/game.yaml" in pack_files
@@ -48,6 +48,36 @@ def test_validating_a_pack_parses_each_file_once(parses, monkeypatch):
     assert len(reports) == 1 + 10 + 7  # the pack, its 10 presets, its 7 maps
     assert sum(1 for f in parses if "/presets/" in f) == 10 and sum(1 for f in parses if "/maps/" in f) == 7
     assert {f: n for f, n in parses.items() if n != 1} == {}
+
+
+@pytest.fixture
+def built(monkeypatch):
+    """Counts every preset built into a Build and every map built from its document, by file."""
+    import generator.maps.load as map_load
+    import generator.pack.load as pack_load
+    counts: collections.Counter = collections.Counter()
+    make_build, make_map = pack_load.build_from_document, map_load.map_from_document
+
+    def counting_build(doc, pack):
+        counts[("build", doc.file)] += 1
+        return make_build(doc, pack)
+
+    def counting_map(doc, pack, mid):
+        counts[("map", doc.file)] += 1
+        return make_map(doc, pack, mid)
+
+    monkeypatch.setattr(pack_load, "build_from_document", counting_build)
+    monkeypatch.setattr(map_load, "map_from_document", counting_map)
+    return counts
+
+
+def test_validating_a_pack_builds_each_preset_and_map_once(built, monkeypatch):
+    """The presets' reports, the rulebook's preset pages (drawn by the render check) and the
+    maps' checks share one Build per preset and one map per file."""
+    monkeypatch.chdir(REPO)
+    validate_target(Path("card_data/boss_fight"))
+    assert sum(1 for kind, _f in built if kind == "build") == 10 and sum(1 for kind, _f in built if kind == "map") == 7
+    assert {key: n for key, n in built.items() if n != 1} == {}
 
 
 def test_the_loaded_pack_carries_its_presets_and_maps_to_the_workers(monkeypatch):
@@ -69,7 +99,7 @@ def test_the_loaded_pack_carries_its_presets_and_maps_to_the_workers(monkeypatch
 
     import generator.build as build_module
     monkeypatch.setattr(build_module, "worker_pool", pool)
-    list(run_build(Path("card_data/boss_fight"), out_dir=Path("unused")))
+    list(build_folder(Path("card_data/boss_fight"), out_dir=Path("unused")))
     packs = {id(job[1]) for job in sent}
     assert [job[0] for job in sent] == ["rulebook", "maps", "cards", "pieces"] and len(packs) == 1
     pack = sent[0][1]

@@ -268,8 +268,8 @@ def test_the_arena_prints_as_a_tiled_board_with_its_regions(maps_pdf):
 
 
 def test_the_whole_kit_builds(tmp_path):
-    from generator.build import run_build
-    lines = list(run_build(PACK_DIR, out_dir=tmp_path, parallel=False))
+    from generator.build import build_folder
+    lines = list(build_folder(PACK_DIR, out_dir=tmp_path, parallel=False))
     for name in ("cards.pdf", "calibration.pdf", "pieces.pdf", "maps.pdf", "rulebook.pdf", "quick-reference.pdf"):
         assert (tmp_path / name).is_file() and any(name in line for line in lines), name
     cards = pypdf.PdfReader(str(tmp_path / "cards.pdf"))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.build import run_build
+from generator.build import build_folder
 from generator.core.errors import InputError
 from generator.pack.load import load_pack
 from generator.cli.targets import pack_report
@@ -353,7 +353,7 @@ def face_ids(reader: PdfReader, kind: str) -> list[str]:
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory):
     out = tmp_path_factory.mktemp("final_boss_kit")
-    lines = list(run_build(PACK_DIR, out_dir=out))
+    lines = list(build_folder(PACK_DIR, out_dir=out))
     return out, lines
 
 

@@ -277,14 +277,25 @@ def test_print_shop_cmyk_from_the_command_line_with_a_users_profile(tmp_path):
 
 
 def test_presets_set_the_options_each_service_needs():
-    from generator.cli.build_options import apply_service
-    assert apply_service("home", "mpc", None, "mpc", None, 240)["profile"] == "png"
-    tgc = apply_service("home", "tgc", None, "mpc", None, 240)
-    assert (tgc["profile"], tgc["png_size"], tgc["color"]) == ("png", "tgc", "rgb")
-    dtc = apply_service("home", "drivethrucards", None, "mpc", None, 300)
-    assert (dtc["profile"], dtc["color"], dtc["ink_limit"]) == ("dtc", "cmyk", 240.0)
-    assert apply_service("home", "printplaygames", None, "mpc", None, 240)["profile"] == "printplaygames"
-    assert apply_service("home", None, None, "mpc", "cricut", 240)["profile"] == "cut"  # --cut implies the profile
+    from generator.export.options import BuildOptions
+    assert BuildOptions.make(service="mpc").profile == "png"
+    tgc = BuildOptions.make(service="tgc")
+    assert (tgc.profile, tgc.png_size, tgc.color) == ("png", "tgc", "rgb")
+    dtc = BuildOptions.make(service="drivethrucards", ink_limit=300)
+    assert (dtc.profile, dtc.color, dtc.ink_limit) == ("dtc", "cmyk", 240.0)
+    assert BuildOptions.make(service="printplaygames").profile == "printplaygames"
+    assert BuildOptions.make(cut="cricut").profile == "cut"  # --cut implies the profile
+
+
+def test_build_options_refuse_what_the_command_line_refuses():
+    from generator.core.errors import InputError
+    from generator.export.options import BuildOptions
+    assert BuildOptions.make("print-shop", color="cmyk").color == "cmyk"
+    for bad in ({"profile": "png", "color": "cmyk"}, {"paper": "a3"}, {"ink_limit": 401},
+                {"back_offset": "21,0"}, {"back_offset": "1;2"}, {"profile": "poster"}):
+        with pytest.raises(InputError) as err:
+            BuildOptions.make(**bad)
+        assert err.value.problems[0].location.file.startswith("--")
 
 
 def test_printplaygames_preset_from_the_command_line(tmp_path):

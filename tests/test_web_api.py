@@ -748,3 +748,24 @@ def test_a_map_page_explains_its_markings(client, env, pack_id):
             if spec.pattern != "none":  # drawn with the map's pattern for it
                 assert "url(#legend-" in entry
             assert (spec.text or "") in html.unescape(entry)
+
+
+def test_print_buttons_print_from_the_pack_the_app_holds(client, env, monkeypatch):
+    """The cards PDF is made from the loaded Pack and the page's build: no build file is
+    written for it and nothing of the pack is read again from disk."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    import generator.build as build_module
+    import generator.pack.load as pack_load
+
+    def refuse(*args, **kw):
+        raise AssertionError("the print route read the pack or a build file from disk")
+    for module, name in ((build_module, "load_pack"), (build_module, "load_build_file"), (pack_load, "load_pack")):
+        monkeypatch.setattr(module, name, refuse)
+    doc = preset(env[1], BF, "boss-ashen-behemoth")
+    r = client.post("/p/boss_fight/print/cards.pdf", data={"build": json.dumps(doc)})
+    assert r.status_code == 200, r.text
+    assert len(PdfReader(BytesIO(r.content)).pages) >= 2
+    assert 'filename="the-ashen-behemoth-cards.pdf"' in r.headers["content-disposition"]

@@ -2,7 +2,8 @@
 its own module (cli/validate.py, cli/build.py, ...) and is registered below with one line of
 COMMANDS; a new command is a new module plus one row. A command's module is imported only when
 that command runs (or help lists it), so `pnp --version` and `pnp validate` load no renderer. Also here: finding and
-validating targets (targets.py), text reports (textreport.py) and `pnp watch` (watch.py).
+validating targets (targets.py), text reports (textreport.py), the points audit as printed
+(audit.py) and `pnp watch` (watch.py); preflighting a target is preflight/target.py's.
 
 May import: every other layer of generator.
 """

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from generator.export.service_table import SERVICE_ALIASES, SERVICES, resolve_service
+from generator.export.options import COLORS, CUT_INSET, CUT_MACHINES, DEFAULT_INK_LIMIT, INK_LIMIT
+from generator.export.service_table import SERVICE_ALIASES, SERVICES
 
 
 def _services_epilog() -> str:
@@ -21,16 +22,16 @@ def export_options(command):
         click.option("--service", type=click.Choice(sorted(SERVICES) + sorted(SERVICE_ALIASES)),
                      help="A print-service preset: sets --profile and the options that service needs "
                           "(listed below)."),
-        click.option("--color", type=click.Choice(["rgb", "cmyk"]), default=None,
+        click.option("--color", type=click.Choice(COLORS), default=None,
                      help="print-shop/dtc: colour of the PDF. CMYK goes through an ICC profile (default: "
                           "the shipped FOGRA39L coated profile). RGB is the default elsewhere."),
         click.option("--icc", type=click.Path(path_type=Path, dir_okay=False, exists=True),
                      help="A CMYK ICC output profile to convert to (your print service's)."),
-        click.option("--ink-limit", type=click.FloatRange(100, 400), default=240.0, show_default=True,
+        click.option("--ink-limit", type=click.FloatRange(*INK_LIMIT), default=DEFAULT_INK_LIMIT, show_default=True,
                      help="CMYK: highest total ink, percent (C+M+Y+K)."),
-        click.option("--cut", type=click.Choice(["silhouette", "cricut"]),
+        click.option("--cut", type=click.Choice(CUT_MACHINES),
                      help="Cut profile: the machine (registration marks and cut files); implies --profile cut."),
-        click.option("--cut-inset", type=click.FloatRange(0, 3), default=0.0, show_default=True,
+        click.option("--cut-inset", type=click.FloatRange(*CUT_INSET), default=0.0, show_default=True,
                      help="Cut profile: move cut lines this many mm inside the trim."),
         click.option("--tts-url-base", metavar="URL",
                      help="tts profile: prefix for image URLs in the TTS save (default: file:/// paths)."),
@@ -39,22 +40,3 @@ def export_options(command):
         command = option(command)
     command.__doc__ = (command.__doc__ or "") + "\n\n" + _services_epilog()
     return command
-
-
-def apply_service(profile: str, service: str | None, color: str | None, png_size: str, cut: str | None,
-                  ink_limit: float) -> dict:
-    """The effective options after a preset and the shortcuts (--cut implies --profile cut)."""
-    opts = {"profile": profile, "color": color, "png_size": png_size, "ink_limit": ink_limit}
-    if service:
-        preset = resolve_service(service).options
-        opts.update({k: v for k, v in preset.items() if not (k == "color" and color)})
-    if cut:
-        opts["profile"] = "cut"
-    if opts["profile"] == "dtc" and opts["color"] is None:
-        opts["color"] = "cmyk"
-    opts["color"] = opts["color"] or "rgb"
-    if opts["color"] == "cmyk" and opts["profile"] not in ("print-shop", "dtc"):
-        # home printers, PNG services and Tabletop Simulator want RGB (TTS refuses CMYK images)
-        raise click.UsageError(f"--color cmyk is for --profile print-shop or dtc, not `{opts['profile']}`, "
-                               "which stays RGB")
-    return opts

@@ -7,14 +7,14 @@ from pathlib import Path
 import click
 
 from generator.core.calibration import load_calibration, parse_offset, save_back_offset
-from generator.core.duplex import format_offset
+from generator.core.duplex import DUPLEX_MODES, format_offset
 
 CONFIG_HELP = "The calibration file (default: calibration.json in your user config folder, or $PNP_CONFIG)."
 
 
 @click.command(context_settings={"ignore_unknown_options": True})  # `-1.5,0.5` is a value, not an option
 @click.argument("offset", required=False, metavar="DX,DY")
-@click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge", show_default=True,
+@click.option("--duplex", type=click.Choice(DUPLEX_MODES), default="long-edge", show_default=True,
               help="The flip calibration.pdf was printed with.")
 @click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help=CONFIG_HELP)
 def calibrate(offset, duplex, config_path):

@@ -4,72 +4,29 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 from pathlib import Path
 
 import click
 
-from generator.preflight.layout import Finding, grouped_lines, layout_findings, map_findings
+from generator.export.options import INK_LIMIT
+from generator.export.service_table import PREFLIGHT_SERVICES
 
 EXIT_OK, EXIT_REJECTED = 0, 1
 
 
-def preflight_target(target: Path, service: str, ink_limit: float | None = None) -> list[Finding]:
-    from generator.preflight.pdfcheck import check_pdf, check_pngs
-    target = Path(target)
-    if target.is_file() and target.suffix.lower() == ".pdf":
-        return check_pdf(target, service, ink_limit)
-    if target.is_file() and target.suffix.lower() == ".png" or (target.is_dir() and any(target.glob("*.png"))
-                                                                 and not (target / "game.yaml").exists()):
-        return check_pngs(target, service)
-    if target.is_dir() and not (target / "game.yaml").exists() and any(target.glob("*.pdf")):
-        return [f for pdf in sorted(target.glob("*.pdf")) for f in check_pdf(pdf, service, ink_limit)]
-    # a pack: its layouts, then the file the service would get, made in a scratch folder
-    from generator.pack.load import load_pack
-    pack = load_pack(target)
-    findings = layout_findings(pack) + map_findings(pack)
-    from generator.kit import pack_faces
-    from generator.render.cards.faces import CardShared
-    shared = CardShared(pack)
-    faces = pack_faces(pack, shared, copies=False)
-    with tempfile.TemporaryDirectory(prefix="pnp-preflight-") as d:
-        if service == "dtc":
-            from generator.export.cmyk import converter
-            from generator.export.dtc import export_dtc
-            export_dtc(pack, faces, Path(d) / "dtc", converter(None, ink_limit or 240.0), shared)
-            for pdf in sorted((Path(d) / "dtc").glob("*.pdf")):
-                findings += check_pdf(pdf, service, ink_limit)
-        else:
-            from generator.render.cards.sheets import write_print_shop
-            bleed = 3.0 if service == "home" else 25.4 / 8
-            write_print_shop(pack, faces, Path(d) / "cards-print-shop.pdf", bleed_mm=bleed, shared=shared)
-            findings += check_pdf(Path(d) / "cards-print-shop.pdf", service, ink_limit)
-            if service in ("mpc", "tgc"):
-                from generator.export.raster import export_pngs
-                export_pngs(pack, faces[:1], Path(d) / "png", service, shared)
-                findings += check_pngs(Path(d) / "png", service)
-    return findings
-
-
-def report_document(target: Path, service: str, findings: list[Finding]) -> dict:
-    errors = sum(f.severity == "error" for f in findings)
-    return {"schema": "pnp.preflight/1", "target": str(target), "service": service,
-            "verdict": "rejected" if errors else "ok", "errors": errors,
-            "warnings": sum(f.severity == "warning" for f in findings),
-            **({"notes": notes} if (notes := sum(f.severity == "note" for f in findings)) else {}),
-            "findings": [f.as_dict() for f in findings]}
-
-
 @click.command()
 @click.argument("target", type=click.Path(path_type=Path, exists=True))
-@click.option("--service", type=click.Choice(["home", "mpc", "tgc", "dtc"]), default="home", show_default=True,
+@click.option("--service", type=click.Choice(PREFLIGHT_SERVICES), default="home", show_default=True,
               help="Whose requirements to check against.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--ink-limit", type=click.FloatRange(100, 400), help="Total ink limit, percent (default: the service's).")
+@click.option("--ink-limit", type=click.FloatRange(*INK_LIMIT), help="Total ink limit, percent (default: the service's).")
 def preflight(target, service, fmt, ink_limit):
     """Check a PDF, a folder of PNGs, or a pack before uploading it: low-dpi images, text in
     the safe zone, art short of the bleed, fonts not embedded, hairlines, ink, page boxes
     and sizes. Exit 0 when nothing would be rejected, 1 when something would."""
+    # deferred: the checks load ReportLab and the renderers, which `pnp --help` never needs
+    from generator.preflight.layout import grouped_lines
+    from generator.preflight.target import preflight_target, report_document
     findings = preflight_target(target, service, ink_limit)
     doc = report_document(target, service, findings)
     notes = [f for f in findings if f.severity == "note"]

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from generator.cli.common import is_stdout, points_option, write_stdout
+from generator.core.papers import DEFAULT_PAPER, PAPERS
 from generator.share.decklist_files import load_target  # YAML builds and deck lists
 
 
@@ -15,7 +16,7 @@ from generator.share.decklist_files import load_target  # YAML builds and deck l
 @click.argument("build_file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("-o", "--out", "out_file", type=click.Path(path_type=Path, dir_okay=False),
               help="The PDF to write (default: output/<pack id>/<build>-roster.pdf; `-` for stdout).")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(PAPERS), default=DEFAULT_PAPER, show_default=True)
 @click.option("--points", callback=points_option, metavar="N|none",
               help="Points limit (or `none`: no limit); overrides the build's own.")
 @click.option("--pack", "pack_option", type=click.Path(path_type=Path, file_okay=False),

@@ -7,7 +7,7 @@ from pathlib import Path
 from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Report
 from generator.core.yamlio import display_path
-from generator.pack.load import load_build
+from generator.pack.load import preset_results
 from generator.pack.locate import is_map_file
 from generator.pack.model import Pack
 from generator.rules.engine import validate_build
@@ -45,9 +45,12 @@ def validate_pack(pack: Pack, points: int | str | None = None, max_characters: i
     errors, warnings = render_problems(pack)
     problems.extend(errors)
     reports[0].violations.extend(warnings)
-    for preset in pack.preset_files:
+    for _path, build, stopped in preset_results(pack):  # built once: the rulebook check shares them
+        if build is None:
+            problems.extend(stopped)
+            continue
         try:
-            reports.append(validate_build(pack, load_build(preset, pack), points, max_characters))
+            reports.append(validate_build(pack, build, points, max_characters))
         except InputError as exc:
             problems.extend(exc.problems)
     for map_file in pack.map_files:

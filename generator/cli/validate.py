@@ -14,7 +14,8 @@ from generator.cli.targets import validate_target
 from generator.cli.textreport import print_problems, print_reports
 from generator.core.errors import InputError
 from generator.core.report import reports_document
-from generator.rules.audit import audit_pack, print_audit
+from generator.cli.audit import print_audit
+from generator.rules.audit import audit_pack
 
 
 @click.command()

@@ -10,7 +10,9 @@ import click
 from generator.cli.common import current_pack
 from generator.cli.progress import echo_line
 from generator.core.errors import InputError
+from generator.core.papers import DEFAULT_PAPER, PAPERS
 from generator.core.resources import TEMPLATES
+from generator.export.options import BuildOptions
 
 
 
@@ -43,14 +45,14 @@ def outputs_for(changed: set[Path], pack_root: Path) -> set[str]:
     return parts
 
 
-def watch(pack_dir: Path, echo, paper: str = "a4", out_dir: Path | None = None, stop=None) -> None:
+def watch(pack_dir: Path, echo, paper: str = DEFAULT_PAPER, out_dir: Path | None = None, stop=None) -> None:
     from watchfiles import watch as watch_files
 
-    from generator.build import run_build  # deferred: ReportLab takes a second to load
-    from generator.core.calibration import resolve_back_offset
+    from generator.build import build_folder  # deferred: ReportLab takes a second to load
     from generator.kit import OUTPUT_ROOT
 
-    reading, note = resolve_back_offset(None, "long-edge")  # the saved calibration, as `pnp build` uses it
+    # the saved calibration, as `pnp build` uses it
+    options, note = BuildOptions.make(paper=paper).with_calibration()
     if note:
         echo(note)
 
@@ -58,7 +60,7 @@ def watch(pack_dir: Path, echo, paper: str = "a4", out_dir: Path | None = None, 
         start = time.perf_counter()
         try:
             for part in sorted(parts):
-                for line in run_build(pack_dir, paper=paper, only=part, out_dir=out_dir, back_offset=reading):
+                for line in build_folder(pack_dir, None, options.part(part), out_dir):
                     echo(line)
             echo(f"rebuilt {', '.join(sorted(parts))} in {time.perf_counter() - start:.2f} s")
         except InputError as exc:
@@ -80,7 +82,7 @@ def watch(pack_dir: Path, echo, paper: str = "a4", out_dir: Path | None = None, 
 
 @click.command(name="watch")
 @click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False))
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(PAPERS), default=DEFAULT_PAPER, show_default=True)
 @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False))
 def watch_command(pack_dir, paper, out_dir):
     """Rebuild the kit's outputs whenever a pack (default: the current folder) or template file changes."""

@@ -217,12 +217,11 @@ def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShar
             if f.name not in used:  # a card's own back lives on its deck's back sheet
                 f.unlink()
         pdf.unlink()
-        (tmp / "decks.json").write_text(json.dumps({"pack": pack.spec.id, "version": pack.spec.version,
-                                                    "card_px": list(tts_card_px(pack.card_size_mm())),
-                                                    "decks": manifest}, indent=2),
-                                        encoding="utf-8")
+        index = {"pack": pack.spec.id, "version": pack.spec.version,
+                 "card_px": list(tts_card_px(pack.card_size_mm())), "decks": manifest}
+        (tmp / "decks.json").write_text(json.dumps(index, indent=2), encoding="utf-8")
         _replace_dir(tmp, folder)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return {"sheets": len(manifest), "cards": len(faces)}
+    return {"sheets": len(manifest), "cards": len(faces), "index": index}  # the index: decks.json, as a value

@@ -1,7 +1,7 @@
 """The print-service presets: each a named set of `pnp build` options, with what the service
 asks for and what the preset writes. `pnp build --help`, `--service` and the README list this
 table. It imports no writer, so the command line reads it without loading ReportLab (the
-writers are in services.py). Numbers come from PRINT-SPECS.md.
+writers are the profiles' modules, export/profiles/). Numbers come from PRINT-SPECS.md.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ SERVICES: dict[str, Service] = {
                               "cards-printplaygames.pdf on 12 x 18 in sheets with crop marks and mirrored backs (RGB)",
                               {"profile": "printplaygames"}),
 }
+PREFLIGHT_SERVICES = ("home", "mpc", "tgc", "dtc")  # the services whose requirements `pnp preflight` knows
 SERVICE_ALIASES = {"drivethrucards": "dtc", "makeplayingcards": "mpc", "thegamecrafter": "tgc", "ppg": "printplaygames"}
 
 

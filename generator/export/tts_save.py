@@ -103,11 +103,16 @@ def build_save(pack: Pack, folder: Path, url_base: str | None = None, relative: 
     return build_saves(pack, folder, url_base, relative)[""]
 
 
-def build_saves(pack: Pack, folder: Path, url_base: str | None = None, relative: bool = False) -> dict[str, dict]:
+def build_saves(pack: Pack, folder: Path, url_base: str | None = None, relative: bool = False, *,
+                decks: dict | None = None, maps: list | None = None, pieces: dict | None = None,
+                link_folder: Path | None = None) -> dict[str, dict]:
     """{file-name suffix: save}: "" for the first grid's maps, `-<grid>` for each other grid
-    (flat-top, pointy-top or squares, and the pitch), each with every deck and piece."""
-    link = linker(folder, url_base, relative)
-    index = json.loads((Path(folder) / "decks.json").read_text(encoding="utf-8"))
+    (flat-top, pointy-top or squares, and the pitch), each with every deck and piece. The deck
+    index, the maps' sidecars and the pieces' index are passed as the exports made them, or
+    else read from `folder` (decks.json, maps/*.json, pieces/pieces.json); links point into
+    `link_folder` (default `folder`), where the folder will be once the build is kept."""
+    link = linker(link_folder or folder, url_base, relative)
+    index = decks if decks is not None else json.loads((Path(folder) / "decks.json").read_text(encoding="utf-8"))
     decks: dict = {}
     for entry in index["decks"]:
         decks.setdefault((entry["set"], entry["type"]), []).append(entry)
@@ -142,8 +147,10 @@ def build_saves(pack: Pack, folder: Path, url_base: str | None = None, relative:
         x += w_mm / 25.4 + 0.5
     groups: dict = {}  # grid key -> (grid, boards), in the order the maps come
     next_z: dict = {}  # each save lays its boards out from the same place
-    for sidecar in sorted((Path(folder) / "maps").glob("*.json")) if (Path(folder) / "maps").is_dir() else []:
-        m = json.loads(sidecar.read_text(encoding="utf-8"))
+    if maps is None:
+        maps = [json.loads(sidecar.read_text(encoding="utf-8")) for sidecar in
+                sorted((Path(folder) / "maps").glob("*.json")) if (Path(folder) / "maps").is_dir()]
+    for m in sorted(maps, key=lambda m: f"{m['map']}.json"):  # in the order of the sidecar files
         square = m.get("grid") == "square"
         if "hex_pitch_px" not in m and not square:
             continue
@@ -170,7 +177,7 @@ def build_saves(pack: Pack, folder: Path, url_base: str | None = None, relative:
             "CustomImage": {"ImageURL": link("maps/" + m["image"]),
                             "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0}})
         next_z[suffix] = z - h_in - 1.0
-    pieces = _pieces(Path(folder), link)
+    pieces = _pieces(Path(folder), link, pieces)
     saves = {}
     for n, (suffix, (grid, boards)) in enumerate(groups.items() or [("", (None, []))]):
         name = f"{pack.spec.name} {pack.spec.version}" + (f" ({suffix[1:]} maps)" if n else "")
@@ -184,12 +191,14 @@ def build_saves(pack: Pack, folder: Path, url_base: str | None = None, relative:
     return saves
 
 
-def _pieces(folder: Path, link) -> list[dict]:
-    """A bag of tiles per kind of counter, a token per base, from pieces/pieces.json."""
-    index_file = folder / "pieces" / "pieces.json"
-    if not index_file.is_file():
-        return []
-    index = json.loads(index_file.read_text(encoding="utf-8"))
+def _pieces(folder: Path, link, index: dict | None = None) -> list[dict]:
+    """A bag of tiles per kind of counter, a token per base, from the pieces' index (as
+    export_tts_pieces returned it, or read from pieces/pieces.json)."""
+    if index is None:
+        index_file = folder / "pieces" / "pieces.json"
+        if not index_file.is_file():
+            return []
+        index = json.loads(index_file.read_text(encoding="utf-8"))
     out, x = [], 0.0
     for c in index.get("counters", []):
         if not c.get("front"):
@@ -234,14 +243,16 @@ def save_name(pack: Pack) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", pack.spec.name).strip("-") or pack.spec.id
 
 
-def write_tts_save(pack: Pack, folder: Path, url_base: str | None = None, build=None, pieces: bool = True) -> dict:
+def write_tts_save(pack: Pack, folder: Path, url_base: str | None = None, build=None, pieces: bool = True, *,
+                   decks: dict | None = None, maps: list | None = None, link_folder: Path | None = None) -> dict:
     """Write `folder`/<Pack>.json, one `<Pack>-<grid>.json` per further map grid, a
     `.relative.json` of each (links relative to the folder) and, with `pieces`, the counters'
-    and bases' images; returns counts for the build log (of the main save)."""
-    if pieces:
-        export_tts_pieces(pack, folder, build)
-    saves = build_saves(pack, folder, url_base)
-    relative = build_saves(pack, folder, url_base, relative=True) if not url_base else {}
+    and bases' images; returns counts for the build log (of the main save). `decks` and
+    `maps` are what the deck and map exports returned (else read from `folder`)."""
+    index = export_tts_pieces(pack, folder, build) if pieces else None
+    given = {"decks": decks, "maps": maps, "pieces": index, "link_folder": link_folder}
+    saves = build_saves(pack, folder, url_base, **given)
+    relative = build_saves(pack, folder, url_base, relative=True, **given) if not url_base else {}
     for suffix, doc in list(saves.items()) + [(f"{s}.relative", d) for s, d in relative.items()]:
         target = Path(folder) / f"{save_name(pack)}{suffix}.json"
         with atomic_output(target, suffix=".json") as tmp:

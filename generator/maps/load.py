@@ -20,11 +20,14 @@ def map_id(path: Path) -> str:
 
 
 def load_map(pack: Pack, path: Path):
-    """Read a map file. Raises InputError (every problem, with file:line:column) when the
-    file is not a map; rule-level problems (off-grid hexes, unknown terrain) are kept for
-    `generator.maps.checks` to report."""
-    doc = pack_document(pack, path)
-    return map_from_document(doc, pack, map_id(path))
+    """Read a map file, built once per run (the pack keeps each map by its file). Raises
+    InputError (every problem, with file:line:column) when the file is not a map; rule-level
+    problems (off-grid hexes, unknown terrain) are kept for `generator.maps.checks` to report."""
+    built = pack.loaded.setdefault("map_files", {})
+    key = (str(path), file_key(path))
+    if key not in built:
+        built[key] = map_from_document(pack_document(pack, path), pack, map_id(path))
+    return built[key]
 
 
 def map_from_document(doc: Document, pack: Pack, mid: str):

@@ -286,19 +286,29 @@ def pack_document(pack: Pack, path: Path) -> Document:
     return doc
 
 
+def preset_results(pack: Pack) -> list[tuple[Path, Build | None, list]]:
+    """Each preset file with its Build, or None and the problems that stopped it: built once
+    per run (the pack keeps them), for the build, `pnp validate` and the rulebook alike."""
+    files = tuple(file_key(path) for path in pack.preset_files)
+    cached = pack.loaded.get("preset_results")
+    if cached is None or cached[0] != files:
+        results = []
+        for path in pack.preset_files:
+            try:
+                results.append((Path(path), load_build(Path(path), pack), []))
+            except InputError as exc:
+                results.append((Path(path), None, list(exc.problems)))
+        cached = pack.loaded["preset_results"] = (files, results)
+    return cached[1]
+
+
 def load_presets(pack: Pack) -> list[Build]:
     """The pack's presets that load, in file-name order, made once per run; a broken preset is
     left out here and reported by `pnp validate`."""
     files = tuple(file_key(path) for path in pack.preset_files)
     cached = pack.loaded.get("presets")
     if cached is None or cached[0] != files:
-        builds = []
-        for path in pack.preset_files:
-            try:
-                builds.append(load_build(Path(path), pack))
-            except InputError:
-                continue
-        cached = pack.loaded["presets"] = (files, builds)
+        cached = pack.loaded["presets"] = (files, [build for _p, build, _e in preset_results(pack) if build])
     return cached[1]
 
 

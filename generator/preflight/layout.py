@@ -48,8 +48,10 @@ class Finding:
         return f"{self.severity} {self.rule}: {where}{page}: {self.message}"
 
 
-def _faces_to_check(pack, shared, build=None):
-    faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
+def _faces_to_check(pack, shared, build=None, faces=None):
+    """Each distinct face once: of `faces` when given (the build's own, made once), else made here."""
+    if faces is None:
+        faces = build_faces(pack, build, shared) if build else pack_faces(pack, shared)
     seen, out = set(), []
     for f in faces:
         key = (f.card.id if f.card else f.layout, f.type_id)
@@ -64,20 +66,20 @@ class _TemplateFailed(Exception):
     template that runs too long costs its time budget once, not once per card."""
 
 
-def layout_findings(pack, build=None, shared=None, safe_mm: float = SAFE_MM) -> list[Finding]:
+def layout_findings(pack, build=None, shared=None, safe_mm: float = SAFE_MM, faces=None) -> list[Finding]:
     shared = shared or CardShared(pack)
     findings: list[Finding] = []
     try:
-        _check_faces(pack, build, shared, safe_mm, findings)
+        _check_faces(pack, build, shared, safe_mm, findings, faces)
     except _TemplateFailed:
         pass
     return findings
 
 
-def _check_faces(pack, build, shared, safe_mm: float, findings: list[Finding]) -> None:
+def _check_faces(pack, build, shared, safe_mm: float, findings: list[Finding], faces=None) -> None:
     sides = []  # (name, face, card, context): each distinct face, then its set's and type's back once
     backs_done = set()
-    for face in _faces_to_check(pack, shared, build):
+    for face in _faces_to_check(pack, shared, build, faces):
         ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
         sides.append((face.card.id if face.card else face.layout, face, face.card, ctx))
         back_key = pack.back_key(face.set_id, face.type_id, face.card)
@@ -198,9 +200,9 @@ def grouped_lines(findings: list[Finding], prefix: str = "") -> list[str]:
     return [f"{prefix}{f.severity} {f.rule}: {what}: {f.message}" for f, what in grouped(findings)]
 
 
-def layout_warning_lines(pack, build=None, shared=None):
-    """For `pnp build`: the layout findings as warnings, grouped."""
-    for line in grouped_lines(layout_findings(pack, build, shared)):
+def layout_warning_lines(pack, build=None, shared=None, faces=None):
+    """For `pnp build`: the layout findings as warnings, grouped (of the build's faces, when given)."""
+    for line in grouped_lines(layout_findings(pack, build, shared, faces=faces)):
         yield "warning: " + line.split(" ", 1)[1] if line.startswith(("warning ", "error ")) else line
 
 

@@ -20,9 +20,11 @@ from starlette.concurrency import run_in_threadpool
 
 from generator.core.calibration import load_back_offset
 from generator.core.errors import InputError, Location, Problem
+from generator.core.papers import DEFAULT_PAPER, PAPERS
+from generator.export.options import BuildOptions
 from generator.pack.model import Build, Pack
 from generator.web.common import site_of
-from generator.web.state import clean_document, to_build, to_yaml
+from generator.web.state import clean_document, to_build
 from generator.web.storage import slug
 from generator.build import run_build
 from generator.kit import MAX_PRINT_CARDS, build_card_count
@@ -81,7 +83,7 @@ class PrintForm(BaseModel):
     model_config = ConfigDict(extra="ignore")
     build: str = Field("", max_length=1_000_000)
     code: str = Field("", max_length=4000)
-    paper: str = Field("a4", pattern="^(a4|letter)$")
+    paper: str = Field(DEFAULT_PAPER, pattern=f"^({'|'.join(PAPERS)})$")
 
 
 async def _form(request: Request) -> PrintForm:
@@ -134,19 +136,19 @@ async def build_pdf(request: Request, pack_id: str, part: str):
     jobs = request.app.state.jobs
     async with jobs.client(_client(request)):
         form = await _form(request)
-        doc, _ = await run_in_threadpool(_printable, pack, form.build, form.code, "the build in the page")
-        name, data = await jobs.run(_part, pack, doc, part, form.paper)
+        doc, loaded = await run_in_threadpool(_printable, pack, form.build, form.code, "the build in the page")
+        name, data = await jobs.run(_part, pack, doc, loaded, part, form.paper)
     return _pdf(data, name)
 
 
-def _part(pack: Pack, doc: dict, part: str, paper: str) -> tuple[str, bytes]:
+def _part(pack: Pack, doc: dict, build: Build, part: str, paper: str) -> tuple[str, bytes]:
+    """The part printed from the pack the app holds and the build the page sent (no file
+    written for it, nothing read again from disk), into a temporary folder."""
     stem = slug(doc["name"])
+    options = BuildOptions.make(paper=paper, only=part, back_offset=back_offset())
     with tempfile.TemporaryDirectory(prefix="pnp-web-") as tmp:
-        build_file = Path(tmp) / f"{stem}.yaml"
-        build_file.write_text(to_yaml(doc), encoding="utf-8")
         out = Path(tmp) / "out"
-        list(run_build(Path(pack.root), build_file=build_file, paper=paper, only=part, out_dir=out,
-                       back_offset=back_offset(), parallel=False))
+        list(run_build(pack, build, options, out, stem=stem, parallel=False))
         pdf = out / f"{stem}-{part}.pdf"
         if not pdf.is_file():
             raise InputError([Problem("print.empty", f"the build has no {part} to print", Location("request"))])

@@ -101,11 +101,11 @@ def export_map_pngs(pack: Pack, out_dir: Path) -> dict:
     """One PNG per map for virtual tabletops, cells (hexes flat to flat, square tiles) a fixed
     pixel pitch (less only if the image would pass PNG_MAX_PX), with the pitch in the file name
     (`<map>_hex100px.png`, `<map>_tile100px.png`) and a sidecar `<map>.json` giving the grid
-    geometry in pixels. Returns {"images": n, "files": [paths written]}."""
+    geometry in pixels. Returns {"images": n, "files": [paths written], "sidecars": [their contents]}."""
     import pypdfium2 as pdfium  # deferred: only the tts profile rasterises, and pdfium is slow to load
 
     out_dir = Path(out_dir)
-    written = []
+    written, sidecars = [], []
     for m in load_pack_maps(pack):
         img = painter_for(m).image(m, pack)
         pitch = img.base_px
@@ -128,4 +128,5 @@ def export_map_pngs(pack: Pack, out_dir: Path) -> dict:
         with atomic_output(out_dir / f"{m.id}.json", suffix=".json") as tmp:
             Path(tmp).write_text(json.dumps(sidecar, indent=2) + "\n", encoding="utf-8")
         written += [out_dir / name, out_dir / f"{m.id}.json"]
-    return {"images": len(written) // 2, "files": written}
+        sidecars.append(sidecar)
+    return {"images": len(written) // 2, "files": written, "sidecars": sidecars}

@@ -10,6 +10,7 @@ from reportlab.lib.utils import simpleSplit
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
+from generator.core.papers import PAPERS
 from generator.pack.load import pack_document
 from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import BOLD, REGULAR
@@ -193,7 +194,7 @@ def build_pieces_pdf(pack: Pack, out_path: Path, paper: str = "a4", build: Build
     problems = check_pieces(pack)
     if problems:
         raise InputError(problems)
-    if paper not in ("a4", "letter"):
+    if paper not in PAPERS:
         raise InputError([Problem("cli.paper", f"unknown paper `{paper}`", Location("command line"),
-                                  expected="a4 or letter")])
+                                  expected=" or ".join(PAPERS))])
     return write_pieces(pack, Path(out_path), paper, build, duplex, tuple(back_offset))

@@ -4,18 +4,18 @@ catalogue. Nothing here knows a particular game."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
+from generator.core.errors import InputError
 from generator.grids.hexgrid import Layout as HexLayout
 from generator.pack.cardlist import sorted_cards
 from generator.pack.display import deals_in_points, pack_in_points, stat_labels
-from generator.pack.load import load_build
 from generator.pack.fieldtypes import FIELD_KINDS, label as field_label, stat_text
+from generator.pack.load import preset_results
 from generator.render.rulebook.tables import rich_table
 from generator.render.rulebook.text import Heading, RichText
 from generator.rules.engine import validate_build
@@ -100,8 +100,9 @@ def presets(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
     without points (generator.pack.display) gets the line-up, the statistics and the decks."""
     st = book.style
     out: list[Flowable] = []
-    for n, path in enumerate(pack.preset_files, 1):
-        build = load_build(Path(path), pack)
+    for n, (_path, build, stopped) in enumerate(preset_results(pack), 1):  # built once per run
+        if build is None:
+            raise InputError(stopped)
         report = validate_build(pack, build)
         points = report.points
         side = pack.spec.sides[build.side]

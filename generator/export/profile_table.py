@@ -1,0 +1,41 @@
+"""The output profiles of `pnp build --profile`: one row each, with what it makes, which
+colours it prints in, whether it takes the saved duplex reading and the module that writes
+it. It imports no writer, so the command line, the build options, the print-service
+presets and preflight read it without loading ReportLab; the writers are the modules of
+export/profiles/ (one per profile, each declaring the same name: tests/test_profiles.py
+checks that the two agree).
+
+A new profile is one module in export/profiles/ and one row here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ProfileRow:
+    name: str
+    help: str                       # what it makes, for `pnp build --help`
+    module: str                     # generator.export.profiles.<module>
+    colors: tuple[str, ...] = ("rgb",)  # the colours it prints in; the first is its default
+    calibrated: bool = False        # printed duplex at home: the saved back-offset reading applies
+    parts: tuple[str, ...] = ("cards",)  # what it builds (`--only` chooses among the home kit's)
+
+
+PROFILES: dict[str, ProfileRow] = {row.name: row for row in (
+    ProfileRow("home", "home sheets", "home", calibrated=True, parts=("rulebook", "maps", "cards", "pieces")),
+    ProfileRow("gutterfold", "gutterfold", "gutterfold"),
+    ProfileRow("print-shop", "print-shop PDF", "print_shop", colors=("rgb", "cmyk")),
+    ProfileRow("png", "PNG per card", "png"),
+    ProfileRow("tts", "TTS sheets and save", "tts"),
+    ProfileRow("dtc", "DriveThruCards decks", "dtc", colors=("cmyk", "rgb")),
+    ProfileRow("cut", "cutting-machine sheets", "cut", calibrated=True),
+    ProfileRow("printplaygames", "PrintPlayGames sheets", "printplaygames"),
+)}
+
+
+def profiles_help() -> str:
+    """The --profile option's help: what each profile makes, in the table's order."""
+    names = [row.help for row in PROFILES.values()]
+    return f"What to make: {', '.join(names)}."

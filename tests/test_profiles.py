@@ -1,0 +1,95 @@
+"""Output profiles as a registry (export/profile_table.py and export/profiles/): the light
+table and the writer modules agree, the table loads no writer, and every registered profile
+builds a pack into the files its row promises."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.build import run_build
+from generator.export.options import BuildOptions
+from generator.export.profile_table import PROFILES
+from generator.export.profiles import writer
+from generator.pack.load import load_pack, load_presets
+
+REPO = Path(__file__).resolve().parents[1]
+MODULES = REPO / "generator" / "export" / "profiles"
+
+
+def test_the_table_and_the_modules_agree():
+    modules = {p.stem for p in MODULES.glob("*.py") if p.stem != "__init__"}
+    assert {row.module for row in PROFILES.values()} == modules
+    for name, row in PROFILES.items():
+        module = writer(name)
+        assert module.NAME == name and callable(module.write) and module.__doc__
+        assert row.help and row.parts and row.colors and set(row.colors) <= {"rgb", "cmyk"}
+
+
+def test_a_module_routed_under_another_name_is_refused(monkeypatch):
+    from dataclasses import replace
+
+    import generator.export.profiles as profiles
+    monkeypatch.setitem(profiles.PROFILES, "png", replace(PROFILES["png"], module="dtc"))
+    with pytest.raises(RuntimeError, match="declares NAME 'dtc'"):
+        writer("png")
+
+
+def test_the_table_and_the_options_load_no_writer():
+    code = ("import sys; import generator.export.options, generator.export.profile_table; "
+            "print(sorted(m for m in sys.modules if m.startswith(('reportlab', 'generator.render', "
+            "'generator.export.profiles'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.fixture(scope="module")
+def pack():
+    return load_pack(REPO / "card_data" / "final_boss")
+
+
+@pytest.mark.parametrize("name", list(PROFILES))
+def test_every_registered_profile_builds(tmp_path, pack, name):
+    build = load_presets(pack)[0]
+    lines = list(run_build(pack, build, BuildOptions.make(name, only="cards"), tmp_path, stem="b", parallel=False))
+    wrote = [line.split()[1] for line in lines if line.startswith("wrote ")]
+    assert wrote, lines
+    for path in wrote:
+        made = Path(path)
+        assert made.exists() and made.is_relative_to(tmp_path)
+        assert made.name.startswith("b-") or made.parent.name == "tts" or made.name in ("tts", "png-mpc")
+        files = [made] if made.is_file() else [f for f in made.rglob("*") if f.is_file()]
+        assert files and all(f.stat().st_size > 0 for f in files)
+    assert not [p for p in tmp_path.rglob("*") if ".pnp-" in p.name]  # nothing staged left behind
+
+
+def test_the_tts_folder_is_staged_with_the_rest(tmp_path, pack, monkeypatch):
+    """A failure while the save is made keeps the previous tts folder whole and leaves no
+    temporary folder: the deck sheets, maps and save are swapped in together or not at all."""
+    from generator.core.errors import InputError, Location, Problem
+    import generator.export.profiles.tts as tts
+    (tmp_path / "tts").mkdir()
+    (tmp_path / "tts" / "old.json").write_text("{}")
+
+    def fail(*args, **kw):
+        raise InputError([Problem("test.fail", "the save failed", Location("test"))])
+    monkeypatch.setattr(tts, "write_tts_save", fail)
+    with pytest.raises(InputError):
+        list(run_build(pack, None, BuildOptions.make("tts"), tmp_path, parallel=False))
+    assert [p.name for p in tmp_path.iterdir()] == ["tts"]
+    assert [p.name for p in (tmp_path / "tts").iterdir()] == ["old.json"]
+
+
+def test_the_cards_part_builds_its_faces_once(tmp_path, pack, monkeypatch):
+    """The layout checks and the sheets share the faces the build made."""
+    import generator.build as build_module
+    import generator.preflight.layout as layout
+    calls = []
+    for module in (build_module, layout):
+        real = module.pack_faces
+        monkeypatch.setattr(module, "pack_faces", lambda *a, real=real, **kw: calls.append(1) or real(*a, **kw))
+    lines = list(run_build(pack, None, BuildOptions.make("home", only="cards"), tmp_path, parallel=False))
+    assert any("cards.pdf" in line for line in lines) and len(calls) == 1
