@@ -12,6 +12,7 @@ import math
 from reportlab.lib.colors import HexColor
 
 from generator.pack.icon_names import registry_matches
+from generator.render.base.graphics import draw_graphic
 
 INK = HexColor("#222222")
 PAPER = HexColor("#ffffff")
@@ -472,11 +473,10 @@ class IconSheet:
         drawing = self.custom[name]
 
         def draw(c):
-            from reportlab.graphics import renderPDF
             scale = 100.0 / max(drawing.width, drawing.height)
             c.translate((100 - drawing.width * scale) / 2, (100 - drawing.height * scale) / 2)
             c.scale(scale, scale)
-            renderPDF.draw(drawing, c, 0, 0)
+            draw_graphic(drawing, c, 0, 0)  # not renderPDF.draw: it would name Helvetica, unembedded
         return draw
 
     def draw(self, name: str, x: float, y: float, size: float, color: str | None = None) -> None:
