@@ -3,6 +3,7 @@ build YAML into tmp_path, validates it and answers questions about the result.""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -166,6 +167,19 @@ class Checked:
 
     def line(self, needle: str, nth: int = 1) -> int:
         return line_of(self.text, needle, nth)
+
+
+@pytest.fixture(autouse=True)
+def environment_restored():
+    """Each test ends with the environment it started with. A command run in-process (click's
+    CliRunner) may set variables for its own workers (`pnp serve` leaves the hosts it answers
+    to, its packs and its database for uvicorn's workers); left behind, they change what the
+    next test's app answers to (with pytest-xdist, whatever test runs next on that worker)."""
+    before = dict(os.environ)
+    yield
+    if os.environ != before:
+        os.environ.clear()
+        os.environ.update(before)
 
 
 @pytest.fixture(autouse=True)

@@ -5,6 +5,7 @@ Everything is driven by the packs' data: the tests loop over the packs' sides.""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -260,10 +261,11 @@ def test_undo_and_redo_restore_each_build_byte_for_byte_and_notes_are_saved(serv
     # the notes are saved with the build and shown when it is opened again
     pg.get_by_role("button", name="Save to the builds folder").click()
     expect(pg.locator("#flash")).to_contain_text("saved as")
-    saved = builds / pg.locator("#flash").text_content().split("/")[-1].strip()
-    text = saved.read_text()
-    assert "notes:" in text and "Bring the blue dice." in text
-    pg.goto(f"{base}/p/boss_fight/edit?file={saved.stem}")
+    stem = Path(pg.locator("#flash").text_content().split("/")[-1].strip()).stem
+    saved = builds.build(0, stem)  # the one local person's build, in the server's database
+    assert saved is not None, stem
+    assert "notes:" in saved.text and "Bring the blue dice." in saved.text
+    pg.goto(f"{base}/p/boss_fight/edit?file={stem}")
     expect(pg.get_by_label("Notes")).to_have_value("Bring the blue dice.\nSable goes first.")
     changes(pg, pg.get_by_role("button", name="Duplicate").click)
     assert json.loads(doc_text(pg))["name"] == "Undo Party (copy)"
