@@ -108,24 +108,26 @@ def test_two_workers_on_a_port_the_system_picks(tmp_path):
         assert not process_running(pid), f"worker {pid} outlived pnp serve"
 
 
-def test_open_opens_the_printed_address(monkeypatch):
+def test_open_opens_the_printed_address(monkeypatch, tmp_path):
     opened, served = [], []
     monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url))
     monkeypatch.setattr(listen, "serve", lambda app, sock, workers=1, **kw: served.append((sock.getsockname(), workers)))
-    result = CliRunner().invoke(main, ["serve", str(REPO / "card_data/tactics"), "--port", "0", "--open"])
+    result = CliRunner().invoke(main, ["serve", str(REPO / "card_data/tactics"), "--port", "0", "--open",
+                                       "--builds", str(tmp_path / "builds")])  # its database beside, not in the repo
     assert result.exit_code == 0, result.output
     port = served[0][0][1]
     assert opened == [f"http://localhost:{port}/"]
     assert f"at http://localhost:{port}/" in result.output
 
 
-def test_a_taken_port_is_a_clear_error_not_a_traceback():
+def test_a_taken_port_is_a_clear_error_not_a_traceback(tmp_path):
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen()
     port = taken.getsockname()[1]
     try:
-        result = CliRunner().invoke(main, ["serve", str(REPO / "card_data/tactics"), "--port", str(port)])
+        result = CliRunner().invoke(main, ["serve", str(REPO / "card_data/tactics"), "--port", str(port),
+                                           "--builds", str(tmp_path / "builds")])
     finally:
         taken.close()
     assert result.exit_code == 2
