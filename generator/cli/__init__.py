@@ -40,7 +40,19 @@ def _starting() -> None:
 def _started() -> None:
     while _PREVIOUS:
         signum, handler = _PREVIOUS.popitem()
+        if signum == signal.SIGTERM and handler == signal.SIG_DFL:
+            handler = _terminated  # from now on SIGTERM stops a command as Ctrl-C does
         signal.signal(signum, handler)
+
+
+def _terminated(signum, frame):
+    # Python's default for SIGTERM ends the process at once (exit -15, no clean-up): between
+    # loading a command and the command's own handlers (a build's stop_on_signals), a SIGTERM
+    # is a KeyboardInterrupt that carries its signal, so `finally` blocks run and PnpGroup ends
+    # with 143.
+    stop = KeyboardInterrupt(f"stopped by {signal.Signals(signum).name}")
+    stop.signum = signum
+    raise stop
 
 
 _starting()
