@@ -37,11 +37,11 @@ def _starting() -> None:
         _PREVIOUS.update({s: signal.signal(s, _stopped_while_starting) for s in (signal.SIGINT, signal.SIGTERM)})
 
 
-def _started() -> None:
+def _started(command_loaded: bool = False) -> None:
     while _PREVIOUS:
         signum, handler = _PREVIOUS.popitem()
-        if signum == signal.SIGTERM and handler == signal.SIG_DFL:
-            handler = _terminated  # from now on SIGTERM stops a command as Ctrl-C does
+        if command_loaded and signum == signal.SIGTERM and handler == signal.SIG_DFL:
+            handler = _terminated  # from now on SIGTERM stops the command as Ctrl-C does
         signal.signal(signum, handler)
 
 
@@ -133,17 +133,21 @@ class PnpGroup(click.Group):
         return sorted(set(COMMANDS) | set(self.commands))
 
     def main(self, *args, **kwargs):
+        on_main = threading.current_thread() is threading.main_thread()
+        term = signal.getsignal(signal.SIGTERM) if on_main else None
         _starting()
         try:
             return super().main(*args, **kwargs)
         finally:
             _started()
+            if term is not None:  # run in-process (a test's CliRunner): leave SIGTERM as it was
+                signal.signal(signal.SIGTERM, term)
 
     def get_command(self, ctx, name):
         if name not in self.commands and name in COMMANDS:
             module, attr = COMMANDS[name]
             self.commands[name] = getattr(importlib.import_module(f"generator.cli.{module}"), attr)
-        _started()
+        _started(command_loaded=True)
         return self.commands.get(name)
 
     def invoke(self, ctx):
