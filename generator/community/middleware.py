@@ -20,7 +20,7 @@ from markupsafe import escape
 from starlette.requests import Request
 
 from generator.core.errors import Location, Problem
-from generator.web.guard import MAX_BODY, refusal
+from generator.web.guard import MAX_BODY, read_body, refusal, replaying
 from generator.community.accounts import (CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, SESSION_COOKIE, Keys, fingerprint,
                                           new_nonce)
 from generator.community.dbbuilds import Asker, asker
@@ -98,41 +98,19 @@ class CommunityMiddleware:
         kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
         if kind not in (b"application/x-www-form-urlencoded", b"multipart/form-data"):
             return "", receive
-        chunks, size, more = [], 0, True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                break
-            chunks.append(message.get("body", b""))
-            size += len(chunks[-1])
-            if size > MAX_BODY:
-                return "", receive
-            more = message.get("more_body", False)
-        data = b"".join(chunks)
-        sent = False
-
-        async def replay():
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": data, "more_body": False}
-            return await receive()
-
+        data = await read_body(receive, MAX_BODY)
+        if data is None:  # over the limit: the guard outside refuses such a body first
+            return "", receive
+        replay = replaying(data, receive)
         if kind == b"application/x-www-form-urlencoded":
             values = parse_qs(data.decode("latin-1")).get(CSRF_FIELD, [""])
             token = values[0]
         else:
-            fed = False
-
-            async def once():
-                nonlocal fed
-                if not fed:
-                    fed = True
-                    return {"type": "http.request", "body": data, "more_body": False}
+            async def disconnect():
                 return {"type": "http.disconnect"}
 
             try:
-                form = await Request(scope, once).form()
+                form = await Request(scope, replaying(data, disconnect)).form()
                 token = str(form.get(CSRF_FIELD) or "")
                 await form.close()
             except Exception:

@@ -121,6 +121,35 @@ def refusal(status: int, problem: Problem, person: bool = False) -> tuple[dict, 
             {"type": "http.response.body", "body": text})
 
 
+async def read_body(receive, limit: int) -> bytes | None:
+    """A request's whole body from ASGI `receive`, or None once it passes `limit` bytes."""
+    body, size, more = [], 0, True
+    while more:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        body.append(chunk)
+        more = message.get("more_body", False)
+    return b"".join(body)
+
+
+def replaying(data: bytes, then):
+    """An ASGI `receive` that gives a body already read (`data`) once, then what `then()` gives."""
+    sent = False
+
+    async def receive():
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": data, "more_body": False}
+        return await then()
+    return receive
+
+
 class RequestGuard:
     """Refuse, before any route: a Host this server was not started for (400); a change sent
     from another site (403); a body over `limit` (413), counted as it arrives, so a missing or
@@ -152,29 +181,10 @@ class RequestGuard:
             # the HTTP server hands the app no more than Content-Length bytes, so a declared
             # length within the limit needs no counting (and no copy of the body)
             return await self.app(scope, receive, send)
-        body, more = [], True
-        size = 0
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                break
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.limit:
-                return await self._refuse(send)
-            body.append(chunk)
-            more = message.get("more_body", False)
-        data = b"".join(body)
-        sent = False
-
-        async def replay():
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": data, "more_body": False}
-            return await receive()
-
-        return await self.app(scope, replay, send)
+        data = await read_body(receive, self.limit)
+        if data is None:
+            return await self._refuse(send)
+        return await self.app(scope, replaying(data, receive), send)
 
     async def _refuse(self, send, status: int = 413, problem: Problem | None = None, person: bool = False):
         problem = problem or Problem("upload.size", "the request is over 1 MB", Location("upload"),
