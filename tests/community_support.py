@@ -74,3 +74,19 @@ class Postgres:
             self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+# the fixtures the database tests share: a PostgreSQL server per test module, and each test run
+# once on a fresh SQLite file and once on a fresh PostgreSQL database
+@pytest.fixture(scope="module")
+def postgres():
+    server = Postgres()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'site.sqlite3'}"
+    return request.getfixturevalue("postgres").new_database()

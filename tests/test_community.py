@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect, text
 
-from community_support import Postgres
+from community_support import db_url, postgres  # noqa: F401  (fixtures)
 from generator.cli import main as cli
 from generator.community.accounts import SESSION_COOKIE, Keys
 from generator.community.app import community_app
@@ -27,20 +27,6 @@ from generator.web.site import Site
 
 PACK = "card_data/boss_fight"
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    server = Postgres()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'site.sqlite3'}"
-    return request.getfixturevalue("postgres").new_database()
 
 
 def _site(tmp_path):

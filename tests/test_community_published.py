@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from community_support import Postgres
+from community_support import db_url, postgres  # noqa: F401  (fixtures)
 from generator.community.app import community_app
 from generator.pack.load import load_pack
 from generator.web.common import preset_docs
@@ -21,20 +21,6 @@ from generator.web.site import Site
 
 PACK = "card_data/boss_fight"
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    server = Postgres()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'site.sqlite3'}"
-    return request.getfixturevalue("postgres").new_database()
 
 
 @pytest.fixture(scope="module")
