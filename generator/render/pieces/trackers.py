@@ -261,6 +261,18 @@ def draw_dial(kit: Kit, t: Tracker, left: float, top: float) -> None:
 # ---- round tracker -----------------------------------------------------------------------------
 
 
+def _strip(c, left: float, top: float, bw: float, bh: float) -> tuple[float, float, float, float]:
+    """A tracker strip's grey bleed and white face (the state saved: the caller restores it);
+    the face's x, y, width and height in mm."""
+    x0, y0, w, h = left + BLEED_MM, top - bh + BLEED_MM, bw - 2 * BLEED_MM, bh - 2 * BLEED_MM
+    c.saveState()
+    c.setFillColor(color("#9a9a9a"))
+    c.rect((x0 - BLEED_MM) * MM, (y0 - BLEED_MM) * MM, bw * MM, bh * MM, stroke=0, fill=1)
+    c.setFillColor(color("#ffffff"))
+    c.rect(x0 * MM, y0 * MM, w * MM, h * MM, stroke=0, fill=1)
+    return x0, y0, w, h
+
+
 def round_box(kit: Kit) -> tuple[float, float]:
     left, _, right, _ = kit.area()
     spec = pieces_spec(kit.pack).trackers.round
@@ -271,12 +283,7 @@ def draw_round(kit: Kit, left: float, top: float) -> None:
     c = kit.canvas
     spec = pieces_spec(kit.pack).trackers.round
     bw, bh = round_box(kit)
-    x0, y0, w, h = left + BLEED_MM, top - bh + BLEED_MM, bw - 2 * BLEED_MM, bh - 2 * BLEED_MM
-    c.saveState()
-    c.setFillColor(color("#9a9a9a"))
-    c.rect((x0 - BLEED_MM) * MM, (y0 - BLEED_MM) * MM, bw * MM, bh * MM, stroke=0, fill=1)
-    c.setFillColor(color("#ffffff"))
-    c.rect(x0 * MM, y0 * MM, w * MM, h * MM, stroke=0, fill=1)
+    x0, y0, w, h = _strip(c, left, top, bw, bh)
     cell_w, cell_h = min(15.0, (w - 24) / spec.rounds), 11.0
     text(c, x0 + 3, y0 + h - 7.5, "Round", 11, BOLD)
     cx0 = x0 + w - spec.rounds * cell_w
@@ -324,12 +331,7 @@ def draw_phases(kit: Kit, left: float, top: float) -> None:
     section = next(s for s in kit.pack.spec.reference.turn if s.id == spec.section)
     steps = section.steps
     bw, bh = phase_box(kit)
-    x0, y0, w, h = left + BLEED_MM, top - bh + BLEED_MM, bw - 2 * BLEED_MM, bh - 2 * BLEED_MM
-    c.saveState()
-    c.setFillColor(color("#9a9a9a"))
-    c.rect((x0 - BLEED_MM) * MM, (y0 - BLEED_MM) * MM, bw * MM, bh * MM, stroke=0, fill=1)
-    c.setFillColor(color("#ffffff"))
-    c.rect(x0 * MM, y0 * MM, w * MM, h * MM, stroke=0, fill=1)
+    x0, y0, w, h = _strip(c, left, top, bw, bh)
     text(c, x0 + 3, y0 + h - 6.5, spec.title or section.title, 11, BOLD)
     text(c, x0 + 3, y0 + 2.5, "Move a marker (or a paper clip on the edge) to the step being played.",
          7, REGULAR, "#444444")
