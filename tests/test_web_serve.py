@@ -150,6 +150,22 @@ def test_listening_beyond_this_computer_says_who_can_change_builds(monkeypatch, 
     assert quiet.exit_code == 0 and "note:" not in quiet.output
 
 
+def test_accounts_without_their_extra_say_how_to_add_it(monkeypatch, tmp_path):
+    """argon2-cffi and itsdangerous are the `accounts` extra: without them `--accounts` stops
+    before listening, in one message naming the extra (the install test runs it for real)."""
+    from generator.community import accounts
+    served = []
+    monkeypatch.setattr(listen, "serve", lambda app, sock, workers=1, **kw: served.append(sock.getsockname()))
+    monkeypatch.setattr(accounts, "accounts_available", lambda: False)
+    result = CliRunner().invoke(main, ["serve", str(REPO / "card_data/tactics"), "--port", "0", "--accounts",
+                                       "--builds", str(tmp_path / "b")])
+    assert result.exit_code == 2 and not served
+    assert "pnp-generator[accounts]" in result.output and "--accounts" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "b").exists()
+    monkeypatch.undo()
+    assert accounts.accounts_available()  # this venv has the test extra, which includes the accounts extra
+
+
 def test_serve_in_a_pack_folder_needs_no_argument(tmp_path):
     """`pnp example` then `cd` into it and `pnp serve`: the current folder is the pack, and its
     builds and image cache go under it by default."""

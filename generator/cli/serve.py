@@ -71,6 +71,14 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open
                                   Location("--host"), found=host, expected="--accounts, or --open-access",
                                   fix="add --accounts (players sign in), or --open-access if every visitor may "
                                       "change every build")])
+    if accounts:
+        from generator.community.accounts import ACCOUNTS_EXTRA, accounts_available
+        if not accounts_available():
+            raise InputError([Problem("serve.accounts", "accounts need the argon2 password hasher, which this "
+                                      "install does not have", Location("--accounts"), found="no argon2-cffi",
+                                      expected="the `accounts` extra",
+                                      fix=f"pipx install '{ACCOUNTS_EXTRA}' (or pip install argon2-cffi into "
+                                          "the same environment)")])
     targets = list(packs) or [current_pack()]
     site = Site.load(targets, builds_dir, cache_dir)  # bad packs stop here with the CLI's message
     db_url = db_url or default_url(builds_dir)

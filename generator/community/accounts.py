@@ -16,10 +16,8 @@ import hmac
 import re
 import secrets
 from datetime import timedelta
+from functools import lru_cache
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 SESSION_COOKIE = "pnp_session"
 CSRF_COOKIE = "pnp_csrf"
@@ -31,16 +29,32 @@ WINDOW = timedelta(minutes=10)
 NAME = re.compile(r"^[A-Za-z0-9_.-]{2,40}$")
 MIN_PASSWORD = 10
 
-_hasher = PasswordHasher()  # argon2id
+ACCOUNTS_EXTRA = "pnp-generator[accounts]"
+
+
+def accounts_available() -> bool:
+    """argon2-cffi (passwords) and itsdangerous (signed sessions) are the `accounts` extra: a
+    one-person builder on localhost has neither, so the default install leaves them out and
+    imports them only here and when a site with accounts uses them (`pnp serve --accounts`
+    checks this first)."""
+    from importlib.util import find_spec
+    return find_spec("argon2") is not None and find_spec("itsdangerous") is not None
+
+
+@lru_cache(maxsize=1)
+def _hasher():
+    from argon2 import PasswordHasher
+    return PasswordHasher()  # argon2id
 
 
 def hash_password(password: str) -> str:
-    return _hasher.hash(password)
+    return _hasher().hash(password)
 
 
 def check_password(password_hash: str, password: str) -> bool:
+    from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
     try:
-        return _hasher.verify(password_hash, password)
+        return _hasher().verify(password_hash, password)
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
 
@@ -67,6 +81,7 @@ class Keys:
     """What the site's secret signs: session cookies and CSRF tokens."""
 
     def __init__(self, secret: str):
+        from itsdangerous import URLSafeTimedSerializer
         self.secret = secret.encode()
         self.sessions = URLSafeTimedSerializer(secret, salt="pnp-session")
 
@@ -77,6 +92,7 @@ class Keys:
         """The signed session in a cookie, or None (missing, expired, or signed with another secret)."""
         if not cookie or len(cookie) > 500:
             return None
+        from itsdangerous import BadSignature
         try:
             data = self.sessions.loads(cookie, max_age=SESSION_DAYS * 86400)
         except BadSignature:

@@ -1,6 +1,6 @@
 """The saved duplex calibration: what `pnp calibrate DX,DY` stores and every build reads.
 
-A small JSON file in the user's config directory (platformdirs: ~/.config/pnp/ on Linux,
+A small JSON file in the user's config directory (click.get_app_dir: ~/.config/pnp/ on Linux,
 ~/Library/Application Support/pnp/ on macOS, %LOCALAPPDATA%\\pnp\\ on Windows), or the
 file named by `--config` or the PNP_CONFIG environment variable (tests point it at a
 temporary file so they never touch a real user's settings).
@@ -42,8 +42,10 @@ def default_config_path() -> Path:
     env = os.environ.get(CONFIG_ENV)
     if env:
         return Path(env)
-    from platformdirs import user_config_dir
-    return Path(user_config_dir(APP_NAME, appauthor=False)) / "calibration.json"
+    # click's own helper gives the same folders platformdirs did (XDG_CONFIG_HOME on Linux; roaming=False is
+    # %LOCALAPPDATA% on Windows), so a saved reading is still found, and the install carries one package less
+    from click import get_app_dir
+    return Path(get_app_dir(APP_NAME, roaming=False)) / "calibration.json"
 
 
 @dataclass(frozen=True)
