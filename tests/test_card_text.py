@@ -99,6 +99,26 @@ def test_a_pack_with_a_hebrew_font_prints_hebrew(tmp_path):
 
 
 @pytest.mark.skipif(not (DEJAVU / "DejaVuSans.ttf").is_file(), reason="needs fonts-dejavu-core")
+@pytest.mark.skipif(not (DEJAVU / "DejaVuSans.ttf").is_file(), reason="needs fonts-dejavu-core")
+def test_right_to_left_text_without_the_rtl_extra_is_an_error_naming_the_card(tmp_path, monkeypatch):
+    """python-bidi and arabic-reshaper are the `rtl` extra: without them a Hebrew card stops the
+    build (exit 2, the card, the extra to install) instead of printing its words backwards."""
+    from generator.render.base import scripts
+    monkeypatch.setattr(scripts, "rtl_available", lambda: False)
+    pack = pack_with_dejavu(tmp_path, unit("hebrew-unit", "שומר את הדלת"))
+    res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
+    assert res.exit_code == 2, res.output
+    assert "card.rtl" in res.output and "hebrew-unit" in res.output and "pnp-generator[rtl]" in res.output
+    assert "Traceback" not in res.output and not (tmp_path / "out" / "cards.pdf").exists()
+    # text outside a card's checks (a rulebook line) gets the same advice, not an ImportError
+    monkeypatch.setitem(__import__("sys").modules, "bidi", None)
+    with pytest.raises(scripts.InputError, match="python-bidi and arabic-reshaper") as stop:
+        scripts.rtl_text("שומר")
+    assert stop.value.problems[0].fix == "pipx install 'pnp-generator[rtl]'"
+    monkeypatch.undo()
+    assert scripts.rtl_missing("שומר") is None  # this venv has the test extra, which includes the rtl extra
+
+
 def test_a_pack_with_an_arabic_font_prints_joined_arabic(tmp_path):
     cards = unit("arabic-unit", "يحرس الباب")
     pack = pack_with_dejavu(tmp_path, cards)

@@ -29,9 +29,10 @@ SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", 
 # site-packages of a fresh install, pip and setuptools excluded (the venv is made without them):
 # 119 MB measured on 2026-11-26 once ezdxf (DXF: our own writer) and numpy (pixel arithmetic: Pillow)
 # left the default install; 153 MB once the builder saved into a database by default (issue #29 asks
-# for SQLite with nothing to set up: SQLAlchemy alone is 29 MB); 149.98 MB on 2026-11-27 with
-# platformdirs replaced by click's app folder and a shared site's accounts (argon2-cffi, itsdangerous)
-# moved to the `accounts` extra. Issue #23's target. README, "Install size".
+# for SQLite with nothing to set up: SQLAlchemy alone is 29 MB); 149.1 MB on 2026-11-27 with
+# platformdirs replaced by click's app folder, a shared site's accounts (argon2-cffi, itsdangerous)
+# moved to the `accounts` extra and right-to-left text (python-bidi, arabic-reshaper) to `rtl`.
+# Issue #23's target. README, "Install size".
 SITE_PACKAGES_BUDGET_MB = 150
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

@@ -10,7 +10,8 @@
   change inside a word (`**` in mid-word) breaks the joining there.
 - Right-to-left text is put in visual order per line, after line breaking: the words of a
   line are reordered by the Unicode bidi rule (L2) at word level, and the characters of a
-  right-to-left word by python-bidi.
+  right-to-left word by python-bidi. python-bidi and arabic-reshaper are the `rtl` extra:
+  without them right-to-left text is an error naming the card, never text in the wrong order.
 - Zero-width and bidi control characters are invisible, print as empty boxes in most fonts
   and can hide text: they are removed, with a note.
 - Markup: `\\*` is a literal asterisk; an unmatched `**` or `*` is an error naming the card.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from generator.core.errors import InputError, Location, Problem
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
 
 ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff]")  # letters that join
@@ -92,13 +94,43 @@ def unmatched_markup(styler, text: str) -> str | None:
 
 # ---- right to left ---------------------------------------------------------------------
 
+RTL_EXTRA = "pnp-generator[rtl]"
+
+
+@functools.lru_cache(maxsize=1)
+def rtl_available() -> bool:
+    """python-bidi and arabic-reshaper are the `rtl` extra (most packs have no right-to-left
+    text, so the default install leaves them out); text that needs them stops the build with
+    a message naming the card (render/cards/text_checks.py) instead of printing in the wrong
+    order."""
+    from importlib.util import find_spec
+    return find_spec("bidi") is not None and find_spec("arabic_reshaper") is not None
+
+
+def rtl_missing(text: str) -> str | None:
+    """What is missing to print this text, or None (no right-to-left letters, or the extra is there)."""
+    if not has_rtl(text) or rtl_available():
+        return None
+    return "python-bidi and arabic-reshaper"
+
+
+def _rtl_import_error(text: str) -> InputError:
+    """Right-to-left text outside a card (a rulebook, a roster) when the `rtl` extra is missing."""
+    return InputError([Problem("text.rtl", f"the text “{text[:40]}” reads right to left, and putting it in print "
+                               "order needs python-bidi and arabic-reshaper, which this install does not have",
+                               Location("(text)"), found=text[:60], expected="the `rtl` extra installed",
+                               fix=f"pipx install '{RTL_EXTRA}'")])
+
 
 def shape_arabic(text: str) -> str:
     """Arabic letters in the contextual forms that join them, still in logical order (the
     bidi step puts each line in visual order later). Other text is returned as it is."""
     if not ARABIC.search(text):
         return text
-    import arabic_reshaper  # only text with Arabic letters needs it
+    try:
+        import arabic_reshaper  # only text with Arabic letters needs it
+    except ModuleNotFoundError:
+        raise _rtl_import_error(text) from None
     return arabic_reshaper.reshape(text)
 
 
@@ -151,5 +183,8 @@ def visual_words(words: list, text_of) -> list:
 
 def rtl_text(text: str) -> str:
     """The characters of a right-to-left word in visual order (python-bidi)."""
-    from bidi import get_display
+    try:
+        from bidi import get_display
+    except ModuleNotFoundError:
+        raise _rtl_import_error(text) from None
     return get_display(text, base_dir="R")

@@ -4,7 +4,7 @@ a note), markup balanced, and every character in the font it is set in."""
 from __future__ import annotations
 
 from generator.core.errors import InputError, Problem
-from generator.render.base.scripts import missing_glyphs, strip_invisible, unmatched_markup
+from generator.render.base.scripts import RTL_EXTRA, missing_glyphs, rtl_missing, strip_invisible, unmatched_markup
 
 
 def checked_text(shared, e, layout, ctx, text: str) -> str:
@@ -15,6 +15,14 @@ def checked_text(shared, e, layout, ctx, text: str) -> str:
         shared.notes.add(f"note: {name}: removed {', '.join(removed)} from the `{e.id or 'text'}` text "
                          "(invisible characters that print as empty boxes or reorder text)")
     where_card = card.location if card is not None else layout.where(e)
+    lacking = rtl_missing(text)
+    if lacking:
+        from_layout = card is None or not any(rtl_missing(str(v)) for v in (card.text, card.flavour, card.name))
+        raise InputError([Problem(
+            "card.rtl", f"{name}: the `{e.id or 'text'}` text reads right to left, and putting it in print order "
+            f"needs {lacking}, which this install does not have", layout.where(e) if from_layout else where_card,
+            found=text[:60], expected="the `rtl` extra installed",
+            fix=f"pipx install '{RTL_EXTRA}' (or pip install python-bidi arabic-reshaper into the same environment)")])
     problem = unmatched_markup(shared.fitter.styler, text)
     if problem:
         from_layout = card is None or "*" not in "".join(str(v) for v in (card.text, card.flavour, card.name))
