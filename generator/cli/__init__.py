@@ -1,9 +1,10 @@
 """cli: the `pnp` command, the only layer that knows the command line. Each command lives in
 its own module (cli/validate.py, cli/build.py, ...) and is registered below with one line of
 COMMANDS; a new command is a new module plus one row. A command's module is imported only when
-that command runs (or help lists it), so `pnp --version` and `pnp validate` load no renderer. Also here: finding and
-validating targets (targets.py), text reports (textreport.py), the points audit as printed
-(audit.py) and `pnp watch` (watch.py); preflighting a target is preflight/target.py's.
+that command runs (or help lists it), so `pnp --version` and `pnp validate` load no renderer. Also here: text reports
+(textreport.py), the points audit as printed (audit.py) and `pnp watch` (watch.py). The verbs
+are library functions the commands call: validating a target is validate.py's, preflighting
+one preflight/target.py's, building build.py's.
 
 May import: every other layer of generator.
 """
