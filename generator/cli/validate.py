@@ -14,8 +14,6 @@ from generator.validate.builds import target_kind, validate_build_target
 from generator.cli.textreport import print_problems, print_reports
 from generator.core.errors import InputError
 from generator.core.report import reports_document
-from generator.cli.audit import print_audit
-from generator.rules.audit import audit_pack
 
 
 @click.command()
@@ -50,6 +48,9 @@ def validate(targets, points, max_characters, setup, fmt, pack_option, boss_buil
             problems.extend(exc.problems)
     audit_rows = []
     if audit:
+        # deferred: the points audit and its table, which a plain `pnp validate` never needs
+        from generator.cli.audit import print_audit
+        from generator.rules.audit import audit_pack
         for pack in cache.values():
             audit_rows.extend(audit_pack(pack))
     if fmt == "json":
