@@ -11,6 +11,7 @@ May import: every other layer of generator.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import signal
@@ -137,10 +138,13 @@ class PnpGroup(click.Group):
         on_main = threading.current_thread() is threading.main_thread()
         term = signal.getsignal(signal.SIGTERM) if on_main else None
         _starting()
+        frozen = gc.get_freeze_count()
         try:
             return super().main(*args, **kwargs)
         finally:
             _started()
+            if frozen == 0 and gc.get_freeze_count():  # run in-process (a test's CliRunner): collect as before
+                gc.unfreeze()
             if term is not None:  # run in-process (a test's CliRunner): leave SIGTERM as it was
                 signal.signal(signal.SIGTERM, term)
 
@@ -148,6 +152,10 @@ class PnpGroup(click.Group):
         if name not in self.commands and name in COMMANDS:
             module, attr = COMMANDS[name]
             self.commands[name] = getattr(importlib.import_module(f"generator.cli.{module}"), attr)
+            # what the command imported (pydantic's and our models, click, rich) lives as long as the
+            # process: the collector need not walk it at every full collection while the command
+            # reads a pack (loading boss_fight for `pnp validate BUILD`: 42 ms, 30 ms frozen)
+            gc.freeze()
         _started(command_loaded=True)
         return self.commands.get(name)
 
