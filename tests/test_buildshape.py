@@ -61,3 +61,29 @@ def test_the_walk_is_in_table_order():
     seen = [p for i, p in enumerate(order) if i == 0 or order[i - 1] != p]
     ranks = {"base": 0, "equipment": 0, "abilities": 1, "deck": 2}
     assert [ranks[p] for p in seen] == sorted(ranks[p] for p in seen)
+
+
+@pytest.mark.parametrize("pack_id, preset", PRESETS)
+def test_a_document_read_back_by_its_places_is_the_loaded_build(pack_id, preset):
+    """`document_places` (the loader's and the deck-list parser's reading of a character) gives
+    the cards of `character_refs`, each with the path the loader points its messages at."""
+    from generator.pack.buildshape import document_places
+    pack = load_pack(REPO / "card_data" / pack_id)
+    doc = load_yaml_file(REPO / "card_data" / pack_id / "presets" / preset)
+    build = load_build(REPO / "card_data" / pack_id / "presets" / preset, pack)
+    side = pack.spec.sides[build.side]
+    for ci, (raw, char) in enumerate(zip(doc.data["characters"], build.characters)):
+        read = document_places(side, raw)
+        assert [(p.place, p.card, p.copies) for p in read] == [(place, ref.id, n) for place, ref, n in character_refs(char)]
+        assert [("characters", ci) + p.path for p in read] == [ref.path for _, ref, _ in character_refs(char)]
+
+
+def test_equipment_fixed_to_a_base_card_names_that_card():
+    from generator.pack.buildshape import document_places
+    pack = load_pack(REPO / "card_data" / "boss_fight")
+    side = pack.spec.sides["boss"]
+    key = side.base.item_key or "card"
+    char = {side.base.key: [{key: "a", "equipment": ["x", "y"]}, "b", {key: "c", "equipment": ["z"]}]}
+    read = [(p.place, p.card, p.base) for p in document_places(side, char)]
+    assert read == [("base", "a", None), ("equipment", "x", 0), ("equipment", "y", 0), ("base", "b", None),
+                    ("base", "c", None), ("equipment", "z", 2)]
