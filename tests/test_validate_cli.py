@@ -393,6 +393,6 @@ def test_validating_a_build_loads_no_renderer_and_no_map():
 
 def test_running_pnp_in_process_leaves_the_collector_as_it_was():
     import gc
-    assert gc.get_freeze_count() == 0
+    gc.unfreeze()  # a web app made earlier in this process froze its packs (web/app.py)
     assert pnp("validate", sorted((BOSS_FIGHT / "presets").glob("*.yaml"))[0]).exit_code == 0
     assert gc.get_freeze_count() == 0
