@@ -396,3 +396,12 @@ def test_running_pnp_in_process_leaves_the_collector_as_it_was():
     gc.unfreeze()  # a web app made earlier in this process froze its packs (web/app.py)
     assert pnp("validate", sorted((BOSS_FIGHT / "presets").glob("*.yaml"))[0]).exit_code == 0
     assert gc.get_freeze_count() == 0
+
+
+def test_icon_markup_in_a_name_is_printed_as_written(tmp_path):
+    """`:skull:` is a pack's icon markup (and rich's emoji code): the report shows the text."""
+    build = tmp_path / "grim.yaml"
+    build.write_text('pack: boss_fight\nname: "Grim :skull: Party"\nside: hero\ncharacters:\n  - hero: wren-ashby\n',
+                     encoding="utf-8")
+    result = pnp("validate", build, "--pack", BOSS_FIGHT)
+    assert "Grim :skull: Party" in result.output and "\N{SKULL}" not in result.output
