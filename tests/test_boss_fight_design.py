@@ -201,7 +201,7 @@ def test_rules_setup_needs_one_spot_with_room_for_the_party(pack, tmp_path):
 
 
 def test_every_preset_boss_fits_every_map_both_ways(pack):
-    from generator.cli.targets import validate_pack
+    from generator.validate.packs import validate_pack
     reports = [r for r in validate_pack(pack) if r.kind == "map"]
     assert len(reports) == 7
     assert all(r.legal for r in reports), [(r.name, [v.message for v in r.violations]) for r in reports]

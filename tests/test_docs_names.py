@@ -13,7 +13,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 GENERATOR = REPO / "generator"
 DOC = REPO / "docs" / "architecture.md"
-PACKAGES = {p.name for p in GENERATOR.iterdir() if p.is_dir() and (p / "__init__.py").exists()} | {"kit", "build"}
+PACKAGES = {p.name for p in GENERATOR.iterdir() if p.is_dir() and (p / "__init__.py").exists()} | {p.stem for p in GENERATOR.glob("*.py") if not p.stem.startswith("_")}
 
 
 def _defined_names() -> set[str]:

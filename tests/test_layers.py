@@ -31,6 +31,7 @@ LAYERS = [
     "generator.export",           # PNG and Tabletop Simulator exports
     "generator.kit",              # what a kit is
     "generator.preflight",        # print-service checks of layouts and finished files
+    "generator.validate",         # `pnp validate`'s verb: a pack, build or map target checked
     "generator.build",            # how a build runs
     "generator.web",              # the deck builder in the browser (pnp serve)
     "generator.community",        # accounts, the database of builds, published builds, card statistics
@@ -62,10 +63,11 @@ MAY_IMPORT = {
     "generator.export": _BELOW_RENDER,
     "generator.kit": _BELOW_RENDER,
     "generator.preflight": _BELOW_RENDER | {"export", "kit"},
+    "generator.validate": _BELOW_RENDER | {"kit", "preflight"},
     "generator.build": _BELOW_RENDER | {"export", "kit", "preflight"},
     "generator.web": _BELOW_RENDER | {"export", "kit", "build"},
     "generator.community": _BELOW_RENDER | {"export", "kit", "build", "web"},
-    "generator.cli": _BELOW_RENDER | {"export", "kit", "preflight", "build", "web", "community"},
+    "generator.cli": _BELOW_RENDER | {"export", "kit", "preflight", "validate", "build", "web", "community"},
     "generator.__main__": {"cli"},
 }
 

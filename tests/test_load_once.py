@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.build import build_folder
-from generator.cli.targets import validate_target
+from generator.validate.target import validate_target
 from generator.core import yamlio
 from generator.pack.load import load_pack
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import LEGAL_PARTY, PACK_DIR, line_of
 from generator.core.errors import InputError
 from generator.pack.load import load_build, load_pack
-from generator.cli.targets import validate_target
+from generator.validate.target import validate_target
 from generator.core.yamlio import display_path
 
 

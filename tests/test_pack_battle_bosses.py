@@ -17,7 +17,7 @@ from generator.maps import load_pack_maps
 from generator.render.cards.faces import CardShared
 from generator.render.base.pdfout import MM
 from generator.rules.engine import validate_build
-from generator.cli.targets import pack_report, validate_pack
+from generator.validate.packs import pack_report, validate_pack
 from test_maps import hexagons, painted
 
 PACK_DIR = REPO / "card_data" / "battle_bosses"

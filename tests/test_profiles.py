@@ -93,3 +93,29 @@ def test_the_cards_part_builds_its_faces_once(tmp_path, pack, monkeypatch):
         monkeypatch.setattr(module, "pack_faces", lambda *a, real=real, **kw: calls.append(1) or real(*a, **kw))
     lines = list(run_build(pack, None, BuildOptions.make("home", only="cards"), tmp_path, parallel=False))
     assert any("cards.pdf" in line for line in lines) and len(calls) == 1
+
+
+@pytest.mark.parametrize("asked, code", [
+    ({"paper": "a3"}, "build.option"), ({"duplex": "sideways"}, "build.option"), ({"only": "box"}, "build.option"),
+    ({"ink_limit": 401}, "build.option"), ({"cut_inset": 3.5}, "build.option"), ({"back_offset": "40,0"}, None),
+    ({"color": "cmyk"}, "build.color"), ({"profile": "poster"}, "build.profile")])
+def test_build_options_refuse_a_bad_name_or_bound_once_for_every_face(asked, code):
+    """BuildOptions.make checks every option the CLI and the web pass (#24 item 1): each refusal
+    is an InputError with its option named; the same option within bounds is taken."""
+    from generator.core.errors import InputError
+    from generator.export.options import BuildOptions
+    with pytest.raises(InputError) as caught:
+        BuildOptions.make(**asked)
+    if code is not None:
+        assert caught.value.problems[0].code == code
+    legal = {"paper": "letter", "duplex": "short-edge", "only": "cards", "ink_limit": 400, "cut_inset": 3.0,
+             "back_offset": "-1.5,0.5", "color": "rgb", "profile": "png"}
+    key = next(iter(asked))
+    made = BuildOptions.make(**{key: legal[key]})
+    assert getattr(made, key) == ((-1.5, 0.5) if key == "back_offset" else legal[key])
+
+
+def test_a_service_preset_sets_the_profile_and_its_colour():
+    from generator.export.options import BuildOptions
+    assert (BuildOptions.make(service="dtc").profile, BuildOptions.make(service="dtc").color) == ("dtc", "cmyk")
+    assert BuildOptions.make(service="dtc", color="rgb").color == "rgb"

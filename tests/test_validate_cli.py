@@ -371,3 +371,37 @@ def test_the_schemas_accept_the_shipped_files_and_reject_mistakes():
     build = jsonschema.Draft202012Validator(json.loads((REPO / "schemas" / SCHEMAS[2]).read_text()))
     bad = yaml.safe_load((BUILDS / "legal-party.yaml").read_text().replace("equipment:", "equipmnet:", 1))
     assert list(build.iter_errors(bad))
+
+
+def test_validating_a_build_loads_no_renderer_and_no_map():
+    """`pnp validate BUILD` goes through validate/builds.py alone: ReportLab, the renderers, the
+    map checks and the pack target's modules wait for a pack or map target (#24, start-up)."""
+    preset = sorted((BOSS_FIGHT / "presets").glob("*.yaml"))[0]
+    code = ("import sys; from generator.cli import main\n"
+            "try:\n    main(['validate', sys.argv[1]])\nexcept SystemExit as exc:\n    code = exc.code\n"
+            "print(code, sorted({m.split('.')[0] if m.startswith('reportlab') else m for m in sys.modules\n"
+            "    if m.startswith(('reportlab', 'generator.render', 'generator.maps', 'generator.preflight',\n"
+            "                     'generator.validate.packs', 'generator.validate.target', 'generator.kit'))}),\n"
+            "      file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, str(preset)], capture_output=True, text=True, cwd=REPO)
+    assert done.stderr.strip().splitlines()[-1] == "0 []"
+    # a pack target does draw: the same run on the pack folder loads them
+    done = subprocess.run([sys.executable, "-c", code, str(BOSS_FIGHT)], capture_output=True, text=True, cwd=REPO)
+    last = done.stderr.strip().splitlines()[-1]
+    assert "reportlab" in last and "generator.validate.packs" in last
+
+
+def test_running_pnp_in_process_leaves_the_collector_as_it_was():
+    import gc
+    gc.unfreeze()  # a web app made earlier in this process froze its packs (web/app.py)
+    assert pnp("validate", sorted((BOSS_FIGHT / "presets").glob("*.yaml"))[0]).exit_code == 0
+    assert gc.get_freeze_count() == 0
+
+
+def test_icon_markup_in_a_name_is_printed_as_written(tmp_path):
+    """`:skull:` is a pack's icon markup (and rich's emoji code): the report shows the text."""
+    build = tmp_path / "grim.yaml"
+    build.write_text('pack: boss_fight\nname: "Grim :skull: Party"\nside: hero\ncharacters:\n  - hero: wren-ashby\n',
+                     encoding="utf-8")
+    result = pnp("validate", build, "--pack", BOSS_FIGHT)
+    assert "Grim :skull: Party" in result.output and "\N{SKULL}" not in result.output

@@ -18,7 +18,7 @@ pytest.importorskip("httpx")
 from generator.pack.load import load_build  # noqa: E402
 from generator.rules.engine import validate_build  # noqa: E402
 from generator.core.report import SCHEMA_ID, reports_document  # noqa: E402
-from generator.cli.targets import validate_target  # noqa: E402
+from generator.validate.target import validate_target  # noqa: E402
 from web_support import PACKS, Editor, all_rules, doc_of, make_client, rules_at, text  # noqa: E402
 
 BF = "boss_fight"

@@ -1,15 +1,17 @@
 """cli: the `pnp` command, the only layer that knows the command line. Each command lives in
 its own module (cli/validate.py, cli/build.py, ...) and is registered below with one line of
 COMMANDS; a new command is a new module plus one row. A command's module is imported only when
-that command runs (or help lists it), so `pnp --version` and `pnp validate` load no renderer. Also here: finding and
-validating targets (targets.py), text reports (textreport.py), the points audit as printed
-(audit.py) and `pnp watch` (watch.py); preflighting a target is preflight/target.py's.
+that command runs (or help lists it), so `pnp --version` and `pnp validate` load no renderer. Also here: text reports
+(textreport.py), the points audit as printed (audit.py) and `pnp watch` (watch.py). The verbs
+are library functions the commands call: validating a target is validate.py's, preflighting
+one preflight/target.py's, building build.py's.
 
 May import: every other layer of generator.
 """
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import signal
@@ -136,10 +138,13 @@ class PnpGroup(click.Group):
         on_main = threading.current_thread() is threading.main_thread()
         term = signal.getsignal(signal.SIGTERM) if on_main else None
         _starting()
+        frozen = gc.get_freeze_count()
         try:
             return super().main(*args, **kwargs)
         finally:
             _started()
+            if frozen == 0 and gc.get_freeze_count():  # run in-process (a test's CliRunner): collect as before
+                gc.unfreeze()
             if term is not None:  # run in-process (a test's CliRunner): leave SIGTERM as it was
                 signal.signal(signal.SIGTERM, term)
 
@@ -147,6 +152,10 @@ class PnpGroup(click.Group):
         if name not in self.commands and name in COMMANDS:
             module, attr = COMMANDS[name]
             self.commands[name] = getattr(importlib.import_module(f"generator.cli.{module}"), attr)
+            # what the command imported (pydantic's and our models, click, rich) lives as long as the
+            # process: the collector need not walk it at every full collection while the command
+            # reads a pack (loading boss_fight for `pnp validate BUILD`: 42 ms, 30 ms frozen)
+            gc.freeze()
         _started(command_loaded=True)
         return self.commands.get(name)
 

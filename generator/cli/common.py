@@ -43,7 +43,9 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def make_console(stderr: bool = False) -> Console:
-    return _safe_console_class()(stderr=stderr, highlight=False, soft_wrap=True)
+    # emoji=False: a name or card text written `:skull:` (a pack's icon markup) is printed as
+    # written, not as rich's emoji (and rich's emoji table is never loaded)
+    return _safe_console_class()(stderr=stderr, highlight=False, soft_wrap=True, emoji=False)
 
 
 @functools.cache

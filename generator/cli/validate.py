@@ -10,12 +10,10 @@ import click
 
 from generator.core.limits import MAX_CHARACTERS
 from generator.cli.common import EXIT_INPUT, EXIT_OK, EXIT_RULES, current_pack, make_console, points_option
-from generator.cli.targets import validate_target
+from generator.validate.builds import target_kind, validate_build_target
 from generator.cli.textreport import print_problems, print_reports
 from generator.core.errors import InputError
 from generator.core.report import reports_document
-from generator.cli.audit import print_audit
-from generator.rules.audit import audit_pack
 
 
 @click.command()
@@ -39,11 +37,20 @@ def validate(targets, points, max_characters, setup, fmt, pack_option, boss_buil
     reports, problems, cache = [], [], {}
     for target in targets:
         try:
-            reports.extend(validate_target(target, points, pack_option, boss_build, cache, setup, max_characters))
+            if target_kind(target) == "build":
+                reports.extend(validate_build_target(target, points, pack_option, cache, max_characters))
+            else:
+                # deferred: a pack target draws every face with ReportLab and a map target loads the
+                # map checks, which `pnp validate BUILD` never needs
+                from generator.validate.target import validate_target
+                reports.extend(validate_target(target, points, pack_option, boss_build, cache, setup, max_characters))
         except InputError as exc:
             problems.extend(exc.problems)
     audit_rows = []
     if audit:
+        # deferred: the points audit and its table, which a plain `pnp validate` never needs
+        from generator.cli.audit import print_audit
+        from generator.rules.audit import audit_pack
         for pack in cache.values():
             audit_rows.extend(audit_pack(pack))
     if fmt == "json":

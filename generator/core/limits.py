@@ -24,3 +24,11 @@ MAX_COPIES = 999
 MAX_SHARED_CHARACTERS = 50
 # Entries of one list of a build (a character's base cards, equipment, abilities, deck lines).
 MAX_ITEMS = 200
+# A card id as a build names it (a real id is at most 64 characters: pack/strict.py; a longer one
+# is still read, so the validator can say which card is unknown, up to this bound).
+MAX_ID_TEXT = 100
+# A build's notes, plain text.
+MAX_NOTES = 2000
+# A build's or a character's name as the web builder's page holds it while it is edited (a build
+# file's names are at most 80 characters, and the validator says so for a longer one).
+MAX_PAGE_NAME = 200

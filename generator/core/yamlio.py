@@ -26,6 +26,7 @@ MAX_NODES = 200_000
 SAFE_COMPOSE_DEPTH = 2_000
 _COLLECTION_TAGS = {yaml.MappingNode: "tag:yaml.org,2002:map", yaml.SequenceNode: "tag:yaml.org,2002:seq"}
 _TEXT_TAGS = ("tag:yaml.org,2002:timestamp",)  # kept as the text the author wrote
+_STR_TAG, _INT_TAG = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 
 PathT = tuple  # a path into a document: keys and list indexes
 # libyaml's composer is several times faster and still gives marks; both are safe loaders
@@ -282,8 +283,14 @@ class _Builder:
         return out
 
     def scalar(self, node):
-        if node.tag in _TEXT_TAGS:
-            return str(node.value)
+        tag, text = node.tag, node.value
+        # the two tags nearly every value has, read as SafeLoader reads them, without its dispatch
+        if tag == _STR_TAG:
+            return text
+        if tag == _INT_TAG and len(text) <= 18 and text.isascii() and text.isdigit() and (text[0] != "0" or len(text) == 1):
+            return int(text)  # short plain decimals (a leading 0 is YAML 1.1 octal, a long one refused: below)
+        if tag in _TEXT_TAGS:
+            return str(text)
         line, col = self.loc(node)
         where = Location(self.doc.file, line, col)
         try:

@@ -7,13 +7,15 @@ a share code and the web page write.
   share code's unknown-card check and the web's preset index read a character through it.
 - `character_document(side, ...)`: a character's places as the build document's keys, the
   side's `base.key` a list of entries (or one id) and `equipment`, `abilities`, `deck` where
-  the side has them; `pnp unshare` and the web editor's page document write it.
-
-The loader (`pack.load.build_from_document`) reads the same keys back."""
+  the side has them; `pnp unshare`, the web editor's page document and a parsed deck list
+  write it.
+- `document_places(side, character)`: that document read back, every card as a `Place` with
+  its path inside the character, in table order; the loader (`pack.load.build_from_document`)
+  makes a build's `Character` from it and the deck-list parser places its line numbers by it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from generator.pack.model import Character, Ref, SideSpec
@@ -70,3 +72,40 @@ def base_entries(side: SideSpec, value) -> list[tuple[object, list]]:
     key = side.base.item_key or "card"
     return [(item, []) if isinstance(item, str) else (item.get(key), list(item.get("equipment") or []))
             for item in value or []]
+
+
+class Place(NamedTuple):
+    """One card of a character document: its place, id, path inside the character (the id's
+    own path: for a deck entry, its key), copies, and for equipment fixed to a base card that
+    base's index among the character's base entries."""
+
+    place: str
+    card: str
+    path: tuple
+    copies: int = 1
+    base: int | None = None
+
+
+def document_places(side: SideSpec, character: dict) -> list[Place]:
+    """Every card of a character document (shaped as `character_document` writes it and the
+    side's build model accepts) in table order: each base card then the equipment fixed to it,
+    the character's equipment, abilities, then the deck with its copies."""
+    places: list[Place] = []
+    base = side.base
+    if base.many:
+        key = base.item_key or "card"
+        for bi, item in enumerate(character.get(base.key) or []):
+            at = (base.key, bi)
+            if isinstance(item, str):
+                places.append(Place("base", item, at))
+                continue
+            places.append(Place("base", item.get(key), at + (key,)))
+            places.extend(Place("equipment", e, at + ("equipment", ei), 1, bi)
+                          for ei, e in enumerate(item.get("equipment") or []))
+    elif character.get(base.key) is not None:
+        places.append(Place("base", character[base.key], (base.key,)))
+    for part in ("equipment", "abilities"):
+        places.extend(Place(part, card, (part, i)) for i, card in enumerate(character.get(part) or []))
+    places.extend(Place("deck", card, ("deck", card), copies)
+                  for card, copies in (character.get("deck") or {}).items())
+    return places

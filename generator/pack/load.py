@@ -11,6 +11,7 @@ from generator.core.paths import resolve_inside
 from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.pack import expr
 from generator.pack.assets import FontError, read_ttf
+from generator.pack.buildshape import document_places
 from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK
 from generator.pack.model import (CARD_SIZES_MM, BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack,
                                   Ref)
@@ -501,28 +502,20 @@ def build_from_document(doc: Document, pack: Pack) -> Build:
     for ci, char in enumerate(valid.characters):
         cpath = ("characters", ci)
         raw_char = data["characters"][ci]
-
-        def ref(cid, path):
-            return Ref(cid, path, doc.at(path))
-
-        bases = []
-        if base.many:
-            for bi, item in enumerate(getattr(char, base.key)):
-                bpath = cpath + (base.key, bi)
-                if isinstance(item, str):
-                    bases.append(BaseEntry(ref(item, bpath)))
-                else:
-                    key = base.item_key or "card"
-                    equipment = tuple(ref(e, bpath + ("equipment", ei))
-                                      for ei, e in enumerate(getattr(item, "equipment", []) or []))
-                    bases.append(BaseEntry(ref(getattr(item, key), bpath + (key,)), equipment))
-        else:
-            bases.append(BaseEntry(ref(getattr(char, base.key), cpath + (base.key,))))
-        equipment = tuple(ref(e, cpath + ("equipment", i)) for i, e in enumerate(getattr(char, "equipment", []) or []))
-        abilities = tuple(ref(a, cpath + ("abilities", i)) for i, a in enumerate(getattr(char, "abilities", []) or []))
-        # a deck entry is `card-id: copies`; point at the id (the key), which is what a person misspells
-        deck = tuple(DeckEntry(Ref(cid, cpath + ("deck", cid), doc.at(cpath + ("deck", cid), key=True)), n)
-                     for cid, n in (getattr(char, "deck", {}) or {}).items())
+        bases, equipment, abilities, deck = [], [], [], []
+        for place in document_places(side_spec, raw_char):  # the one reading of a character's places
+            path = cpath + place.path
+            # a deck entry is `card-id: copies`; point at the id (the key), which is what a person misspells
+            ref = Ref(place.card, path, doc.at(path, key=place.place == "deck"))
+            if place.place == "base":
+                bases.append(BaseEntry(ref))
+            elif place.base is not None:  # fixed to the base card just read
+                bases[place.base] = bases[place.base]._replace(equipment=bases[place.base].equipment + (ref,))
+            elif place.place == "deck":
+                deck.append(DeckEntry(ref, place.copies))
+            else:
+                (equipment if place.place == "equipment" else abilities).append(ref)
+        equipment, abilities, deck = tuple(equipment), tuple(abilities), tuple(deck)
         name = char.name or _default_name(raw_char, base, pack) or f"character {ci + 1}"
         characters.append(Character(
             name=name, path=cpath, location=doc.at(cpath), bases=tuple(bases), equipment=equipment,

@@ -6,7 +6,7 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, Field, create_model
 
-from generator.core.limits import MAX_CHARACTERS, MAX_COPIES, MAX_POINTS
+from generator.core.limits import MAX_CHARACTERS, MAX_COPIES, MAX_ID_TEXT, MAX_ITEMS, MAX_NOTES, MAX_POINTS
 from generator.pack.field_values import ATTACK_KINDS, STRICT, lit as _lit
 from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.model import CardId, GameSpec, Name
@@ -63,29 +63,33 @@ def _make_build_models(game: GameSpec) -> dict[str, type[BaseModel]]:
     # a number, a named limit of the pack, or `none`: the players agreed to play without a limit
     limits = tuple(sorted(game.points_limits)) + ("none",)
     limit_type = Annotated[int, Field(ge=0, le=MAX_POINTS)] | Literal[limits] | None
+    # the bounds of core/limits.py on every list and id, so a hostile file or page costs bounded work
+    card_id = Annotated[str, Field(max_length=MAX_ID_TEXT)]
+    ids = Annotated[list[card_id], Field(max_length=MAX_ITEMS)]
     models = {}
     for side_id, side in game.sides.items():
         base = side.base
         char_fields: dict = {"name": (Name | None, None)}
         if base.many:
-            item_fields = {(base.item_key or "card"): (str, ...)}
+            item_fields = {(base.item_key or "card"): (card_id, ...)}
             if side.equipment and side.equipment.attach == "base":
-                item_fields["equipment"] = (list[str], [])
+                item_fields["equipment"] = (ids, [])
             item = create_model(f"{side_id.title()}BaseItem", __config__=STRICT, **item_fields)
-            char_fields[base.key] = (list[str | item], ...)
+            char_fields[base.key] = (Annotated[list[card_id | item], Field(max_length=MAX_ITEMS)], ...)
         else:
-            char_fields[base.key] = (str, ...)
+            char_fields[base.key] = (card_id, ...)
         if side.equipment and side.equipment.attach == "character":
-            char_fields["equipment"] = (list[str], [])
+            char_fields["equipment"] = (ids, [])
         if side.abilities:
-            char_fields["abilities"] = (list[str], [])
+            char_fields["abilities"] = (ids, [])
         if side.deck:
-            char_fields["deck"] = (dict[str, Annotated[int, Field(ge=0, le=MAX_COPIES)]], {})
+            char_fields["deck"] = (Annotated[dict[card_id, Annotated[int, Field(ge=0, le=MAX_COPIES)]],
+                                             Field(max_length=MAX_ITEMS)], {})
         character = create_model(f"{side_id.title()}CharacterModel", __config__=STRICT, **char_fields)
         models[side_id] = create_model(
             f"{side_id.title()}BuildModel", __config__=STRICT,
             pack=(str | None, None), name=(Name, ...), side=(Literal[side_id], ...),
-            points_limit=(limit_type, None), notes=(str | None, None),
+            points_limit=(limit_type, None), notes=(Annotated[str, Field(max_length=MAX_NOTES)] | None, None),
             max_characters=(Annotated[int, Field(ge=1, le=MAX_CHARACTERS)] | None, None),
             characters=(Annotated[list[character], Field(max_length=MAX_CHARACTERS)], ...),
         )

@@ -15,4 +15,4 @@ TerrainPattern = Literal["none", "dots", "hatch", "crosshatch", "waves", "bricks
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)

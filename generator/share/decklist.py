@@ -30,7 +30,7 @@ from pathlib import Path
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
 from generator.core.yamlio import Document
-from generator.pack.buildshape import base_entries
+from generator.pack.buildshape import base_entries, character_document, document_places
 from generator.pack.model import Build, Pack, SideSpec
 
 HEADER_KEYS = {"name": "name", "pack": "pack", "side": "side", "points limit": "points_limit",
@@ -367,44 +367,34 @@ def _document(pack: Pack, side_id: str, side: SideSpec, labels: dict, head: dict
     for ci, char in enumerate(chars):
         cpath = ("characters", ci)
         pos[cpath] = (char.line, char.column)
-        out: dict = {}
-        if char.name is not None and not (not base.many and len(char.bases) == 1
-                                          and pack.cards[char.bases[0][0]].name == char.name):
-            out["name"] = char.name
-        if base.many:
-            key = base.item_key or "card"
-            items = []
-            for bi, (card_id, line, col, equipment) in enumerate(char.bases):
-                item: dict = {key: card_id}
-                pos[cpath + (base.key, bi)] = pos[cpath + (base.key, bi, key)] = (line, col)
-                if side.equipment and side.equipment.attach == "base":
-                    item["equipment"] = [e[0] for e in equipment]
-                    for ei, (_, eline, ecol) in enumerate(equipment):
-                        pos[cpath + (base.key, bi, "equipment", ei)] = (eline, ecol)
-                items.append(item)
-            out[base.key] = items
-        elif len(char.bases) == 1:
-            out[base.key] = char.bases[0][0]
-            pos[cpath + (base.key,)] = tuple(char.bases[0][1:3])
-        else:
+        name = char.name if char.name is not None and not (not base.many and len(char.bases) == 1
+                                                           and pack.cards[char.bases[0][0]].name == char.name) else None
+        if not base.many and len(char.bases) != 1:
             raise InputError([Problem("decklist.base", f"{char.name or f'character {ci + 1}'} has "
                                       f"{len(char.bases)} {_section_label(side, 'base')} cards; it takes exactly one",
                                       Location(source, char.line, char.column), found=str(len(char.bases)),
                                       expected=f"one `{_section_label(side, 'base')}:` line",
                                       fix=f"add a line `{_section_label(side, 'base')}: <card name>`" if not char.bases
                                       else "start each character with its own `## Name` heading")])
-        for part in ("equipment", "abilities"):
-            if part == "equipment" and not (side.equipment and side.equipment.attach == "character"):
-                continue
-            if part == "abilities" and not side.abilities:
-                continue
-            out[part] = [e[0] for e in getattr(char, part)]
-            for i, (_, line, col) in enumerate(getattr(char, part)):
-                pos[cpath + (part, i)] = (line, col)
+        bases = ([(card_id, [e[0] for e in equipment]) for card_id, _, _, equipment in char.bases] if base.many
+                 else char.bases[0][0])
+        out = character_document(side, name, bases, [e[0] for e in char.equipment], [a[0] for a in char.abilities],
+                                 {card_id: n for card_id, (n, _, _) in char.deck.items()}, empty_base_equipment=True)
+        # where each card was written, in the same table order as the document's places
+        written = []
+        for _card, line, col, equipment in char.bases:
+            written.append((line, col))
+            written.extend((eline, ecol) for _equip, eline, ecol in equipment)
+        written += [(line, col) for _card, line, col in char.equipment + char.abilities]
+        written += [(line, col) for _copies, line, col in char.deck.values()]
+        for place, at in zip(document_places(side, out), written):
+            path = cpath + place.path
+            pos[path] = at
+            if place.place == "base" and base.many:
+                pos[path[:-1]] = at  # the entry `{card: id}` as well as its id
+            elif place.place == "deck":
+                keys[path] = at
         if side.deck:
-            out["deck"] = {card_id: n for card_id, (n, _, _) in char.deck.items()}
-            for card_id, (_, line, col) in char.deck.items():
-                pos[cpath + ("deck", card_id)] = keys[cpath + ("deck", card_id)] = (line, col)
             heading = [at for label, at in char.sections.items() if labels.get(label) == "deck"]
             first = min((tuple(v[1:]) for v in char.deck.values()), default=(char.line, char.column))
             keys[cpath + ("deck",)] = pos[cpath + ("deck",)] = heading[0] if heading else first
@@ -434,20 +424,13 @@ def build_to_document(build: Build, pack: Pack) -> dict:
         doc["points_limit"] = build.points_limit
     chars = []
     for ci, char in enumerate(build.characters):
-        out: dict = {}
         default = (pack.cards[char.bases[0].card.id].name if not base.many and char.bases
                    and char.bases[0].card.id in pack.cards else f"character {ci + 1}")
-        if char.name != default:
-            out["name"] = char.name
-        if base.many:
-            key = base.item_key or "card"
-            out[base.key] = [{key: b.card.id, "equipment": [e.id for e in b.equipment]} for b in char.bases]
-        else:
-            out[base.key] = char.bases[0].card.id
-        out["equipment"] = [e.id for e in char.equipment]
-        out["abilities"] = [a.id for a in char.abilities]
-        out["deck"] = {d.card.id: d.copies for d in char.deck}
-        chars.append(out)
+        bases = ([(b.card.id, [e.id for e in b.equipment]) for b in char.bases] if base.many
+                 else char.bases[0].card.id)
+        chars.append(character_document(side, char.name if char.name != default else None, bases,
+                                        [e.id for e in char.equipment], [a.id for a in char.abilities],
+                                        {d.card.id: d.copies for d in char.deck}))
     doc["characters"] = chars
     return doc
 

@@ -14,8 +14,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from generator.core.errors import InputError, Location, Problem, hint
-from generator.core.limits import MAX_COPIES, MAX_ITEMS, MAX_POINTS, MAX_SHARED_CHARACTERS
-from generator.pack.buildshape import character_document
+from generator.core.limits import MAX_COPIES, MAX_NOTES, MAX_PAGE_NAME, MAX_POINTS, MAX_SHARED_CHARACTERS
+from generator.pack.buildshape import character_document, document_places
 from generator.pack.load import build_from_document
 from generator.pack.model import Build, Pack
 from generator.pack.pydantic_errors import problems_from
@@ -25,10 +25,6 @@ from generator.share.codes import dump_build
 from generator.core.yamlio import Document, parse_yaml
 
 WHERE = "the build in the page"
-MAX_CHARACTERS = MAX_SHARED_CHARACTERS
-MAX_LIST = MAX_ITEMS
-MAX_TEXT = 200
-MAX_NOTES = 2000  # a build's notes, plain text
 NO_LIMIT = "none"  # the `points_limit: none` of packs that allow a game without a limit
 
 
@@ -37,16 +33,12 @@ def _bad(message: str, field: str, found=None, expected=None, fix=None) -> Input
                                expected=expected, fix=fix or f"check the field `{field}`")])
 
 
-def _text(value, field: str, limit: int = MAX_TEXT) -> str:
-    if not isinstance(value, str) or len(value) > limit:
-        raise _bad(f"`{field}` must be text of at most {limit} characters", field, value, "text")
+def _name(value, field: str) -> str:
+    """A name as the page holds it while it is edited: longer than a build file takes (the
+    validator says so), still bounded (core/limits.py)."""
+    if not isinstance(value, str) or len(value) > MAX_PAGE_NAME:
+        raise _bad(f"`{field}` must be text of at most {MAX_PAGE_NAME} characters", field, value, "text")
     return value
-
-
-def _ids(value, field: str) -> list[str]:
-    if not isinstance(value, list) or len(value) > MAX_LIST:
-        raise _bad(f"`{field}` must be a list of card ids", field, value, "a list of card ids")
-    return [_text(v, field, 100) for v in value]
 
 
 def side_of(pack: Pack, doc: dict):
@@ -54,29 +46,32 @@ def side_of(pack: Pack, doc: dict):
 
 
 # what the pack's build models refuse but the editor still holds, to show by the validator's
-# message: a name too long (the page takes up to MAX_TEXT), a key not filled in yet
-_SHOWN_LATER = {"missing", "string_too_long"}
+# message: a key not filled in yet, a name too long (the page takes up to MAX_PAGE_NAME)
+def _shown_later(error: dict) -> bool:
+    return error["type"] == "missing" or (error["type"] in ("string_too_long", "string_too_short")
+                                          and error["loc"][-1:] == ("name",))
 
 
 def _shape(data: dict, pack: Pack, side_id: str, strict: bool) -> None:
     """Check the document's keys and types with the pack's own build model of the side (the
     one `pnp validate` loads build files with): a wrong type is a 422 naming the field. In
-    the editor (not `strict`) a name too long or a key still to be filled in is let through:
-    the page shows it as the validator reports it."""
+    the editor (not `strict`) a name too long or empty or a key still to be filled in is let
+    through: the page shows it as the validator reports it. The model bounds every list, id and
+    the notes (core/limits.py)."""
     model = build_models(pack.spec)[side_id]
     try:
         model.model_validate(data)
     except ValidationError as exc:
-        if strict or any(e["type"] not in _SHOWN_LATER for e in exc.errors()):
+        if strict or not all(_shown_later(e) for e in exc.errors()):
             raise InputError(problems_from(exc, Document(WHERE, data), (), "the build", allowed_keys_fn(model))) \
                 from None
 
 
 def clean_document(data, pack: Pack, strict: bool = False) -> dict:
-    """A build document sent by a page, checked for shape (keys and types by the pack's build
-    model, sizes by the limits above) before it goes anywhere near YAML, and put in the
-    editor's form (every place of the side present, base cards as entries); card ids and
-    rules are left to the loader and the validator. `strict` (the API): `name` and
+    """A build document sent by a page, checked for shape (keys, types and sizes by the pack's
+    build model, `_shape`) before it goes anywhere near YAML, and put in the editor's form
+    (every place of the side present, base cards as entries: `character_document`); card ids
+    and rules are left to the loader and the validator. `strict` (the API): `name` and
     `characters` must be there, as in a build file."""
     if not isinstance(data, dict):
         raise _bad("the build must be an object", "build", type(data).__name__, "an object with name, side, characters")
@@ -90,42 +85,34 @@ def clean_document(data, pack: Pack, strict: bool = False) -> dict:
                    "side", side_id, "one of: " + ", ".join(pack.spec.sides))
     _shape(data, pack, side_id, strict)
     side = pack.spec.sides[side_id]
-    base = side.base
-    doc: dict = {"pack": pack.spec.id, "name": _text(data.get("name") or "Unnamed build", "name").strip() or "Unnamed build",
+    doc: dict = {"pack": pack.spec.id, "name": _name(data.get("name") or "Unnamed build", "name").strip() or "Unnamed build",
                  "side": side_id}
     if data.get("points_limit") is not None:
         doc["points_limit"] = data["points_limit"]
     if data.get("notes"):
-        doc["notes"] = _text(data["notes"], "notes", MAX_NOTES)
+        doc["notes"] = data["notes"]
     if data.get("max_characters") is not None:
         doc["max_characters"] = data["max_characters"]
     chars = data.get("characters") or []
-    if len(chars) > MAX_CHARACTERS:
-        raise _bad("`characters` must be a list", "characters", expected=f"at most {MAX_CHARACTERS} characters")
+    if len(chars) > MAX_SHARED_CHARACTERS:
+        raise _bad("`characters` must be a list", "characters", expected=f"at most {MAX_SHARED_CHARACTERS} characters")
     doc["characters"] = []
-    on_base = bool(side.equipment and side.equipment.attach == "base")
     for i, raw in enumerate(chars):
-        where = f"characters[{i}]"
-        name = _text(raw["name"], where + ".name") if raw.get("name") else None
-        bases: list | str | None = None
-        if base.many:
-            items = raw.get(base.key) or []
-            if len(items) > MAX_LIST:
-                raise _bad(f"{where}.{base.key} must be a list", where, expected=f"at most {MAX_LIST} entries")
-            item_key = base.item_key or "card"
-            bases = []
-            for item in items:
-                item = {item_key: item} if isinstance(item, str) else item
-                bases.append((_text(item.get(item_key), where, 100),
-                              _ids(item.get("equipment") or [], where + ".equipment") if on_base else []))
-        elif base.key in raw:
-            bases = _text(raw[base.key], f"{where}.{base.key}", 100)
-        on_char = bool(side.equipment and side.equipment.attach == "character")
-        equipment = _ids(raw.get("equipment") or [], where + ".equipment") if on_char else []
-        abilities = _ids(raw.get("abilities") or [], where + ".abilities") if side.abilities else []
-        deck = (raw.get("deck") or {}) if side.deck else {}
-        if len(deck) > MAX_LIST or not all(len(k) <= 100 for k in deck):
-            raise _bad(f"{where}.deck must map card ids to copies (0 to {MAX_COPIES})", where + ".deck")
+        name = _name(raw["name"], f"characters[{i}].name") if raw.get("name") else None
+        bases: list | str | None = [] if side.base.many else None
+        equipment, abilities, deck = [], [], {}
+        for place in document_places(side, raw):  # the one reading of a character's places
+            if place.place == "base":
+                if side.base.many:
+                    bases.append((place.card, []))
+                else:
+                    bases = place.card
+            elif place.base is not None:
+                bases[place.base][1].append(place.card)
+            elif place.place == "deck":
+                deck[place.card] = place.copies
+            else:
+                (equipment if place.place == "equipment" else abilities).append(place.card)
         doc["characters"].append(character_document(side, name, bases, equipment, abilities, deck,
                                                     empty_base_equipment=True))
     return doc
@@ -211,8 +198,8 @@ def side_cards(pack: Pack, side_id: str) -> list:
 
 def has_room(side, chars: list) -> bool:
     """Whether the side takes one more character."""
-    most = side.characters.max if side.characters.max is not None else MAX_CHARACTERS
-    return len(chars) < min(most, MAX_CHARACTERS)
+    most = side.characters.max if side.characters.max is not None else MAX_SHARED_CHARACTERS
+    return len(chars) < min(most, MAX_SHARED_CHARACTERS)
 
 
 def owner_of(pack: Pack, card) -> str | None:
@@ -299,7 +286,7 @@ def _whole(value):
 
 
 Whole = Annotated[Annotated[int, Field(ge=-100_000, le=100_000)] | None, BeforeValidator(_whole)]
-Text = Annotated[str | None, Field(max_length=MAX_TEXT)]
+Text = Annotated[str | None, Field(max_length=MAX_PAGE_NAME)]
 
 
 class OpIn(BaseModel):
@@ -312,7 +299,7 @@ class OpIn(BaseModel):
     index: Whole = None
     delta: Whole = None
     place: Text = None
-    value: Annotated[str | None, Field(max_length=MAX_NOTES)] = None  # set_notes takes MAX_NOTES, others MAX_TEXT
+    value: Annotated[str | None, Field(max_length=MAX_NOTES)] = None  # set_notes takes MAX_NOTES, others MAX_PAGE_NAME
 
 
 def parse_op(data) -> Op:
@@ -324,7 +311,10 @@ def parse_op(data) -> Op:
     except ValidationError as exc:
         raise InputError(problems_from(exc, Document("the change sent by the page", data), (), "the change")) \
             from None
-    value = None if valid.value is None else _text(valid.value, "value", MAX_NOTES if valid.op == "set_notes" else MAX_TEXT)
+    most = MAX_NOTES if valid.op == "set_notes" else MAX_PAGE_NAME
+    if valid.value is not None and len(valid.value) > most:
+        raise _bad(f"`value` must be text of at most {most} characters", "value", valid.value, "text")
+    value = valid.value
     return Op(valid.op, valid.char, valid.card, valid.piece, valid.index, valid.delta or 1, valid.place, value)
 
 
@@ -347,7 +337,7 @@ def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
         else:
             doc.pop("notes", None)
     elif op.op == "set_name":
-        doc["name"] = (op.value or "").strip()[:MAX_TEXT] or doc["name"]
+        doc["name"] = (op.value or "").strip()[:MAX_PAGE_NAME] or doc["name"]
     elif op.op == "set_limit":
         value = (op.value or "").strip()
         if value == "":
@@ -360,7 +350,7 @@ def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
             raise _bad(f"unknown points limit `{value}`", "points_limit", value,
                        "a number, " + ", ".join(pack.spec.points_limits) + " or empty for the pack default")
     elif op.op == "add_char":
-        if len(chars) >= MAX_CHARACTERS:
+        if len(chars) >= MAX_SHARED_CHARACTERS:
             raise _bad("too many characters", "characters")
         if base.many:
             chars.append(empty_character(pack, doc["side"]))
@@ -377,7 +367,7 @@ def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
             chars[op.char], chars[j] = chars[j], chars[op.char]
     elif op.op == "rename_char":
         char = char_at(op.char)
-        name = (op.value or "").strip()[:MAX_TEXT]
+        name = (op.value or "").strip()[:MAX_PAGE_NAME]
         if name:
             char["name"] = name
         else:

@@ -1,0 +1,55 @@
+"""A pack target of `pnp validate`: the pack's own data and rules, what `pnp build` would stop
+on (every face and rulebook block drawn in memory), its play pieces, and every preset and
+map, each checked as its own target would be."""
+
+from __future__ import annotations
+
+from generator.core.errors import InputError
+from generator.core.report import Report
+from generator.pack.load import preset_results
+from generator.pack.model import Pack
+from generator.preflight.render_check import render_problems
+from generator.render.pieces.model import check_pieces
+from generator.rules.engine import validate_build
+from generator.rules.pack_checks import validate_pack_rules
+from generator.validate.maps import validate_map_file
+
+
+def validate_pack(pack: Pack, points: int | str | None = None, max_characters: int | None = None) -> list[Report]:
+    problems = []
+    if getattr(pack.spec, "pieces", None) is not None:
+        problems.extend(check_pieces(pack))
+    reports = [pack_report(pack)]
+    errors, warnings = render_problems(pack)  # what `pnp build` would stop on, drawn in memory
+    problems.extend(errors)
+    reports[0].violations.extend(warnings)
+    for _path, build, stopped in preset_results(pack):  # built once: the rulebook check shares them
+        if build is None:
+            problems.extend(stopped)
+            continue
+        try:
+            reports.append(validate_build(pack, build, points, max_characters))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    for map_file in pack.map_files:
+        try:
+            # the rules' setup, and the maps' scenario zones too: the kit prints both
+            reports.extend(validate_map_file(pack, map_file, None, "both"))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    return reports
+
+
+def pack_report(pack: Pack) -> Report:
+    """The pack's own data: counts per set and type (the loader already refused broken data)."""
+    report = Report(file=pack.game_file, kind="pack", name=f"{pack.spec.name} {pack.spec.version}")
+    counts: dict = {}
+    for card in pack.cards.values():
+        counts.setdefault(card.set, {}).setdefault(card.type, 0)
+        counts[card.set][card.type] += 1
+    report.stats = {"cards": len(pack.cards), "by_set": counts,
+                    "presets": len(pack.preset_files), "maps": len(pack.map_files)}
+    report.violations.extend(validate_pack_rules(pack))
+    return report
