@@ -146,3 +146,25 @@ def test_a_registered_type_without_a_declared_name_or_a_twice_registered_one_is_
     with pytest.raises(TypeError, match="registered twice"):
         register(type("Again", (IntField,), {}))
     assert fieldtypes.FIELD_KINDS["int"] is IntField
+
+
+def test_what_a_sheet_offers_and_which_field_holds_stats_come_from_the_type_classes():
+    """The spreadsheet's drop-down lists, the bare stat column alias and `pnp list`'s bonus
+    columns ask the type class, not a type name."""
+    choice = FieldSpec(type="choice", choices=["melee", "ranged"])
+    assert FIELD_KINDS["choice"].sheet_choices(choice) == ["melee", "ranged"]
+    assert FIELD_KINDS["choice"].sheet_choices(FieldSpec(type="choice")) is None
+    assert [n for n, k in FIELD_KINDS.items() if k.sheet_choices(FieldSpec(type=n)) is not None] == []
+    assert [n for n, k in FIELD_KINDS.items() if k.holds_stats] == ["stats"]
+
+
+def test_paper_names_have_one_home():
+    """core/papers.py names the papers; render/base/paper.py sizes exactly those (it refuses to
+    load otherwise), and a sheet imposition's `paper:` accepts those and the press sheet."""
+    from typing import get_args
+
+    from generator.core.papers import PAPERS, SHEET_PAPERS
+    from generator.render.base.paper import PAPERS_PT, PRESS_SHEETS_MM
+    from generator.render.base.sheets import SheetSpec
+    assert tuple(PAPERS_PT) == PAPERS and tuple(PAPERS_PT) + tuple(PRESS_SHEETS_MM) == SHEET_PAPERS
+    assert get_args(SheetSpec.model_fields["paper"].annotation) == SHEET_PAPERS

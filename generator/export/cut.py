@@ -25,6 +25,7 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
+from generator.core.papers import DEFAULT_PAPER
 from generator.core.staging import replace_dir
 from generator.pack.model import Pack
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
@@ -157,7 +158,7 @@ def _dxf(outlines: list[Outline], page_mm: tuple[float, float], inset: float, ta
 
 
 def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "silhouette",
-               paper: str = "letter", inset_mm: float = 0.0, shared: CardShared | None = None,
+               paper: str = DEFAULT_PAPER, inset_mm: float = 0.0, shared: CardShared | None = None,
                dxf: bool = True, pieces: bool = False, build=None, duplex: str = "long-edge",
                back_offset: tuple[float, float] = (0.0, 0.0)) -> dict:
     """`duplex` and `back_offset` (the calibration page's reading) place the backs exactly as

@@ -17,6 +17,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from generator.core.papers import DEFAULT_PAPER
 from generator.export.cut_pieces import cut_paths
 from generator.core import staging
 from generator.core.pdfwords import page_words
@@ -80,7 +81,7 @@ def _base_image(image, box, segments):
     return crop
 
 
-def export_tts_pieces(pack, folder: Path, build=None, paper: str = "a4") -> dict:
+def export_tts_pieces(pack, folder: Path, build=None, paper: str = DEFAULT_PAPER) -> dict:
     """Write `folder`/pieces/*.png and pieces.json; returns the index (empty without pieces)."""
     if pack.spec.pieces is None:
         return {"counters": [], "bases": []}

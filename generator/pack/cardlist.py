@@ -141,7 +141,7 @@ def _stats_fields(pack: Pack) -> set[str]:
     """Names of `stats` fields other than `stats` itself (bonus fields: `bonus_health`); a
     plain number field such as `arena_health` is not one of them."""
     return {n for t in pack.spec.card_types.values() for n, f in t.fields.items()
-            if f.type == "stats" and n != "stats"}
+            if FIELD_KINDS[f.type].holds_stats and n != "stats"}
 
 
 def _compact(pack: Pack, row: dict) -> dict:

@@ -42,9 +42,16 @@ REQUIRED = ("annotation", "sheet_shape", "sheet_text", "sheet_pair", "sheet_offe
 
 
 class FieldKind:
-    """The base of every field type; `name` is its `type:` in game.yaml."""
+    """The base of every field type; `name` is its `type:` in game.yaml. The two members below
+    have a default because only one type differs."""
 
     name: str = ""
+    holds_stats = False  # a stat block (`stats`, bonus fields): a bare stat column name may stand for it
+
+    @staticmethod
+    def sheet_choices(spec) -> list | None:
+        """The values a spreadsheet cell offers in a drop-down list, or None."""
+        return None
 
 
 FIELD_KINDS: dict[str, type[FieldKind]] = {}
@@ -230,6 +237,10 @@ class ChoiceField(_Plain, _ListsIfNotNone, _NoAudit, FieldKind):
     sheet_text = False
 
     @staticmethod
+    def sheet_choices(spec):
+        return list(spec.choices) if spec.choices else None
+
+    @staticmethod
     def annotation(spec, game):
         return lit(spec.choices or [])
 
@@ -247,6 +258,7 @@ class StatsField(_NoAudit, FieldKind):
     name = "stats"
     sheet_text = False
     sheet_pair = False
+    holds_stats = True
 
     @staticmethod
     def annotation(spec, game):

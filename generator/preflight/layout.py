@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 import tempfile
 from pathlib import Path
 
+from generator.core.papers import DEFAULT_PAPER
 from generator.kit import build_faces, pack_faces
 from generator.render.base.colors import BAD_CONTRAST, MIN_CONTRAST, contrast_ratio
 from generator.render.cards.faces import CardFace, CardShared
@@ -217,7 +218,7 @@ def contrast_findings(low, file: str = "maps.pdf") -> list[Finding]:
     return out
 
 
-def map_findings(pack, paper: str = "a4") -> list[Finding]:
+def map_findings(pack, paper: str = DEFAULT_PAPER) -> list[Finding]:
     """The contrast of every text on the pack's map pages, drawn into a scratch folder."""
     if not pack.map_files:
         return []

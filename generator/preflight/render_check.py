@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 
+from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Violation
 from generator.kit import pack_faces
@@ -74,7 +75,7 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
 
 def rulebook_problems(pack: Pack) -> list[Problem]:
     """Chapter templates rendered and every block measured against a column (fast: no full layout)."""
-    geometry = Geometry.of("a4")
+    geometry = Geometry.of(DEFAULT_PAPER)
     story, _counts = rulebook_story(pack, pack_book(pack), geometry)
     canvas = new_canvas(io.BytesIO(), (geometry.width, geometry.height), "check")
     height = geometry.height - geometry.margin_top - geometry.margin_bottom

@@ -50,7 +50,7 @@ def type_shapes(spec: GameSpec, type_id: str) -> dict[str, Shape]:
 def stat_alias(spec: GameSpec, type_id: str, name: str) -> str | None:
     """A bare stat name (`health`) stands for `F.health` when the type has one stats field F."""
     fields = spec.card_types[type_id].fields
-    stats = [n for n, f in fields.items() if f.type == "stats"]
+    stats = [n for n, f in fields.items() if FIELD_KINDS[f.type].holds_stats]
     if name in spec.stats and name not in fields and name not in _COMMON and len(stats) == 1:
         return f"{stats[0]}.{name}"
     return None

@@ -109,9 +109,10 @@ def sheets_for(pack: Pack) -> list[SheetData]:
         choices = {"set": sorted(spec.sets), "type": list(spec.card_types)}
         text_columns = set()
         for name, fspec in type_spec.fields.items():
-            if fspec.type == "choice" and fspec.choices:
-                choices[name] = list(fspec.choices)
-            if FIELD_KINDS[fspec.type].sheet_text:
+            kind = FIELD_KINDS[fspec.type]
+            if kind.sheet_choices(fspec) is not None:
+                choices[name] = kind.sheet_choices(fspec)
+            if kind.sheet_text:
                 text_columns.add(name)
         title = _sheet_title(type_spec.name, titles)
         out.append(SheetData(title, columns, rows, choices, text_columns))

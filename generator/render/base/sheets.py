@@ -16,17 +16,17 @@ from generator.core.resources import TEMPLATES
 from generator.core.yamlio import load_yaml_file
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
-from generator.render.base.paper import PAPERS_MM
+from generator.core.papers import DEFAULT_PAPER, SHEET_PAPERS
+from generator.render.base.paper import PAPERS_MM, PRESS_SHEETS_MM
 
-# sheet impositions may also use PrintPlayGames' 12 x 18 in press sheet
-SHEET_PAPERS_MM = {**PAPERS_MM, "12x18": (304.8, 457.2)}
+SHEET_PAPERS_MM = {**PAPERS_MM, **PRESS_SHEETS_MM}
 SHEETS_DIR = TEMPLATES / "sheets"
 
 
 class SheetSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     name: str
-    paper: Literal["a4", "letter", "12x18"] = "a4"
+    paper: Literal[SHEET_PAPERS] = DEFAULT_PAPER  # Literal[tuple] is Literal of each name
     orientation: Literal["portrait", "landscape"] = "portrait"
     columns: Annotated[int, Field(ge=1, le=30)] | Literal["auto"] = "auto"
     rows: Annotated[int, Field(ge=1, le=30)] | Literal["auto"] = "auto"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 
+from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError
 from generator.core.files import atomic_output
 from generator.render.base.cutguides import draw_guides, footer, guide_segments
@@ -61,7 +62,7 @@ def _finish_page(c, grid: Grid, spec: SheetSpec, slots, label: str) -> None:
     draw_guides(c, guide_segments(grid, spec, slots, [box] if box else []))
 
 
-def write_home_sheets(pack: Pack, faces: list[CardFace], out: Path, sheet: str = "a4",
+def write_home_sheets(pack: Pack, faces: list[CardFace], out: Path, sheet: str = DEFAULT_PAPER,
                       duplex: str = "long-edge", back_offset=(0.0, 0.0), shared: CardShared | None = None,
                       title: str | None = None) -> dict:
     """Fronts page by page; after each, its backs mirrored for duplex (unless duplex is `none`)."""
@@ -222,7 +223,7 @@ def _scale(c, along_x: bool, fixed: float, centre: float, count: int, step: floa
                 (c.drawRightString if label_at < 0 else c.drawString)((fixed + label_at) * mm, (pos - 0.6) * mm, value)
 
 
-def write_calibration(pack: Pack, out: Path, sheet: str = "a4", duplex: str = "long-edge") -> dict:
+def write_calibration(pack: Pack, out: Path, sheet: str = DEFAULT_PAPER, duplex: str = "long-edge") -> dict:
     """Two pages: print double-sided, hold to the light, read where the back's cross falls
     on the front's scales and pass those numbers unchanged to --back-offset DX,DY (the tool
     gives them the sign the flip needs, generator/core/duplex.py)."""

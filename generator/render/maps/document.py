@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from generator.core.papers import DEFAULT_PAPER
 from generator.core.files import atomic_output
 from generator.maps.load import load_pack_maps
 from generator.render.base.paper import PAPERS_MM
@@ -53,7 +54,7 @@ def draw_map_thumbnail(canvas, map_model, x: float, y: float, width: float, heig
     return painter_for(map_model).draw_thumbnail(canvas, map_model, x, y, width, height, labels=labels)
 
 
-def plan_sheets(m, paper: str = "a4") -> SheetPlan:
+def plan_sheets(m, paper: str = DEFAULT_PAPER) -> SheetPlan:
     """How a map is cut into true-scale sheets: the page orientation that needs fewer
     sheets (portrait on a tie)."""
     if paper not in PAPERS_MM:
@@ -73,7 +74,7 @@ def render_maps(c, maps: list, pack: Pack, paper: str) -> int:
     return sheets + render_tiles(c, tiles, pack.spec.name, PAPERS_MM[paper], zone_names)
 
 
-def build_maps_pdf(pack: Pack, out_path: Path, paper: str = "a4", low_contrast: list | None = None) -> dict:
+def build_maps_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER, low_contrast: list | None = None) -> dict:
     """Write every map of the pack to one PDF, atomically. Returns counts for the build
     log ({"maps": n, "sheets": n, "pages": n}); a pack without maps writes nothing. With
     `low_contrast` (a list), the written pages are read back and every text whose contrast

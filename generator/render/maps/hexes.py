@@ -8,6 +8,7 @@ import io
 from typing import TYPE_CHECKING
 
 
+from generator.core.papers import DEFAULT_PAPER, paper_title
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 from generator.maps.model import HexMap
@@ -182,7 +183,7 @@ def _plan(m: HexMap, paper: str, landscape: bool) -> SheetPlan:
     return SheetPlan(paper, page, landscape, len(ys), len(xs), tuple(windows))
 
 
-def plan_hex_sheets(m: HexMap, paper: str = "a4") -> SheetPlan:
+def plan_hex_sheets(m: HexMap, paper: str = DEFAULT_PAPER) -> SheetPlan:
     """How a hex map is cut into true-scale sheets: the page orientation that needs fewer
     sheets (portrait on a tie)."""
     portrait, landscape = _plan(m, paper, False), _plan(m, paper, True)
@@ -290,7 +291,7 @@ def _draw_overview(c, m: HexMap, plan: SheetPlan, page, box, legend, zone_names:
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, BOLD)
     sheets = len(plan.windows)
     layout = m.layout()
-    paper = "A4" if plan.paper == "a4" else plan.paper.title()
+    paper = paper_title(plan.paper)
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
               f"{pack_name} · {len(m.hexes)} hexes, {m.orientation}-top, {m.hex_size:g} mm · "
               f"true scale on {sheets} {paper} sheet{'s' if sheets != 1 else ''}", 8.5, grey=0.25)

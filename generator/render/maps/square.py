@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 
+from generator.core.papers import DEFAULT_PAPER, paper_title
 from generator.grids import squaregrid
 from generator.grids.squaregrid import Square
 from generator.maps.square import SquareMap
@@ -242,7 +243,7 @@ def _plan(m: SquareMap, paper: str, landscape: bool) -> SheetPlan:
     return SheetPlan(paper, page, landscape, len(ys), len(xs), windows)
 
 
-def plan_square_sheets(m: SquareMap, paper: str = "a4") -> SheetPlan:
+def plan_square_sheets(m: SquareMap, paper: str = DEFAULT_PAPER) -> SheetPlan:
     """How a square map is cut into true-scale sheets: the orientation needing fewer sheets
     (portrait on a tie)."""
     if paper not in PAPERS_MM:
@@ -386,7 +387,7 @@ def _draw_overview(c, m: SquareMap, pack: Pack, plan: SheetPlan, page, box, lege
     width = W - 2 * MARGIN_MM
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, BOLD)
     sheets = len(plan.windows)
-    paper = "A4" if plan.paper == "a4" else plan.paper.title()
+    paper = paper_title(plan.paper)
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
               f"{pack.spec.name} · {m.columns} × {m.rows} squares, {len(m.heights)} tiles, heights "
               f"{(m.levels or [0])[0]}–{(m.levels or [0])[-1]}, {m.tile_size:g} mm tiles · true scale on {sheets} "

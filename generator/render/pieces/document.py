@@ -10,7 +10,7 @@ from reportlab.lib.utils import simpleSplit
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
-from generator.core.papers import PAPERS
+from generator.core.papers import DEFAULT_PAPER, PAPERS
 from generator.pack.load import pack_document
 from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import BOLD, REGULAR
@@ -186,7 +186,7 @@ def _grey(v: float):
 # ---- the PDF -----------------------------------------------------------------------------------
 
 
-def build_pieces_pdf(pack: Pack, out_path: Path, paper: str = "a4", build: Build | None = None, *,
+def build_pieces_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER, build: Build | None = None, *,
                      duplex: str = "long-edge", back_offset=(0.0, 0.0)) -> dict:
     """Write pieces.pdf atomically: a contents page, then double-sided counter sheets
     (fronts, then their backs mirrored for `duplex`), single-sided counters, standees and

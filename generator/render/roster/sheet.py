@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from reportlab.lib.colors import white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
 from generator.pack.buildshape import character_refs
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from generator.render.roster.parts import Block
 
 
-def write_roster(pack: Pack, build: Build, out_path: Path, paper: str = "a4",
+def write_roster(pack: Pack, build: Build, out_path: Path, paper: str = DEFAULT_PAPER,
                  points_override: int | None = None) -> dict:
     """Draw the roster of `build` to `out_path` (written atomically). Returns what was made:
     path, pages, paper, legal, points, limit, code, hash and where the QR code sits."""

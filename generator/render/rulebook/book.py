@@ -15,6 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, NextPageTemplate, PageBreak, PageTemplate
 from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
 
+from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
 from generator.core.resources import TEMPLATES
@@ -318,7 +319,7 @@ def canvas_maker(title: str, subject: str):
     return make
 
 
-def build_rulebook_pdf(pack: Pack, out_path, paper: str = "a4") -> dict:
+def build_rulebook_pdf(pack: Pack, out_path, paper: str = DEFAULT_PAPER) -> dict:
     """Write the rulebook (to a path, or to a file object: `pnp validate` lays it out in
     memory); returns counts ({"pages", "chapters", "cards", "presets", ...})."""
     geometry = Geometry.of(paper)

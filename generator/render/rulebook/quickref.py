@@ -16,6 +16,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.platypus import BaseDocTemplate, PageTemplate
 
+from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
 from generator.render.base.fonts import REGULAR
@@ -93,7 +94,7 @@ def _story(pack: Pack, book, geometry: Geometry, text: str) -> list:
     return [title, Columns(flow.flowables, 2, gap)]
 
 
-def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = "a4") -> dict:
+def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER) -> dict:
     """Write the one-sheet quick reference; returns {"pages": 1, "size": body text size}."""
     geometry = Geometry.of(paper)
     _, text = sheet_text(pack)
