@@ -174,3 +174,24 @@ def test_unreadable_inputs_are_input_errors(tmp_path):
     (tmp_path / "png" / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\nnot really")
     result = CliRunner().invoke(main, ["preflight", str(tmp_path / "png"), "--service", "mpc"])
     assert result.exit_code == 1 and "png.unreadable" in result.output and "broken" in result.output
+
+
+@pytest.mark.parametrize("service", ["home", "mpc", "dtc"])
+def test_preflight_of_a_pack_checks_the_files_its_service_build_makes(tmp_path, service):
+    """A pack's preflight makes the service's card files with the same profile writer and
+    preset as `pnp build --service` (no copy of its own): the same names, the same bytes."""
+    from generator.preflight.target import service_files
+    pack_dir = REPO / "card_data" / "tactics"
+    built = CliRunner().invoke(main, ["build", str(pack_dir), "--service", service, "--only", "cards", "--duplex",
+                                      "long-edge", "--back-offset", "0,0", "-o", str(tmp_path / "built")])
+    assert built.exit_code == 0, built.output
+    pack = load_pack(pack_dir)
+    shared = CardShared(pack)
+    made = service_files(pack, pack_faces(pack, shared), shared, service, None, tmp_path / "pre")
+    assert made, service
+    for path in made:
+        twin = tmp_path / "built" / path.relative_to(tmp_path / "pre")
+        files = sorted(path.iterdir()) if path.is_dir() else [path]
+        assert files and all((twin.parent / f.relative_to(path.parent)).read_bytes() == f.read_bytes()
+                             for f in files), path
+    assert "calibration.pdf" not in {p.name for p in made}  # a ruler for the printer at home, for no service

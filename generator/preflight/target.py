@@ -5,18 +5,36 @@ service's requirements; cli/preflight.py parses and prints."""
 from __future__ import annotations
 
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
-from generator.export.cmyk import converter
-from generator.export.dtc import export_dtc
-from generator.export.options import DEFAULT_INK_LIMIT
-from generator.export.raster import export_pngs
+from generator.export.options import BuildOptions
+from generator.export.profiles import ProfileJob, writer
 from generator.kit import pack_faces
 from generator.pack.load import load_pack
 from generator.preflight.layout import Finding, layout_findings, map_findings
 from generator.preflight.pdfcheck import check_pdf, check_pngs
 from generator.render.cards.faces import CardShared
-from generator.render.cards.sheets import write_print_shop
+
+
+def _made(path, fn, *args, **kw):
+    """A profile writer's `timed` without the line: the scratch files are checked, not listed."""
+    return fn(*args, **kw)
+
+
+def service_files(pack, faces, shared, service: str, ink_limit: float | None, folder: Path) -> list[Path]:
+    """The card files `pnp build --service SERVICE` makes, written into `folder` by the same
+    profile writer with the same preset options (export/service_table.py, export/profiles/)."""
+    opt = replace(BuildOptions.make(service=service, only="cards"), back_offset=(0.0, 0.0))  # no saved reading
+    if ink_limit is not None:  # `pnp preflight --ink-limit` (checked by its option) over the preset's
+        opt = replace(opt, ink_limit=ink_limit)
+    job = ProfileJob(pack, None, None, folder, opt, "cards", _made, faces=faces, shared=shared)
+    for _ in writer(opt.profile).write(job):
+        pass
+    # the calibration page goes to no service; its ruler ticks are 0.2 pt on purpose (read with a loupe)
+    pdfs = [p for p in sorted(folder.rglob("*.pdf")) if p.name != "calibration.pdf"]
+    return pdfs + sorted({p.parent for p in folder.rglob("*.png")})
+
 
 def preflight_target(target: Path, service: str, ink_limit: float | None = None) -> list[Finding]:
     target = Path(target)
@@ -30,20 +48,11 @@ def preflight_target(target: Path, service: str, ink_limit: float | None = None)
     # a pack: its layouts, then the file the service would get, made in a scratch folder
     pack = load_pack(target)
     shared = CardShared(pack)
-    faces = pack_faces(pack, shared, copies=False)  # made once: the layout checks and the service's file
+    faces = pack_faces(pack, shared)  # as the build makes them, once: the layout checks and the service's files
     findings = layout_findings(pack, shared=shared, faces=faces) + map_findings(pack)
     with tempfile.TemporaryDirectory(prefix="pnp-preflight-") as d:
-        if service == "dtc":
-            export_dtc(pack, faces, Path(d) / "dtc", converter(None, ink_limit or DEFAULT_INK_LIMIT), shared)
-            for pdf in sorted((Path(d) / "dtc").glob("*.pdf")):
-                findings += check_pdf(pdf, service, ink_limit)
-        else:
-            bleed = 3.0 if service == "home" else 25.4 / 8
-            write_print_shop(pack, faces, Path(d) / "cards-print-shop.pdf", bleed_mm=bleed, shared=shared)
-            findings += check_pdf(Path(d) / "cards-print-shop.pdf", service, ink_limit)
-            if service in ("mpc", "tgc"):
-                export_pngs(pack, faces[:1], Path(d) / "png", service, shared)
-                findings += check_pngs(Path(d) / "png", service)
+        for made in service_files(pack, faces, shared, service, ink_limit, Path(d)):
+            findings += check_pdf(made, service, ink_limit) if made.suffix == ".pdf" else check_pngs(made, service)
     return findings
 
 
