@@ -4,7 +4,8 @@
 For each database: `pnp serve --workers 2` on a fresh database holding PUBLISHED published
 builds of the flagship pack; 50 concurrent clients for SECONDS each: browse (the published
 list, newest first, then filtered by a card) and open a published build. Reported per
-database: requests, errors, median and 95th percentile latency of each page. Then the
+database: requests, errors, requests per second (all pages), median and 95th percentile
+latency of each page. Then the
 database size per 10,000 saved builds (each one version of a preset's text). Results go to
 bench/community_results.json.
 
@@ -93,7 +94,7 @@ async def load(port: int, ids: list[str], cards: list[str]) -> dict:
                 errors += r.status_code != 200
 
     await asyncio.gather(*(client(i) for i in range(CLIENTS)))
-    out = {"errors": errors}
+    out = {"errors": errors, "requests_per_s": round(sum(len(v) for v in times.values()) / SECONDS, 1)}
     for kind, values in times.items():
         values.sort()
         out[kind] = {"requests": len(values), "median_ms": round(1000 * statistics.median(values), 1),
