@@ -82,6 +82,9 @@ class Store:
                 cur.execute("PRAGMA busy_timeout=30000")
                 cur.close()
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # single-statement reads (the published list, a publication) need no transaction: on
+        # PostgreSQL that saves a BEGIN and a ROLLBACK round trip per page
+        self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     # ---- set-up -----------------------------------------------------------------------------
 
@@ -267,7 +270,7 @@ class Store:
 
     def publication(self, public_id: str):
         """The publication's row (its columns as attributes, no ORM object), or None."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             return conn.execute(select(*Publication.__table__.c).where(Publication.public_id == public_id)).first()
 
     def copied(self, public_id: str) -> None:
@@ -297,7 +300,7 @@ class Store:
                     PublishedCard.card == value, PublishedCard.kind == kind)))
         order = Publication.copies.desc() if sort == "copied" else Publication.created_at.desc()
         q = q.order_by(Publication.featured.desc(), order, Publication.id.desc()).limit(limit).offset(offset)
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             return list(conn.execute(q))
 
 
