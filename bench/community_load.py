@@ -122,6 +122,7 @@ def size_per_10000(url: str, measure) -> float:
 
 
 def main() -> None:
+    load_before = os.getloadavg()  # the machine's 1, 5 and 15 minute load before and after (other work on it)
     results = {}
     pg = None
     with tempfile.TemporaryDirectory() as tmp:
@@ -160,7 +161,8 @@ def main() -> None:
         finally:
             if pg is not None:
                 pg.stop()
-    results["setup"] = {"clients": CLIENTS, "seconds": SECONDS, "workers": 2, "published": PUBLISHED}
+    results["setup"] = {"clients": CLIENTS, "seconds": SECONDS, "workers": 2, "published": PUBLISHED,
+                        "load_average": [round(x, 2) for x in (*load_before, *os.getloadavg())]}
     (REPO / "bench" / "community_results.json").write_text(json.dumps(results, indent=2) + "\n")
 
 
