@@ -4,7 +4,8 @@
 For each database: `pnp serve --workers 2` on a fresh database holding PUBLISHED published
 builds of the flagship pack; 50 concurrent clients for SECONDS each: browse (the published
 list, newest first, then filtered by a card) and open a published build. Reported per
-database: requests, errors, median and 95th percentile latency of each page. Then the
+database: requests, errors, requests per second (all pages), median and 95th percentile
+latency of each page. Then the
 database size per 10,000 saved builds (each one version of a preset's text). Results go to
 bench/community_results.json.
 
@@ -93,7 +94,7 @@ async def load(port: int, ids: list[str], cards: list[str]) -> dict:
                 errors += r.status_code != 200
 
     await asyncio.gather(*(client(i) for i in range(CLIENTS)))
-    out = {"errors": errors}
+    out = {"errors": errors, "requests_per_s": round(sum(len(v) for v in times.values()) / SECONDS, 1)}
     for kind, values in times.items():
         values.sort()
         out[kind] = {"requests": len(values), "median_ms": round(1000 * statistics.median(values), 1),
@@ -121,6 +122,7 @@ def size_per_10000(url: str, measure) -> float:
 
 
 def main() -> None:
+    load_before = os.getloadavg()  # the machine's 1, 5 and 15 minute load before and after (other work on it)
     results = {}
     pg = None
     with tempfile.TemporaryDirectory() as tmp:
@@ -159,7 +161,8 @@ def main() -> None:
         finally:
             if pg is not None:
                 pg.stop()
-    results["setup"] = {"clients": CLIENTS, "seconds": SECONDS, "workers": 2, "published": PUBLISHED}
+    results["setup"] = {"clients": CLIENTS, "seconds": SECONDS, "workers": 2, "published": PUBLISHED,
+                        "load_average": [round(x, 2) for x in (*load_before, *os.getloadavg())]}
     (REPO / "bench" / "community_results.json").write_text(json.dumps(results, indent=2) + "\n")
 
 

@@ -74,7 +74,7 @@ def test_migrations_run_up_from_empty_and_again(db_url):
     assert {"builds", "versions", "users", "publications", "published_cards", "signin_attempts",
             "settings", "alembic_version"} <= tables
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0001"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
     store.engine.dispose()
 
 

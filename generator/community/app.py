@@ -17,6 +17,7 @@ from generator.web.app import create_app
 from generator.web.site import Site
 from generator.community import routes_accounts, routes_published
 from generator.community.accounts import Keys
+from generator.community.common import Recent
 from generator.community.dbbuilds import DbBuilds
 from generator.community.middleware import CommunityMiddleware
 from generator.community.store import Store, default_url
@@ -36,6 +37,7 @@ def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
     site.builds = DbBuilds(store, site.builds.folder)
     site.community = True  # the builder's pages show History and Published
     app.state.community_store = store
+    app.state.community_cache = Recent()
     app.state.community_keys = Keys(store.secret()) if accounts else None
     app.include_router(routes_published.router)
     app.include_router(routes_accounts.router)

@@ -64,11 +64,13 @@ class Version(Base):
 class Publication(Base):
     """A build published for everyone: a frozen copy, legal under `points_limit` when published."""
     __tablename__ = "publications"
+    __table_args__ = (Index("ix_publications_newest", "pack", "featured", "created_at", "id"),
+                      Index("ix_publications_copied", "pack", "featured", "copies", "id"))  # migration 0002
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True)
     owner_key: Mapped[int] = mapped_column(Integer, default=0)
     author: Mapped[str] = mapped_column(String(40))
-    pack: Mapped[str] = mapped_column(String(80), index=True)
+    pack: Mapped[str] = mapped_column(String(80))
     name: Mapped[str] = mapped_column(String(200))
     side: Mapped[str] = mapped_column(String(80))
     points: Mapped[int] = mapped_column(Integer)
@@ -85,7 +87,7 @@ class PublishedCard(Base):
     """Which cards (and characters: kind "character") a publication holds, for the filters
     and the card statistics."""
     __tablename__ = "published_cards"
-    __table_args__ = (Index("ix_published_cards_card", "card"),)
+    __table_args__ = (Index("ix_published_cards_card_kind", "card", "kind", "publication_id"),)
     publication_id: Mapped[int] = mapped_column(ForeignKey("publications.id", ondelete="CASCADE"),
                                                 primary_key=True)
     card: Mapped[str] = mapped_column(String(120), primary_key=True)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
+from markupsafe import Markup, escape
 
 from generator.web.common import site_of
 from generator.web.pages import page
 from generator.web.state import document_from_yaml, to_yaml
-from generator.community.common import designer, store_of
+from generator.community.common import cache_of, designer, store_of
 from generator.community.dbbuilds import owner_now, asker
 from generator.community.middleware import CSRF_JS
 from generator.community.publish import publish
@@ -81,12 +82,27 @@ def browse(request: Request, pack_id: str, side: str = Query("", max_length=80),
     who = asker.get()
     found = store_of(request).browse(pack_id, side or None, points, character or None, card or None, sort, PAGE,
                                      (page_no - 1) * PAGE, show_hidden=who.role == "designer" and not who.anonymous)
-    chars = sorted((c for c in pack.cards.values() if c.type in {s.base.type for s in pack.spec.sides.values()}),
-                   key=lambda c: c.name)
+    chars, cards = cache_of(request).get(("choices", pack_id), lambda: _choices(pack))
     return page(request, "community_published.html", title=f"Published builds: {pack.spec.name}", pack=pack,
-                found=found, chars=chars, cards=sorted(pack.cards.values(), key=lambda c: c.name),
+                found=found, char_options=_options(chars, character), card_options=_options(cards, card),
                 q={"side": side, "max_points": max_points, "character": character, "card": card, "sort": sort},
                 page_no=page_no, more=len(found) == PAGE, designer=who.role == "designer" and not who.anonymous)
+
+
+def _choices(pack) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The list's filter choices of a pack, (id, name) escaped, by name: its characters (cards of
+    a side's base type) and all its cards."""
+    types = {s.base.type for s in pack.spec.sides.values()}
+    by_name = sorted(pack.cards.values(), key=lambda c: c.name)
+    pairs = lambda cards: [(str(escape(c.id)), str(escape(c.name))) for c in cards]  # noqa: E731
+    return pairs(c for c in by_name if c.type in types), pairs(by_name)
+
+
+def _options(choices: list[tuple[str, str]], selected: str) -> Markup:
+    """The <option>s of a filter (after its "any"), `selected` marked (choices are escaped already)."""
+    chosen = str(escape(selected))
+    return Markup("".join(f'<option value="{i}"{" selected" if i == chosen else ""}>{n}</option>'
+                          for i, n in choices))
 
 
 def _publication(request: Request, pack_id: str, public_id: str):
@@ -109,7 +125,9 @@ def open_published(request: Request, pack_id: str, public_id: str):
     pack = site_of(request).pack(pack_id)
     p = _publication(request, pack_id, public_id)
     who = asker.get()
-    doc = document_from_yaml(p.text, pack, "the published build")
+    # a publication's text never changes: each worker reads it once (keyed by pack and public id)
+    doc = cache_of(request).get(("doc", pack_id, p.public_id),
+                                lambda: document_from_yaml(p.text, pack, "the published build"))
     return page(request, "community_publication.html", title=f"{p.name}: published build", pack=pack, p=p, doc=doc,
                 designer=who.role == "designer" and not who.anonymous, can_copy=not who.anonymous)
 

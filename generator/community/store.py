@@ -1,6 +1,7 @@
 """The database: one engine per worker process, migrations run on start, and every read and
-write of builds, versions, publications and accounts. Nothing is cached between requests,
-so any number of workers (or machines) can share one database.
+write of builds, versions, publications and accounts. Nothing a second worker needs is
+kept in a worker (its only cache holds what never changes: common.Recent), so any number of
+workers (or machines) can share one database.
 
 URLs: `sqlite:///PATH` (the default, a file beside the builds folder) or
 `postgresql://USER@HOST/DB` (psycopg 3; `postgresql+psycopg://` is used for it).
@@ -54,6 +55,11 @@ def shown(url: str) -> str:
     return head + sep + tail
 
 
+# what a line of the published builds' list shows (browse reads only these)
+LISTED = (Publication.public_id, Publication.name, Publication.side, Publication.points, Publication.points_limit,
+          Publication.author, Publication.copies, Publication.featured, Publication.hidden)
+
+
 class Conflict(Exception):
     """A name another row holds already (the caller tries the next one)."""
 
@@ -76,19 +82,23 @@ class Store:
                 cur.execute("PRAGMA busy_timeout=30000")
                 cur.close()
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # single-statement reads (the published list, a publication) need no transaction: on
+        # PostgreSQL that saves a BEGIN and a ROLLBACK round trip per page
+        self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     # ---- set-up -----------------------------------------------------------------------------
 
-    def migrate(self) -> None:
-        """Bring the tables up to the newest migration (from empty, or from any older one).
-        On PostgreSQL an advisory lock lets only one worker migrate at a time."""
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the tables up to the newest migration (from empty, or from any older one; the
+        tests name an older `revision`). On PostgreSQL an advisory lock lets only one worker
+        migrate at a time."""
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as conn:
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7021)")
             cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+            command.upgrade(cfg, revision)
 
     def secret(self) -> str:
         """The cookie secret every worker shares: made once, kept in the database."""
@@ -258,9 +268,10 @@ class Store:
             s.add_all(PublishedCard(publication_id=p.id, card=c, kind="character", count=1) for c in characters)
         return public_id
 
-    def publication(self, public_id: str) -> Publication | None:
-        with self.session() as s:
-            return s.scalar(select(Publication).where(Publication.public_id == public_id))
+    def publication(self, public_id: str):
+        """The publication's row (its columns as attributes, no ORM object), or None."""
+        with self.reader.connect() as conn:
+            return conn.execute(select(*Publication.__table__.c).where(Publication.public_id == public_id)).first()
 
     def copied(self, public_id: str) -> None:
         with self.session() as s:
@@ -273,22 +284,24 @@ class Store:
 
     def browse(self, pack: str, side: str | None = None, max_points: int | None = None,
                character: str | None = None, card: str | None = None, sort: str = "newest",
-               limit: int = 50, offset: int = 0, show_hidden: bool = False) -> list[Publication]:
-        with self.session() as s:
-            q = select(Publication).where(Publication.pack == pack)
-            if not show_hidden:
-                q = q.where(Publication.hidden.is_(False))
-            if side:
-                q = q.where(Publication.side == side)
-            if max_points is not None:
-                q = q.where(Publication.points <= max_points)
-            for kind, value in (("character", character), ("card", card)):
-                if value:
-                    q = q.where(Publication.id.in_(select(PublishedCard.publication_id).where(
-                        PublishedCard.card == value, PublishedCard.kind == kind)))
-            order = Publication.copies.desc() if sort == "copied" else Publication.created_at.desc()
-            q = q.order_by(Publication.featured.desc(), order, Publication.id.desc()).limit(limit).offset(offset)
-            return list(s.scalars(q))
+               limit: int = 50, offset: int = 0, show_hidden: bool = False) -> list:
+        """A page of the list: rows of the LISTED columns only (not the build's text), read in
+        the order of the index of migration 0002 that matches `sort`, in one statement."""
+        q = select(*LISTED).where(Publication.pack == pack)
+        if not show_hidden:
+            q = q.where(Publication.hidden.is_(False))
+        if side:
+            q = q.where(Publication.side == side)
+        if max_points is not None:
+            q = q.where(Publication.points <= max_points)
+        for kind, value in (("character", character), ("card", card)):
+            if value:
+                q = q.where(Publication.id.in_(select(PublishedCard.publication_id).where(
+                    PublishedCard.card == value, PublishedCard.kind == kind)))
+        order = Publication.copies.desc() if sort == "copied" else Publication.created_at.desc()
+        q = q.order_by(Publication.featured.desc(), order, Publication.id.desc()).limit(limit).offset(offset)
+        with self.reader.connect() as conn:
+            return list(conn.execute(q))
 
 
 def _meta(text: str) -> dict:
