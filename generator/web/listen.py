@@ -8,9 +8,10 @@ every 10 requests), not taken on faith:
 - The event loop is asyncio's, not uvloop. Under load uvloop left new connections waiting
   in the accept queue: the first request on a connection took 130 to 150 ms (median) while
   the others took 9 ms, so every player opening the page waited behind everyone else.
-- HTTP is parsed by httptools, not h11 (bench/community_load.py, 50 clients on 2 workers,
-  no pause: a route that only returns a constant answered 1,004 req/s with httptools and
-  753 with h11; the page of a published build 584 and 466).
+- HTTP is parsed by httptools when it is installed (the `site` extra), else by h11
+  (bench/community_load.py, 50 clients on 2 workers, no pause: a route that only returns a
+  constant answered 1,004 req/s with httptools and 753 with h11; the page of a published
+  build 584 and 466). One person's builder does not need the difference.
 - We bind the socket ourselves, with the protocol number set to TCP. asyncio switches
   Nagle's algorithm off only on accepted sockets whose protocol says TCP, and an accepted
   socket copies it from the listening one; uvicorn's own socket for `--workers` leaves it 0,
@@ -21,13 +22,14 @@ every 10 requests), not taken on faith:
 from __future__ import annotations
 
 import socket
+from importlib.util import find_spec
 
 import uvicorn
 from uvicorn.supervisors import Multiprocess
 
 FACTORY = "generator.web.app:app_from_env"  # what each worker process calls (packs from the environment)
 LOOP = "asyncio"  # see the module docstring
-HTTP = "httptools"  # likewise
+HTTP = "httptools" if find_spec("httptools") else "h11"  # likewise
 # A player clicks in the editor every few seconds: keep their connection open that long, so a
 # click does not pay for a new connection (uvicorn's default closes it after 5 s idle)
 KEEP_ALIVE_SECONDS = 30
