@@ -64,8 +64,10 @@ class SheetMemory:
     def sheet_done(self, looked_up: set) -> None:
         self._lookups.append(set(looked_up))
 
-    def remember(self, canvas, data: bytes, out: Path, faces: list[CardFace], options: tuple) -> None:
-        """After the save: `faces` in the order of the sheets."""
+    def remember(self, canvas, data: bytes, out: Path, plans: list, options: tuple) -> None:
+        """After the save: the sheets' plans (render/cards/sheets.py's home_plans)."""
+        faces = [f for *_, chunk in plans for f in chunk]
+        self.plans = plans
         doc = canvas._doc
         self.saved = SavedPdf(data, doc)
         self.contents = [page.Contents.__InternalName__ for page in doc.Pages.pages]
@@ -116,9 +118,13 @@ class SheetMemory:
             Path(tmp).write_bytes(saved.data())
         self.faces = [_face_key(f) for _, _, chunk in plans for f in chunk]
         self.names = {f.card.id: f.card.name for f in faces if f.card is not None}
-        self.context = shared.base_context
+        self.context, self.plans = shared.base_context, plans
         self.reason = ""
         return Redrawn(changed, changed_pages, len(self.contents))
+
+    def sheet_faces(self, n: int) -> list[CardFace]:
+        """The faces of sheet `n` of the last file."""
+        return list(self.plans[n - 1][2])
 
     def _refuse(self, reason: str) -> None:
         self.reason = reason

@@ -120,7 +120,7 @@ def write_home_sheets(pack: Pack, faces: list[CardFace], out: Path, sheet: str =
                 memory.sheet_done(shared.looked_up)
         c.save()
         if memory is not None:
-            memory.remember(c, Path(tmp).read_bytes(), out, [f for *_, chunk in plans for f in chunk], (sheet, duplex, tuple(back_offset), title))
+            memory.remember(c, Path(tmp).read_bytes(), out, plans, (sheet, duplex, tuple(back_offset), title))
     per_page = len(plans[0][0].slots) if plans else len(make_grid(spec, pack.card_size_mm()).slots)
     return {"pages": len(plans) * (1 if duplex == "none" else 2), "cards": len(faces), "per_page": per_page}
 
