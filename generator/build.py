@@ -94,7 +94,7 @@ def build_folder(pack_dir: Path, build_file: Path | None = None, options: BuildO
     line names them: loads both, then yields run_build's lines. `memory` (pnp watch) keeps
     what `redraw_cards` needs of the home profile's cards.pdf."""
     with stop_on_signals():  # from the start: a stop while the pack loads is a clean stop too
-        pack = load_pack(Path(pack_dir))
+        pack = load_pack(Path(pack_dir), memory.documents if memory is not None else None)
         build = load_build_file(build_file, pack) if build_file else None
         stem = Path(build_file).stem if build_file else None
         yield from run_build(pack, build, options, out_dir, stem=stem, parallel=parallel, memory=memory)
@@ -104,7 +104,7 @@ def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, me
     """`pnp watch` after an edit to card files alone: cards.pdf with only the sheets of the
     changed cards redrawn (render/cards/redraw.py), and the layout warnings of those sheets;
     None, with `memory.reason`, when the whole part must be built."""
-    pack = load_pack(Path(pack_dir))
+    pack = load_pack(Path(pack_dir), memory.documents)
     shared = CardShared(pack)
     faces = pack_faces(pack, shared)
     out = output_dir(pack, out_dir) / "cards.pdf"
@@ -112,8 +112,7 @@ def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, me
                          back_offset=options.back_offset or (0.0, 0.0))
     if done is None:
         return None
-    redrawn = [f for n in done.sheets for f in memory.sheet_faces(n)]
-    lines = list(layout_warning_lines(pack, None, shared, redrawn)) if redrawn else []
+    lines = list(layout_warning_lines(pack, None, shared, done.faces)) if done.faces else []
     sheets = ", ".join(map(str, done.sheets)) or "none"
     return lines + [f"redrew sheet {sheets} of cards.pdf ({done.pages_changed} of {done.pages} pages changed)"]
 

@@ -5,7 +5,7 @@ byte-identical to a whole new build (render/base/pdfpatch.py says how, and what 
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,7 +27,7 @@ def _drawn(card: Card | None):
     """What of a card its face may show (all but where it stands in its file)."""
     if card is None:
         return None
-    return tuple((f.name, getattr(card, f.name)) for f in fields(card) if f.name not in _NOT_DRAWN)
+    return tuple((k, v) for k, v in vars(card).items() if k not in _NOT_DRAWN)
 
 
 def _face_key(face: CardFace):
@@ -36,8 +36,10 @@ def _face_key(face: CardFace):
 
 @dataclass
 class Redrawn:
-    """What a quick rebuild did: the sheets redrawn (1-based) and the pages that changed."""
+    """What a quick rebuild did: the sheets redrawn (1-based), the changed faces on them and
+    how many pages changed."""
     sheets: list[int]
+    faces: list[CardFace]
     pages_changed: int
     pages: int
 
@@ -52,6 +54,7 @@ class SheetMemory:
         self._start = None
         self._lookups: list[set] = []
         self.saved: SavedPdf | None = None
+        self.documents: dict = {}  # the card files parsed by the last load (pack/load.py's load_pack)
 
     # ---- while write_home_sheets draws the whole document ----------------------------
     def begin(self, canvas, shared: CardShared) -> None:
@@ -72,7 +75,7 @@ class SheetMemory:
         self.saved = SavedPdf(data, doc)
         self.contents = [page.Contents.__InternalName__ for page in doc.Pages.pages]
         self.out, self.options = Path(out), options
-        self.faces = [_face_key(f) for f in faces]  # in the order of the sheets
+        self.keys = [_face_key(f) for f in faces]  # in the order of the sheets
         self.names = {f.card.id: f.card.name for f in faces if f.card is not None}
         self.log, self.start, self.lookups = self._log, self._start, self._lookups
         self.context = self._context
@@ -87,14 +90,15 @@ class SheetMemory:
             return self._refuse("no earlier build in this session")
         if Path(out) != self.out or (sheet, duplex, tuple(back_offset), title) != self.options:
             return self._refuse("other options than the last build")
-        if len(faces) != len(self.faces):
-            return self._refuse(f"{len(self.faces)} cards before, {len(faces)} now")
+        if len(faces) != len(self.keys):
+            return self._refuse(f"{len(self.keys)} cards before, {len(faces)} now")
         spec = load_sheet(sheet)
         plans = home_plans(pack, faces, spec, duplex, back_offset)
         per_sheet = 1 if duplex == "none" else 2
         if len(plans) * per_sheet != len(self.contents):
             return self._refuse("another number of pages")
-        changed = self._changed_sheets(plans, faces, shared.base_context != self.context)
+        keys = [_face_key(f) for *_, chunk in plans for f in chunk]
+        changed, edited = self._changed_sheets(plans, keys, shared.base_context != self.context)
         c = new_canvas(io.BytesIO(), *home_document(pack, faces, spec, duplex, plans, title))
         painter = CardPainter(c, shared)
         pages: dict[int, object] = {}
@@ -116,33 +120,30 @@ class SheetMemory:
         changed_pages = sum(saved.replace(name, chunk) for name, chunk in new_chunks.items())
         with atomic_output(out) as tmp:
             Path(tmp).write_bytes(saved.data())
-        self.faces = [_face_key(f) for _, _, chunk in plans for f in chunk]
+        self.keys = keys
         self.names = {f.card.id: f.card.name for f in faces if f.card is not None}
         self.context, self.plans = shared.base_context, plans
         self.reason = ""
-        return Redrawn(changed, changed_pages, len(self.contents))
-
-    def sheet_faces(self, n: int) -> list[CardFace]:
-        """The faces of sheet `n` of the last file."""
-        return list(self.plans[n - 1][2])
+        return Redrawn(changed, edited, changed_pages, len(self.contents))
 
     def _refuse(self, reason: str) -> None:
         self.reason = reason
         return None
 
-    def _changed_sheets(self, plans: list, faces: list[CardFace], new_context: bool) -> list[int]:
+    def _changed_sheets(self, plans: list, keys: list, new_context: bool) -> tuple[list[int], list[CardFace]]:
         """Sheets holding a changed face, a layout naming a renamed card, or (when the pack's
-        context for layouts changed) a card-less face: the reference card."""
+        context for layouts changed) a card-less face: the reference card; and the changed faces."""
+        faces = [f for *_, chunk in plans for f in chunk]
         names = {f.card.id: f.card.name for f in faces if f.card is not None}
         renamed = {k for k in names.keys() | self.names.keys() if names.get(k) != self.names.get(k)}
-        out, i = [], 0
+        sheets, edited, i = [], [], 0
         for n, (_grid, _back, chunk) in enumerate(plans, 1):
-            keys = [_face_key(f) for f in chunk]
-            if (keys != self.faces[i:i + len(chunk)] or (new_context and any(f.card is None for f in chunk))
-                    or self.lookups[n - 1] & renamed):
-                out.append(n)
+            here = [f for k, f in enumerate(chunk, i) if keys[k] != self.keys[k]]
+            if here or self.lookups[n - 1] & renamed or (new_context and any(f.card is None for f in chunk)):
+                sheets.append(n)
+                edited.extend(here)
             i += len(chunk)
-        return out
+        return sheets, edited
 
     def _differs(self, c, log: PageLog, first: int, counter: int) -> str:
         """Why the sheet just redrawn cannot replace its old pages ('' when it can)."""
