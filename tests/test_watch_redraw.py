@@ -66,6 +66,20 @@ def test_one_card_edited_redraws_its_sheet_and_matches_a_full_build(big, tmp_pat
     assert quick == _full(pack, tmp_path / "full")
 
 
+def test_a_card_of_a_real_pack_redraws_with_the_forms_its_sheet_makes(tmp_path):
+    """In a pack of a few sheets, most sheets are the first to use some frame, back or icon form:
+    redrawn alike, they stay the objects they were."""
+    import shutil
+    pack = tmp_path / "boss_fight"
+    shutil.copytree(REPO / "card_data" / "boss_fight", pack)
+    memory = SheetMemory()
+    _full(pack, tmp_path / "watch", memory)
+    _edit(pack / "cards" / "heroes.yaml", r"points: \d+", "points: 9")
+    lines = redraw_cards(pack, CARDS, tmp_path / "watch", memory)
+    assert lines is not None, memory.reason
+    assert (tmp_path / "watch" / "cards.pdf").read_bytes() == _full(pack, tmp_path / "full")
+
+
 def test_nothing_changed_redraws_nothing(big, tmp_path):
     memory = SheetMemory()
     before = _full(big, tmp_path / "watch", memory)

@@ -8,14 +8,16 @@ internal font names. A recording canvas notes that state after every page (`Page
 redrawn on a scratch canvas seeded with the state before it, which ends in the same state as
 the old page did and needs the same page resources, has the same bytes in every object but its
 content stream: that stream's object is replaced in the old file and the cross-reference table
-written again (`SavedPdf`). Anything else (a new character, form, image or font) is refused, and
-the caller builds the whole document."""
+written again (`SavedPdf`). Forms and images first used on the page must be drawn alike
+(`same_objects`); anything else (a new character or font, a form drawn otherwise) is refused,
+and the caller builds the whole document."""
 
 from __future__ import annotations
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfdoc import (PDFArray, PDFCrossReferenceTable, PDFDictionary, PDFIndirectObject,
-                                      PDFObjectReference, PDFTrailer, pdfdocEnc)
+from reportlab.pdfbase.pdfdoc import (PDFArray, PDFCrossReferenceTable, PDFDictionary, PDFFormXObject,
+                                      PDFImageXObject, PDFIndirectObject, PDFObjectReference, PDFPage, PDFTrailer,
+                                      pdfdocEnc)
 from reportlab.pdfbase.ttfonts import TTFont
 
 FORM_PREFIX = "FormXob."  # ReportLab's internal name of a form XObject
@@ -111,6 +113,29 @@ def seed(canvas, old_doc, state: tuple, page_number: int) -> set[str]:
 def new_objects(doc, old_counter: int) -> list[str]:
     """Names of the objects `doc` made after it had `old_counter`."""
     return [doc.numberToId[i] for i in range(old_counter + 1, doc.objectcounter + 1)]
+
+
+def same_objects(new_doc, old_doc, names: list[str]) -> bool:
+    """The objects `names` (made while drawing a page) are the same in both documents: pages,
+    forms drawn alike (same stream, box and forms inside), images of the same data (ReportLab
+    names an image after a digest of it). Anything else (a standard font's objects) is not."""
+    for name in names:
+        new, old = new_doc.idToObject[name], old_doc.idToObject[name]
+        if type(new) is not type(old):
+            return False
+        if isinstance(new, PDFPage):
+            continue
+        if isinstance(new, PDFFormXObject):
+            if _form_key(new) != _form_key(old):
+                return False
+        elif not isinstance(new, PDFImageXObject):
+            return False
+    return True
+
+
+def _form_key(form) -> tuple:
+    return (form.stream, form.lowerx, form.lowery, form.upperx, form.uppery, _plain(form.XObjects),
+            form.compression, form.hasImages)
 
 
 def same_state(a: tuple, b: tuple) -> bool:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from generator.core.files import atomic_output
 from generator.render.base.pdfout import new_canvas
-from generator.render.base.pdfpatch import PageLog, SavedPdf, new_objects, same_state, seed
+from generator.render.base.pdfpatch import PageLog, SavedPdf, new_objects, same_objects, same_state, seed
 from generator.render.base.sheets import load_sheet
 from generator.render.cards.faces import CardFace, CardPainter
 from generator.render.cards.sheets import draw_home_sheet, home_document, home_plans
@@ -150,7 +150,7 @@ class SheetMemory:
         made = new_objects(c._doc, counter)
         old_after = self.log.states[first + len(log.states) - 1][0]
         old = [self.saved.doc.numberToId[k] for k in range(counter + 1, old_after + 1)]
-        if made != old or any(not name.startswith("Page") for name in made):
+        if made != old or not same_objects(c._doc, self.saved.doc, made):
             return "makes other objects (a form, image or font first used there)"
         for i, (resources, state) in enumerate(zip(log.resources, log.states)):
             if resources != self.log.resources[first + i]:
