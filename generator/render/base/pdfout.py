@@ -64,6 +64,17 @@ class FlatCanvas(rl_canvas.Canvas):
             self.page_log.page_done(self)
 
 
+    def page_drawing(self) -> tuple:
+        """What the page drawn so far shows: its size and drawing commands (forms, images and
+        fonts by name, so two pages alike in these look alike in one document)."""
+        return tuple(self._pagesize), "\n".join(self._code)
+
+    def discard_page(self) -> None:
+        """Start the next page without keeping this one (render/cards/ink.py: a page drawn
+        like one already kept is not measured again)."""
+        self._startPage()
+
+
 def new_canvas(target, page_size_pt: tuple[float, float], title: str, subject: str = "") -> rl_canvas.Canvas:
     """A canvas whose bytes depend only on what is drawn: invariant mode, no timestamps
     unless SOURCE_DATE_EPOCH asks for one, fonts registered and embedded."""
