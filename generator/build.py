@@ -108,8 +108,14 @@ def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, me
     shared = CardShared(pack)
     faces = pack_faces(pack, shared)
     out = output_dir(pack, out_dir) / "cards.pdf"
-    done = memory.redraw(pack, faces, shared, out, sheet=options.paper, duplex=options.duplex,
-                         back_offset=options.back_offset or (0.0, 0.0))
+    try:
+        done = memory.redraw(pack, faces, shared, out, sheet=options.paper, duplex=options.duplex,
+                             back_offset=options.back_offset or (0.0, 0.0))
+    except InputError:
+        raise  # the edited card's own error, reported as a whole build would
+    except Exception as exc:  # noqa: BLE001 - a fault of the quick path must not end the watch:
+        memory.forget(f"the quick redraw failed ({type(exc).__name__}: {exc})")  # the whole build decides
+        return None
     if done is None:
         return None
     lines = list(layout_warning_lines(pack, None, shared, done.faces)) if done.faces else []

@@ -80,6 +80,28 @@ def test_a_card_of_a_real_pack_redraws_with_the_forms_its_sheet_makes(tmp_path):
     assert (tmp_path / "watch" / "cards.pdf").read_bytes() == _full(pack, tmp_path / "full")
 
 
+def test_renaming_a_card_redraws_the_sheets_whose_layouts_name_it(tmp_path):
+    """boss_fight's token layout prints `Created by <name>` through `name_of`: renaming Brood
+    Call redraws its own sheet and the Spawnling token's."""
+    import shutil
+    pack = tmp_path / "boss_fight"
+    shutil.copytree(REPO / "card_data" / "boss_fight", pack)
+    memory = SheetMemory()
+    _full(pack, tmp_path / "watch", memory)
+    _edit(pack / "cards" / "boss-abilities.yaml", r"name: Brood Call", "name: Brood Summons")
+    lines = redraw_cards(pack, CARDS, tmp_path / "watch", memory)
+    assert lines is not None, memory.reason
+    sheets = re.search(r"redrew sheet ([\d, ]+) of", lines[-1]).group(1).split(", ")
+    assert len(sheets) == 2, lines
+    quick = (tmp_path / "watch" / "cards.pdf").read_bytes()
+    assert quick == _full(pack, tmp_path / "full")
+    assert b"Brood Summons" not in quick  # text is subset-encoded: read it back instead
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(quick)
+    text = " ".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+    assert "Created by Brood Summons" in " ".join(text.split()), "the token names the new name"
+
+
 def test_nothing_changed_redraws_nothing(big, tmp_path):
     memory = SheetMemory()
     before = _full(big, tmp_path / "watch", memory)

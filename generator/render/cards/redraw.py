@@ -102,6 +102,7 @@ class SheetMemory:
         c = new_canvas(io.BytesIO(), *home_document(pack, faces, spec, duplex, plans, title))
         painter = CardPainter(c, shared)
         pages: dict[int, object] = {}
+        lookups: dict[int, set] = {}  # the cards each redrawn sheet's layouts named
         for n in changed:
             first = (n - 1) * per_sheet
             before = self.log.states[first - 1] if first else self.start
@@ -109,7 +110,9 @@ class SheetMemory:
             painter.forms |= known
             painter.icons.defined |= {k for k in known if k.startswith("icon-")}
             log = c.page_log = PageLog()
+            shared.looked_up.clear()
             draw_home_sheet(c, painter, spec, plans, n, duplex)
+            lookups[n] = set(shared.looked_up)
             problem = self._differs(c, log, first, before[0])
             if problem:
                 return self._refuse(f"sheet {n} {problem}")
@@ -121,10 +124,16 @@ class SheetMemory:
         with atomic_output(out) as tmp:
             Path(tmp).write_bytes(saved.data())
         self.keys = keys
+        for n, named in lookups.items():
+            self.lookups[n - 1] = named
         self.names = {f.card.id: f.card.name for f in faces if f.card is not None}
         self.context, self.plans = shared.base_context, plans
         self.reason = ""
         return Redrawn(changed, edited, changed_pages, len(self.contents))
+
+    def forget(self, reason: str) -> None:
+        """Drop the last file: the next build is whole."""
+        self.saved, self.reason = None, reason
 
     def _refuse(self, reason: str) -> None:
         self.reason = reason
