@@ -25,6 +25,7 @@ from generator.pack.model import Build, Pack
 from generator.preflight.layout import contrast_findings, grouped_lines, layout_warning_lines
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardFace, CardShared
+from generator.render.cards.redraw import SheetMemory  # pnp watch keeps one across builds
 from generator.share.decklist_files import load_build_file
 
 
@@ -44,11 +45,12 @@ def _timed(path, fn, *args, **kw) -> str:
     return f"wrote {path} ({detail}{', ' if detail else ''}{time.perf_counter() - start:.2f} s)"
 
 
-def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, out: Path, opt: BuildOptions):
+def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, out: Path, opt: BuildOptions,
+                memory=None):
     """One part of the options' profile (export/profiles/): yields its lines, each as soon as
     its file is made. The `cards` part's faces are built once here and shared by the layout
     checks and the writer."""
-    job = ProfileJob(pack, build, stem, out, opt, part, _timed)
+    job = ProfileJob(pack, build, stem, out, opt, part, _timed, memory=memory)
     if part == "cards":
         job.shared = CardShared(pack)
         job.faces = build_faces(pack, build, job.shared) if build else pack_faces(pack, job.shared)
@@ -87,18 +89,44 @@ def _read_shared_files(pack: Pack) -> None:
 
 
 def build_folder(pack_dir: Path, build_file: Path | None = None, options: BuildOptions = BuildOptions(),
-                 out_dir: Path | None = None, parallel: bool = True):
+                 out_dir: Path | None = None, parallel: bool = True, memory: SheetMemory | None = None):
     """`run_build` for a pack folder and a build file (YAML or a deck list), as the command
-    line names them: loads both, then yields run_build's lines."""
+    line names them: loads both, then yields run_build's lines. `memory` (pnp watch) keeps
+    what `redraw_cards` needs of the home profile's cards.pdf."""
     with stop_on_signals():  # from the start: a stop while the pack loads is a clean stop too
-        pack = load_pack(Path(pack_dir))
+        pack = load_pack(Path(pack_dir), memory.documents if memory is not None else None)
         build = load_build_file(build_file, pack) if build_file else None
         stem = Path(build_file).stem if build_file else None
-        yield from run_build(pack, build, options, out_dir, stem=stem, parallel=parallel)
+        yield from run_build(pack, build, options, out_dir, stem=stem, parallel=parallel, memory=memory)
+
+
+def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, memory: SheetMemory) -> list[str] | None:
+    """`pnp watch` after an edit to card files alone: cards.pdf with only the sheets of the
+    changed cards redrawn (render/cards/redraw.py), and the layout warnings of those sheets;
+    None, with `memory.reason`, when the whole part must be built."""
+    pack = load_pack(Path(pack_dir), memory.documents)
+    shared = CardShared(pack)
+    faces = pack_faces(pack, shared)
+    out = output_dir(pack, out_dir) / "cards.pdf"
+    try:
+        done = memory.redraw(pack, faces, shared, out, sheet=options.paper, duplex=options.duplex,
+                             back_offset=options.back_offset or (0.0, 0.0))
+    except InputError:
+        raise  # the edited card's own error, reported as a whole build would
+    except Exception as exc:  # noqa: BLE001 - a fault of the quick path must not end the watch:
+        memory.forget(f"the quick redraw failed ({type(exc).__name__}: {exc})")  # the whole build decides
+        return None
+    if done is None:
+        return None
+    lines = list(layout_warning_lines(pack, None, shared, done.faces)) if done.faces else []
+    lines += sorted(shared.notes)  # what the redrawn sheets changed on the way to print
+    sheets = ", ".join(map(str, done.sheets)) or "none"
+    return lines + [f"redrew sheet {sheets} of cards.pdf ({done.pages_changed} of {done.pages} pages changed)"]
 
 
 def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = BuildOptions(),
-              out: Path | None = None, *, stem: str | None = None, parallel: bool = True):
+              out: Path | None = None, *, stem: str | None = None, parallel: bool = True,
+              memory: SheetMemory | None = None):
     """Yields one line per file written (and a warning line per layout problem), each part's
     lines as soon as that part is made, for a loaded pack (and build: its outputs are named
     after `stem`). All or nothing: every output is written under a temporary name and all
@@ -120,7 +148,7 @@ def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = Bu
         try:
             try:
                 with staging.staged(token) as stage:
-                    yield from _run_parts(pack, build, stem, out, opt, parallel, token, stage)
+                    yield from _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory)
                     pending = stage.pending
                 with past_stopping():  # all renamed, or none: a signal now waits, then is moot
                     staging.commit(pending)
@@ -164,7 +192,7 @@ def check_not_empty(pack, build, profile: str, only: str) -> None:
                                   fix="add cards to cards/*.yaml (see docs/formats.md), or build another part")])
 
 
-def _run_parts(pack, build, stem, out, opt, parallel, token, stage):
+def _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory=None):
     """Yields each part's lines as that part is made."""
     row = PROFILES[opt.profile]
     parts = row.parts if opt.only == "all" or len(row.parts) == 1 else (opt.only,)
@@ -173,7 +201,7 @@ def _run_parts(pack, build, stem, out, opt, parallel, token, stage):
         yield from _parallel_parts(pack, parts, out, opt, token, stage)
     else:
         for part in sorted(parts, key=PART_ORDER.index):
-            yield from _part_lines(part, pack, build, stem, out, opt)
+            yield from _part_lines(part, pack, build, stem, out, opt, memory if build is None else None)
 
 
 def _parallel_parts(pack, parts, out, opt, token, stage):

@@ -45,10 +45,27 @@ def outputs_for(changed: set[Path], pack_root: Path) -> set[str]:
     return parts
 
 
+def only_card_files(changed: set[Path], pack_root: Path) -> bool:
+    """Every change is to a card file (cards/*.yaml and the like): the quick path may redraw
+    only the sheets of the cards that changed; anything else (game.yaml, art, layouts) may
+    change every face."""
+    root = pack_root.resolve()
+    for path in changed:
+        if path.name.startswith((".~lock", "~$")):
+            continue
+        try:
+            rel = path.resolve().relative_to(root)
+        except ValueError:
+            return False
+        if not rel.parts or rel.parts[0] != "cards":
+            return False
+    return True
+
+
 def watch(pack_dir: Path, echo, paper: str = DEFAULT_PAPER, out_dir: Path | None = None, stop=None) -> None:
     from watchfiles import watch as watch_files
 
-    from generator.build import build_folder  # deferred: ReportLab takes a second to load
+    from generator.build import SheetMemory, build_folder, redraw_cards  # deferred: ReportLab takes a second to load
     from generator.kit import OUTPUT_ROOT
 
     # the saved calibration, as `pnp build` uses it
@@ -56,11 +73,22 @@ def watch(pack_dir: Path, echo, paper: str = DEFAULT_PAPER, out_dir: Path | None
     if note:
         echo(note)
 
-    def rebuild(parts):
+    memory = SheetMemory()  # the last cards.pdf, for redrawing only the sheets an edit touches
+
+    def rebuild(parts, quick: bool = False):
         start = time.perf_counter()
         try:
+            if quick and parts == {"cards"}:
+                lines = redraw_cards(pack_dir, options.part("cards"), out_dir, memory)
+                if lines is not None:
+                    for line in lines:
+                        echo(line)
+                    echo(f"rebuilt cards in {time.perf_counter() - start:.2f} s")
+                    return
+                echo(f"building all of cards.pdf: {memory.reason}")
             for part in sorted(parts):
-                for line in build_folder(pack_dir, None, options.part(part), out_dir):
+                for line in build_folder(pack_dir, None, options.part(part), out_dir,
+                                         memory=memory if part == "cards" else None):
                     echo(line)
             echo(f"rebuilt {', '.join(sorted(parts))} in {time.perf_counter() - start:.2f} s")
         except InputError as exc:
@@ -74,10 +102,10 @@ def watch(pack_dir: Path, echo, paper: str = DEFAULT_PAPER, out_dir: Path | None
     written = Path(out_dir or OUTPUT_ROOT).resolve()
     for changes in watch_files(pack_dir, TEMPLATES, stop_event=stop, debounce=50, step=20):
         changed = {Path(p) for _, p in changes}
-        parts = outputs_for({p for p in changed if p.resolve() != written and written not in p.resolve().parents},
-                            Path(pack_dir))
+        changed = {p for p in changed if p.resolve() != written and written not in p.resolve().parents}
+        parts = outputs_for(changed, Path(pack_dir))
         if parts:
-            rebuild(parts)
+            rebuild(parts, quick=only_card_files(changed, Path(pack_dir)))
 
 
 @click.command(name="watch")

@@ -226,7 +226,10 @@ def _check_sizes_and_fields(spec: GameSpec, doc: Document, out: ProblemList) -> 
                                     fix="correct the default, or remove it"))
 
 
-def load_pack(root: Path) -> Pack:
+def load_pack(root: Path, documents: dict | None = None) -> Pack:
+    """The pack in folder `root`, every card file read and checked. `documents` (pnp watch):
+    the card files parsed by an earlier load, by `file_key`; a file unchanged since is not
+    parsed again, and the dict is left holding this load's files."""
     root = Path(root)
     if not (root / "game.yaml").is_file():
         where = display_path(root)
@@ -244,17 +247,25 @@ def load_pack(root: Path) -> Pack:
              for part, pattern in (("cards", "*.yaml"), ("presets", "*.yaml"), ("maps", "*.yaml"), ("rules", "*.md"))}
     sheets = sheet_sources(root, problems.problems)  # cards from spreadsheets (pack/sheets)
     _check_inside(root, [f for group in files.values() for f in group] + [p for p, _ in sheets])
+    parsed: dict = {}
     for path in files["cards"]:
+        key = file_key(path) if documents is not None else None
         try:
-            doc = load_yaml_file(path)
+            doc = documents.get(key) if key else None
+            doc = doc or load_yaml_file(path)
         except InputError as exc:
             problems.problems.extend(exc.problems)
             continue
+        if key:
+            parsed[key] = doc
         _read_cards(doc, spec, models, cards, problems, root, unreadable)
         docs[doc.file] = doc
     for doc in load_sheet_documents(sheets, spec, cards, problems):  # after YAML: refs may name its cards
         _read_cards(doc, spec, models, cards, problems, root, unreadable)
     _check_card_refs(cards, spec, problems, unreadable)
+    if documents is not None:
+        documents.clear()
+        documents.update(parsed)
     problems.raise_if_any()
     pack = Pack(
         root=root, spec=spec, cards=cards, game_file=game_doc.file,

@@ -29,6 +29,7 @@ class ProfileJob:
     faces: list | None = None   # the `cards` part's faces, made once (kit.build_faces / pack_faces)
     shared: Any = None          # their CardShared
     low_contrast: list = field(default_factory=list)  # text below the contrast it needs, read back
+    memory: Any = None          # pnp watch: render/cards/redraw.py's SheetMemory of the home cards.pdf
 
     def named(self, suffix: str, whole: str) -> str:
         """`<build>-<suffix>` for a build, else the whole pack's name."""

@@ -20,7 +20,7 @@ def write(job):
     if job.part == "cards":
         path = out / job.named("cards.pdf", "cards.pdf")
         yield job.timed(path, write_home_sheets, pack, job.faces, path, sheet=opt.paper, duplex=opt.duplex,
-                        back_offset=opt.back_offset, shared=job.shared)
+                        back_offset=opt.back_offset, shared=job.shared, memory=job.memory)
         if not build:
             if pack.spec.reference.card and not reference_card_has_lines(pack):
                 yield (f"note: no reference card: {pack.spec.name} has no `brief` in its `reference:` sections, "

@@ -46,7 +46,10 @@ class FlatCanvas(rl_canvas.Canvas):
     """A canvas that compresses each page's stream as the page closes. ReportLab keeps every
     page's drawing commands as text until `save()` and compresses them there; a 50,000-card
     deck held some 400 MB of them. The stream is compressed by the same zlib call with the same
-    input, and written under the same dictionary, so the file's bytes do not change."""
+    input, and written under the same dictionary, so the file's bytes do not change.
+    `page_log` (render/base/pdfpatch.py's PageLog), when set, notes each finished page."""
+
+    page_log = None
 
     def showPage(self):
         super().showPage()
@@ -57,6 +60,19 @@ class FlatCanvas(rl_canvas.Canvas):
             stream.content = zlib.compress(code.encode("utf8") if isinstance(code, str) else code)
             stream.__Comment__ = "page stream"
             page.Contents, page.stream = stream, None
+        if self.page_log is not None:
+            self.page_log.page_done(self)
+
+
+    def page_drawing(self) -> tuple:
+        """What the page drawn so far shows: its size and drawing commands (forms, images and
+        fonts by name, so two pages alike in these look alike in one document)."""
+        return tuple(self._pagesize), "\n".join(self._code)
+
+    def discard_page(self) -> None:
+        """Start the next page without keeping this one (render/cards/ink.py: a page drawn
+        like one already kept is not measured again)."""
+        self._startPage()
 
 
 def new_canvas(target, page_size_pt: tuple[float, float], title: str, subject: str = "") -> rl_canvas.Canvas:

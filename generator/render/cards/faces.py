@@ -54,7 +54,12 @@ class CardShared:
         self.pack = pack
         folders = [Path(pack.root) / "templates" / "cards", TEMPLATES / "cards"]
         self.layouts = LayoutSet([f for f in folders if f.is_dir()] or [TEMPLATES / "cards"])
-        self.layouts.env.filters["name_of"] = lambda cid: pack.cards[cid].name if cid in pack.cards else str(cid)
+        self.looked_up: set = set()  # card ids `name_of` read (pnp watch redraws a sheet naming a renamed card)
+
+        def name_of(cid):
+            self.looked_up.add(cid)
+            return pack.cards[cid].name if cid in pack.cards else str(cid)
+        self.layouts.env.filters["name_of"] = name_of
         names = [k.name for k in pack.spec.keywords.values() if k.kind in ("status", "action-type", "term")]
         self.fonts = self._pack_fonts(pack)  # style -> registered name of the pack's own TTF
         self.art = ArtLibrary(Path(pack.root))

@@ -79,6 +79,7 @@ def face_ink(shared: CardShared, faces: list[CardFace]) -> list[FaceInk | None]:
     b = MAX_BLEED_MM
     plans: list = []  # per face: (layout, size, [(element, page index)]) or None
     pages = 0
+    kept: dict = {}  # a page's drawing -> its index: elements that draw alike share one page
     for face in faces:
         size = shared.pack.card_size_mm(face.type_id)
         layout = shared.back_layout(face.type_id) if face.back else shared.layouts.get(face.layout)
@@ -92,9 +93,14 @@ def face_ink(shared: CardShared, faces: list[CardFace]) -> list[FaceInk | None]:
             for element in layout.frame + layout.elements:
                 canvas.setPageSize(((size[0] + 2 * b) * mm, (size[1] + 2 * b) * mm))
                 run_within_budget(lambda: painter.draw_element(element, layout, ctx, b * mm, b * mm))
-                canvas.showPage()
-                drawn.append((element, pages))
-                pages += 1
+                page = canvas.page_drawing()
+                if page in kept:  # drawn alike before (a frame, a label, a card's kit copy): read once
+                    canvas.discard_page()
+                else:
+                    canvas.showPage()
+                    kept[page] = pages
+                    pages += 1
+                drawn.append((element, kept[page]))
         except InputError:
             canvas.showPage()
             pages += 1
@@ -105,18 +111,25 @@ def face_ink(shared: CardShared, faces: list[CardFace]) -> list[FaceInk | None]:
     doc = pdfium.PdfDocument(buffer.getvalue())
     try:
         out = []
+        read: dict = {}  # page index -> (bounds, texts, paints)
         for plan in plans:
             if plan is None:
                 out.append(None)
                 continue
             layout, size, drawn = plan
-            out.append(FaceInk(layout, size, tuple(_read_page(doc[n], e, b) for e, n in drawn)))
+            inks = []
+            for e, n in drawn:
+                if n not in read:
+                    read[n] = _read_page(doc[n], b)
+                inks.append(ElementInk(e, e.id or e.kind, *read[n]))
+            out.append(FaceInk(layout, size, tuple(inks)))
         return out
     finally:
         doc.close()
 
 
-def _read_page(page, element: Element, b: float) -> ElementInk:
+def _read_page(page, b: float) -> tuple:
+    """The bounds of a page's ink, its text runs and its paints."""
     page_h = page.get_height()
 
     def box(left: float, bottom: float, right: float, top: float) -> Box:
@@ -143,7 +156,7 @@ def _read_page(page, element: Element, b: float) -> ElementInk:
     if boxes:
         bounds = (min(x[0] for x in boxes), min(x[1] for x in boxes), max(x[2] for x in boxes),
                   max(x[3] for x in boxes))
-    return ElementInk(element, element.id or element.kind, bounds, tuple(texts), tuple(paints))
+    return bounds, tuple(texts), tuple(paints)
 
 
 def _rgba(getter, *args) -> RGB | None:

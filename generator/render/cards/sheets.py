@@ -62,38 +62,67 @@ def _finish_page(c, grid: Grid, spec: SheetSpec, slots, label: str) -> None:
     draw_guides(c, guide_segments(grid, spec, slots, [box] if box else []))
 
 
-def write_home_sheets(pack: Pack, faces: list[CardFace], out: Path, sheet: str = DEFAULT_PAPER,
-                      duplex: str = "long-edge", back_offset=(0.0, 0.0), shared: CardShared | None = None,
-                      title: str | None = None) -> dict:
-    """Fronts page by page; after each, its backs mirrored for duplex (unless duplex is `none`)."""
-    spec = load_sheet(sheet)
-    shared = shared or CardShared(pack)
+def home_plans(pack: Pack, faces: list[CardFace], spec: SheetSpec, duplex: str, back_offset=(0.0, 0.0)) -> list:
+    """(front grid, back grid, faces) per sheet of the home sheets."""
     plans = []
     for size, group in size_groups(pack, faces):
         grid = make_grid(spec, size)
         back_grid = grid.mirrored(duplex if duplex != "none" else "long-edge", back_offset)
         plans.extend((grid, back_grid, chunk) for chunk in _chunks(group, len(grid.slots)))
+    return plans
+
+
+def home_document(pack: Pack, faces: list[CardFace], spec: SheetSpec, duplex: str, plans: list,
+                  title: str | None) -> tuple:
+    """The page size, title and subject of the home sheets' PDF."""
     first = plans[0][0] if plans else make_grid(spec, pack.card_size_mm())
+    return ((first.page_w, first.page_h), title or f"{pack.spec.name} — cards",
+            f"{len(faces)} cards, {spec.name}, duplex {duplex}")
+
+
+def draw_home_sheet(c, painter: CardPainter, spec: SheetSpec, plans: list, n: int, duplex: str) -> None:
+    """Sheet `n` (1-based) of the plans: its fronts page, then its backs mirrored for duplex."""
+    pack = painter.shared.pack
+    grid, back_grid, chunk = plans[n - 1]
+    _draw_faces(c, painter, chunk, grid.slots)
+    _finish_page(c, grid, spec, grid.slots[:len(chunk)],
+                 f"{pack.spec.name} {pack.spec.version} · cards · sheet {n} of {len(plans)} · fronts"
+                 + (f" · print double-sided, flip on the {duplex.replace('-', ' ')}" if duplex != "none"
+                    else ""))
+    c.showPage()
+    if duplex == "none":
+        return
+    backs = [CardFace(f.card, True, f.index, f.total, f.layout, f.set_id, f.type_id) for f in chunk]
+    _draw_faces(c, painter, backs, back_grid.slots)
+    _finish_page(c, back_grid, spec, back_grid.slots[:len(chunk)],
+                 f"{pack.spec.name} · cards · sheet {n} of {len(plans)} · backs")
+    c.showPage()
+
+
+def write_home_sheets(pack: Pack, faces: list[CardFace], out: Path, sheet: str = DEFAULT_PAPER,
+                      duplex: str = "long-edge", back_offset=(0.0, 0.0), shared: CardShared | None = None,
+                      title: str | None = None, memory=None) -> dict:
+    """Fronts page by page; after each, its backs mirrored for duplex (unless duplex is `none`).
+    `memory` (render/cards/redraw.py's SheetMemory, under `pnp watch`) keeps what a later
+    edit needs to redraw only the sheets it touches."""
+    spec = load_sheet(sheet)
+    shared = shared or CardShared(pack)
+    plans = home_plans(pack, faces, spec, duplex, back_offset)
+    size, doc_title, subject = home_document(pack, faces, spec, duplex, plans, title)
     with atomic_output(out) as tmp:
-        c = new_canvas(str(tmp), (first.page_w, first.page_h), title or f"{pack.spec.name} — cards",
-                       f"{len(faces)} cards, {spec.name}, duplex {duplex}")
+        c = new_canvas(str(tmp), size, doc_title, subject)
         painter = CardPainter(c, shared)
-        for n, (grid, back_grid, chunk) in enumerate(plans, 1):
-            _draw_faces(c, painter, chunk, grid.slots)
-            _finish_page(c, grid, spec, grid.slots[:len(chunk)],
-                         f"{pack.spec.name} {pack.spec.version} · cards · sheet {n} of {len(plans)} · fronts"
-                         + (f" · print double-sided, flip on the {duplex.replace('-', ' ')}" if duplex != "none"
-                            else ""))
-            c.showPage()
-            if duplex == "none":
-                continue
-            backs = [CardFace(f.card, True, f.index, f.total, f.layout, f.set_id, f.type_id) for f in chunk]
-            _draw_faces(c, painter, backs, back_grid.slots)
-            _finish_page(c, back_grid, spec, back_grid.slots[:len(chunk)],
-                         f"{pack.spec.name} · cards · sheet {n} of {len(plans)} · backs")
-            c.showPage()
+        if memory is not None:
+            memory.begin(c, shared)
+        for n in range(1, len(plans) + 1):
+            shared.looked_up.clear()
+            draw_home_sheet(c, painter, spec, plans, n, duplex)
+            if memory is not None:
+                memory.sheet_done(shared.looked_up)
         c.save()
-    per_page = len(first.slots)
+        if memory is not None:
+            memory.remember(c, Path(tmp).read_bytes(), out, plans, (sheet, duplex, tuple(back_offset), title))
+    per_page = len(plans[0][0].slots) if plans else len(make_grid(spec, pack.card_size_mm()).slots)
     return {"pages": len(plans) * (1 if duplex == "none" else 2), "cards": len(faces), "per_page": per_page}
 
 
