@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator.core.papers import DEFAULT_PAPER
 from generator.core.files import atomic_output
 from generator.render.base.pdfout import new_canvas
 from generator.render.base.pdfpatch import PageLog, SavedPdf, new_objects, same_objects, same_state, seed
@@ -81,7 +82,7 @@ class SheetMemory:
         self.context = self._context
 
     # ---- an edit ---------------------------------------------------------------------
-    def redraw(self, pack: Pack, faces: list[CardFace], shared: CardShared, out: Path, sheet: str = "a4",
+    def redraw(self, pack: Pack, faces: list[CardFace], shared: CardShared, out: Path, sheet: str = DEFAULT_PAPER,
                duplex: str = "long-edge", back_offset=(0.0, 0.0), title: str | None = None) -> Redrawn | None:
         """Write `out` redrawing only the sheets whose cards changed, or None (and `reason`)
         when the whole document must be built: nothing remembered, other options, another
