@@ -12,6 +12,7 @@ from generator.core.errors import InputError, Location, Problem
 from generator.pack.model import Pack
 from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
+from generator.web.memo import digest
 from generator.web.state import (apply_op, blocked, clean_document, document_from_yaml, new_document,
                                  owner_character, parse_op, place_of, to_build, to_yaml)
 from generator.web.storage import MAX_FILE_BYTES, SUFFIX, slug
@@ -110,8 +111,15 @@ def apply(request: Request, pack_id: str, payload: dict = Body(...)):
         if op.op == "add" and side.base.many and pack.cards[op.card].type == side.base.type:
             target["piece"] = len(doc["characters"][op.char].get(side.base.key, [])) - 1
     stem = payload.get("stem") if isinstance(payload.get("stem"), str) else None
-    html = request.app.state.jinja.get_template("_editor.html").render(
-        request=request, **_editor_context(pack, doc, target, stem))
+    # the answer is made from these alone; the same build again (an undo, a card added and taken
+    # out, a preset many open) is answered from this worker's recent answers (generator.web.memo)
+    key = digest("editor", pack.spec.id, id(pack), doc, target.get("char"), target.get("piece"), stem)
+    recent = request.app.state.recent
+    html = recent.get(key)
+    if html is None:
+        html = request.app.state.jinja.get_template("_editor.html").render(
+            request=request, **_editor_context(pack, doc, target, stem))
+        recent.put(key, html)
     return HTMLResponse(html)
 
 
