@@ -96,12 +96,12 @@ def test_recent_is_bounded_and_drops_the_least_recently_used():
     recent = Recent(max_bytes=30, max_entry=12)
     keys = [digest("p", i) for i in range(4)]
     for k in keys[:3]:
-        recent.put(k, "x" * 10)
-    assert recent.get(keys[0]) == "x" * 10  # used: the oldest now is keys[1]
-    recent.put(keys[3], "y" * 10)
+        recent.put(k, b"x" * 10)
+    assert recent.get(keys[0]) == b"x" * 10  # used: the oldest now is keys[1]
+    recent.put(keys[3], b"y" * 10)
     assert recent.size == 30 and len(recent) == 3
     assert recent.get(keys[1]) is None and recent.get(keys[0]) and recent.get(keys[3])
-    recent.put(digest("big"), "z" * 13)  # over max_entry: not kept
+    recent.put(digest("big"), b"z" * 13)  # over max_entry: not kept
     assert recent.get(digest("big")) is None and recent.size == 30
 
 

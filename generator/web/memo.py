@@ -1,7 +1,7 @@
 """Recent answers of one worker, kept for a document that comes back (an undo, a redo, a
 card added and taken out again, the same preset opened by many players): a bounded map from a
-key to the text made for it, the least recently used dropped first once the texts pass a
-budget in bytes. Nothing in it is needed: a worker that never saw a key makes the text anew,
+key to the answer's bytes (UTF-8), the least recently used dropped first once they pass a
+budget. Nothing in it is needed: a worker that never saw a key makes the text anew,
 so workers share nothing.
 
 A key names everything the text is made from (the pack, the document as JSON, what else the
@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 
 MAX_BYTES = 8 * 1024 * 1024  # per worker and app: about 350 editor answers of 23 kB (boss_fight's mean)
-MAX_ENTRY = MAX_BYTES // 16  # a text bigger than this is made each time rather than push out 16 others
+MAX_ENTRY = MAX_BYTES // 16  # an answer bigger than this is made each time rather than push out 16 others
 
 
 def digest(*parts) -> bytes:
@@ -26,17 +26,18 @@ def digest(*parts) -> bytes:
 
 
 class Recent:
-    """A least-recently-used map of texts, at most `max_bytes` of them (UTF-8 size, roughly:
-    len() of the text), safe to share between the threads of one worker."""
+    """A least-recently-used map of answers (bytes), at most `max_bytes` of them (keys and the
+    map's own bookkeeping, about 200 bytes an entry, not counted), safe to share between the
+    threads of one worker (FastAPI runs the editor's route on a thread pool)."""
 
     def __init__(self, max_bytes: int = MAX_BYTES, max_entry: int = MAX_ENTRY):
         self.max_bytes, self.max_entry = max_bytes, max_entry
-        self._items: OrderedDict[bytes, str] = OrderedDict()
+        self._items: OrderedDict[bytes, bytes] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
-    def get(self, key: bytes) -> str | None:
+    def get(self, key: bytes) -> bytes | None:
         with self._lock:
             text = self._items.get(key)
             if text is None:
@@ -46,7 +47,7 @@ class Recent:
             self.hits += 1
             return text
 
-    def put(self, key: bytes, text: str) -> None:
+    def put(self, key: bytes, text: bytes) -> None:
         size = len(text)
         if size > self.max_entry:
             return

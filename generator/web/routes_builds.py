@@ -115,12 +115,12 @@ def apply(request: Request, pack_id: str, payload: dict = Body(...)):
     # out, a preset many open) is answered from this worker's recent answers (generator.web.memo)
     key = digest("editor", pack.spec.id, id(pack), doc, target.get("char"), target.get("piece"), stem)
     recent = request.app.state.recent
-    html = recent.get(key)
-    if html is None:
-        html = request.app.state.jinja.get_template("_editor.html").render(
-            request=request, **_editor_context(pack, doc, target, stem))
-        recent.put(key, html)
-    return HTMLResponse(html)
+    body = recent.get(key)
+    if body is None:
+        body = request.app.state.jinja.get_template("_editor.html").render(
+            request=request, **_editor_context(pack, doc, target, stem)).encode("utf-8")
+        recent.put(key, body)
+    return HTMLResponse(body)
 
 
 # ---- the builds folder ------------------------------------------------------------------------
