@@ -1,6 +1,7 @@
-"""The editor's recent answers (generator.web.memo): an answer served from them is the answer
-made anew, byte for byte, over a run of edits with undos; and a kept answer is never served
-for another pack, another document, another target or another saved file."""
+"""What the editor keeps: its recent answers (generator.web.memo), an answer served from them
+being the answer made anew, byte for byte, over a run of edits with undos, and never served
+for another pack, another document, another target or another saved file; and the card
+picker, drawn once per side of a pack, never shown for another side or pack."""
 
 from __future__ import annotations
 
@@ -115,3 +116,21 @@ def test_keys_tell_apart_what_the_answer_is_made_from():
     assert len(keys) == 8
     assert digest("editor", "p", 1, doc, 0, None, None) == digest("editor", "p", 1, json.loads(json.dumps(doc)),
                                                                   0, None, None)
+
+
+def test_the_card_picker_drawn_once_per_side_is_that_side_s_of_that_pack(clients):
+    """The picker is kept per side of a pack: asked for in turn, each page lists exactly the
+    cards its own side may use, linked under its own pack, as an app that drew it anew."""
+    import re
+
+    from generator.web.state import side_cards
+    kept, fresh, _, site = clients
+    for pack_id, side in (("battle_bosses", "boss"), ("boss_fight", "boss"), ("boss_fight", "hero"),
+                          ("battle_bosses", "boss")):
+        pack = site.packs[pack_id]
+        page = kept.get(f"/p/{pack_id}/edit?side={side}").text
+        assert page == fresh.get(f"/p/{pack_id}/edit?side={side}").text
+        aside = page[page.index('<aside class="picker"'):page.index("</aside>")]
+        assert set(re.findall(r'<li tabindex="-1" data-card="([^"]+)"', aside)) == \
+            {c.id for c in side_cards(pack, side)}
+        assert f"/p/{pack_id}/cards/" in aside and not re.search(r"/p/(?!%s/)\w+/cards/" % pack_id, aside)

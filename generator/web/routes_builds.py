@@ -7,6 +7,7 @@ import copy
 
 from fastapi import APIRouter, Body, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
+from markupsafe import Markup
 
 from generator.core.errors import InputError, Location, Problem
 from generator.pack.model import Pack
@@ -44,7 +45,20 @@ def editor_page(request: Request, pack: Pack, doc: dict, stem: str | None = None
                 notice: str | None = None):
     ctx = _editor_context(pack, doc, stem=stem)
     return page(request, "editor.html", status=status, title=f"{doc['name']}: {pack.spec.name}",
-                pick=picker(pack, doc["side"]), notice=notice, **ctx)
+                picker_html=picker_html(request, pack, doc["side"]), notice=notice, **ctx)
+
+
+def picker_html(request: Request, pack: Pack, side_id: str) -> Markup:
+    """The card picker's HTML (every card a side may use, its thumbnail, filters): the same for
+    every build of the side, so drawn once per side of a pack served and kept by the app (one
+    entry per side: bounded by the packs served)."""
+    kept = request.app.state.pickers
+    key = (pack.spec.id, id(pack), side_id)  # the app's site keeps its packs, so an id is not reused
+    html = kept.get(key)
+    if html is None:
+        html = kept[key] = Markup(request.app.state.jinja.get_template("_picker.html").render(
+            pack=pack, side=pack.spec.sides[side_id], pick=picker(pack, side_id)))
+    return html
 
 
 def _no_sides(pack: Pack) -> InputError:
