@@ -134,3 +134,15 @@ def test_the_card_picker_drawn_once_per_side_is_that_side_s_of_that_pack(clients
         assert set(re.findall(r'<li tabindex="-1" data-card="([^"]+)"', aside)) == \
             {c.id for c in side_cards(pack, side)}
         assert f"/p/{pack_id}/cards/" in aside and not re.search(r"/p/(?!%s/)\w+/cards/" % pack_id, aside)
+
+
+@pytest.mark.parametrize("body", [
+    '{"build": {"name": "n", "side": "boss", "characters": []}, "op": {"op": "view"}, "target": {"char": NaN}}',
+    '{"build": {"name": "n", "side": "boss", "points_limit": Infinity, "characters": []}, "op": {"op": "view"}}',
+])
+def test_numbers_json_does_not_allow_are_answered_not_crashed_on(clients, body):
+    """Python's JSON reader takes NaN and Infinity from a request: the key must not choke on them."""
+    kept = clients[0]
+    r = kept.post("/p/boss_fight/edit/apply", content=body, headers={"content-type": "application/json",
+                                                                      "x-pnp-fragment": "1"})
+    assert r.status_code in (200, 422) and "Traceback" not in r.text

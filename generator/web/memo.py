@@ -19,9 +19,10 @@ MAX_ENTRY = MAX_BYTES // 16  # an answer bigger than this is made each time rath
 
 
 def digest(*parts) -> bytes:
-    """A key for values JSON can write: the same values in the same order give the same key;
-    a dict's key order counts (a deck's order is part of what the page shows)."""
-    text = json.dumps(parts, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """A key for values read from JSON: the same values in the same order give the same key;
+    a dict's key order counts (a deck's order is part of what the page shows). NaN and Infinity,
+    which Python's JSON reader takes from a request, are written as such, not refused."""
+    text = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).digest()
 
 
