@@ -5,7 +5,9 @@ to /api/<pack>/validate for 20 s, each opening a new connection every 10 request
 requests, errors, requests per second, the median, 95th and 99th percentile latency of a
 validate request, the 95th percentile of a connection's first request, and the clients' own
 CPU share. Then 10 s of the same clients posting to the editor's change endpoint (what a
-click in the builder costs: validation plus the editor's HTML), and the card browser's first
+click in the builder costs: validation plus the editor's HTML; the presets come back, so the
+workers answer most from their recent answers, generator.web.memo), 10 s more with every
+build a new one (each click validated and rendered), and the card browser's first
 page: its HTML plus every card image on it, fetched six at a time as a browser does, once the
 images are in the cache; and the editor with its card picker's thumbnails: first drawn, then
 loaded again and again by PICKER_PLAYERS players during the clicks (their p95 beside the
@@ -112,18 +114,36 @@ async def _client(host: str, port: int, path: str, bodies: list[bytes], stop: fl
             writer.close()
 
 
+class NewBuilds:
+    """Change bodies of builds the server has not seen: the presets, each time with a new number
+    in the name, so no worker has the answer kept (generator.web.memo) and every click is
+    validated and rendered: what a click that makes a new build costs."""
+
+    def __init__(self, docs: list[dict]):
+        self.docs, self.sent = docs, 0
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def __getitem__(self, i: int) -> bytes:
+        self.sent += 1
+        doc = dict(self.docs[i % len(self.docs)], name=f"{self.docs[i % len(self.docs)]['name']} {self.sent}")
+        return json.dumps({"build": doc, "op": {"op": "view"}, "target": {}}).encode()
+
+
 async def validate_load(base: str, pack_id: str, docs: list[dict], editor: bool = False,
-                        seconds: float = SECONDS, pause: float = 0.0) -> dict:
+                        seconds: float = SECONDS, pause: float = 0.0, new: bool = False) -> dict:
     """CLIENTS clients for `seconds`: each posts presets to the JSON API's validate (the issue's
     goal), or with `editor`, to the editor's change endpoint as the page does at every click
-    (validation plus the editor's HTML)."""
+    (validation plus the editor's HTML); with `new`, every build sent is one not seen before."""
     latencies: list[float] = []
     errors: list[str] = []
     first: list[float] = []
     host, port = base.split("//")[1].split(":")
     if editor:
         path, expect = f"/p/{pack_id}/edit/apply", b'id="build-doc"'
-        bodies = [json.dumps({"build": d, "op": {"op": "view"}, "target": {}}).encode() for d in docs]
+        bodies = NewBuilds(docs) if new else [json.dumps({"build": d, "op": {"op": "view"}, "target": {}}).encode()
+                                              for d in docs]
     else:
         path, expect = f"/api/{pack_id}/validate", b'"schema":"pnp.validation/'
         bodies = [json.dumps(d).encode() for d in docs]
@@ -317,6 +337,7 @@ def main() -> None:
     pack_id, docs = presets()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    load_before = os.getloadavg()[0]  # the machine may be shared: what else ran is part of the numbers
     with tempfile.TemporaryDirectory(prefix="pnp-web-bench-") as tmp:
         server = start_server(tmp, port)
         try:
@@ -327,13 +348,15 @@ def main() -> None:
             picker_url = f"/p/{pack_id}/edit?preset={preset}"
             picker = asyncio.run(first_page(base, pack_id, picker_url))  # draws and caches the thumbnails
             clicks, picker_loaded = uvloop.run(clicks_with_picker(base, pack_id, docs, picker_url))
+            new_clicks = uvloop.run(validate_load(base, pack_id, docs, editor=True, seconds=10.0, new=True))
             page = asyncio.run(first_page(base, pack_id))
         finally:
             server.terminate()
             server.wait(timeout=30)
     path = REPO / "bench" / "web_results.json"
     results = json.loads(path.read_text()) if path.is_file() else {}
-    results.update({"pack": pack_id, "workers": WORKERS, "validate": load, "editor_click": clicks,
+    results.update({"pack": pack_id, "workers": WORKERS, "load_average": round(load_before, 2),
+                    "validate": load, "editor_click": clicks, "editor_click_new_builds": new_clicks,
                     "card_browser_first_page": page, "editor_with_picker_thumbnails": picker,
                     "picker_during_clicks": picker_loaded})
     path.write_text(json.dumps(results, indent=2) + "\n")
@@ -343,6 +366,8 @@ def main() -> None:
           f"p99 {load['p99_ms']} ms (first request on a new connection: p95 {load['new_connection_p95_ms']} ms)")
     print(f"  editor clicks (validation + the editor's HTML): {clicks['clients']} clients for {clicks['seconds']} s: "
           f"{clicks['per_second']}/s, {clicks['errors']} errors, median {clicks['median_ms']} ms, p95 {clicks['p95_ms']} ms")
+    print(f"  editor clicks, every build a new one (nothing kept): {new_clicks['per_second']}/s, "
+          f"{new_clicks['errors']} errors, median {new_clicks['median_ms']} ms, p95 {new_clicks['p95_ms']} ms")
     print(f"  card browser first page ({page['images']} images): {page['first_load_s']} s to draw and cache, "
           f"then {page['cached_median_s']} s (worst {page['cached_worst_s']} s)")
     print(f"  editor with the card picker ({picker['images']} thumbnails): {picker['first_load_s']} s to draw and cache, "

@@ -8,6 +8,7 @@ Origin, its size), jobs (PDFs: one per client, one per worker at a time), pages 
 and responses), site (what is served), state (the build document and changes to it), view
 and charts (what a page shows), fixes (one-click fixes, tried before they are offered),
 picker (the card picker's cards, filters and copy limits), storage (the builds folder),
+memo (a worker's recent editor answers, bounded, for a build that comes back),
 common (card filters, presets), rulebook (the rules as HTML pages, their search, keyword links
 in card text), routes_* (pages and the JSON API by area). The command
 `pnp serve` is generator.cli.serve.

@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from generator.core.errors import InputError, Location, Problem
 from generator.web.guard import Hosts, RequestGuard
 from generator.web.jobs import Jobs
+from generator.web.memo import Recent
 from generator.web import routes_api, routes_builds, routes_cards, routes_maps, routes_pages, routes_print, routes_rules
 from generator.web.pages import HERE, page, problems_response, templates, wants_json
 from generator.web.site import Site
@@ -37,6 +38,8 @@ def create_app(site: Site, hosts: Hosts | None = None) -> FastAPI:
     app.state.site = site
     app.state.jinja = templates()
     app.state.jobs = Jobs.from_env()  # one heavy job (a PDF) per client at a time
+    app.state.recent = Recent()  # the editor's recent answers, this worker's own (generator.web.memo)
+    app.state.pickers = {}  # the editor's card picker, drawn once per side (routes_builds.picker_html)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # the API first: it takes the most requests, and a route is found by trying them in order
     for module in (routes_api, routes_builds, routes_pages, routes_cards, routes_print, routes_maps, routes_rules):

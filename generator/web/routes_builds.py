@@ -7,11 +7,13 @@ import copy
 
 from fastapi import APIRouter, Body, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
+from markupsafe import Markup
 
 from generator.core.errors import InputError, Location, Problem
 from generator.pack.model import Pack
 from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
+from generator.web.memo import digest
 from generator.web.state import (apply_op, blocked, clean_document, document_from_yaml, new_document,
                                  owner_character, parse_op, place_of, to_build, to_yaml)
 from generator.web.storage import MAX_FILE_BYTES, SUFFIX, slug
@@ -43,7 +45,20 @@ def editor_page(request: Request, pack: Pack, doc: dict, stem: str | None = None
                 notice: str | None = None):
     ctx = _editor_context(pack, doc, stem=stem)
     return page(request, "editor.html", status=status, title=f"{doc['name']}: {pack.spec.name}",
-                pick=picker(pack, doc["side"]), notice=notice, **ctx)
+                picker_html=picker_html(request, pack, doc["side"]), notice=notice, **ctx)
+
+
+def picker_html(request: Request, pack: Pack, side_id: str) -> Markup:
+    """The card picker's HTML (every card a side may use, its thumbnail, filters): the same for
+    every build of the side, so drawn once per side of a pack served and kept by the app (one
+    entry per side: bounded by the packs served)."""
+    kept = request.app.state.pickers
+    key = (pack.spec.id, id(pack), side_id)  # the app's site keeps its packs, so an id is not reused
+    html = kept.get(key)
+    if html is None:
+        html = kept[key] = Markup(request.app.state.jinja.get_template("_picker.html").render(
+            pack=pack, side=pack.spec.sides[side_id], pick=picker(pack, side_id)))
+    return html
 
 
 def _no_sides(pack: Pack) -> InputError:
@@ -110,9 +125,16 @@ def apply(request: Request, pack_id: str, payload: dict = Body(...)):
         if op.op == "add" and side.base.many and pack.cards[op.card].type == side.base.type:
             target["piece"] = len(doc["characters"][op.char].get(side.base.key, [])) - 1
     stem = payload.get("stem") if isinstance(payload.get("stem"), str) else None
-    html = request.app.state.jinja.get_template("_editor.html").render(
-        request=request, **_editor_context(pack, doc, target, stem))
-    return HTMLResponse(html)
+    # the answer is made from these alone; the same build again (an undo, a card added and taken
+    # out, a preset many open) is answered from this worker's recent answers (generator.web.memo)
+    key = digest("editor", pack.spec.id, id(pack), doc, target.get("char"), target.get("piece"), stem)
+    recent = request.app.state.recent
+    body = recent.get(key)
+    if body is None:
+        body = request.app.state.jinja.get_template("_editor.html").render(
+            request=request, **_editor_context(pack, doc, target, stem)).encode("utf-8")
+        recent.put(key, body)
+    return HTMLResponse(body)
 
 
 # ---- the builds folder ------------------------------------------------------------------------

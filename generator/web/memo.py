@@ -1,0 +1,70 @@
+"""Recent answers of one worker, kept for a document that comes back (an undo, a redo, a
+card added and taken out again, the same preset opened by many players): a bounded map from a
+key to the answer's bytes (UTF-8), the least recently used dropped first once they pass a
+budget. Nothing in it is needed: a worker that never saw a key makes the text anew,
+so workers share nothing.
+
+A key names everything the text is made from (the pack, the document as JSON, what else the
+page sends), and is hashed (SHA-256) so a large document costs a small key."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+
+MAX_BYTES = 8 * 1024 * 1024  # per worker and app: about 350 editor answers of 23 kB (boss_fight's mean)
+MAX_ENTRY = MAX_BYTES // 16  # an answer bigger than this is made each time rather than push out 16 others
+
+
+def digest(*parts) -> bytes:
+    """A key for values read from JSON: the same values in the same order give the same key;
+    a dict's key order counts (a deck's order is part of what the page shows). NaN and Infinity,
+    which Python's JSON reader takes from a request, are written as such, not refused."""
+    text = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).digest()
+
+
+class Recent:
+    """A least-recently-used map of answers (bytes), at most `max_bytes` of them (keys and the
+    map's own bookkeeping, about 200 bytes an entry, not counted), safe to share between the
+    threads of one worker (FastAPI runs the editor's route on a thread pool)."""
+
+    def __init__(self, max_bytes: int = MAX_BYTES, max_entry: int = MAX_ENTRY):
+        self.max_bytes, self.max_entry = max_bytes, max_entry
+        self._items: OrderedDict[bytes, bytes] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key: bytes) -> bytes | None:
+        with self._lock:
+            text = self._items.get(key)
+            if text is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return text
+
+    def put(self, key: bytes, text: bytes) -> None:
+        size = len(text)
+        if size > self.max_entry:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self._size -= len(old)
+            self._items[key] = text
+            self._size += size
+            while self._size > self.max_bytes:
+                _, dropped = self._items.popitem(last=False)
+                self._size -= len(dropped)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def size(self) -> int:
+        return self._size
