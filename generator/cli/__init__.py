@@ -136,9 +136,26 @@ class PnpGroup(click.Group):
 
     def main(self, *args, **kwargs):
         on_main = threading.current_thread() is threading.main_thread()
+        embedded = bool(args) or "args" in kwargs  # a test's CliRunner or a program; the `pnp` script calls main()
         term = signal.getsignal(signal.SIGTERM) if on_main else None
         _starting()
         frozen = gc.get_freeze_count()
+        try:
+            return self._main(on_main, term, frozen, *args, **kwargs)
+        except KeyboardInterrupt as exc:
+            # a Ctrl-C or SIGTERM as the command ended (click's exit on its way out, the clean-up
+            # below): nothing is left to stop, so no traceback; embedded, the caller decides
+            if embedded:
+                raise
+            code = 128 + getattr(exc, "signum", signal.SIGINT)
+            for stream in (sys.stdout, sys.stderr):  # what the command printed still reaches its reader
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
+            os._exit(code)  # C calls only from here (no Python frame starts, so no new stop lands first)
+
+    def _main(self, on_main, term, frozen, *args, **kwargs):
         try:
             return super().main(*args, **kwargs)
         finally:
