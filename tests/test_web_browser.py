@@ -79,10 +79,19 @@ def doc_text(pg) -> str:
 
 
 def changes(pg, action) -> None:
-    """Do `action` and wait until the editor shows the changed build."""
+    """Do `action` and wait until the editor shows the changed build. Under a full parallel
+    suite a click has been seen to wait past Playwright's 30 s once in several runs: the wait
+    is 60 s, and a build that never changes fails with what the page said and how many of its
+    changes were still on their way (window.pnpBusy), not a bare timeout."""
     before = doc_text(pg)
     action()
-    pg.wait_for_function("prev => document.getElementById('build-doc').textContent !== prev", arg=before)
+    try:
+        pg.wait_for_function("prev => document.getElementById('build-doc').textContent !== prev", arg=before,
+                             timeout=60_000)
+    except playwright_api.TimeoutError:
+        busy, said = pg.evaluate("() => [window.pnpBusy, (document.getElementById('flash')?.textContent || '').trim()]")
+        raise AssertionError(f"the build did not change within 60 s; changes on their way: {busy}; "
+                             f"the page said: {said!r}") from None
 
 
 def add(pg, name: str) -> None:
