@@ -9,6 +9,7 @@ import os
 import pty
 import re
 import select
+import shutil
 import subprocess
 import sys
 import time
@@ -150,6 +151,20 @@ def test_no_progress_in_a_pipe_unless_asked(small_pack, tmp_path):
     for run in (piped, asked):
         lines = run.stdout.decode().splitlines()
         assert len(lines) == 2 and all(line.startswith("wrote ") for line in lines)
+
+
+def test_progress_shows_a_build_files_name_as_written(tmp_path):
+    """A part is named after the build file: rich's `:skull:` emoji codes and `[bold]` markup in
+    that name are printed as typed, not turned into an emoji or swallowed."""
+    tactics = REPO / "card_data" / "tactics"
+    build = tmp_path / "grim :skull: [bold]party.yaml"
+    shutil.copy(sorted((tactics / "presets").glob("*.yaml"))[0], build)
+    run = subprocess.run([sys.executable, "-m", "generator.cli", "build", str(tactics), "--build", str(build),
+                          "--only", "cards", "-o", str(tmp_path / "out")], capture_output=True,
+                         env=_env(PNP_PROGRESS="always"), cwd=REPO)
+    assert run.returncode == 0, run.stderr.decode()
+    shown = run.stderr.decode()
+    assert "grim :skull: [bold]party" in shown and "\U0001f480" not in shown, shown[-2000:]
 
 
 @pytest.mark.parametrize("parallel", [True, False])

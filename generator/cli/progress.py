@@ -45,8 +45,10 @@ def progress_display(quiet: bool = False):
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    console = Console(stderr=True, force_terminal=True if os.environ.get(ENV) else None, highlight=False)
-    columns = (TextColumn("{task.description:<24}"), BarColumn(bar_width=30),
+    # part names come from build file names: shown as written (no `:skull:` emoji, no `[bold]` markup)
+    console = Console(stderr=True, force_terminal=True if os.environ.get(ENV) else None, highlight=False,
+                      emoji=False)
+    columns = (TextColumn("{task.description:<24}", markup=False), BarColumn(bar_width=30),
                TextColumn("{task.fields[cards]}"), TimeElapsedColumn())
     # stdout is redirected through the display only when it shares the terminal with it
     bar = Progress(*columns, console=console, transient=True, redirect_stdout=sys.stdout.isatty())
