@@ -413,3 +413,19 @@ def test_packs_with_builds_list_their_presets_and_cards(server, page, pack_id):
     expect(page.locator("main")).not_to_contain_text("no sides to build")
     page.get_by_role("link", name="Browse the cards").click()
     expect(page.locator(".cardgrid img").first).to_be_visible()
+
+
+def test_character_names_are_not_cut_off_on_a_phone(server, page):
+    """At 390 px a character's name (an input, so it cannot wrap) has a row of its own: beside
+    its move and remove buttons "Brannoc Stonehide" was cut to "Brannoc Stonehid"."""
+    base, _ = server
+    page.set_viewport_size({"width": WIDTHS["phone"], "height": 844})
+    page.goto(f"{base}/p/raid_boss/edit?preset=party-first-raid")
+    cut = page.evaluate("""() => [...document.querySelectorAll('.char .cname')].filter((i) => {
+        const style = getComputedStyle(i), ctx = document.createElement('canvas').getContext('2d');
+        ctx.font = style.font;
+        const room = i.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return ctx.measureText(i.value || i.placeholder).width > room;
+    }).map((i) => i.value || i.placeholder)""")
+    names = page.locator(".char .cname").count()
+    assert names == 4 and cut == [], cut
