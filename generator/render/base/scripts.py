@@ -109,7 +109,7 @@ def rtl_available() -> bool:
 
 def rtl_missing(text: str) -> str | None:
     """What is missing to print this text, or None (no right-to-left letters, or the extra is there)."""
-    if not has_rtl(text) or rtl_available():
+    if rtl_available() or not has_rtl(text):  # cached first: with the extra installed no text is scanned
         return None
     return "python-bidi and arabic-reshaper"
 
