@@ -66,31 +66,31 @@ def test_one_card_edited_redraws_its_sheet_and_matches_a_full_build(big, tmp_pat
     assert quick == _full(pack, tmp_path / "full")
 
 
-def test_a_card_of_a_real_pack_redraws_with_the_forms_its_sheet_makes(tmp_path):
-    """In a pack of a few sheets, most sheets are the first to use some frame, back or icon form:
-    redrawn alike, they stay the objects they were."""
+def _redrawn_boss_fight(tmp_path: Path, cards_file: str, pattern: str, repl: str) -> tuple[Path, list[str]]:
+    """A copy of boss_fight built under watch's memory, one edit to `cards_file`, then the quick
+    redraw into tmp_path/watch (which must take the quick path): the pack and the lines said."""
     import shutil
     pack = tmp_path / "boss_fight"
     shutil.copytree(REPO / "card_data" / "boss_fight", pack)
     memory = SheetMemory()
     _full(pack, tmp_path / "watch", memory)
-    _edit(pack / "cards" / "heroes.yaml", r"points: \d+", "points: 9")
+    _edit(pack / "cards" / cards_file, pattern, repl)
     lines = redraw_cards(pack, CARDS, tmp_path / "watch", memory)
     assert lines is not None, memory.reason
+    return pack, lines
+
+
+def test_a_card_of_a_real_pack_redraws_with_the_forms_its_sheet_makes(tmp_path):
+    """In a pack of a few sheets, most sheets are the first to use some frame, back or icon form:
+    redrawn alike, they stay the objects they were."""
+    pack, lines = _redrawn_boss_fight(tmp_path, "heroes.yaml", r"points: \d+", "points: 9")
     assert (tmp_path / "watch" / "cards.pdf").read_bytes() == _full(pack, tmp_path / "full")
 
 
 def test_renaming_a_card_redraws_the_sheets_whose_layouts_name_it(tmp_path):
     """boss_fight's token layout prints `Created by <name>` through `name_of`: renaming Brood
     Call redraws its own sheet and the Spawnling token's."""
-    import shutil
-    pack = tmp_path / "boss_fight"
-    shutil.copytree(REPO / "card_data" / "boss_fight", pack)
-    memory = SheetMemory()
-    _full(pack, tmp_path / "watch", memory)
-    _edit(pack / "cards" / "boss-abilities.yaml", r"name: Brood Call", "name: Brood Summons")
-    lines = redraw_cards(pack, CARDS, tmp_path / "watch", memory)
-    assert lines is not None, memory.reason
+    pack, lines = _redrawn_boss_fight(tmp_path, "boss-abilities.yaml", r"name: Brood Call", "name: Brood Summons")
     sheets = re.search(r"redrew sheet ([\d, ]+) of", lines[-1]).group(1).split(", ")
     assert len(sheets) == 2, lines
     quick = (tmp_path / "watch" / "cards.pdf").read_bytes()
