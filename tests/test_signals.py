@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -299,3 +300,24 @@ def test_a_stop_lost_in_a_callback_prints_no_traceback_and_ends_with_130():
     assert proc.returncode == 130, (proc.returncode, proc.stderr)
     assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr, proc.stderr
     assert proc.stderr.strip() == "pnp: stopped (SIGINT)"
+
+
+def test_a_stop_python_wrapped_in_another_error_is_still_a_stop():
+    """A Ctrl-C landing in a class's __set_name__ while a command's modules load reaches pnp as a
+    RuntimeError raised from the KeyboardInterrupt (seen once in CI): 130 and one line, no traceback."""
+    script = textwrap.dedent("""
+        import click
+        from generator.cli import main
+
+        @main.command("wrapped")
+        def wrapped():
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as stop:
+                raise RuntimeError("Error calling __set_name__") from stop
+
+        main(["wrapped"])
+    """)
+    run = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 130, run.stderr
+    assert "Traceback" not in run.stderr and run.stderr.strip() == "pnp: stopped (SIGINT)"

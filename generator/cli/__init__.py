@@ -189,10 +189,33 @@ class PnpGroup(click.Group):
         except WorkerDied as exc:  # killed from outside (`kill -9`, out of memory); the build cleaned up
             click.echo(f"pnp: {exc}; no output was changed", err=True)
             sys.exit(EXIT_INPUT)
+        except Exception as exc:
+            # Python wraps a Ctrl-C that lands in some of its own machinery (a class's __set_name__
+            # while a command's modules load) in a RuntimeError: it is still the stop
+            stop = _stop_behind(exc)
+            if stop is None:
+                raise
+            self._stopped(stop)
         except KeyboardInterrupt as exc:
-            signum = getattr(exc, "signum", _LOST_STOPS[0] if _LOST_STOPS else signal.SIGINT)
-            click.echo(f"pnp: stopped ({signal.Signals(signum).name})", err=True)
-            _exit_now(128 + signum)
+            self._stopped(exc)
+
+    @staticmethod
+    def _stopped(exc: KeyboardInterrupt) -> None:
+        """One line, and exit 128 + the signal."""
+        signum = getattr(exc, "signum", _LOST_STOPS[0] if _LOST_STOPS else signal.SIGINT)
+        click.echo(f"pnp: stopped ({signal.Signals(signum).name})", err=True)
+        _exit_now(128 + signum)
+
+
+def _stop_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt an exception was raised from (its cause or context, at any depth), or None."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 @click.group(cls=PnpGroup, context_settings={"help_option_names": ["-h", "--help"]})
