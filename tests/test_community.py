@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import copy
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ from community_support import db_url, postgres  # noqa: F401  (fixtures)
 from generator.cli import main as cli
 from generator.community.accounts import SESSION_COOKIE, Keys
 from generator.community.app import community_app
-from generator.community.store import Store
+from generator.community.store import HEAD_REVISION, MIGRATIONS, Store
 from generator.community.transfer import export_builds, import_builds
 from generator.pack.load import load_pack
 from generator.web.common import preset_docs
@@ -74,8 +76,30 @@ def test_migrations_run_up_from_empty_and_again(db_url):
     assert {"builds", "versions", "users", "publications", "published_cards", "signin_attempts",
             "settings", "alembic_version"} <= tables
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == HEAD_REVISION
     store.engine.dispose()
+
+
+def test_head_revision_is_alembics_head():
+    """HEAD_REVISION lets a database already up to date start without importing alembic; a new
+    migration that does not update it fails here (and would otherwise never run)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    assert ScriptDirectory.from_config(cfg).get_heads() == [HEAD_REVISION]
+
+
+def test_a_database_up_to_date_starts_without_alembic(tmp_path):
+    url = f"sqlite:///{tmp_path / 'site.sqlite3'}"
+    Store(url).migrate()
+    code = ("import sys; from generator.community.store import Store; s = Store(sys.argv[1]); "
+            "print(s.revision(), 'alembic' in sys.modules); s.migrate(); print('alembic' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, url], capture_output=True, text=True, check=True).stdout
+    assert out.split() == [HEAD_REVISION, "False", "False"]
+    empty = f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+    out = subprocess.run([sys.executable, "-c", code, empty], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["None", "False", "True"]  # an empty one is migrated, with alembic
 
 
 def test_every_saved_version_is_kept_and_restorable(tmp_path, db_url, preset):
