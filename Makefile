@@ -24,6 +24,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q -n auto --dist loadfile  # one worker per core; a test file stays on one worker (its fixtures build once)
 
 bench: $(STAMP)
+	$(PY) -m compileall -q generator  # bytecode as an installed wheel has it, whatever was edited since set-up
 	$(PY) bench/run.py
 	$(PY) bench/web_load.py
 	$(PY) bench/community_load.py
