@@ -26,6 +26,7 @@ HERE = Path(__file__).parent
 ENV_DB = "PNP_DB"              # the database URL (unset: a SQLite file beside the builds folder)
 ENV_ACCOUNTS = "PNP_ACCOUNTS"  # "1": accounts on
 FACTORY = "generator.community.app:app_from_env"
+PAGES_KEPT = 512  # published builds' pages a worker keeps (a page of the list is about 22 kB, a build's 2.5 kB)
 
 
 def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
@@ -38,6 +39,7 @@ def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
     site.community = True  # the builder's pages show History and Published
     app.state.community_store = store
     app.state.community_cache = Recent()
+    app.state.community_pages = Recent(PAGES_KEPT)
     app.state.community_keys = Keys(store.secret()) if accounts else None
     app.include_router(routes_published.router)
     app.include_router(routes_accounts.router)
