@@ -192,3 +192,44 @@ def test_a_page_kept_for_the_designer_is_not_shown_to_a_player(tmp_path, db_url,
     token = lambda text_: re.search(r'name="csrf-token" content="([^"]+)"', text_).group(1)  # noqa: E731
     assert token(mine) != token(designer.get(f"/p/boss_fight/published/{shown}").text)
     store.engine.dispose()
+
+
+def _first(routers, path: str, method: str):
+    from starlette.routing import Match
+    scope = {"type": "http", "path": path, "method": method, "root_path": ""}
+    return next(((i, r.path) for i, router in enumerate(routers) for r in router.routes
+                 if r.matches(scope)[0] == Match.FULL), None)
+
+
+def test_the_published_pages_are_found_early_and_answer_only_their_own_paths(tmp_path):
+    """The community's routes come right after the API (found sooner), and every path any
+    route answers is answered by the same route as with them last."""
+    import sys
+    from generator.community import routes_accounts, routes_published
+    from generator.web import routes_api, routes_builds, routes_cards, routes_maps, routes_pages, routes_print, \
+        routes_rules
+    app = community_app(Site.load([Path(PACK)], tmp_path / "builds", tmp_path / "cache"),
+                        f"sqlite:///{tmp_path / 'site.sqlite3'}", accounts=False)
+    known = [m.router for m in (routes_api, routes_builds, routes_pages, routes_cards, routes_print, routes_maps,
+                                routes_rules, routes_published, routes_accounts)]
+    order = []
+    for route in app.router.routes:  # an included router (FastAPI 0.16x) or its routes copied in
+        inner = getattr(route, "original_router", None) or getattr(
+            sys.modules.get(getattr(getattr(route, "endpoint", None), "__module__", ""), None), "router", None)
+        if any(inner is k for k in known) and not any(inner is o for o in order):
+            order.append(inner)
+    community = [routes_published.router, routes_accounts.router]
+    assert order[:3] == [routes_api.router, *community] and len(order) == len(known)
+    last = [r for r in order if not any(r is c for c in community)] + community
+    checked = 0
+    for router in order:
+        for route in router.routes:
+            sample = re.sub(r"\{[^}]+\}", "abc", route.path)
+            for path in (sample, sample + ".yaml", sample.replace("abc", "abc.yaml")):
+                for method in route.methods:
+                    found, before = _first(order, path, method), _first(last, path, method)
+                    assert (found and order[found[0]], found and found[1]) == (before and last[before[0]],
+                                                                               before and before[1]), (method, path)
+                    checked += 1
+    assert checked > 100
+    app.state.community_store.engine.dispose()
