@@ -13,12 +13,13 @@ from __future__ import annotations
 import secrets
 from contextlib import contextmanager
 from datetime import datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, event, func, select, delete, update
+from sqlalchemy import Integer, bindparam, create_engine, event, func, select, delete, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -316,22 +317,32 @@ class Store:
                character: str | None = None, card: str | None = None, sort: str = "newest",
                limit: int = 50, offset: int = 0, show_hidden: bool = False) -> list:
         """A page of the list: rows of the LISTED columns only (not the build's text), read in
-        the order of the index of migration 0002 that matches `sort`, in one statement."""
-        q = select(*LISTED).where(Publication.pack == pack)
-        if not show_hidden:
-            q = q.where(Publication.hidden.is_(False))
-        if side:
-            q = q.where(Publication.side == side)
-        if max_points is not None:
-            q = q.where(Publication.points <= max_points)
-        for kind, value in (("character", character), ("card", card)):
-            if value:
-                q = q.where(Publication.id.in_(select(PublishedCard.publication_id).where(
-                    PublishedCard.card == value, PublishedCard.kind == kind)))
-        order = Publication.copies.desc() if sort == "copied" else Publication.created_at.desc()
-        q = q.order_by(Publication.featured.desc(), order, Publication.id.desc()).limit(limit).offset(offset)
+        the order of the index of migration 0002 that matches `sort`, in one statement (built
+        once per combination of filters: _listing)."""
+        q = _listing(bool(side), max_points is not None, bool(character), bool(card), sort == "copied", show_hidden)
         with self.reader.connect() as conn:
-            return list(conn.execute(q))
+            return list(conn.execute(q, {"pack": pack, "side": side, "max_points": max_points, "character": character,
+                                         "card": card, "limit": limit, "offset": offset}))
+
+
+@lru_cache(maxsize=64)
+def _listing(side: bool, max_points: bool, character: bool, card: bool, copied: bool, show_hidden: bool):
+    """The published list's statement for one combination of filters, its values bound when
+    it runs: built once, not for every page (building it cost more than running it)."""
+    q = select(*LISTED).where(Publication.pack == bindparam("pack"))
+    if not show_hidden:
+        q = q.where(Publication.hidden.is_(False))
+    if side:
+        q = q.where(Publication.side == bindparam("side"))
+    if max_points:
+        q = q.where(Publication.points <= bindparam("max_points"))
+    for kind, wanted in (("character", character), ("card", card)):
+        if wanted:
+            q = q.where(Publication.id.in_(select(PublishedCard.publication_id).where(
+                PublishedCard.card == bindparam(kind), PublishedCard.kind == kind)))
+    order = Publication.copies.desc() if copied else Publication.created_at.desc()
+    return q.order_by(Publication.featured.desc(), order, Publication.id.desc()).limit(
+        bindparam("limit", type_=Integer)).offset(bindparam("offset", type_=Integer))
 
 
 def _meta(text: str) -> dict:
