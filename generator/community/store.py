@@ -72,6 +72,10 @@ _GENERATION_SQL = f"SELECT n FROM generations WHERE name = '{PUBLISHED}'"
 _BUMP = update(_GENERATIONS).where(_GENERATIONS.c.name == PUBLISHED).values(n=_GENERATIONS.c.n + 1)
 
 
+# a publication by its public id (built once: building a statement costs more than running it)
+_PUBLICATION = select(*Publication.__table__.c).where(Publication.public_id == bindparam("public_id"))
+
+
 class Conflict(Exception):
     """A name another row holds already (the caller tries the next one)."""
 
@@ -300,7 +304,7 @@ class Store:
     def publication(self, public_id: str):
         """The publication's row (its columns as attributes, no ORM object), or None."""
         with self.reader.connect() as conn:
-            return conn.execute(select(*Publication.__table__.c).where(Publication.public_id == public_id)).first()
+            return conn.execute(_PUBLICATION, {"public_id": public_id}).first()
 
     def copied(self, public_id: str) -> None:
         with self.session() as s:
