@@ -233,3 +233,10 @@ def test_the_published_pages_are_found_early_and_answer_only_their_own_paths(tmp
                     checked += 1
     assert checked > 100
     app.state.community_store.engine.dispose()
+
+
+def test_the_list_template_unpacks_the_listed_columns_in_their_order():
+    from generator.community.store import LISTED
+    template = (Path("generator/community/templates") / "community_published.html").read_text()
+    unpacked = re.search(r"\{% for ([\w, ]+) in found %\}", template).group(1)
+    assert [n.strip() for n in unpacked.split(",")] == [c.key for c in LISTED]

@@ -58,7 +58,8 @@ def shown(url: str) -> str:
     return head + sep + tail
 
 
-# what a line of the published builds' list shows (browse reads only these)
+# what a line of the published builds' list shows (browse reads only these); community_published.html
+# unpacks each row in this order (tests/test_community_listing.py checks it)
 LISTED = (Publication.public_id, Publication.name, Publication.side, Publication.points, Publication.points_limit,
           Publication.author, Publication.copies, Publication.featured, Publication.hidden)
 
