@@ -141,7 +141,7 @@ def test_kept_pages_are_never_older_than_a_change_made_by_another_worker(tmp_pat
     opened = c1.get(f"/p/boss_fight/published/{first}").text
     assert "copied 0×" in opened and "Copy into my builds" not in opened  # nobody is signed in
     assert c1.get(f"/p/boss_fight/published/{first}").text == opened  # kept: drawn once
-    assert len(one.state.community_pages.items) == 2
+    assert len(one.state.community_pages) == 2
 
     second = publish(store, pack, texts[1], 0, "player", None)  # another worker publishes
     assert _listed(c1) == [second, first]

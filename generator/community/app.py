@@ -14,6 +14,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from starlette.middleware import Middleware
 
 from generator.web.app import create_app, include_early
+from generator.web.memo import Recent as Kept
 from generator.web.site import Site
 from generator.community import routes_accounts, routes_published
 from generator.community.accounts import Keys
@@ -26,7 +27,6 @@ HERE = Path(__file__).parent
 ENV_DB = "PNP_DB"              # the database URL (unset: a SQLite file beside the builds folder)
 ENV_ACCOUNTS = "PNP_ACCOUNTS"  # "1": accounts on
 FACTORY = "generator.community.app:app_from_env"
-PAGES_KEPT = 512  # published builds' pages a worker keeps (a page of the list is about 22 kB, a build's 2.5 kB)
 
 
 def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
@@ -39,7 +39,7 @@ def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
     site.community = True  # the builder's pages show History and Published
     app.state.community_store = store
     app.state.community_cache = Recent()
-    app.state.community_pages = Recent(PAGES_KEPT)
+    app.state.community_pages = Kept()  # the published builds' pages (routes_published._kept)
     app.state.community_keys = Keys(store.secret()) if accounts else None
     # after the API, before the builder's pages: the published builds are the busiest pages of
     # a shared site, and each route tried before the right one costs CPU on every request

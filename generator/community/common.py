@@ -40,9 +40,9 @@ def cache_of(request: Request) -> Recent:
     return request.app.state.community_cache
 
 
-def pages_of(request: Request) -> Recent:
-    """The published builds' pages this worker drew, kept under the generation they were drawn
-    at (routes_published._kept)."""
+def pages_of(request: Request):
+    """The published builds' pages this worker drew (a generator.web.memo.Recent), kept under
+    the generation they were drawn at (routes_published._kept)."""
     return request.app.state.community_pages
 
 

@@ -8,6 +8,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from markupsafe import Markup, escape
 
 from generator.web.common import site_of
+from generator.web.memo import digest
 from generator.web.pages import page
 from generator.web.state import document_from_yaml, to_yaml
 from generator.community.common import cache_of, designer, pages_of, store_of
@@ -74,19 +75,18 @@ def publish_build(request: Request, pack_id: str, stem: str, points_limit: str =
 
 def _kept(request: Request, key: tuple, name: str, context) -> HTMLResponse:
     """The page `name` drawn with `context()` (which may raise, e.g. a 404), kept by this
-    worker under `key` and the published builds' generation, read first: every change to
-    what these pages show raises it in its own transaction (store.generation), so a kept page
-    is never one from before a change, whichever worker made the change. `key` holds
-    everything the page depends on (the route's parameters, what the asker may see); the
-    account links and CSRF token are put in after (middleware.inject)."""
-    store = store_of(request)
-    pack_id = key[1]
-
-    def draw() -> str:
-        return request.app.state.jinja.get_template(name).render(site=site_of(request), **context())
-
-    site_of(request).pack(pack_id)  # 404 for a pack not served, before anything is kept
-    html = pages_of(request).get((store.generation(), *key), draw)
+    worker (generator.web.memo: the least recently used go first past 8 MB) under `key` and
+    the published builds' generation, read first: every change to what these pages show
+    raises it in its own transaction (store.generation), so a kept page is never one from
+    before a change, whichever worker made the change. `key` holds everything the page
+    depends on (the route's parameters, what the asker may see); the account links and CSRF
+    token are put in after (middleware.inject)."""
+    site_of(request).pack(key[1])  # 404 for a pack not served, before anything is kept
+    kept, at = pages_of(request), digest(store_of(request).generation(), *key)
+    html = kept.get(at)
+    if html is None:
+        html = request.app.state.jinja.get_template(name).render(site=site_of(request), **context()).encode()
+        kept.put(at, html)
     return HTMLResponse(html)
 
 
