@@ -7,8 +7,11 @@ picked at random: browse (the published list, newest first) a quarter of the tim
 filtered by a card (most copied first) a quarter, open a published build half. Each client
 opens a new connection every 10 requests. Reported per database: requests, errors, requests
 per second (all pages), median and 95th percentile latency of each page, and the clients' own
-CPU. Then the database size per 10,000 saved builds (each one version of a preset's text).
-Results go to bench/community_results.json.
+CPU. Nothing is published, copied or hidden during the run, so after a worker has drawn a
+page once it answers it from the pages it keeps (generator/community/routes_published.py
+_kept: until the next change, as a site serves pages between changes), after reading the
+published builds' generation. Then the database size per 10,000 saved builds (each one
+version of a preset's text). Results go to bench/community_results.json.
 
 The clients are bench/web_load.py's `_client` (plain asyncio streams on uvloop, not an HTTP
 library), the same code as the builder's load test: they run on the same machine as the
