@@ -2,15 +2,22 @@
 (run by `make bench` when PostgreSQL's binaries are there; never by the tests).
 
 For each database: `pnp serve --workers 2` on a fresh database holding PUBLISHED published
-builds of the flagship pack; 50 concurrent clients for SECONDS each: browse (the published
-list, newest first, then filtered by a card) and open a published build. Reported per
-database: requests, errors, requests per second (all pages), median and 95th percentile
-latency of each page. Then the
-database size per 10,000 saved builds (each one version of a preset's text). Results go to
-bench/community_results.json.
+builds of the flagship pack; 50 concurrent clients for SECONDS each, each asking for a page
+picked at random: browse (the published list, newest first) a quarter of the time, browse
+filtered by a card (most copied first) a quarter, open a published build half. Each client
+opens a new connection every 10 requests. Reported per database: requests, errors, requests
+per second (all pages), median and 95th percentile latency of each page, and the clients' own
+CPU. Nothing is published, copied or hidden during the run, so after a worker has drawn a
+page once it answers it from the pages it keeps (generator/community/routes_published.py
+_kept: until the next change, as a site serves pages between changes), after reading the
+published builds' generation. Then the database size per 10,000 saved builds (each one
+version of a preset's text). Results go to bench/community_results.json.
 
-Note: the clients run on the same machine as the server (on a small machine they take CPU
-from it), so the numbers are an upper bound on what a separate client would see.
+The clients are bench/web_load.py's `_client` (plain asyncio streams on uvloop, not an HTTP
+library), the same code as the builder's load test: they run on the same machine as the
+server, and on a small machine what they spend is taken from the server, so they spend as
+little as they can; their CPU share is reported. The numbers are still an upper bound on what
+a separate client would see.
 """
 
 from __future__ import annotations
@@ -28,9 +35,11 @@ import time
 from pathlib import Path
 
 import httpx
+import uvloop
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "bench"))
 
 from community_support import Postgres  # noqa: E402
 from generator.community.models import Build, Version, now  # noqa: E402
@@ -39,6 +48,7 @@ from generator.community.store import Store  # noqa: E402
 from generator.pack.load import load_pack  # noqa: E402
 from generator.web.common import preset_docs  # noqa: E402
 from generator.web.state import to_yaml  # noqa: E402
+from web_load import _client  # noqa: E402  (the load generator's one client)
 
 CLIENTS = 50
 SECONDS = 15
@@ -76,25 +86,32 @@ def start(url: str, tmp: Path) -> tuple[subprocess.Popen, int]:
 
 async def load(port: int, ids: list[str], cards: list[str]) -> dict:
     times: dict[str, list[float]] = {"browse": [], "browse_card": [], "open": []}
-    errors = 0
-    stop = time.monotonic() + SECONDS
+    errors: list[str] = []
+    host = "127.0.0.1"
 
-    async def client(i: int):
-        nonlocal errors
+    def client_requests(i: int):
+        """Client i's requests (web_load's `_client` asks for them): a page picked at random,
+        browse and browse by card a quarter of the time each, open a published build half."""
         rnd = random.Random(i)
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as c:
-            while time.monotonic() < stop:
-                kind = rnd.choice(("browse", "browse_card", "open", "open"))
-                path = {"browse": "/p/boss_fight/published",
-                        "browse_card": f"/p/boss_fight/published?card={rnd.choice(cards)}&sort=copied",
-                        "open": f"/p/boss_fight/published/{rnd.choice(ids)}"}[kind]
-                t = time.perf_counter()
-                r = await c.get(path)
-                times[kind].append(time.perf_counter() - t)
-                errors += r.status_code != 200
 
-    await asyncio.gather(*(client(i) for i in range(CLIENTS)))
-    out = {"errors": errors, "requests_per_s": round(sum(len(v) for v in times.values()) / SECONDS, 1)}
+        def request(_n: int) -> tuple[bytes, list[float]]:
+            kind = rnd.choice(("browse", "browse_card", "open", "open"))
+            path = {"browse": "/p/boss_fight/published",
+                    "browse_card": f"/p/boss_fight/published?card={rnd.choice(cards)}&sort=copied",
+                    "open": f"/p/boss_fight/published/{rnd.choice(ids)}"}[kind]
+            return f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode(), times[kind]
+        return request
+
+    start = time.perf_counter()
+    cpu = time.process_time()
+    await asyncio.gather(*(_client(host, port, client_requests(i), start + SECONDS, i, errors, [], b"</html>")
+                           for i in range(CLIENTS)))
+    elapsed = time.perf_counter() - start
+    client_cpu = time.process_time() - cpu  # what the load generator took from the server's cores
+    total = sum(len(v) for v in times.values())
+    out = {"errors": len(errors), "requests_per_s": round(total / elapsed, 1),
+           "client_cpu_share": round(client_cpu / elapsed, 2),
+           "client_cpu_ms_per_request": round(1000 * client_cpu / max(total, 1), 3)}
     for kind, values in times.items():
         values.sort()
         out[kind] = {"requests": len(values), "median_ms": round(1000 * statistics.median(values), 1),
@@ -138,7 +155,7 @@ def main() -> None:
                 ids, cards = seed(url)
                 proc, port = start(url, tmp / name)
                 try:
-                    results[name] = asyncio.run(load(port, ids, cards))
+                    results[name] = uvloop.run(load(port, ids, cards))
                 finally:
                     proc.terminate()
                     proc.wait(30)

@@ -69,15 +69,26 @@ def presets() -> tuple[str, list[dict]]:
     return pack.spec.id, [doc for doc, _ in preset_docs(pack).values()]
 
 
-async def _client(host: str, port: int, path: str, bodies: list[bytes], stop: float, i: int,
-                  latencies: list[float], errors: list[str], first: list[float], expect: bytes,
-                  per_connection: int = REQUESTS_PER_CONNECTION, pause: float = 0.0) -> None:
-    """One client: POST, read the whole answer, again, on a keep-alive connection that it
-    replaces every `per_connection` requests, as browsers and proxies do. (On one connection
-    forever, the kernel's first hand-out of connections to the two workers would decide the
-    test: whichever worker accepted more connections would serve them all to the end.)
-    Plain asyncio streams rather than an HTTP library, so the load generator, which shares
-    the machine with the server, spends as little CPU as it can."""
+def posting(host: str, port: int, path: str, bodies, latencies: list[float]):
+    """Requests for `_client`: each of `bodies` in turn POSTed to `path` as JSON, every
+    latency into `latencies`."""
+    def request(n: int) -> tuple[bytes, list[float]]:
+        body = bodies[n % len(bodies)]
+        return (f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n".encode() + body, latencies)
+    return request
+
+
+async def _client(host: str, port: int, request, stop: float, i: int, errors: list[str], first: list[float],
+                  expect: bytes, per_connection: int = REQUESTS_PER_CONNECTION, pause: float = 0.0) -> None:
+    """One client: send `request(n)` (the request's bytes, and the list its latency goes
+    into; n counts up from i), read the whole answer, again, on a keep-alive connection that
+    it replaces every `per_connection` requests, as browsers and proxies do. (On one
+    connection forever, the kernel's first hand-out of connections to the two workers would
+    decide the test: whichever worker accepted more connections would serve them all to the
+    end.) Plain asyncio streams rather than an HTTP library, so the load generator, which
+    shares the machine with the server, spends as little CPU as it can (bench/community_load.py
+    uses it too)."""
     n = i
     if pause:  # players do not all click at the same moment
         await asyncio.sleep(pause * i / CLIENTS)
@@ -91,11 +102,10 @@ async def _client(host: str, port: int, path: str, bodies: list[bytes], stop: fl
             for k in range(per_connection):
                 if time.perf_counter() >= stop:
                     break
-                body = bodies[n % len(bodies)]
+                data, latencies = request(n)
                 n += 1
                 t = time.perf_counter()
-                writer.write(f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
-                             f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+                writer.write(data)
                 await writer.drain()
                 head = await reader.readuntil(b"\r\n\r\n")
                 status = int(head.split(b" ", 2)[1])
@@ -150,8 +160,8 @@ async def validate_load(base: str, pack_id: str, docs: list[dict], editor: bool 
     start = time.perf_counter()
     cpu = time.process_time()
     stop = start + seconds
-    await asyncio.gather(*(_client(host, int(port), path, bodies, stop, i, latencies, errors, first, expect,
-                                   pause=pause) for i in range(CLIENTS)))
+    await asyncio.gather(*(_client(host, int(port), posting(host, int(port), path, bodies, latencies), stop, i,
+                                   errors, first, expect, pause=pause) for i in range(CLIENTS)))
     elapsed = time.perf_counter() - start
     client_cpu = time.process_time() - cpu  # what the load generator took from the server's cores
 

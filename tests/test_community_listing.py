@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import event, inspect, text
+from sqlalchemy import event, inspect, literal, select, text
 
 from community_support import db_url, postgres  # noqa: F401  (fixtures)
 from generator.community.app import community_app
@@ -83,13 +83,21 @@ def test_a_published_build_is_parsed_once_per_worker(tmp_path, db_url, pack, tex
     store.engine.dispose()
 
 
-def test_the_list_indexes_come_up_from_the_previous_release(db_url, pack, texts):
+def _publish_as_before(monkeypatch, store, pack, text_) -> str:
+    """Publish as the release before migration 0003 did: no generation to raise."""
+    from generator.community import store as store_module
+    with monkeypatch.context() as m:
+        m.setattr(store_module, "_BUMP", select(literal(1)))
+        return publish(store, pack, text_, 0, "player", None)
+
+
+def test_the_list_indexes_come_up_from_the_previous_release(db_url, pack, texts, monkeypatch):
     store = Store(db_url)
-    store.migrate("0001")  # the previous release's schema, with a publication in it
-    public_id = publish(store, pack, texts[0], 0, "player", None)
+    store.migrate("0001")  # the schema of two releases ago, with a publication in it
+    public_id = _publish_as_before(monkeypatch, store, pack, texts[0])
     store.migrate()
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0003"
     names = {i["name"] for i in inspect(store.engine).get_indexes("publications")}
     assert {"ix_publications_newest", "ix_publications_copied"} <= names and "ix_publications_pack" not in names
     cards = {i["name"] for i in inspect(store.engine).get_indexes("published_cards")}
@@ -98,3 +106,137 @@ def test_the_list_indexes_come_up_from_the_previous_release(db_url, pack, texts)
     assert public_id in [row.public_id for row in found]
     assert store.publication(public_id).text == texts[0]
     store.engine.dispose()
+
+
+def test_the_generation_comes_up_from_the_previous_release(db_url, pack, texts, monkeypatch):
+    store = Store(db_url)
+    store.migrate("0002")
+    public_id = _publish_as_before(monkeypatch, store, pack, texts[0])
+    store.migrate()
+    assert store.generation() == 0
+    assert [row.public_id for row in store.browse("boss_fight")] == [public_id]
+    publish(store, pack, texts[1], 0, "player", None)
+    store.copied(public_id)
+    store.set_flags(public_id, featured=True, hidden=False)
+    assert store.generation() == 3  # each change raises it once
+    store.engine.dispose()
+
+
+def _worker(tmp_path, name, db_url):
+    """One worker of a site: an app of its own on the shared database."""
+    app = community_app(Site.load([Path(PACK)], tmp_path / "builds", tmp_path / "cache"), db_url, accounts=True)
+    return app, TestClient(app, base_url="http://localhost")
+
+
+def _listed(c) -> list[str]:
+    return re.findall(r'/p/boss_fight/published/([A-Za-z0-9_-]+)"><strong>', c.get("/p/boss_fight/published").text)
+
+
+def test_kept_pages_are_never_older_than_a_change_made_by_another_worker(tmp_path, db_url, pack, texts):
+    one, c1 = _worker(tmp_path, "one", db_url)
+    two, c2 = _worker(tmp_path, "two", db_url)
+    store = two.state.community_store
+    first = publish(store, pack, texts[0], 0, "player", None)
+    assert _listed(c1) == [first]
+    opened = c1.get(f"/p/boss_fight/published/{first}").text
+    assert "copied 0×" in opened and "Copy into my builds" not in opened  # nobody is signed in
+    assert c1.get(f"/p/boss_fight/published/{first}").text == opened  # kept: drawn once
+    assert len(one.state.community_pages) == 2
+
+    second = publish(store, pack, texts[1], 0, "player", None)  # another worker publishes
+    assert _listed(c1) == [second, first]
+    store.copied(first)  # a copy: the count on both pages
+    assert "copied 1×" in c1.get(f"/p/boss_fight/published/{first}").text
+    assert "copied 1×" in c1.get("/p/boss_fight/published?sort=copied").text
+    assert " · featured" not in c1.get("/p/boss_fight/published").text
+    store.set_flags(first, featured=True, hidden=False)  # featured: first in the list
+    assert _listed(c1) == [first, second] and " · featured" in c1.get("/p/boss_fight/published").text
+    store.set_flags(first, featured=False, hidden=True)  # hidden: gone for everyone but the designer
+    assert _listed(c1) == [second]
+    assert c1.get(f"/p/boss_fight/published/{first}").status_code == 404
+    assert c1.get(f"/p/boss_fight/published/{first}").status_code == 404  # a refusal is not kept either
+    store.set_flags(first, featured=False, hidden=False)
+    assert c1.get(f"/p/boss_fight/published/{first}").status_code == 200
+    for app in (one, two):
+        app.state.community_store.engine.dispose()
+
+
+def _account(app, name) -> TestClient:
+    c = TestClient(app, base_url="http://localhost")
+    token = re.search(r'name="csrf-token" content="([^"]+)"', c.get("/account/signin").text).group(1)
+    r = c.post("/account/signup", data={"name": name, "password": "correct horse battery", "csrf_token": token},
+               follow_redirects=False)
+    assert r.status_code == 303
+    return c
+
+
+def test_a_page_kept_for_the_designer_is_not_shown_to_a_player(tmp_path, db_url, pack, texts):
+    app, anonymous = _worker(tmp_path, "one", db_url)
+    designer, player = _account(app, "designer"), _account(app, "player")  # the first account is the designer's
+    store = app.state.community_store
+    shown, hidden = (publish(store, pack, t, 0, "player", None) for t in texts[:2])
+    store.set_flags(hidden, featured=False, hidden=True)
+    page = designer.get(f"/p/boss_fight/published/{hidden}")
+    assert page.status_code == 200 and "hidden (abuse)" in page.text
+    assert sorted(_listed(designer)) == sorted([shown, hidden]) and "Card statistics" in designer.get(
+        "/p/boss_fight/published").text
+    # the same generation, the same worker: the designer's pages are kept apart from the others'
+    for c in (player, anonymous):
+        assert c.get(f"/p/boss_fight/published/{hidden}").status_code == 404
+        assert _listed(c) == [shown] and "Card statistics" not in c.get("/p/boss_fight/published").text
+    mine = player.get(f"/p/boss_fight/published/{shown}").text
+    theirs = anonymous.get(f"/p/boss_fight/published/{shown}").text
+    assert "Copy into my builds" in mine and "Copy into my builds" not in theirs and "hidden (abuse)" not in mine
+    # each page carries its own asker's CSRF token and account links, never a kept one's
+    assert ">player<" in mine.replace(" (designer)", "") and ">designer<" not in mine
+    token = lambda text_: re.search(r'name="csrf-token" content="([^"]+)"', text_).group(1)  # noqa: E731
+    assert token(mine) != token(designer.get(f"/p/boss_fight/published/{shown}").text)
+    store.engine.dispose()
+
+
+def _first(routers, path: str, method: str):
+    from starlette.routing import Match
+    scope = {"type": "http", "path": path, "method": method, "root_path": ""}
+    return next(((i, r.path) for i, router in enumerate(routers) for r in router.routes
+                 if r.matches(scope)[0] == Match.FULL), None)
+
+
+def test_the_published_pages_are_found_early_and_answer_only_their_own_paths(tmp_path):
+    """The community's routes come right after the API (found sooner), and every path any
+    route answers is answered by the same route as with them last."""
+    import sys
+    from generator.community import routes_accounts, routes_published
+    from generator.web import routes_api, routes_builds, routes_cards, routes_maps, routes_pages, routes_print, \
+        routes_rules
+    app = community_app(Site.load([Path(PACK)], tmp_path / "builds", tmp_path / "cache"),
+                        f"sqlite:///{tmp_path / 'site.sqlite3'}", accounts=False)
+    known = [m.router for m in (routes_api, routes_builds, routes_pages, routes_cards, routes_print, routes_maps,
+                                routes_rules, routes_published, routes_accounts)]
+    order = []
+    for route in app.router.routes:  # an included router (FastAPI 0.16x) or its routes copied in
+        inner = getattr(route, "original_router", None) or getattr(
+            sys.modules.get(getattr(getattr(route, "endpoint", None), "__module__", ""), None), "router", None)
+        if any(inner is k for k in known) and not any(inner is o for o in order):
+            order.append(inner)
+    community = [routes_published.router, routes_accounts.router]
+    assert order[:3] == [routes_api.router, *community] and len(order) == len(known)
+    last = [r for r in order if not any(r is c for c in community)] + community
+    checked = 0
+    for router in order:
+        for route in router.routes:
+            sample = re.sub(r"\{[^}]+\}", "abc", route.path)
+            for path in (sample, sample + ".yaml", sample.replace("abc", "abc.yaml")):
+                for method in route.methods:
+                    found, before = _first(order, path, method), _first(last, path, method)
+                    assert (found and order[found[0]], found and found[1]) == (before and last[before[0]],
+                                                                               before and before[1]), (method, path)
+                    checked += 1
+    assert checked > 100
+    app.state.community_store.engine.dispose()
+
+
+def test_the_list_template_unpacks_the_listed_columns_in_their_order():
+    from generator.community.store import LISTED
+    template = (Path("generator/community/templates") / "community_published.html").read_text()
+    unpacked = re.search(r"\{% for ([\w, ]+) in found %\}", template).group(1)
+    assert [n.strip() for n in unpacked.split(",")] == [c.key for c in LISTED]

@@ -13,7 +13,8 @@ from fastapi import FastAPI
 from jinja2 import ChoiceLoader, FileSystemLoader
 from starlette.middleware import Middleware
 
-from generator.web.app import create_app
+from generator.web.app import create_app, include_early
+from generator.web.memo import Recent as Kept
 from generator.web.site import Site
 from generator.community import routes_accounts, routes_published
 from generator.community.accounts import Keys
@@ -38,9 +39,12 @@ def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
     site.community = True  # the builder's pages show History and Published
     app.state.community_store = store
     app.state.community_cache = Recent()
+    app.state.community_pages = Kept()  # the published builds' pages (routes_published._kept)
     app.state.community_keys = Keys(store.secret()) if accounts else None
-    app.include_router(routes_published.router)
-    app.include_router(routes_accounts.router)
+    # after the API, before the builder's pages: the published builds are the busiest pages of
+    # a shared site, and each route tried before the right one costs CPU on every request
+    include_early(app, routes_published.router)
+    include_early(app, routes_accounts.router)
     # inside the request guard (Host, Origin, size are checked first), before every route
     app.user_middleware.insert(1, Middleware(CommunityMiddleware, store=store, keys=app.state.community_keys))
     return app

@@ -40,6 +40,12 @@ def cache_of(request: Request) -> Recent:
     return request.app.state.community_cache
 
 
+def pages_of(request: Request):
+    """The published builds' pages this worker drew (a generator.web.memo.Recent), kept under
+    the generation they were drawn at (routes_published._kept)."""
+    return request.app.state.community_pages
+
+
 def accounts_on(request: Request) -> bool:
     return request.app.state.community_keys is not None
 

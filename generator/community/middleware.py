@@ -27,6 +27,7 @@ from generator.community.dbbuilds import Asker, asker
 from generator.community.store import Store
 
 SAFE = ("GET", "HEAD", "OPTIONS")
+NOBODY = Asker(owner=-1, name="", role="", anonymous=True)  # accounts on, nobody signed in
 _FORM = re.compile(rb"(<form\b[^>]*\bmethod=\"post\"[^>]*>)", re.I)
 
 
@@ -58,7 +59,9 @@ class CommunityMiddleware:
             return await self.app(scope, receive, send)
         headers = dict(scope.get("headers") or [])
         cookies = cookies_of(headers)
-        who = await anyio.to_thread.run_sync(self._who, cookies.get(SESSION_COOKIE))
+        session = cookies.get(SESSION_COOKIE)
+        # without a session cookie it is nobody, known without the database: no thread for it
+        who = NOBODY if session is None else await anyio.to_thread.run_sync(self._who, session)
         nonce = cookies.get(CSRF_COOKIE)
         fresh = nonce is None or not re.fullmatch(r"[A-Za-z0-9_-]{20,64}", nonce)
         if fresh:
@@ -90,7 +93,7 @@ class CommunityMiddleware:
         data = self.keys.session(cookie)
         user = self.store.user(user_id=data["u"]) if data else None
         if user is None or fingerprint(user.password_hash) != data.get("p"):
-            return Asker(owner=-1, name="", role="", anonymous=True)
+            return NOBODY
         return Asker(owner=user.id, name=user.name, role=user.role)
 
     async def _form_token(self, scope, receive, headers):

@@ -24,6 +24,14 @@ class Setting(Base):
     value: Mapped[str] = mapped_column(Text)
 
 
+class Generation(Base):
+    """A number raised by every change to what a set of pages shows ("published": the
+    published builds' list and pages), in the change's own transaction (migration 0003)."""
+    __tablename__ = "generations"
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer)
+
+
 class User(Base):
     __tablename__ = "users"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
-from fastapi.responses import PlainTextResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
 from generator.web.common import site_of
+from generator.web.memo import digest
 from generator.web.pages import page
 from generator.web.state import document_from_yaml, to_yaml
-from generator.community.common import cache_of, designer, store_of
+from generator.community.common import cache_of, designer, pages_of, store_of
 from generator.community.dbbuilds import owner_now, asker
 from generator.community.middleware import CSRF_JS
 from generator.community.publish import publish
@@ -72,21 +73,44 @@ def publish_build(request: Request, pack_id: str, stem: str, points_limit: str =
     return RedirectResponse(f"/p/{pack_id}/published/{public_id}", status_code=303)
 
 
+def _kept(request: Request, key: tuple, name: str, context) -> HTMLResponse:
+    """The page `name` drawn with `context()` (which may raise, e.g. a 404), kept by this
+    worker (generator.web.memo: the least recently used go first past 8 MB) under `key` and
+    the published builds' generation, read first: every change to what these pages show
+    raises it in its own transaction (store.generation), so a kept page is never one from
+    before a change, whichever worker made the change. `key` holds everything the page
+    depends on (the route's parameters, what the asker may see); the account links and CSRF
+    token are put in after (middleware.inject)."""
+    site_of(request).pack(key[1])  # 404 for a pack not served, before anything is kept
+    kept, at = pages_of(request), digest(store_of(request).generation(), *key)
+    html = kept.get(at)
+    if html is None:
+        html = request.app.state.jinja.get_template(name).render(site=site_of(request), **context()).encode()
+        kept.put(at, html)
+    return HTMLResponse(html)
+
+
 @router.get("/p/{pack_id}/published")
 def browse(request: Request, pack_id: str, side: str = Query("", max_length=80),
            max_points: str = Query("", max_length=9), character: str = Query("", max_length=120),
            card: str = Query("", max_length=120), sort: str = Query("newest", pattern="^(newest|copied)$"),
            page_no: int = Query(1, ge=1, le=10_000, alias="page")):
-    pack = site_of(request).pack(pack_id)
-    points = int(max_points) if max_points.isdigit() else None
     who = asker.get()
-    found = store_of(request).browse(pack_id, side or None, points, character or None, card or None, sort, PAGE,
-                                     (page_no - 1) * PAGE, show_hidden=who.role == "designer" and not who.anonymous)
-    chars, cards = cache_of(request).get(("choices", pack_id), lambda: _choices(pack))
-    return page(request, "community_published.html", title=f"Published builds: {pack.spec.name}", pack=pack,
-                found=found, char_options=_options(chars, character), card_options=_options(cards, card),
-                q={"side": side, "max_points": max_points, "character": character, "card": card, "sort": sort},
-                page_no=page_no, more=len(found) == PAGE, designer=who.role == "designer" and not who.anonymous)
+    designer_sees = who.role == "designer" and not who.anonymous
+
+    def context() -> dict:
+        pack = site_of(request).pack(pack_id)
+        points = int(max_points) if max_points.isdigit() else None
+        found = store_of(request).browse(pack_id, side or None, points, character or None, card or None, sort, PAGE,
+                                         (page_no - 1) * PAGE, show_hidden=designer_sees)
+        chars, cards = cache_of(request).get(("choices", pack_id), lambda: _choices(pack))
+        return dict(title=f"Published builds: {pack.spec.name}", pack=pack, found=found,
+                    char_options=_options(chars, character), card_options=_options(cards, card),
+                    q={"side": side, "max_points": max_points, "character": character, "card": card, "sort": sort},
+                    page_no=page_no, more=len(found) == PAGE, designer=designer_sees)
+
+    return _kept(request, ("browse", pack_id, side, max_points, character, card, sort, page_no, designer_sees),
+                 "community_published.html", context)
 
 
 def _choices(pack) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -122,14 +146,20 @@ def published_file(request: Request, pack_id: str, public_id: str):
 
 @router.get("/p/{pack_id}/published/{public_id}")
 def open_published(request: Request, pack_id: str, public_id: str):
-    pack = site_of(request).pack(pack_id)
-    p = _publication(request, pack_id, public_id)
     who = asker.get()
-    # a publication's text never changes: each worker reads it once (keyed by pack and public id)
-    doc = cache_of(request).get(("doc", pack_id, p.public_id),
-                                lambda: document_from_yaml(p.text, pack, "the published build"))
-    return page(request, "community_publication.html", title=f"{p.name}: published build", pack=pack, p=p, doc=doc,
-                designer=who.role == "designer" and not who.anonymous, can_copy=not who.anonymous)
+    designer_sees, can_copy = who.role == "designer" and not who.anonymous, not who.anonymous
+
+    def context() -> dict:
+        pack = site_of(request).pack(pack_id)
+        p = _publication(request, pack_id, public_id)  # 404: nothing is kept
+        # a publication's text never changes: each worker reads it once (keyed by pack and public id)
+        doc = cache_of(request).get(("doc", pack_id, p.public_id),
+                                    lambda: document_from_yaml(p.text, pack, "the published build"))
+        return dict(title=f"{p.name}: published build", pack=pack, p=p, doc=doc, designer=designer_sees,
+                    can_copy=can_copy)
+
+    return _kept(request, ("open", pack_id, public_id[:40], designer_sees, can_copy), "community_publication.html",
+                 context)
 
 
 @router.post("/p/{pack_id}/published/{public_id}/copy")

@@ -42,7 +42,9 @@ def create_app(site: Site, hosts: Hosts | None = None) -> FastAPI:
     app.state.pickers = {}  # the editor's card picker, drawn once per side (routes_builds.picker_html)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     # the API first: it takes the most requests, and a route is found by trying them in order
-    for module in (routes_api, routes_builds, routes_pages, routes_cards, routes_print, routes_maps, routes_rules):
+    app.include_router(routes_api.router)
+    app.state.after_api = len(app.router.routes)  # where include_early puts a router
+    for module in (routes_builds, routes_pages, routes_cards, routes_print, routes_maps, routes_rules):
         app.include_router(module.router)
 
     @app.exception_handler(InputError)
@@ -76,6 +78,20 @@ def create_app(site: Site, hosts: Hosts | None = None) -> FastAPI:
     gc.collect()
     gc.freeze()
     return app
+
+
+def include_early(app: FastAPI, router) -> None:
+    """Include `router` right after the API, before the builder's pages: a route is found by
+    trying them in order, and busy pages (the community's published builds) are found sooner.
+    Its paths must not be ones the builder's routes answer (tests/test_community_listing.py
+    checks the community's)."""
+    routes = app.router.routes
+    before = len(routes)
+    app.include_router(router)
+    added = routes[before:]
+    del routes[before:]
+    routes[app.state.after_api:app.state.after_api] = added
+    app.state.after_api += len(added)
 
 
 def app_from_env() -> FastAPI:
