@@ -29,7 +29,7 @@ def digest(*parts) -> bytes:
 class Recent:
     """A least-recently-used map of answers (bytes), at most `max_bytes` of them (keys and the
     map's own bookkeeping, about 200 bytes an entry, not counted), safe to share between the
-    threads of one worker (FastAPI runs the editor's route on a thread pool)."""
+    threads of one worker (the editor answers on the event loop; other routes run on FastAPI's thread pool)."""
 
     def __init__(self, max_bytes: int = MAX_BYTES, max_entry: int = MAX_ENTRY):
         self.max_bytes, self.max_entry = max_bytes, max_entry
