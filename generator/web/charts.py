@@ -4,6 +4,8 @@ points per character and per card type, each deck by the deck cards' first choic
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from generator.grids import hexgrid
 from generator.pack.model import Pack
 from generator.core.report import Report
@@ -13,17 +15,62 @@ from generator.rules.draw_odds import first_choice_field, opening_odds
 BAR_W = 260.0  # the longest bar, in SVG units
 ROW_H = 18.0
 
+# A chart is made of tuples, so it can be the key of its drawn HTML (generator.web.fragments)
 
-def bars(pairs: list[tuple[str, int]], unit: str = "") -> dict | None:
+
+class Bar(NamedTuple):
+    label: str
+    value: int
+    y: float
+    w: float
+    text: str
+
+
+class Bars(NamedTuple):
+    rows: tuple
+    height: float
+    width: float
+
+
+class Hex(NamedTuple):
+    points: str
+    label: str
+    cx: float
+    cy: float
+
+
+class Footprint(NamedTuple):
+    hexes: tuple
+    width: float
+    height: float
+    size: int
+
+
+class OddsRow(NamedTuple):
+    label: str
+    cards: int
+    pct: int
+    exact: str
+    expected: str
+
+
+class Odds(NamedTuple):
+    drawn: int
+    pile: int
+    by: str
+    rows: tuple
+
+
+def bars(pairs: list[tuple[str, int]], unit: str = "") -> Bars | None:
     """A horizontal bar chart: one row per (label, value), the longest bar BAR_W wide."""
     pairs = [(label, value) for label, value in pairs if value]
     if not pairs:
         return None
     top = max(v for _, v in pairs) or 1
-    rows = [{"label": label, "value": value, "y": i * ROW_H, "w": max(2.0, BAR_W * value / top),
-             "text": f"{value}{unit[:-1] if value == 1 and unit.endswith('s') else unit}"}
-            for i, (label, value) in enumerate(pairs)]
-    return {"rows": rows, "height": len(rows) * ROW_H, "width": BAR_W}
+    rows = tuple(Bar(label, value, i * ROW_H, max(2.0, BAR_W * value / top),
+                     f"{value}{unit[:-1] if value == 1 and unit.endswith('s') else unit}")
+                 for i, (label, value) in enumerate(pairs))
+    return Bars(rows, len(rows) * ROW_H, BAR_W)
 
 
 def deck_field(pack: Pack, side) -> str | None:
@@ -43,7 +90,7 @@ def choice_field(pack: Pack, type_id: str) -> str | None:
     return first_choice_field(pack, type_id)
 
 
-def footprint_hexes(pack: Pack, build) -> dict | None:
+def footprint_hexes(pack: Pack, build) -> Footprint | None:
     """The build's footprint as hex polygons, for sides whose base cards cover hexes."""
     if build is None or build.side not in footprint_sides(pack):
         return None
@@ -54,8 +101,8 @@ def footprint_hexes(pack: Pack, build) -> dict | None:
     for h in sorted(fp.hexes):
         pts = " ".join(f"{x - x0 + 2:.1f},{y - y0 + 2:.1f}" for x, y in layout.corners(h))
         cx, cy = layout.center(h)
-        polys.append({"points": pts, "label": f"{h[0]},{h[1]}", "cx": cx - x0 + 2, "cy": cy - y0 + 2})
-    return {"hexes": polys, "width": x1 - x0 + 4, "height": y1 - y0 + 4, "size": len(fp.hexes)}
+        polys.append(Hex(pts, f"{h[0]},{h[1]}", cx - x0 + 2, cy - y0 + 2))
+    return Footprint(tuple(polys), x1 - x0 + 4, y1 - y0 + 4, len(fp.hexes))
 
 
 def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None) -> dict:
@@ -122,14 +169,14 @@ def by_cost(pack: Pack, side, deck: dict) -> dict | None:
     return {"chart": chart, "label": label} if chart else None
 
 
-def odds_rows(pack: Pack, side, deck: dict) -> dict | None:
+def odds_rows(pack: Pack, side, deck: dict) -> Odds | None:
     """The opening draw's odds as rows a table (and its percentage bars) shows."""
     odds = opening_odds(pack, side, deck)
     if odds is None:
         return None
-    rows = [{"label": g.label, "cards": g.cards, "pct": round(100 * g.at_least_one),
-             "exact": f"{100 * g.at_least_one:.1f}", "expected": f"{g.expected:.1f}"} for g in odds.groups]
-    return {"drawn": odds.drawn, "pile": odds.pile, "by": odds.by, "rows": rows}
+    rows = tuple(OddsRow(g.label, g.cards, round(100 * g.at_least_one), f"{100 * g.at_least_one:.1f}",
+                         f"{g.expected:.1f}") for g in odds.groups)
+    return Odds(odds.drawn, odds.pile, odds.by, rows)
 
 
 def character_name(pack: Pack, side, index: int, char: dict) -> str:
