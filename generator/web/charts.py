@@ -4,6 +4,7 @@ points per character and per card type, each deck by the deck cards' first choic
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from generator.grids import hexgrid
@@ -11,9 +12,11 @@ from generator.pack.model import Pack
 from generator.core.report import Report
 from generator.maps.checks import footprint_of, footprint_sides
 from generator.rules.draw_odds import first_choice_field, opening_odds
+from generator.web.common import per_pack
 
 BAR_W = 260.0  # the longest bar, in SVG units
 ROW_H = 18.0
+DECKS_KEPT = 512  # per pack: the decks whose charts are kept (_deck_charts)
 
 # A chart is made of tuples, so it can be the key of its drawn HTML (generator.web.fragments)
 
@@ -121,12 +124,27 @@ def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None)
         by_type[name] = by_type.get(name, 0) + line.total
     out["per_type"] = bars(sorted(by_type.items(), key=lambda kv: -kv[1]), " pts")
     field = deck_field(pack, side)
-    mixed = side.deck is not None and len(side.deck.types) > 1
-    decks = []
-    for i, char in enumerate(doc["characters"]):
-        deck = char.get("deck") or {}
-        if not deck:
-            continue
+    deck_charts = _deck_charts(pack)
+    decks = [dict(deck_charts(doc["side"], tuple(char["deck"].items())), index=i)
+             for i, char in enumerate(doc["characters"]) if char.get("deck")]
+    out["decks"] = decks
+    out["deck_field"] = field.replace("_", " ") if field else None
+    out["footprint"] = footprint_hexes(pack, build)
+    return {k: v for k, v in out.items() if v}
+
+
+@per_pack
+def _deck_charts(pack: Pack):
+    """A deck's charts from its cards and copies, in order: a click changes one deck at most,
+    so the others' are kept (per pack, the most recent DECKS_KEPT decks; a value is shared by
+    the answers that show it, so never changed)."""
+
+    @functools.lru_cache(maxsize=DECKS_KEPT)
+    def of(side_id: str, cards: tuple) -> dict:
+        side = pack.spec.sides[side_id]
+        deck = dict(cards)
+        field = deck_field(pack, side)
+        mixed = side.deck is not None and len(side.deck.types) > 1
         by_value: dict[str, int] = {}
         by_copies: dict[int, int] = {}
         fields: list[str] = []  # what this deck was broken down by, in order met
@@ -143,14 +161,10 @@ def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None)
             fields += [label] if label not in fields else []
             by_value[value] = by_value.get(value, 0) + n
             by_copies[n] = by_copies.get(n, 0) + 1
-        decks.append({"index": i, "by_value": bars(sorted(by_value.items(), key=lambda kv: -kv[1])),
-                      "field": " / ".join(fields),
-                      "by_copies": bars([(f"{n}×", by_copies[n]) for n in sorted(by_copies)], " cards"),
-                      "by_cost": by_cost(pack, side, deck), "odds": odds_rows(pack, side, deck)})
-    out["decks"] = decks
-    out["deck_field"] = field.replace("_", " ") if field else None
-    out["footprint"] = footprint_hexes(pack, build)
-    return {k: v for k, v in out.items() if v}
+        return {"by_value": bars(sorted(by_value.items(), key=lambda kv: -kv[1])), "field": " / ".join(fields),
+                "by_copies": bars([(f"{n}×", by_copies[n]) for n in sorted(by_copies)], " cards"),
+                "by_cost": by_cost(pack, side, deck), "odds": odds_rows(pack, side, deck)}
+    return of
 
 
 def by_cost(pack: Pack, side, deck: dict) -> dict | None:

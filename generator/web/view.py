@@ -201,12 +201,14 @@ def _char_view(pack: Pack, doc: dict, i: int, char: dict, targets: dict, report:
     targets[cpath] = []
     targets[cpath + ".deck"] = []
 
+    shown = card_rows(pack)
+
     def item(card_id, path, count=1, index=None):
-        card = pack.cards.get(card_id)
+        row = shown.get(card_id)
         targets[path] = []
-        return Item(path, card_id, card.name if card else card_id, card.points if card else None,
-                    pack.spec.card_types[card.type].name if card else "unknown card", count, index, card is not None,
-                    tag=card_tag(pack, card) if card else "unknown card")
+        if row is None:
+            return Item(path, card_id, card_id, None, "unknown card", count, index, False, tag="unknown card")
+        return Item(path, card_id, row[0], row[1], row[2], count, index, True, tag=row[3])
 
     bases, equipment = [], []
     if base.many:
@@ -274,6 +276,14 @@ def _slots(pack: Pack, bases: list, equipment: list) -> tuple[int | None, int | 
     used = sum(value(e.card_id, use_field) for b in bases for e in b.children)
     used += sum(value(e.card_id, use_field) for e in equipment)
     return used, total
+
+
+@per_pack
+def card_rows(pack: Pack) -> dict[str, tuple]:
+    """What a card's row in a character's lists shows of the card: card id -> (name, points,
+    type name, tag), worked out once per pack."""
+    return {cid: (card.name, card.points, pack.spec.card_types[card.type].name, card_tag(pack, card))
+            for cid, card in pack.cards.items()}
 
 
 def card_tag(pack: Pack, card, owner: bool = False) -> str:
