@@ -51,6 +51,7 @@ class CharView:
     deck_size: int | None
     points: int = 0
     stats: dict = field(default_factory=dict)
+    stat_rows: tuple = ()  # the statistics shown: (label, value) pairs
     slots_used: int | None = None
     slots_total: int | None = None
     violations: list = field(default_factory=list)
@@ -181,6 +182,7 @@ def build_view(pack: Pack, doc: dict) -> BuildView:
     view.stat_labels = display.stat_labels(pack, side)
     for cv in chars:
         cv.stats = {k: cv.stats[k] for k in view.stat_labels if k in cv.stats}
+        cv.stat_rows = tuple((view.stat_labels.get(k, k.replace("_", " ")), v) for k, v in cv.stats.items())
     if report is not None and report.points is not None:
         view.total = report.points.total
     view.limit, view.limit_source = limit_source(pack, doc, report)
