@@ -119,7 +119,7 @@ async def apply(request: Request, pack_id: str, payload: dict = Body(...)):
             op.char = owner
     before = len(doc["characters"])
     if op.op != "view":  # a view changes nothing, and the document is already clean
-        doc = apply_op(doc, op, pack)
+        doc = apply_op(doc, op, pack, cleaned=True)
     if len(doc["characters"]) > before:  # a new character becomes the one cards go to
         target = {"char": len(doc["characters"]) - 1, "piece": None}
     elif op.op in ("add", "remove", "view") and op.char is not None:
