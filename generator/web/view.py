@@ -52,6 +52,7 @@ class CharView:
     points: int = 0
     stats: dict = field(default_factory=dict)
     stat_rows: tuple = ()  # the statistics shown: (label, value) pairs
+    deck_rows: tuple | None = None  # a deck with no violation at a card: its rows, drawn as one part
     slots_used: int | None = None
     slots_total: int | None = None
     violations: list = field(default_factory=list)
@@ -175,6 +176,8 @@ def build_view(pack: Pack, doc: dict) -> BuildView:
             item.violations = targets.get(item.path, [])
             for child in item.children:
                 child.violations = targets.get(child.path, [])
+        cv.deck_rows = None if any(d.violations for d in cv.deck) else \
+            tuple((d.path, d.card_id, d.name, d.tag, d.count) for d in cv.deck)
     build_level = rest + targets["points_limit"] + targets["name"]
     view = BuildView(doc, report, problems, chars, [v for v in build_level if v.severity == "error"],
                      [v for v in violations if v.severity != "error"])
