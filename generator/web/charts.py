@@ -97,15 +97,21 @@ def footprint_hexes(pack: Pack, build) -> Footprint | None:
     """The build's footprint as hex polygons, for sides whose base cards cover hexes."""
     if build is None or build.side not in footprint_sides(pack):
         return None
-    fp = footprint_of(pack, build)
+    return _drawn_footprint(footprint_of(pack, build).hexes)
+
+
+@functools.lru_cache(maxsize=256)
+def _drawn_footprint(hexes: frozenset) -> Footprint:
+    """Hex polygons of a set of hexes: a click seldom changes a build's footprint, so the
+    most recent are kept."""
     layout = hexgrid.Layout("pointy", 14.0)
-    x0, y0, x1, y1 = layout.bounds(fp.hexes)
+    x0, y0, x1, y1 = layout.bounds(hexes)
     polys = []
-    for h in sorted(fp.hexes):
+    for h in sorted(hexes):
         pts = " ".join(f"{x - x0 + 2:.1f},{y - y0 + 2:.1f}" for x, y in layout.corners(h))
         cx, cy = layout.center(h)
         polys.append(Hex(pts, f"{h[0]},{h[1]}", cx - x0 + 2, cy - y0 + 2))
-    return Footprint(tuple(polys), x1 - x0 + 4, y1 - y0 + 4, len(fp.hexes))
+    return Footprint(tuple(polys), x1 - x0 + 4, y1 - y0 + 4, len(hexes))
 
 
 def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None) -> dict:
