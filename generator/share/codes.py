@@ -21,9 +21,11 @@ Payload, in bits (uint: 3-bit groups, each with a continuation bit in front):
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 import os
+import weakref
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +48,8 @@ PREFIX = f"PNP{FORMAT}-"
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base32
 _DECODE = {ch: i for i, ch in enumerate(ALPHABET)}
 _DECODE.update({"I": 1, "L": 1, "O": 0})  # Crockford: read look-alikes as what they look like
+# RFC 4648's base32 digits to ours: the same 5-bit groups, so the C encoder does the work
+_FROM_RFC4648 = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", ALPHABET.encode("ascii"))
 WHERE = "share code"
 
 MAX_CHARACTERS = MAX_SHARED_CHARACTERS
@@ -159,11 +163,8 @@ class _Reader:
 
 
 def _b32encode(data: bytes) -> str:
-    bits = len(data) * 8
-    pad = (-bits) % 5
-    value = int.from_bytes(data, "big") << pad
-    chars = (bits + pad) // 5
-    return "".join(ALPHABET[(value >> (5 * (chars - 1 - i))) & 31] for i in range(chars))
+    """The data's bits in groups of 5, the last one filled with zero bits, one digit each."""
+    return base64.b32encode(data).rstrip(b"=").translate(_FROM_RFC4648).decode("ascii")
 
 
 def _problem(code: str, message: str, column: int = 1, **kw) -> InputError:
@@ -213,17 +214,31 @@ def build_hash(payload: bytes) -> str:
     return hashlib.sha256(payload).hexdigest()[:8]
 
 
+_TABLES: dict[int, tuple] = {}  # id(pack) -> (weak reference to the pack, its code tables)
+
+
+def _code_tables(pack: Pack) -> tuple[dict[str, int], int, int]:
+    """A pack's card index, index width and fingerprint, worked out once per loaded pack (a
+    pack is not changed once loaded; an entry goes when its pack does)."""
+    key = id(pack)
+    hit = _TABLES.get(key)
+    if hit is not None and hit[0]() is pack:
+        return hit[1]
+    ids = card_ids(pack)
+    tables = ({cid: i for i, cid in enumerate(ids)}, _index_width(len(ids)), pack_fingerprint(pack))
+    _TABLES[key] = (weakref.ref(pack, lambda _, key=key: _TABLES.pop(key, None)), tables)
+    return tables
+
+
 def payload_of(pack: Pack, build: Build) -> bytes:
     """The canonical bytes of a build (what a share code carries, before the checksum)."""
-    ids = card_ids(pack)
-    index = {cid: i for i, cid in enumerate(ids)}
-    width = _index_width(len(ids))
+    index, width, fingerprint = _code_tables(pack)
     _check_known(pack, build, index)
     sides = list(pack.spec.sides)
     w = _Writer()
     w.text(pack.spec.id)
     w.text(pack.spec.version)
-    w.put(pack_fingerprint(pack), 16)
+    w.put(fingerprint, 16)
     w.uint(sides.index(build.side))
     w.text(build.name)
     w.uint(UNLIMITED if build.unlimited else (0 if build.points_limit is None else build.points_limit + 1))

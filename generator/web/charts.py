@@ -4,26 +4,76 @@ points per character and per card type, each deck by the deck cards' first choic
 
 from __future__ import annotations
 
+import functools
+from typing import NamedTuple
+
 from generator.grids import hexgrid
 from generator.pack.model import Pack
 from generator.core.report import Report
 from generator.maps.checks import footprint_of, footprint_sides
 from generator.rules.draw_odds import first_choice_field, opening_odds
+from generator.web.common import per_pack
 
 BAR_W = 260.0  # the longest bar, in SVG units
 ROW_H = 18.0
+DECKS_KEPT = 512  # per pack: the decks whose charts are kept (_deck_charts)
+
+# A chart is made of tuples, so it can be the key of its drawn HTML (generator.web.fragments)
 
 
-def bars(pairs: list[tuple[str, int]], unit: str = "") -> dict | None:
+class Bar(NamedTuple):
+    label: str
+    value: int
+    y: float
+    w: float
+    text: str
+
+
+class Bars(NamedTuple):
+    rows: tuple
+    height: float
+    width: float
+
+
+class Hex(NamedTuple):
+    points: str
+    label: str
+    cx: float
+    cy: float
+
+
+class Footprint(NamedTuple):
+    hexes: tuple
+    width: float
+    height: float
+    size: int
+
+
+class OddsRow(NamedTuple):
+    label: str
+    cards: int
+    pct: int
+    exact: str
+    expected: str
+
+
+class Odds(NamedTuple):
+    drawn: int
+    pile: int
+    by: str
+    rows: tuple
+
+
+def bars(pairs: list[tuple[str, int]], unit: str = "") -> Bars | None:
     """A horizontal bar chart: one row per (label, value), the longest bar BAR_W wide."""
     pairs = [(label, value) for label, value in pairs if value]
     if not pairs:
         return None
     top = max(v for _, v in pairs) or 1
-    rows = [{"label": label, "value": value, "y": i * ROW_H, "w": max(2.0, BAR_W * value / top),
-             "text": f"{value}{unit[:-1] if value == 1 and unit.endswith('s') else unit}"}
-            for i, (label, value) in enumerate(pairs)]
-    return {"rows": rows, "height": len(rows) * ROW_H, "width": BAR_W}
+    rows = tuple(Bar(label, value, i * ROW_H, max(2.0, BAR_W * value / top),
+                     f"{value}{unit[:-1] if value == 1 and unit.endswith('s') else unit}")
+                 for i, (label, value) in enumerate(pairs))
+    return Bars(rows, len(rows) * ROW_H, BAR_W)
 
 
 def deck_field(pack: Pack, side) -> str | None:
@@ -43,19 +93,25 @@ def choice_field(pack: Pack, type_id: str) -> str | None:
     return first_choice_field(pack, type_id)
 
 
-def footprint_hexes(pack: Pack, build) -> dict | None:
+def footprint_hexes(pack: Pack, build) -> Footprint | None:
     """The build's footprint as hex polygons, for sides whose base cards cover hexes."""
     if build is None or build.side not in footprint_sides(pack):
         return None
-    fp = footprint_of(pack, build)
+    return _drawn_footprint(footprint_of(pack, build).hexes)
+
+
+@functools.lru_cache(maxsize=256)
+def _drawn_footprint(hexes: frozenset) -> Footprint:
+    """Hex polygons of a set of hexes: a click seldom changes a build's footprint, so the
+    most recent are kept."""
     layout = hexgrid.Layout("pointy", 14.0)
-    x0, y0, x1, y1 = layout.bounds(fp.hexes)
+    x0, y0, x1, y1 = layout.bounds(hexes)
     polys = []
-    for h in sorted(fp.hexes):
+    for h in sorted(hexes):
         pts = " ".join(f"{x - x0 + 2:.1f},{y - y0 + 2:.1f}" for x, y in layout.corners(h))
         cx, cy = layout.center(h)
-        polys.append({"points": pts, "label": f"{h[0]},{h[1]}", "cx": cx - x0 + 2, "cy": cy - y0 + 2})
-    return {"hexes": polys, "width": x1 - x0 + 4, "height": y1 - y0 + 4, "size": len(fp.hexes)}
+        polys.append(Hex(pts, f"{h[0]},{h[1]}", cx - x0 + 2, cy - y0 + 2))
+    return Footprint(tuple(polys), x1 - x0 + 4, y1 - y0 + 4, len(hexes))
 
 
 def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None) -> dict:
@@ -74,12 +130,27 @@ def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None)
         by_type[name] = by_type.get(name, 0) + line.total
     out["per_type"] = bars(sorted(by_type.items(), key=lambda kv: -kv[1]), " pts")
     field = deck_field(pack, side)
-    mixed = side.deck is not None and len(side.deck.types) > 1
-    decks = []
-    for i, char in enumerate(doc["characters"]):
-        deck = char.get("deck") or {}
-        if not deck:
-            continue
+    deck_charts = _deck_charts(pack)
+    decks = [dict(deck_charts(doc["side"], tuple(char["deck"].items())), index=i)
+             for i, char in enumerate(doc["characters"]) if char.get("deck")]
+    out["decks"] = decks
+    out["deck_field"] = field.replace("_", " ") if field else None
+    out["footprint"] = footprint_hexes(pack, build)
+    return {k: v for k, v in out.items() if v}
+
+
+@per_pack
+def _deck_charts(pack: Pack):
+    """A deck's charts from its cards and copies, in order: a click changes one deck at most,
+    so the others' are kept (per pack, the most recent DECKS_KEPT decks; a value is shared by
+    the answers that show it, so never changed)."""
+
+    @functools.lru_cache(maxsize=DECKS_KEPT)
+    def of(side_id: str, cards: tuple) -> dict:
+        side = pack.spec.sides[side_id]
+        deck = dict(cards)
+        field = deck_field(pack, side)
+        mixed = side.deck is not None and len(side.deck.types) > 1
         by_value: dict[str, int] = {}
         by_copies: dict[int, int] = {}
         fields: list[str] = []  # what this deck was broken down by, in order met
@@ -96,14 +167,10 @@ def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None)
             fields += [label] if label not in fields else []
             by_value[value] = by_value.get(value, 0) + n
             by_copies[n] = by_copies.get(n, 0) + 1
-        decks.append({"index": i, "by_value": bars(sorted(by_value.items(), key=lambda kv: -kv[1])),
-                      "field": " / ".join(fields),
-                      "by_copies": bars([(f"{n}×", by_copies[n]) for n in sorted(by_copies)], " cards"),
-                      "by_cost": by_cost(pack, side, deck), "odds": odds_rows(pack, side, deck)})
-    out["decks"] = decks
-    out["deck_field"] = field.replace("_", " ") if field else None
-    out["footprint"] = footprint_hexes(pack, build)
-    return {k: v for k, v in out.items() if v}
+        return {"by_value": bars(sorted(by_value.items(), key=lambda kv: -kv[1])), "field": " / ".join(fields),
+                "by_copies": bars([(f"{n}×", by_copies[n]) for n in sorted(by_copies)], " cards"),
+                "by_cost": by_cost(pack, side, deck), "odds": odds_rows(pack, side, deck)}
+    return of
 
 
 def by_cost(pack: Pack, side, deck: dict) -> dict | None:
@@ -122,14 +189,14 @@ def by_cost(pack: Pack, side, deck: dict) -> dict | None:
     return {"chart": chart, "label": label} if chart else None
 
 
-def odds_rows(pack: Pack, side, deck: dict) -> dict | None:
+def odds_rows(pack: Pack, side, deck: dict) -> Odds | None:
     """The opening draw's odds as rows a table (and its percentage bars) shows."""
     odds = opening_odds(pack, side, deck)
     if odds is None:
         return None
-    rows = [{"label": g.label, "cards": g.cards, "pct": round(100 * g.at_least_one),
-             "exact": f"{100 * g.at_least_one:.1f}", "expected": f"{g.expected:.1f}"} for g in odds.groups]
-    return {"drawn": odds.drawn, "pile": odds.pile, "by": odds.by, "rows": rows}
+    rows = tuple(OddsRow(g.label, g.cards, round(100 * g.at_least_one), f"{100 * g.at_least_one:.1f}",
+                         f"{g.expected:.1f}") for g in odds.groups)
+    return Odds(odds.drawn, odds.pile, odds.by, rows)
 
 
 def character_name(pack: Pack, side, index: int, char: dict) -> str:

@@ -9,6 +9,7 @@ command lines (a web player has buttons for those)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from generator.core.errors import InputError
@@ -105,31 +106,43 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
     return []
 
 
-def _still_there(pack: Pack, doc: dict, v: Violation) -> bool:
+UNREADABLE = "unreadable"  # _after: the change leaves a build the loader refuses, so nothing is fixed
+
+
+def _after(pack: Pack, doc: dict, op: dict):
+    """The (rule, path) of every violation left once `op` is made on a copy of `doc` (a
+    document clean_document made); None when the change cannot be made, UNREADABLE when it
+    leaves a build that cannot be read."""
     try:
-        report = validate_build(pack, to_build(doc, pack))
+        changed = apply_op(doc, parse_op(op), pack, cleaned=True)
     except InputError:
-        return True
-    return any(o.rule == v.rule and o.path == v.path for o in report.violations)
+        return None
+    try:
+        report = validate_build(pack, to_build(changed, pack))
+    except InputError:
+        return UNREADABLE
+    return {(o.rule, o.path) for o in report.violations}
 
 
 def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str, dict]]:
-    """For each violation (by `key`) that has one, the button that fixes it: (label, change)."""
+    """For each violation (by `key`) that has one, the button that fixes it: (label, change).
+    A change offered for several violations is made and validated once."""
     out: dict[tuple, tuple[str, dict]] = {}
     if report is None:
         return out
     tried = 0
+    left_after: dict = {}  # a change as JSON -> what _after found
     for v in report.sorted_violations():
         if tried >= MAX_TRIED:
             break
         options = candidates(pack, doc, v)
         tried += bool(options)
         for label, op in options:
-            try:
-                changed = apply_op(doc, parse_op(op), pack)
-            except InputError:
-                continue
-            if not _still_there(pack, changed, v):
+            op_key = json.dumps(op, sort_keys=True)
+            if op_key not in left_after:
+                left_after[op_key] = _after(pack, doc, op)
+            left = left_after[op_key]
+            if left is not None and left is not UNREADABLE and (v.rule, v.path) not in left:
                 out[key(v)] = (label, op)
                 break
     return out

@@ -27,18 +27,18 @@ def digest(*parts) -> bytes:
 
 
 class Recent:
-    """A least-recently-used map of answers (bytes), at most `max_bytes` of them (keys and the
+    """A least-recently-used map of answers (bytes, or text: generator.web.fragments), at most `max_bytes` of them (keys and the
     map's own bookkeeping, about 200 bytes an entry, not counted), safe to share between the
-    threads of one worker (FastAPI runs the editor's route on a thread pool)."""
+    threads of one worker (the editor answers on the event loop; other routes run on FastAPI's thread pool)."""
 
     def __init__(self, max_bytes: int = MAX_BYTES, max_entry: int = MAX_ENTRY):
         self.max_bytes, self.max_entry = max_bytes, max_entry
-        self._items: OrderedDict[bytes, bytes] = OrderedDict()
+        self._items: OrderedDict = OrderedDict()  # key -> bytes or str
         self._size = 0
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
-    def get(self, key: bytes) -> bytes | None:
+    def get(self, key) -> bytes | str | None:
         with self._lock:
             text = self._items.get(key)
             if text is None:
@@ -48,7 +48,7 @@ class Recent:
             self.hits += 1
             return text
 
-    def put(self, key: bytes, text: bytes) -> None:
+    def put(self, key, text: bytes | str) -> None:
         size = len(text)
         if size > self.max_entry:
             return

@@ -16,6 +16,7 @@ from generator.core.errors import Problem
 from generator.core.limits import MAX_POINTS
 from generator.core.report import reports_document
 from generator.web.fixes import words
+from generator.web.fragments import Fragments
 from generator.web.rulebook import card_terms, linked_keywords
 
 HERE = Path(__file__).parent
@@ -23,13 +24,15 @@ HERE = Path(__file__).parent
 
 def templates() -> Environment:
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
-                      trim_blocks=True, lstrip_blocks=True)
+                      trim_blocks=True, lstrip_blocks=True,
+                      auto_reload=False)  # package files, read once per worker: no stat of each template per page
     env.filters["docjson"] = doc_json
     env.filters["rules"] = rules_html
     env.filters["words"] = words
     env.filters["keywords"] = linked_keywords
     env.filters["terms"] = card_terms
     env.globals["MAX_POINTS"] = MAX_POINTS  # the points box's bound, as the page document takes it
+    env.globals["kept"] = Fragments(env)  # the editor's rows and charts, drawn once per worker (web/fragments.py)
     env.policies["json.dumps_function"] = _dumps  # `tojson`: the same text, without a new encoder per call
     return env
 

@@ -318,9 +318,10 @@ def parse_op(data) -> Op:
     return Op(valid.op, valid.char, valid.card, valid.piece, valid.index, valid.delta or 1, valid.place, value)
 
 
-def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
-    """The build document after one change made in the page."""
-    doc = clean_document(doc, pack)
+def apply_op(doc: dict, op: Op, pack: Pack, cleaned: bool = False) -> dict:
+    """The build document after one change made in the page. `cleaned`: `doc` is already
+    clean_document's answer (the editor's route, a fix tried), so it is copied, not checked again."""
+    doc = _copied(doc) if cleaned else clean_document(doc, pack)
     side = side_of(pack, doc)
     base = side.base
     chars = doc["characters"]
@@ -390,6 +391,15 @@ def apply_op(doc: dict, op: Op, pack: Pack) -> dict:
                 _card(pack, card, doc["side"], "deck")
             deck[card] = min(count, MAX_COPIES)
     return clean_document(doc, pack)
+
+
+def _copied(value):
+    """A copy of a clean document (dicts, lists and plain values) that a change can alter."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    return value
 
 
 def _card(pack: Pack, card_id, side_id: str, place: str | None) -> str:

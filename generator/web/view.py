@@ -51,6 +51,8 @@ class CharView:
     deck_size: int | None
     points: int = 0
     stats: dict = field(default_factory=dict)
+    stat_rows: tuple = ()  # the statistics shown: (label, value) pairs
+    deck_rows: tuple | None = None  # a deck with no violation at a card: its rows, drawn as one part
     slots_used: int | None = None
     slots_total: int | None = None
     violations: list = field(default_factory=list)
@@ -174,6 +176,8 @@ def build_view(pack: Pack, doc: dict) -> BuildView:
             item.violations = targets.get(item.path, [])
             for child in item.children:
                 child.violations = targets.get(child.path, [])
+        cv.deck_rows = None if any(d.violations for d in cv.deck) else \
+            tuple((d.path, d.card_id, d.name, d.tag, d.count) for d in cv.deck)
     build_level = rest + targets["points_limit"] + targets["name"]
     view = BuildView(doc, report, problems, chars, [v for v in build_level if v.severity == "error"],
                      [v for v in violations if v.severity != "error"])
@@ -181,6 +185,7 @@ def build_view(pack: Pack, doc: dict) -> BuildView:
     view.stat_labels = display.stat_labels(pack, side)
     for cv in chars:
         cv.stats = {k: cv.stats[k] for k in view.stat_labels if k in cv.stats}
+        cv.stat_rows = tuple((view.stat_labels.get(k, k.replace("_", " ")), v) for k, v in cv.stats.items())
     if report is not None and report.points is not None:
         view.total = report.points.total
     view.limit, view.limit_source = limit_source(pack, doc, report)
@@ -201,12 +206,14 @@ def _char_view(pack: Pack, doc: dict, i: int, char: dict, targets: dict, report:
     targets[cpath] = []
     targets[cpath + ".deck"] = []
 
+    shown = card_rows(pack)
+
     def item(card_id, path, count=1, index=None):
-        card = pack.cards.get(card_id)
+        row = shown.get(card_id)
         targets[path] = []
-        return Item(path, card_id, card.name if card else card_id, card.points if card else None,
-                    pack.spec.card_types[card.type].name if card else "unknown card", count, index, card is not None,
-                    tag=card_tag(pack, card) if card else "unknown card")
+        if row is None:
+            return Item(path, card_id, card_id, None, "unknown card", count, index, False, tag="unknown card")
+        return Item(path, card_id, row[0], row[1], row[2], count, index, True, tag=row[3])
 
     bases, equipment = [], []
     if base.many:
@@ -274,6 +281,14 @@ def _slots(pack: Pack, bases: list, equipment: list) -> tuple[int | None, int | 
     used = sum(value(e.card_id, use_field) for b in bases for e in b.children)
     used += sum(value(e.card_id, use_field) for e in equipment)
     return used, total
+
+
+@per_pack
+def card_rows(pack: Pack) -> dict[str, tuple]:
+    """What a card's row in a character's lists shows of the card: card id -> (name, points,
+    type name, tag), worked out once per pack."""
+    return {cid: (card.name, card.points, pack.spec.card_types[card.type].name, card_tag(pack, card))
+            for cid, card in pack.cards.items()}
 
 
 def card_tag(pack: Pack, card, owner: bool = False) -> str:
