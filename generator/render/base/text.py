@@ -11,7 +11,7 @@ render loop cheap.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import pyphen
@@ -41,12 +41,14 @@ class Style:
     bold: bool = False
     italic: bool = False
     keyword: bool = False
+    font: str = field(init=False, compare=False, repr=False)  # read for every run measured and placed
 
-    @property
-    def font(self) -> str:
+    def __post_init__(self):
         if self.bold or self.keyword:
-            return BOLD_ITALIC if self.italic else BOLD
-        return ITALIC if self.italic else REGULAR
+            font = BOLD_ITALIC if self.italic else BOLD
+        else:
+            font = ITALIC if self.italic else REGULAR
+        object.__setattr__(self, "font", font)
 
 
 # The eight styles a run can have, made once (every run of every card text takes one).
@@ -196,24 +198,38 @@ class TextFitter:
         return sum(self.run_width(r, size) for r in word)
 
     def parsed(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
+        return self._parse(text, font)[0]
+
+    def _parse(self, text: str, font: str) -> tuple[list, list]:
+        """The paragraphs of words, and per word its width at 1 pt when it is one run of text
+        (most words; width at a size = that times the size, the same float word_width gives),
+        else None."""
         hit = self._parsed.get((text, font))
         if hit is None:
-            hit = self._parsed[(text, font)] = self.styler.paragraphs(text, font)
+            paragraphs = self.styler.paragraphs(text, font)
+            units = [[self.unit_width(self.family[w[0].style.font], w[0].value)
+                      if len(w) == 1 and w[0].kind == "text" else None for w in para] for para in paragraphs]
+            hit = self._parsed[(text, font)] = (paragraphs, units)
         return hit
 
     # ---- layout ---------------------------------------------------------------------
     def layout(self, text: str, width: float, size: float, leading_ratio: float = 1.18,
                hyphenate: bool = True, font: str = "regular") -> Layout:
+        return self._placed(text, self._break(text, width, size, hyphenate, font), size, leading_ratio)
+
+    def _break(self, text: str, width: float, size: float, hyphenate: bool, font: str) -> list:
+        """Line breaking alone: rows of (words with their widths, paragraph end). fit() tries
+        several sizes on rows and places the runs (_placed) of the one it keeps."""
         space = self.unit_width(self.regular, " ") * size
-        rtl = has_rtl(text)  # else no line needs the bidi reorder (its words are pieces of the text)
-        lines: list[Line] = []
-        for para in self.parsed(text, font):
+        rows: list = []
+        paragraphs, units = self._parse(text, font)
+        for para, para_units in zip(paragraphs, units):
             current: list[tuple[list[Run], float]] = []
             used = 0.0
-            queue = list(para)
-            while queue:
-                word = queue.pop(0)
-                w = self.word_width(word, size)
+            stack = list(zip(reversed(para), reversed(para_units)))  # the next word last
+            while stack:
+                word, unit = stack.pop()
+                w = unit * size if unit is not None else self.word_width(word, size)
                 gap = space if current else 0.0
                 if used + gap + w <= width + 1e-6:
                     current.append((word, w))
@@ -224,21 +240,46 @@ class TextFitter:
                 if split is None and not current:
                     split = self._force_split(word, width, size)
                     if split is None:  # a lone icon wider than the box: keep it; fit() rejects the size
-                        lines.append(self._line([(word, w)], size, space, False, rtl))
+                        rows.append(([(word, w)], False))
                         continue
                 if split is not None:
                     head, tail = split
                     current.append((head, self.word_width(head, size)))
-                    queue.insert(0, tail)
-                lines.append(self._line(current, size, space, False, rtl))
+                    stack.append((tail, None))
+                rows.append((current, False))
                 current, used = [], 0.0
                 if split is None:
-                    queue.insert(0, word)
-            lines.append(self._line(current, size, space, True, rtl))
+                    stack.append((word, unit))
+            rows.append((current, True))
+        return rows
+
+    @staticmethod
+    def _height(rows: list, size: float, leading_ratio: float) -> tuple[float, float]:
+        """The leading and the height of rows (or lines): a paragraph's end adds a gap."""
         leading = size * leading_ratio
-        gaps = sum(1 for ln in lines[:-1] if ln.paragraph_end) * size * 0.35
-        height = len(lines) * leading + gaps if lines else 0.0
-        return Layout(size, leading, tuple(lines), height)
+        gaps = sum(1 for row in rows[:-1] if row[-1]) * size * 0.35
+        return leading, (len(rows) * leading + gaps if rows else 0.0)
+
+    def _placed(self, text: str, rows: list, size: float, leading_ratio: float) -> Layout:
+        space = self.unit_width(self.regular, " ") * size
+        rtl = has_rtl(text)  # else no line needs the bidi reorder (its words are pieces of the text)
+        lines = tuple(self._line(words, size, space, end, rtl) for words, end in rows)
+        leading, height = self._height(rows, size, leading_ratio)
+        return Layout(size, leading, lines, height)
+
+    def _row_width(self, words, size: float, space: float) -> float:
+        """A left-to-right row's width: _line's `x` at its end, added up in the same order
+        (so the same float) without placing runs."""
+        x = 0.0
+        for i, (word, word_w) in enumerate(words):
+            if i:
+                x += space
+            if len(word) == 1 and word_w:
+                x += word_w
+            else:
+                for run in word:
+                    x += self.run_width(run, size)
+        return x
 
     def _line(self, words, size, space, paragraph_end, rtl: bool = True) -> Line:
         runs = []
@@ -291,20 +332,23 @@ class TextFitter:
         return None
 
     def _single_line(self, text, width, height, size, leading_ratio, font) -> Layout | None:
-        paragraphs = self.parsed(text, font)
+        paragraphs, units = self._parse(text, font)
         if len(paragraphs) != 1 or size * leading_ratio > height + 1e-6:
             return None
         words = paragraphs[0]
         space = self.unit_width(self.regular, " ") * size
         total, limit = 0, width + 1e-6
-        for w in words:
-            total += self.word_width(w, size)
+        measured = []
+        for word, unit in zip(words, units[0]):
+            w = unit * size if unit is not None else self.word_width(word, size)
+            measured.append((word, w))
+            total += w
             if total > limit:  # longer still with the rest and the spaces: not one line
                 return None
         total += space * (len(words) - 1)
         if total > limit:
             return None
-        line = self._line([(w, 0.0) for w in words], size, space, True, has_rtl(text))
+        line = self._line(measured, size, space, True, has_rtl(text))
         return Layout(size, size * leading_ratio, (line,), size * leading_ratio)
 
     # ---- fitting --------------------------------------------------------------------
@@ -322,27 +366,37 @@ class TextFitter:
             self.cache[key] = single
             return single
 
-        def fits(lay):
-            return lay.height <= height + 1e-6 and all(ln.width <= width + 1e-6 for ln in lay.lines)
+        rtl = has_rtl(text)
 
-        best = self.layout(text, width, max_size, leading_ratio, hyphenate, font)
-        if not fits(best):  # most text fits at full size; search only when it does not
-            best = None
+        def fits(size):
+            """The rows at this size if they fit the box, else None."""
+            rows = self._break(text, width, size, hyphenate, font)
+            if self._height(rows, size, leading_ratio)[1] > height + 1e-6:
+                return None
+            if rtl:  # a line's words are reordered before they are placed: measure the placed lines
+                widths = [ln.width for ln in self._placed(text, rows, size, leading_ratio).lines]
+            else:
+                space = self.unit_width(self.regular, " ") * size
+                widths = [self._row_width(words, size, space) for words, _ in rows]
+            return rows if all(w <= width + 1e-6 for w in widths) else None
+
+        best, best_size = fits(max_size), max_size
+        if best is None:  # most text fits at full size; search only when it does not
             lo, hi = 0, int(round((max_size - min_size) / 0.25)) - 1
             while lo <= hi:  # sizes min_size + k * 0.25
                 mid = (lo + hi) // 2
-                lay = self.layout(text, width, min_size + mid * 0.25, leading_ratio, hyphenate, font)
-                if fits(lay):
-                    best, lo = lay, mid + 1
+                rows = fits(min_size + mid * 0.25)
+                if rows is not None:
+                    best, best_size, lo = rows, min_size + mid * 0.25, mid + 1
                 else:
                     hi = mid - 1
         if best is None:
-            lay = self.layout(text, width, min_size, leading_ratio, hyphenate, font)
-            error = FitError(len(lay.lines), min_size, lay.height - height)
+            rows = self._break(text, width, min_size, hyphenate, font)
+            error = FitError(len(rows), min_size, self._height(rows, min_size, leading_ratio)[1] - height)
             self.cache[key] = error
             raise error
-        self.cache[key] = best
-        return best
+        lay = self.cache[key] = self._placed(text, best, best_size, leading_ratio)
+        return lay
 
 
 def _space(cache: dict, font: str) -> float:
