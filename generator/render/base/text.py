@@ -100,47 +100,42 @@ class TextStyler:
         self.token_re = re.compile("|".join(parts))
 
     def paragraphs(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
-        """Paragraphs → words → runs."""
+        """Paragraphs → words → runs. (Every card text passes here: the loop keeps the current
+        styles in hand and tests the commonest tokens first.)"""
         text = text.replace("\r\n", "\n").strip()
         paragraphs: list[list[list[Run]]] = [[]]
         word: list[Run] = []
         base_bold, base_italic = "bold" in font, "italic" in font  # the element's font
         marked_bold = marked_italic = False  # markup adds emphasis; it never removes the base
-
-        def style(keyword=False):
-            return STYLES[(base_bold or marked_bold, base_italic or marked_italic, keyword)]
-
+        plain, keyword = STYLES[(base_bold, base_italic, False)], STYLES[(base_bold, base_italic, True)]
         # every run is a piece of the text: with no Arabic letter in it, no run needs shaping
-        shape = shape_arabic if ARABIC.search(text) else str
-
-        def end_word():
-            nonlocal word
-            if word:
-                paragraphs[-1].append(word)
-                word = []
+        shape = shape_arabic if ARABIC.search(text) else None
+        icons = self.icons
 
         for m in self.token_re.finditer(text):
             kind = m.lastgroup
-            value = m.group()
-            if kind == "nl":
-                end_word()
-                if paragraphs[-1]:
+            if kind == "other" or kind == "kw" or (kind == "icon" and m.group()[1:-1] not in icons):
+                value = m.group()
+                word.append(Run("text", shape(value) if shape else value, keyword if kind == "kw" else plain))
+            elif kind == "space" or kind == "nl":
+                if word:
+                    paragraphs[-1].append(word)
+                    word = []
+                if kind == "nl" and paragraphs[-1]:
                     paragraphs.append([])
-            elif kind == "space":
-                end_word()
+            elif kind == "icon":
+                word.append(Run("icon", m.group()[1:-1], plain))
             elif kind == "esc":  # `\*`: a literal asterisk
-                word.append(Run("text", "*", style()))
-            elif kind == "bold":
-                marked_bold = not marked_bold
-            elif kind == "ital":
-                marked_italic = not marked_italic
-            elif kind == "icon" and value[1:-1] in self.icons:
-                word.append(Run("icon", value[1:-1], style()))
-            elif kind == "kw":
-                word.append(Run("text", shape(value), style(keyword=True)))
-            else:
-                word.append(Run("text", shape(value), style()))
-        end_word()
+                word.append(Run("text", "*", plain))
+            else:  # `**` or `*`: emphasis on or off from here
+                if kind == "bold":
+                    marked_bold = not marked_bold
+                else:
+                    marked_italic = not marked_italic
+                bold, italic = base_bold or marked_bold, base_italic or marked_italic
+                plain, keyword = STYLES[(bold, italic, False)], STYLES[(bold, italic, True)]
+        if word:
+            paragraphs[-1].append(word)
         return [p for p in paragraphs if p]
 
 
