@@ -10,6 +10,7 @@ render loop cheap.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -394,10 +395,22 @@ class TextFitter:
         return lay
 
 
-def _space(cache: dict, font: str) -> float:
-    if font not in cache:
-        cache[font] = stringWidth(" ", font, 1.0)
-    return cache[font]
+@functools.lru_cache(maxsize=64)
+def _space(font: str) -> float:
+    return stringWidth(" ", font, 1.0)
+
+
+@functools.lru_cache(maxsize=256)
+def _colour(value: str):
+    """A text colour (#rrggbb) as ReportLab's Color, made once per value: every text element
+    of every card sets one, and ReportLab only reads it."""
+    return HexColor(value)
+
+
+@functools.lru_cache(maxsize=256)
+def _ascent_descent(size: float) -> tuple[float, float]:
+    """The built-in regular face's ascent and descent at a size (lines and icons sit on them)."""
+    return getAscent(REGULAR, size), getDescent(REGULAR, size)
 
 
 def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: float,
@@ -406,13 +419,14 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
     """Draw a fitted layout with its first line's top at `top` (points, y up); keywords in
     `keyword_color` when given (else the colour the fitter gave them)."""
     size = layout.size
-    ascent = getAscent(REGULAR, size)
+    ascent, descent = _ascent_descent(size)
     y = top
     if valign_height is not None and valign != "top":
         spare = valign_height - layout.height
         y -= spare / 2 if valign == "middle" else spare
-    base_color = HexColor(color)
-    space_w: dict = {}
+    base_color = _colour(color)
+    # Every string is placed with setTextOrigin, so ReportLab's textOut measuring each one to
+    # move its cursor is wasted: _textOut writes the same operators without measuring.
     text = canvas.beginText()
     current_font = current_color = None
     icon_calls = []
@@ -428,27 +442,27 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
             if run.kind == "icon":
                 icon_size = size * ICON_SCALE
                 icon_calls.append((run.value, x + offset + run.x + size * 0.04,
-                                   baseline + getDescent(REGULAR, size) * 0.35, icon_size))
+                                   baseline + descent * 0.35, icon_size))
                 continue
             col = (keyword_color or run.color) if run.color else color
             if pending and run.font == current_font and col == current_color and pending_end is not None \
-                    and abs(run.x - pending_end - _space(space_w, run.font) * size) < 0.01:
+                    and abs(run.x - pending_end - _space(run.font) * size) < 0.01:
                 pending += " " + run.value  # same style, one space apart: one string
                 pending_end = run.x + run.width
                 continue
             if pending:
                 text.setTextOrigin(x + offset + pending_x, baseline)
-                text.textOut(pending)
+                text._textOut(pending)
             if run.font != current_font:
                 text.setFont(run.font, size)
                 current_font = run.font
             if col != current_color:
-                text.setFillColor(HexColor(col) if col != color else base_color)
+                text.setFillColor(_colour(col) if col != color else base_color)
                 current_color = col
             pending, pending_x, pending_end = run.value, run.x, run.x + run.width
         if pending:
             text.setTextOrigin(x + offset + pending_x, baseline)
-            text.textOut(pending)
+            text._textOut(pending)
         y -= layout.leading + (size * 0.35 if line.paragraph_end else 0.0)
     canvas.drawText(text)
     for name, ix, iy, isize in icon_calls:
