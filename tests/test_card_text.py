@@ -251,3 +251,18 @@ def test_fit_on_rows_matches_the_placed_layouts(text):
     got = fitter.fit(text, width, height, top, low)
     assert got == fitter.layout(text, width, fitting[0])
     assert got.size == fitting[0]
+
+
+@pytest.mark.parametrize("text", [
+    "Plain words only", "  lead and trail\t tabs  ", "one\n\ntwo paragraphs\n  \nthree", "(Stunned) in brackets",
+    "Stunned first", "not-Stunned hyphen", "no\u00a0break space", "thin\u2009space", "carriage\rreturn",
+    "x\u2028line separator", "Deal :damage:2", "a * b", "esc \\* star", "**bold** word", "ratio 3:1", "سلام",
+    "Ünïcödé — dashes · dots", "",
+])
+@pytest.mark.parametrize("font", ["regular", "bold-italic"])
+def test_plain_text_shortcut_gives_the_tokenizers_runs(text, font):
+    """paragraphs() skips the tokenizer for plain text (no marks, keywords or odd whitespace);
+    for every text its answer is the tokenizer's."""
+    styler = TextStyler(["Stunned", "Move"])
+    prepared = text.replace("\r\n", "\n").strip()
+    assert styler.paragraphs(text, font) == styler._tokenized(prepared, font)

@@ -99,11 +99,28 @@ class TextStyler:
             parts.append(rf"(?P<kw>(?<![\w-])(?:{keyword_re})(?![\w-]))")
         parts.append(r"(?P<other>(?:[^\s*:\\]|\\(?!\*))+|:)")
         self.token_re = re.compile("|".join(parts))
+        # Plain text: no mark (`*`, `:`, `\`), no whitespace but spaces, tabs and new lines, no
+        # keyword anywhere (the tokenizer finds keywords only where this search finds them too).
+        # Its words are then exactly str.split()'s, one run each.
+        plain = [r"[*:\\]", r"[^\S \t\n]"] + ([rf"(?<![\w-])(?:{keyword_re})(?![\w-])"] if keyword_re else [])
+        self.not_plain_re = re.compile("|".join(plain))
 
     def paragraphs(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
-        """Paragraphs → words → runs. (Every card text passes here: the loop keeps the current
-        styles in hand and tests the commonest tokens first.)"""
+        """Paragraphs → words → runs."""
         text = text.replace("\r\n", "\n").strip()
+        if self.not_plain_re.search(text) or ARABIC.search(text):
+            return self._tokenized(text, font)
+        style = STYLES[("bold" in font, "italic" in font, False)]
+        paragraphs = []
+        for line in text.split("\n"):
+            words = line.split()
+            if words:
+                paragraphs.append([[Run("text", w, style)] for w in words])
+        return paragraphs
+
+    def _tokenized(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
+        """Paragraphs → words → runs, token by token. (Every marked-up card text passes here: the
+        loop keeps the current styles in hand and tests the commonest tokens first.)"""
         paragraphs: list[list[list[Run]]] = [[]]
         word: list[Run] = []
         base_bold, base_italic = "bold" in font, "italic" in font  # the element's font
@@ -203,8 +220,19 @@ class TextFitter:
         hit = self._parsed.get((text, font))
         if hit is None:
             paragraphs = self.styler.paragraphs(text, font)
-            units = [[self.unit_width(self.family[w[0].style.font], w[0].value)
-                      if len(w) == 1 and w[0].kind == "text" else None for w in para] for para in paragraphs]
+            widths, family = self._widths, self.family
+            units = []
+            for para in paragraphs:
+                row = []
+                for w in para:
+                    if len(w) == 1 and w[0].kind == "text":
+                        run = w[0]
+                        font_name = family[run.style.font]
+                        u = widths.get((font_name, run.value))
+                        row.append(u if u is not None else self.unit_width(font_name, run.value))
+                    else:
+                        row.append(None)
+                units.append(row)
             hit = self._parsed[(text, font)] = (paragraphs, units)
         return hit
 
