@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import pyphen
-from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
 
+from generator.render.base.colors import hex_color
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_fonts
 from generator.render.base.icons import known_icons
 from generator.render.base.scripts import ARABIC, has_rtl, rtl_text, shape_arabic, visual_words
@@ -429,13 +429,6 @@ def _space(font: str) -> float:
 
 
 @functools.lru_cache(maxsize=256)
-def _colour(value: str):
-    """A text colour (#rrggbb) as ReportLab's Color, made once per value: every text element
-    of every card sets one, and ReportLab only reads it."""
-    return HexColor(value)
-
-
-@functools.lru_cache(maxsize=256)
 def _ascent_descent(size: float) -> tuple[float, float]:
     """The built-in regular face's ascent and descent at a size (lines and icons sit on them)."""
     return getAscent(REGULAR, size), getDescent(REGULAR, size)
@@ -452,7 +445,7 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
     if valign_height is not None and valign != "top":
         spare = valign_height - layout.height
         y -= spare / 2 if valign == "middle" else spare
-    base_color = _colour(color)
+    base_color = hex_color(color)
     # Every string is placed with setTextOrigin, so ReportLab's textOut measuring each one to
     # move its cursor is wasted: _textOut writes the same operators without measuring.
     text = canvas.beginText()
@@ -485,7 +478,7 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
                 text.setFont(run.font, size)
                 current_font = run.font
             if col != current_color:
-                text.setFillColor(_colour(col) if col != color else base_color)
+                text.setFillColor(hex_color(col) if col != color else base_color)
                 current_color = col
             pending, pending_x, pending_end = run.value, run.x, run.x + run.width
         if pending:
