@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 from generator.cli import main
 from generator.render.base.scripts import strip_invisible, unmatched_markup
-from generator.render.base.text import TextFitter, TextStyler
+from generator.render.base.text import FitError, TextFitter, TextStyler
 
 SIZES = Path(__file__).resolve().parent / "fixtures" / "packs" / "sizes"
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")  # Debian fonts-dejavu-core: has Hebrew
@@ -212,3 +212,57 @@ def test_unshare_finds_the_pack_and_schema_takes_a_pack_name(tmp_path, monkeypat
         "build.tactics.schema.json", "cards.tactics.schema.json", "game.schema.json", "layout.schema.json"]
     layout = __import__("json").loads((tmp_path / "s" / "layout.schema.json").read_text())
     assert "size" in layout["properties"] and "elements" in layout["properties"]
+
+
+FIT_TEXTS = [
+    "Deal :damage:2 to a **burning** foe, then *rest* a round.",
+    "Roll 2 dice; on a double, **Stunned** and*over*run.\n\nSecond paragraph with extraordinarily unbreakable words.",
+    "Supercalifragilisticexpialidocious antidisestablishmentarianism :shield::shield::shield: end",
+    "One.",
+    "far too many words for the box " * 30,  # does not fit even at the smallest size
+]
+
+
+@pytest.mark.parametrize("text", FIT_TEXTS)
+def test_fit_on_rows_matches_the_placed_layouts(text):
+    """fit() tries sizes on unplaced rows (_break, _row_width); the layout it keeps must be the one
+    the placed layouts give: the largest 0.25 pt step whose placed lines all fit, or the full
+    size. A row's width must be its placed line's width to the last bit (the same sum)."""
+    fitter = TextFitter(["Stunned"])
+    width, height, top, low = 120.0, 60.0, 10.0, 4.0
+    for k in range(int((top - low) / 0.25) + 1):
+        size = low + k * 0.25
+        rows = fitter._break(text, width, size, True, "regular")
+        space = fitter.unit_width(fitter.regular, " ") * size
+        placed = fitter.layout(text, width, size)
+        assert [fitter._row_width(words, size, space) for words, _ in rows] == [ln.width for ln in placed.lines]
+
+    def fits(lay):
+        return lay.height <= height + 1e-6 and all(ln.width <= width + 1e-6 for ln in lay.lines)
+
+    sizes = [top] + [low + k * 0.25 for k in range(int((top - low) / 0.25) - 1, -1, -1)]
+    fitting = [s for s in sizes if fits(fitter.layout(text, width, s))]
+    if not fitting:
+        with pytest.raises(FitError) as info:
+            fitter.fit(text, width, height, top, low)
+        at_low = fitter.layout(text, width, low)
+        assert (info.value.needed_lines, info.value.overflow_pt) == (len(at_low.lines), at_low.height - height)
+        return
+    got = fitter.fit(text, width, height, top, low)
+    assert got == fitter.layout(text, width, fitting[0])
+    assert got.size == fitting[0]
+
+
+@pytest.mark.parametrize("text", [
+    "Plain words only", "  lead and trail\t tabs  ", "one\n\ntwo paragraphs\n  \nthree", "(Stunned) in brackets",
+    "Stunned first", "not-Stunned hyphen", "no\u00a0break space", "thin\u2009space", "carriage\rreturn",
+    "x\u2028line separator", "Deal :damage:2", "a * b", "esc \\* star", "**bold** word", "ratio 3:1", "سلام",
+    "Ünïcödé — dashes · dots", "",
+])
+@pytest.mark.parametrize("font", ["regular", "bold-italic"])
+def test_plain_text_shortcut_gives_the_tokenizers_runs(text, font):
+    """paragraphs() skips the tokenizer for plain text (no marks, keywords or odd whitespace);
+    for every text its answer is the tokenizer's."""
+    styler = TextStyler(["Stunned", "Move"])
+    prepared = text.replace("\r\n", "\n").strip()
+    assert styler.paragraphs(text, font) == styler._tokenized(prepared, font)

@@ -377,3 +377,38 @@ def test_card_text_is_set_in_the_pack_font(pack_copy, tmp_path):
     for _, f in (page["/Resources"].get("/Font") or {}).items():
         fonts.add(str(f.get_object()["/BaseFont"]))
     assert any(name.endswith("BitstreamVeraSans-BoldOblique") for name in fonts), fonts
+
+
+def test_one_environment_refuses_every_hostile_template_again_with_its_answers_kept(layout_context, monkeypatch):
+    """The sandbox keeps its safe-attribute answers per (class, name): warmed by the reads
+    layouts make, asked twice, it still refuses every hostile template, and still reads."""
+    from generator.render.base.layout import SAFE_ATTRIBUTE_MEMO
+    monkeypatch.setenv("PNP_CONTAINMENT_SECRET", SECRET)
+    env = make_environment()
+    safe = "{{ card.name }}|{{ stats.health.name }}|{{ card.fields.get('x', 1) }}|{{ set.color | tint(0.5) }}"
+    first = env.from_string(safe).render(layout_context)
+    for _ in range(2):
+        for source in HOSTILE:
+            try:
+                out = env.from_string(source).render(layout_context)
+            except (SecurityError, TemplateError, TypeError) as exc:
+                assert SECRET not in str(exc)
+            else:
+                pytest.fail(f"the sandbox let `{source}` render: {out[:200]!r}")
+        assert env.from_string(safe).render(layout_context) == first
+    assert 0 < len(env._safe_attributes) < SAFE_ATTRIBUTE_MEMO
+
+    class Liar:  # claims to be a plain dict: the answer for dict must not be used, nor kept
+        __class__ = dict
+        clear = "not a dict's clear"
+    assert not env.is_safe_attribute({}, "clear", {}.clear)  # kept for dict: it would empty it
+    assert env.is_safe_attribute(Liar(), "clear", Liar.clear) is False  # asked afresh: Jinja says no too
+    assert (Liar, "clear") not in env._safe_attributes and (dict, "clear") in env._safe_attributes
+
+    class Anything:  # has every attribute a template can name
+        def __getattr__(self, name):
+            return 1
+    names = env.from_string("{% for i in range(n) %}{{ thing | attr('x%d' % i) }}{% endfor %}")
+    assert names.render(dict(layout_context, thing=Anything(), n=SAFE_ATTRIBUTE_MEMO + 50)) == "1" * (
+        SAFE_ATTRIBUTE_MEMO + 50)
+    assert len(env._safe_attributes) == SAFE_ATTRIBUTE_MEMO  # made-up names stop adding answers

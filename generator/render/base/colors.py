@@ -3,9 +3,18 @@ for light panels without transparency, which PDF forms and print shops both hand
 
 from __future__ import annotations
 
+import functools
+
 from reportlab.lib.colors import Color, HexColor
 
 INK = "#222222"  # text and lines: a soft black that prints the same on every printer
+
+
+@functools.lru_cache(maxsize=256)
+def hex_color(value: str) -> Color:
+    """ReportLab's HexColor of a colour value, made once per value (every element of every card
+    sets a colour; a pack uses a few dozen). The Color is shared: read it, never change it."""
+    return HexColor(value)
 
 
 def tint(color: str, amount: float = 0.2) -> str:

@@ -156,6 +156,7 @@ MAX_EXPONENT_BITS = 4_096
 
 
 TEMPLATE_SECONDS = 5.0  # one template or expression; real ones take milliseconds
+SAFE_ATTRIBUTE_MEMO = 4096  # (class, attribute) answers the sandbox keeps; layouts use a few dozen
 
 
 class TemplateTimeout(SecurityError):
@@ -170,9 +171,9 @@ _BUDGET = threading.local()
 def run_within_budget(call, seconds: float | None = None):
     """Run `call`, interrupting it with TemplateTimeout after `seconds` (a real-time timer; only
     in the main thread of a process, where signals are delivered). Nests with an outer timer."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        return call()
     if getattr(_BUDGET, "running", False):  # an enclosing budget (a whole card) already watches
+        return call()  # (tested first: most calls are nested; `running` is only set in the main thread)
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         return call()
     seconds = TEMPLATE_SECONDS if seconds is None else seconds
 
@@ -212,6 +213,10 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset(["*", "**", "%"])
     template_class = BudgetTemplate
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._safe_attributes: dict = {}  # (class, attribute name) -> Jinja's is_safe_attribute
+
     def call_binop(self, context, operator, left, right):
         if operator == "**":
             if isinstance(left, (int, float)) and isinstance(right, (int, float)) and abs(left) > 1:
@@ -228,6 +233,29 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
                 raise SecurityError("a `%` format with a width or precision of 10,000 or more")
             return left % right
         return super().call_binop(context, operator, left, right)
+
+    def is_safe_attribute(self, obj, attr, value) -> bool:
+        """Jinja's answer, kept per (class, attribute name): it depends on nothing else (which
+        kinds of object the value is an instance of, and the name), and every card asks the
+        same few dozen. An object that claims another class than its own type is asked afresh,
+        and the memo stops growing at SAFE_ATTRIBUTE_MEMO entries (a template can make names)."""
+        cls = type(obj)
+        if obj.__class__ is not cls:
+            return super().is_safe_attribute(obj, attr, value)
+        key = (cls, attr)
+        safe = self._safe_attributes.get(key)
+        if safe is None:
+            safe = super().is_safe_attribute(obj, attr, value)
+            if len(self._safe_attributes) < SAFE_ATTRIBUTE_MEMO:
+                self._safe_attributes[key] = safe
+        return safe
+
+    def make_globals(self, d):
+        """A template's globals as a plain dict, not Jinja's ChainMap over the environment's:
+        every render copies them into a new context, and a ChainMap is copied key by key in
+        Python (a tenth of a card's template time). Layout environments never change their
+        globals after they are made, so the snapshot is the same mapping."""
+        return {**self.globals, **(d or {})}
 
     def wrap_str_format(self, value):
         wrapped = super().wrap_str_format(value)

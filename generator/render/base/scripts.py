@@ -62,7 +62,9 @@ def missing_glyphs(fitter, text: str, font: str = "regular") -> dict[str, list[s
     # fast path, exact: every run is a piece of the text, so when all four styles draw every
     # character of the text there is nothing to report (this runs for every text of every card)
     common = common_coverage(tuple(sorted(set(fitter.family.values()))))
-    if not ARABIC.search(text) and all(ord(ch) in common or ch.isspace() for ch in set(text)):
+    chars = set(text)
+    if not ARABIC.search(text) and (common.issuperset(map(ord, chars))  # most texts: a test in C
+                                    or all(ord(ch) in common or ch.isspace() for ch in chars)):
         return {}  # (Arabic prints in shaped forms: those are checked below, run by run)
     out: dict[str, set] = {}
     for para in fitter.parsed(text, font):
@@ -79,6 +81,8 @@ def missing_glyphs(fitter, text: str, font: str = "regular") -> dict[str, list[s
 
 def unmatched_markup(styler, text: str) -> str | None:
     """`**` or `*` opened and never closed in one text (it would run bold or italic to the end)."""
+    if "*" not in text:  # no mark at all (most card texts): nothing to match
+        return None
     bold = italic = None
     for m in styler.token_re.finditer(text.replace("\r\n", "\n")):
         if m.lastgroup == "bold":

@@ -10,16 +10,18 @@ render loop cheap.
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import pyphen
-from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
 
+from generator.render.base.colors import hex_color
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_fonts
 from generator.render.base.icons import known_icons
-from generator.render.base.scripts import has_rtl, rtl_text, shape_arabic, visual_words
+from generator.render.base.scripts import ARABIC, has_rtl, rtl_text, shape_arabic, visual_words
 
 ICON_SCALE = 0.95  # icon height relative to the font size
 KEYWORD_COLOR = "#7a1f1f"
@@ -40,23 +42,29 @@ class Style:
     bold: bool = False
     italic: bool = False
     keyword: bool = False
+    font: str = field(init=False, compare=False, repr=False)  # read for every run measured and placed
 
-    @property
-    def font(self) -> str:
+    def __post_init__(self):
         if self.bold or self.keyword:
-            return BOLD_ITALIC if self.italic else BOLD
-        return ITALIC if self.italic else REGULAR
+            font = BOLD_ITALIC if self.italic else BOLD
+        else:
+            font = ITALIC if self.italic else REGULAR
+        object.__setattr__(self, "font", font)
 
 
-@dataclass(frozen=True)
-class Run:
+# The eight styles a run can have, made once (every run of every card text takes one).
+STYLES = {(b, i, k): Style(b, i, k) for b in (False, True) for i in (False, True) for k in (False, True)}
+
+
+# Runs, lines and layouts are named tuples rather than frozen dataclasses: a card's text makes
+# hundreds of them, and a tuple is made about three times faster (immutable all the same).
+class Run(NamedTuple):
     kind: str  # "text" | "icon"
     value: str
     style: Style
 
 
-@dataclass(frozen=True)
-class PlacedRun:
+class PlacedRun(NamedTuple):
     kind: str
     value: str
     font: str
@@ -65,15 +73,13 @@ class PlacedRun:
     width: float
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     runs: tuple[PlacedRun, ...]
     width: float
     paragraph_end: bool
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     size: float
     leading: float
     lines: tuple[Line, ...]
@@ -93,46 +99,61 @@ class TextStyler:
             parts.append(rf"(?P<kw>(?<![\w-])(?:{keyword_re})(?![\w-]))")
         parts.append(r"(?P<other>(?:[^\s*:\\]|\\(?!\*))+|:)")
         self.token_re = re.compile("|".join(parts))
+        # Plain text: no mark (`*`, `:`, `\`), no whitespace but spaces, tabs and new lines, no
+        # keyword anywhere (the tokenizer finds keywords only where this search finds them too).
+        # Its words are then exactly str.split()'s, one run each.
+        plain = [r"[*:\\]", r"[^\S \t\n]"] + ([rf"(?<![\w-])(?:{keyword_re})(?![\w-])"] if keyword_re else [])
+        self.not_plain_re = re.compile("|".join(plain))
 
     def paragraphs(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
         """Paragraphs → words → runs."""
         text = text.replace("\r\n", "\n").strip()
+        if self.not_plain_re.search(text) or ARABIC.search(text):
+            return self._tokenized(text, font)
+        style = STYLES[("bold" in font, "italic" in font, False)]
+        paragraphs = []
+        for line in text.split("\n"):
+            words = line.split()
+            if words:
+                paragraphs.append([[Run("text", w, style)] for w in words])
+        return paragraphs
+
+    def _tokenized(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
+        """Paragraphs → words → runs, token by token. (Every marked-up card text passes here: the
+        loop keeps the current styles in hand and tests the commonest tokens first.)"""
         paragraphs: list[list[list[Run]]] = [[]]
         word: list[Run] = []
         base_bold, base_italic = "bold" in font, "italic" in font  # the element's font
         marked_bold = marked_italic = False  # markup adds emphasis; it never removes the base
-
-        def style(keyword=False):
-            return Style(base_bold or marked_bold, base_italic or marked_italic, keyword)
-
-        def end_word():
-            nonlocal word
-            if word:
-                paragraphs[-1].append(word)
-                word = []
+        plain, keyword = STYLES[(base_bold, base_italic, False)], STYLES[(base_bold, base_italic, True)]
+        # every run is a piece of the text: with no Arabic letter in it, no run needs shaping
+        shape = shape_arabic if ARABIC.search(text) else None
+        icons = self.icons
 
         for m in self.token_re.finditer(text):
             kind = m.lastgroup
-            value = m.group()
-            if kind == "nl":
-                end_word()
-                if paragraphs[-1]:
+            if kind == "other" or kind == "kw" or (kind == "icon" and m.group()[1:-1] not in icons):
+                value = m.group()
+                word.append(Run("text", shape(value) if shape else value, keyword if kind == "kw" else plain))
+            elif kind == "space" or kind == "nl":
+                if word:
+                    paragraphs[-1].append(word)
+                    word = []
+                if kind == "nl" and paragraphs[-1]:
                     paragraphs.append([])
-            elif kind == "space":
-                end_word()
+            elif kind == "icon":
+                word.append(Run("icon", m.group()[1:-1], plain))
             elif kind == "esc":  # `\*`: a literal asterisk
-                word.append(Run("text", "*", style()))
-            elif kind == "bold":
-                marked_bold = not marked_bold
-            elif kind == "ital":
-                marked_italic = not marked_italic
-            elif kind == "icon" and value[1:-1] in self.icons:
-                word.append(Run("icon", value[1:-1], style()))
-            elif kind == "kw":
-                word.append(Run("text", shape_arabic(value), style(keyword=True)))
-            else:
-                word.append(Run("text", shape_arabic(value), style()))
-        end_word()
+                word.append(Run("text", "*", plain))
+            else:  # `**` or `*`: emphasis on or off from here
+                if kind == "bold":
+                    marked_bold = not marked_bold
+                else:
+                    marked_italic = not marked_italic
+                bold, italic = base_bold or marked_bold, base_italic or marked_italic
+                plain, keyword = STYLES[(bold, italic, False)], STYLES[(bold, italic, True)]
+        if word:
+            paragraphs[-1].append(word)
         return [p for p in paragraphs if p]
 
 
@@ -182,27 +203,57 @@ class TextFitter:
         return self.unit_width(self.family[run.style.font], run.value) * size
 
     def word_width(self, word: list[Run], size: float) -> float:
+        if len(word) == 1 and word[0].kind == "text":  # most words: the same float as the sum below
+            run = word[0]
+            font = self.family[run.style.font]
+            w = self._widths.get((font, run.value))
+            return (w if w is not None else self.unit_width(font, run.value)) * size
         return sum(self.run_width(r, size) for r in word)
 
     def parsed(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
+        return self._parse(text, font)[0]
+
+    def _parse(self, text: str, font: str) -> tuple[list, list]:
+        """The paragraphs of words, and per word its width at 1 pt when it is one run of text
+        (most words; width at a size = that times the size, the same float word_width gives),
+        else None."""
         hit = self._parsed.get((text, font))
         if hit is None:
-            hit = self._parsed[(text, font)] = self.styler.paragraphs(text, font)
+            paragraphs = self.styler.paragraphs(text, font)
+            widths, family = self._widths, self.family
+            units = []
+            for para in paragraphs:
+                row = []
+                for w in para:
+                    if len(w) == 1 and w[0].kind == "text":
+                        run = w[0]
+                        font_name = family[run.style.font]
+                        u = widths.get((font_name, run.value))
+                        row.append(u if u is not None else self.unit_width(font_name, run.value))
+                    else:
+                        row.append(None)
+                units.append(row)
+            hit = self._parsed[(text, font)] = (paragraphs, units)
         return hit
 
     # ---- layout ---------------------------------------------------------------------
     def layout(self, text: str, width: float, size: float, leading_ratio: float = 1.18,
                hyphenate: bool = True, font: str = "regular") -> Layout:
+        return self._placed(text, self._break(text, width, size, hyphenate, font), size, leading_ratio)
+
+    def _break(self, text: str, width: float, size: float, hyphenate: bool, font: str) -> list:
+        """Line breaking alone: rows of (words with their widths, paragraph end). fit() tries
+        several sizes on rows and places the runs (_placed) of the one it keeps."""
         space = self.unit_width(self.regular, " ") * size
-        rtl = has_rtl(text)  # else no line needs the bidi reorder (its words are pieces of the text)
-        lines: list[Line] = []
-        for para in self.parsed(text, font):
+        rows: list = []
+        paragraphs, units = self._parse(text, font)
+        for para, para_units in zip(paragraphs, units):
             current: list[tuple[list[Run], float]] = []
             used = 0.0
-            queue = list(para)
-            while queue:
-                word = queue.pop(0)
-                w = self.word_width(word, size)
+            stack = list(zip(reversed(para), reversed(para_units)))  # the next word last
+            while stack:
+                word, unit = stack.pop()
+                w = unit * size if unit is not None else self.word_width(word, size)
                 gap = space if current else 0.0
                 if used + gap + w <= width + 1e-6:
                     current.append((word, w))
@@ -213,21 +264,46 @@ class TextFitter:
                 if split is None and not current:
                     split = self._force_split(word, width, size)
                     if split is None:  # a lone icon wider than the box: keep it; fit() rejects the size
-                        lines.append(self._line([(word, w)], size, space, False, rtl))
+                        rows.append(([(word, w)], False))
                         continue
                 if split is not None:
                     head, tail = split
                     current.append((head, self.word_width(head, size)))
-                    queue.insert(0, tail)
-                lines.append(self._line(current, size, space, False, rtl))
+                    stack.append((tail, None))
+                rows.append((current, False))
                 current, used = [], 0.0
                 if split is None:
-                    queue.insert(0, word)
-            lines.append(self._line(current, size, space, True, rtl))
+                    stack.append((word, unit))
+            rows.append((current, True))
+        return rows
+
+    @staticmethod
+    def _height(rows: list, size: float, leading_ratio: float) -> tuple[float, float]:
+        """The leading and the height of rows (or lines): a paragraph's end adds a gap."""
         leading = size * leading_ratio
-        gaps = sum(1 for ln in lines[:-1] if ln.paragraph_end) * size * 0.35
-        height = len(lines) * leading + gaps if lines else 0.0
-        return Layout(size, leading, tuple(lines), height)
+        gaps = sum(1 for row in rows[:-1] if row[-1]) * size * 0.35
+        return leading, (len(rows) * leading + gaps if rows else 0.0)
+
+    def _placed(self, text: str, rows: list, size: float, leading_ratio: float) -> Layout:
+        space = self.unit_width(self.regular, " ") * size
+        rtl = has_rtl(text)  # else no line needs the bidi reorder (its words are pieces of the text)
+        lines = tuple(self._line(words, size, space, end, rtl) for words, end in rows)
+        leading, height = self._height(rows, size, leading_ratio)
+        return Layout(size, leading, lines, height)
+
+    def _row_width(self, words, size: float, space: float) -> float:
+        """A left-to-right row's width: _line's `x` at its end, added up in the same order
+        (so the same float) without placing runs."""
+        x = 0.0
+        for i, (word, word_w) in enumerate(words):
+            if i:
+                x += space
+            if len(word) == 1 and word_w:
+                x += word_w
+            else:
+                for run in word:
+                    x += self.run_width(run, size)
+        return x
 
     def _line(self, words, size, space, paragraph_end, rtl: bool = True) -> Line:
         runs = []
@@ -280,15 +356,23 @@ class TextFitter:
         return None
 
     def _single_line(self, text, width, height, size, leading_ratio, font) -> Layout | None:
-        paragraphs = self.parsed(text, font)
+        paragraphs, units = self._parse(text, font)
         if len(paragraphs) != 1 or size * leading_ratio > height + 1e-6:
             return None
         words = paragraphs[0]
         space = self.unit_width(self.regular, " ") * size
-        total = sum(self.word_width(w, size) for w in words) + space * (len(words) - 1)
-        if total > width + 1e-6:
+        total, limit = 0, width + 1e-6
+        measured = []
+        for word, unit in zip(words, units[0]):
+            w = unit * size if unit is not None else self.word_width(word, size)
+            measured.append((word, w))
+            total += w
+            if total > limit:  # longer still with the rest and the spaces: not one line
+                return None
+        total += space * (len(words) - 1)
+        if total > limit:
             return None
-        line = self._line([(w, 0.0) for w in words], size, space, True, has_rtl(text))
+        line = self._line(measured, size, space, True, has_rtl(text))
         return Layout(size, size * leading_ratio, (line,), size * leading_ratio)
 
     # ---- fitting --------------------------------------------------------------------
@@ -306,33 +390,48 @@ class TextFitter:
             self.cache[key] = single
             return single
 
-        def fits(lay):
-            return lay.height <= height + 1e-6 and all(ln.width <= width + 1e-6 for ln in lay.lines)
+        rtl = has_rtl(text)
 
-        best = self.layout(text, width, max_size, leading_ratio, hyphenate, font)
-        if not fits(best):  # most text fits at full size; search only when it does not
-            best = None
+        def fits(size):
+            """The rows at this size if they fit the box, else None."""
+            rows = self._break(text, width, size, hyphenate, font)
+            if self._height(rows, size, leading_ratio)[1] > height + 1e-6:
+                return None
+            if rtl:  # a line's words are reordered before they are placed: measure the placed lines
+                widths = [ln.width for ln in self._placed(text, rows, size, leading_ratio).lines]
+            else:
+                space = self.unit_width(self.regular, " ") * size
+                widths = [self._row_width(words, size, space) for words, _ in rows]
+            return rows if all(w <= width + 1e-6 for w in widths) else None
+
+        best, best_size = fits(max_size), max_size
+        if best is None:  # most text fits at full size; search only when it does not
             lo, hi = 0, int(round((max_size - min_size) / 0.25)) - 1
             while lo <= hi:  # sizes min_size + k * 0.25
                 mid = (lo + hi) // 2
-                lay = self.layout(text, width, min_size + mid * 0.25, leading_ratio, hyphenate, font)
-                if fits(lay):
-                    best, lo = lay, mid + 1
+                rows = fits(min_size + mid * 0.25)
+                if rows is not None:
+                    best, best_size, lo = rows, min_size + mid * 0.25, mid + 1
                 else:
                     hi = mid - 1
         if best is None:
-            lay = self.layout(text, width, min_size, leading_ratio, hyphenate, font)
-            error = FitError(len(lay.lines), min_size, lay.height - height)
+            rows = self._break(text, width, min_size, hyphenate, font)
+            error = FitError(len(rows), min_size, self._height(rows, min_size, leading_ratio)[1] - height)
             self.cache[key] = error
             raise error
-        self.cache[key] = best
-        return best
+        lay = self.cache[key] = self._placed(text, best, best_size, leading_ratio)
+        return lay
 
 
-def _space(cache: dict, font: str) -> float:
-    if font not in cache:
-        cache[font] = stringWidth(" ", font, 1.0)
-    return cache[font]
+@functools.lru_cache(maxsize=64)
+def _space(font: str) -> float:
+    return stringWidth(" ", font, 1.0)
+
+
+@functools.lru_cache(maxsize=256)
+def _ascent_descent(size: float) -> tuple[float, float]:
+    """The built-in regular face's ascent and descent at a size (lines and icons sit on them)."""
+    return getAscent(REGULAR, size), getDescent(REGULAR, size)
 
 
 def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: float,
@@ -341,13 +440,14 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
     """Draw a fitted layout with its first line's top at `top` (points, y up); keywords in
     `keyword_color` when given (else the colour the fitter gave them)."""
     size = layout.size
-    ascent = getAscent(REGULAR, size)
+    ascent, descent = _ascent_descent(size)
     y = top
     if valign_height is not None and valign != "top":
         spare = valign_height - layout.height
         y -= spare / 2 if valign == "middle" else spare
-    base_color = HexColor(color)
-    space_w: dict = {}
+    base_color = hex_color(color)
+    # Every string is placed with setTextOrigin, so ReportLab's textOut measuring each one to
+    # move its cursor is wasted: _textOut writes the same operators without measuring.
     text = canvas.beginText()
     current_font = current_color = None
     icon_calls = []
@@ -363,27 +463,27 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
             if run.kind == "icon":
                 icon_size = size * ICON_SCALE
                 icon_calls.append((run.value, x + offset + run.x + size * 0.04,
-                                   baseline + getDescent(REGULAR, size) * 0.35, icon_size))
+                                   baseline + descent * 0.35, icon_size))
                 continue
             col = (keyword_color or run.color) if run.color else color
             if pending and run.font == current_font and col == current_color and pending_end is not None \
-                    and abs(run.x - pending_end - _space(space_w, run.font) * size) < 0.01:
+                    and abs(run.x - pending_end - _space(run.font) * size) < 0.01:
                 pending += " " + run.value  # same style, one space apart: one string
                 pending_end = run.x + run.width
                 continue
             if pending:
                 text.setTextOrigin(x + offset + pending_x, baseline)
-                text.textOut(pending)
+                text._textOut(pending)
             if run.font != current_font:
                 text.setFont(run.font, size)
                 current_font = run.font
             if col != current_color:
-                text.setFillColor(HexColor(col) if col != color else base_color)
+                text.setFillColor(hex_color(col) if col != color else base_color)
                 current_color = col
             pending, pending_x, pending_end = run.value, run.x, run.x + run.width
         if pending:
             text.setTextOrigin(x + offset + pending_x, baseline)
-            text.textOut(pending)
+            text._textOut(pending)
         y -= layout.leading + (size * 0.35 if line.paragraph_end else 0.0)
     canvas.drawText(text)
     for name, ix, iy, isize in icon_calls:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 
 from generator.core import progress
@@ -17,6 +17,7 @@ from generator.core.yamlio import display_path
 from generator.pack.load import pack_font_paths
 from generator.pack.model import Card, Pack
 from generator.render.base.art import ArtLibrary
+from generator.render.base.colors import hex_color
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_pack_fonts
 from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.layout import Element, Layout, LayoutSet, run_within_budget
@@ -235,6 +236,6 @@ class CardPainter:
         """A layout's colour value, or BadColour (reported at the element)."""
         value = (value or "").strip()
         try:
-            return HexColor(value)
+            return hex_color(value)
         except (ValueError, TypeError):
             raise BadColour(f"`{value}` is not a colour") from None
