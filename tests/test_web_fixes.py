@@ -111,3 +111,24 @@ def test_fix_buttons_cover_the_rule_families_that_point_at_a_card():
     assert families - fixed == set(), sorted(families - fixed)
     assert len(fixed) >= 10, sorted(fixed)
     assert any(re.match(r"Remove 3 × ", label) for label in labels), labels
+
+
+def test_one_rules_violations_are_those_the_whole_validation_finds():
+    """The editor checks a fix against its own rule only (rules.engine.rule_violations): over
+    every preset and broken build of every pack, each rule's violations are the very ones a
+    whole validation finds, and a rule a build keeps finds none."""
+    from generator.rules.engine import rule_violations, validate_build
+    from generator.web.common import preset_docs
+    from generator.web.state import clean_document, to_build
+    checked = broken = 0
+    for pack in _packs():
+        docs = [doc for doc, _ in preset_docs(pack).values()] + [d for _, d in broken_builds(pack)]
+        rule_ids = {r.id for r in pack.spec.rules} | {"build.characters", "build.base"}
+        for doc in docs:
+            build = to_build(clean_document(doc, pack), pack)
+            whole = validate_build(pack, build).violations
+            broken += bool(whole)
+            for rule in rule_ids | {v.rule for v in whole}:
+                assert rule_violations(pack, build, rule) == [v for v in whole if v.rule == rule], rule
+                checked += 1
+    assert broken > 20 and checked > 500

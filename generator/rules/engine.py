@@ -12,6 +12,27 @@ from generator.rules.limits import limit_in_force
 def validate_build(pack: Pack, build: Build, points_override: int | str | None = None,
                    max_characters: int | None = None) -> Report:
     """`points_override`: --points (a number or `none`); `max_characters`: --max-characters."""
+    ctx, violations = _checked(pack, build, points_override, max_characters)
+    report = Report(file=build.file, kind="build", name=build.name, side=build.side,
+                    violations=violations, points=points_of(ctx))
+    # keyed by position, never by name: two characters may share a name (a duplicate hero)
+    report.stats = {character_key(i): {"name": c.name, **_stat_summary(ctx, c)}
+                    for i, c in enumerate(build.characters)}
+    return report
+
+
+def rule_violations(pack: Pack, build: Build, rule_id: str) -> list[Violation]:
+    """The violations of one rule only, found as validate_build finds them (the build resolved
+    and counted the same way) but with no other rule run and no report made: the editor checks
+    each fix it offers against the rule the fix is for, several times a click."""
+    _ctx, violations = _checked(pack, build, None, None, only=rule_id)
+    return [v for v in violations if v.rule == rule_id]
+
+
+def _checked(pack: Pack, build: Build, points_override, max_characters,
+             only: str | None = None) -> tuple[Context, list[Violation]]:
+    """The build's context and its violations: of every rule, or of the pack rule `only` (the
+    resolving and structure checks, which are cheap, always run)."""
     spec = pack.spec
     limit = limit_in_force(pack, build, points_override)
     violations: list[Violation] = []
@@ -22,13 +43,9 @@ def validate_build(pack: Pack, build: Build, points_override: int | str | None =
     for rule in spec.rules:
         if rule.check not in checks.CHECKS or (rule.side is not None and rule.side != build.side):
             continue  # pack-level rules run in pack_checks
-        violations.extend(checks.CHECKS[rule.check](ctx, rule))
-    report = Report(file=build.file, kind="build", name=build.name, side=build.side,
-                    violations=violations, points=points_of(ctx))
-    # keyed by position, never by name: two characters may share a name (a duplicate hero)
-    report.stats = {character_key(i): {"name": c.name, **_stat_summary(ctx, c)}
-                    for i, c in enumerate(build.characters)}
-    return report
+        if only is None or rule.id == only:
+            violations.extend(checks.CHECKS[rule.check](ctx, rule))
+    return ctx, violations
 
 
 def _stat_summary(ctx: Context, character: Character) -> dict:

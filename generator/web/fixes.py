@@ -15,7 +15,7 @@ import re
 from generator.core.errors import InputError
 from generator.core.report import Report, Violation
 from generator.pack.model import Pack
-from generator.rules.engine import validate_build
+from generator.rules.engine import rule_violations
 from generator.web.state import apply_op, parse_op, side_of, to_build
 
 MAX_TRIED = 16  # violations given a fix button per change: the validator runs once per candidate
@@ -109,40 +109,40 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
 UNREADABLE = "unreadable"  # _after: the change leaves a build the loader refuses, so nothing is fixed
 
 
-def _after(pack: Pack, doc: dict, op: dict):
-    """The (rule, path) of every violation left once `op` is made on a copy of `doc` (a
+def _after(pack: Pack, doc: dict, op: dict, rule: str):
+    """The paths of the violations of `rule` left once `op` is made on a copy of `doc` (a
     document clean_document made); None when the change cannot be made, UNREADABLE when it
-    leaves a build that cannot be read."""
+    leaves a build that cannot be read. Only the rule the fix is offered for is checked: a fix
+    removes the violation it names, whatever else the build still breaks."""
     try:
         changed = apply_op(doc, parse_op(op), pack, cleaned=True)
     except InputError:
         return None
     try:
-        report = validate_build(pack, to_build(changed, pack))
+        return {v.path for v in rule_violations(pack, to_build(changed, pack), rule)}
     except InputError:
         return UNREADABLE
-    return {(o.rule, o.path) for o in report.violations}
 
 
 def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str, dict]]:
     """For each violation (by `key`) that has one, the button that fixes it: (label, change).
-    A change offered for several violations is made and validated once."""
+    A change offered for several violations of one rule is made and checked once."""
     out: dict[tuple, tuple[str, dict]] = {}
     if report is None:
         return out
     tried = 0
-    left_after: dict = {}  # a change as JSON -> what _after found
+    left_after: dict = {}  # (a change as JSON, rule) -> what _after found
     for v in report.sorted_violations():
         if tried >= MAX_TRIED:
             break
         options = candidates(pack, doc, v)
         tried += bool(options)
         for label, op in options:
-            op_key = json.dumps(op, sort_keys=True)
-            if op_key not in left_after:
-                left_after[op_key] = _after(pack, doc, op)
-            left = left_after[op_key]
-            if left is not None and left is not UNREADABLE and (v.rule, v.path) not in left:
+            try_key = (json.dumps(op, sort_keys=True), v.rule)
+            if try_key not in left_after:
+                left_after[try_key] = _after(pack, doc, op, v.rule)
+            left = left_after[try_key]
+            if left is not None and left is not UNREADABLE and v.path not in left:
                 out[key(v)] = (label, op)
                 break
     return out
