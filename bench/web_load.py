@@ -7,7 +7,9 @@ validate request, the 95th percentile of a connection's first request, and the c
 CPU share. Then 10 s of the same clients posting to the editor's change endpoint (what a
 click in the builder costs: validation plus the editor's HTML; the presets come back, so the
 workers answer most from their recent answers, generator.web.memo), 10 s more with every
-build a new one (each click validated and rendered), and the card browser's first
+build a new one (each click validated and rendered), 10 s more of a player's clicks building
+each side from nothing, every build new (answers with fix buttons, each fix tried on a copy
+before it is offered: player_clicks), and the card browser's first
 page: its HTML plus every card image on it, fetched six at a time as a browser does, once the
 images are in the cache; and the editor with its card picker's thumbnails: first drawn, then
 loaded again and again by PICKER_PLAYERS players during the clicks (their p95 beside the
@@ -69,6 +71,14 @@ def presets() -> tuple[str, list[dict]]:
     return pack.spec.id, [doc for doc, _ in preset_docs(pack).values()]
 
 
+def side_cards() -> dict[str, list[str]]:
+    """Each side's cards, as the editor's picker lists them."""
+    from generator.pack.load import load_pack
+    from generator.web.state import side_cards as cards_of
+    pack = load_pack(REPO / PACK)
+    return {side: [c.id for c in cards_of(pack, side)] for side in pack.spec.sides}
+
+
 def posting(host: str, port: int, path: str, bodies, latencies: list[float]):
     """Requests for `_client`: each of `bodies` in turn POSTed to `path` as JSON, every
     latency into `latencies`."""
@@ -125,12 +135,14 @@ async def _client(host: str, port: int, request, stop: float, i: int, errors: li
 
 
 class NewBuilds:
-    """Change bodies of builds the server has not seen: the presets, each time with a new number
-    in the name, so no worker has the answer kept (generator.web.memo) and every click is
-    validated and rendered: what a click that makes a new build costs."""
+    """Change bodies of builds the server has not seen: the presets (or a player's recorded
+    clicks, `changes`: the change and target sent with each document), each time with a new
+    number in the name, so no worker has the answer kept (generator.web.memo) and every click
+    is validated and rendered: what a click that makes a new build costs."""
 
-    def __init__(self, docs: list[dict]):
+    def __init__(self, docs: list[dict], changes: list[tuple[dict, dict]] | None = None):
         self.docs, self.sent = docs, 0
+        self.changes = changes or [({"op": "view"}, {})] * len(docs)
 
     def __len__(self) -> int:
         return len(self.docs)
@@ -138,11 +150,40 @@ class NewBuilds:
     def __getitem__(self, i: int) -> bytes:
         self.sent += 1
         doc = dict(self.docs[i % len(self.docs)], name=f"{self.docs[i % len(self.docs)]['name']} {self.sent}")
-        return json.dumps({"build": doc, "op": {"op": "view"}, "target": {}}).encode()
+        op, target = self.changes[i % len(self.docs)]
+        return json.dumps({"build": doc, "op": op, "target": target}).encode()
+
+
+def player_clicks(base: str, pack_id: str, side_cards: dict[str, list[str]], clicks: int = 60):
+    """A player building each side's build from nothing, one card added per click (every 7th
+    card of the side, so characters, decks and too many copies come and go), each click sent
+    with the build and the target the previous answer held, as the page sends them. Recorded
+    once on the running server: (documents, (change, target) per document, how many answers
+    showed a fix button). Sent again renamed (NewBuilds), these are clicks whose answers carry
+    fix buttons, each fix tried on a copy before it is offered: the editor's costliest click."""
+    docs, changes, with_fixes = [], [], 0
+    with httpx.Client(base_url=base, timeout=30) as http:
+        for side, cards in side_cards.items():
+            doc, target = {"side": side, "name": "From nothing", "characters": []}, {}
+            for k in range(clicks):
+                op = {"op": "add", "card": cards[(k * 7) % len(cards)]}
+                r = http.post(f"/p/{pack_id}/edit/apply", json={"build": doc, "op": op, "target": target})
+                if r.status_code != 200:
+                    continue  # a change the page would not offer (its button disabled)
+                docs.append(doc)
+                changes.append((op, target))
+                with_fixes += 'class="fixbtn"' in r.text
+                doc = json.loads(re.search(r'<script type="application/json" id="build-doc">(.*?)</script>',
+                                           r.text, re.S).group(1))
+                m = re.search(r'data-target-char="(\d*)" data-target-piece="(\d*)"', r.text)
+                target = {"char": int(m.group(1)) if m.group(1) else None,
+                          "piece": int(m.group(2)) if m.group(2) else None}
+    return docs, changes, with_fixes
 
 
 async def validate_load(base: str, pack_id: str, docs: list[dict], editor: bool = False,
-                        seconds: float = SECONDS, pause: float = 0.0, new: bool = False) -> dict:
+                        seconds: float = SECONDS, pause: float = 0.0, new: bool = False,
+                        changes: list[tuple[dict, dict]] | None = None) -> dict:
     """CLIENTS clients for `seconds`: each posts presets to the JSON API's validate (the issue's
     goal), or with `editor`, to the editor's change endpoint as the page does at every click
     (validation plus the editor's HTML); with `new`, every build sent is one not seen before."""
@@ -152,7 +193,7 @@ async def validate_load(base: str, pack_id: str, docs: list[dict], editor: bool 
     host, port = base.split("//")[1].split(":")
     if editor:
         path, expect = f"/p/{pack_id}/edit/apply", b'id="build-doc"'
-        bodies = NewBuilds(docs) if new else [json.dumps({"build": d, "op": {"op": "view"}, "target": {}}).encode()
+        bodies = NewBuilds(docs, changes) if new else [json.dumps({"build": d, "op": {"op": "view"}, "target": {}}).encode()
                                               for d in docs]
     else:
         path, expect = f"/api/{pack_id}/validate", b'"schema":"pnp.validation/'
@@ -359,6 +400,10 @@ def main() -> None:
             picker = asyncio.run(first_page(base, pack_id, picker_url))  # draws and caches the thumbnails
             clicks, picker_loaded = uvloop.run(clicks_with_picker(base, pack_id, docs, picker_url))
             new_clicks = uvloop.run(validate_load(base, pack_id, docs, editor=True, seconds=10.0, new=True))
+            chain_docs, chain_changes, with_fixes = player_clicks(base, pack_id, side_cards())
+            player = uvloop.run(validate_load(base, pack_id, chain_docs, editor=True, seconds=10.0, new=True,
+                                              changes=chain_changes))
+            player["clicks_recorded"], player["answers_with_fix_buttons"] = len(chain_docs), with_fixes
             page = asyncio.run(first_page(base, pack_id))
         finally:
             server.terminate()
@@ -367,6 +412,7 @@ def main() -> None:
     results = json.loads(path.read_text()) if path.is_file() else {}
     results.update({"pack": pack_id, "workers": WORKERS, "load_average": round(load_before, 2),
                     "validate": load, "editor_click": clicks, "editor_click_new_builds": new_clicks,
+                    "editor_click_player_from_nothing": player,
                     "card_browser_first_page": page, "editor_with_picker_thumbnails": picker,
                     "picker_during_clicks": picker_loaded})
     path.write_text(json.dumps(results, indent=2) + "\n")
@@ -378,6 +424,9 @@ def main() -> None:
           f"{clicks['per_second']}/s, {clicks['errors']} errors, median {clicks['median_ms']} ms, p95 {clicks['p95_ms']} ms")
     print(f"  editor clicks, every build a new one (nothing kept): {new_clicks['per_second']}/s, "
           f"{new_clicks['errors']} errors, median {new_clicks['median_ms']} ms, p95 {new_clicks['p95_ms']} ms")
+    print(f"  editor clicks, a player building from nothing ({player['answers_with_fix_buttons']} of "
+          f"{player['clicks_recorded']} answers with fix buttons), every build new: {player['per_second']}/s, "
+          f"{player['errors']} errors, median {player['median_ms']} ms, p95 {player['p95_ms']} ms")
     print(f"  card browser first page ({page['images']} images): {page['first_load_s']} s to draw and cache, "
           f"then {page['cached_median_s']} s (worst {page['cached_worst_s']} s)")
     print(f"  editor with the card picker ({picker['images']} thumbnails): {picker['first_load_s']} s to draw and cache, "
