@@ -240,3 +240,26 @@ def test_the_list_template_unpacks_the_listed_columns_in_their_order():
     template = (Path("generator/community/templates") / "community_published.html").read_text()
     unpacked = re.search(r"\{% for ([\w, ]+) in found %\}", template).group(1)
     assert [n.strip() for n in unpacked.split(",")] == [c.key for c in LISTED]
+
+
+def test_the_generation_is_read_again_after_its_connection_drops(postgres):  # noqa: F811
+    """On PostgreSQL the generation has a connection of its own per worker (never pinged):
+    when the server ends it (a restart, an idle timeout), the next page still gets the number."""
+    store = Store(postgres.new_database())
+    store.migrate()
+    assert store.generation() == 0
+    probe = store.probe.raw_connection()
+    try:
+        cur = probe.cursor()
+        cur.execute("SELECT pg_backend_pid()")
+        pid = cur.fetchone()[0]
+    finally:
+        probe.close()
+    with store.engine.connect() as conn:
+        assert conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid}).scalar() is True
+    assert store.generation() == 0
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE generations SET n = n + 1"))
+    assert store.generation() == 1
+    store.probe.dispose()
+    store.engine.dispose()

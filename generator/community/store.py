@@ -20,6 +20,7 @@ import yaml
 from sqlalchemy import Integer, bindparam, create_engine, event, func, select, delete, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
 
 from generator.community.models import (Build, Generation, Publication, PublishedCard, Setting, SigninAttempt, User,
                                         Version, now)
@@ -103,6 +104,13 @@ class Store:
         # single-statement reads (the published list, a publication) need no transaction: on
         # PostgreSQL that saves a BEGIN and a ROLLBACK round trip per page
         self.reader = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        # the generation is read before every community page: on PostgreSQL a pooled connection
+        # costs a ping before the read, a BEGIN with it and a ROLLBACK after, so it has one
+        # connection of its own per worker, in autocommit, neither pinged nor reset (psycopg's
+        # connections may be shared by threads; each read has its own cursor); a broken one is
+        # replaced and the read tried once more (generation)
+        self.probe = None if sqlite else create_engine(self.url, poolclass=StaticPool, isolation_level="AUTOCOMMIT",
+                                                       pool_reset_on_return=None)
 
     # ---- set-up -----------------------------------------------------------------------------
 
@@ -305,10 +313,20 @@ class Store:
         """The published builds' generation: raised by every change to what their pages show
         (publish, copied, set_flags), in the change's transaction. Pages a worker keeps are
         kept under it (routes_published), so no worker shows a page from before a change.
-        Read with the driver's own cursor on a pooled connection: it is asked for on every
-        page, and a Core statement costs 75 µs of CPU on SQLite where this costs 9 (on
-        PostgreSQL 140 and 75, with the round trips)."""
-        conn = self.engine.raw_connection()
+        Read with the driver's own cursor: it is asked for on every page, and a Core statement
+        costs 75 µs of CPU on SQLite where this costs 9; on PostgreSQL on the probe connection
+        (__init__), one round trip."""
+        if self.probe is None:
+            return self._generation(self.engine)
+        try:
+            return self._generation(self.probe)
+        except self.probe.dialect.loaded_dbapi.Error:  # the server restarted, the connection dropped
+            self.probe.dispose()
+            return self._generation(self.probe)
+
+    @staticmethod
+    def _generation(engine) -> int:
+        conn = engine.raw_connection()
         try:
             cur = conn.cursor()
             cur.execute(_GENERATION_SQL)
