@@ -68,7 +68,8 @@ def first_page_seconds(repeat: int, first_start: bool = False) -> dict:
 def _serve_once(folder: str) -> float:
     """Seconds from spawning `pnp serve` in FOLDER to its start page's answer."""
     start = time.perf_counter()
-    proc = subprocess.Popen(_pnp() + ["serve", str(PACK_DIR), "--port", "0", "--builds", folder],
+    # the database is made beside the builds folder: inside FOLDER, so each run has its own
+    proc = subprocess.Popen(_pnp() + ["serve", str(PACK_DIR), "--port", "0", "--builds", str(Path(folder) / "builds")],
                             cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         url = None
