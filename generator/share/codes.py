@@ -25,7 +25,6 @@ import base64
 import hashlib
 import re
 import os
-import weakref
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -214,19 +213,14 @@ def build_hash(payload: bytes) -> str:
     return hashlib.sha256(payload).hexdigest()[:8]
 
 
-_TABLES: dict[int, tuple] = {}  # id(pack) -> (weak reference to the pack, its code tables)
-
-
 def _code_tables(pack: Pack) -> tuple[dict[str, int], int, int]:
-    """A pack's card index, index width and fingerprint, worked out once per loaded pack (a
-    pack is not changed once loaded; an entry goes when its pack does)."""
-    key = id(pack)
-    hit = _TABLES.get(key)
-    if hit is not None and hit[0]() is pack:
-        return hit[1]
-    ids = card_ids(pack)
-    tables = ({cid: i for i, cid in enumerate(ids)}, _index_width(len(ids)), pack_fingerprint(pack))
-    _TABLES[key] = (weakref.ref(pack, lambda _, key=key: _TABLES.pop(key, None)), tables)
+    """A pack's card index, index width and fingerprint, worked out once per loaded pack and
+    kept in the pack's own cache (`Pack.loaded`; a pack's cards do not change once loaded)."""
+    tables = pack.loaded.get("share_code_tables")
+    if tables is None:
+        ids = card_ids(pack)
+        tables = pack.loaded["share_code_tables"] = ({cid: i for i, cid in enumerate(ids)}, _index_width(len(ids)),
+                                                      pack_fingerprint(pack))
     return tables
 
 
