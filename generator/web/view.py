@@ -184,8 +184,7 @@ def build_view(pack: Pack, doc: dict) -> BuildView:
     view.priced = display.deals_in_points(pack, side)
     view.stat_labels = display.stat_labels(pack, side)
     for cv in chars:
-        cv.stats = {k: cv.stats[k] for k in view.stat_labels if k in cv.stats}
-        cv.stat_rows = tuple((view.stat_labels.get(k, k.replace("_", " ")), v) for k, v in cv.stats.items())
+        cv.stat_rows = tuple((label, cv.stats[k]) for k, label in view.stat_labels.items() if k in cv.stats)
     if report is not None and report.points is not None:
         view.total = report.points.total
     view.limit, view.limit_source = limit_source(pack, doc, report)
