@@ -203,11 +203,6 @@ class TextFitter:
         return self.unit_width(self.family[run.style.font], run.value) * size
 
     def word_width(self, word: list[Run], size: float) -> float:
-        if len(word) == 1 and word[0].kind == "text":  # most words: the same float as the sum below
-            run = word[0]
-            font = self.family[run.style.font]
-            w = self._widths.get((font, run.value))
-            return (w if w is not None else self.unit_width(font, run.value)) * size
         return sum(self.run_width(r, size) for r in word)
 
     def parsed(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
@@ -220,19 +215,8 @@ class TextFitter:
         hit = self._parsed.get((text, font))
         if hit is None:
             paragraphs = self.styler.paragraphs(text, font)
-            widths, family = self._widths, self.family
-            units = []
-            for para in paragraphs:
-                row = []
-                for w in para:
-                    if len(w) == 1 and w[0].kind == "text":
-                        run = w[0]
-                        font_name = family[run.style.font]
-                        u = widths.get((font_name, run.value))
-                        row.append(u if u is not None else self.unit_width(font_name, run.value))
-                    else:
-                        row.append(None)
-                units.append(row)
+            units = [[self.unit_width(self.family[w[0].style.font], w[0].value)
+                      if len(w) == 1 and w[0].kind == "text" else None for w in para] for para in paragraphs]
             hit = self._parsed[(text, font)] = (paragraphs, units)
         return hit
 
