@@ -46,6 +46,9 @@ import httpx
 import uvloop
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+from web_support import editor_state  # noqa: E402  (the tests' reading of an editor answer)
+
 PACK = os.environ.get("PNP_BENCH_PACK", "card_data/boss_fight")
 CLIENTS = 50
 SECONDS = 20.0
@@ -173,11 +176,7 @@ def player_clicks(base: str, pack_id: str, side_cards: dict[str, list[str]], cli
                 docs.append(doc)
                 changes.append((op, target))
                 with_fixes += 'class="fixbtn"' in r.text
-                doc = json.loads(re.search(r'<script type="application/json" id="build-doc">(.*?)</script>',
-                                           r.text, re.S).group(1))
-                m = re.search(r'data-target-char="(\d*)" data-target-piece="(\d*)"', r.text)
-                target = {"char": int(m.group(1)) if m.group(1) else None,
-                          "piece": int(m.group(2)) if m.group(2) else None}
+                doc, target = editor_state(r.text)
     return docs, changes, with_fixes
 
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from web_support import PACKS, make_client
+from web_support import PACKS, editor_state, make_client
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +31,7 @@ def _apply(client, pack_id, doc, op, target):
 
 
 def _state(page):
-    doc = json.loads(re.search(r'id="build-doc">(.*?)</script>', page, re.S).group(1))
-    m = re.search(r'data-target-char="(\d*)" data-target-piece="(\d*)"', page)
-    target = {"char": int(m.group(1)) if m.group(1) else None, "piece": int(m.group(2)) if m.group(2) else None}
+    doc, target = editor_state(page)
     blocked = json.loads(re.search(r"data-blocked='([^']*)'", page).group(1).replace("&#34;", '"'))
     return doc, target, blocked
 

@@ -36,6 +36,14 @@ def doc_of(page: str) -> dict:
     return json.loads(m.group(1))
 
 
+def editor_state(page: str) -> tuple[dict, dict]:
+    """What the editor's answer holds for the next click: the build document, and the
+    character and piece cards go to (as the page sends them back)."""
+    m = re.search(r'data-target-char="(\d*)" data-target-piece="(\d*)"', page)
+    return doc_of(page), {"char": int(m.group(1)) if m.group(1) else None,
+                          "piece": int(m.group(2)) if m.group(2) else None}
+
+
 def rules_at(page: str, path: str) -> list[str]:
     """Rule ids shown inside the element for one build path (a card or place of the build)."""
     m = re.search(r'<li class="item[^"]*" data-path="' + re.escape(path) + r'"(.*?)</li>', page, re.S)
