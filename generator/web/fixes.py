@@ -106,22 +106,17 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
     return []
 
 
-UNREADABLE = "unreadable"  # _after: the change leaves a build the loader refuses, so nothing is fixed
-
-
-def _after(pack: Pack, doc: dict, op: dict, rule: str):
+def _after(pack: Pack, doc: dict, op: dict, rule: str) -> set | None:
     """The paths of the violations of `rule` left once `op` is made on a copy of `doc` (a
-    document clean_document made); None when the change cannot be made, UNREADABLE when it
-    leaves a build that cannot be read. Only the rule the fix is offered for is checked: a fix
-    removes the violation it names, whatever else the build still breaks."""
+    document clean_document made); None when the change cannot be made or leaves a build the
+    loader refuses (then it fixes nothing). Only the rule the fix is offered for is checked: a
+    fix removes the violation it names, whatever else the build still breaks."""
     try:
         changed = apply_op(doc, parse_op(op), pack, cleaned=True)
+        left = rule_violations(pack, to_build(changed, pack), rule)
     except InputError:
         return None
-    try:
-        return {v.path for v in rule_violations(pack, to_build(changed, pack), rule)}
-    except InputError:
-        return UNREADABLE
+    return {v.path for v in left}
 
 
 def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str, dict]]:
@@ -142,7 +137,7 @@ def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str
             if try_key not in left_after:
                 left_after[try_key] = _after(pack, doc, op, v.rule)
             left = left_after[try_key]
-            if left is not None and left is not UNREADABLE and v.path not in left:
+            if left is not None and v.path not in left:
                 out[key(v)] = (label, op)
                 break
     return out
