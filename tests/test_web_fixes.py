@@ -132,3 +132,31 @@ def test_one_rules_violations_are_those_the_whole_validation_finds():
                 assert rule_violations(pack, build, rule) == [v for v in whole if v.rule == rule], rule
                 checked += 1
     assert broken > 20 and checked > 500
+
+
+def test_a_one_character_rule_finds_the_same_alone():
+    """The editor tries a fix that changes one character on that character alone when the
+    rule judges each character by its own cards (rules.checks.ONE_CHARACTER): over every
+    preset and broken build of every pack, such a rule finds in a build of character i alone
+    what it finds for character i in the whole build, and nothing outside the characters."""
+    from generator.rules.engine import reads_one_character, rule_violations
+    from generator.web.common import preset_docs
+    from generator.web.state import clean_document, to_build
+    compared = found = 0
+    for pack in _packs():
+        docs = [doc for doc, _ in preset_docs(pack).values()] + [d for _, d in broken_builds(pack)]
+        rules = [r.id for r in pack.spec.rules if reads_one_character(pack, r.id)]
+        for doc in docs:
+            doc = clean_document(doc, pack)
+            build = to_build(doc, pack)
+            for rule in rules:
+                whole = [(v.path, v.observed, v.expected) for v in rule_violations(pack, build, rule)]
+                assert all(p.startswith("characters[") for p, _, _ in whole), (rule, whole)
+                for i, char in enumerate(doc["characters"]):
+                    at = f"characters[{i}]"
+                    alone = rule_violations(pack, to_build(dict(doc, characters=[char]), pack), rule)
+                    assert [(at + v.path[len("characters[0]"):], v.observed, v.expected) for v in alone] == \
+                        [w for w in whole if w[0] == at or w[0].startswith(at + ".")], (pack.spec.id, rule, i)
+                    compared += 1
+                found += len(whole)
+    assert compared > 1000 and found > 20, (compared, found)

@@ -401,3 +401,19 @@ from generator.rules.deck_checks import DECK_CHECKS  # noqa: E402
 CHECKS.update(CHARACTER_CHECKS)
 CHECKS.update(DECK_CHECKS)
 registry_matches("build", BUILD_CHECKS, CHECKS)
+
+# The primitives whose verdict on a character reads that character alone (its own cards, and
+# the build's side): a rule of one of them, unless it says `scope: build`, finds the same
+# violations of a character in a build made of that character only. The editor tries a fix
+# that changes one character that way (generator.web.fixes), at a fraction of the cost in a
+# large party. Not listed, so checked over the whole build: points_limit (the build's total),
+# shared_cards (a card two characters use), and any primitive added later until it is listed.
+ONE_CHARACTER = frozenset({"deck_size", "copy_limit", "card_sets", "card_kinds", "slot_capacity",
+                           "requirements", "count", "owner", "stat_minimum", "unique_cards",
+                           "deck_composition"})
+if not ONE_CHARACTER <= set(CHECKS):
+    raise RuntimeError(f"ONE_CHARACTER names unknown primitives: {sorted(ONE_CHARACTER - set(CHECKS))}")
+
+
+def reads_one_character(rule: RuleSpec) -> bool:
+    return rule.check in ONE_CHARACTER and rule.scope != "build"

@@ -29,6 +29,13 @@ def rule_violations(pack: Pack, build: Build, rule_id: str) -> list[Violation]:
     return [v for v in violations if v.rule == rule_id]
 
 
+def reads_one_character(pack: Pack, rule_id: str) -> bool:
+    """Whether the pack rule `rule_id` judges each character by its own cards alone
+    (checks.ONE_CHARACTER): then `rule_violations` over a build of one character finds what
+    it finds for that character in the whole build."""
+    return any(rule.id == rule_id and checks.reads_one_character(rule) for rule in pack.spec.rules)
+
+
 def _checked(pack: Pack, build: Build, points_override, max_characters,
              only: str | None = None) -> tuple[Context, list[Violation]]:
     """The build's context and its violations: of every rule, or of the pack rule `only` (the

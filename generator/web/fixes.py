@@ -15,7 +15,7 @@ import re
 from generator.core.errors import InputError
 from generator.core.report import Report, Violation
 from generator.pack.model import Pack
-from generator.rules.engine import rule_violations
+from generator.rules.engine import reads_one_character, rule_violations
 from generator.web.state import apply_op, parse_op, side_of, to_build
 
 MAX_TRIED = 16  # violations given a fix button per change: the validator runs once per candidate
@@ -106,17 +106,29 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
     return []
 
 
+_FIRST = "characters[0]"
+
+
 def _after(pack: Pack, doc: dict, op: dict, rule: str) -> set | None:
     """The paths of the violations of `rule` left once `op` is made on a copy of `doc` (a
     document clean_document made); None when the change cannot be made or leaves a build the
     loader refuses (then it fixes nothing). Only the rule the fix is offered for is checked: a
-    fix removes the violation it names, whatever else the build still breaks."""
+    fix removes the violation it names, whatever else the build still breaks. A change to one
+    character, for a rule that judges each character by its own cards, is tried on a build of
+    that character alone (what it finds there is what it finds in the whole build: a test holds
+    every pack to it), so a try in a party of twelve copies and checks one character, not twelve."""
+    i = op.get("char")
+    alone = op["op"] in ("remove", "deck") and reads_one_character(pack, rule)
+    if alone:  # the change and the rule are about character i only: try it on that character alone
+        doc, op = dict(doc, characters=[doc["characters"][i]]), dict(op, char=0)
     try:
         changed = apply_op(doc, parse_op(op), pack, cleaned=True)
         left = rule_violations(pack, to_build(changed, pack), rule)
     except InputError:
         return None
-    return {v.path for v in left}
+    if not alone:
+        return {v.path for v in left}
+    return {f"characters[{i}]" + v.path[len(_FIRST):] if v.path.startswith(_FIRST) else v.path for v in left}
 
 
 def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str, dict]]:
