@@ -90,20 +90,21 @@ def test_every_fix_offered_removes_its_violation(client, pack_id, label, doc):
 
 
 def test_fix_buttons_cover_the_rule_families_that_point_at_a_card():
-    """Across the broken presets, a violation that points at one card or one character of the
-    build gets a button in every rule family that has such a violation, with the count in the
-    label where copies are over ("Remove 3 × …")."""
+    """Across the broken presets, an error that points at one card or one character of the
+    build gets a button in every rule family that has such an error, with the count in the
+    label where copies are over ("Remove 3 × …"). A warning gets none (its build is legal)."""
     from fastapi.testclient import TestClient  # noqa: F401  (the client fixture is per module)
     from generator.rules.engine import validate_build
-    from generator.web.fixes import fixes
+    from generator.web.fixes import fixes, key as fixkey
     from generator.web.state import to_build
     families, fixed, labels = set(), set(), []
     for pack in _packs():
         for _, doc in broken_builds(pack):
             report = validate_build(pack, to_build(doc, pack))
             offered = fixes(pack, doc, report)
+            assert not [k for k in offered if k in {fixkey(v) for v in report.violations if v.severity != "error"}]
             for v in report.violations:
-                if re.match(r"^characters\[\d+\]\.", v.path):
+                if v.severity == "error" and re.match(r"^characters\[\d+\]\.", v.path):
                     families.add((pack.spec.id, v.rule))
                     if any(k[0] == v.rule for k in offered):
                         fixed.add((pack.spec.id, v.rule))
@@ -160,3 +161,21 @@ def test_a_one_character_rule_finds_the_same_alone():
                     compared += 1
                 found += len(whole)
     assert compared > 1000 and found > 20, (compared, found)
+
+
+def test_a_shared_card_warning_points_at_the_print_button_and_removes_no_hero(client):
+    """Two heroes of one party may be the same hero (legal), and the kit prints one card of
+    each: the warning says to print the build's own cards with the page's own button, in the
+    page's words, and offers no button that takes a hero out."""
+    from generator.pack.load import load_pack
+    from generator.web.common import preset_docs
+    pack = load_pack(PACKS / "boss_fight")
+    doc = copy.deepcopy(next(d for d, _ in preset_docs(pack).values() if d["side"] == "hero"))
+    doc["characters"].append(copy.deepcopy(doc["characters"][0]))
+    shown = [(rule, inner) for rule, _, inner in _violations(_view(client, "boss_fight", doc))
+             if rule == "build.shared-card"]
+    assert shown, "a hero twice is a shared-card warning"
+    for _, inner in shown:
+        text = htmllib.unescape(re.sub(r"<[^>]+>", " ", inner))
+        assert "To fix: print this build's own cards: the Cards (PDF) button below" in text, text
+        assert "fixbtn" not in inner and "pnp" not in text, inner

@@ -1,11 +1,14 @@
-"""One-click fixes for the editor: for a violation that points at a card or a character of the
+"""One-click fixes for the editor: for an error that points at a card or a character of the
 build, the change that removes it ("Remove 1 × Walk"), offered only after it was tried on a
 copy of the build and the validator no longer reports that violation. The rules stay the
 engine's (generator.rules); this module only proposes changes the editor already makes
 (generator.web.state) and asks the validator whether each one works.
 
+A warning gets no button: its build is legal, and its advice is not a card to take out (two
+heroes may be the same hero; the kit prints one card of each, so print the build's own).
+
 Also the wording the web shows for the engine's messages: no backticked field names, no
-command lines (a web player has buttons for those)."""
+command lines (a web player has buttons for those, and a hint is said with the button)."""
 
 from __future__ import annotations
 
@@ -142,6 +145,10 @@ def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str
     for v in report.sorted_violations():
         if tried >= MAX_TRIED:
             break
+        if v.severity != "error":
+            # a warning is about a legal build: its advice is shown (print another copy of a
+            # card two heroes share), but taking out a card the player chose is not its fix
+            continue
         options = candidates(pack, doc, v)
         tried += bool(options)
         for label, op in options:
@@ -156,13 +163,20 @@ def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str
 
 
 _COMMAND = re.compile(r"`(pnp|python|make)\b[^`]*`")
+# a rule's hint that names a command the editor page has a button for, said with the button
+_ON_THE_PAGE = ((re.compile(r"`pnp build --build[^`]*`"), "the Cards (PDF) button below"),)
 
 
-def words(text: str | None) -> str | None:
+def words(text: str | None, on_page: bool = False) -> str | None:
     """An engine message as the web shows it: field names without backticks; a hint that needs
-    a command line is left out (None), since the page has buttons for that."""
+    a command line is left out (None), since the page has buttons for that. `on_page`: the
+    text is a rule's hint shown in the editor, where a command the page has a button for
+    (printing the build's own cards) is named by that button instead."""
     if not text:
         return text
+    if on_page:
+        for command, button in _ON_THE_PAGE:
+            text = command.sub(button, text)
     if _COMMAND.search(text):
         return None
     return text.replace("`", "")
