@@ -111,8 +111,8 @@ class _Writer:
     def text(self, value: str) -> None:
         data = value.encode("utf-8")
         self.uint(len(data))
-        for byte in data:
-            self.put(byte, 8)
+        if data:  # the bytes in order, 8 bits each: one number of 8 × len bits
+            self.put(int.from_bytes(data, "big"), 8 * len(data))
 
     def to_bytes(self) -> bytes:
         pad = (-self.count) % 8

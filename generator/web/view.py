@@ -103,18 +103,17 @@ def _path(*parts) -> str:
 
 
 def _attach(violations: list[Violation], targets: dict[str, list]) -> list[Violation]:
-    """Put each violation on the most specific element its path points into; return the rest."""
+    """Put each violation on the most specific element its path points into (the longest
+    target that is the path itself or the path cut before a `.` or a `[`); return the rest."""
     rest = []
     for v in violations:
-        best = None
-        for path in targets:
-            if v.path == path or v.path.startswith(path + ".") or v.path.startswith(path + "["):
-                if best is None or len(path) > len(best):
-                    best = path
-        if best is None:
-            rest.append(v)
+        path = v.path or ""
+        while path and path not in targets:
+            path = path[:max(path.rfind("."), path.rfind("["), 0)]
+        if path:
+            targets[path].append(v)
         else:
-            targets[best].append(v)
+            rest.append(v)
     return rest
 
 
@@ -167,7 +166,8 @@ def build_view(pack: Pack, doc: dict) -> BuildView:
         problems = exc.problems
     violations = report.sorted_violations() if report else []
     targets: dict[str, list] = {"points_limit": [], "name": []}
-    chars = [_char_view(pack, doc, i, c, targets, report) for i, c in enumerate(doc["characters"])]
+    totals = report.points.by_character() if report is not None and report.points is not None else None
+    chars = [_char_view(pack, doc, i, c, targets, report, totals) for i, c in enumerate(doc["characters"])]
     rest = _attach(violations, targets)
     for cv in chars:
         cv.violations = targets.get(cv.path, [])
@@ -198,7 +198,9 @@ def build_view(pack: Pack, doc: dict) -> BuildView:
     return view
 
 
-def _char_view(pack: Pack, doc: dict, i: int, char: dict, targets: dict, report: Report | None) -> CharView:
+def _char_view(pack: Pack, doc: dict, i: int, char: dict, targets: dict, report: Report | None,
+               totals: dict | None) -> CharView:
+    """`totals`: the report's points per character (Points.by_character), or None."""
     side = side_of(pack, doc)
     base = side.base
     cpath = _path("characters", i)
@@ -235,8 +237,8 @@ def _char_view(pack: Pack, doc: dict, i: int, char: dict, targets: dict, report:
                   deck_size(pack, doc["side"]))
     if report is not None:
         cv.stats = character_stats(report, i, name)
-        if report.points is not None:
-            cv.points = character_points(report.points, i, name)
+        if totals is not None:
+            cv.points = character_points(totals, i, name)
     cv.slots_used, cv.slots_total = _slots(pack, bases, equipment)
     return cv
 
@@ -251,9 +253,8 @@ def character_stats(report: Report, index: int, name: str) -> dict:
     return {}
 
 
-def character_points(points, index: int, name: str) -> int:
-    """Points of one character: reports total them by position (newer) or by name (older)."""
-    totals = points.by_character()
+def character_points(totals: dict, index: int, name: str) -> int:
+    """Points of one character, from a report's totals by position (newer) or by name (older)."""
     return totals.get(index, totals.get(name, 0)) if index in totals or name in totals else 0
 
 
