@@ -216,15 +216,18 @@ def slot_capacity(ctx, rule: RuleSpec) -> list[Violation]:
     for ch in ctx.build.characters:
         equipment = [p for p in ctx.of(ch, "equipment") if p.card.type == side.equipment.type]
         if side.equipment.attach == "base":
+            position = {id(entry.card): i for i, entry in enumerate(ch.bases)}  # a base card's index
             holders = {}
             for p in ctx.of(ch, "base"):
-                index = _index(ch, p) if p.fits else None  # a misplaced card holds nothing
+                index = position.get(id(p.ref)) if p.fits else None  # a misplaced card holds nothing
                 if index is not None:
                     holders[index] = p
-            free = {i: cap(h.card) - sum(use(e) for e in equipment if e.base_index == i)
-                    for i, h in holders.items()}
+            on: dict[int, list] = {}  # base index -> the equipment attached to it, in build order
+            for e in equipment:
+                on.setdefault(e.base_index, []).append(e)
+            free = {i: cap(h.card) - sum(use(e) for e in on.get(i, ())) for i, h in holders.items()}
             for i, holder in sorted(holders.items()):
-                attached = [e for e in equipment if e.base_index == i]
+                attached = on.get(i, [])
                 used, capacity = sum(use(e) for e in attached), cap(holder.card)
                 if used <= capacity:
                     continue
@@ -257,13 +260,6 @@ def slot_capacity(ctx, rule: RuleSpec) -> list[Violation]:
                                                         for e in by_size(equipment)),
                                      fix=f"remove {victim.card.name}"))
     return out
-
-
-def _index(ch, placed_base) -> int | None:
-    for i, entry in enumerate(ch.bases):
-        if entry.card is placed_base.ref:
-            return i
-    return None
 
 
 @declares("requirements", field="requires")
