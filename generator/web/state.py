@@ -390,7 +390,16 @@ def apply_op(doc: dict, op: Op, pack: Pack, cleaned: bool = False) -> dict:
             if card not in deck:
                 _card(pack, card, doc["side"], "deck")
             deck[card] = min(count, MAX_COPIES)
+    if cleaned and op.op in _KEEP_CLEAN:
+        return doc
     return clean_document(doc, pack)
+
+
+# Changes that leave a clean document clean (they take a card or a character out, count a deck
+# card up or down, reorder characters): no second pass through clean_document, which is what
+# a fix tried several times a click would spend most on. A test holds their answers to the
+# checked ones (tests/test_web_fixes.py).
+_KEEP_CLEAN = frozenset({"remove", "deck", "remove_char", "move_char"})
 
 
 def _copied(value):
