@@ -9,7 +9,9 @@ click in the builder costs: validation plus the editor's HTML; the presets come 
 workers answer most from their recent answers, generator.web.memo), 10 s more with every
 build a new one (each click validated and rendered), 10 s more of a player's clicks building
 each side from nothing, every build new (answers with fix buttons, each fix tried on a copy
-before it is offered: player_clicks), and the card browser's first
+before it is offered: player_clicks; one player's clicks, sent by all fifty), 10 s more of
+fifty players each building their own builds from nothing (`Player`: random cards of their
+own, a fix button pressed now and then), and the card browser's first
 page: its HTML plus every card image on it, fetched six at a time as a browser does, once the
 images are in the cache; and the editor with its card picker's thumbnails: first drawn, then
 loaded again and again by PICKER_PLAYERS players during the clicks (their p95 beside the
@@ -31,8 +33,10 @@ CPU from it; the numbers are an upper bound on what a separate client would see.
 from __future__ import annotations
 
 import asyncio
+import html as htmllib
 import json
 import os
+import random
 import re
 import socket
 import statistics
@@ -57,6 +61,7 @@ REQUESTS_PER_CONNECTION = 10
 CLICK_PAUSE = 1.0  # --print-flood: seconds between one player's clicks
 FLOOD_CLIENTS = 10
 FLOOD_SECONDS = 15.0
+CLICKS_PER_BUILD = 60  # a Player's clicks on one build before starting the next
 PICKER_PLAYERS = 2  # players opening the editor's picker (HTML + thumbnails) during the clicks
 
 
@@ -93,7 +98,8 @@ def posting(host: str, port: int, path: str, bodies, latencies: list[float]):
 
 
 async def _client(host: str, port: int, request, stop: float, i: int, errors: list[str], first: list[float],
-                  expect: bytes, per_connection: int = REQUESTS_PER_CONNECTION, pause: float = 0.0) -> None:
+                  expect: bytes, per_connection: int = REQUESTS_PER_CONNECTION, pause: float = 0.0,
+                  answered=None) -> None:
     """One client: send `request(n)` (the request's bytes, and the list its latency goes
     into; n counts up from i), read the whole answer, again, on a keep-alive connection that
     it replaces every `per_connection` requests, as browsers and proxies do. (On one
@@ -101,7 +107,8 @@ async def _client(host: str, port: int, request, stop: float, i: int, errors: li
     decide the test: whichever worker accepted more connections would serve them all to the
     end.) Plain asyncio streams rather than an HTTP library, so the load generator, which
     shares the machine with the server, spends as little CPU as it can (bench/community_load.py
-    uses it too)."""
+    uses it too). `answered(status, answer)`, when given, is told each answer (a `Player`
+    reads its next click from it)."""
     n = i
     if pause:  # players do not all click at the same moment
         await asyncio.sleep(pause * i / CLIENTS)
@@ -129,6 +136,8 @@ async def _client(host: str, port: int, request, stop: float, i: int, errors: li
                     first.append(latencies[-1])
                 if status != 200 or expect not in answer.replace(b" ", b""):
                     errors.append(str(status))
+                if answered is not None:
+                    answered(status, answer)
                 if pause:  # a player reading the answer before the next click
                     await asyncio.sleep(pause)
         except (OSError, asyncio.IncompleteReadError, ValueError, AttributeError) as exc:
@@ -180,6 +189,80 @@ def player_clicks(base: str, pack_id: str, side_cards: dict[str, list[str]], cli
     return docs, changes, with_fixes
 
 
+class Player:
+    """One player building from nothing their own way, as `_client`'s `request` and
+    `answered`: each click sends the build and target the last answer held (as the page does)
+    with a change of this player's own random choice (seeded by `seed`): one time in five the
+    first fix button the answer showed, else a card of the side picked among those whose
+    place the answer leaves open (the page disables the others). After CLICKS_PER_BUILD
+    clicks the player starts a new build of the next side. Fifty players make fifty different
+    builds, so no worker has seen a build, a character or a chart before unless players
+    really made the same one."""
+
+    def __init__(self, host: str, port: int, pack_id: str, cards: dict[str, list[tuple[str, str]]], seed: int,
+                 latencies: list[float]):
+        self.head = f"POST /p/{pack_id}/edit/apply HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+        self.cards, self.sides, self.latencies = cards, sorted(cards), latencies
+        self.rng, self.seed, self.builds, self.with_fixes, self.answers = random.Random(seed), seed, 0, 0, 0
+        self.start()
+
+    def start(self) -> None:
+        side = self.sides[(self.seed + self.builds) % len(self.sides)]
+        self.builds += 1
+        self.doc = {"side": side, "name": f"Player {self.seed} build {self.builds}", "characters": []}
+        self.target, self.open, self.fix, self.clicks = {}, None, None, 0
+
+    def __call__(self, n: int) -> tuple[bytes, list[float]]:
+        if self.open is None:  # the page as first opened
+            op = {"op": "view"}
+        elif self.fix is not None and self.rng.random() < 0.2:
+            op = self.fix
+        else:
+            op = {"op": "add", "card": self.rng.choice([c for c, place in self.cards[self.doc["side"]]
+                                                         if not self.open.get(place)])}
+        body = json.dumps({"build": self.doc, "op": op, "target": self.target}).encode()
+        return self.head.encode() + f"Content-Length: {len(body)}\r\n\r\n".encode() + body, self.latencies
+
+    def answered(self, status: int, answer: bytes) -> None:
+        self.clicks += 1
+        if status == 200:
+            page = answer.decode()
+            self.doc, self.target = editor_state(page)
+            self.open = json.loads(htmllib.unescape(re.search(r"data-blocked='([^']*)'", page).group(1)))
+            fix = re.search(r'class="fixbtn" data-op=\'([^\']*)\'', page)
+            self.fix = json.loads(htmllib.unescape(fix.group(1))) if fix else None
+            self.answers += 1
+            self.with_fixes += fix is not None
+        if self.clicks >= CLICKS_PER_BUILD:
+            self.start()
+
+
+def players_cards() -> dict[str, list[tuple[str, str]]]:
+    """Each side's cards with the place each goes to, as the editor's picker lists them."""
+    from generator.pack.load import load_pack
+    from generator.web.state import place_of, side_cards as cards_of
+    pack = load_pack(REPO / PACK)
+    return {side: [(c.id, place_of(pack, side, c.type)) for c in cards_of(pack, side)] for side in pack.spec.sides}
+
+
+async def players_load(base: str, pack_id: str, seconds: float = 10.0) -> dict:
+    """CLIENTS players (`Player`), each building its own builds from nothing, for `seconds`."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    first: list[float] = []
+    host, port = base.split("//")[1].split(":")
+    cards = players_cards()
+    players = [Player(host, int(port), pack_id, cards, i, latencies) for i in range(CLIENTS)]
+    start, cpu = time.perf_counter(), time.process_time()
+    await asyncio.gather(*(_client(host, int(port), p, start + seconds, i, errors, first, b'id="build-doc"',
+                                   answered=p.answered) for i, p in enumerate(players)))
+    out = _summary(latencies, errors, first, time.perf_counter() - start, time.process_time() - cpu)
+    answers = sum(p.answers for p in players)
+    out.update(builds=sum(p.builds for p in players), answers_with_fix_buttons=sum(p.with_fixes for p in players),
+               answers=answers)
+    return out
+
+
 async def validate_load(base: str, pack_id: str, docs: list[dict], editor: bool = False,
                         seconds: float = SECONDS, pause: float = 0.0, new: bool = False,
                         changes: list[tuple[dict, dict]] | None = None) -> dict:
@@ -202,8 +285,12 @@ async def validate_load(base: str, pack_id: str, docs: list[dict], editor: bool 
     stop = start + seconds
     await asyncio.gather(*(_client(host, int(port), posting(host, int(port), path, bodies, latencies), stop, i,
                                    errors, first, expect, pause=pause) for i in range(CLIENTS)))
-    elapsed = time.perf_counter() - start
-    client_cpu = time.process_time() - cpu  # what the load generator took from the server's cores
+    return _summary(latencies, errors, first, time.perf_counter() - start, time.process_time() - cpu)
+
+
+def _summary(latencies: list[float], errors: list[str], first: list[float], elapsed: float,
+             client_cpu: float) -> dict:
+    """A load's figures; `client_cpu`: what the load generator took from the server's cores."""
 
     def ms(values: list[float], q: float) -> float | None:
         values = sorted(values)
@@ -403,6 +490,7 @@ def main() -> None:
             player = uvloop.run(validate_load(base, pack_id, chain_docs, editor=True, seconds=10.0, new=True,
                                               changes=chain_changes))
             player["clicks_recorded"], player["answers_with_fix_buttons"] = len(chain_docs), with_fixes
+            players = uvloop.run(players_load(base, pack_id))
             page = asyncio.run(first_page(base, pack_id))
         finally:
             server.terminate()
@@ -411,7 +499,7 @@ def main() -> None:
     results = json.loads(path.read_text()) if path.is_file() else {}
     results.update({"pack": pack_id, "workers": WORKERS, "load_average": round(load_before, 2),
                     "validate": load, "editor_click": clicks, "editor_click_new_builds": new_clicks,
-                    "editor_click_player_from_nothing": player,
+                    "editor_click_player_from_nothing": player, "editor_click_players_own_builds": players,
                     "card_browser_first_page": page, "editor_with_picker_thumbnails": picker,
                     "picker_during_clicks": picker_loaded})
     path.write_text(json.dumps(results, indent=2) + "\n")
@@ -426,6 +514,10 @@ def main() -> None:
     print(f"  editor clicks, a player building from nothing ({player['answers_with_fix_buttons']} of "
           f"{player['clicks_recorded']} answers with fix buttons), every build new: {player['per_second']}/s, "
           f"{player['errors']} errors, median {player['median_ms']} ms, p95 {player['p95_ms']} ms")
+    print(f"  editor clicks, {players['clients']} players each building their own ({players['builds']} builds, "
+          f"{players['answers_with_fix_buttons']} of {players['answers']} answers with fix buttons): "
+          f"{players['per_second']}/s, {players['errors']} errors, median {players['median_ms']} ms, "
+          f"p95 {players['p95_ms']} ms")
     print(f"  card browser first page ({page['images']} images): {page['first_load_s']} s to draw and cache, "
           f"then {page['cached_median_s']} s (worst {page['cached_worst_s']} s)")
     print(f"  editor with the card picker ({picker['images']} thumbnails): {picker['first_load_s']} s to draw and cache, "
