@@ -98,6 +98,10 @@ class _Writer:
         self.count += width
 
     def uint(self, value: int) -> None:
+        if 0 <= value < 8:  # most counts and lengths: one group of 3 bits with no "more" bit
+            self.value = (self.value << 4) | value
+            self.count += 4
+            return
         groups = []
         while True:
             groups.append(value & 7)
