@@ -112,6 +112,30 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
 _FIRST = "characters[0]"
 
 
+def moved(path: str, op: dict, base_key: str) -> str | None:
+    """Where the element at `path` is once `op` is made: a removal takes an item out of a
+    list, so the items after it move up one (None: the element is the one taken out). A fix
+    is judged by what happens to its own element, not to whatever moves into its place: take
+    out the first of two abilities whose requirement is unmet and the second moves into the
+    first's place, still unmet, but the first's violation is gone."""
+    if op["op"] == "remove_char":
+        listed, index = "characters", op["char"]
+    elif op["op"] != "remove":
+        return path  # a deck count changes no place: decks are keyed by card
+    elif op.get("place") == "equipment" and op.get("piece") is not None:
+        listed, index = f"characters[{op['char']}].{base_key}[{op['piece']}].equipment", op["index"]
+    else:
+        place = base_key if op.get("place") == "base" else op.get("place")
+        listed, index = f"characters[{op['char']}].{place}", op["index"]
+    if not path.startswith(listed + "["):
+        return path
+    number, _, rest = path[len(listed) + 1:].partition("]")
+    k = int(number)
+    if k == index:
+        return None
+    return f"{listed}[{k - 1}]{rest}" if k > index else path
+
+
 def _after(pack: Pack, doc: dict, op: dict, rule: str) -> set | None:
     """The paths of the violations of `rule` left once `op` is made on a copy of `doc` (a
     document clean_document made); None when the change cannot be made or leaves a build the
@@ -142,6 +166,7 @@ def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str
         return out
     tried = 0
     left_after: dict = {}  # (a change as JSON, rule) -> what _after found
+    base_key = side_of(pack, doc).base.key
     for v in report.sorted_violations():
         if tried >= MAX_TRIED:
             break
@@ -156,7 +181,7 @@ def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str
             if try_key not in left_after:
                 left_after[try_key] = _after(pack, doc, op, v.rule)
             left = left_after[try_key]
-            if left is not None and v.path not in left:
+            if left is not None and moved(v.path, op, base_key) not in left:
                 out[key(v)] = (label, op)
                 break
     return out
