@@ -256,3 +256,25 @@ def test_each_of_several_like_violations_gets_its_button(client):
     dups = {path: inner for rule, path, inner in _violations(page) if rule == "ability.duplicate"}
     assert set(dups) == {"characters[0].abilities[1]", "characters[0].abilities[2]"}, dups
     assert all("fixbtn" in inner for inner in dups.values()), dups
+
+
+def test_a_piece_carrying_too_much_is_offered_to_take_it_off_not_to_go(client):
+    """A boss piece with no slots carrying one piece of equipment: the button takes the
+    equipment off (what the rule's own hint names), and the piece stays."""
+    from generator.pack.load import load_pack
+    from generator.web.common import preset_docs
+    pack = load_pack(PACKS / "boss_fight")
+    doc = copy.deepcopy(next(d for d, _ in preset_docs(pack).values() if d["side"] == "boss"))
+    sets = pack.spec.sides["boss"].sets
+    bare = next(c for c in pack.cards.values() if c.type == "boss-piece" and c.set in sets and not c.fields.get("slots"))
+    gear = next(c for c in pack.cards.values()
+                if c.type == "equipment" and c.set in sets and c.fields.get("slots") == 1 and not c.fields.get("owner"))
+    doc["characters"][0]["pieces"].append({"piece": bare.id, "equipment": [gear.id]})
+    j = len(doc["characters"][0]["pieces"]) - 1
+    page = _view(client, "boss_fight", doc)
+    shown = {path: inner for rule, path, inner in _violations(page) if rule == "equipment.slots"}
+    inner = shown[f"characters[0].pieces[{j}].piece"]
+    button = re.search(r"data-op='([^']+)'>([^<]+)</button>", inner)
+    assert button and button.group(2) == f"Remove {gear.name}", inner
+    assert json.loads(htmllib.unescape(button.group(1))) == {"op": "remove", "char": 0, "place": "equipment",
+                                                             "piece": j, "index": 0}

@@ -103,7 +103,13 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
             return [(f"Remove {name(eq[k])}", {"op": "remove", "char": i, "place": "equipment", "piece": j,
                                                "index": k})] if k < len(eq) else []
         item = items[j].get(base.item_key or "card")
-        return [(f"Remove {name(item)}", {"op": "remove", "char": i, "place": "base", "index": j})]
+        # a piece that carries too much: take off what it carries, the violation's contributors in
+        # the rule's order (the first that fixes it is the one the rule names), the piece itself last
+        attached = items[j].get("equipment", [])
+        carried = dict.fromkeys(c.id for c in v.contributors if c.id in attached)
+        return [(f"Remove {name(cid)}", {"op": "remove", "char": i, "place": "equipment", "piece": j,
+                                         "index": attached.index(cid)}) for cid in carried] + \
+            [(f"Remove {name(item)}", {"op": "remove", "char": i, "place": "base", "index": j})]
     if place == base.key and not base.many:
         return [(f"Remove {char_name(i)}", {"op": "remove_char", "char": i})]
     return []
