@@ -103,10 +103,14 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
             return [(f"Remove {name(eq[k])}", {"op": "remove", "char": i, "place": "equipment", "piece": j,
                                                "index": k})] if k < len(eq) else []
         item = items[j].get(base.item_key or "card")
-        # a piece that carries too much: take off what it carries, the violation's contributors in
-        # the rule's order (the first that fixes it is the one the rule names), the piece itself last
+        # a piece that carries too much: take off what it carries, among the violation's
+        # contributors (the equipment on it, `points` holding the slots each uses: docs/validation.md)
+        # those enough alone to end the overflow, in the rule's order, so the first is the one the
+        # rule's hint names; the piece itself only when no one item is enough
         attached = items[j].get("equipment", [])
-        carried = dict.fromkeys(c.id for c in v.contributors if c.id in attached)
+        have, want = _count(v.observed), _count(v.expected)
+        over = have - want if have is not None and want is not None else 0
+        carried = dict.fromkeys(c.id for c in v.contributors if c.id in attached and c.points >= over)
         return [(f"Remove {name(cid)}", {"op": "remove", "char": i, "place": "equipment", "piece": j,
                                          "index": attached.index(cid)}) for cid in carried] + \
             [(f"Remove {name(item)}", {"op": "remove", "char": i, "place": "base", "index": j})]
