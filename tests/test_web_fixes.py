@@ -278,3 +278,30 @@ def test_a_piece_carrying_too_much_is_offered_to_take_it_off_not_to_go(client):
     assert button and button.group(2) == f"Remove {gear.name}", inner
     assert json.loads(htmllib.unescape(button.group(1))) == {"op": "remove", "char": 0, "place": "equipment",
                                                              "piece": j, "index": 0}
+
+
+def test_a_deck_over_its_counts_is_fixed_without_a_try(monkeypatch):
+    """Copies over a card's limit and a deck over its size: the button takes out the copies
+    over the number (the rule's own count), offered without trying it on a copy first, in
+    every pack whose presets have a deck; the every-fix test above applies each of them."""
+    from generator.rules.engine import counts_copies, validate_build
+    from generator.web import fixes as F
+    from generator.web.state import clean_document, to_build
+    tried = []
+    real = F._after
+    monkeypatch.setattr(F, "_after", lambda pack, doc, op, rule: tried.append((pack, rule)) or real(pack, doc, op, rule))
+    offered = 0
+    for pack in _packs():
+        for label, doc in broken_builds(pack):
+            if not label.endswith("three more copies"):
+                continue
+            doc = clean_document(doc, pack)
+            report = validate_build(pack, to_build(doc, pack))
+            counted = [v for v in report.violations if counts_copies(pack, v.rule) and v.path.startswith("characters[")
+                       and v.severity == "error" and v.observed > (F._count(v.expected) or 0)]
+            got = F.fixes(pack, doc, report)
+            for v in counted:
+                assert F.key(v) in got and got[F.key(v)][0].startswith("Remove "), (label, v.rule)
+                offered += 1
+    assert offered >= 5, offered
+    assert not [(p.spec.id, r) for p, r in tried if counts_copies(p, r)]

@@ -411,5 +411,18 @@ if not ONE_CHARACTER <= set(CHECKS):
     raise RuntimeError(f"ONE_CHARACTER names unknown primitives: {sorted(ONE_CHARACTER - set(CHECKS))}")
 
 
+# The primitives that count a deck's copies against a number (copy_limit: a card's copies over
+# its limit; deck_size: the deck over its size): taking out the copies over the number ends
+# the violation by the rule's own count, so the editor offers that change without trying it
+# on a copy first (generator.web.fixes). tests/test_web_fixes.py applies every fix it offers.
+COUNTS_COPIES = frozenset({"copy_limit", "deck_size"})
+if not COUNTS_COPIES <= set(CHECKS):
+    raise RuntimeError(f"COUNTS_COPIES names unknown primitives: {sorted(COUNTS_COPIES - set(CHECKS))}")
+
+
+def counts_copies(rule: RuleSpec) -> bool:
+    return rule.check in COUNTS_COPIES
+
+
 def reads_one_character(rule: RuleSpec) -> bool:
     return rule.check in ONE_CHARACTER and rule.scope != "build"

@@ -29,6 +29,12 @@ def rule_violations(pack: Pack, build: Build, rule_id: str) -> list[Violation]:
     return [v for v in violations if v.rule == rule_id]
 
 
+def counts_copies(pack: Pack, rule_id: str) -> bool:
+    """Whether the pack rule `rule_id` counts a deck's copies against a number
+    (checks.COUNTS_COPIES): taking out the copies over it ends its violation."""
+    return any(rule.id == rule_id and checks.counts_copies(rule) for rule in pack.spec.rules)
+
+
 def reads_one_character(pack: Pack, rule_id: str) -> bool:
     """Whether the pack rule `rule_id` judges each character by its own cards alone
     (checks.ONE_CHARACTER): then `rule_violations` over a build of one character finds what

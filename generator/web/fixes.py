@@ -1,6 +1,8 @@
 """One-click fixes for the editor: for an error that points at a card or a character of the
 build, the change that removes it ("Remove 1 × Walk"), offered only after it was tried on a
-copy of the build and the validator no longer reports that violation. The rules stay the
+copy of the build and the validator no longer reports that violation; copies over a deck's
+count are taken out without a try (the rule's own count says it ends them:
+rules.checks.COUNTS_COPIES). The rules stay the
 engine's (generator.rules); this module only proposes changes the editor already makes
 (generator.web.state) and asks the validator whether each one works.
 
@@ -18,7 +20,7 @@ import re
 from generator.core.errors import InputError
 from generator.core.report import Report, Violation
 from generator.pack.model import Pack
-from generator.rules.engine import reads_one_character, rule_violations
+from generator.rules.engine import counts_copies, reads_one_character, rule_violations
 from generator.web.state import apply_op, parse_op, side_of, to_build
 
 MAX_TRIED = 16  # violations given a fix button per change: the validator runs once per candidate
@@ -185,6 +187,9 @@ def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str
             # card two heroes share), but taking out a card the player chose is not its fix
             continue
         options = candidates(pack, doc, v)
+        if options and options[0][1]["op"] == "deck" and counts_copies(pack, v.rule):
+            out[key(v)] = options[0]  # taking out the copies over the rule's number ends it: no try
+            continue
         tried += bool(options)
         for label, op in options:
             try_key = (json.dumps(op, sort_keys=True), v.rule)
