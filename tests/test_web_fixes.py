@@ -305,3 +305,31 @@ def test_a_deck_over_its_counts_is_fixed_without_a_try(monkeypatch):
                 offered += 1
     assert offered >= 5, offered
     assert not [(p.spec.id, r) for p, r in tried if counts_copies(p, r)]
+
+
+def test_a_change_that_takes_out_the_violations_own_card_needs_no_try(monkeypatch):
+    """A fix that takes out the very card or character a violation is on (a duplicate ability,
+    an ability whose requirement is unmet, a card of another side) ends that violation with it:
+    it is offered without a try on a copy of the build, over every broken build of every pack."""
+    from generator.rules.engine import validate_build
+    from generator.web import fixes as F
+    from generator.web.state import clean_document, to_build
+    tried = set()
+    real = F._after
+    monkeypatch.setattr(F, "_after", lambda pack, doc, op, rule: tried.add((json.dumps(op, sort_keys=True), rule))
+                        or real(pack, doc, op, rule))
+    untried = 0
+    for pack in _packs():
+        for label, doc in broken_builds(pack):
+            doc = clean_document(doc, pack)
+            report = validate_build(pack, to_build(doc, pack))
+            tried.clear()
+            got = F.fixes(pack, doc, report)
+            base_key = pack.spec.sides[doc["side"]].base.key
+            for v in report.violations:
+                options = F.candidates(pack, doc, v) if v.severity == "error" else []
+                if options and F.moved(v.path, options[0][1], base_key) is None:
+                    assert got.get(F.key(v)) == options[0], (label, v.rule)
+                    assert (json.dumps(options[0][1], sort_keys=True), v.rule) not in tried, (label, v.rule)
+                    untried += 1
+    assert untried >= 10, untried

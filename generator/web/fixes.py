@@ -1,7 +1,8 @@
 """One-click fixes for the editor: for an error that points at a card or a character of the
 build, the change that removes it ("Remove 1 × Walk"), offered only after it was tried on a
-copy of the build and the validator no longer reports that violation; copies over a deck's
-count are taken out without a try (the rule's own count says it ends them:
+copy of the build and the validator no longer reports that violation. Two kinds need no try:
+taking out the card or character the violation is on (the violation goes with it), and
+taking out the copies over a deck's count (the rule's own count says it ends them:
 rules.checks.COUNTS_COPIES). The rules stay the
 engine's (generator.rules); this module only proposes changes the editor already makes
 (generator.web.state) and asks the validator whether each one works.
@@ -192,6 +193,11 @@ def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str
             continue
         tried += bool(options)
         for label, op in options:
+            if moved(v.path, op, base_key) is None:
+                # it takes out the very card or character the violation is on: that violation is
+                # gone with it, and taking a card out never leaves a build the loader refuses
+                out[key(v)] = (label, op)
+                break
             try_key = (json.dumps(op, sort_keys=True), v.rule)
             if try_key not in left_after:
                 left_after[try_key] = _after(pack, doc, op, v.rule)
