@@ -424,5 +424,17 @@ def counts_copies(rule: RuleSpec) -> bool:
     return rule.check in COUNTS_COPIES
 
 
+# The primitives whose `observed` is the sum of their contributors' `points` (slot_capacity:
+# the slots each piece of equipment uses, docs/validation.md): taking off one contributor worth
+# at least the excess ends the violation, so the editor offers that without a try.
+SUMS_CONTRIBUTORS = frozenset({"slot_capacity"})
+if not SUMS_CONTRIBUTORS <= set(CHECKS):
+    raise RuntimeError(f"SUMS_CONTRIBUTORS names unknown primitives: {sorted(SUMS_CONTRIBUTORS - set(CHECKS))}")
+
+
+def sums_contributors(rule: RuleSpec) -> bool:
+    return rule.check in SUMS_CONTRIBUTORS
+
+
 def reads_one_character(rule: RuleSpec) -> bool:
     return rule.check in ONE_CHARACTER and rule.scope != "build"

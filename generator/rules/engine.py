@@ -35,6 +35,12 @@ def counts_copies(pack: Pack, rule_id: str) -> bool:
     return any(rule.id == rule_id and checks.counts_copies(rule) for rule in pack.spec.rules)
 
 
+def sums_contributors(pack: Pack, rule_id: str) -> bool:
+    """Whether the pack rule `rule_id` counts the sum of its contributors' points
+    (checks.SUMS_CONTRIBUTORS): taking off a contributor worth the excess ends its violation."""
+    return any(rule.id == rule_id and checks.sums_contributors(rule) for rule in pack.spec.rules)
+
+
 def reads_one_character(pack: Pack, rule_id: str) -> bool:
     """Whether the pack rule `rule_id` judges each character by its own cards alone
     (checks.ONE_CHARACTER): then `rule_violations` over a build of one character finds what

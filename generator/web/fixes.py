@@ -1,9 +1,9 @@
 """One-click fixes for the editor: for an error that points at a card or a character of the
 build, the change that removes it ("Remove 1 × Walk"), offered only after it was tried on a
-copy of the build and the validator no longer reports that violation. Two kinds need no try:
-taking out the card or character the violation is on (the violation goes with it), and
-taking out the copies over a deck's count (the rule's own count says it ends them:
-rules.checks.COUNTS_COPIES). The rules stay the
+copy of the build and the validator no longer reports that violation. Some need no try
+(`_settled`): taking out the card or character the violation is on (the violation goes with
+it), or what a rule's own count says ends it (copies over a deck's count, equipment over a
+piece's slots: rules.checks.COUNTS_COPIES, SUMS_CONTRIBUTORS). The rules stay the
 engine's (generator.rules); this module only proposes changes the editor already makes
 (generator.web.state) and asks the validator whether each one works.
 
@@ -21,7 +21,7 @@ import re
 from generator.core.errors import InputError
 from generator.core.report import Report, Violation
 from generator.pack.model import Pack
-from generator.rules.engine import counts_copies, reads_one_character, rule_violations
+from generator.rules.engine import counts_copies, reads_one_character, rule_violations, sums_contributors
 from generator.web.state import apply_op, parse_op, side_of, to_build
 
 MAX_TRIED = 16  # violations given a fix button per change: the validator runs once per candidate
@@ -171,6 +171,30 @@ def _after(pack: Pack, doc: dict, op: dict, rule: str) -> set | None:
     return {f"characters[{i}]" + v.path[len(_FIRST):] if v.path.startswith(_FIRST) else v.path for v in left}
 
 
+def _settled(pack: Pack, doc: dict, v: Violation, op: dict, base_key: str) -> bool:
+    """Whether `op` surely ends `v`, with no need to try it on a copy of the build (taking a card
+    out never leaves a build the loader refuses):
+    - it takes out the very card or character the violation is on: the violation goes with it;
+    - for a rule that counts a deck's copies against a number (rules.checks.COUNTS_COPIES), it
+      takes out at least the copies over it;
+    - for a rule whose count is the sum of its contributors' (rules.checks.SUMS_CONTRIBUTORS: a
+      piece's slots), it takes off one contributor worth at least the excess."""
+    if moved(v.path, op, base_key) is None:
+        return True
+    have, want = _count(v.observed), _count(v.expected)
+    if have is None or want is None or have <= want:
+        return False
+    if op["op"] == "deck" and counts_copies(pack, v.rule):
+        # the copies of the card the violation counts (copy_limit), or of any card (deck_size)
+        mine = not v.contributors or op["card"] in {c.id for c in v.contributors}
+        return mine and -op["delta"] >= have - want
+    if op["op"] == "remove" and op.get("piece") is not None and sums_contributors(pack, v.rule):
+        carried = doc["characters"][op["char"]][base_key][op["piece"]].get("equipment", [])
+        card = carried[op["index"]] if 0 <= op["index"] < len(carried) else None
+        return any(c.id == card and c.points >= have - want for c in v.contributors)
+    return False
+
+
 def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str, dict]]:
     """For each violation (by `key`) that has one, the button that fixes it: (label, change).
     A change offered for several violations of one rule is made and checked once."""
@@ -188,14 +212,9 @@ def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str
             # card two heroes share), but taking out a card the player chose is not its fix
             continue
         options = candidates(pack, doc, v)
-        if options and options[0][1]["op"] == "deck" and counts_copies(pack, v.rule):
-            out[key(v)] = options[0]  # taking out the copies over the rule's number ends it: no try
-            continue
         tried += bool(options)
         for label, op in options:
-            if moved(v.path, op, base_key) is None:
-                # it takes out the very card or character the violation is on: that violation is
-                # gone with it, and taking a card out never leaves a build the loader refuses
+            if _settled(pack, doc, v, op, base_key):
                 out[key(v)] = (label, op)
                 break
             try_key = (json.dumps(op, sort_keys=True), v.rule)
