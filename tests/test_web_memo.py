@@ -146,3 +146,21 @@ def test_numbers_json_does_not_allow_are_answered_not_crashed_on(clients, body):
     r = kept.post("/p/boss_fight/edit/apply", content=body, headers={"content-type": "application/json",
                                                                       "x-pnp-fragment": "1"})
     assert r.status_code in (200, 422) and "Traceback" not in r.text
+
+
+def test_a_counted_cache_keeps_that_many_values_and_makes_each_once():
+    """Recent.counted(n): at most n values of any size (the community's pack choices and
+    published documents), the least recently used dropped first; get_or_make makes a value
+    only when it is not kept."""
+    from generator.web.memo import Recent
+    kept = Recent.counted(2)
+    made = []
+
+    def make(key):
+        made.append(key)
+        return {"value": key, "big": "x" * 10_000}  # counted as one, whatever its size
+
+    for key in ("a", "b", "a", "c", "a", "b"):
+        assert kept.get_or_make(key, lambda k=key: make(k))["value"] == key
+    assert made == ["a", "b", "c", "b"]  # "b" was the least recently used when "c" came
+    assert len(kept) == 2 and kept.size == 2

@@ -18,7 +18,6 @@ from generator.web.memo import Recent as Kept
 from generator.web.site import Site
 from generator.community import routes_accounts, routes_published
 from generator.community.accounts import Keys
-from generator.community.common import Recent
 from generator.community.dbbuilds import DbBuilds
 from generator.community.middleware import CommunityMiddleware
 from generator.community.store import Store, default_url
@@ -38,7 +37,7 @@ def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
     site.builds = DbBuilds(store, site.builds.folder)
     site.community = True  # the builder's pages show History and Published
     app.state.community_store = store
-    app.state.community_cache = Recent()
+    app.state.community_cache = Kept.counted(2048)
     app.state.community_pages = Kept()  # the published builds' pages (routes_published._kept)
     app.state.community_keys = Keys(store.secret()) if accounts else None
     # after the API, before the builder's pages: the published builds are the busiest pages of

@@ -2,41 +2,20 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from fastapi import HTTPException, Request
 
 from generator.community.dbbuilds import Asker, asker
 from generator.community.store import Store
+from generator.web.memo import Recent
 
 
 def store_of(request: Request) -> Store:
     return request.app.state.community_store
 
 
-class Recent:
-    """A worker's bounded cache (least recently used goes first) of values that never change
-    for their key, such as what a published build's text gives: nothing in it is state another
-    worker needs, so workers still share nothing but the database."""
-
-    def __init__(self, size: int = 2048):
-        self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
-
-    def get(self, key, make):
-        with self.lock:
-            if key in self.items:
-                self.items.move_to_end(key)
-                return self.items[key]
-        value = make()  # outside the lock: two threads may both make it, and either result is right
-        with self.lock:
-            self.items[key] = value
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        return value
-
-
 def cache_of(request: Request) -> Recent:
+    """This worker's values that never change for their key (a pack's choices, a published
+    build's document): generator.web.memo.Recent, counted by entries."""
     return request.app.state.community_cache
 
 

@@ -103,7 +103,7 @@ def browse(request: Request, pack_id: str, side: str = Query("", max_length=80),
         points = int(max_points) if max_points.isdigit() else None
         found = store_of(request).browse(pack_id, side or None, points, character or None, card or None, sort, PAGE,
                                          (page_no - 1) * PAGE, show_hidden=designer_sees)
-        chars, cards = cache_of(request).get(("choices", pack_id), lambda: _choices(pack))
+        chars, cards = cache_of(request).get_or_make(("choices", pack_id), lambda: _choices(pack))
         return dict(title=f"Published builds: {pack.spec.name}", pack=pack, found=found,
                     char_options=_options(chars, character), card_options=_options(cards, card),
                     q={"side": side, "max_points": max_points, "character": character, "card": card, "sort": sort},
@@ -153,7 +153,7 @@ def open_published(request: Request, pack_id: str, public_id: str):
         pack = site_of(request).pack(pack_id)
         p = _publication(request, pack_id, public_id)  # 404: nothing is kept
         # a publication's text never changes: each worker reads it once (keyed by pack and public id)
-        doc = cache_of(request).get(("doc", pack_id, p.public_id),
+        doc = cache_of(request).get_or_make(("doc", pack_id, p.public_id),
                                     lambda: document_from_yaml(p.text, pack, "the published build"))
         return dict(title=f"{p.name}: published build", pack=pack, p=p, doc=doc, designer=designer_sees,
                     can_copy=can_copy)

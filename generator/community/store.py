@@ -1,6 +1,6 @@
 """The database: one engine per worker process, migrations run on start, and every read and
 write of builds, versions, publications and accounts. Nothing a second worker needs is
-kept in a worker (its caches hold what never changes for its key: common.Recent; the pages
+kept in a worker (its caches hold what never changes for its key: web.memo.Recent; the pages
 of published builds are kept under the generation the database keeps, see generation()),
 so any number of workers (or machines) can share one database.
 

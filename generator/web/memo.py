@@ -29,10 +29,12 @@ def digest(*parts) -> bytes:
 class Recent:
     """A least-recently-used map of answers (bytes, or text: generator.web.fragments), at most `max_bytes` of them (keys and the
     map's own bookkeeping, about 200 bytes an entry, not counted), safe to share between the
-    threads of one worker (the editor answers on the event loop; other routes run on FastAPI's thread pool)."""
+    threads of one worker (the editor answers on the event loop; other routes run on FastAPI's thread pool).
+    `cost` says what a value counts against the budget: its length, or with `counted` one
+    (values of any kind that never change for their key: generator.community's cache)."""
 
-    def __init__(self, max_bytes: int = MAX_BYTES, max_entry: int = MAX_ENTRY):
-        self.max_bytes, self.max_entry = max_bytes, max_entry
+    def __init__(self, max_bytes: int = MAX_BYTES, max_entry: int = MAX_ENTRY, cost=len):
+        self.max_bytes, self.max_entry, self.cost = max_bytes, max_entry, cost
         self._items: OrderedDict = OrderedDict()  # key -> bytes or str
         self._size = 0
         self._lock = threading.Lock()
@@ -48,19 +50,33 @@ class Recent:
             self.hits += 1
             return text
 
+    @classmethod
+    def counted(cls, entries: int) -> Recent:
+        """At most `entries` values, whatever their size."""
+        return cls(entries, 1, cost=_one)
+
+    def get_or_make(self, key, make):
+        """The value kept for `key`, else `make()`, kept. Made outside the lock: two threads may
+        both make it, and either result is right (a value never changes for its key)."""
+        value = self.get(key)
+        if value is None:
+            value = make()
+            self.put(key, value)
+        return value
+
     def put(self, key, text: bytes | str) -> None:
-        size = len(text)
+        size = self.cost(text)
         if size > self.max_entry:
             return
         with self._lock:
             old = self._items.pop(key, None)
             if old is not None:
-                self._size -= len(old)
+                self._size -= self.cost(old)
             self._items[key] = text
             self._size += size
             while self._size > self.max_bytes:
                 _, dropped = self._items.popitem(last=False)
-                self._size -= len(dropped)
+                self._size -= self.cost(dropped)
 
     def __len__(self) -> int:
         return len(self._items)
@@ -68,3 +84,7 @@ class Recent:
     @property
     def size(self) -> int:
         return self._size
+
+
+def _one(value) -> int:
+    return 1
