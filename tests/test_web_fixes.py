@@ -168,13 +168,14 @@ def test_a_one_character_rule_finds_the_same_alone():
     rule judges each character by its own cards (rules.checks.ONE_CHARACTER): over every
     preset and broken build of every pack, such a rule finds in a build of character i alone
     what it finds for character i in the whole build, and nothing outside the characters."""
-    from generator.rules.engine import reads_one_character, rule_violations
+    from generator.rules.checks import reads_one_character
+    from generator.rules.engine import rule_violations
     from generator.web.common import preset_docs
     from generator.web.state import clean_document, to_build
     compared = found = 0
     for pack in _packs():
         docs = [doc for doc, _ in preset_docs(pack).values()] + [d for _, d in broken_builds(pack)]
-        rules = [r.id for r in pack.spec.rules if reads_one_character(pack, r.id)]
+        rules = [r.id for r in pack.spec.rules if reads_one_character(r)]
         for doc in docs:
             doc = clean_document(doc, pack)
             build = to_build(doc, pack)
@@ -287,7 +288,8 @@ def test_a_deck_over_its_counts_is_fixed_without_a_try(monkeypatch):
     """Copies over a card's limit and a deck over its size: the button takes out the copies
     over the number (the rule's own count), offered without trying it on a copy first, in
     every pack whose presets have a deck; the every-fix test above applies each of them."""
-    from generator.rules.engine import counts_copies, validate_build
+    from generator.rules.checks import counts_copies
+    from generator.rules.engine import validate_build
     from generator.web import fixes as F
     from generator.web.state import clean_document, to_build
     tried = []
@@ -300,14 +302,14 @@ def test_a_deck_over_its_counts_is_fixed_without_a_try(monkeypatch):
                 continue
             doc = clean_document(doc, pack)
             report = validate_build(pack, to_build(doc, pack))
-            counted = [v for v in report.violations if counts_copies(pack, v.rule) and v.path.startswith("characters[")
+            counted = [v for v in report.violations if F._rule_is(pack, v.rule, counts_copies) and v.path.startswith("characters[")
                        and v.severity == "error" and v.observed > (F._count(v.expected) or 0)]
             got = F.fixes(pack, doc, report)
             for v in counted:
                 assert F.key(v) in got and got[F.key(v)][0].startswith("Remove "), (label, v.rule)
                 offered += 1
     assert offered >= 5, offered
-    assert not [(p.spec.id, r) for p, r in tried if counts_copies(p, r)]
+    assert not [(p.spec.id, r) for p, r in tried if F._rule_is(p, r, counts_copies)]
 
 
 def test_a_change_that_takes_out_the_violations_own_card_needs_no_try(monkeypatch):

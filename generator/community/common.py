@@ -19,7 +19,7 @@ def cache_of(request: Request) -> Recent:
     return request.app.state.community_cache
 
 
-def pages_of(request: Request):
+def pages_of(request: Request) -> Recent:
     """The published builds' pages this worker drew (a generator.web.memo.Recent), kept under
     the generation they were drawn at (routes_published._kept)."""
     return request.app.state.community_pages

@@ -29,23 +29,10 @@ def rule_violations(pack: Pack, build: Build, rule_id: str) -> list[Violation]:
     return [v for v in violations if v.rule == rule_id]
 
 
-def counts_copies(pack: Pack, rule_id: str) -> bool:
-    """Whether the pack rule `rule_id` counts a deck's copies against a number
-    (checks.COUNTS_COPIES): taking out the copies over it ends its violation."""
-    return any(rule.id == rule_id and checks.counts_copies(rule) for rule in pack.spec.rules)
-
-
-def sums_contributors(pack: Pack, rule_id: str) -> bool:
-    """Whether the pack rule `rule_id` counts the sum of its contributors' points
-    (checks.SUMS_CONTRIBUTORS): taking off a contributor worth the excess ends its violation."""
-    return any(rule.id == rule_id and checks.sums_contributors(rule) for rule in pack.spec.rules)
-
-
-def reads_one_character(pack: Pack, rule_id: str) -> bool:
-    """Whether the pack rule `rule_id` judges each character by its own cards alone
-    (checks.ONE_CHARACTER): then `rule_violations` over a build of one character finds what
-    it finds for that character in the whole build."""
-    return any(rule.id == rule_id and checks.reads_one_character(rule) for rule in pack.spec.rules)
+def rule_spec(pack: Pack, rule_id: str):
+    """The pack's rule with this id (a RuleSpec), or None: what the editor asks of a rule it
+    offers a fix for (the kinds rules.checks names: ONE_CHARACTER, COUNTS_COPIES, ...)."""
+    return next((rule for rule in pack.spec.rules if rule.id == rule_id), None)
 
 
 def _checked(pack: Pack, build: Build, points_override, max_characters,

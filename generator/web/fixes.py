@@ -21,7 +21,8 @@ import re
 from generator.core.errors import InputError
 from generator.core.report import Report, Violation
 from generator.pack.model import Pack
-from generator.rules.engine import counts_copies, reads_one_character, rule_violations, sums_contributors
+from generator.rules import checks
+from generator.rules.engine import rule_spec, rule_violations
 from generator.web.state import apply_op, parse_op, side_of, to_build
 
 MAX_TRIED = 16  # violations given a fix button per change: the validator runs once per candidate
@@ -125,6 +126,13 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
 _FIRST = "characters[0]"
 
 
+def _rule_is(pack: Pack, rule_id: str, kind) -> bool:
+    """Whether the pack rule `rule_id` is of a kind rules.checks names (`kind`: one of its
+    predicates, such as checks.reads_one_character)."""
+    rule = rule_spec(pack, rule_id)
+    return rule is not None and kind(rule)
+
+
 def moved(path: str, op: dict, base_key: str) -> str | None:
     """Where the element at `path` is once `op` is made: a removal takes an item out of a
     list, so the items after it move up one (None: the element is the one taken out). A fix
@@ -158,7 +166,7 @@ def _after(pack: Pack, doc: dict, op: dict, rule: str) -> set | None:
     that character alone (what it finds there is what it finds in the whole build: a test holds
     every pack to it), so a try in a party of twelve copies and checks one character, not twelve."""
     i = op.get("char")
-    alone = op["op"] in ("remove", "deck") and reads_one_character(pack, rule)
+    alone = op["op"] in ("remove", "deck") and _rule_is(pack, rule, checks.reads_one_character)
     if alone:  # the change and the rule are about character i only: try it on that character alone
         doc, op = dict(doc, characters=[doc["characters"][i]]), dict(op, char=0)
     try:
@@ -184,11 +192,11 @@ def _settled(pack: Pack, doc: dict, v: Violation, op: dict, base_key: str) -> bo
     have, want = _count(v.observed), _count(v.expected)
     if have is None or want is None or have <= want:
         return False
-    if op["op"] == "deck" and counts_copies(pack, v.rule):
+    if op["op"] == "deck" and _rule_is(pack, v.rule, checks.counts_copies):
         # the copies of the card the violation counts (copy_limit), or of any card (deck_size)
         mine = not v.contributors or op["card"] in {c.id for c in v.contributors}
         return mine and -op["delta"] >= have - want
-    if op["op"] == "remove" and op.get("piece") is not None and sums_contributors(pack, v.rule):
+    if op["op"] == "remove" and op.get("piece") is not None and _rule_is(pack, v.rule, checks.sums_contributors):
         carried = doc["characters"][op["char"]][base_key][op["piece"]].get("equipment", [])
         card = carried[op["index"]] if 0 <= op["index"] < len(carried) else None
         return any(c.id == card and c.points >= have - want for c in v.contributors)
