@@ -16,7 +16,7 @@ from sqlalchemy import event, inspect, literal, select, text
 from community_support import db_url, postgres  # noqa: F401  (fixtures)
 from generator.community.app import community_app
 from generator.community.publish import publish
-from generator.community.store import Store
+from generator.community.store import HEAD_REVISION, Store
 from generator.pack.load import load_pack
 from generator.web.common import preset_docs
 from generator.web.site import Site
@@ -97,7 +97,7 @@ def test_the_list_indexes_come_up_from_the_previous_release(db_url, pack, texts,
     public_id = _publish_as_before(monkeypatch, store, pack, texts[0])
     store.migrate()
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0003"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == HEAD_REVISION
     names = {i["name"] for i in inspect(store.engine).get_indexes("publications")}
     assert {"ix_publications_newest", "ix_publications_copied"} <= names and "ix_publications_pack" not in names
     cards = {i["name"] for i in inspect(store.engine).get_indexes("published_cards")}
@@ -172,8 +172,9 @@ def _account(app, name) -> TestClient:
 
 def test_a_page_kept_for_the_designer_is_not_shown_to_a_player(tmp_path, db_url, pack, texts):
     app, anonymous = _worker(tmp_path, "one", db_url)
-    designer, player = _account(app, "designer"), _account(app, "player")  # the first account is the designer's
+    designer, player = _account(app, "designer"), _account(app, "player")
     store = app.state.community_store
+    store.set_role("designer", "designer")  # named by the operator (pnp accounts role)
     shown, hidden = (publish(store, pack, t, 0, "player", None) for t in texts[:2])
     store.set_flags(hidden, featured=False, hidden=True)
     page = designer.get(f"/p/boss_fight/published/{hidden}")

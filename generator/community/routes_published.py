@@ -7,7 +7,8 @@ from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
-from generator.web.common import site_of
+from generator.core.limits import MAX_POINTS, MAX_VERSION, NotANumber, whole_number
+from generator.web.common import number_field, site_of
 from generator.web.memo import digest
 from generator.web.pages import page
 from generator.web.state import document_from_yaml, to_yaml
@@ -35,25 +36,29 @@ def history(request: Request, pack_id: str, stem: str):
                 versions=versions)
 
 
-@router.get("/p/{pack_id}/builds/{stem}/versions/{n}.yaml")
-def version_file(request: Request, pack_id: str, stem: str, n: int):
+def _version_text(request: Request, pack_id: str, stem: str, n: str) -> tuple[int, str]:
+    """Version `n` of a saved build (its number, its text); 404 for a version that is not
+    there, whatever `n` is (a word, `²`, a number past any column)."""
     site_of(request).pack(pack_id)
     try:
-        text = store_of(request).version_text(owner_now(), stem, n)
-    except KeyError:
-        raise HTTPException(404, "no such version of that build") from None
+        number = whole_number(n, MAX_VERSION, 1)
+        return number, store_of(request).version_text(owner_now(), stem, number)
+    except (NotANumber, KeyError):
+        raise HTTPException(404, f"no version `{n[:20]}` of that build (versions are numbered from 1; the "
+                                 "history lists them)") from None
+
+
+@router.get("/p/{pack_id}/builds/{stem}/versions/{n}.yaml")
+def version_file(request: Request, pack_id: str, stem: str, n: str):
+    n, text = _version_text(request, pack_id, stem, n)
     return PlainTextResponse(text, media_type="application/yaml",
                              headers={"Content-Disposition": f'attachment; filename="{stem}-v{n}.yaml"'})
 
 
 @router.post("/p/{pack_id}/builds/{stem}/restore/{n}")
-def restore(request: Request, pack_id: str, stem: str, n: int):
+def restore(request: Request, pack_id: str, stem: str, n: str):
     """Version n becomes the newest version (the ones after it are kept too)."""
-    site_of(request).pack(pack_id)
-    try:
-        text = store_of(request).version_text(owner_now(), stem, n)
-    except KeyError:
-        raise HTTPException(404, "no such version of that build") from None
+    _, text = _version_text(request, pack_id, stem, n)
     site_of(request).builds.write(stem, text)
     return RedirectResponse(f"/p/{pack_id}/builds/{stem}/history", status_code=303)
 
@@ -64,12 +69,16 @@ def publish_build(request: Request, pack_id: str, stem: str, points_limit: str =
     pack = site.pack(pack_id)
     text = site.builds.read(stem)
     limit = points_limit.strip()
-    if limit and not limit.isdigit():
-        limit = pack.spec.points_limits.get(limit)
-        if limit is None:
-            raise HTTPException(422, "the points limit is a number, or a name the pack gives a limit")
+    number = pack.spec.points_limits.get(limit) if limit else None
+    if limit and number is None:
+        try:
+            number = whole_number(limit, MAX_POINTS)
+        except NotANumber as exc:
+            names = ", ".join(pack.spec.points_limits) or "none"
+            raise HTTPException(422, f"the points limit `{limit[:20]}` is neither {exc.expected} nor a limit the "
+                                     f"pack names ({names})") from None
     who = asker.get()
-    public_id = publish(store_of(request), pack, text, owner_now(), who.name, int(limit) if limit else None)
+    public_id = publish(store_of(request), pack, text, owner_now(), who.name, number)
     return RedirectResponse(f"/p/{pack_id}/published/{public_id}", status_code=303)
 
 
@@ -100,7 +109,7 @@ def browse(request: Request, pack_id: str, side: str = Query("", max_length=80),
 
     def context() -> dict:
         pack = site_of(request).pack(pack_id)
-        points = int(max_points) if max_points.isdigit() else None
+        points = number_field(max_points, "max_points", MAX_POINTS)
         found = store_of(request).browse(pack_id, side or None, points, character or None, card or None, sort, PAGE,
                                          (page_no - 1) * PAGE, show_hidden=designer_sees)
         chars, cards = cache_of(request).get_or_make(("choices", pack_id), lambda: _choices(pack))

@@ -6,7 +6,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
 
 from generator.web.pages import page
-from generator.web.common import CardFilter, card_fields, card_or_404, preset_uses, site_of
+from generator.core.limits import MAX_POINTS
+from generator.web.common import CardFilter, card_fields, card_or_404, number_field, preset_uses, site_of
 from generator.export.cardimage import card_image
 from generator.web.picker import THUMB_DPI
 
@@ -14,16 +15,12 @@ router = APIRouter(include_in_schema=False)
 PAGE_SIZE = 48
 
 
-def _int(value: str | None) -> int | None:
-    value = (value or "").strip()
-    return int(value) if value.lstrip("-").isdigit() and len(value) < 7 else None
-
-
 @router.get("/p/{pack_id}/cards")
 def browser(request: Request, pack_id: str, side: str = "", set: str = "", type: str = "",
             min: str = "", max: str = "", q: str = Query("", max_length=200), page_no: int = Query(1, alias="page", ge=1, le=10000)):
     pack = site_of(request).pack(pack_id)
-    flt = CardFilter(side or None, set or None, type or None, _int(min), _int(max), q.strip() or None)
+    flt = CardFilter(side or None, set or None, type or None, number_field(min, "min", MAX_POINTS, -MAX_POINTS),
+                     number_field(max, "max", MAX_POINTS, -MAX_POINTS), q.strip() or None)
     cards = flt.apply(pack)
     pages = max_page = (len(cards) + PAGE_SIZE - 1) // PAGE_SIZE or 1
     page_no = page_no if page_no <= max_page else max_page
