@@ -105,6 +105,8 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
         need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
         need(rule.side, spec.sides, ("rules", i, "side"), "side")
     _check_card_checks(spec, doc, out)
+    for terrain_id, terrain in spec.terrain.items():  # a map's feature icon: one the map painter draws
+        need(terrain.icon, BUILTIN_ICONS, ("terrain", terrain_id, "icon"), "built-in icon")
     fields = {name for type_spec in spec.card_types.values() for name in type_spec.fields}
     for i, name in enumerate(spec.totals):
         need(name, fields, ("totals", i), "card field")
