@@ -21,7 +21,8 @@ from web_support import PACKS, app_routes  # noqa: E402
 
 EXAMPLES = 100
 PARAMS = {"pack_id": "boss_fight", "stem": "keep-me", "part": "cards", "code": "x", "card_id": "titan-arm",
-          "map_id": "x", "slug": "glossary", "kind": "x", "n": "1", "public_id": "x"}
+          "map_id": "x", "slug": "glossary", "kind": "x", "n": "1", "public_id": "x",
+          "icon": "health"}
 SAVED = "pack: boss_fight\nname: Keep Me\nside: boss\ncharacters: []\n"
 
 

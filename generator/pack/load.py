@@ -12,7 +12,7 @@ from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.pack import expr
 from generator.pack.assets import FontError, read_ttf
 from generator.pack.buildshape import document_places
-from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK
+from generator.pack.icon_names import ICON_MARK, pack_icon_names
 from generator.pack.model import (CARD_SIZES_MM, BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack,
                                   Ref)
 from generator.pack.pydantic_errors import problems_from
@@ -421,7 +421,7 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
 def _unknown_icons(raw, doc: Document, path: tuple, card_id: str, spec: GameSpec) -> list[Problem]:
     """`:name:` in a card's text that names neither a built-in icon nor one of game.yaml's
     `icons:` would print as the plain text `:name:`: an error at the text's file:line."""
-    known = set(BUILTIN_ICONS) | set(spec.icons)
+    known = pack_icon_names(spec)
     out = []
 
     def walk(value, at):
