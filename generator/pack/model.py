@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated, Literal, NamedTuple
 
 from pydantic import Field, StringConstraints, field_validator
@@ -440,7 +441,7 @@ class Build:
 
 @dataclass
 class Pack:
-    root: object  # pathlib.Path of the pack folder
+    root: Path  # the pack folder
     spec: GameSpec
     cards: dict[str, Card]
     game_file: str

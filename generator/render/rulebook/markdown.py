@@ -107,7 +107,7 @@ def template_context(pack: Pack) -> dict:
     def footprint(card_ids):
         """The hexes the given cards cover together: the union of their hex fields, all
         anchored at hex (0, 0); an empty union is the one hex (0, 0)."""
-        hexes = set()
+        hexes: set[tuple[int, int]] = set()
         for cid in card_ids:
             c = card(cid)
             for fname, fspec in spec.card_types[c.type].fields.items():
