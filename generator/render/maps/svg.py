@@ -204,9 +204,10 @@ def map_svg(map_obj, pack, highlight: list | None = None, *, coords: bool = True
         if tid is not None:
             classes += ["terrain", f"terrain-{tid}"]
             attrs["data-terrain"] = tid
-            if inks[tid].fill is not None:  # as printed: a hex takes the terrain's colour, a tile leans to it
-                fill = svg_colour(mix(palette.height(m.heights[cell]), inks[tid].fill, 0.6)
-                                  if square and cell in m.heights else inks[tid].fill)
+            tint = inks[tid].fill
+            if tint is not None:  # as printed: a hex takes the terrain's colour, a tile leans to it
+                fill = svg_colour(mix(palette.height(m.heights[cell]), tint, 0.6)
+                                  if square and cell in m.heights else tint)
         if cell in m.obstacles:
             classes.append("obstacle")
             fill = svg_colour(palette.obstacle if not square else palette.crate)
