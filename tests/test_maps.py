@@ -365,7 +365,7 @@ def painted(page, reader):
     for operands, op in ContentStream(page.get_contents(), reader).operations:
         nums = [float(x) for x in operands] if op in (b"cm", b"m", b"l", b"c", b"v", b"y", b"re") else []
 
-        def tr(x, y):
+        def tr(x, y, ctm=ctm):  # the matrix in force at this operator
             a, b, c, d, e, f = ctm
             return (a * x + c * y + e, b * x + d * y + f)
 
@@ -490,7 +490,7 @@ def test_hex_edges_print_at_the_stated_flat_to_flat_size(maps_pdf, title):
     i = pages.sheet(title, "R1 C1")
     grid = [h for h in hexagons(pages.paths(i)) if min(h[1]) > HEX_MM * 0.95]
     assert len(grid) >= 30
-    for centre, flats, edges, _ in grid:
+    for _centre, flats, edges, _ in grid:
         for flat in flats:  # every pair of opposite edges
             assert abs(flat - HEX_MM) <= TOLERANCE_MM, flat
         for edge in edges:  # a regular hexagon's edge is centre-to-corner: 25.4 / √3

@@ -368,7 +368,7 @@ def stroked_quads(page, reader) -> list[list[tuple[float, float]]]:
     for operands, op in ContentStream(page.get_contents(), reader).operations:
         nums = [float(x) for x in operands] if op in (b"cm", b"m", b"l", b"re") else []
 
-        def tr(x, y):
+        def tr(x, y, ctm=ctm):  # the matrix in force at this operator
             a, b, c, d, e, f = ctm
             return (a * x + c * y + e, b * x + d * y + f)
 

@@ -353,7 +353,7 @@ def test_other_packs_build_a_legal_build_by_clicking(server, page, tmp_path, pac
     card = {c.id: c.name for c in pack.cards.values()}
     page.goto(f"{base}/p/{pack_id}/new")
     page.get_by_role("link", name=f"New {side.name}").click()
-    for i, char in enumerate(doc["characters"]):
+    for _i, char in enumerate(doc["characters"]):
         base_cards = char[side.base.key]
         if side.base.many:
             for item in base_cards:

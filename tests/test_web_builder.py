@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.browser
-
 from test_web_browser import WIDTHS, add, browser, changes, doc_text, expect, server, shoot  # noqa: F401
 from web_support import REPO
+
+pytestmark = pytest.mark.browser
 
 
 def _sides():
@@ -24,7 +24,7 @@ def _sides():
         if not (pack_dir / "game.yaml").exists():
             continue
         pack = load_pack(pack_dir)
-        for side_id, side in pack.spec.sides.items():
+        for side_id, _side in pack.spec.sides.items():
             out.append((pack_dir.name, side_id))
     return out
 
@@ -102,7 +102,7 @@ def test_each_base_card_clicked_starts_a_character_until_the_side_is_full(server
     if side.characters.max == want:
         expect(pg.get_by_role("button", name=f"Add {base_cards[want].name}" if len(base_cards) > want
                               else f"Add {base_cards[0].name}", exact=True)).to_be_disabled()
-        expect(pg.locator(f"details[data-place=base] .why")).to_contain_text("remove one")
+        expect(pg.locator("details[data-place=base] .why")).to_contain_text("remove one")
     shoot(pg, tmp_path, f"characters-{pack_id}-{side_id}-{pg.width_label}")
     assert not bad, bad
 
@@ -256,7 +256,7 @@ def test_undo_and_redo_restore_each_build_byte_for_byte_and_notes_are_saved(serv
         assert doc_text(pg) == texts[i - 1], f"undo of step {i}"
     expect(pg.locator("#undo")).to_be_disabled()
     for i in range(1, len(texts)):
-        changes(pg, lambda: pg.keyboard.press("Control+y") if i % 2 else pg.locator("#redo").click())
+        changes(pg, lambda i=i: pg.keyboard.press("Control+y") if i % 2 else pg.locator("#redo").click())
         assert doc_text(pg) == texts[i], f"redo of step {i}"
     expect(pg.locator("#redo")).to_be_disabled()
     shoot(pg, tmp_path, f"undo-notes-{pg.width_label}")

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import secrets
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import timedelta
 from functools import lru_cache
 from pathlib import Path
 
 import yaml
 from sqlalchemy import Integer, bindparam, create_engine, event, func, select, delete, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from generator.community.models import (Build, Generation, Publication, PublishedCard, Setting, SigninAttempt, User,

@@ -107,9 +107,9 @@ class Points:
             out["left"] = self.left
         out["characters"] = {character_key(i): {"name": self.name_of(i), "points": total}
                              for i, total in self.by_character().items()}
-        out["cards"] = [{"character": l.character, "character_path": character_key(l.index), "id": l.id,
-                         "name": l.name, "type": l.kind, "count": l.count, "points": l.points,
-                         "total": l.total} for l in self.lines]
+        out["cards"] = [{"character": ln.character, "character_path": character_key(ln.index), "id": ln.id,
+                         "name": ln.name, "type": ln.kind, "count": ln.count, "points": ln.points,
+                         "total": ln.total} for ln in self.lines]
         return out
 
 

@@ -35,7 +35,7 @@ from generator.pack.model import CardId
 from generator.pack.sheets.shape import BOOL, INT, RECORDS, REF, TEXT, Shape
 
 if TYPE_CHECKING:
-    from generator.pack.model import GameSpec, Pack
+    from generator.pack.model import Pack
 
 # what every field type class must define (methods and flags), checked at import
 REQUIRED = ("annotation", "sheet_shape", "sheet_text", "sheet_pair", "sheet_offered", "list_columns",

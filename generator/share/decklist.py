@@ -471,7 +471,7 @@ def format_decklist(build, pack: Pack) -> str:
     for note in str(doc.get("notes") or "").splitlines():
         if note.strip():
             lines.append(f"Notes: {note.strip()}")
-    for ci, char in enumerate(doc.get("characters") or []):
+    for char in doc.get("characters") or []:
         lines.append("")
         bases = char.get(base.key)
         if char.get("name"):

@@ -107,7 +107,7 @@ def preset_docs(pack: Pack) -> dict[str, tuple[dict, object]]:
 def preset_uses(pack: Pack) -> dict[str, list[str]]:
     """card id -> names of the presets that use it."""
     uses: dict[str, list[str]] = {}
-    for stem, (doc, build) in preset_docs(pack).items():
+    for _doc, build in preset_docs(pack).values():
         ids = {ref.id for char in build.characters for _, ref, _ in character_refs(char)}
         for cid in ids:
             uses.setdefault(cid, []).append(build.name)
