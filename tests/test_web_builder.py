@@ -328,7 +328,6 @@ def test_on_a_phone_the_verdict_stays_and_the_cards_are_one_tap_away(server, bro
 
 def shoot_phone(pg, tmp_path, name):
     import os
-    from pathlib import Path
     for folder in [tmp_path] + ([Path(os.environ["PNP_SCREENSHOTS"])] if os.environ.get("PNP_SCREENSHOTS") else []):
         folder.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(folder / f"{name}.png"))  # the screen as the player sees it

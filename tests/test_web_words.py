@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import io
 import re
-from pathlib import Path
 
 import pytest
 from PIL import Image
