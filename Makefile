@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: kit test bench clean schemas serve
+.PHONY: kit test lint bench clean schemas serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,12 @@ $(STAMP): pyproject.toml
 kit: $(STAMP)
 	$(PY) -m generator build card_data/boss_fight
 
-test: $(STAMP)
+# the gate every change passes before it lands: ruff (lint) and mypy (types), configured in pyproject.toml
+lint: $(STAMP)
+	$(VENV)/bin/ruff check generator tests
+	$(VENV)/bin/mypy
+
+test: lint
 	@{ command -v qpdf && command -v pdffonts && command -v chromium && command -v gs && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && { ls /usr/lib/postgresql/*/bin/initdb || command -v initdb; }; } >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo "sudo -n"); \
 	  echo "make test: installing qpdf poppler-utils chromium ghostscript fonts-dejavu-core postgresql with apt-get (the tests' PDF checks, ink check, browser tests and PostgreSQL tests use them; see README, Running the tests)"; \
 	  ($$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf poppler-utils chromium ghostscript fonts-dejavu-core postgresql) >/dev/null 2>&1 \
@@ -37,4 +42,4 @@ schemas: $(STAMP)
 	for pack in card_data/*/; do $(PY) -m generator schema --pack $$pack || exit 1; done
 
 clean:
-	rm -rf $(VENV) output/*/ .pytest_cache
+	rm -rf $(VENV) output/*/ .pytest_cache .mypy_cache .ruff_cache

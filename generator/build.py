@@ -207,16 +207,16 @@ def _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory=None)
 def _parallel_parts(pack, parts, out, opt, token, stage):
     """The parts in the worker pool (the loaded pack travels, pickled), each part's lines
     yielded as it finishes; the workers' progress events reach this process's listener."""
-    queue = progress_queue() if progress.active() else None
     listener = progress.listener()
+    queue = progress_queue() if listener is not None else None
 
     def drain():
-        while queue is not None and not queue.empty():
+        while queue is not None and listener is not None and not queue.empty():
             listener(queue.get())
 
     jobs = [(p, pack, out, opt, token) for p in parts]
     with worker_pool(WORKERS, progress_queue=queue) as pool:  # forked workers: the loaded pack is theirs
-        for _index, (part, lines, pending) in pool.as_completed(_worker, jobs, idle=drain if queue else None):
+        for _index, (_part, lines, pending) in pool.as_completed(_worker, jobs, idle=drain if queue else None):
             drain()
             stage.pending.extend(pending)  # the workers' staged outputs join this process's
             yield from lines

@@ -175,8 +175,8 @@ def test_new_player_builds_a_boss_shares_it_and_imports_a_deck_list(server, page
     expect(page.locator("#verdict")).to_have_text("LEGAL")
 
     # save it into the builds folder
-    page.get_by_role("button", name="Save to the builds folder").click()
-    expect(page.locator("#flash")).to_contain_text("saved as")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.locator("#flash")).to_contain_text("Saved “")
     saved = builds.builds(0)  # the one local person's saved builds, in the server's database
     assert len(saved) == 1 and "titan-arm" in saved[0].text
 
@@ -355,7 +355,7 @@ def test_other_packs_build_a_legal_build_by_clicking(server, page, tmp_path, pac
     card = {c.id: c.name for c in pack.cards.values()}
     page.goto(f"{base}/p/{pack_id}/new")
     page.get_by_role("link", name=f"New {side.name}").click()
-    for i, char in enumerate(doc["characters"]):
+    for _i, char in enumerate(doc["characters"]):
         base_cards = char[side.base.key]
         if side.base.many:
             for item in base_cards:

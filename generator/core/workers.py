@@ -149,7 +149,7 @@ class WorkerPool:
     def stop(self) -> None:
         """Terminate every running worker and reap it (killed if it does not go at once)."""
         running, self.running = list(self.running.items()), {}
-        for conn, (process, _index) in running:
+        for _conn, (process, _index) in running:
             with contextlib.suppress(OSError, ValueError):
                 process.terminate()
         deadline = time.monotonic() + REAP_SECONDS

@@ -12,7 +12,7 @@ from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.pack import expr
 from generator.pack.assets import FontError, read_ttf
 from generator.pack.buildshape import document_places
-from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK
+from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK, pack_icon_names
 from generator.pack.model import (CARD_SIZES_MM, BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack,
                                   Ref)
 from generator.pack.pydantic_errors import problems_from
@@ -105,6 +105,18 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
         need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
         need(rule.side, spec.sides, ("rules", i, "side"), "side")
     _check_card_checks(spec, doc, out)
+    for terrain_id, terrain in spec.terrain.items():  # a map's feature icon: one the map painter draws
+        need(terrain.icon, BUILTIN_ICONS, ("terrain", terrain_id, "icon"), "built-in icon")
+    for i, rule in enumerate(spec.rules):  # map rules: zone_beside names a start zone and a terrain
+        if rule.check == "zone_beside":
+            for key, known, what in (("zone", spec.sides, "start zone (a side)"),
+                                     ("terrain", spec.terrain, "terrain")):
+                if getattr(rule, key) is None:
+                    out.add(Problem("schema.missing", f"rule `{rule.id}` (zone_beside) needs `{key}`",
+                                    doc.at(("rules", i)), expected="zone: SIDE and terrain: TERRAIN",
+                                    fix="e.g. zone: boss, terrain: base"))
+                else:
+                    need(getattr(rule, key), known, ("rules", i, key), what)
     fields = {name for type_spec in spec.card_types.values() for name in type_spec.fields}
     for i, name in enumerate(spec.totals):
         need(name, fields, ("totals", i), "card field")
@@ -421,7 +433,7 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
 def _unknown_icons(raw, doc: Document, path: tuple, card_id: str, spec: GameSpec) -> list[Problem]:
     """`:name:` in a card's text that names neither a built-in icon nor one of game.yaml's
     `icons:` would print as the plain text `:name:`: an error at the text's file:line."""
-    known = set(BUILTIN_ICONS) | set(spec.icons)
+    known = pack_icon_names(spec)
     out = []
 
     def walk(value, at):

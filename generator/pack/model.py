@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated, Literal, NamedTuple
 
 from pydantic import Field, StringConstraints, field_validator
@@ -218,6 +219,9 @@ class RuleSpec(Strict):
     group_field: str | None = None
     split_field: str | None = None
     counts_field: str | None = None
+    # map rules (generator.maps.pack_rules): zone_beside's start zone and terrain
+    zone: str | None = Field(default=None, description="zone_beside: the start zone whose every hex must touch `terrain`")
+    terrain: str | None = Field(default=None, description="zone_beside: the terrain each hex of `zone` must touch")
     # card-data checks (check: card_check): every card of type `each` must make `expect` true,
     # an expression of generator.pack.expr ("base_hp <= max_hp")
     each: str | None = Field(default=None, description="card_check: the card type every card of which is checked")
@@ -234,11 +238,15 @@ class RuleSpec(Strict):
 
 
 class TerrainSpec(Strict):
-    """A kind of map terrain. `pattern` is how it prints: low-ink greyscale, so it stays
-    legible on any home printer; `text` is the rule printed in the map legend."""
+    """A kind of map terrain. `pattern` is its texture: in colour maps drawn in a darker shade
+    of `color` (default: the pattern's usual colour, render/maps/palette.py) on a fill of it,
+    in the ink saver as a low-ink grey pattern on the paper; `icon` (a built-in icon) marks a
+    feature on every cell of it in colour maps; `text` is the rule printed in the map legend."""
 
     name: Name
     pattern: TerrainPattern = "dots"
+    color: Color | None = None
+    icon: CardId | None = None
     text: str = ""
     walkable: bool = True
     blocks_sight: bool = False
@@ -437,7 +445,7 @@ class Build:
 
 @dataclass
 class Pack:
-    root: object  # pathlib.Path of the pack folder
+    root: Path  # the pack folder
     spec: GameSpec
     cards: dict[str, Card]
     game_file: str

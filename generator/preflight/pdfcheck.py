@@ -109,7 +109,8 @@ class _Walker:
         import pikepdf
         if depth > 8:
             return
-        stack, lw, fill, size, tm, mode = [], 1.0, None, 0.0, (1, 0, 0, 1, 0, 0), 0
+        stack, lw, fill, size, mode = [], 1.0, None, 0.0, 0
+        tm: tuple[float, ...] = (1, 0, 0, 1, 0, 0)
         self._resources_rgb(resources)
         for inst in pikepdf.parse_content_stream(stream):
             if isinstance(inst, pikepdf.ContentStreamInlineImage):
@@ -307,7 +308,7 @@ def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = N
             for n, page in enumerate(pdf.pages, 1):
                 card = _card_of(words.get(n, []))
 
-                def add(rule, severity, message, element=None):
+                def add(rule, severity, message, element=None, card=card, n=n):  # this page's card, bound now
                     findings.append(Finding(rule, severity, card, message, element=element, page=n, file=fname))
                 media = [float(v) for v in page.MediaBox]
                 trim = [float(v) for v in page.obj.get("/TrimBox", page.MediaBox)]
@@ -328,7 +329,7 @@ def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = N
                     if not embedded:
                         add("pdf.font-embedding", "error", f"the font {font} is not embedded: the printer would "
                             "substitute another", element=font)
-                for w, h, pw, ph, rgb in walker.images:
+                for w, h, pw, ph, _rgb in walker.images:
                     if w <= 0 or h <= 0:
                         continue
                     dpi = min(pw / (w / 72), ph / (h / 72))

@@ -82,7 +82,7 @@ def shared_cards(ctx, rule: RuleSpec) -> list[Violation]:
         mine = users.setdefault(p.card.id, [])
         if p.index not in [q.index for q in mine]:
             mine.append(p)
-    for card_id, uses in users.items():
+    for uses in users.values():
         if len(uses) < 2:
             continue
         card = uses[0].card

@@ -120,7 +120,7 @@ def resolve_build(pack: Pack, build: Build, violations: list[Violation]) -> list
     placed = []
     wanted = place_types(pack.spec.sides[build.side])
 
-    def take(ref: Ref, place: str, character: Character, base_index=None, copies=1):
+    def take(ref: Ref, place: str, character: Character, index: int, base_index=None, copies=1):
         card = pack.cards.get(ref.id)
         if card is None:
             violations.append(unknown_card(pack, ref, place))
@@ -130,15 +130,15 @@ def resolve_build(pack: Pack, build: Build, violations: list[Violation]) -> list
 
     for index, character in enumerate(build.characters):
         for bi, entry in enumerate(character.bases):
-            take(entry.card, "base", character)
+            take(entry.card, "base", character, index)
             for eq in entry.equipment:
-                take(eq, "equipment", character, base_index=bi)
+                take(eq, "equipment", character, index, base_index=bi)
         for eq in character.equipment:
-            take(eq, "equipment", character)
+            take(eq, "equipment", character, index)
         for ab in character.abilities:
-            take(ab, "abilities", character)
+            take(ab, "abilities", character, index)
         for entry in character.deck:
-            take(entry.card, "deck", character, copies=entry.copies)
+            take(entry.card, "deck", character, index, copies=entry.copies)
     return placed
 
 

@@ -10,7 +10,7 @@ from fastapi import HTTPException, Request
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.limits import NotANumber, whole_number
 from generator.pack.buildshape import character_refs
-from generator.pack.fieldtypes import FIELD_KINDS
+from generator.pack.fieldtypes import FIELD_KINDS, label
 from generator.pack.load import load_build
 from generator.pack.model import Card, Pack
 from generator.web.site import Site
@@ -93,14 +93,15 @@ class CardFilter:
 
 
 def card_fields(pack: Pack, card: Card) -> list[tuple[str, str]]:
-    """A card's typed fields as (label, text) for its page and the API."""
+    """A card's typed fields as (label, text) for its page and the API: the field's own label
+    (or its name in words) and its value in words (the field type's `page_text`)."""
     spec = pack.spec.card_types[card.type]
     rows = []
     for name, field_spec in spec.fields.items():
         value = card.fields.get(name)
         if value in (None, [], {}, ""):
             continue
-        rows.append((name.replace("_", " "), FIELD_KINDS[field_spec.type].page_text(pack, value)))
+        rows.append((label(name, field_spec), FIELD_KINDS[field_spec.type].page_text(pack, value)))
     return rows
 
 
@@ -122,7 +123,7 @@ def preset_docs(pack: Pack) -> dict[str, tuple[dict, object]]:
 def preset_uses(pack: Pack) -> dict[str, list[str]]:
     """card id -> names of the presets that use it."""
     uses: dict[str, list[str]] = {}
-    for stem, (doc, build) in preset_docs(pack).items():
+    for _doc, build in preset_docs(pack).values():
         ids = {ref.id for char in build.characters for _, ref, _ in character_refs(char)}
         for cid in ids:
             uses.setdefault(cid, []).append(build.name)

@@ -247,9 +247,9 @@ def character_stats(report: Report, index: int, name: str) -> dict:
     """A character's numbers in the report, keyed by position (`characters[0]`, newer
     reports) or by name (older ones); only the numbers, not the name it carries."""
     stats = report.stats or {}
-    for key in (f"characters[{index}]", index, name):
-        if key in stats and isinstance(stats[key], dict):
-            return {k: v for k, v in stats[key].items() if isinstance(v, int) and not isinstance(v, bool)}
+    for where in (f"characters[{index}]", index, name):
+        if where in stats and isinstance(stats[where], dict):
+            return {k: v for k, v in stats[where].items() if isinstance(v, int) and not isinstance(v, bool)}
     return {}
 
 

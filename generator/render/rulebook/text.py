@@ -49,12 +49,14 @@ class BookStyle:
 
 class Book:
     """What every flowable of one document shares: the pack's text fitter, a layout cache,
-    the style, and one icon sheet per canvas (multiBuild draws each pass on a new canvas)."""
+    the style, and one icon sheet per canvas (multiBuild draws each pass on a new canvas).
+    `custom` holds the pack's own icons (game.yaml `icons:`), drawn in prose as on its cards."""
 
-    def __init__(self, keywords: list[str], style: BookStyle):
-        self.fitter = TextFitter(keywords)
+    def __init__(self, keywords: list[str], style: BookStyle, custom: dict | None = None):
+        self.custom = custom or {}
+        self.icon_names = set(known_icons()) | set(self.custom)
+        self.fitter = TextFitter(keywords, icons=sorted(self.icon_names))
         self.style = style
-        self.icon_names = set(known_icons())
         self._layouts: dict = {}
 
     def layout(self, text: str, width: float, size: float, leading: float, hyphenate: bool = True) -> Layout:
@@ -65,11 +67,10 @@ class Book:
             self._layouts[key] = hit
         return hit
 
-    @staticmethod
-    def icons(canvas) -> IconSheet:
+    def icons(self, canvas) -> IconSheet:
         sheet = getattr(canvas, "_pnp_icon_sheet", None)
         if sheet is None:
-            sheet = IconSheet(canvas)
+            sheet = IconSheet(canvas, self.custom)
             canvas._pnp_icon_sheet = sheet
         return sheet
 
