@@ -27,7 +27,6 @@ from generator.core.limits import MAX_POINTS, NotANumber, whole_number
 from generator.pack.load import load_pack
 from generator.web.common import preset_docs
 from generator.web.site import Site
-from generator.web.state import to_yaml
 
 PACK = "card_data/boss_fight"
 PASSWORD = "correct horse battery"
@@ -87,7 +86,7 @@ def test_the_one_number_parser():
             whole_number(bad, 99)
 
 
-def test_bad_numbers_are_4xx_with_a_message(site, db_url, preset):
+def test_bad_numbers_are_4xx_with_a_message(site, db_url, preset):  # noqa: F811
     app = community_app(site, db_url, accounts=True)
     alice = _signed_in(app)
     stem = _save(alice, preset).json()["stem"]

@@ -5,10 +5,14 @@ its unique folded key, a sign-in attempt by a conditional upsert of its counter.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
+from typing import Any, cast
 
 from sqlalchemy import case, delete, select, update
+from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from generator.community.accounts import FAILS, SESSION_DAYS, WINDOW, clean_name, name_key, new_session_token, session_id
 from generator.community.models import SigninLimit, User, UserSession, now
@@ -27,6 +31,12 @@ class _Full(Exception):
 
 class Users:
     """Accounts, sessions and the sign-in limit (mixed into Store)."""
+
+    engine: Engine
+
+    def session(self) -> AbstractContextManager[Session]:
+        """A transaction (Store's)."""
+        raise NotImplementedError
 
     # ---- accounts -------------------------------------------------------------------------------
 
@@ -71,7 +81,10 @@ class Users:
     def set_password(self, user_id: int, password_hash: str) -> None:
         """A new password; every session of the account ends with the old one."""
         with self.session() as s:
-            s.get(User, user_id).password_hash = password_hash
+            user = s.get(User, user_id)
+            if user is None:
+                raise KeyError(user_id)
+            user.password_hash = password_hash
             s.execute(delete(UserSession).where(UserSession.user_id == user_id))
 
     # ---- sessions -------------------------------------------------------------------------------
@@ -98,7 +111,8 @@ class Users:
     def end_sessions(self, user_id: int) -> int:
         """Every session of the account ended (`pnp accounts signout NAME`); how many there were."""
         with self.session() as s:
-            return s.execute(delete(UserSession).where(UserSession.user_id == user_id)).rowcount
+            ended = s.execute(delete(UserSession).where(UserSession.user_id == user_id))
+            return cast("CursorResult[Any]", ended).rowcount
 
     # ---- the sign-in limit ------------------------------------------------------------------------
 
@@ -138,9 +152,10 @@ class Users:
             s.execute(update(SigninLimit).where(SigninLimit.key.in_(sorted({k[:120] for k in keys})),
                                                 SigninLimit.fails > 0).values(fails=SigninLimit.fails - 1))
 
-    def _upsert(self):
+    def _upsert(self) -> Any:
+        """INSERT ... ON CONFLICT of the database's dialect (both have on_conflict_do_update)."""
         if self.engine.dialect.name == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert
-        else:
-            from sqlalchemy.dialects.sqlite import insert
-        return insert
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+            return pg_insert
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+        return sqlite_insert

@@ -38,8 +38,9 @@ def _fold(name: str) -> str:
 def _unclash(conn) -> dict[int, str]:
     """name_key for every account; later accounts whose key an older one holds are renamed."""
     rows = conn.execute(sa.text("SELECT id, name FROM users ORDER BY id")).all()
-    taken = {}
-    keys, renamed = {}, {}
+    taken: dict[str, tuple[int, str]] = {}
+    keys: dict[int, str] = {}
+    renamed: dict[int, str] = {}
     for user_id, name in rows:
         key = _fold(name)
         if key in taken:
