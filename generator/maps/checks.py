@@ -14,6 +14,8 @@ Every check returns `Violation`s naming a hex and pointing at the YAML value to 
 - map.placement     wherever the footprint stands, too few hexes are left more than
                     `min_distance` hexes away for the opposing party
 
+and the map rules the pack declares in game.yaml (generator.maps.pack_rules), under their ids.
+
 Footprints come from builds generically: the union of the base cards' `hexes` fields.
 """
 
@@ -27,6 +29,7 @@ from generator.core.report import Violation
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 from generator.maps import placing
+from generator.maps.pack_rules import check_pack_map_rules
 from generator.pack.load import load_presets
 
 if TYPE_CHECKING:
@@ -469,6 +472,7 @@ def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int,
     violations += check_zone_ground(m)
     violations += check_connectivity(m)
     violations += check_regions(m)
+    violations += check_pack_map_rules(m, pack)
     fits = {}
     # A tile is one piece of a battlefield laid from several: whether a figure fits, and where
     # the other side starts, is a question for the assembled battlefield, not for one tile.

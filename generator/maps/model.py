@@ -67,6 +67,9 @@ class RegionSpec(_Strict):
 
     name: Annotated[str, StringConstraints(min_length=1, max_length=40)]
     hexes: HexList
+    # the side of a team game the region belongs to (Battle Bosses' arena: alpha, omega);
+    # the map rule `zone_beside` matches a start space to its own team's base by it
+    team: Id | None = None
 
 
 class MapSpec(_Strict):
@@ -143,6 +146,7 @@ class HexMap(TerrainCells):
     tile: TileSpec | None = None  # set when the map is a cut-out tile
     regions: dict = field(default_factory=dict)  # region id -> frozenset of hexes on the map
     region_names: dict = field(default_factory=dict)  # region id -> its printed name
+    region_teams: dict = field(default_factory=dict)  # region id -> its team, for regions that name one
     zones_optional: bool = False  # the pack's `start_zones: optional`: zones are a scenario setup
 
     grid = "hex"  # the kind of grid (square maps are `generator.maps.square.SquareMap`)
@@ -231,4 +235,5 @@ def hex_map_from_document(doc: Document, pack: Pack, mid: str) -> HexMap:
         terrain_specs=dict(pack.spec.terrain), line_of_sight=pack.spec.line_of_sight,
         entries=tuple(entries), doc=doc, tile=spec.tile, regions=regions,
         region_names={rid: region.name for rid, region in spec.regions.items()},
+        region_teams={rid: region.team for rid, region in spec.regions.items() if region.team},
         zones_optional=pack.spec.start_zones == "optional")

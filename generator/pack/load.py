@@ -105,6 +105,16 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
         need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
         need(rule.side, spec.sides, ("rules", i, "side"), "side")
     _check_card_checks(spec, doc, out)
+    for i, rule in enumerate(spec.rules):  # map rules: zone_beside names a start zone and a terrain
+        if rule.check == "zone_beside":
+            for key, known, what in (("zone", spec.sides, "start zone (a side)"),
+                                     ("terrain", spec.terrain, "terrain")):
+                if getattr(rule, key) is None:
+                    out.add(Problem("schema.missing", f"rule `{rule.id}` (zone_beside) needs `{key}`",
+                                    doc.at(("rules", i)), expected="zone: SIDE and terrain: TERRAIN",
+                                    fix="e.g. zone: boss, terrain: base"))
+                else:
+                    need(getattr(rule, key), known, ("rules", i, key), what)
     fields = {name for type_spec in spec.card_types.values() for name in type_spec.fields}
     for i, name in enumerate(spec.totals):
         need(name, fields, ("totals", i), "card field")

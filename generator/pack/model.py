@@ -219,6 +219,9 @@ class RuleSpec(Strict):
     group_field: str | None = None
     split_field: str | None = None
     counts_field: str | None = None
+    # map rules (generator.maps.pack_rules): zone_beside's start zone and terrain
+    zone: str | None = Field(default=None, description="zone_beside: the start zone whose every hex must touch `terrain`")
+    terrain: str | None = Field(default=None, description="zone_beside: the terrain each hex of `zone` must touch")
     # card-data checks (check: card_check): every card of type `each` must make `expect` true,
     # an expression of generator.pack.expr ("base_hp <= max_hp")
     each: str | None = Field(default=None, description="card_check: the card type every card of which is checked")

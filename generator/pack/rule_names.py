@@ -3,7 +3,7 @@
 They live here, below both the loader and the rules, so the loader can refuse an unknown
 `check:` with file:line:column without importing the rules package. The rules package
 registers one function per name and refuses to import when the two lists differ
-(generator.rules.checks and generator.rules.pack_checks)."""
+(generator.rules.checks and generator.rules.pack_checks; map rules: generator.maps.pack_rules)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ BUILD_CHECKS = ("points_limit", "deck_size", "copy_limit", "card_sets", "card_ki
                 "deck_composition")
 # primitives run over the whole pack (generator.rules.pack_checks.PACK_CHECKS)
 PACK_CHECKS = ("composition", "pack_count", "card_check")
-KNOWN_CHECKS = frozenset(BUILD_CHECKS + PACK_CHECKS)
+# primitives run over each map of the pack (generator.maps.pack_rules.MAP_RULES)
+MAP_CHECKS = ("regions_cover", "zone_beside")
+KNOWN_CHECKS = frozenset(BUILD_CHECKS + PACK_CHECKS + MAP_CHECKS)
 
 
 def registry_matches(kind: str, names: tuple[str, ...], registered) -> None:
