@@ -173,8 +173,8 @@ def test_new_player_builds_a_boss_shares_it_and_imports_a_deck_list(server, page
     expect(page.locator("#verdict")).to_have_text("LEGAL")
 
     # save it into the builds folder
-    page.get_by_role("button", name="Save to the builds folder").click()
-    expect(page.locator("#flash")).to_contain_text("saved as")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.locator("#flash")).to_contain_text("Saved “")
     saved = builds.builds(0)  # the one local person's saved builds, in the server's database
     assert len(saved) == 1 and "titan-arm" in saved[0].text
 

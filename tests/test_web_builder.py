@@ -5,6 +5,8 @@ Everything is driven by the packs' data: the tests loop over the packs' sides.""
 from __future__ import annotations
 
 import json
+import re
+from urllib.parse import parse_qs, urlparse
 from pathlib import Path
 
 import pytest
@@ -259,9 +261,10 @@ def test_undo_and_redo_restore_each_build_byte_for_byte_and_notes_are_saved(serv
     expect(pg.locator("#redo")).to_be_disabled()
     shoot(pg, tmp_path, f"undo-notes-{pg.width_label}")
     # the notes are saved with the build and shown when it is opened again
-    pg.get_by_role("button", name="Save to the builds folder").click()
-    expect(pg.locator("#flash")).to_contain_text("saved as")
-    stem = Path(pg.locator("#flash").text_content().split("/")[-1].strip()).stem
+    pg.get_by_role("button", name="Save", exact=True).click()
+    expect(pg.locator("#flash")).to_contain_text("Saved “")
+    expect(pg).to_have_url(re.compile(r"[?&]file="))  # the page's address names the saved build
+    stem = parse_qs(urlparse(pg.url).query)["file"][0]
     saved = builds.build(0, stem)  # the one local person's build, in the server's database
     assert saved is not None, stem
     assert "notes:" in saved.text and "Bring the blue dice." in saved.text
@@ -270,7 +273,7 @@ def test_undo_and_redo_restore_each_build_byte_for_byte_and_notes_are_saved(serv
     changes(pg, pg.get_by_role("button", name="Duplicate").click)
     assert json.loads(doc_text(pg))["name"] == "Undo Party (copy)"
     expect(pg.locator("#flash")).to_contain_text("copy")
-    expect(pg.get_by_role("button", name="Save to the builds folder")).to_be_visible()
+    expect(pg.get_by_role("button", name="Save", exact=True)).to_be_visible()
     assert not bad, bad
 
 
@@ -325,7 +328,6 @@ def test_on_a_phone_the_verdict_stays_and_the_cards_are_one_tap_away(server, bro
 
 def shoot_phone(pg, tmp_path, name):
     import os
-    from pathlib import Path
     for folder in [tmp_path] + ([Path(os.environ["PNP_SCREENSHOTS"])] if os.environ.get("PNP_SCREENSHOTS") else []):
         folder.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(folder / f"{name}.png"))  # the screen as the player sees it

@@ -103,9 +103,9 @@ def browse(request: Request, pack_id: str, side: str = Query("", max_length=80),
         points = int(max_points) if max_points.isdigit() else None
         found = store_of(request).browse(pack_id, side or None, points, character or None, card or None, sort, PAGE,
                                          (page_no - 1) * PAGE, show_hidden=designer_sees)
-        chars, cards = cache_of(request).get_or_make(("choices", pack_id), lambda: _choices(pack))
+        char_label, chars, cards = cache_of(request).get_or_make(("choices", pack_id), lambda: _choices(pack))
         return dict(title=f"Published builds: {pack.spec.name}", pack=pack, found=found,
-                    char_options=_options(chars, character), card_options=_options(cards, card),
+                    char_label=char_label, char_options=_grouped(chars, character), card_options=_options(cards, card),
                     q={"side": side, "max_points": max_points, "character": character, "card": card, "sort": sort},
                     page_no=page_no, more=len(found) == PAGE, designer=designer_sees)
 
@@ -113,13 +113,19 @@ def browse(request: Request, pack_id: str, side: str = Query("", max_length=80),
                  "community_published.html", context)
 
 
-def _choices(pack) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """The list's filter choices of a pack, (id, name) escaped, by name: its characters (cards of
-    a side's base type) and all its cards."""
-    types = {s.base.type for s in pack.spec.sides.values()}
-    by_name = sorted(pack.cards.values(), key=lambda c: c.name)
+def _choices(pack) -> tuple[str, list[tuple[str, list[tuple[str, str]]]], list[tuple[str, str]]]:
+    """The list's filter choices of a pack, (id, name) escaped, by name: the cards each side's
+    characters are made of, a group per side (its heroes, its boss pieces), with the filter's
+    label in the pack's words ("Hero or Boss Piece"); and all its cards."""
     pairs = lambda cards: [(str(escape(c.id)), str(escape(c.name))) for c in cards]  # noqa: E731
-    return pairs(c for c in by_name if c.type in types), pairs(by_name)
+    by_name = sorted(pack.cards.values(), key=lambda c: c.name)
+    groups, words = [], []
+    for side in pack.spec.sides.values():
+        base = pack.spec.card_types[side.base.type].name if side.base.type in pack.spec.card_types else side.base.type
+        words += [base] if base not in words else []
+        groups.append((str(escape(f"{side.name}: {base}")),
+                       pairs(c for c in by_name if c.type == side.base.type and c.set in side.sets)))
+    return " or ".join(words), groups, pairs(by_name)
 
 
 def _options(choices: list[tuple[str, str]], selected: str) -> Markup:
@@ -127,6 +133,12 @@ def _options(choices: list[tuple[str, str]], selected: str) -> Markup:
     chosen = str(escape(selected))
     return Markup("".join(f'<option value="{i}"{" selected" if i == chosen else ""}>{n}</option>'
                           for i, n in choices))
+
+
+def _grouped(groups: list[tuple[str, list[tuple[str, str]]]], selected: str) -> Markup:
+    """_options in an <optgroup> per side (labels escaped already); a side with none left out."""
+    return Markup("".join(f'<optgroup label="{label}">{_options(choices, selected)}</optgroup>'
+                          for label, choices in groups if choices))
 
 
 def _publication(request: Request, pack_id: str, public_id: str):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from generator.core.words import counted
+
 if TYPE_CHECKING:
     from generator.core.errors import Location
 
@@ -41,6 +43,12 @@ class Violation:
     expected: object = None
     contributors: tuple[Contributor, ...] = ()
     fix: str | None = None
+
+    def __post_init__(self):  # "3 cards", never "card(s)", whoever wrote the message (core/words.py)
+        if "(s)" in self.message:
+            object.__setattr__(self, "message", counted(self.message))
+        if self.fix and "(s)" in self.fix:
+            object.__setattr__(self, "fix", counted(self.fix))
 
     def as_dict(self) -> dict:
         return {

@@ -9,7 +9,7 @@ from fastapi import HTTPException, Request
 
 from generator.core.errors import InputError, did_you_mean
 from generator.pack.buildshape import character_refs
-from generator.pack.fieldtypes import FIELD_KINDS
+from generator.pack.fieldtypes import FIELD_KINDS, label
 from generator.pack.load import load_build
 from generator.pack.model import Card, Pack
 from generator.web.site import Site
@@ -77,14 +77,15 @@ class CardFilter:
 
 
 def card_fields(pack: Pack, card: Card) -> list[tuple[str, str]]:
-    """A card's typed fields as (label, text) for its page and the API."""
+    """A card's typed fields as (label, text) for its page and the API: the field's own label
+    (or its name in words) and its value in words (the field type's `page_text`)."""
     spec = pack.spec.card_types[card.type]
     rows = []
     for name, field_spec in spec.fields.items():
         value = card.fields.get(name)
         if value in (None, [], {}, ""):
             continue
-        rows.append((name.replace("_", " "), FIELD_KINDS[field_spec.type].page_text(pack, value)))
+        rows.append((label(name, field_spec), FIELD_KINDS[field_spec.type].page_text(pack, value)))
     return rows
 
 

@@ -107,7 +107,7 @@
 
   document.addEventListener("change", (e) => {
     const el = e.target;
-    if (el.id === "target-char") {
+    if (el.id === "target-char" || el.id === "vbar-char") {  // the phone's bar has its own copy
       if (el.value === "new") { state.char = null; state.piece = null; return; }
       state.char = Number(el.value); state.piece = null;
       queue({ op: "view", char: state.char });
