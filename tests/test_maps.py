@@ -28,6 +28,7 @@ from generator.pack.load import load_presets as preset_builds
 from generator.render.maps.document import build_maps_pdf, draw_map_thumbnail, export_map_pngs, plan_sheets
 from generator.render.maps.hexes import draw_hex_shape
 from generator.render.maps.page import MARGIN_MM
+from generator.render.maps.palette import COLOUR
 from generator.render.base.pdfout import MM, new_canvas
 
 from conftest import LEGAL_BOSS, PACK_DIR, REPO
@@ -610,9 +611,9 @@ def test_png_export_states_its_hex_pitch(pack, tmp_path):
         assert abs(image.width - (x1 - x0 + 4) * 100 / HEX_MM) <= 1
         assert abs(image.height - (y1 - y0 + 4) * 100 / HEX_MM) <= 1
         assert (image.width, image.height) == (sidecar["width_px"], sidecar["height_px"])
-        # hex (0,0)'s centre is open ground (white), one pitch to the right is hex (1,0)
+        # hex (0,0)'s centre is open ground (the colour maps' ground), one pitch to the right is hex (1,0)
         ox, oy = sidecar["origin_hex_center_px"]
-        assert image.getpixel((round(ox), round(oy))) == (255, 255, 255)
+        assert image.getpixel((round(ox), round(oy))) == tuple(round(v * 255) for v in COLOUR.ground)
 
 
 def _vertices(buffer: bytes) -> list[tuple[float, float]]:

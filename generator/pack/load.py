@@ -12,7 +12,7 @@ from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.pack import expr
 from generator.pack.assets import FontError, read_ttf
 from generator.pack.buildshape import document_places
-from generator.pack.icon_names import ICON_MARK, pack_icon_names
+from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK, pack_icon_names
 from generator.pack.model import (CARD_SIZES_MM, BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack,
                                   Ref)
 from generator.pack.pydantic_errors import problems_from
@@ -105,6 +105,8 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
         need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
         need(rule.side, spec.sides, ("rules", i, "side"), "side")
     _check_card_checks(spec, doc, out)
+    for terrain_id, terrain in spec.terrain.items():  # a map's feature icon: one the map painter draws
+        need(terrain.icon, BUILTIN_ICONS, ("terrain", terrain_id, "icon"), "built-in icon")
     for i, rule in enumerate(spec.rules):  # map rules: zone_beside names a start zone and a terrain
         if rule.check == "zone_beside":
             for key, known, what in (("zone", spec.sides, "start zone (a side)"),

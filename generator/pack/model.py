@@ -238,11 +238,15 @@ class RuleSpec(Strict):
 
 
 class TerrainSpec(Strict):
-    """A kind of map terrain. `pattern` is how it prints: low-ink greyscale, so it stays
-    legible on any home printer; `text` is the rule printed in the map legend."""
+    """A kind of map terrain. `pattern` is its texture: in colour maps drawn in a darker shade
+    of `color` (default: the pattern's usual colour, render/maps/palette.py) on a fill of it,
+    in the ink saver as a low-ink grey pattern on the paper; `icon` (a built-in icon) marks a
+    feature on every cell of it in colour maps; `text` is the rule printed in the map legend."""
 
     name: Name
     pattern: TerrainPattern = "dots"
+    color: Color | None = None
+    icon: CardId | None = None
     text: str = ""
     walkable: bool = True
     blocks_sight: bool = False

@@ -33,9 +33,10 @@ def write(job):
                         back_offset=opt.back_offset)
     elif job.part == "maps" and pack.map_files and not build:
         yield job.timed(out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=opt.paper,
-                        low_contrast=job.low_contrast)
+                        low_contrast=job.low_contrast, ink=opt.ink)
     elif job.part == "rulebook" and pack.rule_files and not build:
-        yield job.timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper)
+        yield job.timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper,
+                        ink=opt.ink)
         if has_quick_reference(pack):
             yield job.timed(out / "quick-reference.pdf", build_quick_reference_pdf, pack,
                             out / "quick-reference.pdf", paper=opt.paper)

@@ -6,6 +6,7 @@ running headers, page numbers; byte-identical output for identical input."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,6 +30,7 @@ from generator.render.base.pack_icons import pack_icons
 from generator.render.base.paper import PAPERS, page_size_pt
 from generator.render.base.pdfout import new_canvas
 from generator.render.maps.document import draw_map_thumbnail
+from generator.render.maps.palette import DEFAULT_INK, palette_for
 from generator.render.rulebook.columns import Columns, NewPageUnless
 from generator.render.rulebook.cover import Cover
 from generator.render.rulebook.errors import layout_error, tag_chapter
@@ -253,11 +255,11 @@ def book_context(pack: Pack, maps: list) -> tuple:
     return env, ctx
 
 
-def load_maps(pack: Pack):
-    """The pack's maps and the helper that draws their thumbnails."""
+def load_maps(pack: Pack, ink: str = DEFAULT_INK):
+    """The pack's maps and the helper that draws their thumbnails in the maps' ink (colour or saver)."""
     if not pack.map_files:
         return [], None
-    return load_pack_maps(pack), draw_map_thumbnail
+    return load_pack_maps(pack), functools.partial(draw_map_thumbnail, palette=palette_for(pack, ink))
 
 
 def _chapter(book: Book, geometry: Geometry, flow: Flow, label: str, toc_label: str, columns: int,
@@ -287,11 +289,11 @@ def prose_problems(pack: Pack) -> list[Problem]:
     return problems
 
 
-def rulebook_story(pack: Pack, book: Book, geometry: Geometry) -> tuple[list, dict]:
+def rulebook_story(pack: Pack, book: Book, geometry: Geometry, ink: str = DEFAULT_INK) -> tuple[list, dict]:
     problems = prose_problems(pack)
     if problems:
         raise InputError(problems)
-    maps, draw_fn = load_maps(pack)
+    maps, draw_fn = load_maps(pack, ink)
     env, ctx = book_context(pack, maps)
     contents_title = ChapterTitle(book, "Contents", pack.spec.name, "contents")
     contents_title.toc = False
@@ -339,12 +341,13 @@ def canvas_maker(title: str, subject: str):
     return make
 
 
-def build_rulebook_pdf(pack: Pack, out_path, paper: str = DEFAULT_PAPER) -> dict:
+def build_rulebook_pdf(pack: Pack, out_path, paper: str = DEFAULT_PAPER, ink: str = DEFAULT_INK) -> dict:
     """Write the rulebook (to a path, or to a file object: `pnp validate` lays it out in
-    memory); returns counts ({"pages", "chapters", "cards", "presets", ...})."""
+    memory), its map pictures in `ink` (the maps' colour or saver look); returns counts
+    ({"pages", "chapters", "cards", "presets", ...})."""
     geometry = Geometry.of(paper)
     book = pack_book(pack)
-    story, counts = rulebook_story(pack, book, geometry)
+    story, counts = rulebook_story(pack, book, geometry, ink)
     title = f"{pack.spec.name} {pack.spec.version}: Rulebook"
     subject = pack.spec.summary or f"Rules of {pack.spec.name}"
     if hasattr(out_path, "write"):
