@@ -121,7 +121,7 @@ def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, me
     lines = list(layout_warning_lines(pack, None, shared, done.faces)) if done.faces else []
     lines += sorted(shared.notes)  # what the redrawn sheets changed on the way to print
     sheets = ", ".join(map(str, done.sheets)) or "none"
-    return lines + [f"redrew sheet {sheets} of cards.pdf ({done.pages_changed} of {done.pages} pages changed)"]
+    return lines + [f"redrew sheet {sheets} of cards.pdf ({done.pages_redrawn} of {done.pages} pages redrawn)"]
 
 
 def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = BuildOptions(),
