@@ -1,6 +1,6 @@
 """The community site (generator.community) against SQLite and a real PostgreSQL: migrations
 from empty, every saved version kept and restorable, the builds folder in and out, accounts
-and what they keep apart, CSRF, signed cookies, the sign-in limit, escaping, publishing,
+and what they keep apart, CSRF, sessions the server made, the sign-in limit, escaping, publishing,
 browsing and the card statistics."""
 
 from __future__ import annotations
