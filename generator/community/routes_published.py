@@ -7,6 +7,9 @@ from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
+from generator.core.errors import InputError
+from generator.core.limits import MAX_QUERY_CHARS
+from generator.pack.query import All, Not, Term, parse_query
 from generator.web.common import site_of
 from generator.web.memo import digest
 from generator.web.pages import page
@@ -94,29 +97,58 @@ def _kept(request: Request, key: tuple, name: str, context) -> HTMLResponse:
 def browse(request: Request, pack_id: str, side: str = Query("", max_length=80),
            max_points: str = Query("", max_length=9), character: str = Query("", max_length=120),
            card: str = Query("", max_length=120), sort: str = Query("newest", pattern="^(newest|copied)$"),
-           page_no: int = Query(1, ge=1, le=10_000, alias="page")):
+           q: str = Query("", max_length=MAX_QUERY_CHARS), page_no: int = Query(1, ge=1, le=10_000, alias="page")):
     who = asker.get()
     designer_sees = who.role == "designer" and not who.anonymous
-
     def context() -> dict:
         pack = site_of(request).pack(pack_id)
         points = int(max_points) if max_points.isdigit() else None
+        problems: list = []
+        try:
+            held = holding(pack, q)
+        except InputError as exc:  # said beside the search box; nothing is listed
+            held, problems = ("held", ()), exc.problems
         found = store_of(request).browse(pack_id, side or None, points, character or None, card or None, sort, PAGE,
-                                         (page_no - 1) * PAGE, show_hidden=designer_sees)
-        char_label, chars, cards = cache_of(request).get_or_make(("choices", pack_id), lambda: _choices(pack))
-        return dict(title=f"Published builds: {pack.spec.name}", pack=pack, found=found,
-                    char_label=char_label, char_options=_grouped(chars, character), card_options=_options(cards, card),
-                    q={"side": side, "max_points": max_points, "character": character, "card": card, "sort": sort},
+                                         (page_no - 1) * PAGE, show_hidden=designer_sees, holding=held)
+        char_label, chars = cache_of(request).get_or_make(("choices", pack_id), lambda: _choices(pack))
+        return dict(title=f"Published builds: {pack.spec.name}", pack=pack, found=found, problems=problems,
+                    char_label=char_label, char_options=_grouped(chars, character),
+                    q={"side": side, "max_points": max_points, "character": character, "card": card, "sort": sort,
+                       "q": q},
                     page_no=page_no, more=len(found) == PAGE, designer=designer_sees)
 
-    return _kept(request, ("browse", pack_id, side, max_points, character, card, sort, page_no, designer_sees),
+    html = _kept(request, ("browse", pack_id, side, max_points, character, card, sort, q, page_no, designer_sees),
                  "community_published.html", context)
+    if b'class="problems"' in html.body:
+        html.status_code = 422
+    return html
 
 
-def _choices(pack) -> tuple[str, list[tuple[str, list[tuple[str, str]]]], list[tuple[str, str]]]:
+def holding(pack, text: str) -> tuple | None:
+    """A card search as the published builds' filter reads it (Store.browse): the same query as
+    the card browser's (generator.pack.query), each term asking whether a build holds a card it
+    finds; None for an empty search. InputError for one that cannot be read."""
+    query = parse_query(text, pack)
+    if query.root is None:
+        return None
+    found: dict[int, tuple[str, ...]] = {}
+
+    def tree(node) -> tuple:
+        if isinstance(node, Term):
+            if id(node) not in found:
+                found[id(node)] = tuple(c.id for c in pack.cards.values() if node.matches(c, pack))
+            return ("held", found[id(node)])
+        if isinstance(node, Not):
+            return ("not", tree(node.inner))
+        return ("all" if isinstance(node, All) else "any", tuple(tree(p) for p in node.parts))
+
+    return tree(query.root)
+
+
+def _choices(pack) -> tuple[str, list[tuple[str, list[tuple[str, str]]]]]:
     """The list's filter choices of a pack, (id, name) escaped, by name: the cards each side's
     characters are made of, a group per side (its heroes, its boss pieces), with the filter's
-    label in the pack's words ("Hero or Boss Piece"); and all its cards."""
+    label in the pack's words ("Hero or Boss Piece")."""
     pairs = lambda cards: [(str(escape(c.id)), str(escape(c.name))) for c in cards]  # noqa: E731
     by_name = sorted(pack.cards.values(), key=lambda c: c.name)
     groups, words = [], []
@@ -125,7 +157,7 @@ def _choices(pack) -> tuple[str, list[tuple[str, list[tuple[str, str]]]], list[t
         words += [base] if base not in words else []
         groups.append((str(escape(f"{side.name}: {base}")),
                        pairs(c for c in by_name if c.type == side.base.type and c.set in side.sets)))
-    return " or ".join(words), groups, pairs(by_name)
+    return " or ".join(words), groups
 
 
 def _options(choices: list[tuple[str, str]], selected: str) -> Markup:

@@ -17,7 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from sqlalchemy import Integer, bindparam, create_engine, event, func, select, delete, text, update
+from sqlalchemy import (Integer, and_, bindparam, create_engine, delete, event, exists, false, func, not_, or_, select,
+                        text, update)
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -352,11 +353,15 @@ class Store:
 
     def browse(self, pack: str, side: str | None = None, max_points: int | None = None,
                character: str | None = None, card: str | None = None, sort: str = "newest",
-               limit: int = 50, offset: int = 0, show_hidden: bool = False) -> list:
+               limit: int = 50, offset: int = 0, show_hidden: bool = False, holding: tuple | None = None) -> list:
         """A page of the list: rows of the LISTED columns only (not the build's text), read in
         the order of the index of migration 0002 that matches `sort`, in one statement (built
-        once per combination of filters: _listing)."""
+        once per combination of filters: _listing). `holding`: a card search as the cards each
+        of its terms finds (routes_published.holding): ("held", ids), ("not", x), ("all" | "any",
+        (x, …)); a build matches a term when it holds one of the term's cards."""
         q = _listing(bool(side), max_points is not None, bool(character), bool(card), sort == "copied", show_hidden)
+        if holding is not None:
+            q = q.where(_holding(holding))
         with self.reader.connect() as conn:
             return list(conn.execute(q, {"pack": pack, "side": side, "max_points": max_points, "character": character,
                                          "card": card, "limit": limit, "offset": offset}))
@@ -380,6 +385,21 @@ def _listing(side: bool, max_points: bool, character: bool, card: bool, copied: 
     order = Publication.copies.desc() if copied else Publication.created_at.desc()
     return q.order_by(Publication.featured.desc(), order, Publication.id.desc()).limit(
         bindparam("limit", type_=Integer)).offset(bindparam("offset", type_=Integer))
+
+
+def _holding(node: tuple):
+    """The SQL of a card search over published builds (Store.browse): each term an EXISTS over
+    the build's cards, its ids bound as parameters."""
+    kind = node[0]
+    if kind == "held":
+        if not node[1]:
+            return false()
+        return exists().where(PublishedCard.publication_id == Publication.id, PublishedCard.kind == "card",
+                              PublishedCard.card.in_(list(node[1])))
+    if kind == "not":
+        return not_(_holding(node[1]))
+    parts = [_holding(part) for part in node[1]]
+    return and_(*parts) if kind == "all" else or_(*parts)
 
 
 def _meta(text: str) -> dict:
