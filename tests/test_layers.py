@@ -5,6 +5,7 @@ here once (lowest first); docs/architecture.md draws the same picture."""
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -286,3 +287,19 @@ def test_the_function_level_import_check_sees_a_late_import(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("import os\n\ndef f():\n    from generator.core import errors\n    return errors\n")
     assert _function_level_imports(module) == [(4, "generator.core")]
+
+
+def test_the_architecture_page_says_what_each_package_may_import():
+    """docs/architecture.md's table ("May import") and its list of render's packages say what
+    MAY_IMPORT says, name for name."""
+    text = (GENERATOR.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    said = {}
+    for name, column in re.findall(r"^\| `([a-z_.]+)` \|.*\| ([^|]+) \|$", text, re.M):
+        layer = "generator." + name.removesuffix(".py")
+        names = re.sub(r"\(.*?\)", "", column).strip()
+        special = {"nothing of ours": set(), "every other package": set(MAY_IMPORT[layer])}
+        said[layer] = special[names] if names in special else {n.strip() for n in names.split(",")}
+    for name, column in re.findall(r"^- `(render\.\w+)`: ([a-z., ]+)$", text, re.M):
+        said["generator." + name] = {n.strip() for n in column.split(",")}
+    expected = {layer: names for layer, names in MAY_IMPORT.items() if layer not in ("generator", "generator.__main__")}
+    assert said == expected

@@ -29,7 +29,6 @@ WINDOW = timedelta(minutes=10)
 NAME = re.compile(r"^[A-Za-z0-9_.-]{2,40}$")
 MIN_PASSWORD = 10
 
-ACCOUNTS_EXTRA = "pnp-generator[accounts]"
 
 
 def accounts_available() -> bool:

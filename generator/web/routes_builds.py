@@ -60,7 +60,7 @@ def picker_html(request: Request, pack: Pack, side_id: str) -> Markup:
     html = kept.get(key)
     if html is None:
         html = kept[key] = Markup(request.app.state.jinja.get_template("_picker.html").render(
-            pack=pack, side=pack.spec.sides[side_id], pick=picker(pack, side_id)))
+            pack=pack, side=pack.spec.sides[side_id], side_id=side_id, pick=picker(pack, side_id)))
     return html
 
 

@@ -23,6 +23,7 @@ import functools
 import re
 import unicodedata
 from generator.core.errors import InputError, Location, Problem
+from generator.core.extras import install_line
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR
 
 ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff]")  # letters that join
@@ -98,7 +99,6 @@ def unmatched_markup(styler, text: str) -> str | None:
 
 # ---- right to left ---------------------------------------------------------------------
 
-RTL_EXTRA = "pnp-generator[rtl]"
 
 
 @functools.lru_cache(maxsize=1)
@@ -123,7 +123,7 @@ def _rtl_import_error(text: str) -> InputError:
     return InputError([Problem("text.rtl", f"the text “{text[:40]}” reads right to left, and putting it in print "
                                "order needs python-bidi and arabic-reshaper, which this install does not have",
                                Location("(text)"), found=text[:60], expected="the `rtl` extra installed",
-                               fix=f"pipx install '{RTL_EXTRA}'")])
+                               fix=f"add the `rtl` extra: {install_line('rtl')}")])
 
 
 def shape_arabic(text: str) -> str:
