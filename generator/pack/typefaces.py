@@ -24,8 +24,13 @@ from __future__ import annotations
 
 import os
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from generator.pack.model import FontStyle
 
 FONTS_DIR = Path(__file__).resolve().parent / "fonts"
 OFL = "SIL Open Font License 1.1"
@@ -128,7 +133,7 @@ USES = {"regular": BODY_USE, "bold": "bold text", "italic": "italic text", "bold
         "display": DISPLAY_USE}
 
 
-def font_credits(fonts: dict[str, str], root: str | os.PathLike[str]) -> list[Credit]:
+def font_credits(fonts: Mapping[FontStyle, str], root: str | os.PathLike[str]) -> list[Credit]:
     """The typefaces a pack prints with (game.yaml `fonts:`, style -> value), each credited from
     its own file: the built-in body face unless the pack replaces it, then the pack's choices."""
     out = []
@@ -137,7 +142,8 @@ def font_credits(fonts: dict[str, str], root: str | os.PathLike[str]) -> list[Cr
         vera = Path(reportlab.__file__).parent / "fonts"
         out.append(credit_of(vera / "Vera.ttf", BODY_USE, "bitstream-vera-license.txt, shipped with ReportLab"))
     seen = set()
-    for style in ("display", "regular", "bold", "italic", "bold-italic"):
+    styles: tuple[FontStyle, ...] = ("display", "regular", "bold", "italic", "bold-italic")
+    for style in styles:
         value = fonts.get(style)
         if value is None:
             continue
