@@ -74,7 +74,7 @@ def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, ou
     yield from writer(opt.profile).write(job)
     if job.low_contrast:
         yield from ("warning: " + line.split(" ", 1)[1] for line in grouped_lines(contrast_findings(job.low_contrast)))
-    if part == "cards":
+    if part == "cards" and job.shared is not None:
         yield from sorted(job.shared.notes) + layout_warnings(pack)
 
 

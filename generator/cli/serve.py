@@ -128,6 +128,7 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open
 def open_store(store_class, url: str, shown):
     """The database, its tables brought up to date; a database that cannot be reached is a
     message, not a traceback."""
+    # deferred: SQLAlchemy loads only when a database is opened
     from sqlalchemy.exc import ArgumentError, OperationalError
     try:
         store = store_class(url)

@@ -124,6 +124,7 @@ class Store:
             return
         # alembic is imported only when there is something to migrate (see HEAD_REVISION)
         from alembic import command
+        # deferred: Alembic loads only when the database needs a migration
         from alembic.config import Config
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))

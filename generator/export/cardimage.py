@@ -26,13 +26,14 @@ import os
 import tempfile
 import threading
 import weakref
+from importlib.metadata import version
 from pathlib import Path
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.resources import PACKAGE, TEMPLATES
+from generator.core.yamlio import load_yaml_file
 from generator.pack.cardlist import card_order
 from generator.pack.model import Card, Pack
-from generator.core.yamlio import load_yaml_file
 from generator.render.base.layout import LayoutSet
 from generator.render.base.pdfout import new_canvas
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
@@ -67,7 +68,6 @@ def _file_digest(path: Path) -> str:
 def generator_fingerprint() -> str:
     """The package version and a digest of the drawing code (render/ and this module)."""
     try:
-        from importlib.metadata import version
         ver = version("pnp-generator")
     except Exception:  # not installed (running from a source tree)
         ver = "source"
@@ -166,6 +166,7 @@ def _check(pack: Pack, card_id: str, face: str, dpi: int) -> Card:
 
 def render_png(pack: Pack, card_id: str, face: str, dpi: int, shared=None) -> bytes:
     """Draw one face (trim size, no bleed) and rasterize it: PNG bytes."""
+    # deferred: PDFium's native library loads only when a page is read back
     import pypdfium2 as pdfium
     from reportlab.lib.units import mm
 

@@ -12,6 +12,7 @@ from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.pack import expr
 from generator.pack.assets import FontError, read_ttf
 from generator.pack.buildshape import document_places
+from generator.pack.cache import Slot
 from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK, pack_icon_names
 from generator.pack.model import (CARD_SIZES_MM, BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack,
                                   Ref)
@@ -310,30 +311,30 @@ def pack_document(pack: Pack, path: Path) -> Document:
     return doc
 
 
-def preset_results(pack: Pack) -> list[tuple[Path, Build | None, list]]:
+PresetResult = tuple[Path, "Build | None", list[Problem]]
+PRESET_RESULTS: Slot[list[PresetResult]] = Slot("preset_results")
+PRESETS: Slot[list[Build]] = Slot("presets")
+
+
+def preset_results(pack: Pack) -> list[PresetResult]:
     """Each preset file with its Build, or None and the problems that stopped it: built once
     per run (the pack keeps them), for the build, `pnp validate` and the rulebook alike."""
-    files = tuple(file_key(path) for path in pack.preset_files)
-    cached = pack.loaded.get("preset_results")
-    if cached is None or cached[0] != files:
-        results = []
+    def made() -> list[PresetResult]:
+        results: list[PresetResult] = []
         for path in pack.preset_files:
             try:
                 results.append((Path(path), load_build(Path(path), pack), []))
             except InputError as exc:
                 results.append((Path(path), None, list(exc.problems)))
-        cached = pack.loaded["preset_results"] = (files, results)
-    return cached[1]
+        return results
+    return pack.loaded.fresh(PRESET_RESULTS, tuple(file_key(path) for path in pack.preset_files), made)
 
 
 def load_presets(pack: Pack) -> list[Build]:
     """The pack's presets that load, in file-name order, made once per run; a broken preset is
     left out here and reported by `pnp validate`."""
-    files = tuple(file_key(path) for path in pack.preset_files)
-    cached = pack.loaded.get("presets")
-    if cached is None or cached[0] != files:
-        cached = pack.loaded["presets"] = (files, [build for _p, build, _e in preset_results(pack) if build])
-    return cached[1]
+    return pack.loaded.fresh(PRESETS, tuple(file_key(path) for path in pack.preset_files),
+                             lambda: [build for _p, build, _e in preset_results(pack) if build])
 
 
 def _check_inside(root: Path, paths: list[Path]) -> None:

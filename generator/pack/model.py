@@ -16,6 +16,7 @@ from typing import Annotated, Literal, NamedTuple
 from pydantic import Field, StringConstraints, field_validator
 
 from generator.core.errors import Location
+from generator.pack.cache import PackCache
 from generator.pack.field_names import FIELD_TYPES
 # re-exported: pack.model is where callers look for every model of the pack
 from generator.pack.pieces_spec import (  # noqa: F401
@@ -460,7 +461,7 @@ class Pack:
     # its files by path (game.yaml, presets, maps: generator.pack.load.pack_document) and the
     # values made from them (its presets and its maps), filled by the loaders on first use.
     documents: dict = field(default_factory=dict, repr=False, compare=False)
-    loaded: dict = field(default_factory=dict, repr=False, compare=False)
+    loaded: PackCache = field(default_factory=PackCache, repr=False, compare=False)  # pack/cache.py
 
     @property
     def id(self) -> str:

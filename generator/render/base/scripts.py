@@ -22,6 +22,8 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from importlib.util import find_spec
+
 from generator.core.errors import InputError, Location, Problem
 from generator.core.extras import install_line
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
@@ -44,6 +46,7 @@ def strip_invisible(text: str) -> tuple[str, list[str]]:
 @functools.lru_cache(maxsize=64)
 def font_coverage(font_name: str) -> frozenset:
     """Code points a registered TrueType font can draw."""
+    # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfbase import pdfmetrics
     return frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
 
@@ -107,7 +110,6 @@ def rtl_available() -> bool:
     text, so the default install leaves them out); text that needs them stops the build with
     a message naming the card (render/cards/text_checks.py) instead of printing in the wrong
     order."""
-    from importlib.util import find_spec
     return find_spec("bidi") is not None and find_spec("arabic_reshaper") is not None
 
 
@@ -188,6 +190,7 @@ def visual_words(words: list, text_of) -> list:
 def rtl_text(text: str) -> str:
     """The characters of a right-to-left word in visual order (python-bidi)."""
     try:
+        # deferred: the `rtl` extra, imported only for right-to-left text
         from bidi import get_display
     except ModuleNotFoundError:
         raise _rtl_import_error(text) from None

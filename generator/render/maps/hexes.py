@@ -296,6 +296,7 @@ def draw_hex_legend(c, m: HexMap, x: float, top: float, width: float, zone_names
 
 def _legend_height(m: HexMap, width: float, zone_names: dict, palette: Palette) -> float:
     """Measure the legend by drawing it on a scratch canvas (text wrapping decides)."""
+    # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
     return 1000 - draw_hex_legend(scratch, m, 0, 1000, width, zone_names, palette)

@@ -392,6 +392,7 @@ def _draw_legend(c, m: SquareMap, pack: Pack, x: float, top: float, width: float
 
 
 def _legend_height(m: SquareMap, pack: Pack, width: float, zone_names: dict, palette: Palette) -> float:
+    # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
     return 1000 - _draw_legend(scratch, m, pack, 0, 1000, width, zone_names, palette)
