@@ -320,7 +320,6 @@ def count(ctx, rule: RuleSpec) -> list[Violation]:
     spec = rule.count
     if spec is None:
         return out
-    place = spec.within
     chars = ctx.build.characters
     # (who the message names, where it points, the characters counted together)
     groups = ([(ctx.build.name, ctx.build.location, "characters", chars)] if rule.scope == "build"
