@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: kit test lint bench clean schemas serve
+.PHONY: kit test lint bench clean schemas serve gallery
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ bench: $(STAMP)
 PORT ?= 8000
 serve: $(STAMP)
 	$(PY) -m generator serve card_data/boss_fight --port $(PORT)
+
+# the README's gallery: docs/images/gallery/*.png drawn from the shipped packs (tools/gallery.py)
+gallery: $(STAMP)
+	$(PY) tools/gallery.py
 
 schemas: $(STAMP)
 	for pack in card_data/*/; do $(PY) -m generator schema --pack $$pack || exit 1; done

@@ -21,6 +21,7 @@ from generator.pack.rule_names import KNOWN_CHECKS
 from generator.pack.schemas import allowed_keys_fn, build_models, card_models, field_annotation
 from generator.pack.sheets.fetch import sheet_sources
 from generator.pack.sheets.source import load_sheet_documents
+from generator.pack.typefaces import TYPEFACES, is_typeface_name
 
 
 def find_pack_root(path: Path) -> Path | None:
@@ -47,11 +48,23 @@ def load_game_spec(root: Path) -> tuple[GameSpec, Document]:
 
 
 def pack_font_paths(spec: GameSpec, root: Path, doc: Document | None = None) -> dict:
-    """The pack's fonts (style -> path inside the pack); InputError if one leads outside the pack,
-    is missing, or is not a readable TrueType file."""
+    """The pack's fonts (style -> path): a typeface in the box by its name (`cinzel`), else a file
+    inside the pack; InputError for a name that is no built-in typeface, or a file that leads
+    outside the pack, is missing, or is not a readable TrueType file."""
     out, problems = {}, []
     for style, relative in spec.fonts.items():
         where = doc.at(("fonts", style)) if doc is not None else Location(display_path(root / "game.yaml"))
+        if relative in TYPEFACES:  # shipped with pnp, unmodified: nothing to check
+            out[style] = TYPEFACES[relative].path
+            continue
+        if is_typeface_name(relative):
+            guess = did_you_mean(relative, TYPEFACES)
+            problems.append(Problem("font.unknown", f"the {style} font `{relative}` is no typeface pnp ships",
+                                    where, found=relative,
+                                    expected=f"one of: {', '.join(TYPEFACES)}, or a .ttf file inside the pack",
+                                    fix=f"did you mean `{guess}`?" if guess else
+                                    "name a built-in typeface (docs/formats.md, Fonts) or a file such as fonts/Title.ttf"))
+            continue
         try:
             path = resolve_inside(root, relative, where, "font")
             read_ttf(path)
@@ -106,6 +119,7 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
         need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
         need(rule.side, spec.sides, ("rules", i, "side"), "side")
     _check_card_checks(spec, doc, out)
+    need(spec.emblem, pack_icon_names(spec), ("emblem",), "icon")
     for terrain_id, terrain in spec.terrain.items():  # a map's feature icon: one the map painter draws
         need(terrain.icon, BUILTIN_ICONS, ("terrain", terrain_id, "icon"), "built-in icon")
     for i, rule in enumerate(spec.rules):  # map rules: zone_beside names a start zone and a terrain

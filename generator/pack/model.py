@@ -23,7 +23,7 @@ from generator.pack.pieces_spec import (  # noqa: F401
     BoardSpec, CounterCount, CounterFace, CounterSpec, DieSpec, FigureSpec, Label, PhaseTrackerSpec, PiecesSpec,
     PieceShape, RoundTrackerSpec, StandeeSpec, StatTrackerSpec, TrackersSpec)
 from generator.pack.strict import (  # noqa: F401
-    ID_MAX_LENGTH, ID_PATTERN, NAME_MAX_LENGTH, CardId, Color, Name, Strict, TerrainPattern)
+    ID_MAX_LENGTH, ID_PATTERN, NAME_MAX_LENGTH, BackPattern, CardId, Color, Name, Strict, TerrainPattern)
 
 CARD_SIZES_MM = {
     "poker": (63.5, 88.9),
@@ -330,7 +330,7 @@ class MovementSpec(Strict):
     level_mm: float = Field(default=30.0, gt=0, le=200)  # how tall one level of height is
 
 
-FontStyle = Literal["regular", "bold", "italic", "bold-italic"]
+FontStyle = Literal["regular", "bold", "italic", "bold-italic", "display"]
 
 
 class GameSpec(Strict):
@@ -340,6 +340,10 @@ class GameSpec(Strict):
     summary: str = ""
     credits: list[str] = []
     card_size: str | CardSize = "poker"
+    # the game's emblem, an icon (built-in or of `icons:`), and the pattern of its card backs: the
+    # shipped back layout (templates/cards/back.yaml) draws both over each set's colour
+    emblem: CardId | None = None
+    back_pattern: BackPattern = "hexes"
     stats: dict[str, StatSpec]
     keywords: dict[str, KeywordSpec] = {}
     sets: dict[str, SetSpec]
@@ -361,7 +365,8 @@ class GameSpec(Strict):
     movement: MovementSpec | None = None
     pieces: PiecesSpec | None = None
     reference: ReferenceSpec = ReferenceSpec()
-    # the pack's own TrueType fonts, by style: paths inside the pack (`fonts/Body.ttf`)
+    # the pack's fonts, by style: a typeface pnp ships by name (`display: cinzel`, pack/typefaces.py) or a
+    # TrueType file inside the pack (`fonts/Body.ttf`); `display` sets titles and headings
     fonts: dict[FontStyle, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}
     # the pack's own icons: name -> an SVG file inside the pack, used as `:name:` and in layouts
     icons: dict[CardId, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}

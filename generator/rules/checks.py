@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from generator.core.report import Contributor, Violation
 from generator.pack.rule_names import BUILD_CHECKS, registry_matches
-from generator.rules.context import path_text, place_types, points_of
+from generator.rules.context import BuildCheck, path_text, place_types, points_of
 from generator.rules.params import declares, parameter
 
 if TYPE_CHECKING:
@@ -420,7 +420,7 @@ def owner(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-CHECKS = {
+CHECKS: dict[str, BuildCheck] = {
     "points_limit": points_limit,
     "deck_size": deck_size,
     "copy_limit": copy_limit,

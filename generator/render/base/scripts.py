@@ -26,7 +26,7 @@ from importlib.util import find_spec
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.extras import install_line
-from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
+from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR
 
 ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff]")  # letters that join
 INVISIBLE = re.compile("[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
@@ -62,7 +62,7 @@ STYLE_NAMES = {0: "regular", 1: "bold", 2: "italic", 3: "bold-italic"}
 
 def missing_glyphs(fitter, text: str, font: str = "regular") -> dict[str, list[str]]:
     """Per font style, the characters of `text` that style's font cannot draw."""
-    style_of = {REGULAR: "regular", BOLD: "bold", ITALIC: "italic", BOLD_ITALIC: "bold-italic"}
+    style_of = {REGULAR: "regular", BOLD: "bold", ITALIC: "italic", BOLD_ITALIC: "bold-italic", DISPLAY: "display"}
     # fast path, exact: every run is a piece of the text, so when all four styles draw every
     # character of the text there is nothing to report (this runs for every text of every card)
     common = common_coverage(tuple(sorted(set(fitter.family.values()))))

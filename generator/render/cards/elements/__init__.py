@@ -1,5 +1,5 @@
 """render.cards.elements: the card layout element kinds, one module each (box, line, text, icon,
-stats, image, squares, hexshape). Each module has its KIND, the Element FIELDS it reads and its
+stats, image, squares, hexshape, pattern). Each module has its KIND, the Element FIELDS it reads and its
 `draw(painter, element, layout, ctx, left, top, w, h, ox, oy)`; ELEMENTS maps kinds to their
 draw functions. A new kind: a new module here, listed in KINDS below, and its name in
 generator.render.base.layout.ELEMENT_KINDS (which the layout files are checked against).
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from generator.render.base.layout import ELEMENT_KINDS, Element, Layout
-from generator.render.cards.elements import box, hexshape, icon, image, line, squares, stats, text
+from generator.render.cards.elements import box, hexshape, icon, image, line, pattern, squares, stats, text
 
 if TYPE_CHECKING:
     from generator.render.cards.faces import CardPainter
@@ -32,7 +32,7 @@ class ElementKind(Protocol):
     def draw(self) -> Draw: ...
 
 
-KINDS: tuple[ElementKind, ...] = (box, line, text, icon, stats, image, squares, hexshape)
+KINDS: tuple[ElementKind, ...] = (box, line, text, icon, stats, image, squares, hexshape, pattern)
 ELEMENTS: dict[str, Draw] = {kind.KIND: kind.draw for kind in KINDS}
 
 if set(ELEMENTS) != set(ELEMENT_KINDS):
