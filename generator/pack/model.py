@@ -187,6 +187,7 @@ class CountSpec(Strict):
     type: str | None = None
     field: str | None = None
     value: object = None
+    card: str | None = None  # only this card (its id)
     set: str | None = None  # pack_count: only cards of this set
 
 
@@ -202,6 +203,9 @@ class RuleSpec(Strict):
     usage_field: str | None = None
     field: str | None = None
     count: CountSpec | None = None
+    # count: the rule asks only of characters holding a card `when` matches ("a deck of Attack
+    # cards needs equipment"); `{when}` in its message is how many they hold
+    when: CountSpec | None = None
     min: int | None = Field(default=None, ge=0)
     max: int | None = Field(default=None, ge=0)
     exactly: int | None = Field(default=None, ge=0)
