@@ -4,12 +4,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: kit test lint bench clean schemas serve
+.PHONY: kit test lint bench clean schemas serve gallery
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet --upgrade pip  # 25.1 or newer reads the dependency groups
+	$(PY) -m pip install --quiet -e . --group test --group bench
 	$(PY) -m compileall -q generator  # PYTHONDONTWRITEBYTECODE may be set: without this every run recompiles
 	touch $(STAMP)
 
@@ -34,9 +34,15 @@ bench: $(STAMP)
 	$(PY) bench/web_load.py
 	$(PY) bench/community_load.py
 
-# the deck builder in the browser, on http://localhost:8000/ (Ctrl-C stops it)
+# the deck builder in the browser, on http://localhost:8000/ (Ctrl-C stops it); `make serve PORT=8001` for another port
+PORT ?= 8000
 serve: $(STAMP)
-	$(PY) -m generator serve card_data/boss_fight
+	$(PY) -m generator serve card_data/boss_fight --port $(PORT)
+
+# the README's pictures drawn from the shipped packs: the gallery (tools/gallery.py) and the kit's
+gallery: $(STAMP)
+	$(PY) tools/gallery.py
+	$(PY) tools/readme_images.py cards maps rulebook  # the kit's pictures further down the README
 
 schemas: $(STAMP)
 	for pack in card_data/*/; do $(PY) -m generator schema --pack $$pack || exit 1; done

@@ -34,6 +34,21 @@ PART_ORDER = ("cards", "pieces", "maps", "rulebook")  # a part at a time, in thi
 WORKERS = 2
 
 
+# what a writer's numbers are, where a plain "N things" would not say it
+_SAID = {"size": "text at {v:g} pt", "per_page": "{v} a page", "width_px": "{v} px wide", "height_px": "{v} px high"}
+_ONE = {"hexes": "hex", "indexes": "index"}  # singulars not made by dropping the s
+
+
+def describe(key: str, value: float) -> str:
+    """One number of a `wrote …` line in words: `1 page`, `38 pages`, `text at 8.75 pt`."""
+    if key in _SAID:
+        return _SAID[key].format(v=value)
+    word = key.replace("_", " ")
+    if value == 1 and word.endswith("s"):
+        word = _ONE.get(word, word[:-1])
+    return f"{value} {word}"
+
+
 def _timed(path, fn, *args, **kw) -> str:
     """Make one output (a progress part named after it: its cards are those of a faces list
     among the arguments) and the `wrote …` line telling what it holds and how long it took."""
@@ -41,7 +56,7 @@ def _timed(path, fn, *args, **kw) -> str:
     faces = next((a for a in args if isinstance(a, list) and a and isinstance(a[0], CardFace)), None)
     with progress.part(Path(path).name, sum(not f.back for f in faces) if faces else None):
         info = fn(*args, **kw) or {}
-    detail = ", ".join(f"{v} {k}" for k, v in info.items() if isinstance(v, (int, float)))
+    detail = ", ".join(describe(k, v) for k, v in info.items() if isinstance(v, (int, float)) and not isinstance(v, bool))
     return f"wrote {path} ({detail}{', ' if detail else ''}{time.perf_counter() - start:.2f} s)"
 
 
@@ -59,7 +74,7 @@ def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, ou
     yield from writer(opt.profile).write(job)
     if job.low_contrast:
         yield from ("warning: " + line.split(" ", 1)[1] for line in grouped_lines(contrast_findings(job.low_contrast)))
-    if part == "cards":
+    if part == "cards" and job.shared is not None:
         yield from sorted(job.shared.notes) + layout_warnings(pack)
 
 

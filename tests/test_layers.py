@@ -303,3 +303,45 @@ def test_the_architecture_page_says_what_each_package_may_import():
         said["generator." + name] = {n.strip() for n in column.split(",")}
     expected = {layer: names for layer, names in MAY_IMPORT.items() if layer not in ("generator", "generator.__main__")}
     assert said == expected
+
+
+def _uncommented_late_imports(path: Path) -> list[int]:
+    """Lines of imports of other projects inside functions that no comment explains: a comment
+    on the import, on the line above, or above a run of imports it belongs to."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    found: list[tuple[int, int]] = []
+    for node in ast.walk(ast.parse("\n".join(lines))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.ImportFrom) and sub.level == 0 and sub.module:
+                    names = [sub.module]
+                elif isinstance(sub, ast.Import):
+                    names = [alias.name for alias in sub.names]
+                else:
+                    continue
+                if any(name.split(".")[0] != "generator" for name in names):
+                    found.append((sub.lineno, sub.end_lineno or sub.lineno))
+    bare, explained = [], set()
+    for start, end in sorted(set(found)):
+        said = (any("#" in line for line in lines[start - 1:end]) or lines[start - 2].strip().startswith("#")
+                or start - 1 in explained)
+        if said:
+            explained.add(end)
+        else:
+            bare.append(start)
+    return bare
+
+
+def test_every_late_import_of_another_project_says_why():
+    """The house rule (docs/architecture.md): an import inside a function defers a heavy library
+    for start-up time, and a comment says so."""
+    bare = [f"{path.relative_to(GENERATOR.parent)}:{line}" for path in sorted(GENERATOR.rglob("*.py"))
+            for line in _uncommented_late_imports(path)]
+    assert bare == []
+
+
+def test_the_late_import_check_sees_one_without_a_comment(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    # deferred: heavy\n    import pikepdf\n    from PIL import Image\n"
+                      "    return pikepdf, Image\n\n\ndef g():\n    import pypdfium2\n    return pypdfium2\n")
+    assert _uncommented_late_imports(module) == [9]

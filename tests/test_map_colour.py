@@ -145,8 +145,8 @@ def test_the_colour_maps_in_cmyk_stay_under_the_limit_on_a_render(tmp_path):
 
 def test_the_saver_palette_is_the_black_and_white_look():
     assert not SAVER.colour and SAVER.ground is None and SAVER.rock is None
-    assert all(isinstance(v, float) for k, v in SAVER.__dict__.items() if k not in ("name", "colour", "ground",
-                                                                                   "rock", "zone_colours"))
+    assert all(isinstance(v, float) for k, v in SAVER.__dict__.items()
+               if k not in ("name", "colour", "ground", "rock", "zone_colours", "title_font"))
 
 
 def test_ink_option_builds_the_saver_and_refuses_a_misspelling(tmp_path):

@@ -23,6 +23,7 @@ from generator.core.errors import InputError
 from generator.grids.hexgrid import Hex
 from generator.pack.load import load_build
 from generator.maps import Footprint, load_map, validate_hexmap, validate_map
+from generator.maps.load import MAPS
 from generator.maps.checks import footprint_of, largest_party, preset_footprints
 from generator.pack.load import load_presets as preset_builds
 from generator.render.maps.document import build_maps_pdf, draw_map_thumbnail, export_map_pngs, plan_sheets
@@ -93,7 +94,7 @@ def pack_with_maps(pack, paths):
     clone = copy.copy(pack)
     clone.map_files = sorted(Path(p) for p in paths)
     # the copy must not share maps the original has already loaded (load once, per pack)
-    clone.loaded = {key: value for key, value in pack.loaded.items() if key != "maps"}
+    clone.loaded = pack.loaded.without(MAPS)
     return clone
 
 

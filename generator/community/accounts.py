@@ -29,7 +29,7 @@ import secrets
 import unicodedata
 from datetime import timedelta
 from functools import lru_cache
-
+from importlib.util import find_spec
 
 SESSION_COOKIE = "pnp_session"
 CSRF_COOKIE = "pnp_csrf"
@@ -42,19 +42,18 @@ NAME = re.compile(r"[A-Za-z0-9_.-]{2,40}")  # after NFKC (clean_name)
 TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")  # a session token as new_session_token makes it
 MIN_PASSWORD = 10
 
-ACCOUNTS_EXTRA = "pnp-generator[accounts]"
 
 
 def accounts_available() -> bool:
     """argon2-cffi (passwords) is the `accounts` extra: a one-person builder on localhost has
     none, so the default install leaves it out and imports it only here and when a site with
     accounts uses it (`pnp serve --accounts` checks this first)."""
-    from importlib.util import find_spec
     return find_spec("argon2") is not None
 
 
 @lru_cache(maxsize=1)
 def _hasher():
+    # deferred: the `accounts` extra, imported only on a site with accounts
     from argon2 import PasswordHasher
     return PasswordHasher()  # argon2id
 
@@ -66,6 +65,7 @@ def hash_password(password: str) -> str:
 def check_password(password_hash: str | None, password: str) -> bool:
     """Whether `password` is the one hashed; with no hash (no such account) the same argon2 work
     is done against a hash of a random password, and the answer is no."""
+    # deferred: the `accounts` extra, imported only on a site with accounts
     from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
     try:
         return _hasher().verify(password_hash or _stand_in(), password) and password_hash is not None

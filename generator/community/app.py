@@ -20,7 +20,7 @@ from generator.web.app import crash_response, create_app, include_early
 from generator.web.memo import Recent as Kept
 from generator.web.pages import problems_response
 from generator.web.site import Site
-from generator.community import outage, routes_accounts, routes_published
+from generator.community import outage, routes_accounts, routes_published, routes_social
 from generator.community.accounts import Keys, warm_up
 from generator.community.dbbuilds import DbBuilds
 from generator.community.middleware import CommunityMiddleware
@@ -52,6 +52,7 @@ def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
     # after the API, before the builder's pages: the published builds are the busiest pages of
     # a shared site, and each route tried before the right one costs CPU on every request
     include_early(app, routes_published.router)
+    include_early(app, routes_social.router)
     include_early(app, routes_accounts.router)
     # inside the request guard (Host, Origin, size are checked first), before every route
     app.user_middleware.insert(1, Middleware(CommunityMiddleware, store=store, keys=app.state.community_keys))

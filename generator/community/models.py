@@ -35,7 +35,7 @@ class Generation(Base):
 class User(Base):
     """An account. `name` is shown as typed (after NFKC normalisation); `name_key` is its folded
     form (accounts.name_key), unique, so names that differ only in case or in Unicode form are
-    one name (migration 0004)."""
+    one name (migration 0005)."""
     __tablename__ = "users"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
@@ -77,7 +77,9 @@ class Publication(Base):
     """A build published for everyone: a frozen copy, legal under `points_limit` when published."""
     __tablename__ = "publications"
     __table_args__ = (Index("ix_publications_newest", "pack", "featured", "created_at", "id"),
-                      Index("ix_publications_copied", "pack", "featured", "copies", "id"))  # migration 0002
+                      Index("ix_publications_copied", "pack", "featured", "copies", "id"),  # migration 0002
+                      Index("ix_publications_liked", "pack", "featured", "likes", "id"),
+                      Index("ix_publications_source", "owner_key", "source", unique=True))  # migration 0004
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True)
     owner_key: Mapped[int] = mapped_column(Integer, default=0)
@@ -93,6 +95,51 @@ class Publication(Base):
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
     featured: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now, index=True)
+    # migration 0004: what players do with it
+    description: Mapped[str] = mapped_column(Text, default="")  # Markdown, shown sanitised
+    source: Mapped[str | None] = mapped_column(String(80), nullable=True)  # the saved build's stem it came from
+    version: Mapped[int] = mapped_column(Integer, default=1)  # the newest of its PublicationVersions
+    likes: Mapped[int] = mapped_column(Integer, default=0)  # the Like rows, counted as they are claimed
+    updated_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class PublicationVersion(Base):
+    """Every version of a published build: publishing the same saved build again adds one
+    (the publication's row holds the newest); none is ever changed."""
+    __tablename__ = "publication_versions"
+    __table_args__ = (UniqueConstraint("publication_id", "n", name="uq_publication_versions_n"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    publication_id: Mapped[int] = mapped_column(ForeignKey("publications.id", ondelete="CASCADE"))
+    n: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(Text)
+    code: Mapped[str] = mapped_column(Text)
+    points: Mapped[int] = mapped_column(Integer)
+    points_limit: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Like(Base):
+    """One account's like of a published build: the primary key makes it one per account,
+    claimed atomically (a second insert fails)."""
+    __tablename__ = "likes"
+    publication_id: Mapped[int] = mapped_column(ForeignKey("publications.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Comment(Base):
+    """A comment on a published build, Markdown shown sanitised; the designer may hide it."""
+    __tablename__ = "comments"
+    __table_args__ = (Index("ix_comments_publication", "publication_id", "id"),
+                      Index("ix_comments_user_time", "user_id", "created_at"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    publication_id: Mapped[int] = mapped_column(ForeignKey("publications.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(Integer)
+    author: Mapped[str] = mapped_column(String(40))
+    body: Mapped[str] = mapped_column(Text)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
 class PublishedCard(Base):
@@ -109,7 +156,7 @@ class PublishedCard(Base):
 
 class SigninLimit(Base):
     """Sign-in attempts not known to have succeeded, per account name and per address, in the
-    window that began at `since` (migration 0004). A sign-in takes one before its password is
+    window that began at `since` (migration 0005). A sign-in takes one before its password is
     checked, in one conditional statement (Store.take_signin), and gives it back when the
     password was right; kept in the database so every worker counts the same."""
     __tablename__ = "signin_limits"
@@ -119,7 +166,7 @@ class SigninLimit(Base):
 
 
 class UserSession(Base):
-    """A signed-in browser (migration 0004). The cookie holds a random token; only its SHA-256
+    """A signed-in browser (migration 0005). The cookie holds a random token; only its SHA-256
     is kept here, so the table cannot be used to sign in. Signing out deletes the row, changing
     the password deletes every row of the account."""
     __tablename__ = "sessions"

@@ -18,6 +18,7 @@ Box = tuple[float, float, float, float]
 
 def page_words(pdf_path: Path) -> dict[int, list[tuple[str, Box]]]:
     """{page number (from 1): [(word, (x min, y min, x max, y max))]} in reading order."""
+    # deferred: PDFium's native library loads only when a page is read back
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
@@ -30,11 +31,11 @@ def page_words(pdf_path: Path) -> dict[int, list[tuple[str, Box]]]:
             textpage = page.get_textpage()
             words: list[tuple[str, Box]] = []
             chars: list[str] = []
-            box = None
+            box: Box | None = None
             for i in range(textpage.count_chars()):
                 ch = chr(raw.FPDFText_GetUnicode(textpage, i))
                 if ch.isspace() or ch == "\x00":
-                    if chars:
+                    if chars and box is not None:
                         words.append(("".join(chars), box))
                     chars, box = [], None
                     continue
@@ -46,7 +47,7 @@ def page_words(pdf_path: Path) -> dict[int, list[tuple[str, Box]]]:
                     chars, box = [], None
                     continue
                 chars.append(ch)
-            if chars:
+            if chars and box is not None:
                 words.append(("".join(chars), box))
             out[n + 1] = words
             textpage.close()

@@ -25,6 +25,7 @@ def icon_names(pack: Pack) -> set[str]:
 def icon_png(pack: Pack, name: str, px: int = ICON_PX, custom: dict | None = None) -> bytes:
     """The icon `name` (one of `icon_names(pack)`) as PNG bytes, `px` pixels square.
     `custom`: the pack's own icons, when already read (pack_icons)."""
+    # deferred: PDFium's native library loads only when a page is read back
     import pypdfium2 as pdfium
 
     if name not in icon_names(pack):

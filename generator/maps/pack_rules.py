@@ -34,7 +34,7 @@ def regions_cover(m: HexMap, rule: RuleSpec) -> list[Violation]:
     out = []
     for h in sorted(m.hexes - set(region_of)):
         # where the hex is written (as an obstacle or terrain), else the map's `regions:` key
-        entry = next((e for e in m.entries if e.hex == h and e.kind in ("obstacle", "terrain", "zone", "shape")), None)
+        entry = next((e for e in m.entries if e.cell == h and e.kind in ("obstacle", "terrain", "zone", "shape")), None)
         where = entry.location if entry else m.at(("regions",), key=True)
         near = [region_of[n] for n in hexgrid.neighbours(h) if n in region_of]
         guess = max(sorted(set(near)), key=near.count) if near else None
@@ -57,19 +57,19 @@ def zone_beside(m: HexMap, rule: RuleSpec) -> list[Violation]:
     team_of = {h: team for rid, cells in m.regions.items() if (team := m.region_teams.get(rid)) for h in cells}
     out = []
     for e in m.entries_of("zone"):
-        if e.name != rule.zone or e.hex not in zone:
+        if e.name != rule.zone or e.cell not in zone:
             continue
-        touching = [n for n in hexgrid.neighbours(e.hex) if n in marked]
-        team = team_of.get(e.hex)
+        touching = [n for n in hexgrid.neighbours(e.cell) if n in marked]
+        team = team_of.get(e.cell)
         own = [n for n in touching if team is None or team_of.get(n) in (None, team)]
         if own:
             continue
         what = f"a {name} space of its own team ({team})" if team and touching else f"a {name} space"
         out.append(Violation(
-            rule.id, rule.severity, rule.message.format(hex=e.hex, zone=rule.zone, terrain=name) if rule.message else
-            f"start space {e.hex} of zone `{rule.zone}` is not next to {what}: a boss starts and comes back "
+            rule.id, rule.severity, rule.message.format(hex=e.cell, zone=rule.zone, terrain=name) if rule.message else
+            f"start space {e.cell} of zone `{rule.zone}` is not next to {what}: a boss starts and comes back "
             f"on a space beside its team's {name}", e.location, f"zones.{rule.zone}[{e.path[-1]}]",
-            observed=list(e.hex), expected=f"a hex next to {what}",
+            observed=list(e.cell), expected=f"a hex next to {what}",
             fix=rule.fix or f"move it to a free hex beside {what}, or take it out of `zones.{rule.zone}`"))
     return out
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from generator.pack.field_names import FIELD_TYPES
+from generator.pack.fieldkind import FieldKind, missing_answers
 from generator.pack.field_values import (ATTACK_KINDS, Attack, CostedAbility, Feat, Requirement, lit,
                                          patterned_text)
 from generator.pack import page_words as words
@@ -37,32 +38,14 @@ from generator.pack.sheets.shape import BOOL, INT, RECORDS, REF, TEXT, Shape
 if TYPE_CHECKING:
     from generator.pack.model import Pack
 
-# what every field type class must define (methods and flags), checked at import
-REQUIRED = ("annotation", "sheet_shape", "sheet_text", "sheet_pair", "sheet_offered", "list_columns",
-            "list_values", "audit_features", "rulebook_columns", "page_text")
-
-
-class FieldKind:
-    """The base of every field type; `name` is its `type:` in game.yaml. The two members below
-    have a default because only one type differs."""
-
-    name: str = ""
-    holds_stats = False  # a stat block (`stats`, bonus fields): a bare stat column name may stand for it
-
-    @staticmethod
-    def sheet_choices(spec) -> list | None:
-        """The values a spreadsheet cell offers in a drop-down list, or None."""
-        return None
-
-
 FIELD_KINDS: dict[str, type[FieldKind]] = {}
 
 
 def register(cls: type[FieldKind]) -> type[FieldKind]:
-    missing = [m for m in REQUIRED if not hasattr(cls, m)]
+    missing = missing_answers(cls)
     if missing or not cls.name:
         raise TypeError(f"field type {cls.__name__} ({cls.name or 'no name'}) leaves out {', '.join(missing) or '`name`'}; "
-                        f"every field type defines {', '.join(REQUIRED)} (generator.pack.fieldtypes)")
+                        "every field type answers what generator.pack.fieldkind.FieldKind asks")
     if cls.name in FIELD_KINDS:
         raise TypeError(f"field type `{cls.name}` is registered twice")
     FIELD_KINDS[cls.name] = cls

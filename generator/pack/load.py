@@ -12,6 +12,7 @@ from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.pack import expr
 from generator.pack.assets import FontError, read_ttf
 from generator.pack.buildshape import document_places
+from generator.pack.cache import Slot
 from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK, pack_icon_names
 from generator.pack.model import (CARD_SIZES_MM, BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack,
                                   Ref)
@@ -20,6 +21,7 @@ from generator.pack.rule_names import KNOWN_CHECKS
 from generator.pack.schemas import allowed_keys_fn, build_models, card_models, field_annotation
 from generator.pack.sheets.fetch import sheet_sources
 from generator.pack.sheets.source import load_sheet_documents
+from generator.pack.typefaces import TYPEFACES, is_typeface_name
 
 
 def find_pack_root(path: Path) -> Path | None:
@@ -46,11 +48,23 @@ def load_game_spec(root: Path) -> tuple[GameSpec, Document]:
 
 
 def pack_font_paths(spec: GameSpec, root: Path, doc: Document | None = None) -> dict:
-    """The pack's fonts (style -> path inside the pack); InputError if one leads outside the pack,
-    is missing, or is not a readable TrueType file."""
+    """The pack's fonts (style -> path): a typeface in the box by its name (`cinzel`), else a file
+    inside the pack; InputError for a name that is no built-in typeface, or a file that leads
+    outside the pack, is missing, or is not a readable TrueType file."""
     out, problems = {}, []
     for style, relative in spec.fonts.items():
         where = doc.at(("fonts", style)) if doc is not None else Location(display_path(root / "game.yaml"))
+        if relative in TYPEFACES:  # shipped with pnp, unmodified: nothing to check
+            out[style] = TYPEFACES[relative].path
+            continue
+        if is_typeface_name(relative):
+            guess = did_you_mean(relative, TYPEFACES)
+            problems.append(Problem("font.unknown", f"the {style} font `{relative}` is no typeface pnp ships",
+                                    where, found=relative,
+                                    expected=f"one of: {', '.join(TYPEFACES)}, or a .ttf file inside the pack",
+                                    fix=f"did you mean `{guess}`?" if guess else
+                                    "name a built-in typeface (docs/formats.md, Fonts) or a file such as fonts/Title.ttf"))
+            continue
         try:
             path = resolve_inside(root, relative, where, "font")
             read_ttf(path)
@@ -105,6 +119,7 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
         need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
         need(rule.side, spec.sides, ("rules", i, "side"), "side")
     _check_card_checks(spec, doc, out)
+    need(spec.emblem, pack_icon_names(spec), ("emblem",), "icon")
     for terrain_id, terrain in spec.terrain.items():  # a map's feature icon: one the map painter draws
         need(terrain.icon, BUILTIN_ICONS, ("terrain", terrain_id, "icon"), "built-in icon")
     for i, rule in enumerate(spec.rules):  # map rules: zone_beside names a start zone and a terrain
@@ -310,30 +325,30 @@ def pack_document(pack: Pack, path: Path) -> Document:
     return doc
 
 
-def preset_results(pack: Pack) -> list[tuple[Path, Build | None, list]]:
+PresetResult = tuple[Path, "Build | None", list[Problem]]
+PRESET_RESULTS: Slot[list[PresetResult]] = Slot("preset_results")
+PRESETS: Slot[list[Build]] = Slot("presets")
+
+
+def preset_results(pack: Pack) -> list[PresetResult]:
     """Each preset file with its Build, or None and the problems that stopped it: built once
     per run (the pack keeps them), for the build, `pnp validate` and the rulebook alike."""
-    files = tuple(file_key(path) for path in pack.preset_files)
-    cached = pack.loaded.get("preset_results")
-    if cached is None or cached[0] != files:
-        results = []
+    def made() -> list[PresetResult]:
+        results: list[PresetResult] = []
         for path in pack.preset_files:
             try:
                 results.append((Path(path), load_build(Path(path), pack), []))
             except InputError as exc:
                 results.append((Path(path), None, list(exc.problems)))
-        cached = pack.loaded["preset_results"] = (files, results)
-    return cached[1]
+        return results
+    return pack.loaded.fresh(PRESET_RESULTS, tuple(file_key(path) for path in pack.preset_files), made)
 
 
 def load_presets(pack: Pack) -> list[Build]:
     """The pack's presets that load, in file-name order, made once per run; a broken preset is
     left out here and reported by `pnp validate`."""
-    files = tuple(file_key(path) for path in pack.preset_files)
-    cached = pack.loaded.get("presets")
-    if cached is None or cached[0] != files:
-        cached = pack.loaded["presets"] = (files, [build for _p, build, _e in preset_results(pack) if build])
-    return cached[1]
+    return pack.loaded.fresh(PRESETS, tuple(file_key(path) for path in pack.preset_files),
+                             lambda: [build for _p, build, _e in preset_results(pack) if build])
 
 
 def _check_inside(root: Path, paths: list[Path]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 # primitives run over one build (generator.rules.checks.CHECKS)
 BUILD_CHECKS = ("points_limit", "deck_size", "copy_limit", "card_sets", "card_kinds", "slot_capacity",
                 "requirements", "count", "owner", "stat_minimum", "unique_cards", "shared_cards",
-                "deck_composition")
+                "deck_composition", "points_spent")
 # primitives run over the whole pack (generator.rules.pack_checks.PACK_CHECKS)
 PACK_CHECKS = ("composition", "pack_count", "card_check")
 # primitives run over each map of the pack (generator.maps.pack_rules.MAP_RULES)

@@ -327,6 +327,7 @@ def shared(request: Request, code: str):
 
 def qr_svg(text: str) -> str:
     """The QR code of a share code as SVG (the same encoder as the roster sheet's)."""
+    # deferred: ReportLab loads only when something is drawn
     from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
     qr = QRCode(None, QRErrorCorrectLevel.M)
     qr.addData(text)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Callable
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.files import atomic_output
 from generator.maps.load import load_pack_maps
+from generator.maps.model import HexMap
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.readback import low_contrast_text
 from generator.render.base.pdfout import MM, new_canvas
@@ -99,8 +100,9 @@ def build_maps_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER, low_c
         c.save()
         if low_contrast is not None:
             low_contrast.extend(low_contrast_text(tmp))
-    tiles = sum(m.tile.copies for m in maps if getattr(m, "tile", None) is not None)
-    return {"maps": len(maps) - sum(1 for m in maps if getattr(m, "tile", None) is not None),
+    tiled = [m.tile for m in maps if isinstance(m, HexMap) and m.tile is not None]  # cut-out tiles, not maps
+    tiles = sum(tile.copies for tile in tiled)
+    return {"maps": len(maps) - len(tiled),
             **({"tiles": tiles} if tiles else {}), "sheets": sheets, "pages": pages}
 
 

@@ -296,6 +296,7 @@ def draw_hex_legend(c, m: HexMap, x: float, top: float, width: float, zone_names
 
 def _legend_height(m: HexMap, width: float, zone_names: dict, palette: Palette) -> float:
     """Measure the legend by drawing it on a scratch canvas (text wrapping decides)."""
+    # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
     return 1000 - draw_hex_legend(scratch, m, 0, 1000, width, zone_names, palette)
@@ -312,7 +313,7 @@ def _draw_overview(c, m: HexMap, plan: SheetPlan, page, box, legend, zone_names:
                    palette: Palette) -> None:
     W, H = page
     width = W - 2 * MARGIN_MM
-    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, palette.title_font)
     sheets = len(plan.windows)
     layout = m.layout()
     paper = paper_title(plan.paper)
@@ -344,13 +345,14 @@ def render_hex_map(c, m: HexMap, pack: Pack, paper: str, zone_names: dict, palet
     if len(plan.windows) > 1:
         c.setPageSize((summary_page[0] * MM, summary_page[1] * MM))
         draw_assembly(c, m, plan, summary_page, paint=lambda cv, frame: paint_hex_map(
-            cv, m, frame, layout, m.hexes, Look(labels=False, line_mm=0.5, zone_tags=False, palette=palette)))
+            cv, m, frame, layout, m.hexes, Look(labels=False, line_mm=0.5, zone_tags=False, palette=palette)),
+            title_font=palette.title_font)
         c.showPage()
     for win in plan.windows:
         c.setPageSize((plan.page[0] * MM, plan.page[1] * MM))
         draw_sheet(c, m, plan, win, paint=lambda cv, frame, w: paint_hex_map(
             cv, m, frame, layout, [h for h in m.hexes if w.touches(_box(layout, h))], Look(palette=palette),
-            zone_names))
+            zone_names), title_font=palette.title_font)
         c.showPage()
     return len(plan.windows)
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Union
 
+from generator.render.base.fonts import BOLD, display_font
+
 if TYPE_CHECKING:
     from generator.pack.model import Pack, TerrainSpec
 
@@ -109,6 +111,7 @@ class Palette:
     crate: Ink  # a square map's obstacle crate
     crate_lines: Ink
     zone_colours: tuple = field(default=())  # (zone id, ink) of the pack's sides
+    title_font: str = BOLD  # the maps' titles: the pack's display face (render/base/fonts.display_font)
 
     def zone_ink(self, zid: str) -> Ink:
         return dict(self.zone_colours).get(zid, self.zone)
@@ -148,15 +151,17 @@ COLOUR = Palette("colour", True, ground=rgb("#f5eedd"), grid=rgb("#5b5045"), lab
 
 def palette_for(pack: Pack | None, ink: str = DEFAULT_INK) -> Palette:
     """The palette of `ink` ("colour" or "saver") with the pack's start zones in the colour of
-    their side (its first set's colour, as on its cards)."""
+    their side (its first set's colour, as on its cards) and its titles in the pack's display face."""
     if ink not in INKS:
         raise ValueError(f"unknown map ink {ink!r}; use one of {', '.join(INKS)}")
-    if ink == "saver" or pack is None:
+    if pack is None:
         return SAVER if ink == "saver" else COLOUR
+    if ink == "saver":
+        return replace(SAVER, title_font=display_font(pack))
     spec = pack.spec
     zones = []
     for sid, side in sorted(spec.sides.items()):
         colours = [spec.sets[s].color for s in side.sets if s in spec.sets and spec.sets[s].side == sid]
         if colours:
             zones.append((sid, rgb(colours[0])))
-    return replace(COLOUR, zone_colours=tuple(zones))
+    return replace(COLOUR, zone_colours=tuple(zones), title_font=display_font(pack))

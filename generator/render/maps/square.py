@@ -392,6 +392,7 @@ def _draw_legend(c, m: SquareMap, pack: Pack, x: float, top: float, width: float
 
 
 def _legend_height(m: SquareMap, pack: Pack, width: float, zone_names: dict, palette: Palette) -> float:
+    # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
     return 1000 - _draw_legend(scratch, m, pack, 0, 1000, width, zone_names, palette)
@@ -410,7 +411,7 @@ def _draw_overview(c, m: SquareMap, pack: Pack, plan: SheetPlan, page, box, lege
                    palette: Palette) -> None:
     W, H = page
     width = W - 2 * MARGIN_MM
-    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, palette.title_font)
     sheets = len(plan.windows)
     paper = paper_title(plan.paper)
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
@@ -459,7 +460,7 @@ def render_square_map(c, m: SquareMap, pack: Pack, paper: str, zone_names: dict,
                            cv, m, frame, layout, m.board,
                            SquareLook(heights=frame.scale > 0.25, coords=False, line_mm=0.5, zone_tags=False,
                                       air_text=False, palette=palette)),
-                       steps=[s.format(n=len(plan.windows)) for s in ASSEMBLY_STEPS])
+                       steps=[s.format(n=len(plan.windows)) for s in ASSEMBLY_STEPS], title_font=palette.title_font)
         c.showPage()
     for win in plan.windows:
         c.setPageSize((plan.page[0] * MM, plan.page[1] * MM))
@@ -468,7 +469,7 @@ def render_square_map(c, m: SquareMap, pack: Pack, paper: str, zone_names: dict,
                        cv, m, frame, layout, [t for t in m.board if _in_window(layout, w, t)],
                        SquareLook(palette=palette),
                        zone_names),
-                   scale_note=f"one tile is {m.tile_size:g} mm square.")
+                   scale_note=f"one tile is {m.tile_size:g} mm square.", title_font=palette.title_font)
         c.showPage()
     return len(plan.windows)
 

@@ -204,7 +204,7 @@ def _draw_contents(c, tiles: list[HexMap], plan: TilePlan, paper_mm, pack_name: 
     width = W - 2 * MARGIN_MM
     copies = sum(m.tile.copies for m in tiles)
     sizes = sorted({m.hex_size for m in tiles})
-    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, "Map tiles", 18, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, "Map tiles", 18, palette.title_font)
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
               f"{pack_name} · {copies} tiles in {len(_sets(tiles))} set{'s' if len(_sets(tiles)) != 1 else ''} · "
               f"hexes {', '.join(f'{s:g}' for s in sizes)} mm flat to flat · "
@@ -242,7 +242,7 @@ def _draw_tile_sheet(c, plan: TilePlan, n: int, pack_name: str, zone_names: dict
     for placed in page:
         if placed.map.tile.set not in names:
             names.append(placed.map.tile.set)
-    draw_text(c, MARGIN_MM, H - MARGIN_MM - 5, f"Map tiles · {', '.join(names)}", 12, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 5, f"Map tiles · {', '.join(names)}", 12, palette.title_font)
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 9.2,
               f"{pack_name} · true scale · cut along the solid outlines", 7.5, grey=0.25)
     draw_text(c, W - MARGIN_MM, H - MARGIN_MM - 7, f"Tiles {n} of {len(plan.pages)}", 14, BOLD, align="right")

@@ -24,8 +24,9 @@ from generator.maps.load import load_pack_maps
 from generator.pack.display import deals_in_points, pack_in_points
 from generator.pack.icon_names import pack_icon_names
 from generator.pack.load import load_presets
+from generator.pack.typefaces import font_credits
 from generator.render.base.art import ArtLibrary
-from generator.render.base.fonts import BOLD, ITALIC, REGULAR
+from generator.render.base.fonts import BOLD, ITALIC, REGULAR, display_font
 from generator.render.base.pack_icons import pack_icons
 from generator.render.base.paper import PAPERS, page_size_pt
 from generator.render.base.pdfout import new_canvas
@@ -212,7 +213,8 @@ def pack_book(pack: Pack, style: BookStyle | None = None, custom: dict | None = 
     style = style or BookStyle()
     if sets and style.accent == BookStyle.accent:
         style = replace(style, accent=sets[0].color)
-    return Book(names, style, pack_icons(pack, ArtLibrary(Path(pack.root))) if custom is None else custom)
+    return Book(names, style, pack_icons(pack, ArtLibrary(Path(pack.root))) if custom is None else custom,
+                display_font(pack))
 
 
 def template_folders(pack: Pack) -> list[Path]:
@@ -245,6 +247,7 @@ def book_context(pack: Pack, maps: list) -> tuple:
     ctx["reference"] = expand_reference(pack, env, ctx)
     ctx["glossary"] = glossary(pack, ctx["reference"])
     ctx["maps"] = [{"title": m.title, "hexes": len(m.hexes)} for m in maps]
+    ctx["typefaces"] = font_credits(pack.spec.fonts, pack.root)  # the credits page names them
     # what the generated pages may speak of: only what this pack has
     builds = load_presets(pack)
     ctx["priced"] = pack_in_points(pack)

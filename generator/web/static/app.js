@@ -30,6 +30,7 @@ document.addEventListener("click", (e) => {
     if (state.stem) url.searchParams.set("file", state.stem);
     if (code) history.replaceState(null, "", url.pathname + "?" + url.searchParams.toString());
     showBlocked(JSON.parse(s.dataset.blocked || "{}"));
+    if (typeof applyFilters === "function" && document.getElementById("pf-owner")) applyFilters();
     const src = document.getElementById("vbar-src"), bar = document.getElementById("vbar");
     if (src && bar) { bar.replaceChildren(src.content.cloneNode(true)); bar.className = "vbar " + src.dataset.legal; }
     showCounts();
@@ -306,15 +307,24 @@ document.addEventListener("click", (e) => {
     } finally { window.pnpBusy -= 1; }
   }
 
+  // "@mine": the cards of the character cards go to (its base cards own them) and no one's
+  function baseIds(ch) {
+    if (!ch) return null;
+    const base = ch[side.key];
+    return new Set((Array.isArray(base) ? base.map((e) => e[side.item]) : [base]).filter(Boolean));
+  }
+
   function applyFilters() {
     const type = val("pf-type"), set = val("pf-set"), owner = val("pf-owner");
+    const mine = state.char === null ? null : baseIds((doc().characters || [])[state.char]);
     const lo = val("pf-min") === "" ? null : Number(val("pf-min"));
     const hi = val("pf-max") === "" ? null : Number(val("pf-max"));
     document.querySelectorAll(".pick li").forEach((li) => {
       const pts = li.dataset.points === "" ? 0 : Number(li.dataset.points);
       li.hidden = !((found === null || found.has(li.dataset.card))
         && (!type || li.dataset.type === type) && (!set || li.dataset.set === set)
-        && (!owner || li.dataset.owner === owner)
+        && (!owner || (owner === "@mine" ? mine === null || li.dataset.owner === "-" || mine.has(li.dataset.ownerId)
+                                         : li.dataset.owner === owner))
         && (lo === null || pts >= lo) && (hi === null || pts <= hi));
     });
     document.querySelectorAll("details[data-place]").forEach((group) => {  // "(3 of 36)" while filtering

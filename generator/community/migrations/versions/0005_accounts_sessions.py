@@ -12,8 +12,8 @@
   count is taken and checked in one conditional statement, so parallel guesses cannot all
   pass the check before any is counted.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 """
 import sys
 import unicodedata
@@ -21,8 +21,8 @@ import unicodedata
 from alembic import op
 import sqlalchemy as sa
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
