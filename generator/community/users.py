@@ -155,7 +155,9 @@ class Users:
     def _upsert(self) -> Any:
         """INSERT ... ON CONFLICT of the database's dialect (both have on_conflict_do_update)."""
         if self.engine.dialect.name == "postgresql":
+            # deferred: a dialect's module only where its database runs
             from sqlalchemy.dialects.postgresql import insert as pg_insert
             return pg_insert
+        # deferred: as above
         from sqlalchemy.dialects.sqlite import insert as sqlite_insert
         return sqlite_insert
