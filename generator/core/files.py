@@ -5,13 +5,14 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from generator.core import staging
 
 
 @contextlib.contextmanager
-def atomic_output(path: Path, suffix: str = ".pdf"):
+def atomic_output(path: Path, suffix: str = ".pdf") -> Iterator[Path]:
     """Yield a temporary path beside `path`; rename it into place only if the block succeeds
     (during a build: only if the whole build succeeds, see core/staging.py), so a failed build
     never leaves a half-written file or loses the previous one."""
