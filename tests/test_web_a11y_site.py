@@ -13,6 +13,9 @@ from urllib.parse import quote
 
 import pytest
 
+from click.testing import CliRunner
+
+from generator.cli import main as cli
 from test_web_a11y import describe
 from test_web_builder import SMALL, UNLABELLED
 from web_support import start_serve, stop_serve
@@ -41,15 +44,17 @@ def _sign(pg, base, name, kind="signin"):
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("site")
+    url = f"sqlite:///{tmp / 'site.sqlite3'}"
+    made = CliRunner().invoke(cli, ["accounts", "add", "ada", "--designer", "--password-stdin", "--db", url],
+                              input=PASSWORD + "\n")  # the designer, as the site's operator makes one
+    assert made.exit_code == 0, made.output
     proc, port, _ = start_serve("card_data/boss_fight", "card_data/raid_boss", "--port", "0", "--accounts",
-                                "--db", f"sqlite:///{tmp / 'site.sqlite3'}", "--builds", str(tmp / "builds"),
+                                "--designer", "ada", "--db", url, "--builds", str(tmp / "builds"),
                                 "--cache", str(tmp / "cache"))
     base = f"http://localhost:{port}"
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
         pg = browser.new_page(viewport={"width": 1280, "height": 900})
-        _sign(pg, base, "ada", "signup")  # the designer
-        pg.get_by_role("button", name="Sign out").click()
         _sign(pg, base, "bob", "signup")
         pg.goto(f"{base}/p/boss_fight/edit?preset=party-knives-in-the-dark")
         pg.get_by_role("button", name="Save", exact=True).click()
