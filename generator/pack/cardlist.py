@@ -16,9 +16,9 @@ for any pack:
   text fields are left out.
 
 Order: by set, then card type (both in game.yaml order), then points, then name. Formats:
-`text` (a table per card type, columns aligned), `json` (a list of flat objects, only the keys
-that apply to each card) and `csv` (one header row with every column; empty where a column
-does not apply).
+`text` (a table per card type, columns aligned), `json` (a versioned document, `LIST_SCHEMA`:
+the pack and its cards as flat objects, only the keys that apply to each card, and each card's
+`art`) and `csv` (one header row with every column; empty where a column does not apply).
 """
 
 from __future__ import annotations
@@ -35,6 +35,10 @@ if TYPE_CHECKING:
     from generator.pack.model import Card, Pack
 
 COMMON = ("id", "name", "set", "type", "points")
+# /1: `{"schema", "pack", "cards"}`, each card with `art` (the icon's name or the file's path; null:
+# the placeholder) and `art_kind` (`icon`, `file` or null); docs/formats.md, "pnp list --format json".
+# (Before it, the output was the bare list of cards.)
+LIST_SCHEMA = "pnp.cards/1"
 
 
 def card_order(pack: Pack) -> list[Card]:
@@ -68,6 +72,18 @@ def card_rows(pack: Pack) -> list[dict]:
     return rows
 
 
+def list_document(pack: Pack, rows: list[dict] | None = None) -> dict:
+    """`pnp list --format json`: the cards as rows, with their art, under a schema id."""
+    art = {card.id: card.art for card in pack.cards.values()}
+    cards = []
+    for row in rows if rows is not None else card_rows(pack):
+        source = art[row["id"]]
+        cards.append({**row, "art": source.name if source is not None else None,
+                      "art_kind": None if source is None else "icon" if source.icon is not None else "file"})
+    return {"schema": LIST_SCHEMA, "pack": {"id": pack.spec.id, "name": pack.spec.name, "version": pack.spec.version},
+            "cards": cards}
+
+
 def all_columns(pack: Pack, type_ids=None) -> list[str]:
     """Every column a card of the pack (or of the given types) can have, in a fixed order:
     the common ones, then each type's fields in game.yaml order."""
@@ -98,7 +114,7 @@ def _cell(value) -> str:
 def render_card_list(pack: Pack, fmt: str = "text") -> str:
     rows = card_rows(pack)
     if fmt == "json":
-        return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+        return json.dumps(list_document(pack, rows), indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=_columns(pack, rows), restval="", lineterminator="\r\n")

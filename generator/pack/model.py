@@ -16,6 +16,7 @@ from typing import Annotated, Literal, NamedTuple
 from pydantic import Field, StringConstraints, field_validator
 
 from generator.core.errors import Location
+from generator.pack.art import Art, ArtStyle, PackIcon
 from generator.pack.cache import PackCache
 from generator.pack.field_names import FIELD_TYPES
 # re-exported: pack.model is where callers look for every model of the pack
@@ -368,8 +369,12 @@ class GameSpec(Strict):
     # the pack's fonts, by style: a typeface pnp ships by name (`display: cinzel`, pack/typefaces.py) or a
     # TrueType file inside the pack (`fonts/Body.ttf`); `display` sets titles and headings
     fonts: dict[FontStyle, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}
-    # the pack's own icons: name -> an SVG file inside the pack, used as `:name:` and in layouts
-    icons: dict[CardId, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}
+    # the pack's own icons: name -> an SVG file inside the pack, or {icon: NAME} of the bundled set
+    # (game-icons.net), used as `:name:` and in layouts
+    icons: dict[CardId, Annotated[str, StringConstraints(min_length=1, max_length=255)] | PackIcon] = {}
+    # the looks of icon art by name (pack/art.py): a card's `style:`, else the style named after its
+    # type, its set or `default`
+    art_styles: dict[CardId, ArtStyle] = {}
 
 
 # ---- plain values the rest of the program works with ---------------------------------
@@ -387,7 +392,7 @@ class Card:
     text: str
     flavour: str
     copies: int
-    art: str | None
+    art: Art | None  # an icon of the bundled set or an image file (pack/art.py); None: the placeholder
     fields: dict
     location: Location
     order: int = 0

@@ -6,6 +6,7 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, Field, create_model
 
+from generator.pack.art import ArtSpec, FilePath
 from generator.core.limits import MAX_CHARACTERS, MAX_COPIES, MAX_ID_TEXT, MAX_ITEMS, MAX_NOTES, MAX_POINTS
 from generator.pack.field_values import ATTACK_KINDS, STRICT, lit as _lit
 from generator.pack.fieldtypes import FIELD_KINDS
@@ -30,7 +31,7 @@ def card_models(game: GameSpec) -> dict[str, type[BaseModel]]:
             "text": (Annotated[str, Field(max_length=2000)], ""),
             "flavour": (Annotated[str, Field(max_length=500)], ""),
             "copies": (Annotated[int, Field(ge=0, le=99)] | None, None),
-            "art": (str | None, None),
+            "art": (FilePath | ArtSpec | None, None),
             "audit_note": (str | None, None),
         }
         for name, spec in type_spec.fields.items():
