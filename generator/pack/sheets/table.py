@@ -5,15 +5,18 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from typing import TypeAlias
+
+Cell: TypeAlias = str | int | float | bool | None  # what one cell of an export holds
 
 
 @dataclass
 class SheetData:
     title: str
     columns: list[str]
-    rows: list[list]
-    choices: dict = field(default_factory=dict)  # column -> allowed values (drop-down lists)
-    text_columns: set = field(default_factory=set)  # columns to format as text
+    rows: list[list[Cell]]
+    choices: dict[str, list[str]] = field(default_factory=dict)  # column -> allowed values (drop-down lists)
+    text_columns: set[str] = field(default_factory=set)  # columns to format as text
 
 
 def column_width(sheet: SheetData, i: int) -> float:
