@@ -18,6 +18,7 @@ from pydantic import Field, StringConstraints, field_validator
 from generator.core.errors import Location
 from generator.pack.cache import PackCache
 from generator.pack.field_names import FIELD_TYPES
+from generator.pack.translations.table import Translation
 # re-exported: pack.model is where callers look for every model of the pack
 from generator.pack.pieces_spec import (  # noqa: F401
     BoardSpec, CounterCount, CounterFace, CounterSpec, DieSpec, FigureSpec, Label, PhaseTrackerSpec, PiecesSpec,
@@ -331,12 +332,16 @@ class MovementSpec(Strict):
 
 
 FontStyle = Literal["regular", "bold", "italic", "bold-italic", "display"]
+Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$", max_length=35)]
 
 
 class GameSpec(Strict):
     id: CardId | Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$", max_length=ID_MAX_LENGTH)]
     name: Name
     version: str
+    # the language the pack is written in (a BCP 47 tag such as `en`, `de`, `pt-BR`): translations
+    # (translations/<lang>.po) are made from it, and text is hyphenated by it (pack/translations)
+    language: Language = "en"
     summary: str = ""
     credits: list[str] = []
     card_size: str | CardSize = "poker"
@@ -467,6 +472,9 @@ class Pack:
     # values made from them (its presets and its maps), filled by the loaders on first use.
     documents: dict = field(default_factory=dict, repr=False, compare=False)
     loaded: PackCache = field(default_factory=PackCache, repr=False, compare=False)  # pack/cache.py
+    # the language the pack was loaded in, when not its own (pack/translations): its strings, and
+    # the strings that print in the source language for want of a translation
+    translation: Translation | None = field(default=None, repr=False, compare=False)
 
     @property
     def id(self) -> str:
