@@ -105,6 +105,7 @@ COMMANDS: dict[str, tuple[str, str]] = {  # command -> (its module in generator.
     "decklist": ("decklist", "decklist"),
     "serve": ("serve", "serve"),
     "builds": ("builds", "builds"),
+    "accounts": ("accounts", "accounts"),
     "layout": ("layout", "layout_command"),
     "export-sheet": ("sheets", "export_sheet"),
     "fetch": ("sheets", "fetch"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from generator.core.limits import NotANumber, whole_number
 from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.model import GameSpec
 from generator.pack.sheets.shape import BOOL, INT, REF, TEXT, Shape
@@ -75,10 +76,12 @@ def resolve(shapes: dict[str, Shape], column: str) -> tuple[tuple, Shape]:
             path.append(part)  # unknown keys go on: the model names them with a did-you-mean
             shape = shape.child
         elif shape.numbered:
-            if not part.isdigit() or not 1 <= int(part) <= 99:
+            try:
+                number = whole_number(part, 99, 1)
+            except NotANumber:
                 raise ColumnError(f"`{'.'.join(path)}` is a list: its columns are numbered, "
-                                  f"`{'.'.join(path)}.1.{shape.child.record[0][0]}`")
-            path.append(int(part) - 1)
+                                  f"`{'.'.join(path)}.1.{shape.child.record[0][0]}`") from None
+            path.append(number - 1)
             shape = shape.child
         elif shape.record:
             child = shape.part(part)

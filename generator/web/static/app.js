@@ -1,5 +1,12 @@
 // The editor's only script: send each change with the build to the server, show what comes back.
 // The server validates and renders; nothing here knows a rule or a game.
+// "Go back" links (an error page's): the browser's Back, when there is a page to go back to.
+// A script, not an href="javascript:...": the Content-Security-Policy runs no inline script.
+document.addEventListener("click", (e) => {
+  const back = e.target.closest && e.target.closest("a[data-back]");
+  if (back && history.length > 1) { e.preventDefault(); history.back(); }
+});
+
 (function () {
   "use strict";
   const root = document.querySelector("[data-editor]");
