@@ -15,6 +15,7 @@ from pathlib import Path
 from generator.core import progress, staging
 from generator.core.errors import InputError, Location, Problem
 from generator.core.workers import past_stopping, progress_queue, stop_on_signals, worker_pool
+from generator.export.credits import credits_output
 from generator.export.options import BuildOptions
 from generator.export.profile_table import PROFILES
 from generator.export.profiles import ProfileJob, writer
@@ -170,7 +171,12 @@ def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = Bu
         try:
             try:
                 with staging.staged(token) as stage:
-                    yield from _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory)
+                    wrote = False
+                    for line in _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory):
+                        wrote = wrote or line.startswith("wrote ")
+                        yield line
+                    if wrote:  # who made the art and the typefaces, beside the files that print them
+                        credits_output(out, pack)
                     pending = stage.pending
                 with past_stopping():  # all renamed, or none: a signal now waits, then is moot
                     staging.commit(pending)

@@ -110,6 +110,7 @@ COMMANDS: dict[str, tuple[str, str]] = {  # command -> (its module in generator.
     "export-sheet": ("sheets", "export_sheet"),
     "fetch": ("sheets", "fetch"),
     "translate": ("translate", "translate"),
+    "icons": ("icons", "icons"),
 }
 
 

@@ -36,7 +36,7 @@ class Contributor:
 @dataclass(frozen=True)
 class Violation:
     rule: str
-    severity: str  # "error" | "warning"
+    severity: str  # "error" | "warning" | "info" (a fact worth telling: the pack's cards without art)
     message: str
     location: Location
     path: str = ""

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import yaml
+from pydantic import BaseModel
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.resources import EXAMPLES
@@ -28,7 +29,7 @@ def example_games() -> dict[str, str]:
     return games
 
 
-def copy_example(name: str, target: Path, layout_model=None) -> Path:
+def copy_example(name: str, target: Path, layout_model: type[BaseModel] | None = None) -> Path:
     """Copy the example `name` into `target` (a new or empty folder) with its schemas; the copy's
     `$schema` lines point at them. Returns the target."""
     games = example_games()
@@ -48,7 +49,7 @@ def copy_example(name: str, target: Path, layout_model=None) -> Path:
     return target
 
 
-def write_pack_schemas(root: Path, layout_model=None) -> list[Path]:
+def write_pack_schemas(root: Path, layout_model: type[BaseModel] | None = None) -> list[Path]:
     """Write the pack's schemas into `root/schemas/` and point every `$schema` line of its YAML
     files at them, relative to each file, so they resolve wherever the pack is."""
     written = write_schemas(load_pack(root), root / "schemas", layout_model=layout_model)
@@ -56,8 +57,8 @@ def write_pack_schemas(root: Path, layout_model=None) -> list[Path]:
     for path in sorted(root.rglob("*.yaml")):
         text = path.read_text(encoding="utf-8")
 
-        def point(match: re.Match, path: Path = path) -> str:  # this file's path, bound as it is defined
-            name = match["path"].rsplit("/", 1)[-1]
+        def point(match: re.Match[str], path: Path = path) -> str:  # this file's path, bound as it is defined
+            name: str = match["path"].rsplit("/", 1)[-1]
             if name not in names:
                 return match[0]
             rel = Path(os.path.relpath(root / "schemas" / name, path.parent)).as_posix()

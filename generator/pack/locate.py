@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 DEFAULT_PACK = Path("card_data/boss_fight")
 
 
-def pack_for(target: Path, pack_option: Path | None = None, cache: dict | None = None, lang: str | None = None) -> Pack:
+def pack_for(target: Path, pack_option: Path | None = None, cache: dict[str, Pack] | None = None, lang: str | None = None) -> Pack:
     """The pack of a build or map file: --pack, else the pack folder it sits in, else its `pack:` key;
     in the language `lang` when one is given (pack/translations)."""
     cache = {} if cache is None else cache

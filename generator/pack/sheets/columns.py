@@ -30,8 +30,12 @@ _FALSE = {"false", "no", "n", "0"}
 DATE_TYPES = (dt.date, dt.datetime, dt.time, dt.timedelta)
 
 
+# a card's art: a file's path in one cell (`art`), or its parts (`art.icon`, `art.style`, ...); a
+# background, frame, scale or mirror image comes from a game.yaml art style (`art.style`)
+ART_PARTS = ("icon", "file", "style", "color", "author", "licence", "source")
+ART = Shape("text", record=tuple((part, TEXT) for part in ART_PARTS))
 _COMMON = {"id": TEXT, "name": TEXT, "type": TEXT, "set": TEXT, "points": INT, "copies": INT,
-           "text": TEXT, "flavour": TEXT, "art": TEXT, "audit_note": TEXT}
+           "text": TEXT, "flavour": TEXT, "art": ART, "audit_note": TEXT}
 
 
 def field_shape(ftype: str, spec: GameSpec) -> Shape:
@@ -198,7 +202,7 @@ def _flat(out: dict, name: str, shape: Shape, value) -> None:
     elif shape.numbered:
         for i, item in enumerate(value, 1):
             _flat(out, f"{name}.{i}", shape.child, item)
-    elif shape.record:
+    elif shape.record and not (shape.leaf and isinstance(value, str)):  # `art`: a path, or its parts
         for key, child in shape.record:
             item = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
             _flat(out, f"{name}.{key}", child, item)
