@@ -25,6 +25,7 @@ from generator.pack.schemas import (BuildRecord, CardRecord, allowed_keys_fn, bu
                                     field_annotation)
 from generator.pack.sheets.fetch import sheet_sources
 from generator.pack.sheets.source import load_sheet_documents
+from generator.pack.translations.apply import TranslationLayer, translated_pack_file
 from generator.pack.typefaces import TYPEFACES, is_typeface_name
 
 
@@ -262,10 +263,11 @@ def _check_sizes_and_fields(spec: GameSpec, doc: Document, out: ProblemList) -> 
                                     fix="correct the default, or remove it"))
 
 
-def load_pack(root: Path, documents: dict[FileKey, Document] | None = None) -> Pack:
+def load_pack(root: Path, documents: dict[FileKey, Document] | None = None, lang: str | None = None) -> Pack:
     """The pack in folder `root`, every card file read and checked. `documents` (pnp watch):
     the card files parsed by an earlier load, by `file_key`; a file unchanged since is not
-    parsed again, and the dict is left holding this load's files."""
+    parsed again, and the dict is left holding this load's files. `lang`: the pack in that
+    language, from its translations/<lang>.po (pack/translations)."""
     root = Path(root)
     if not (root / "game.yaml").is_file():
         where = display_path(root)
@@ -274,6 +276,7 @@ def load_pack(root: Path, documents: dict[FileKey, Document] | None = None) -> P
                                   fix="give the pack folder, e.g. card_data/boss_fight")])
     _check_inside(root, [root / "game.yaml"])
     spec, game_doc = load_game_spec(root)
+    layer = TranslationLayer(root, lang, spec, game_doc) if lang and lang != spec.language else None
     models = card_models(spec)
     problems = ProblemList()
     cards: dict[str, Card] = {}
@@ -294,18 +297,19 @@ def load_pack(root: Path, documents: dict[FileKey, Document] | None = None) -> P
             continue
         if key:
             parsed[key] = doc
-        _read_cards(doc, spec, models, cards, problems, root, unreadable)
+        _read_cards(layer.cards(doc) if layer else doc, spec, models, cards, problems, root, unreadable)
         docs[doc.file] = doc
     for sheet_doc in load_sheet_documents(sheets, spec, cards, problems):  # after YAML: refs may name its cards
-        _read_cards(sheet_doc, spec, models, cards, problems, root, unreadable)
+        _read_cards(layer.cards(sheet_doc) if layer else sheet_doc, spec, models, cards, problems, root, unreadable)
     _check_card_refs(cards, spec, problems, unreadable)
     if documents is not None:
         documents.clear()
         documents.update(parsed)
     problems.raise_if_any()
     pack = Pack(
-        root=root, spec=spec, cards=cards, game_file=game_doc.file,
+        root=root, spec=layer.spec if layer else spec, cards=cards, game_file=game_doc.file,
         preset_files=files["presets"], map_files=files["maps"], rule_files=files["rules"],
+        translation=layer.finish(files["presets"], files["maps"], files["rules"]) if layer else None,
     )
     pack.documents[file_key(root / "game.yaml")] = game_doc
     return pack
@@ -329,8 +333,8 @@ def pack_document(pack: Pack, path: Path) -> Document:
     if key is None:
         return load_yaml_file(path)  # reports the missing file as the reader does
     doc = pack.documents.get(key)
-    if doc is None:
-        doc = pack.documents[key] = load_yaml_file(path)
+    if doc is None:  # a preset or map of a pack in another language is read in it
+        doc = pack.documents[key] = translated_pack_file(pack, path, load_yaml_file(path))
     return doc
 
 

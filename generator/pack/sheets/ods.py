@@ -12,9 +12,8 @@ import io
 import re
 import time
 import zipfile
-from xml.sax.saxutils import escape, quoteattr
-
 from collections.abc import Sequence
+from xml.sax.saxutils import escape, quoteattr
 
 from generator.pack.sheets.table import Cell, SheetData, column_width, export_stamp
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
@@ -14,7 +15,7 @@ Cell: TypeAlias = str | int | float | bool | None  # what one cell of an export 
 class SheetData:
     title: str
     columns: list[str]
-    rows: list[list[Cell]]
+    rows: Sequence[Sequence[Cell]]  # read only: a list of any kind of cells fits
     choices: dict[str, list[str]] = field(default_factory=dict)  # column -> allowed values (drop-down lists)
     text_columns: set[str] = field(default_factory=set)  # columns to format as text
 
