@@ -23,6 +23,7 @@ from generator.kit import build_faces, output_dir, pack_faces
 from generator.maps.load import load_pack_maps
 from generator.pack.load import load_pack, load_presets
 from generator.pack.model import Build, Pack
+from generator.pack.translations.fallback import check_strict, fallback_warnings
 from generator.preflight.layout import LayoutChecks, contrast_findings, grouped_lines, warning_lines
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardFace, CardShared
@@ -109,12 +110,18 @@ def _read_shared_files(pack: Pack) -> None:
 
 
 def build_folder(pack_dir: Path, build_file: Path | None = None, options: BuildOptions = BuildOptions(),
-                 out_dir: Path | None = None, parallel: bool = True, memory: SheetMemory | None = None):
+                 out_dir: Path | None = None, parallel: bool = True, memory: SheetMemory | None = None,
+                 lang: str | None = None, strict: bool = False):
     """`run_build` for a pack folder and a build file (YAML or a deck list), as the command
     line names them: loads both, then yields run_build's lines. `memory` (pnp watch) keeps
-    what `redraw_cards` needs of the home profile's cards.pdf."""
+    what `redraw_cards` needs of the home profile's cards.pdf. `lang`: the kit in that language
+    (the pack's translations/<lang>.po); what falls back to the source language is a warning,
+    with `strict` an error."""
     with stop_on_signals():  # from the start: a stop while the pack loads is a clean stop too
-        pack = load_pack(Path(pack_dir), memory.documents if memory is not None else None)
+        pack = load_pack(Path(pack_dir), memory.documents if memory is not None else None, lang=lang)
+        if strict:
+            check_strict(pack)
+        yield from fallback_warnings(pack)
         build = load_build_file(build_file, pack) if build_file else None
         stem = Path(build_file).stem if build_file else None
         yield from run_build(pack, build, options, out_dir, stem=stem, parallel=parallel, memory=memory)

@@ -10,14 +10,21 @@ from generator.core.words import counted
 from generator.pack.credits import pack_credits
 from generator.pack.load import preset_results
 from generator.pack.model import Pack
+from generator.pack.translations.catalog import languages
+from generator.pack.translations.fallback import strict_problems
 from generator.preflight.render_check import render_problems
 from generator.render.pieces.model import check_pieces
 from generator.rules.engine import validate_build
 from generator.rules.pack_checks import validate_pack_rules
 from generator.validate.maps import validate_map_file
+from generator.validate.translations import fallback_violations, translation_problems
 
 
-def validate_pack(pack: Pack, points: int | str | None = None, max_characters: int | None = None) -> list[Report]:
+def validate_pack(pack: Pack, points: int | str | None = None, max_characters: int | None = None,
+                  strict: bool = False) -> list[Report]:
+    """The pack's reports; in its own language also every translation it has, drawn in memory
+    (what does not fit, language by language); in a translation (`--lang`) what falls back to
+    the source language is a warning, with `strict` an error."""
     problems = []
     if getattr(pack.spec, "pieces", None) is not None:
         problems.extend(check_pieces(pack))
@@ -26,6 +33,14 @@ def validate_pack(pack: Pack, points: int | str | None = None, max_characters: i
     errors, warnings = render_problems(pack)  # what `pnp build` would stop on, drawn in memory
     problems.extend(errors)
     reports[0].violations.extend(warnings)
+    if pack.translation is not None:
+        problems.extend(strict_problems(pack) if strict else [])
+        reports[0].violations.extend(fallback_violations(pack))
+    else:
+        for lang in languages(pack.root):  # each translation's layout checks: does its text fit?
+            found, said = translation_problems(pack, lang)
+            problems.extend(found)
+            reports[0].violations.extend(said)
     for _path, build, stopped in preset_results(pack):  # built once: the rulebook check shares them
         if build is None:
             problems.extend(stopped)

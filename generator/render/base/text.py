@@ -28,6 +28,14 @@ ICON_SCALE = 0.95  # icon height relative to the font size
 KEYWORD_COLOR = "#7a1f1f"
 
 
+def hyphenation_language(lang: str) -> str:
+    """The pyphen dictionary of a pack's language (game.yaml `language:`, or the language it was
+    loaded in): `en` is British English, as the shipped packs are written; `de` German."""
+    if lang == "en":
+        return "en_GB"
+    return pyphen.language_fallback(lang.replace("-", "_")) or lang
+
+
 class FitError(Exception):
     """Text that cannot fit its box even at the minimum size."""
 

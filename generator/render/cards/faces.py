@@ -18,6 +18,7 @@ from generator.core.resources import TEMPLATES
 from generator.core.yamlio import display_path
 from generator.pack.load import pack_font_paths
 from generator.pack.model import Card, Pack
+from generator.pack.translations.table import words_for
 from generator.render.base.art import ArtLibrary
 from generator.render.base.drawn import Recorder
 from generator.render.base.colors import hex_color
@@ -25,7 +26,7 @@ from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGU
 from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.layout import Element, Layout, LayoutSet, run_within_budget
 from generator.render.base.pack_icons import pack_icons
-from generator.render.base.text import TextFitter
+from generator.render.base.text import TextFitter, hyphenation_language
 from generator.render.cards.elements import ELEMENTS
 from generator.render.cards.elements.box import MAX_BLEED_MM
 from generator.render.cards.fit import check_inside, layout_fits, wrong_size
@@ -68,7 +69,8 @@ class CardShared:
         self.fonts = self._pack_fonts(pack)  # style -> registered name of the pack's own TTF
         self.art = ArtLibrary(Path(pack.root), pack.spec.art_styles)
         self.custom_icons = pack_icons(pack, self.art)
-        self.fitter = TextFitter(names, fonts=self.fonts, icons=known_icons() + sorted(self.custom_icons))
+        self.fitter = TextFitter(names, hyphenation_language(pack.spec.language), fonts=self.fonts,
+                                 icons=known_icons() + sorted(self.custom_icons))
         self.notes: set[str] = set()  # things changed on the way to print, told after the build
         self.ink = None  # an InkLog (render/cards/ink.py) while the layout checks record the drawing
         self.base_context = {
@@ -78,6 +80,7 @@ class CardShared:
             "keywords": {k: v for k, v in pack.spec.keywords.items()},
         }
         self.base_context.update(reference_card_context(pack))
+        self.base_context.update(words_for(pack.translation))  # _('Hero'), pgettext('piece_type', ...)
 
     @staticmethod
     def _pack_fonts(pack: Pack) -> dict:

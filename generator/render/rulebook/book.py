@@ -28,6 +28,7 @@ from generator.pack.typefaces import font_credits
 from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR, display_font
 from generator.render.base.pack_icons import pack_icons
+from generator.render.base.text import hyphenation_language
 from generator.render.base.paper import PAPERS, page_size_pt
 from generator.render.base.pdfout import new_canvas
 from generator.render.maps.document import draw_map_thumbnail
@@ -214,7 +215,7 @@ def pack_book(pack: Pack, style: BookStyle | None = None, custom: dict | None = 
     if sets and style.accent == BookStyle.accent:
         style = replace(style, accent=sets[0].color)
     return Book(names, style, pack_icons(pack, ArtLibrary(Path(pack.root))) if custom is None else custom,
-                display_font(pack))
+                display_font(pack), hyphenation_language(pack.spec.language))
 
 
 def template_folders(pack: Pack) -> list[Path]:
@@ -285,7 +286,7 @@ def prose_problems(pack: Pack) -> list[Problem]:
     `reference:`) that no icon of the pack has, each at its file and line."""
     known = pack_icon_names(pack.spec)
     problems = reference_icon_problems(pack)
-    sources = [chapter_source(path) for path in pack.rule_files]
+    sources = [chapter_source(path, pack) for path in pack.rule_files]
     sources += [read_template(pack, name) for name in [p.template for p in REFERENCE_PAGES] + ["quick-reference.md"]]
     for file, source in sources:
         problems += prose_icon_problems(source, file, known)
@@ -306,7 +307,7 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry, ink: str = DEFAUL
     counts = {"chapters": 0, "cards": len(pack.cards), "presets": 0, "maps": len(maps),
               "thumbnails": len(maps) if draw_fn else 0}
     for n, path in enumerate(pack.rule_files, 1):
-        file, source = chapter_source(path)
+        file, source = chapter_source(path, pack)
         text = render_template(env, source, ctx, file)
         flow = markdown_flowables(Flow(book, geometry.column_width, f"ch{n}"), text)
         tag_chapter(flow.flowables, file)
