@@ -21,7 +21,7 @@ from generator.pack.translations import catalog as po
 from generator.pack.translations.chapters import translated_chapter
 from generator.pack.translations.inventory import other_sources
 from generator.pack.translations.markup import lost_markup
-from generator.pack.translations.sources import (GAME_PATTERNS, MAP_PATTERNS, PRESET_PATTERNS, DocLike, Path_,
+from generator.pack.translations.sources import (D, GAME_PATTERNS, MAP_PATTERNS, PRESET_PATTERNS, Path_,
                                                  card_paths, card_sources, game_sources, pattern_paths,
                                                  translated_document, with_implied_words)
 from generator.pack.translations.table import Key, Source, Translation
@@ -87,7 +87,7 @@ class TranslationLayer:
     def lookup(self, context: str | None, text: str, path: Path_ = ()) -> str:
         return self.strings.get((context, text), text)
 
-    def cards(self, doc: DocLike) -> DocLike:
+    def cards(self, doc: D) -> D:
         """A card file (YAML or spreadsheet) in the language."""
         self.sources += card_sources(doc, self.source)
         return translated_document(doc, card_paths(doc, self.source), self.lookup)
