@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
-import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from reportlab.lib.units import mm
 
+from generator.core import pdfium
 from generator.core.errors import InputError
 from generator.render.base.layout import run_within_budget
 from generator.render.base.pdfout import new_canvas
@@ -109,8 +109,7 @@ def face_ink(shared: CardShared, faces: list[CardFace]) -> list[FaceInk | None]:
             continue
         plans.append((layout, size, drawn))
     canvas.save()
-    doc = pdfium.PdfDocument(buffer.getvalue())
-    try:
+    with pdfium.document(buffer.getvalue()) as doc:
         out = []
         read: dict = {}  # page index -> (bounds, texts, paints)
         for plan in plans:
@@ -125,8 +124,6 @@ def face_ink(shared: CardShared, faces: list[CardFace]) -> list[FaceInk | None]:
                 inks.append(ElementInk(e, e.id or e.kind, *read[n]))
             out.append(FaceInk(layout, size, tuple(inks)))
         return out
-    finally:
-        doc.close()
 
 
 def _read_page(page, b: float) -> tuple:
