@@ -24,7 +24,7 @@ from generator.maps.load import load_pack_maps
 from generator.pack.load import load_pack, load_presets
 from generator.pack.model import Build, Pack
 from generator.pack.translations.fallback import check_strict, fallback_warnings
-from generator.preflight.layout import contrast_findings, grouped_lines, layout_warning_lines
+from generator.preflight.layout import LayoutChecks, contrast_findings, grouped_lines, warning_lines
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.redraw import SheetMemory  # pnp watch keeps one across builds
@@ -68,12 +68,16 @@ def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, ou
     its file is made. The `cards` part's faces are built once here and shared by the layout
     checks and the writer."""
     job = ProfileJob(pack, build, stem, out, opt, part, _timed, memory=memory)
+    checks = None
     if part == "cards":
         job.shared = CardShared(pack)
         job.faces = build_faces(pack, build, job.shared) if build else pack_faces(pack, job.shared)
-        # the layout checks, as warnings, of the same faces, made where the card resources already are
-        yield from layout_warning_lines(pack, build, job.shared, job.faces)
+        # the layout checks of the same faces listen to their drawing: each side is checked as the
+        # outputs draw it the first time, and told as warnings once the outputs are written
+        checks = LayoutChecks(pack, job.shared, build, job.faces)
     yield from writer(opt.profile).write(job)
+    if checks is not None:
+        yield from warning_lines(checks.findings())
     if job.low_contrast:
         yield from ("warning: " + line.split(" ", 1)[1] for line in grouped_lines(contrast_findings(job.low_contrast)))
     if part == "cards" and job.shared is not None:
@@ -131,6 +135,7 @@ def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, me
     shared = CardShared(pack)
     faces = pack_faces(pack, shared)
     out = output_dir(pack, out_dir) / "cards.pdf"
+    checks = LayoutChecks(pack, shared)  # listens to the redrawn sheets' drawing
     try:
         done = memory.redraw(pack, faces, shared, out, sheet=options.paper, duplex=options.duplex,
                              back_offset=options.back_offset or (0.0, 0.0))
@@ -141,7 +146,7 @@ def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, me
         return None
     if done is None:
         return None
-    lines = list(layout_warning_lines(pack, None, shared, done.faces)) if done.faces else []
+    lines = list(warning_lines(checks.findings(done.faces))) if done.faces else []
     lines += sorted(shared.notes)  # what the redrawn sheets changed on the way to print
     sheets = ", ".join(map(str, done.sheets)) or "none"
     return lines + [f"redrew sheet {sheets} of cards.pdf ({done.pages_redrawn} of {done.pages} pages redrawn)"]

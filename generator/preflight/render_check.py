@@ -13,7 +13,7 @@ from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Violation
 from generator.kit import pack_faces
 from generator.pack.model import Pack
-from generator.preflight.layout import INK_RULES, grouped, layout_findings, map_findings
+from generator.preflight.layout import INK_RULES, LayoutChecks, grouped, map_findings
 from generator.render.base.pdfout import new_canvas
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
@@ -35,6 +35,7 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
                                 "`pnp build` would print nothing", Location(pack.game_file),
                                 expected="cards in cards/*.yaml, maps in maps/ or chapters in rules/",
                                 fix="add a card to cards/ (see docs/formats.md)"))
+    checks = LayoutChecks(pack, shared, faces=faces)  # the drawing below is what they read
     canvas = new_canvas(io.BytesIO(), (600, 600), "check")
     painter = CardPainter(canvas, shared)
     seen_backs: set = set()
@@ -49,8 +50,10 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
                 painter.draw_face(side, 0.0, 0.0)
             except InputError as exc:
                 problems.extend(exc.problems)
-    if not problems:  # what the drawing puts on paper: the safe zone and the contrast of text
-        drawn = [f for f in layout_findings(pack, shared=shared) if f.rule in INK_RULES]
+    if problems:
+        checks.stop()
+    else:  # what the drawing put on paper: the safe zone and the contrast of text
+        drawn = [f for f in checks.findings() if f.rule in INK_RULES]
         try:
             drawn += map_findings(pack)  # the text on the map pages, read back
         except InputError:

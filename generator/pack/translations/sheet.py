@@ -7,6 +7,7 @@ edits the `translation` column and clears `fuzzy` once a stale row is checked.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,7 +61,7 @@ def read_sheet(path: Path, catalog: Catalog) -> int:
     col = {name: heading.index(name) for name in COLUMNS if name in heading}
     changed, problems = 0, []
 
-    def cell(row: list[object], name: str) -> str:
+    def cell(row: Sequence[object], name: str) -> str:
         i = col.get(name)
         value = row[i] if i is not None and i < len(row) else None
         return "" if value is None else str(value)
