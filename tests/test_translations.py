@@ -105,6 +105,13 @@ def test_markup_a_translation_must_keep():
         "drops the icon :hex:", "adds the icon :feld: (keep the source's icons, named as in the source)"]
     assert lost_markup(FEAT, GERMAN_FEAT.replace("Festgesetzt", "festgesetzt"), KEYWORDS) == [
         "drops the keyword Immobilised (as Festgesetzt)"]
+    # German inflects and compounds: a keyword may begin a longer word, never sit inside one
+    attack = {"Attack": "Angriff"}
+    assert lost_markup("Each Attack card", "Jede Angriffskarte", attack) == []
+    assert lost_markup("Each Attack card", "Deine Angriffe", attack) == []
+    assert lost_markup("Each Attack card", "Jede Nahkampf-Angriffskarte", attack) == [
+        "drops the keyword Attack (as Angriff)"]
+    assert lost_markup("Each Attack card", "Jeder Gegenangriff", attack) == ["drops the keyword Attack (as Angriff)"]
     jinja = "Each deck holds {{ rules.deck_size }} cards."
     assert lost_markup(jinja, "Jedes Deck hat 30 Karten.", {}) == ["drops the template value `{{ rules.deck_size }}`"]
     assert lost_markup(jinja, "{{ rules.deck_size }} Karten {% for x in y %}{% endfor %}", {})[0].startswith(
@@ -272,3 +279,17 @@ def test_without_a_language_pnp_translate_says_which_to_start(pack):
     assert result.exit_code == 2 and "is written in `en`" in result.output
     result = CliRunner().invoke(main, ["translate", str(pack), "--lang", "xx-nope"])
     assert result.exit_code == 2 and "no language Babel knows" in result.output
+
+
+def test_pnps_own_words_are_listed_once_and_marked_where_they_print():
+    """Every `say("...")` of the renderers is in OWN_WORDS (so it reaches the PO file), and every
+    entry there is said somewhere (so the list does not outlive its words)."""
+    import ast
+    from generator.pack.translations.own import WORDS
+    said = set()
+    for path in (REPO / "generator").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "say" \
+                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                said.add(node.args[0].value)
+    assert said == WORDS, (sorted(said - WORDS), sorted(WORDS - said))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from generator.core import pdfium
 from generator.pack.icon_names import pack_icon_names
 from generator.pack.model import Pack
 from generator.render.base.art import ArtLibrary
@@ -25,9 +26,6 @@ def icon_names(pack: Pack) -> set[str]:
 def icon_png(pack: Pack, name: str, px: int = ICON_PX, custom: dict | None = None) -> bytes:
     """The icon `name` (one of `icon_names(pack)`) as PNG bytes, `px` pixels square.
     `custom`: the pack's own icons, when already read (pack_icons)."""
-    # deferred: PDFium's native library loads only when a page is read back
-    import pypdfium2 as pdfium
-
     if name not in icon_names(pack):
         raise KeyError(name)
     custom = pack_icons(pack, ArtLibrary(Path(pack.root))) if custom is None else custom
@@ -37,13 +35,8 @@ def icon_png(pack: Pack, name: str, px: int = ICON_PX, custom: dict | None = Non
     IconSheet(canvas, custom).draw(name, size * 0.05, size * 0.05, size)
     canvas.showPage()
     canvas.save()
-    pdf = pdfium.PdfDocument(buf.getvalue())
-    try:
-        page = pdf[0]
-        image = page.render(scale=px / (size * 1.1), may_draw_forms=True, fill_color=(255, 255, 255, 0)).to_pil()
-        page.close()
-    finally:
-        pdf.close()
+    with pdfium.document(buf.getvalue()) as pdf:
+        image = pdfium.image(pdf[0], scale=px / (size * 1.1), may_draw_forms=True, fill_color=(255, 255, 255, 0))
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False)
     return out.getvalue()

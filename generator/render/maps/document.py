@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from generator.core import pdfium
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.files import atomic_output
 from generator.maps.load import load_pack_maps
@@ -111,8 +112,6 @@ def export_map_pngs(pack: Pack, out_dir: Path) -> dict:
     pixel pitch (less only if the image would pass PNG_MAX_PX), with the pitch in the file name
     (`<map>_hex100px.png`, `<map>_tile100px.png`) and a sidecar `<map>.json` giving the grid
     geometry in pixels. Returns {"images": n, "files": [paths written], "sidecars": [their contents]}."""
-    import pypdfium2 as pdfium  # deferred: only the tts profile rasterises, and pdfium is slow to load
-
     out_dir = Path(out_dir)
     written, sidecars = [], []
     for m in load_pack_maps(pack):
@@ -121,11 +120,8 @@ def export_map_pngs(pack: Pack, out_dir: Path) -> dict:
         while pitch > 10 and max(img.page) * pitch / img.cell_mm > PNG_MAX_PX:
             pitch -= 10
         px_per_mm = pitch / img.cell_mm
-        doc = pdfium.PdfDocument(img.pdf)
-        try:
-            image = doc[0].render(scale=px_per_mm / MM, grayscale=False).to_pil().convert("RGB")
-        finally:
-            doc.close()
+        with pdfium.document(img.pdf) as doc:
+            image = pdfium.image(doc[0], scale=px_per_mm / MM, grayscale=False).convert("RGB")
         name = f"{m.id}_{img.tag}{pitch}px.png"
         with atomic_output(out_dir / name, suffix=".png") as tmp:
             image.save(tmp, format="PNG")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable
 
 from reportlab.lib.utils import simpleSplit
 
+from generator.core import pdfium
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM, new_canvas
@@ -262,9 +263,7 @@ def window_text_boxes(plan: SheetPlan, win: Window, paint) -> list[tuple[float, 
     paint(c, frame, win)
     c.showPage()
     c.save()
-    import pypdfium2 as pdfium  # deferred: a card build draws map shapes and never this; pdfium is slow to load
-    doc = pdfium.PdfDocument(buffer.getvalue())
-    try:
+    with pdfium.document(buffer.getvalue()) as doc:
         text = doc[0].get_textpage()
         boxes = []
         for i in range(text.count_chars()):
@@ -276,8 +275,6 @@ def window_text_boxes(plan: SheetPlan, win: Window, paint) -> list[tuple[float, 
                           frame.map_x0 + (right - frame.page_x) / frame.scale,
                           frame.map_y0 + (frame.page_top - bottom) / frame.scale))
         return boxes
-    finally:
-        doc.close()
 
 
 def _rotated_text(c, x_mm, y_mm, text, size_pt, angle, font=REGULAR, grey=0.2) -> None:
