@@ -64,7 +64,7 @@ MAY_IMPORT = {
     "generator.kit": _BELOW_RENDER,
     "generator.preflight": _BELOW_RENDER | {"export", "kit"},
     "generator.validate": _BELOW_RENDER | {"kit", "preflight"},
-    "generator.build": _BELOW_RENDER | {"export", "kit", "preflight"},
+    "generator.build": _BELOW_RENDER | {"export", "kit", "preflight", "validate"},  # validate's verdict first
     "generator.web": _BELOW_RENDER | {"export", "kit", "build"},
     "generator.community": _BELOW_RENDER | {"export", "kit", "build", "web"},
     "generator.cli": _BELOW_RENDER | {"export", "kit", "preflight", "validate", "build", "web", "community"},

@@ -9,9 +9,9 @@ import sys
 import click
 
 from generator.cli.build_options import export_options
-from generator.cli.common import current_pack, is_stdout, refuse_stdout
+from generator.cli.common import current_pack, kit_folder_option
 from generator.cli.progress import echo_line, progress_display
-from generator.core.errors import InputError
+from generator.core.errors import InputError, RulesBroken
 from generator.core.papers import DEFAULT_PAPER, PAPERS
 from generator.core.workers import Stopped
 from generator.export.options import DUPLEX_CHOICES, ONLY_CHOICES, PNG_SIZES, BuildOptions
@@ -33,8 +33,7 @@ from generator.export.profile_table import PROFILES, profiles_help
               help="png profile: MakePlayingCards 822×1122 or The Game Crafter 825×1125 pixels.")
 @click.option("--only", type=click.Choice(ONLY_CHOICES), default="all",
               show_default=True, help="Home profile: which parts of the kit to build.")
-@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
-              help="Output folder (default: output/<pack id>).")
+@kit_folder_option
 @click.option("--fetch", "fetch_first", is_flag=True, help="First download the pack's published sheets (cards/*.url).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress display (shown on a terminal; see PNP_PROGRESS).")
 @export_options
@@ -43,8 +42,6 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
     """Build the print kit of a pack (PACK_DIR, default the current folder): cards, maps, rulebook
     and play pieces. Each `wrote …` line goes to stdout as its file is made; warnings and the
     progress display to stderr."""
-    if is_stdout(out_dir):
-        refuse_stdout("build", "a folder of files (PDFs, images, a save)")
     pack_dir = pack_dir or current_pack()
     if fetch_first:
         from generator.cli.sheets import fetch_lines
@@ -68,6 +65,10 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
         if made:  # files are put in place only when every part succeeds (generator/core/staging.py)
             click.echo(f"pnp build: stopped by the error below; the {made} file(s) made so far were not kept and "
                        "no output was changed", err=True)
+        raise
+    except RulesBroken:  # what `pnp validate` would call not legal is not printed (exit 1), as validate says
+        click.echo("pnp build: refused, since `pnp validate` finds the rule errors below; no output was changed",
+                   err=True)
         raise
     except Stopped as stop:
         click.echo(f"pnp build: {stop}; the workers were stopped and no output was changed", err=True)

@@ -9,11 +9,11 @@ from pathlib import Path
 import click
 
 from generator.core.limits import MAX_CHARACTERS
-from generator.cli.common import EXIT_INPUT, EXIT_OK, EXIT_RULES, current_pack, make_console, points_option
+from generator.cli.common import current_pack, make_console, points_option
 from generator.validate.builds import target_kind, validate_build_target
 from generator.cli.textreport import print_problems, print_reports
 from generator.core.errors import InputError
-from generator.core.report import reports_document
+from generator.core.report import reports_document, verdict_code
 
 
 @click.command()
@@ -66,6 +66,4 @@ def validate(targets, points, max_characters, setup, fmt, pack_option, boss_buil
             print_reports(console, reports)
         if audit:
             print_audit(console, audit_rows)
-    if problems:
-        sys.exit(EXIT_INPUT)
-    sys.exit(EXIT_OK if all(r.legal for r in reports) else EXIT_RULES)
+    sys.exit(verdict_code(reports, problems))

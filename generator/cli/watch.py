@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import current_pack
+from generator.cli.common import current_pack, kit_folder_option
 from generator.cli.progress import echo_line
-from generator.core.errors import InputError
+from generator.core.errors import InputError, RulesBroken
 from generator.core.papers import DEFAULT_PAPER, PAPERS
 from generator.core.resources import TEMPLATES
 from generator.export.options import BuildOptions
@@ -75,7 +75,7 @@ def watch(pack_dir: Path, echo, paper: str = DEFAULT_PAPER, out_dir: Path | None
 
     memory = SheetMemory()  # the last cards.pdf, for redrawing only the sheets an edit touches
 
-    def rebuild(parts, quick: bool = False):
+    def rebuild(parts, quick: bool = False, first: bool = False):
         start = time.perf_counter()
         try:
             if quick and parts == {"cards"}:
@@ -92,11 +92,20 @@ def watch(pack_dir: Path, echo, paper: str = DEFAULT_PAPER, out_dir: Path | None
                     echo(line)
             echo(f"rebuilt {', '.join(sorted(parts))} in {time.perf_counter() - start:.2f} s")
         except InputError as exc:
+            if first and any(p.code.startswith("output.") for p in exc.problems):
+                raise  # no edit to the pack mends the output folder: exit 2 now, as `pnp build` does
             for p in exc.problems:
                 echo(f"{p.location}: {p.message}" + (f" ({p.fix})" if p.fix else ""))
             echo("not rebuilt: fix the error above and save again (the previous files are untouched)")
+        except RulesBroken as exc:  # what `pnp validate` calls not legal is not built, as `pnp build` says
+            for report in exc.reports:
+                for v in report.sorted_violations():
+                    if v.severity == "error":
+                        echo(f"{v.location}: {v.rule} {v.message}" + (f" ({v.fix})" if v.fix else ""))
+            echo("not rebuilt: `pnp validate` finds the rule errors above; fix them and save again "
+                 "(the previous files are untouched)")
 
-    rebuild({"cards"})
+    rebuild({"cards"}, first=True)
     echo(f"watching {pack_dir} and templates/ (Ctrl-C to stop)")
     # the outputs may lie inside the pack (`pnp watch` run in the pack's folder): writing them is no change
     written = Path(out_dir or OUTPUT_ROOT).resolve()
@@ -111,7 +120,7 @@ def watch(pack_dir: Path, echo, paper: str = DEFAULT_PAPER, out_dir: Path | None
 @click.command(name="watch")
 @click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--paper", type=click.Choice(PAPERS), default=DEFAULT_PAPER, show_default=True)
-@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False))
+@kit_folder_option
 def watch_command(pack_dir, paper, out_dir):
     """Rebuild the kit's outputs whenever a pack (default: the current folder) or template file changes."""
     pack_dir = pack_dir or current_pack()
