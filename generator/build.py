@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from generator.core import progress, staging
-from generator.core.errors import InputError, Location, Problem, RulesBroken
+from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Violation
 from generator.core.workers import past_stopping, progress_queue, stop_on_signals, worker_pool
 from generator.export.options import BuildOptions
@@ -61,6 +61,9 @@ def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, ou
     if part == "cards":
         job.shared = CardShared(pack)
         job.faces = build_faces(pack, build, job.shared) if build else pack_faces(pack, job.shared)
+        if not job.faces:  # a pack of rules alone: no card sheets (a PDF of no pages is no PDF)
+            yield f"note: no card sheets: {pack.spec.name} has no cards"
+            return
         # the layout checks of the same faces, made where the card resources already are
         errors, warnings = judged(layout_findings(pack, build, job.shared, faces=job.faces), pack)
         yield from map(warning_line, warnings)
@@ -77,8 +80,10 @@ def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, ou
 
 
 def warning_line(v: Violation) -> str:
-    """A warning of the pack's verdict as `pnp build` prints it (stderr)."""
-    return f"warning: {v.rule}: {v.location}: {v.message}" + (f" ({v.fix})" if v.fix else "")
+    """A finding of the verdict that does not stop a build, as `pnp build` prints it (stderr):
+    a warning, or a rule error of a build that is not legal (printed all the same)."""
+    said = "warning" if v.severity == "warning" else "warning: not legal, printed all the same: error"
+    return f"{said} {v.rule}: {v.location}: {v.message}" + (f" ({v.fix})" if v.fix else "")
 
 
 def layout_warnings(pack: Pack) -> list[str]:
@@ -87,20 +92,19 @@ def layout_warnings(pack: Pack) -> list[str]:
 
 
 def check_before_building(pack: Pack, build: Build | None = None) -> list[Violation]:
-    """`pnp build` refuses what `pnp validate` refuses, with the same findings and exit code.
-    What validate judges without drawing (validate/packs.py: pack_checks, or the build's own
-    rules) is asked first; when it finds anything, the pack's whole verdict is validate's own
-    (the drawn checks too), raised as InputError (exit 2) or RulesBroken (exit 1) before a
-    file is made. What the drawing finds is judged as it is drawn (_part_lines). Returns the
-    warnings, which the build prints."""
+    """`pnp build` refuses what `pnp validate` refuses (exit 2), with the same findings, and
+    keeps no file. What validate judges without drawing (validate/packs.py: pack_checks) is
+    asked first; when it refuses anything, the pack's whole verdict is validate's own (the
+    drawn checks too), raised before a file is made. What the drawing finds is judged as it is
+    drawn (_part_lines, with validate's `judged`). A rule broken (validate's exit 1) does not
+    stop a build, which prints what a player asks for (a build in the making, a pack whose
+    preset the rulebook marks as not legal): its violations are returned, to be printed with
+    the warnings."""
     if build is not None:
-        report = validate_build(pack, build)
-        if not report.legal:
-            raise RulesBroken([report])
-        return report.sorted_violations()
+        return validate_build(pack, build).sorted_violations()
     reports, problems = pack_checks(pack)
-    if problems or not all(r.legal for r in reports):
-        raise RulesBroken(validate_pack(pack, checked=(reports, problems)))  # or its InputError
+    if problems:
+        validate_pack(pack, checked=(reports, problems))  # raises InputError with every finding
     return [v for r in reports for v in r.sorted_violations()]
 
 

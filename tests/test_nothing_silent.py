@@ -68,8 +68,7 @@ def test_a_build_with_no_characters_prints_nothing_and_says_so(tmp_path):
     empty = tmp_path / "nobody.yaml"
     empty.write_text(LEGAL_PARTY.split("characters:\n")[0] + "characters: []\n", encoding="utf-8")
     result = pnp("build", PACK_DIR, "--build", empty, "-o", tmp_path / "out")
-    # the verdict `pnp validate` gives it (exit 1, the side's own minimum), before anything is made
-    assert result.exit_code == 1 and "build.characters" in result.output and "0 character(s)" in result.output
+    assert result.exit_code == 2 and "build.empty" in result.output and "no characters" in result.output
     assert not (tmp_path / "out").exists()  # not a 0-page PDF
     party = tmp_path / "party.yaml"
     party.write_text(LEGAL_PARTY, encoding="utf-8")

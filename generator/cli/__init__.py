@@ -62,8 +62,8 @@ _starting()
 import click  # noqa: E402
 
 from generator import __version__  # noqa: E402
-from generator.cli.common import EXIT_INPUT, EXIT_RULES, make_console  # noqa: E402
-from generator.core.errors import InputError, RulesBroken, WorkerDied  # noqa: E402
+from generator.cli.common import EXIT_INPUT, escape_controls, make_console  # noqa: E402
+from generator.core.errors import InputError, WorkerDied  # noqa: E402
 
 _started()
 
@@ -186,12 +186,14 @@ class PnpGroup(click.Group):
             from generator.cli.textreport import print_problems  # deferred with rich (common.make_console)
             print_problems(make_console(stderr=True), exc.problems)
             sys.exit(EXIT_INPUT)
-        except RulesBroken as exc:  # `pnp build` of what `pnp validate` calls not legal: its verdict, on stderr
-            from generator.cli.textreport import print_reports
-            print_reports(make_console(stderr=True), exc.reports, verbose=False)
-            sys.exit(EXIT_RULES)
         except WorkerDied as exc:  # killed from outside (`kill -9`, out of memory); the build cleaned up
             click.echo(f"pnp: {exc}; no output was changed", err=True)
+            sys.exit(EXIT_INPUT)
+        except BrokenPipeError:  # the reader went away (`pnp list | head`): as before, not a file error
+            raise
+        except OSError as exc:  # a file or folder the system refused that no command named first: one line, no traceback
+            what = f" {escape_controls(str(exc.filename))}" if exc.filename else ""
+            click.echo(f"pnp: cannot use{what}: {exc.strerror or exc}", err=True)
             sys.exit(EXIT_INPUT)
         except Exception as exc:
             # Python wraps a Ctrl-C that lands in some of its own machinery (a class's __set_name__

@@ -11,7 +11,7 @@ import click
 from generator.cli.build_options import export_options
 from generator.cli.common import current_pack, kit_folder_option
 from generator.cli.progress import echo_line, progress_display
-from generator.core.errors import InputError, RulesBroken
+from generator.core.errors import InputError
 from generator.core.papers import DEFAULT_PAPER, PAPERS
 from generator.core.workers import Stopped
 from generator.export.options import DUPLEX_CHOICES, ONLY_CHOICES, PNG_SIZES, BuildOptions
@@ -41,7 +41,7 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
           fetch_first, quiet, service, color, icc, ink_limit, cut, cut_inset, tts_url_base):
     """Build the print kit of a pack (PACK_DIR, default the current folder): cards, maps, rulebook
     and play pieces. Each `wrote …` line goes to stdout as its file is made; warnings and the
-    progress display to stderr."""
+    progress display to stderr. What `pnp validate` refuses (exit 2) is refused alike."""
     pack_dir = pack_dir or current_pack()
     if fetch_first:
         from generator.cli.sheets import fetch_lines
@@ -66,10 +66,7 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
             click.echo(f"pnp build: stopped by the error below; the {made} file(s) made so far were not kept and "
                        "no output was changed", err=True)
         raise
-    except RulesBroken:  # what `pnp validate` would call not legal is not printed (exit 1), as validate says
-        click.echo("pnp build: refused, since `pnp validate` finds the rule errors below; no output was changed",
-                   err=True)
-        raise
+
     except Stopped as stop:
         click.echo(f"pnp build: {stop}; the workers were stopped and no output was changed", err=True)
         sys.exit(128 + stop.signum)

@@ -9,7 +9,7 @@ import click
 
 from generator.cli.common import current_pack, kit_folder_option
 from generator.cli.progress import echo_line
-from generator.core.errors import InputError, RulesBroken
+from generator.core.errors import InputError, Location, Problem
 from generator.core.papers import DEFAULT_PAPER, PAPERS
 from generator.core.resources import TEMPLATES
 from generator.export.options import BuildOptions
@@ -92,29 +92,32 @@ def watch(pack_dir: Path, echo, paper: str = DEFAULT_PAPER, out_dir: Path | None
                     echo(line)
             echo(f"rebuilt {', '.join(sorted(parts))} in {time.perf_counter() - start:.2f} s")
         except InputError as exc:
-            if first and any(p.code.startswith("output.") for p in exc.problems):
-                raise  # no edit to the pack mends the output folder: exit 2 now, as `pnp build` does
+            if first and any(p.code.startswith(("output.", "pack.missing")) for p in exc.problems):
+                raise  # no edit to a pack mends the output folder, or a folder that is no pack: exit 2 now
             for p in exc.problems:
                 echo(f"{p.location}: {p.message}" + (f" ({p.fix})" if p.fix else ""))
             echo("not rebuilt: fix the error above and save again (the previous files are untouched)")
-        except RulesBroken as exc:  # what `pnp validate` calls not legal is not built, as `pnp build` says
-            for report in exc.reports:
-                for v in report.sorted_violations():
-                    if v.severity == "error":
-                        echo(f"{v.location}: {v.rule} {v.message}" + (f" ({v.fix})" if v.fix else ""))
-            echo("not rebuilt: `pnp validate` finds the rule errors above; fix them and save again "
-                 "(the previous files are untouched)")
 
     rebuild({"cards"}, first=True)
     echo(f"watching {pack_dir} and templates/ (Ctrl-C to stop)")
     # the outputs may lie inside the pack (`pnp watch` run in the pack's folder): writing them is no change
     written = Path(out_dir or OUTPUT_ROOT).resolve()
-    for changes in watch_files(pack_dir, TEMPLATES, stop_event=stop, debounce=50, step=20):
-        changed = {Path(p) for _, p in changes}
-        changed = {p for p in changed if p.resolve() != written and written not in p.resolve().parents}
-        parts = outputs_for(changed, Path(pack_dir))
-        if parts:
-            rebuild(parts, quick=only_card_files(changed, Path(pack_dir)))
+    try:
+        for changes in watch_files(pack_dir, TEMPLATES, stop_event=stop, debounce=50, step=20):
+            _rebuild_for(changes, written, pack_dir, rebuild)
+    except OSError as exc:  # a folder the system will not let us watch (permissions, too many watches)
+        raise InputError([Problem("watch.folder", f"cannot watch {pack_dir}: {exc}", Location(str(pack_dir)),
+                                  expected="a pack folder you may read",
+                                  fix="check its permissions, or build it once with `pnp build`")]) from None
+
+
+def _rebuild_for(changes, written: Path, pack_dir: Path, rebuild) -> None:
+    """Rebuild what one batch of changed files touches (the outputs' own folder is no change)."""
+    changed = {Path(p) for _, p in changes}
+    changed = {p for p in changed if p.resolve() != written and written not in p.resolve().parents}
+    parts = outputs_for(changed, Path(pack_dir))
+    if parts:
+        rebuild(parts, quick=only_card_files(changed, Path(pack_dir)))
 
 
 @click.command(name="watch")

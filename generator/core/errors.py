@@ -119,16 +119,3 @@ class WorkerDied(RuntimeError):
     core.workers; defined here, with the other errors the CLI turns into one line, so that
     catching it does not load multiprocessing for every command."""
 
-
-class RulesBroken(Exception):
-    """A pack or build that breaks its own rules (`pnp validate` would exit 1 on it): `pnp build`
-    refuses to print it. Carries validate's reports (core.report.Report), so the command prints
-    the same verdict validate does."""
-
-    def __init__(self, reports: list):
-        self.reports = list(reports)
-        broken = sum(not r.legal for r in self.reports)
-        super().__init__(f"{broken} target(s) break the rules")
-
-    def __reduce__(self):  # survive the trip back from a worker process
-        return (RulesBroken, (self.reports,))

@@ -16,14 +16,13 @@ Output is deterministic: sorted keys, fixed indentation, a trailing newline.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated, Union
 
 from pydantic import ConfigDict, Field, TypeAdapter, create_model
 
 from generator.core.errors import InputError, Location, Problem
+from generator.core.files import write_text
 from generator.pack.model import GameSpec, Pack
 from generator.pack.schemas import build_models, card_models
 
@@ -113,27 +112,11 @@ def write_schemas(pack: Pack, out_dir, layout_model=None, only: str | None = Non
     """Write the pack's schemas (or only the one of that kind: game, layout, cards, build)
     into `out_dir` (created if needed); returns the paths written."""
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name, schema in schema_files(pack, layout_model).items():
         if only is not None and name.split(".")[0] != only:
             continue
         path = out_dir / name
-        _write_atomically(path, dumps(schema))
+        write_text(path, dumps(schema))  # whole or not at all; a folder it cannot use is one clear error
         written.append(path)
     return written
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise

@@ -89,6 +89,8 @@ def _check_faces(pack, build, shared, safe_mm: float, findings: list[Finding], f
             back = CardFace(face.card, True, face.index, face.total, face.layout, face.set_id, face.type_id)
             # a type whose cards each have their own back (backs: each) is checked with that card
             sides.append(("back-" + "-".join(back_key), back, face.card if len(back_key) > 2 else None, ctx))
+    if not sides:  # a pack with no cards (its rules alone): nothing drawn, nothing to judge
+        return
     inks = face_ink(shared, [face for _n, face, _c, _x in sides])
     for (name, face, card, ctx), ink in zip(sides, inks):
         width, height = pack.card_size_mm(face.type_id)
