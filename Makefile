@@ -4,19 +4,24 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: kit test bench clean schemas serve
+.PHONY: kit test lint bench clean schemas serve gallery
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet --upgrade pip  # 25.1 or newer reads the dependency groups
+	$(PY) -m pip install --quiet -e . --group test --group bench
 	$(PY) -m compileall -q generator  # PYTHONDONTWRITEBYTECODE may be set: without this every run recompiles
 	touch $(STAMP)
 
 kit: $(STAMP)
 	$(PY) -m generator build card_data/boss_fight
 
-test: $(STAMP)
+# the gate every change passes before it lands: ruff (lint) and mypy (types), configured in pyproject.toml
+lint: $(STAMP)
+	$(VENV)/bin/ruff check generator tests
+	$(VENV)/bin/mypy
+
+test: lint
 	@{ command -v qpdf && command -v pdffonts && command -v chromium && command -v gs && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && { ls /usr/lib/postgresql/*/bin/initdb || command -v initdb; }; } >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo "sudo -n"); \
 	  echo "make test: installing qpdf poppler-utils chromium ghostscript fonts-dejavu-core postgresql with apt-get (the tests' PDF checks, ink check, browser tests and PostgreSQL tests use them; see README, Running the tests)"; \
 	  ($$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf poppler-utils chromium ghostscript fonts-dejavu-core postgresql) >/dev/null 2>&1 \
@@ -29,12 +34,17 @@ bench: $(STAMP)
 	$(PY) bench/web_load.py
 	$(PY) bench/community_load.py
 
-# the deck builder in the browser, on http://localhost:8000/ (Ctrl-C stops it)
+# the deck builder in the browser, on http://localhost:8000/ (Ctrl-C stops it); `make serve PORT=8001` for another port
+PORT ?= 8000
 serve: $(STAMP)
-	$(PY) -m generator serve card_data/boss_fight
+	$(PY) -m generator serve card_data/boss_fight --port $(PORT)
+
+# the README's gallery: docs/images/gallery/*.png drawn from the shipped packs (tools/gallery.py)
+gallery: $(STAMP)
+	$(PY) tools/gallery.py
 
 schemas: $(STAMP)
 	for pack in card_data/*/; do $(PY) -m generator schema --pack $$pack || exit 1; done
 
 clean:
-	rm -rf $(VENV) output/*/ .pytest_cache
+	rm -rf $(VENV) output/*/ .pytest_cache .mypy_cache .ruff_cache

@@ -38,6 +38,21 @@ PART_ORDER = ("cards", "pieces", "maps", "rulebook")  # a part at a time, in thi
 WORKERS = 2
 
 
+# what a writer's numbers are, where a plain "N things" would not say it
+_SAID = {"size": "text at {v:g} pt", "per_page": "{v} a page", "width_px": "{v} px wide", "height_px": "{v} px high"}
+_ONE = {"hexes": "hex", "indexes": "index"}  # singulars not made by dropping the s
+
+
+def describe(key: str, value: float) -> str:
+    """One number of a `wrote …` line in words: `1 page`, `38 pages`, `text at 8.75 pt`."""
+    if key in _SAID:
+        return _SAID[key].format(v=value)
+    word = key.replace("_", " ")
+    if value == 1 and word.endswith("s"):
+        word = _ONE.get(word, word[:-1])
+    return f"{value} {word}"
+
+
 def _timed(path, fn, *args, **kw) -> str:
     """Make one output (a progress part named after it: its cards are those of a faces list
     among the arguments) and the `wrote …` line telling what it holds and how long it took."""
@@ -45,7 +60,7 @@ def _timed(path, fn, *args, **kw) -> str:
     faces = next((a for a in args if isinstance(a, list) and a and isinstance(a[0], CardFace)), None)
     with progress.part(Path(path).name, sum(not f.back for f in faces) if faces else None):
         info = fn(*args, **kw) or {}
-    detail = ", ".join(f"{v} {k}" for k, v in info.items() if isinstance(v, (int, float)))
+    detail = ", ".join(describe(k, v) for k, v in info.items() if isinstance(v, (int, float)) and not isinstance(v, bool))
     return f"wrote {path} ({detail}{', ' if detail else ''}{time.perf_counter() - start:.2f} s)"
 
 
@@ -75,7 +90,7 @@ def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, ou
         errors, warnings = judged(contrast_findings(job.low_contrast), pack)
         stopped.extend(errors)
         yield from map(warning_line, warnings)
-    if part == "cards":
+    if part == "cards" and job.shared is not None:
         yield from sorted(job.shared.notes) + layout_warnings(pack)
 
 
@@ -169,7 +184,7 @@ def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, me
     lines = [warning_line(v) for v in warnings + drawn]
     lines += sorted(shared.notes)  # what the redrawn sheets changed on the way to print
     sheets = ", ".join(map(str, done.sheets)) or "none"
-    return lines + [f"redrew sheet {sheets} of cards.pdf ({done.pages_changed} of {done.pages} pages changed)"]
+    return lines + [f"redrew sheet {sheets} of cards.pdf ({done.pages_redrawn} of {done.pages} pages redrawn)"]
 
 
 def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = BuildOptions(),
@@ -258,16 +273,16 @@ def _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory=None,
 def _parallel_parts(pack, parts, out, opt, token, stage, stopped=None):
     """The parts in the worker pool (the loaded pack travels, pickled), each part's lines
     yielded as it finishes; the workers' progress events reach this process's listener."""
-    queue = progress_queue() if progress.active() else None
     listener = progress.listener()
+    queue = progress_queue() if listener is not None else None
 
     def drain():
-        while queue is not None and not queue.empty():
+        while queue is not None and listener is not None and not queue.empty():
             listener(queue.get())
 
     jobs = [(p, pack, out, opt, token) for p in parts]
     with worker_pool(WORKERS, progress_queue=queue) as pool:  # forked workers: the loaded pack is theirs
-        for _index, (part, lines, pending, refused) in pool.as_completed(_worker, jobs, idle=drain if queue else None):
+        for _index, (_part, lines, pending, refused) in pool.as_completed(_worker, jobs, idle=drain if queue else None):
             drain()
             stage.pending.extend(pending)  # the workers' staged outputs join this process's
             if stopped is not None:

@@ -1,5 +1,6 @@
-"""What to print: the faces of a whole pack (with kit copies) or of one build, and the
-`pnp build` profiles that turn them into files."""
+"""What to print: the faces of a whole pack (with kit copies and the reference card) or of one
+build, in print order. Which files they become is the output profiles' part
+(export/profile_table.py and export/profiles/)."""
 
 from __future__ import annotations
 

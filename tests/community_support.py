@@ -39,7 +39,7 @@ class Postgres:
         try:
             import psycopg  # noqa: F401
         except ImportError:
-            pytest.skip("psycopg is not installed: pip install 'pnp-generator[postgres]'")
+            pytest.skip("psycopg is not installed: the `postgres` extra (pip install './pnp[postgres]')")
         self.root = Path(tempfile.mkdtemp(prefix="pnp-pg-"))
         self.data = self.root / "data"
         self.port = _free_port()

@@ -13,7 +13,9 @@ It reports:
 - a module of ours that belongs to no layer;
 - given `may_import` (a layer -> the layers it declares it may import), an import of a lower
   layer that the importing layer does not declare: the order is partial, so `maps` sitting
-  above `rules` in the list does not let it import `rules`.
+  above `rules` in the list does not let it import `rules`. Each layer is held to its own list;
+  only the package's own `__init__` (the module named `package` itself, not its layer) may be
+  read by every layer, since it holds the version and nothing else.
 """
 
 from __future__ import annotations
@@ -163,7 +165,7 @@ def check(root: Path, package: str, layers: list[str],
             if theirs is not None and theirs > own:
                 problems.append(f"{where}:{imp.line}: {module} ({layers[own]}) imports {imp.target} "
                                 f"({layers[theirs]}), a higher layer")
-            elif (theirs is not None and theirs != own and may_import is not None
+            elif (theirs is not None and theirs != own and may_import is not None and target != package
                   and not declared(layers[own], layers[theirs], may_import)):
                 problems.append(f"{where}:{imp.line}: {module} ({layers[own]}) imports {imp.target} "
                                 f"({layers[theirs]}), which {layers[own]} does not declare it may import")

@@ -136,11 +136,11 @@ def test_a_boss_deck_swapping_a_hard_card_for_an_easy_one_breaks_the_tiers(raid,
     report, lines = check(raid, doc, tmp_path)
     assert rules(report) == {"boss.deck-tiers", "boss.deck-copies"}
     tiers = sorted((v.observed, v.expected, v.message) for v in report.violations if v.rule == "boss.deck-tiers")
-    assert tiers == [(3, 4, "Karrun's boss deck has 3 Hard card(s); the boss card states 4"),
-                     (8, 7, "Karrun's boss deck has 8 Easy card(s); the boss card states 7")]
+    assert tiers == [(3, 4, "Karrun's boss deck has 3 Hard cards; the boss card states 4"),
+                     (8, 7, "Karrun's boss deck has 8 Easy cards; the boss card states 7")]
     assert {v.location.line for v in report.violations if v.rule == "boss.deck-tiers"} == {line_of(lines, "deck:")}
     fixes = {v.fix for v in report.violations if v.rule == "boss.deck-tiers"}
-    assert fixes == {"add 1 Hard card(s)", "remove 1 Easy card(s)"}
+    assert fixes == {"add 1 Hard card", "remove 1 Easy card"}
     copies = next(v for v in report.violations if v.rule == "boss.deck-copies")
     assert copies.message == "Karrun's boss deck has 2 copies of Burrow; the kit prints 1"
     assert copies.location.line == line_of(lines, "karrun-burrow")
@@ -253,7 +253,7 @@ def test_drops_for_two_hands_are_needed_and_for_five_advised(final, tmp_path, dr
     if drops == 13:
         drop = next(v for v in report.violations if v.rule == "decks.drops")
         assert drop.message == "The Whole Kit has 13 Drops; dealing two opening hands of 7 takes at least 14"
-        assert drop.fix == "add 1 Drop card(s)"
+        assert drop.fix == "add 1 Drop card"
 
 
 def test_a_placard_inside_a_deck_is_the_wrong_kind(final, tmp_path):

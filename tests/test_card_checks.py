@@ -54,6 +54,10 @@ BROKEN = [
      "die_every is 120 and hp is 120", "    die_every: 120"),
     ("battle_bosses", "cards/dashboards.yaml", "    arena_health: 14\n", "    arena_health: 20\n",
      "dashboard.arena-health", "arena_health is 20 and stats.health is 20", "    arena_health: 20"),
+    ("battle_bosses", "cards/pets.yaml", "    stats: {health: 6}\n", "    stats: {health: 0}\n", "pet.health",
+     "stats.health is 0", "    stats: {health: 0}"),
+    ("battle_bosses", "cards/dashboards.yaml", "    stats: {health: 20}\n", "    stats: {health: 0}\n",
+     "dashboard.health", "stats.health is 0", "    stats: {health: 0}"),
 ]
 
 

@@ -107,7 +107,7 @@ def test_gutterfold_places_and_marks_each_type_at_its_real_size(pack_copy, tmp_p
         assert (round(w, 2), round(h, 2)) == (TYPE_MM[type_id][::-1] if turn else TYPE_MM[type_id])
     sizes = {(round(w, 2), round(h, 2)) for w, h, _ in marked}
     assert sizes == {TYPE_MM[t] for t in TYPE_MM if t != "boss"}  # the boss's slots: the hero's shape
-    for w, h, segments in marked:  # guides run along the trim edges of that size
+    for w, _h, segments in marked:  # guides run along the trim edges of that size
         xs = sorted({round(x1, 3) for x1, y1, x2, y2 in segments if abs(x1 - x2) < 1e-6})
         gaps = {round((b - a) / mm, 2) for a, b in zip(xs, xs[1:])}
         assert round(w, 2) in gaps

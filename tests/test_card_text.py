@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from generator.cli import main
+from generator.core.extras import install_line
 from generator.render.base.scripts import strip_invisible, unmatched_markup
 from generator.render.base.text import FitError, TextFitter, TextStyler
 
@@ -108,13 +109,13 @@ def test_right_to_left_text_without_the_rtl_extra_is_an_error_naming_the_card(tm
     pack = pack_with_dejavu(tmp_path, unit("hebrew-unit", "שומר את הדלת"))
     res = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
     assert res.exit_code == 2, res.output
-    assert "card.rtl" in res.output and "hebrew-unit" in res.output and "pnp-generator[rtl]" in res.output
+    assert "card.rtl" in res.output and "hebrew-unit" in res.output and "python-bidi" in res.output
     assert "Traceback" not in res.output and not (tmp_path / "out" / "cards.pdf").exists()
     # text outside a card's checks (a rulebook line) gets the same advice, not an ImportError
     monkeypatch.setitem(__import__("sys").modules, "bidi", None)
     with pytest.raises(scripts.InputError, match="python-bidi and arabic-reshaper") as stop:
         scripts.rtl_text("שומר")
-    assert stop.value.problems[0].fix == "pipx install 'pnp-generator[rtl]'"
+    assert stop.value.problems[0].fix == f"add the `rtl` extra: {install_line('rtl')}"
     monkeypatch.undo()
     assert scripts.rtl_missing("שומר") is None  # this venv has the test extra, which includes the rtl extra
 

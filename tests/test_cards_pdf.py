@@ -156,10 +156,10 @@ def test_every_font_is_embedded(home_pdf):
         if resources is None:
             return
         resources = resources.get_object()
-        for name, ref in (resources.get("/Font") or {}).items():
+        for _name, ref in (resources.get("/Font") or {}).items():
             font = ref.get_object()
             fonts[font["/BaseFont"]] = font
-        for name, ref in (resources.get("/XObject") or {}).items():
+        for _name, ref in (resources.get("/XObject") or {}).items():
             xobj = ref.get_object()
             collect(xobj.get("/Resources"))
 

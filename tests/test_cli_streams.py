@@ -211,3 +211,11 @@ def test_each_parts_lines_come_as_it_is_made(tmp_path, parallel):
               if e[0] in ("line", "begin") and (e[0] == "begin" or e[1].startswith("wrote "))}
         assert at[("line", "cards.pdf")] < at[("begin", "pieces.pdf")] < at[("line", "pieces.pdf")] \
             < at[("begin", "maps.pdf")]
+
+
+def test_a_wrote_line_says_its_numbers_in_words():
+    """`1 page`, not `1 pages`; the quick reference's text size as a size, not `8.75 size`."""
+    from generator.build import describe
+    assert [describe("pages", 1), describe("pages", 38), describe("size", 8.75), describe("per_page", 9),
+            describe("piece cut files", 1), describe("hexes", 1)] == [
+        "1 page", "38 pages", "text at 8.75 pt", "9 a page", "1 piece cut file", "1 hex"]

@@ -74,9 +74,9 @@ def test_migrations_run_up_from_empty_and_again(db_url):
     store.migrate()  # a second start changes nothing
     tables = set(inspect(store.engine).get_table_names())
     assert {"builds", "versions", "users", "publications", "published_cards", "signin_attempts",
-            "settings", "generations", "alembic_version"} <= tables
+            "settings", "generations", "alembic_version", "publication_versions", "likes", "comments"} <= tables
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == HEAD_REVISION == "0003"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == HEAD_REVISION == "0004"
     assert store.generation() == 0
     store.engine.dispose()
 

@@ -35,8 +35,8 @@ def test_sign_up_save_publish_and_sign_out_in_a_browser(tmp_path):
             page.get_by_role("button", name="Sign up").click()
             expect(page.locator("nav.account")).to_contain_text("ada (designer)")
             page.goto(base + "/p/boss_fight/edit?preset=boss-ashen-behemoth")
-            page.get_by_role("button", name="Save to the builds folder").click()
-            expect(page.locator("#flash")).to_contain_text("saved as")
+            page.get_by_role("button", name="Save", exact=True).click()
+            expect(page.locator("#flash")).to_contain_text("Saved “")
             store = Store(url)
             user = store.user(name="ada")
             assert [b.name for b in store.builds(user.id)] == ["The Ashen Behemoth (copy)"]

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import event, inspect, literal, select, text
+from sqlalchemy import event, inspect, text
 
 from community_support import db_url, postgres  # noqa: F401  (fixtures)
 from generator.community.app import community_app
 from generator.community.publish import publish
-from generator.community.store import Store
+from generator.community.store import HEAD_REVISION, Store
 from generator.pack.load import load_pack
 from generator.web.common import preset_docs
 from generator.web.site import Site
@@ -46,7 +46,8 @@ def test_the_list_reads_one_statement_however_many_builds(tmp_path, db_url, pack
     for total in (3, 60):
         for i in range(total - len(store.browse("boss_fight", limit=1000))):
             publish(store, pack, texts[i % len(texts)], 0, "player", None)
-        for query in ("", f"?card={card}&sort=copied", "?side=boss&max_points=999&character=x"):
+        for query in ("", f"?card={card}&sort=copied", "?side=boss&max_points=999&character=x",
+                      "?q=kw%3Apoison+-type%3Ahero"):
             seen.clear()
             r = c.get(f"/p/boss_fight/published{query}")
             assert r.status_code == 200
@@ -58,7 +59,8 @@ def test_the_list_reads_one_statement_however_many_builds(tmp_path, db_url, pack
     assert listed[(3, "")] == 3 and listed[(60, "")] == 50  # one page of 50
     assert listed[(60, "?side=boss&max_points=999&character=x")] == 0  # no build holds a character "x"
     chosen = c.get(f"/p/boss_fight/published?card={card}").text
-    assert re.findall(r'<option value="([^"]+)" ?selected>', chosen) == [card, "newest"]
+    assert re.findall(r'<option value="([^"]+)" ?selected>', chosen) == ["newest"]
+    assert f'<input type="hidden" name="card" value="{card}">' in chosen  # kept by the form (the search replaces it)
     store.engine.dispose()
 
 
@@ -78,17 +80,34 @@ def test_a_published_build_is_parsed_once_per_worker(tmp_path, db_url, pack, tex
     assert name and name in texts[0]
     # the cache holds only what never changes: the count of copies is read afresh
     store.copied(public_id)
-    assert "copied 1×" in c.get(f"/p/boss_fight/published/{public_id}").text
+    assert "copied 1 time" in c.get(f"/p/boss_fight/published/{public_id}").text
     assert c.get("/p/boss_fight/published/nosuchbuild").status_code == 404
     store.engine.dispose()
 
 
 def _publish_as_before(monkeypatch, store, pack, text_) -> str:
-    """Publish as the release before migration 0003 did: no generation to raise."""
-    from generator.community import store as store_module
-    with monkeypatch.context() as m:
-        m.setattr(store_module, "_BUMP", select(literal(1)))
-        return publish(store, pack, text_, 0, "player", None)
+    """Publish as the releases before migrations 0003 and 0004 did: the columns of migration
+    0001 only (no generation to raise, no versions, description or likes)."""
+    from generator.community.publish import contents
+    from generator.share.codes import encode
+    from generator.web.state import document_from_yaml, to_build
+    build = to_build(document_from_yaml(text_, pack, "x"), pack)
+    cards, characters = contents(build)
+    public_id = f"old{len(text_)}{abs(hash(text_)) % 10_000}"
+    with store.engine.begin() as conn:
+        conn.execute(text("INSERT INTO publications (public_id, owner_key, author, pack, name, side, points, "
+                          "points_limit, text, code, copies, hidden, featured, created_at) VALUES (:p, 0, 'player', "
+                          "'boss_fight', :n, :s, 50, NULL, :t, :c, 0, :f, :f, CURRENT_TIMESTAMP)"),
+                     {"p": public_id, "n": build.name, "s": build.side, "t": text_, "c": encode(pack, build).code,
+                      "f": False})
+        pid = conn.execute(text("SELECT id FROM publications WHERE public_id = :p"), {"p": public_id}).scalar()
+        for card, n in cards.items():
+            conn.execute(text("INSERT INTO published_cards (publication_id, card, kind, count) VALUES (:i, :c, 'card', :n)"),
+                         {"i": pid, "c": card, "n": n})
+        for card in characters:
+            conn.execute(text("INSERT INTO published_cards (publication_id, card, kind, count) "
+                              "VALUES (:i, :c, 'character', 1)"), {"i": pid, "c": card})
+    return public_id
 
 
 def test_the_list_indexes_come_up_from_the_previous_release(db_url, pack, texts, monkeypatch):
@@ -97,7 +116,7 @@ def test_the_list_indexes_come_up_from_the_previous_release(db_url, pack, texts,
     public_id = _publish_as_before(monkeypatch, store, pack, texts[0])
     store.migrate()
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0003"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == HEAD_REVISION
     names = {i["name"] for i in inspect(store.engine).get_indexes("publications")}
     assert {"ix_publications_newest", "ix_publications_copied"} <= names and "ix_publications_pack" not in names
     cards = {i["name"] for i in inspect(store.engine).get_indexes("published_cards")}
@@ -122,6 +141,19 @@ def test_the_generation_comes_up_from_the_previous_release(db_url, pack, texts, 
     store.engine.dispose()
 
 
+def test_a_publication_from_before_migration_0004_is_its_own_version_1(db_url, pack, texts, monkeypatch):
+    from generator.community.social import versions
+    store = Store(db_url)
+    store.migrate("0003")
+    public_id = _publish_as_before(monkeypatch, store, pack, texts[0])
+    store.migrate()
+    row = store.publication(public_id)
+    assert (row.version, row.likes, row.description, row.source) == (1, 0, "", None)
+    assert [(v.n, v.code) for v in versions(store, row.id)] == [(1, row.code)]
+    assert store.browse("boss_fight", sort="liked")[0].public_id == public_id
+    store.engine.dispose()
+
+
 def _worker(tmp_path, name, db_url):
     """One worker of a site: an app of its own on the shared database."""
     app = community_app(Site.load([Path(PACK)], tmp_path / "builds", tmp_path / "cache"), db_url, accounts=True)
@@ -139,15 +171,15 @@ def test_kept_pages_are_never_older_than_a_change_made_by_another_worker(tmp_pat
     first = publish(store, pack, texts[0], 0, "player", None)
     assert _listed(c1) == [first]
     opened = c1.get(f"/p/boss_fight/published/{first}").text
-    assert "copied 0×" in opened and "Copy into my builds" not in opened  # nobody is signed in
+    assert "copied 0 times" in opened and "Copy into my builds" not in opened  # nobody is signed in
     assert c1.get(f"/p/boss_fight/published/{first}").text == opened  # kept: drawn once
     assert len(one.state.community_pages) == 2
 
     second = publish(store, pack, texts[1], 0, "player", None)  # another worker publishes
     assert _listed(c1) == [second, first]
     store.copied(first)  # a copy: the count on both pages
-    assert "copied 1×" in c1.get(f"/p/boss_fight/published/{first}").text
-    assert "copied 1×" in c1.get("/p/boss_fight/published?sort=copied").text
+    assert "copied 1 time" in c1.get(f"/p/boss_fight/published/{first}").text
+    assert "copied 1 time" in c1.get("/p/boss_fight/published?sort=copied").text
     assert " · featured" not in c1.get("/p/boss_fight/published").text
     store.set_flags(first, featured=True, hidden=False)  # featured: first in the list
     assert _listed(c1) == [first, second] and " · featured" in c1.get("/p/boss_fight/published").text

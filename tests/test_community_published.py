@@ -9,6 +9,7 @@ import csv
 from markupsafe import escape
 import io
 import re
+from urllib.parse import quote
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,26 @@ def test_publish_browse_copy_and_the_numbers(tmp_path, db_url, presets):
     assert bob.get(f"/p/boss_fight/published/{boss_id}").status_code == 404
     assert boss_id in [i for i, _ in _found(designer)]
     assert alice.post(f"/p/boss_fight/published/{boss_id}/flags", data={"hidden": ""}).status_code == 403
+
+
+def test_the_search_language_filters_published_builds_by_the_cards_they_hold(tmp_path, db_url, presets):
+    """#42 item 3: the card search of the card browser and the picker, each term asking whether a
+    build holds a card it finds; a search that cannot be read is said beside the box (422)."""
+    app = community_app(Site.load([Path(PACK)], tmp_path / "builds", tmp_path / "cache"), db_url, accounts=True)
+    _player(app, "designer")
+    alice = _player(app, "alice")
+    knives, ember = presets["party-knives-in-the-dark"], presets["party-ember-circle"]
+    assert "envenom" in str(knives) and "envenom" not in str(ember)
+    for doc in (knives, ember, presets["boss-ashen-behemoth"]):
+        assert _publish(alice, doc).status_code == 303
+    found = lambda q: sorted(n for _, n in _found(alice, "q=" + quote(q)))  # noqa: E731
+    assert found("kw:poison agility>=4") == [knives["name"]]
+    assert found("envenom") == [knives["name"]]
+    assert found("type:hero -envenom") == [ember["name"]]
+    assert found("envenom or type:\"boss piece\"") == sorted([knives["name"], presets["boss-ashen-behemoth"]["name"]])
+    assert found("nothing-is-called-this") == []
+    assert len(found("")) == 3
+    bad = alice.get("/p/boss_fight/published?q=" + quote("agilty>=4"))
+    assert bad.status_code == 422 and "did you mean" in bad.text and _found(alice, "q=" + quote("agilty>=4")) == []
+    assert alice.get("/p/boss_fight/published?q=" + quote("x" * 301)).status_code == 422
+    app.state.community_store.engine.dispose()

@@ -12,6 +12,7 @@ pack, nor reach Python's internals, files or the environment from its templates.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import uuid
 from pathlib import Path
@@ -296,9 +297,11 @@ def test_counter_art_outside_the_pack_is_refused(pack_copy):
 
 
 def add_fonts(pack_copy: Path, fonts: dict) -> None:
+    """The styles given, as the pack's own fonts (its display face taken out, so they are all it names)."""
     game = pack_copy / "game.yaml"
     lines = "".join(f"  {style}: {path}\n" for style, path in fonts.items())
-    game.write_text(game.read_text(encoding="utf-8") + "fonts:\n" + lines, encoding="utf-8")
+    text = re.sub(r"^fonts:\n(  .*\n)*", "", game.read_text(encoding="utf-8"), flags=re.M)
+    game.write_text(text + "fonts:\n" + lines, encoding="utf-8")
 
 
 def test_a_pack_font_inside_the_pack_is_accepted_and_registered(pack_copy):

@@ -42,14 +42,21 @@ def _svg_outlines(path: Path) -> list[dict]:
                 cmd, i = tokens[i], i + 1
                 continue
             if cmd == "M":
-                xs.append(float(tokens[i])); ys.append(float(tokens[i + 1])); i += 2
+                xs.append(float(tokens[i]))
+                ys.append(float(tokens[i + 1]))
+                i += 2
             elif cmd == "H":
-                xs.append(float(tokens[i])); i += 1
+                xs.append(float(tokens[i]))
+                i += 1
             elif cmd == "V":
-                ys.append(float(tokens[i])); i += 1
+                ys.append(float(tokens[i]))
+                i += 1
             elif cmd == "A":
-                radii.add(float(tokens[i])); arcs += 1
-                xs.append(float(tokens[i + 5])); ys.append(float(tokens[i + 6])); i += 7
+                radii.add(float(tokens[i]))
+                arcs += 1
+                xs.append(float(tokens[i + 5]))
+                ys.append(float(tokens[i + 6]))
+                i += 7
             else:
                 raise AssertionError(f"unexpected {tokens[i]} in {d}")
         out.append({"id": p.get("id"), "x0": min(xs), "x1": max(xs), "y0": min(ys), "y1": max(ys),

@@ -216,6 +216,17 @@ def test_a_side_given_by_the_caller_keeps_line_numbers(pack):
         parse_decklist(text, pack, side="villain")
 
 
+def test_the_sections_used_say_the_side_before_a_form_choice(pack):
+    """#42: a list starting `Hero: Pip Talow` sent with the form's side at Boss was read as a
+    boss ("the Boss side has no section hero") and the misspelled hero never reported."""
+    with pytest.raises(InputError) as exc:
+        parse_decklist("Hero: Pip Talow\nDeck:\n3x Walk\n", pack, "form", side="boss")
+    (problem,) = exc.value.problems
+    assert problem.code == "decklist.unknown-card" and problem.found == "Pip Talow"
+    assert problem.fix == "did you mean `Pip Tallow`?" and problem.location.line == 1
+    assert parse_decklist("Hero: Pip Tallow\nDeck:\n3x Walk\n", pack, side="boss")["side"] == "hero"
+
+
 def test_no_limit_round_trips(pack):
     text = "# Free\nSide: hero\nPoints limit: no limit\n\n## Oriel Vance\nHero: Oriel Vance\nDeck:\n3x Walk\n"
     doc = parse_decklist(text, pack)

@@ -170,7 +170,9 @@ RULES = [
 
 
 def build_rules(name: str) -> set[str]:
-    return {r.id for r in pack(name).spec.rules if r.check not in ("card_check", "composition")}
+    """The rules over a player's build (not the pack's own cards or its maps: tests/test_map_rules.py)."""
+    from generator.pack.rule_names import MAP_CHECKS
+    return {r.id for r in pack(name).spec.rules if r.check not in ("card_check", "composition", *MAP_CHECKS)}
 
 
 @pytest.mark.parametrize("name", ["raid_boss", "battle_bosses", "final_boss", "tactics"])
@@ -245,6 +247,10 @@ PACK_CHECKS = [
     ("raid_boss", "cards/karrun-deck.yaml", "tier: Medium", "tier: Easy", "deck.composition", None),
     ("battle_bosses", "cards/dashboards.yaml", "    arena_health: 14\n", "    arena_health: 20\n",
      "dashboard.arena-health", "    arena_health: 20"),
+    ("battle_bosses", "cards/pets.yaml", "    stats: {health: 6}\n", "    stats: {health: 0}\n", "pet.health",
+     "    stats: {health: 0}"),
+    ("battle_bosses", "cards/dashboards.yaml", "    stats: {health: 20}\n", "    stats: {health: 0}\n", "dashboard.health",
+     "    stats: {health: 0}"),
     # Final Boss keeps its cards in a workbook: (card id, column, new value) instead of a text edit
     ("final_boss", XLSX, ("fire-blossom", "lasts", None), None, "drop.lasts", None),
     ("final_boss", XLSX, ("blocky-knight", "lasts", "until your next fight"), None, "drop.lasts-temporary-only", None),

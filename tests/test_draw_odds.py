@@ -101,7 +101,7 @@ def test_the_editor_shows_the_odds_as_a_table_without_a_script(tmp_path, pack_id
     assert rows
     pile = int(re.search(r"from (\d+) cards", table).group(1))
     assert sum(int(r[1]) for r in rows) == pile
-    for label, k, pct, avg in rows:
+    for _label, k, pct, _avg in rows:
         assert float(pct) == pytest.approx(100 * float(at_least_one(pile, int(k), drawn)), abs=0.051)
     if pack_id == "battle_bosses":
         assert ": cards by Crystals" in page

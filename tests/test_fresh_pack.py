@@ -103,7 +103,7 @@ def test_gutterfold_lays_large_cards_on_their_side(fresh, tmp_path, monkeypatch)
     for paper in ("a4", "letter"):
         placed.clear()
         result = _build(pack, tmp_path / paper, "--profile", "gutterfold", "--paper", paper)
-        assert "(1 pages, 2 cards" in result.stdout  # both copies on one sheet: never one card a sheet
+        assert "(1 page, 2 cards" in result.stdout  # both copies on one sheet: never one card a sheet
         w, h = CARD_SIZES_MM[size]
         on_side = (size, paper) in ON_SIDE
         assert len(placed) == 4

@@ -79,7 +79,7 @@ def test_any_yaml_tree_loads_as_the_safe_loader_reads_it(tree):
     assert doc.data == yaml.safe_load(text)
     if not any(ch in text for ch in "\x85\u2028\u2029"):  # PyYAML folds these when it reads its own dump
         assert doc.data == tree
-    for path, (line, column) in doc.positions.items():
+    for _path, (line, column) in doc.positions.items():
         assert line >= 1 and column >= 1
 
 

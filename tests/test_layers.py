@@ -5,6 +5,8 @@ here once (lowest first); docs/architecture.md draws the same picture."""
 from __future__ import annotations
 
 import ast
+import re
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -73,13 +75,70 @@ MAY_IMPORT = {
 
 
 def _full(table: dict[str, set[str]], package: str) -> dict[str, set[str]]:
-    # every layer may read the package's own __init__ (it holds only the version)
-    return {layer: {package} | {f"{package}.{name}" for name in names} for layer, names in table.items()}
+    """Short names made dotted. The root is not added to any list: naming `generator` would admit
+    every `generator.*` layer. Every layer may read the root's own __init__ (it holds only the
+    version); `layercheck.check` allows that one module itself."""
+    return {layer: {f"{package}.{name}" for name in names} for layer, names in table.items()}
 
 
 def test_imports_point_down_and_never_loop():
     problems = check(GENERATOR, "generator", LAYERS, _full(MAY_IMPORT, "generator"))
     assert problems == [], "\n".join(problems)
+
+
+def _real_copy(tmp_path: Path) -> Path:
+    root = tmp_path / "generator"
+    shutil.copytree(GENERATOR, root, ignore=shutil.ignore_patterns("__pycache__", "_data"))
+    assert check(root, "generator", LAYERS, _full(MAY_IMPORT, "generator")) == []  # the copy is as clean
+    return root
+
+
+def _plant(root: Path, module: str, line: str) -> None:
+    path = root / module
+    path.write_text(path.read_text(encoding="utf-8") + "\n" + line + "\n", encoding="utf-8")
+
+
+def test_the_real_check_fails_on_a_forbidden_import_planted_in_a_copy(tmp_path):
+    """maps sits above rules in the order but does not declare it: the real table must refuse it."""
+    root = _real_copy(tmp_path)
+    _plant(root, "maps/checks.py", "from generator.rules.engine import validate_build  # planted")
+    problems = check(root, "generator", LAYERS, _full(MAY_IMPORT, "generator"))
+    assert len(problems) == 1, problems
+    assert "generator/maps/checks.py:" in problems[0]
+    assert "generator.maps does not declare it may import" in problems[0]
+
+
+def test_the_real_check_fails_on_each_layer_importing_one_it_does_not_declare(tmp_path):
+    """Every layer is held to its own list: for each, an import of the lowest layer below it that
+    it does not declare is planted, and the real check names exactly that import."""
+    root = _real_copy(tmp_path)
+    table = _full(MAY_IMPORT, "generator")
+    planted = {}
+    for own, layer in enumerate(LAYERS):
+        below = [other for other in LAYERS[1:own] if other not in table[layer]
+                 and not any(other.startswith(allowed + ".") for allowed in table[layer])]
+        folder = root.joinpath(*layer.split(".")[1:])
+        module = folder / "__init__.py" if folder.is_dir() else folder.with_suffix(".py")
+        if not below or not module.is_file():
+            continue
+        _plant(root, str(module.relative_to(root)), f"import {below[0]}  # planted")
+        planted[layer] = below[0]
+    assert len(planted) == 14 and {"generator.maps", "generator.kit", "generator.build"} <= set(planted)
+    problems = check(root, "generator", LAYERS, table)
+    assert len(problems) == len(planted), problems
+    for layer, target in planted.items():
+        assert any(f"({layer}) imports {target} " in p and "does not declare" in p for p in problems), layer
+
+
+def test_the_real_check_lets_every_layer_read_the_version_only(tmp_path):
+    """The root's own __init__ (the version) is open to all; a module of the root layer is not."""
+    root = _real_copy(tmp_path)
+    _plant(root, "maps/checks.py", "from generator import __version__  # planted")
+    assert check(root, "generator", LAYERS, _full(MAY_IMPORT, "generator")) == []
+    (root / "stray.py").write_text("X = 1\n", encoding="utf-8")  # of the root layer, not its __init__
+    _plant(root, "maps/checks.py", "from generator.stray import X  # planted")
+    problems = check(root, "generator", LAYERS, _full(MAY_IMPORT, "generator"))
+    assert len(problems) == 1 and "imports generator.stray (generator), which generator.maps does not" in problems[0]
 
 
 def test_every_layer_declares_what_it_may_import():
@@ -228,3 +287,61 @@ def test_the_function_level_import_check_sees_a_late_import(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("import os\n\ndef f():\n    from generator.core import errors\n    return errors\n")
     assert _function_level_imports(module) == [(4, "generator.core")]
+
+
+def test_the_architecture_page_says_what_each_package_may_import():
+    """docs/architecture.md's table ("May import") and its list of render's packages say what
+    MAY_IMPORT says, name for name."""
+    text = (GENERATOR.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    said = {}
+    for name, column in re.findall(r"^\| `([a-z_.]+)` \|.*\| ([^|]+) \|$", text, re.M):
+        layer = "generator." + name.removesuffix(".py")
+        names = re.sub(r"\(.*?\)", "", column).strip()
+        special = {"nothing of ours": set(), "every other package": set(MAY_IMPORT[layer])}
+        said[layer] = special[names] if names in special else {n.strip() for n in names.split(",")}
+    for name, column in re.findall(r"^- `(render\.\w+)`: ([a-z., ]+)$", text, re.M):
+        said["generator." + name] = {n.strip() for n in column.split(",")}
+    expected = {layer: names for layer, names in MAY_IMPORT.items() if layer not in ("generator", "generator.__main__")}
+    assert said == expected
+
+
+def _uncommented_late_imports(path: Path) -> list[int]:
+    """Lines of imports of other projects inside functions that no comment explains: a comment
+    on the import, on the line above, or above a run of imports it belongs to."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    found: list[tuple[int, int]] = []
+    for node in ast.walk(ast.parse("\n".join(lines))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.ImportFrom) and sub.level == 0 and sub.module:
+                    names = [sub.module]
+                elif isinstance(sub, ast.Import):
+                    names = [alias.name for alias in sub.names]
+                else:
+                    continue
+                if any(name.split(".")[0] != "generator" for name in names):
+                    found.append((sub.lineno, sub.end_lineno or sub.lineno))
+    bare, explained = [], set()
+    for start, end in sorted(set(found)):
+        said = (any("#" in line for line in lines[start - 1:end]) or lines[start - 2].strip().startswith("#")
+                or start - 1 in explained)
+        if said:
+            explained.add(end)
+        else:
+            bare.append(start)
+    return bare
+
+
+def test_every_late_import_of_another_project_says_why():
+    """The house rule (docs/architecture.md): an import inside a function defers a heavy library
+    for start-up time, and a comment says so."""
+    bare = [f"{path.relative_to(GENERATOR.parent)}:{line}" for path in sorted(GENERATOR.rglob("*.py"))
+            for line in _uncommented_late_imports(path)]
+    assert bare == []
+
+
+def test_the_late_import_check_sees_one_without_a_comment(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    # deferred: heavy\n    import pikepdf\n    from PIL import Image\n"
+                      "    return pikepdf, Image\n\n\ndef g():\n    import pypdfium2\n    return pypdfium2\n")
+    assert _uncommented_late_imports(module) == [9]

@@ -11,6 +11,8 @@ import pytest
 
 from generator.build import build_folder
 from generator.validate.target import validate_target
+from generator.maps.load import MAPS
+from generator.pack.load import PRESETS
 from generator.core import yamlio
 from generator.pack.load import load_pack
 
@@ -103,6 +105,6 @@ def test_the_loaded_pack_carries_its_presets_and_maps_to_the_workers(monkeypatch
     packs = {id(job[1]) for job in sent}
     assert [job[0] for job in sent] == ["rulebook", "maps", "cards", "pieces"] and len(packs) == 1
     pack = sent[0][1]
-    assert len(pack.loaded["presets"][1]) == 10 and len(pack.loaded["maps"][1]) == 7
+    assert len(pack.loaded.get(PRESETS) or []) == 10 and len(pack.loaded.get(MAPS) or []) == 7
     assert str(Path("card_data/boss_fight/game.yaml")) in {key[0] for key in pack.documents}
     assert type(pack) is type(load_pack(Path("card_data/boss_fight")))

@@ -23,11 +23,13 @@ from generator.core.errors import InputError
 from generator.grids.hexgrid import Hex
 from generator.pack.load import load_build
 from generator.maps import Footprint, load_map, validate_hexmap, validate_map
+from generator.maps.load import MAPS
 from generator.maps.checks import footprint_of, largest_party, preset_footprints
 from generator.pack.load import load_presets as preset_builds
 from generator.render.maps.document import build_maps_pdf, draw_map_thumbnail, export_map_pngs, plan_sheets
 from generator.render.maps.hexes import draw_hex_shape
 from generator.render.maps.page import MARGIN_MM
+from generator.render.maps.palette import COLOUR
 from generator.render.base.pdfout import MM, new_canvas
 
 from conftest import LEGAL_BOSS, PACK_DIR, REPO
@@ -92,7 +94,7 @@ def pack_with_maps(pack, paths):
     clone = copy.copy(pack)
     clone.map_files = sorted(Path(p) for p in paths)
     # the copy must not share maps the original has already loaded (load once, per pack)
-    clone.loaded = {key: value for key, value in pack.loaded.items() if key != "maps"}
+    clone.loaded = pack.loaded.without(MAPS)
     return clone
 
 
@@ -365,7 +367,7 @@ def painted(page, reader):
     for operands, op in ContentStream(page.get_contents(), reader).operations:
         nums = [float(x) for x in operands] if op in (b"cm", b"m", b"l", b"c", b"v", b"y", b"re") else []
 
-        def tr(x, y):
+        def tr(x, y, ctm=ctm):  # the matrix in force at this operator
             a, b, c, d, e, f = ctm
             return (a * x + c * y + e, b * x + d * y + f)
 
@@ -490,7 +492,7 @@ def test_hex_edges_print_at_the_stated_flat_to_flat_size(maps_pdf, title):
     i = pages.sheet(title, "R1 C1")
     grid = [h for h in hexagons(pages.paths(i)) if min(h[1]) > HEX_MM * 0.95]
     assert len(grid) >= 30
-    for centre, flats, edges, _ in grid:
+    for _centre, flats, edges, _ in grid:
         for flat in flats:  # every pair of opposite edges
             assert abs(flat - HEX_MM) <= TOLERANCE_MM, flat
         for edge in edges:  # a regular hexagon's edge is centre-to-corner: 25.4 / √3
@@ -610,9 +612,9 @@ def test_png_export_states_its_hex_pitch(pack, tmp_path):
         assert abs(image.width - (x1 - x0 + 4) * 100 / HEX_MM) <= 1
         assert abs(image.height - (y1 - y0 + 4) * 100 / HEX_MM) <= 1
         assert (image.width, image.height) == (sidecar["width_px"], sidecar["height_px"])
-        # hex (0,0)'s centre is open ground (white), one pitch to the right is hex (1,0)
+        # hex (0,0)'s centre is open ground (the colour maps' ground), one pitch to the right is hex (1,0)
         ox, oy = sidecar["origin_hex_center_px"]
-        assert image.getpixel((round(ox), round(oy))) == (255, 255, 255)
+        assert image.getpixel((round(ox), round(oy))) == tuple(round(v * 255) for v in COLOUR.ground)
 
 
 def _vertices(buffer: bytes) -> list[tuple[float, float]]:

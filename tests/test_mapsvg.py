@@ -11,6 +11,7 @@ from generator.core.errors import InputError
 from generator.grids.hexgrid import Hex
 from generator.pack.load import load_pack
 from generator.maps.load import load_map
+from generator.render.maps.palette import COLOUR, luminance, rgb, svg_colour
 from generator.render.maps.svg import MARGIN_MM, map_svg
 
 from conftest import PACK_DIR, REPO
@@ -132,9 +133,11 @@ def test_square_map_tiles_heights_terrain(tactics, terraces):
     x0, y0 = centre(found["0,0"])
     assert centre(found["1,0"]) == pytest.approx((x0 + 30, y0), abs=0.05)
     assert centre(found["0,1"]) == pytest.approx((x0, y0 + 30), abs=0.05)
-    # a darker grey the higher the tile, as printed
-    greys = {h: int(found[k].get("fill")[1:3], 16) for k, h in (("0,0", 0), ("1,1", 1), ("3,4", 4))}
-    assert greys[0] > greys[1] > greys[4]
+    # the tint of its height, as printed: darker the higher the tile
+    tints = {h: found[k].get("fill") for k, h in (("0,0", 0), ("1,1", 1), ("4,4", 4))}
+    assert tints == {h: svg_colour(COLOUR.height(h)) for h in tints}
+    light = {h: luminance(rgb(tint)) for h, tint in tints.items()}
+    assert light[0] > light[1] > light[4]
     heights = [t.text for t in root.iterfind(".//svg:text", NS) if t.get("class") == "height"]
     assert len(heights) == 80 - 6 - 2  # every tile but open air and the two obstacles
     assert root.find(".//svg:g[@class='height-edges']", NS) is not None

@@ -225,7 +225,7 @@ def test_tile_hexes_print_at_the_stated_size_with_a_cut_line_round_each(maps_pdf
         width, height = float(page.mediabox.width), float(page.mediabox.height)
         grid = [h for h in hexagons(paths) if min(h[1]) > HEX_MM * 0.95]
         assert len(grid) >= 6 * len(tiles)
-        for centre, flats, edges, _ in grid:
+        for _centre, flats, edges, _ in grid:
             for flat in flats:
                 assert abs(flat - HEX_MM) <= TOLERANCE_MM, flat
             for edge in edges:

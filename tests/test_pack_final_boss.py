@@ -257,7 +257,7 @@ def test_deck_enemies_a_fourth_final_boss_is_named(pack_copy):
     ws, row = sheet.find("enemies-placard")
     assert (v.location.sheet, v.location.line) == (ws.title, row)
     assert str(v.location).endswith(f"sheet {ws.title}, row {row}")
-    assert v.fix.startswith("remove 1 Final Boss card(s)")
+    assert v.fix.startswith("remove 1 Final Boss card")
     assert [c.id for c in v.contributors] == ["barrelback", "mecha-overlord", "pixel-lich"]
 
 
@@ -306,7 +306,7 @@ def test_deck_stages_a_missing_bonus_stage_is_named(pack_copy):
     (v,) = violations(pack_copy)
     assert v.rule == "deck.stages"
     assert (v.observed, v.expected) == (1, 2)
-    assert v.fix == "add 1 Bonus card(s) for Stages Deck"
+    assert v.fix == "add 1 Bonus card for Stages Deck"
 
 
 def test_deck_stages_legal_after_the_placard_is_corrected(pack_copy):

@@ -120,7 +120,7 @@ def test_a_boss_deck_with_a_card_too_many_is_named(pack_copy):
     assert v.path == "mother-veyl.deck.Easy"
     assert v.location.file.endswith("bosses.yaml")
     assert "Flicker Hex" in {c.name for c in v.contributors}
-    assert v.fix == "remove 1 Easy card(s) from Mother Veyl's deck, or raise its count"
+    assert v.fix == "remove 1 Easy card from Mother Veyl's deck, or raise its count"
 
 
 def test_a_card_moved_to_the_other_boss_breaks_both_decks(pack_copy):
@@ -142,7 +142,7 @@ def test_the_cli_reports_a_broken_deck_with_exit_code_1(pack_copy):
                                                  "deck: {Easy: 7, Medium: 7, Hard: 4, Last Stand: 4}"))
     result = CliRunner().invoke(main, ["validate", str(pack_copy)])
     assert result.exit_code == 1
-    assert "error deck.composition Karrun's deck has 3 Last Stand card(s); its card states 4" in result.output
+    assert "error deck.composition Karrun's deck has 3 Last Stand cards; its card states 4" in result.output
 
 
 # ---- the kit --------------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ def test_a_deck_short_of_what_the_boss_card_states_is_named(pack_dir):
     assert v.rule == "deck.composition" and v.severity == "error"
     assert (v.observed, v.expected) == (1, 2)
     assert v.location.line == 2 and "Ogre" in v.message and "Easy" in v.message
-    assert v.fix == "add 1 Easy card(s) for Ogre"
+    assert v.fix == "add 1 Easy card for Ogre"
 
 
 def test_a_card_naming_a_missing_owner_is_refused(pack_dir):

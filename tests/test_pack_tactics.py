@@ -26,6 +26,7 @@ from generator.pack.load import load_pack
 from generator.maps import load_map, load_pack_maps, validate_map
 from generator.maps.reach import weakest_mover
 from generator.render.maps.document import build_maps_pdf, draw_map_thumbnail, plan_sheets
+from generator.render.maps.palette import COLOUR
 from generator.render.base.pdfout import MM, new_canvas
 from generator.grids.squaregrid import Square
 from generator.render.base.layout import area_cells
@@ -368,7 +369,7 @@ def stroked_quads(page, reader) -> list[list[tuple[float, float]]]:
     for operands, op in ContentStream(page.get_contents(), reader).operations:
         nums = [float(x) for x in operands] if op in (b"cm", b"m", b"l", b"re") else []
 
-        def tr(x, y):
+        def tr(x, y, ctm=ctm):  # the matrix in force at this operator
             a, b, c, d, e, f = ctm
             return (a * x + c * y + e, b * x + d * y + f)
 
@@ -457,15 +458,27 @@ def test_neighbouring_sheets_share_exactly_one_line_of_tiles(pack):
                 assert abs(shared - m.tile_size) < 1e-6, (m.id, win.label, nb.label)
 
 
-def test_elevation_is_printed_as_numbers_greys_and_thicker_edges(pack, maps_pdf):
+def _fills(raw: bytes) -> set:
+    """The fill colours a content stream sets, as ("g", grey) and ("rg", r, g, b) rounded to 3 places."""
+    greys = {("g", round(float(v), 3)) for v in re.findall(rb"(?:^|\s)([\d.]+) g\b", raw)}
+    return greys | {("rg", *(round(float(v), 3) for v in m))
+                    for m in re.findall(rb"(?:^|\s)([\d.]+) ([\d.]+) ([\d.]+) rg\b", raw)}
+
+
+def test_elevation_is_printed_as_numbers_tints_and_thicker_edges(pack, maps_pdf, tmp_path):
     out, reader, info = maps_pdf
     m = next(m for m in load_pack_maps(pack) if m.title == "The Broken Terraces")
     page = reader.pages[_sheet_pages(reader, m.title)["R1 C1"]]
     raw = page.get_contents().get_data()
-    for level in m.levels:  # a grey per level (ReportLab writes `g` fills)
-        grey = max(0.5, 1.0 - 0.1 * level)
-        assert re.search(rb"(^|\s)" + f"{grey:g}".encode().lstrip(b"0") + rb"\d*\s+g\b", raw) or \
-            f"{grey:g} g".encode() in raw, level
+    for level in m.levels:  # in colour, a tint of the ramp per level
+        assert ("rg", *(round(v, 3) for v in COLOUR.height(level))) in _fills(raw), level
+    saver = build_maps_pdf(pack, tmp_path / "saver.pdf", ink="saver")
+    saver_reader = pypdf.PdfReader(str(tmp_path / "saver.pdf"))
+    assert saver["sheets"] == info["sheets"]
+    saver_raw = saver_reader.pages[_sheet_pages(saver_reader, m.title)["R1 C1"]].get_contents().get_data()
+    assert not any(f[0] == "rg" for f in _fills(saver_raw))  # the ink saver: greys alone
+    for level in m.levels:  # a grey per level, a tenth darker each
+        assert ("g", round(max(0.5, 1.0 - 0.1 * level), 3)) in _fills(saver_raw), level
     texts = []
     page.extract_text(visitor_text=lambda t, *a: texts.append(t.strip()))
     assert {str(h) for h in m.levels} <= set(texts)  # the big height numbers

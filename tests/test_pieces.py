@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
@@ -527,7 +528,7 @@ def test_pieces_config_mistakes_are_reported_with_lines(tmp_path):
 
 
 def test_pieces_config_is_strict():
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         PiecesSpec.model_validate({"counters": [{"id": "x", "shape": "triangle"}]})
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         PiecesSpec.model_validate({"counters": [{"id": "x", "colour": "#000000"}]})

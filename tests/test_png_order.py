@@ -39,7 +39,7 @@ def test_manifest_copies_match_the_kit_for_every_card(kit):
         assert by_card[card.id].name == card.name
     # every face names the back of its set and type, and there is one back per set and type
     assert len(backs) == len({(f.set_id, f.type_id) for f in faces})
-    for face, name in distinct:
+    for face, _name in distinct:
         assert by_card[face_key(face)].back_file == backs[(face.set_id, face.type_id)][1]
 
 

@@ -208,7 +208,7 @@ def test_ctrl_c_while_a_command_starts_gives_no_traceback(tmp_path, args):
     for marker in MARKERS:
         proc = subprocess.Popen([sys.executable, "-m", "generator", *args], cwd=REPO, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
-        poll(lambda: loaded(proc.pid, marker), 30.0, proc=proc)
+        poll(lambda proc=proc, marker=marker: loaded(proc.pid, marker), 30.0, proc=proc)
         if proc.poll() is None:
             proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)

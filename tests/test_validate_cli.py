@@ -79,7 +79,7 @@ def test_warnings_alone_still_exit_0():
 
 NEW_USER_CASES = [
     # fixture, extra arguments, exit code, rule or problem code, the line it must point at, words in it
-    ("deck-31.yaml", [], 1, "deck.size", ("    deck:", 1), ["has 31 cards", "fix:      remove 1 card(s)"]),
+    ("deck-31.yaml", [], 1, "deck.size", ("    deck:", 1), ["has 31 cards", "fix:      remove 1 card"]),
     ("fourth-copy.yaml", [], 1, "deck.copies", ("basic-attack: 4", 1),
      ["4 copies of Basic Attack", "fix:      remove 1 × Basic Attack"]),
     ("legal-party.yaml", ["--points", "1"], 1, "points.limit", ("points_limit:", 1),

@@ -7,7 +7,7 @@ from conftest import LEGAL_BOSS, LEGAL_PARTY, solo
 
 RULE_IDS = {"points.limit", "deck.size", "deck.copies", "card.unknown", "card.side", "card.kind",
             "equipment.slots", "ability.requirement", "boss.movement", "ability.duplicate", "boss.health",
-            "build.shared-card"}
+            "build.shared-card", "hint.attacks-unarmed", "hint.points-unspent"}
 
 
 def test_the_pack_declares_exactly_the_documented_rule_ids(pack):
@@ -119,9 +119,9 @@ def test_deck_size_every_wrong_deck_is_reported(check):
     assert over.path == "characters[0].deck"
     assert (over.observed, over.expected) == (31, 30)
     assert over.message == "Torva Greymantle's action deck has 31 cards; it must have exactly 30"
-    assert over.fix == "remove 1 card(s)"
+    assert over.fix == "remove 1 card"
     assert under.location.line == result.line("    deck:", 2)
-    assert (under.observed, under.expected, under.fix) == (29, 30, "add 1 card(s)")
+    assert (under.observed, under.expected, under.fix) == (29, 30, "add 1 card")
 
 
 # ---- deck.copies -------------------------------------------------------------------------
@@ -262,7 +262,7 @@ def test_equipment_slots_hero_over_its_slots(check):
     assert (v.location.file, v.location.line) == (result.file, result.line("equipment:"))
     assert v.path == "characters[0].equipment[1]"  # the item whose removal fixes it
     assert (v.observed, v.expected) == (3, "at most 1")
-    assert v.message == "Tamsin Lowe has 1 equipment slot(s) but carries equipment needing 3"
+    assert v.message == "Tamsin Lowe has 1 equipment slot but carries equipment needing 3"
     assert sorted((c.id, c.points) for c in v.contributors) == [("ashwood-longbow", 2), ("paired-stilettos", 1)]
     assert v.fix == "remove Ashwood Longbow"
 
@@ -278,8 +278,8 @@ def test_equipment_slots_boss_piece_is_counted_on_its_own(check):
     assert (v.location.line, v.location.column) == (result.line("piece: knuckle-club"), 16)
     assert v.path == "characters[0].pieces[5].piece"
     assert (v.observed, v.expected) == (2, "at most 1")
-    assert v.message == "Knuckle Club has 1 equipment slot(s) but carries equipment needing 2"
-    assert v.fix == "move Bone Cleaver to a piece with 2 free slot(s) (Titan Arm)"
+    assert v.message == "Knuckle Club has 1 equipment slot but carries equipment needing 2"
+    assert v.fix == "move Bone Cleaver to a piece with 2 free slots (Titan Arm)"
 
 
 def test_equipment_slots_boss_legal_when_each_piece_has_room(check):
@@ -318,7 +318,7 @@ def test_ability_requirement_is_told_once_for_copies_of_a_card(check):
 def test_ability_requirement_constitution_not_met(check):
     v = check(solo("wren-ashby", abilities="[thick-hide]")).one("ability.requirement")
     assert (v.observed, v.expected) == (0, "1 × Might")
-    assert v.message == "Thick Hide needs 1 card(s) with constitution Might; Wren Ashby has 0"
+    assert v.message == "Thick Hide needs 1 card with constitution Might; Wren Ashby has 0"
 
 
 def test_ability_requirement_boss_pieces_of_a_type(check):
@@ -326,7 +326,7 @@ def test_ability_requirement_boss_pieces_of_a_type(check):
     v = result.one("ability.requirement")
     assert (v.location.line, v.location.column) == (result.line("abilities:"), 31)
     assert (v.observed, v.expected) == (1, "2 × Head")
-    assert v.message == "Many-Minded needs 2 card(s) with piece type Head; Test Brute has 1"
+    assert v.message == "Many-Minded needs 2 cards with piece type Head; Test Brute has 1"
     with_heads = LEGAL_BOSS.replace("[blood-frenzy]", "[blood-frenzy, many-minded]").replace(
         "      - piece: basalt-jaw\n", "      - piece: basalt-jaw\n      - piece: moth-crown\n")
     assert check(with_heads).of("ability.requirement") == []
@@ -364,7 +364,7 @@ def test_boss_movement_one_leg_is_a_warning_and_still_legal(check):
     assert (v.observed, v.expected) == (1, "at least 2")
     assert v.message == ("Test Brute has a single Leg piece, so every Move card gives it half the hexes "
                          "(round down).")
-    assert v.fix == "Add 1 more Leg piece(s), or play a boss that holds its ground."
+    assert v.fix == "Add 1 more Leg piece, or play a boss that holds its ground."
 
 
 def test_boss_movement_no_legs(check):
@@ -391,8 +391,10 @@ def test_every_violation_is_reported_not_only_the_first(check):
             .replace("abilities: [blood-frenzy]", "abilities: [blood-frenzy, many-minded, hawks-eye, tidewall-carpace]")
             .replace("      gorge: 3\n", "      gorge: 4\n      titan-arm: 1\n"))
     result = check(text)
-    # the three rules of issue 14 have builds of their own in tests/test_boss_fight_design.py
-    assert set(result.rules()) == RULE_IDS - {"ability.duplicate", "boss.health", "build.shared-card"}
+    # the three rules of issue 14 have builds of their own in tests/test_boss_fight_design.py, the
+    # hints of issue 42 in tests/test_hints.py
+    assert set(result.rules()) == RULE_IDS - {"ability.duplicate", "boss.health", "build.shared-card",
+                                              "hint.attacks-unarmed", "hint.points-unspent"}
     for v in result.report.violations:
         assert v.location.file == result.file and v.location.line > 0 and v.message
     assert result.one("deck.size").observed == 32

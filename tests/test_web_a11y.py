@@ -29,6 +29,7 @@ def all_pages(pack_id: str) -> list[str]:
         urls += [f"/p/{pack_id}/rules/{chapter_slug(f)}" for f in pack.rule_files[:2]]
     if pack.map_files:
         urls.append(f"/p/{pack_id}/maps/{Path(pack.map_files[0]).stem}")
+    urls.append(f"/p/{pack_id}/help/search")
     return urls
 
 

@@ -79,7 +79,7 @@ def test_card_browser_filters(client, env):
     assert shown == {c.id for c in pack.cards.values() if c.type == "boss-piece" and c.points >= 10}
     r = client.get("/p/boss_fight/cards", params={"side": "hero", "set": "boss"})
     assert "No card matches" in r.text
-    r = client.get("/p/boss_fight/cards", params={"min": "abc", "q": "x" * 300})
+    r = client.get("/p/boss_fight/cards", params={"min": "abc", "q": "x" * 301})
     assert_clean_error(r, 422)
 
 
@@ -706,7 +706,7 @@ def test_the_card_picker_names_whose_signature_cards_are(client, env):
     tags = dict(re.findall(r'>([^<>]+)</a>\s*<span class="muted">([^<]*)</span>', picker))
     assert tags["Moth Swarm"] == "Easy · Mother Veyl only"
     assert tags["Burrow"].endswith("Karrun only")
-    assert 'data-search="moth swarm' in picker and "mother veyl only" in picker
+    assert "Mother Veyl only" in picker  # the Find box asks the server (/api/PACK/search), which reads it too
     heroes = client.get("/p/raid_boss/edit?preset=party-first-raid").text
     assert " only</span>" not in heroes  # heroes belong to no one: no tag
     # Battle Bosses: an upgrade names its boss, an effect open to all does not

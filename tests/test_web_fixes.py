@@ -36,21 +36,21 @@ def broken_builds(pack):
         side = pack.spec.sides[doc["side"]]
         first = doc["characters"][0]
 
-        def variant(label, change):
+        def variant(label, change, doc=doc, stem=stem):  # this preset's, bound now
             d = copy.deepcopy(doc)
             change(d, d["characters"][0])
             return f"{pack.spec.id}/{stem}: {label}", d
 
         if first.get("deck"):
             card = next(iter(first["deck"]))
-            yield variant("three more copies", lambda d, c: c["deck"].__setitem__(card, c["deck"][card] + 3))
+            yield variant("three more copies", lambda d, c, k=card: c["deck"].__setitem__(k, c["deck"][k] + 3))
             other = next((x for x in pack.cards.values() if x.set not in side.sets), None)
             if other is not None:
-                yield variant("a card of another side", lambda d, c: c["deck"].__setitem__(other.id, 1))
+                yield variant("a card of another side", lambda d, c, k=other.id: c["deck"].__setitem__(k, 1))
         yield variant("the first character twice", lambda d, c: d["characters"].append(copy.deepcopy(c)))
         for place in ("abilities", "equipment"):
             if first.get(place):
-                yield variant(f"{place} twice over", lambda d, c, p=place: c[place].extend(c[p] * 2))
+                yield variant(f"{place} twice over", lambda d, c, p=place: c[p].extend(c[p] * 2))
         if pack.spec.default_points_limit is not None or pack.spec.points_limits:
             yield variant("a limit of 1", lambda d, c: d.__setitem__("points_limit", 1))
 

@@ -21,7 +21,8 @@ from web_support import PACKS, app_routes  # noqa: E402
 
 EXAMPLES = 100
 PARAMS = {"pack_id": "boss_fight", "stem": "keep-me", "part": "cards", "code": "x", "card_id": "titan-arm",
-          "map_id": "x", "slug": "glossary", "kind": "x", "n": "1", "public_id": "x"}
+          "map_id": "x", "slug": "glossary", "kind": "x", "n": "1", "public_id": "x",
+          "icon": "health"}
 SAVED = "pack: boss_fight\nname: Keep Me\nside: boss\ncharacters: []\n"
 
 
@@ -116,7 +117,7 @@ def test_arbitrary_path_segments_are_never_a_server_error(env, method, template,
     client, builds, _ = env
     reset(builds)
     for name in re.findall(r"\{(\w+)", template):
-        path = re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: quote(segment, safe="") if m.group(1) == name
+        path = re.sub(r"\{(\w+)(?::\w+)?\}", lambda m, name=name: quote(segment, safe="") if m.group(1) == name
                       else PARAMS[m.group(1)], template)
         r = client.request(method, path)
         assert r.status_code < 500, (method, path, r.status_code, r.text[:500])

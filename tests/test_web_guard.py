@@ -19,7 +19,7 @@ from web_support import app_routes, make_client, start_serve, stop_serve  # noqa
 
 SAVED = "pack: boss_fight\nname: Keep Me\nside: boss\ncharacters: []\n"
 PARAMS = {"pack_id": "boss_fight", "stem": "keep-me", "part": "cards", "code": "PNP1-x", "card_id": "titan-arm",
-          "map_id": "x", "slug": "glossary", "kind": "x", "n": "1", "public_id": "x"}
+          "map_id": "x", "slug": "glossary", "kind": "x", "n": "1", "public_id": "x", "icon": "x"}
 
 
 @pytest.fixture(scope="module")

@@ -88,7 +88,7 @@ def test_a_kept_answer_is_not_served_for_another_pack_document_target_or_file(cl
     _, c = both(clients, "boss_fight", reordered)
     assert c != a, "a deck in another order is shown in that order"
     _, saved = both(clients, "boss_fight", doc, stem="my-build")
-    assert saved != a and "Save as a new file" in saved and "Save as a new file" not in a
+    assert saved != a and "Save as a new build" in saved and "Save as a new build" not in a
     _, second = both(clients, "boss_fight", doc, target={"char": 1})
     assert second != a and 'data-target-char="1"' in second and 'data-target-char="0"' in a
 

@@ -112,6 +112,31 @@ def test_markdown_html_is_escaped_not_rendered():
     assert [s.title for s in p.sections] == ["", "Sub"]
 
 
+def test_icons_in_rules_pages_are_the_pictures_the_cards_print(client):
+    """`:hit:` (Battle Bosses' own SVG) and `:energy:` (built in) show as pictures, served as
+    PNGs drawn by the cards' icon sheet; a name no icon has is no picture and no route."""
+    from PIL import Image
+    import io
+    c, _site = client
+    page = c.get("/p/battle_bosses/rules/dashboards-and-minions").text
+    assert ":hit:" not in page
+    srcs = dict((alt, src) for src, alt in re.findall(r'<img class="icon" src="([^"]+)" alt="([^"]+)"', page))
+    assert srcs.get("hit") == "/p/battle_bosses/icons/hit.png" and "energy" in srcs
+    for src in srcs.values():
+        r = c.get(src)
+        assert r.status_code == 200 and r.headers["content-type"] == "image/png"
+        image = Image.open(io.BytesIO(r.content)).convert("RGBA")
+        assert image.size == (64, 64)
+        raw = image.tobytes()
+        red = sum(1 for i in range(0, len(raw), 4) if raw[i + 3] > 200 and raw[i] > 150 and raw[i + 2] < 90)
+        if src.endswith("hit.png"):
+            assert red > 200  # the red burst, not a blank square
+    glossary = c.get("/p/battle_bosses/rules/glossary").text
+    assert 'src="/p/battle_bosses/icons/hit.png"' in glossary
+    assert c.get("/p/battle_bosses/icons/nope.png").status_code == 404
+    assert c.get("/p/boss_fight/icons/hit.png").status_code == 404  # another pack's own icon
+
+
 def test_card_text_links_its_keywords_to_the_glossary(client):
     c, site = client
     pack = site.packs["boss_fight"]

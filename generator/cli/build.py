@@ -14,7 +14,7 @@ from generator.cli.progress import echo_line, progress_display
 from generator.core.errors import InputError
 from generator.core.papers import DEFAULT_PAPER, PAPERS
 from generator.core.workers import Stopped
-from generator.export.options import DUPLEX_CHOICES, ONLY_CHOICES, PNG_SIZES, BuildOptions
+from generator.export.options import DUPLEX_CHOICES, INK_CHOICES, ONLY_CHOICES, PNG_SIZES, BuildOptions
 from generator.export.profile_table import PROFILES, profiles_help
 
 
@@ -33,11 +33,14 @@ from generator.export.profile_table import PROFILES, profiles_help
               help="png profile: MakePlayingCards 822×1122 or The Game Crafter 825×1125 pixels.")
 @click.option("--only", type=click.Choice(ONLY_CHOICES), default="all",
               show_default=True, help="Home profile: which parts of the kit to build.")
+@click.option("--ink", type=click.Choice(INK_CHOICES), default="colour", show_default=True,
+              help="Maps (and the rulebook's map pictures) in full colour, or `saver`: the low-ink "
+                   "black-and-white look.")
 @kit_folder_option
 @click.option("--fetch", "fetch_first", is_flag=True, help="First download the pack's published sheets (cards/*.url).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress display (shown on a terminal; see PNP_PROGRESS).")
 @export_options
-def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path, png_size, only, out_dir,
+def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path, png_size, only, ink, out_dir,
           fetch_first, quiet, service, color, icc, ink_limit, cut, cut_inset, tts_url_base):
     """Build the print kit of a pack (PACK_DIR, default the current folder): cards, maps, rulebook
     and play pieces. Each `wrote …` line goes to stdout as its file is made; warnings and the
@@ -49,7 +52,7 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
             echo_line(line)
     from generator.build import build_folder  # deferred: ReportLab takes a second to load
     options = BuildOptions.make(profile, service=service, paper=paper, duplex=duplex, back_offset=back_offset,
-                                png_size=png_size, only=only, color=color, icc=icc, ink_limit=ink_limit, cut=cut,
+                                png_size=png_size, only=only, ink=ink, color=color, icc=icc, ink_limit=ink_limit, cut=cut,
                                 cut_inset=cut_inset, tts_url_base=tts_url_base)
     # the saved printer reading is for duplex sheets printed at home (home and cut); print services get none
     options, note = options.with_calibration(config_path)

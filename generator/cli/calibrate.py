@@ -27,8 +27,10 @@ def calibrate(offset, duplex, config_path):
             click.echo("no saved calibration; print calibration.pdf and run `pnp calibrate DX,DY`")
         else:
             for flip, reading in sorted(cal.readings.items()):
+                shift = cal.shift(flip)
+                assert shift is not None  # a flip with a reading has a shift
                 click.echo(f"{cal.path}: {flip} reading {format_offset(reading)} mm (the printer shifts the back "
-                           f"side by {format_offset(cal.shift(flip))} mm on its own page)")
+                           f"side by {format_offset(shift)} mm on its own page)")
         return
     reading = parse_offset(offset, "DX,DY")
     path = save_back_offset(reading, duplex, config_path)

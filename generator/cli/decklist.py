@@ -22,6 +22,7 @@ from generator.share.decklist_files import is_decklist_file, load_target
 def decklist(build_file, pack_option, out_file):
     """Print a build as a plain-text deck list (see docs/decklist.md); `pnp validate` reads one back."""
     pack, _ = load_target(build_file, pack_option)  # found and loaded as every command does: errors alike
+    document: object
     if is_decklist_file(build_file):
         document = parse_decklist(read_text(build_file), pack, str(build_file))
     else:  # the file as written: a named limit (`beginner`) and unnamed characters stay so

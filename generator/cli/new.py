@@ -25,6 +25,6 @@ def new(name, root, size, sheet):
     cards = f"{target}/cards/units.yaml"
     if sheet:
         from generator.cli.sheets import cards_to_sheet
-        cards = cards_to_sheet(target, sheet)
+        cards = str(cards_to_sheet(target, sheet))
     click.echo(f"created {target}: edit {target}/game.yaml and {cards}, then run\n"
                f"  pnp validate {target}\n  pnp build {target}")

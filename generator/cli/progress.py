@@ -42,6 +42,7 @@ def progress_display(quiet: bool = False):
     if not wanted(quiet):
         yield
         return
+    # deferred: rich loads only when progress is shown on a terminal
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 

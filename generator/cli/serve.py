@@ -13,6 +13,7 @@ import click
 
 from generator.cli.common import current_pack
 from generator.core.errors import InputError, Location, Problem
+from generator.core.extras import install_line
 
 
 def _host_names(ctx, param, values):
@@ -72,13 +73,12 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open
                                   fix="add --accounts (players sign in), or --open-access if every visitor may "
                                       "change every build")])
     if accounts:
-        from generator.community.accounts import ACCOUNTS_EXTRA, accounts_available
+        from generator.community.accounts import accounts_available
         if not accounts_available():
             raise InputError([Problem("serve.accounts", "accounts need the argon2 password hasher, which this "
                                       "install does not have", Location("--accounts"), found="no argon2-cffi",
                                       expected="the `accounts` extra",
-                                      fix=f"pipx install '{ACCOUNTS_EXTRA}' (or pip install argon2-cffi into "
-                                          "the same environment)")])
+                                      fix=f"add the `accounts` extra: {install_line('accounts')}")])
     targets = list(packs) or [current_pack()]
     site = Site.load(targets, builds_dir, cache_dir)  # bad packs stop here with the CLI's message
     db_url = db_url or default_url(builds_dir)
@@ -128,6 +128,7 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open
 def open_store(store_class, url: str, shown):
     """The database, its tables brought up to date; a database that cannot be reached is a
     message, not a traceback."""
+    # deferred: SQLAlchemy loads only when a database is opened
     from sqlalchemy.exc import ArgumentError, OperationalError
     try:
         store = store_class(url)
@@ -136,6 +137,6 @@ def open_store(store_class, url: str, shown):
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0][:200]
         raise InputError([Problem("serve.db", f"cannot open the database {shown(url)}: {reason}", Location("--db"),
                                   found=shown(url), expected="sqlite:///FILE or postgresql://USER@HOST/NAME",
-                                  fix="check the address and that the server runs; PostgreSQL needs "
-                                      "pip install 'pnp-generator[postgres]'")]) from None
+                                  fix="check the address and that the server runs; PostgreSQL needs the "
+                                      f"`postgres` extra: {install_line('postgres')}")]) from None
     return store

@@ -81,9 +81,9 @@ def print_report(console: Console, report: Report, verbose: bool) -> None:
         by_char = report.points.by_character()
         numbered = len(by_char) > 1
         for index, total in by_char.items():
-            cards = [l for l in report.points.lines if l.index == index]
-            detail = ", ".join(f"{l.name} {l.total}" if l.count == 1 else f"{l.count} × {l.name} {l.total}"
-                               for l in cards)
+            cards = [ln for ln in report.points.lines if ln.index == index]
+            detail = ", ".join(f"{ln.name} {ln.total}" if ln.count == 1 else f"{ln.count} × {ln.name} {ln.total}"
+                               for ln in cards)
             name = (f"{index + 1}. " if numbered else "") + report.points.name_of(index)
             if not priced:
                 console.print(f"      [dim]{escape(name)}[/]", highlight=False)

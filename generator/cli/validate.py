@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,6 +15,9 @@ from generator.validate.builds import target_kind, validate_build_target
 from generator.cli.textreport import print_problems, print_reports
 from generator.core.errors import InputError
 from generator.core.report import reports_document, verdict_code
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
 
 
 @click.command()
@@ -34,7 +38,8 @@ def validate(targets, points, max_characters, setup, fmt, pack_option, boss_buil
     """Check packs, builds and maps. TARGET: a pack folder, a build file or a map file
     (default: the current folder, when it is a pack). Exit 0 legal, 1 rule violations, 2 unreadable input."""
     targets = list(targets) or [current_pack()]
-    reports, problems, cache = [], [], {}
+    reports, problems = [], []
+    cache: dict[str, Pack] = {}  # each pack loaded once for all the targets
     for target in targets:
         try:
             if target_kind(target) == "build":

@@ -63,6 +63,7 @@ def only_card_files(changed: set[Path], pack_root: Path) -> bool:
 
 
 def watch(pack_dir: Path, echo, paper: str = DEFAULT_PAPER, out_dir: Path | None = None, stop=None) -> None:
+    # deferred: watchfiles loads only under `pnp watch`
     from watchfiles import watch as watch_files
 
     from generator.build import SheetMemory, build_folder, redraw_cards  # deferred: ReportLab takes a second to load

@@ -17,7 +17,7 @@ import re
 import secrets
 from datetime import timedelta
 from functools import lru_cache
-
+from importlib.util import find_spec
 
 SESSION_COOKIE = "pnp_session"
 CSRF_COOKIE = "pnp_csrf"
@@ -29,7 +29,6 @@ WINDOW = timedelta(minutes=10)
 NAME = re.compile(r"^[A-Za-z0-9_.-]{2,40}$")
 MIN_PASSWORD = 10
 
-ACCOUNTS_EXTRA = "pnp-generator[accounts]"
 
 
 def accounts_available() -> bool:
@@ -37,12 +36,12 @@ def accounts_available() -> bool:
     one-person builder on localhost has neither, so the default install leaves them out and
     imports them only here and when a site with accounts uses them (`pnp serve --accounts`
     checks this first)."""
-    from importlib.util import find_spec
     return find_spec("argon2") is not None and find_spec("itsdangerous") is not None
 
 
 @lru_cache(maxsize=1)
 def _hasher():
+    # deferred: the `accounts` extra, imported only on a site with accounts
     from argon2 import PasswordHasher
     return PasswordHasher()  # argon2id
 
@@ -52,6 +51,7 @@ def hash_password(password: str) -> str:
 
 
 def check_password(password_hash: str, password: str) -> bool:
+    # deferred: the `accounts` extra, imported only on a site with accounts
     from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
     try:
         return _hasher().verify(password_hash, password)
@@ -81,6 +81,7 @@ class Keys:
     """What the site's secret signs: session cookies and CSRF tokens."""
 
     def __init__(self, secret: str):
+        # deferred: the `accounts` extra, imported only on a site with accounts
         from itsdangerous import URLSafeTimedSerializer
         self.secret = secret.encode()
         self.sessions = URLSafeTimedSerializer(secret, salt="pnp-session")
@@ -92,6 +93,7 @@ class Keys:
         """The signed session in a cookie, or None (missing, expired, or signed with another secret)."""
         if not cookie or len(cookie) > 500:
             return None
+        # deferred: the `accounts` extra, imported only on a site with accounts
         from itsdangerous import BadSignature
         try:
             data = self.sessions.loads(cookie, max_age=SESSION_DAYS * 86400)

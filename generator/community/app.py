@@ -16,7 +16,7 @@ from starlette.middleware import Middleware
 from generator.web.app import create_app, include_early
 from generator.web.memo import Recent as Kept
 from generator.web.site import Site
-from generator.community import routes_accounts, routes_published
+from generator.community import routes_accounts, routes_published, routes_social
 from generator.community.accounts import Keys
 from generator.community.dbbuilds import DbBuilds
 from generator.community.middleware import CommunityMiddleware
@@ -43,6 +43,7 @@ def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
     # after the API, before the builder's pages: the published builds are the busiest pages of
     # a shared site, and each route tried before the right one costs CPU on every request
     include_early(app, routes_published.router)
+    include_early(app, routes_social.router)
     include_early(app, routes_accounts.router)
     # inside the request guard (Host, Origin, size are checked first), before every route
     app.user_middleware.insert(1, Middleware(CommunityMiddleware, store=store, keys=app.state.community_keys))

@@ -28,7 +28,8 @@ class Asker:
     anonymous: bool = False
 
 
-asker: ContextVar[Asker] = ContextVar("pnp_asker", default=Asker())
+YOU = Asker()  # frozen: one shared default is safe
+asker: ContextVar[Asker] = ContextVar("pnp_asker", default=YOU)
 
 
 def _problem(code, message, found=None, status=400, fix=None) -> InputError:

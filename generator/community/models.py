@@ -73,7 +73,9 @@ class Publication(Base):
     """A build published for everyone: a frozen copy, legal under `points_limit` when published."""
     __tablename__ = "publications"
     __table_args__ = (Index("ix_publications_newest", "pack", "featured", "created_at", "id"),
-                      Index("ix_publications_copied", "pack", "featured", "copies", "id"))  # migration 0002
+                      Index("ix_publications_copied", "pack", "featured", "copies", "id"),  # migration 0002
+                      Index("ix_publications_liked", "pack", "featured", "likes", "id"),
+                      Index("ix_publications_source", "owner_key", "source", unique=True))  # migration 0004
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True)
     owner_key: Mapped[int] = mapped_column(Integer, default=0)
@@ -89,6 +91,51 @@ class Publication(Base):
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
     featured: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now, index=True)
+    # migration 0004: what players do with it
+    description: Mapped[str] = mapped_column(Text, default="")  # Markdown, shown sanitised
+    source: Mapped[str | None] = mapped_column(String(80), nullable=True)  # the saved build's stem it came from
+    version: Mapped[int] = mapped_column(Integer, default=1)  # the newest of its PublicationVersions
+    likes: Mapped[int] = mapped_column(Integer, default=0)  # the Like rows, counted as they are claimed
+    updated_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class PublicationVersion(Base):
+    """Every version of a published build: publishing the same saved build again adds one
+    (the publication's row holds the newest); none is ever changed."""
+    __tablename__ = "publication_versions"
+    __table_args__ = (UniqueConstraint("publication_id", "n", name="uq_publication_versions_n"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    publication_id: Mapped[int] = mapped_column(ForeignKey("publications.id", ondelete="CASCADE"))
+    n: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(Text)
+    code: Mapped[str] = mapped_column(Text)
+    points: Mapped[int] = mapped_column(Integer)
+    points_limit: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Like(Base):
+    """One account's like of a published build: the primary key makes it one per account,
+    claimed atomically (a second insert fails)."""
+    __tablename__ = "likes"
+    publication_id: Mapped[int] = mapped_column(ForeignKey("publications.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+
+
+class Comment(Base):
+    """A comment on a published build, Markdown shown sanitised; the designer may hide it."""
+    __tablename__ = "comments"
+    __table_args__ = (Index("ix_comments_publication", "publication_id", "id"),
+                      Index("ix_comments_user_time", "user_id", "created_at"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    publication_id: Mapped[int] = mapped_column(ForeignKey("publications.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(Integer)
+    author: Mapped[str] = mapped_column(String(40))
+    body: Mapped[str] = mapped_column(Text)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
 
 
 class PublishedCard(Base):

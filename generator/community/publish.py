@@ -32,9 +32,12 @@ def contents(build) -> tuple[Counter, set[str]]:
     return cards, characters
 
 
-def publish(store: Store, pack: Pack, text: str, owner: int, author: str, points_limit: int | None) -> str:
+def publish(store: Store, pack: Pack, text: str, owner: int, author: str, points_limit: int | None,
+            source: str | None = None, description: str | None = None) -> str:
     """Publish the build `text` as legal under `points_limit` (None: the build's own or the
-    pack's limit); its public id. An illegal build is refused with the validator's reasons."""
+    pack's limit); its public id. An illegal build is refused with the validator's reasons.
+    `source`: the saved build it is (published again: its next version); `description`: the
+    author's Markdown (None: keep the one it has)."""
     doc = document_from_yaml(text, pack, "the saved build")
     build = to_build(doc, pack)
     if points_limit is not None:
@@ -50,4 +53,4 @@ def publish(store: Store, pack: Pack, text: str, owner: int, author: str, points
     cards, characters = contents(build)
     code = encode(pack, build).code
     return store.publish(owner, author, pack.spec.id, build.name[:200], build.side, total, limit, to_yaml(doc), code,
-                         dict(cards), characters)
+                         dict(cards), characters, source=source, description=description)

@@ -7,14 +7,19 @@ from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
+from generator.core.errors import InputError
+from generator.core.limits import MAX_DESCRIPTION, MAX_QUERY_CHARS
+from generator.pack.query import All, Not, Term, parse_query
 from generator.web.common import site_of
 from generator.web.memo import digest
 from generator.web.pages import page
 from generator.web.state import document_from_yaml, to_yaml
+from generator.web.view import build_view
 from generator.community.common import cache_of, designer, pages_of, store_of
 from generator.community.dbbuilds import owner_now, asker
 from generator.community.middleware import CSRF_JS
 from generator.community.publish import publish
+from generator.community.social import clean_text, comments, likes_it, markdown_html, versions
 from generator.community.stats import card_stats, stats_csv
 
 router = APIRouter(include_in_schema=False)
@@ -32,7 +37,7 @@ def history(request: Request, pack_id: str, stem: str):
     site_of(request).builds.read(stem)  # 404 (or sign in) first
     versions = store_of(request).versions(owner_now(), stem)
     return page(request, "community_history.html", title=f"History of {stem}", pack=pack, stem=stem,
-                versions=versions)
+                versions=versions, published=store_of(request).published_from(owner_now(), stem))
 
 
 @router.get("/p/{pack_id}/builds/{stem}/versions/{n}.yaml")
@@ -59,7 +64,9 @@ def restore(request: Request, pack_id: str, stem: str, n: int):
 
 
 @router.post("/p/{pack_id}/builds/{stem}/publish")
-def publish_build(request: Request, pack_id: str, stem: str, points_limit: str = Form("", max_length=12)):
+def publish_build(request: Request, pack_id: str, stem: str, points_limit: str = Form("", max_length=12),
+                  description: str = Form("", max_length=MAX_DESCRIPTION + 500)):
+    """Publish a saved build (published before: its next version, at the same address)."""
     site = site_of(request)
     pack = site.pack(pack_id)
     text = site.builds.read(stem)
@@ -69,7 +76,9 @@ def publish_build(request: Request, pack_id: str, stem: str, points_limit: str =
         if limit is None:
             raise HTTPException(422, "the points limit is a number, or a name the pack gives a limit")
     who = asker.get()
-    public_id = publish(store_of(request), pack, text, owner_now(), who.name, int(limit) if limit else None)
+    said = clean_text(description, MAX_DESCRIPTION, "description") or None  # empty: keep the one it has
+    public_id = publish(store_of(request), pack, text, owner_now(), who.name, int(limit) if limit else None,
+                        source=stem, description=said)
     return RedirectResponse(f"/p/{pack_id}/published/{public_id}", status_code=303)
 
 
@@ -93,33 +102,68 @@ def _kept(request: Request, key: tuple, name: str, context) -> HTMLResponse:
 @router.get("/p/{pack_id}/published")
 def browse(request: Request, pack_id: str, side: str = Query("", max_length=80),
            max_points: str = Query("", max_length=9), character: str = Query("", max_length=120),
-           card: str = Query("", max_length=120), sort: str = Query("newest", pattern="^(newest|copied)$"),
-           page_no: int = Query(1, ge=1, le=10_000, alias="page")):
+           card: str = Query("", max_length=120), sort: str = Query("newest", pattern="^(newest|liked|copied)$"),
+           q: str = Query("", max_length=MAX_QUERY_CHARS), page_no: int = Query(1, ge=1, le=10_000, alias="page")):
     who = asker.get()
     designer_sees = who.role == "designer" and not who.anonymous
-
     def context() -> dict:
         pack = site_of(request).pack(pack_id)
         points = int(max_points) if max_points.isdigit() else None
+        problems: list = []
+        try:
+            held = holding(pack, q)
+        except InputError as exc:  # said beside the search box; nothing is listed
+            held, problems = ("held", ()), exc.problems
         found = store_of(request).browse(pack_id, side or None, points, character or None, card or None, sort, PAGE,
-                                         (page_no - 1) * PAGE, show_hidden=designer_sees)
-        chars, cards = cache_of(request).get_or_make(("choices", pack_id), lambda: _choices(pack))
-        return dict(title=f"Published builds: {pack.spec.name}", pack=pack, found=found,
-                    char_options=_options(chars, character), card_options=_options(cards, card),
-                    q={"side": side, "max_points": max_points, "character": character, "card": card, "sort": sort},
+                                         (page_no - 1) * PAGE, show_hidden=designer_sees, holding=held)
+        char_label, chars = cache_of(request).get_or_make(("choices", pack_id), lambda: _choices(pack))
+        return dict(title=f"Published builds: {pack.spec.name}", pack=pack, found=found, problems=problems,
+                    char_label=char_label, char_options=_grouped(chars, character),
+                    q={"side": side, "max_points": max_points, "character": character, "card": card, "sort": sort,
+                       "q": q},
                     page_no=page_no, more=len(found) == PAGE, designer=designer_sees)
 
-    return _kept(request, ("browse", pack_id, side, max_points, character, card, sort, page_no, designer_sees),
+    html = _kept(request, ("browse", pack_id, side, max_points, character, card, sort, q, page_no, designer_sees),
                  "community_published.html", context)
+    if b'class="problems"' in html.body:
+        html.status_code = 422
+    return html
 
 
-def _choices(pack) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """The list's filter choices of a pack, (id, name) escaped, by name: its characters (cards of
-    a side's base type) and all its cards."""
-    types = {s.base.type for s in pack.spec.sides.values()}
-    by_name = sorted(pack.cards.values(), key=lambda c: c.name)
+def holding(pack, text: str) -> tuple | None:
+    """A card search as the published builds' filter reads it (Store.browse): the same query as
+    the card browser's (generator.pack.query), each term asking whether a build holds a card it
+    finds; None for an empty search. InputError for one that cannot be read."""
+    query = parse_query(text, pack)
+    if query.root is None:
+        return None
+    found: dict[int, tuple[str, ...]] = {}
+
+    def tree(node) -> tuple:
+        if isinstance(node, Term):
+            if id(node) not in found:
+                found[id(node)] = tuple(c.id for c in pack.cards.values() if node.matches(c, pack))
+            return ("held", found[id(node)])
+        if isinstance(node, Not):
+            return ("not", tree(node.inner))
+        return ("all" if isinstance(node, All) else "any", tuple(tree(p) for p in node.parts))
+
+    return tree(query.root)
+
+
+def _choices(pack) -> tuple[str, list[tuple[str, list[tuple[str, str]]]]]:
+    """The list's filter choices of a pack, (id, name) escaped, by name: the cards each side's
+    characters are made of, a group per side (its heroes, its boss pieces), with the filter's
+    label in the pack's words ("Hero or Boss Piece")."""
     pairs = lambda cards: [(str(escape(c.id)), str(escape(c.name))) for c in cards]  # noqa: E731
-    return pairs(c for c in by_name if c.type in types), pairs(by_name)
+    by_name = sorted(pack.cards.values(), key=lambda c: c.name)
+    groups, words = [], []
+    for side in pack.spec.sides.values():
+        base = pack.spec.card_types[side.base.type].name if side.base.type in pack.spec.card_types else side.base.type
+        words += [base] if base not in words else []
+        groups.append((str(escape(f"{side.name}: {base}")),
+                       pairs(c for c in by_name if c.type == side.base.type and c.set in side.sets)))
+    return " or ".join(words), groups
 
 
 def _options(choices: list[tuple[str, str]], selected: str) -> Markup:
@@ -129,7 +173,14 @@ def _options(choices: list[tuple[str, str]], selected: str) -> Markup:
                           for i, n in choices))
 
 
-def _publication(request: Request, pack_id: str, public_id: str):
+def _grouped(groups: list[tuple[str, list[tuple[str, str]]]], selected: str) -> Markup:
+    """_options in an <optgroup> per side (labels escaped already); a side with none left out."""
+    return Markup("".join(f'<optgroup label="{label}">{_options(choices, selected)}</optgroup>'
+                          for label, choices in groups if choices))
+
+
+def publication(request: Request, pack_id: str, public_id: str):
+    """The publication asked for, as the asker may see it (a hidden one only by the designer); 404 otherwise."""
     p = store_of(request).publication(public_id[:40])
     who = asker.get()
     if p is None or p.pack != pack_id or (p.hidden and not (who.role == "designer" and not who.anonymous)):
@@ -140,43 +191,61 @@ def _publication(request: Request, pack_id: str, public_id: str):
 @router.get("/p/{pack_id}/published/{public_id}.yaml")
 def published_file(request: Request, pack_id: str, public_id: str):
     site_of(request).pack(pack_id)
-    p = _publication(request, pack_id, public_id)
+    p = publication(request, pack_id, public_id)
     return PlainTextResponse(p.text, media_type="application/yaml")
 
 
 @router.get("/p/{pack_id}/published/{public_id}")
 def open_published(request: Request, pack_id: str, public_id: str):
+    """A published build as players see it: the author, the description, each character with
+    its cards as pictures and a list, points, verdict, statistics and draw odds (the share page's
+    own view), its versions, likes and comments, and copy, share and print buttons."""
     who = asker.get()
-    designer_sees, can_copy = who.role == "designer" and not who.anonymous, not who.anonymous
+    designer_sees, signed_in = who.role == "designer" and not who.anonymous, not who.anonymous
 
     def context() -> dict:
         pack = site_of(request).pack(pack_id)
-        p = _publication(request, pack_id, public_id)  # 404: nothing is kept
-        # a publication's text never changes: each worker reads it once (keyed by pack and public id)
-        doc = cache_of(request).get_or_make(("doc", pack_id, p.public_id),
-                                    lambda: document_from_yaml(p.text, pack, "the published build"))
-        return dict(title=f"{p.name}: published build", pack=pack, p=p, doc=doc, designer=designer_sees,
-                    can_copy=can_copy)
+        p = publication(request, pack_id, public_id)  # 404: nothing is kept
+        store = store_of(request)
+        # a version's text never changes: each worker reads and checks it once
+        doc, view = cache_of(request).get_or_make(("view", pack_id, p.public_id, p.version),
+                                                  lambda: _viewed(pack, p.text))
+        mine = signed_in and who.owner == p.owner_key
+        return dict(title=f"{p.name}: published build", pack=pack, p=p, doc=doc, view=view, designer=designer_sees,
+                    signed_in=signed_in, mine=mine, liked=signed_in and likes_it(store, p.id, who.owner),
+                    description=markdown_html(p.description), versions=versions(store, p.id),
+                    comments=[(c, markdown_html(c.body)) for c in comments(store, p.id, show_hidden=designer_sees)],
+                    side=pack.spec.sides.get(p.side), target={"char": None, "piece": None}, readonly=True,
+                    heading=False, blocked={}, stem=None, map_check=False, code=p.code)
 
-    return _kept(request, ("open", pack_id, public_id[:40], designer_sees, can_copy), "community_publication.html",
+    # what the page shows depends on who asks: the designer, the author, another player, nobody
+    whose = who.owner if signed_in else None
+    return _kept(request, ("open", pack_id, public_id[:40], designer_sees, whose), "community_publication.html",
                  context)
+
+
+def _viewed(pack, text: str) -> tuple[dict, object]:
+    doc = document_from_yaml(text, pack, "the published build")
+    return doc, build_view(pack, doc)
 
 
 @router.post("/p/{pack_id}/published/{public_id}/copy")
 def copy_published(request: Request, pack_id: str, public_id: str):
+    """A copy into the asker's own builds; counted as a copy unless the author makes it."""
     site = site_of(request)
     pack = site.pack(pack_id)
-    p = _publication(request, pack_id, public_id)
+    p = publication(request, pack_id, public_id)
     doc = document_from_yaml(p.text, pack, "the published build")
     stem = site.builds.create(doc["name"], to_yaml(doc))
-    store_of(request).copied(p.public_id)
+    if owner_now() != p.owner_key:
+        store_of(request).copied(p.public_id)
     return RedirectResponse(f"/p/{pack_id}/edit?file={stem}", status_code=303)
 
 
 @router.post("/p/{pack_id}/published/{public_id}/flags")
 def flags(request: Request, pack_id: str, public_id: str, featured: str = Form(""), hidden: str = Form("")):
     designer(request)
-    p = _publication(request, pack_id, public_id)
+    p = publication(request, pack_id, public_id)
     store_of(request).set_flags(p.public_id, featured=featured == "1", hidden=hidden == "1")
     return RedirectResponse(f"/p/{pack_id}/published/{p.public_id}", status_code=303)
 

@@ -19,7 +19,8 @@ from generator.community.store import Store
 class CardRow:
     id: str
     name: str
-    type: str
+    type: str                # the card type's id (the CSV's column)
+    type_name: str = ""      # its name, as the page shows it
     builds: int = 0          # published builds holding it
     copies: int = 0          # copies over all of them
     limits: dict = field(default_factory=dict)  # points limit ("none" for no limit) -> builds
@@ -34,13 +35,15 @@ class Stats:
     total: int
     cards: list[CardRow]
     never_cards: list[CardRow]
-    never_characters: list[CardRow]
+    never_characters: list[tuple[str, list[CardRow]]]  # per side: "Hero Party: Heroes", its untaken, by name
     sides: list[tuple[str, int, float]]  # side id, builds, average points
 
 
 def card_stats(store: Store, pack: Pack) -> Stats:
     visible = (Publication.pack == pack.spec.id) & Publication.hidden.is_(False)
-    rows = {c.id: CardRow(c.id, c.name, c.type) for c in pack.cards.values()}
+    types = pack.spec.card_types
+    rows = {c.id: CardRow(c.id, c.name, c.type, types[c.type].name if c.type in types else c.type)
+            for c in pack.cards.values()}
     taken_chars: set[str] = set()
     with store.session() as s:
         total = s.scalar(select(func.count()).select_from(Publication).where(visible)) or 0
@@ -63,9 +66,15 @@ def card_stats(store: Store, pack: Pack) -> Stats:
             select(Publication.side, func.count(), func.avg(Publication.points)).where(visible)
             .group_by(Publication.side).order_by(Publication.side))]
     base_types = {side.base.type for side in pack.spec.sides.values()}
-    cards = sorted(rows.values(), key=lambda r: (-r.builds, r.id))
+    cards = sorted(rows.values(), key=lambda r: (-r.builds, r.name.casefold(), r.id))
     never = [r for r in cards if r.builds == 0]
-    never_chars = [r for r in never if r.type in base_types and r.id not in taken_chars]
+    # what each side's characters are made of (heroes; boss pieces), apart and by name
+    never_chars = []
+    for side in pack.spec.sides.values():
+        untaken = [r for r in never if r.type == side.base.type and r.id not in taken_chars
+                   and pack.cards[r.id].set in side.sets]
+        word = types[side.base.type].name if side.base.type in types else side.base.type
+        never_chars.append((f"{side.name}: {word}", untaken))
     return Stats(total, cards, [r for r in never if r.type not in base_types], never_chars, sides)
 
 

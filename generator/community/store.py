@@ -12,23 +12,24 @@ from __future__ import annotations
 
 import secrets
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import timedelta
 from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from sqlalchemy import Integer, bindparam, create_engine, event, func, select, delete, text, update
+from sqlalchemy import (Integer, and_, bindparam, create_engine, delete, event, exists, false, func, not_, or_, select,
+                        text, update)
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from generator.community.models import (Build, Generation, Publication, PublishedCard, Setting, SigninAttempt, User,
-                                        Version, now)
+from generator.community.models import (Build, Generation, Publication, PublicationVersion, PublishedCard, Setting,
+                                        SigninAttempt, User, Version, now)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 # the newest migration in MIGRATIONS/versions (a test checks it against alembic's own head):
 # a database already there starts without importing alembic (about 0.1 s of `pnp serve`'s start)
-HEAD_REVISION = "0003"
+HEAD_REVISION = "0004"
 DEFAULT_FILE = "pnp-site.sqlite3"  # beside the builds folder
 
 
@@ -63,7 +64,8 @@ def shown(url: str) -> str:
 # what a line of the published builds' list shows (browse reads only these); community_published.html
 # unpacks each row in this order (tests/test_community_listing.py checks it)
 LISTED = (Publication.public_id, Publication.name, Publication.side, Publication.points, Publication.points_limit,
-          Publication.author, Publication.copies, Publication.featured, Publication.hidden)
+          Publication.author, Publication.copies, Publication.featured, Publication.hidden, Publication.likes)
+SORTS = ("newest", "liked", "copied")  # the list's orders, each read along its own index
 
 
 # the published builds' generation: read before a page's data (a page drawn from data older
@@ -72,7 +74,7 @@ LISTED = (Publication.public_id, Publication.name, Publication.side, Publication
 PUBLISHED = "published"
 _GENERATIONS = Generation.__table__
 _GENERATION_SQL = f"SELECT n FROM generations WHERE name = '{PUBLISHED}'"
-_BUMP = update(_GENERATIONS).where(_GENERATIONS.c.name == PUBLISHED).values(n=_GENERATIONS.c.n + 1)
+GENERATION_UP = update(_GENERATIONS).where(_GENERATIONS.c.name == PUBLISHED).values(n=_GENERATIONS.c.n + 1)
 
 
 # a publication by its public id (built once: building a statement costs more than running it)
@@ -122,6 +124,7 @@ class Store:
             return
         # alembic is imported only when there is something to migrate (see HEAD_REVISION)
         from alembic import command
+        # deferred: Alembic loads only when the database needs a migration
         from alembic.config import Config
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
@@ -295,19 +298,44 @@ class Store:
     # ---- publications -----------------------------------------------------------------------
 
     def publish(self, owner: int, author: str, pack: str, name: str, side: str, points: int,
-                points_limit: int | None, text: str, code: str, cards: dict[str, int], characters: set[str]) -> str:
-        public_id = secrets.token_urlsafe(12)
-        with self.session() as s:
-            p = Publication(public_id=public_id, owner_key=owner, author=author, pack=pack, name=name, side=side,
-                            points=points, points_limit=points_limit, text=text, code=code, copies=0, hidden=False,
-                            featured=False, created_at=now())
-            s.add(p)
-            s.flush()
-            s.add_all(PublishedCard(publication_id=p.id, card=c, kind="card", count=n) for c, n in cards.items())
-            s.add_all(PublishedCard(publication_id=p.id, card=c, kind="character", count=1) for c in characters)
-            s.flush()
-            s.execute(_BUMP)
-        return public_id
+                points_limit: int | None, text: str, code: str, cards: dict[str, int], characters: set[str],
+                source: str | None = None, description: str | None = None) -> str:
+        """Publish a build; its public id. A saved build (`source`: its stem) its owner published
+        before becomes the next version of that publication: the same address, likes and
+        comments, every version kept (PublicationVersion). Two publishes at once of one saved
+        build both land, one after the other (the unique keys on the owner and source, and on
+        the version number, make the second try again)."""
+        for _ in range(20):
+            try:
+                with self.session() as s:
+                    p = s.scalar(select(Publication).where(Publication.owner_key == owner, Publication.source == source)
+                                 .with_for_update()) if source else None
+                    if p is None:
+                        p = Publication(public_id=secrets.token_urlsafe(12), owner_key=owner, author=author, pack=pack,
+                                        name=name, side=side, points=points, points_limit=points_limit, text=text,
+                                        code=code, copies=0, hidden=False, featured=False, created_at=now(),
+                                        description=description or "", source=source, version=1, likes=0,
+                                        updated_at=now())
+                        s.add(p)
+                        s.flush()
+                    else:
+                        p.version += 1
+                        p.name, p.side, p.points, p.points_limit, p.text, p.code = (name, side, points, points_limit,
+                                                                                    text, code)
+                        p.updated_at = now()
+                        if description is not None:
+                            p.description = description
+                        s.execute(delete(PublishedCard).where(PublishedCard.publication_id == p.id))
+                    s.add(PublicationVersion(publication_id=p.id, n=p.version, name=name, text=text, code=code,
+                                             points=points, points_limit=points_limit, created_at=now()))
+                    s.add_all(PublishedCard(publication_id=p.id, card=c, kind="card", count=n) for c, n in cards.items())
+                    s.add_all(PublishedCard(publication_id=p.id, card=c, kind="character", count=1) for c in characters)
+                    s.flush()
+                    s.execute(GENERATION_UP)
+                    return p.public_id
+            except (IntegrityError, OperationalError):
+                continue  # the same saved build published at the same moment: the next try is the next version
+        raise RuntimeError("the build could not be published: the database stayed busy")
 
     def generation(self) -> int:
         """The published builds' generation: raised by every change to what their pages show
@@ -339,31 +367,41 @@ class Store:
         with self.reader.connect() as conn:
             return conn.execute(_PUBLICATION, {"public_id": public_id}).first()
 
+    def published_from(self, owner: int, source: str):
+        """The publication a saved build became (its public id and version), or None."""
+        with self.reader.connect() as conn:
+            return conn.execute(select(Publication.public_id, Publication.version).where(
+                Publication.owner_key == owner, Publication.source == source)).first()
+
     def copied(self, public_id: str) -> None:
         with self.session() as s:
             s.execute(Publication.__table__.update().where(Publication.public_id == public_id)
                       .values(copies=Publication.copies + 1))
-            s.execute(_BUMP)
+            s.execute(GENERATION_UP)
 
     def set_flags(self, public_id: str, **flags) -> None:
         with self.session() as s:
             s.execute(Publication.__table__.update().where(Publication.public_id == public_id).values(**flags))
-            s.execute(_BUMP)
+            s.execute(GENERATION_UP)
 
     def browse(self, pack: str, side: str | None = None, max_points: int | None = None,
                character: str | None = None, card: str | None = None, sort: str = "newest",
-               limit: int = 50, offset: int = 0, show_hidden: bool = False) -> list:
+               limit: int = 50, offset: int = 0, show_hidden: bool = False, holding: tuple | None = None) -> list:
         """A page of the list: rows of the LISTED columns only (not the build's text), read in
         the order of the index of migration 0002 that matches `sort`, in one statement (built
-        once per combination of filters: _listing)."""
-        q = _listing(bool(side), max_points is not None, bool(character), bool(card), sort == "copied", show_hidden)
+        once per combination of filters: _listing). `holding`: a card search as the cards each
+        of its terms finds (routes_published.holding): ("held", ids), ("not", x), ("all" | "any",
+        (x, …)); a build matches a term when it holds one of the term's cards."""
+        q = _listing(bool(side), max_points is not None, bool(character), bool(card), sort, show_hidden)
+        if holding is not None:
+            q = q.where(_holding(holding))
         with self.reader.connect() as conn:
             return list(conn.execute(q, {"pack": pack, "side": side, "max_points": max_points, "character": character,
                                          "card": card, "limit": limit, "offset": offset}))
 
 
 @lru_cache(maxsize=64)
-def _listing(side: bool, max_points: bool, character: bool, card: bool, copied: bool, show_hidden: bool):
+def _listing(side: bool, max_points: bool, character: bool, card: bool, sort: str, show_hidden: bool):
     """The published list's statement for one combination of filters, its values bound when
     it runs: built once, not for every page (building it cost more than running it)."""
     q = select(*LISTED).where(Publication.pack == bindparam("pack"))
@@ -377,9 +415,24 @@ def _listing(side: bool, max_points: bool, character: bool, card: bool, copied: 
         if wanted:
             q = q.where(Publication.id.in_(select(PublishedCard.publication_id).where(
                 PublishedCard.card == bindparam(kind), PublishedCard.kind == kind)))
-    order = Publication.copies.desc() if copied else Publication.created_at.desc()
+    order = {"copied": Publication.copies.desc(), "liked": Publication.likes.desc()}.get(sort, Publication.created_at.desc())
     return q.order_by(Publication.featured.desc(), order, Publication.id.desc()).limit(
         bindparam("limit", type_=Integer)).offset(bindparam("offset", type_=Integer))
+
+
+def _holding(node: tuple):
+    """The SQL of a card search over published builds (Store.browse): each term an EXISTS over
+    the build's cards, its ids bound as parameters."""
+    kind = node[0]
+    if kind == "held":
+        if not node[1]:
+            return false()
+        return exists().where(PublishedCard.publication_id == Publication.id, PublishedCard.kind == "card",
+                              PublishedCard.card.in_(list(node[1])))
+    if kind == "not":
+        return not_(_holding(node[1]))
+    parts = [_holding(part) for part in node[1]]
+    return and_(*parts) if kind == "all" else or_(*parts)
 
 
 def _meta(text: str) -> dict:

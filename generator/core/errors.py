@@ -5,6 +5,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
+from generator.core.words import counted
+
 
 @dataclass(frozen=True)
 class Location:
@@ -56,6 +58,12 @@ class Problem:
     found: str | None = None
     expected: str | None = None
     fix: str | None = None
+
+    def __post_init__(self):  # "3 cards", never "card(s)" (core/words.py)
+        for name in ("message", "expected", "fix"):
+            value = getattr(self, name)
+            if isinstance(value, str) and "(s)" in value:
+                object.__setattr__(self, name, counted(value))
 
     def as_dict(self) -> dict:
         return {

@@ -32,3 +32,12 @@ MAX_NOTES = 2000
 # A build's or a character's name as the web builder's page holds it while it is edited (a build
 # file's names are at most 80 characters, and the validator says so for a longer one).
 MAX_PAGE_NAME = 200
+# A card search (pack/query.py: the card browser, the picker, the published builds' filter):
+# its length, the terms it may hold and how deep its parentheses may nest.
+MAX_QUERY_CHARS = 300
+MAX_QUERY_TERMS = 24
+MAX_QUERY_DEPTH = 6
+# A comment on a published build (community/social.py): Markdown, shown sanitised.
+MAX_COMMENT = 2000
+# A published build's description (Markdown, shown sanitised).
+MAX_DESCRIPTION = 5000

@@ -18,6 +18,7 @@ Box = tuple[float, float, float, float]
 
 def page_words(pdf_path: Path) -> dict[int, list[tuple[str, Box]]]:
     """{page number (from 1): [(word, (x min, y min, x max, y max))]} in reading order."""
+    # deferred: PDFium's native library loads only when a page is read back
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 

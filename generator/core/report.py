@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from generator.core.words import counted
+
 if TYPE_CHECKING:
     from generator.core.errors import Location
 
@@ -44,6 +46,12 @@ class Violation:
     expected: object = None
     contributors: tuple[Contributor, ...] = ()
     fix: str | None = None
+
+    def __post_init__(self):  # "3 cards", never "card(s)", whoever wrote the message (core/words.py)
+        if "(s)" in self.message:
+            object.__setattr__(self, "message", counted(self.message))
+        if self.fix and "(s)" in self.fix:
+            object.__setattr__(self, "fix", counted(self.fix))
 
     def as_dict(self) -> dict:
         return {
@@ -102,9 +110,9 @@ class Points:
             out["left"] = self.left
         out["characters"] = {character_key(i): {"name": self.name_of(i), "points": total}
                              for i, total in self.by_character().items()}
-        out["cards"] = [{"character": l.character, "character_path": character_key(l.index), "id": l.id,
-                         "name": l.name, "type": l.kind, "count": l.count, "points": l.points,
-                         "total": l.total} for l in self.lines]
+        out["cards"] = [{"character": ln.character, "character_path": character_key(ln.index), "id": ln.id,
+                         "name": ln.name, "type": ln.kind, "count": ln.count, "points": ln.points,
+                         "total": ln.total} for ln in self.lines]
         return out
 
 

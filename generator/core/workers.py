@@ -18,6 +18,7 @@ with SIGKILL (PR_SET_PDEATHSIG).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -48,7 +49,6 @@ def _die_with_parent() -> None:
     if not sys.platform.startswith("linux"):
         return
     with contextlib.suppress(Exception):
-        import ctypes
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
 
 
@@ -149,7 +149,7 @@ class WorkerPool:
     def stop(self) -> None:
         """Terminate every running worker and reap it (killed if it does not go at once)."""
         running, self.running = list(self.running.items()), {}
-        for conn, (process, _index) in running:
+        for _conn, (process, _index) in running:
             with contextlib.suppress(OSError, ValueError):
                 process.terminate()
         deadline = time.monotonic() + REAP_SECONDS

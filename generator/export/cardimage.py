@@ -26,13 +26,15 @@ import os
 import tempfile
 import threading
 import weakref
+from importlib.metadata import version
 from pathlib import Path
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.resources import PACKAGE, TEMPLATES
+from generator.core.yamlio import load_yaml_file
 from generator.pack.cardlist import card_order
 from generator.pack.model import Card, Pack
-from generator.core.yamlio import load_yaml_file
+from generator.pack.typefaces import font_file
 from generator.render.base.layout import LayoutSet
 from generator.render.base.pdfout import new_canvas
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
@@ -67,7 +69,6 @@ def _file_digest(path: Path) -> str:
 def generator_fingerprint() -> str:
     """The package version and a digest of the drawing code (render/ and this module)."""
     try:
-        from importlib.metadata import version
         ver = version("pnp-generator")
     except Exception:  # not installed (running from a source tree)
         ver = "source"
@@ -130,8 +131,8 @@ def card_key(pack: Pack, card_id: str, face: str = "front", dpi: int = 150) -> s
         "set": {"id": card.set, **(spec.sets[card.set].model_dump() if card.set in spec.sets else {})},
         "type": {"id": card.type, **(spec.card_types[card.type].model_dump() if card.type in spec.card_types else {})},
         "pack": {"id": spec.id, "name": spec.name, "version": spec.version,
-                 **spec.model_dump(include={"stats", "keywords", "reference"})},
-        "fonts": {style: _file_digest(Path(pack.root) / rel) for style, rel in sorted(spec.fonts.items())},
+                 **spec.model_dump(include={"stats", "keywords", "reference", "emblem", "back_pattern"})},
+        "fonts": {style: _file_digest(font_file(rel, pack.root)) for style, rel in sorted(spec.fonts.items())},
         # the pack's own SVG icons (game.yaml `icons:`), which card text and layouts may show
         "icons": {name: _file_digest(Path(pack.root) / rel)
                   for name, rel in sorted(getattr(spec, "icons", {}).items())},
@@ -166,6 +167,7 @@ def _check(pack: Pack, card_id: str, face: str, dpi: int) -> Card:
 
 def render_png(pack: Pack, card_id: str, face: str, dpi: int, shared=None) -> bytes:
     """Draw one face (trim size, no bleed) and rasterize it: PNG bytes."""
+    # deferred: PDFium's native library loads only when a page is read back
     import pypdfium2 as pdfium
     from reportlab.lib.units import mm
 
@@ -199,7 +201,7 @@ def _layouts_fingerprint(pack: Pack) -> str:
         for path in sorted(folder.glob("*.yaml")):
             h.update(f"{path}\0{_file_digest(path)}\n".encode())
     for style, rel in sorted(pack.spec.fonts.items()):
-        h.update(f"{style}\0{_file_digest(Path(pack.root) / rel)}\n".encode())
+        h.update(f"{style}\0{_file_digest(font_file(rel, pack.root))}\n".encode())
     for name, rel in sorted(getattr(pack.spec, "icons", {}).items()):
         h.update(f"icon {name}\0{_file_digest(Path(pack.root) / rel)}\n".encode())
     return h.hexdigest()

@@ -26,6 +26,9 @@ from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
+import pikepdf
+from PIL import Image, ImageCms, ImageMath
+
 from generator.core.errors import InputError, Location, Problem
 
 ICC_DIR = Path(__file__).resolve().parent / "icc"
@@ -45,7 +48,6 @@ class CmykConverter:
     """sRGB → the output profile's CMYK, with neutrals to K and a total ink limit (percent)."""
 
     def __init__(self, icc: Path | str | None = None, ink_limit: float = DEFAULT_INK_LIMIT):
-        from PIL import ImageCms
         self.icc_path = Path(icc) if icc else DEFAULT_ICC
         if not 100 <= ink_limit <= 400:
             raise InputError([Problem("cmyk.ink-limit", f"an ink limit of {ink_limit:g} % cannot be printed",
@@ -80,7 +82,6 @@ class CmykConverter:
     # ---- colours ------------------------------------------------------------------------
     def _black_ramp(self) -> list[float]:
         """L* of K-only tints 0..255 on this profile (lightness falls as K rises)."""
-        from PIL import Image, ImageCms
         ramp = Image.new("CMYK", (256, 1))
         ramp.putdata([(0, 0, 0, k) for k in range(256)])
         lab = ImageCms.applyTransform(ramp, self._cmyk_to_lab)
@@ -92,7 +93,6 @@ class CmykConverter:
             return (0.0, 0.0, 0.0, 1.0)
         if level >= 1:
             return (0.0, 0.0, 0.0, 0.0)
-        from PIL import Image, ImageCms
         v = round(level * 255)
         target = ImageCms.applyTransform(Image.new("RGB", (1, 1), (v, v, v)), self._srgb_to_lab).getpixel((0, 0))[0]
         return self._k_for_lightness(target)
@@ -102,7 +102,6 @@ class CmykConverter:
         exact neutral, which `rgb` already makes K-only), else None."""
         key = ("text", round(r * 255), round(g * 255), round(b * 255))
         if key not in self._cache:
-            from PIL import Image, ImageCms
             rgb = key[1:]
             lab = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), self._srgb_to_lab).getpixel((0, 0))
             a, b_ = lab[1] - 128, lab[2] - 128  # Pillow's LAB stores a* and b* offset by 128
@@ -125,7 +124,6 @@ class CmykConverter:
         if key[0] == key[1] == key[2]:
             out = self.gray(key[0] / 255)
         else:
-            from PIL import Image, ImageCms
             c, m, y, k = ImageCms.applyTransform(Image.new("RGB", (1, 1), key), self._to_cmyk).getpixel((0, 0))
             out = limit_ink(c / 255, m / 255, y / 255, k / 255, self.ink_limit)
             out = tuple(round(v, 4) for v in out)
@@ -134,7 +132,6 @@ class CmykConverter:
 
     def image(self, img):
         """A PIL image (RGB, RGBA, P, L...) to CMYK, ink-limited; neutrals are not special here."""
-        from PIL import ImageCms
         rgb = img.convert("RGB")
         cmyk = ImageCms.applyTransform(rgb, self._to_cmyk)
         return limit_image_ink(cmyk, self.ink_limit)
@@ -153,7 +150,6 @@ def limit_image_ink(cmyk_img, limit: float):
     """The image with C, M and Y scaled down wherever C + M + Y + K is over `limit`, K kept.
     Pillow's float images (32-bit, as the arithmetic needs) rather than numpy: the same numbers
     without 70 MB in every install."""
-    from PIL import Image, ImageMath
     c, m, y, k = (band.convert("F") for band in cmyk_img.split())
     cap = limit * 255.0
     cmy = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"], c=c, m=m, y=y)
@@ -181,7 +177,6 @@ def _convert_stream(instructions, conv: CmykConverter) -> tuple[list, int]:
     Text shown in a near-neutral fill gets a K-only fill just before it (conv.text_black); at
     the end of the text object the converted fill comes back, so shapes drawn after it in the
     same colour keep their tint."""
-    import pikepdf
     out, changed = [], 0
     space = {"fill": None, "stroke": None}  # names set by cs / CS
     fill_rgb = None  # the fill colour in force (RGB 0..1), and its CMYK instruction
@@ -244,7 +239,6 @@ def _convert_stream(instructions, conv: CmykConverter) -> tuple[list, int]:
 
 
 def _is_rgb_space(cs) -> bool:
-    import pikepdf
     if cs is None:
         return False
     if isinstance(cs, pikepdf.Name):
@@ -258,7 +252,6 @@ def _is_rgb_space(cs) -> bool:
 
 
 def _convert_image(obj, conv: CmykConverter) -> bool:
-    import pikepdf
     if obj.get("/ImageMask", False) or not _is_rgb_space(obj.get("/ColorSpace")):
         return False
     img = pikepdf.PdfImage(obj).as_pil_image()
@@ -274,7 +267,6 @@ def _convert_image(obj, conv: CmykConverter) -> bool:
 
 def _fix_group(obj) -> None:
     """Transparency groups blend in the colour space they name: make it CMYK."""
-    import pikepdf
     group = obj.get("/Group")
     if group is not None and _is_rgb_space(group.get("/CS")):
         group.CS = pikepdf.Name.DeviceCMYK
@@ -282,7 +274,6 @@ def _fix_group(obj) -> None:
 
 def convert_pdf(src: Path, dst: Path, conv: CmykConverter) -> dict:
     """Write `dst`, the CMYK version of the RGB PDF `src`, with the OutputIntent."""
-    import pikepdf
     stats = {"colours": 0, "images": 0, "streams": 0}
     with pikepdf.open(src) as pdf:
         for obj in pdf.objects:
@@ -317,7 +308,6 @@ def convert_pdf(src: Path, dst: Path, conv: CmykConverter) -> dict:
 
 
 def _rewrite(pdf, stream, conv: CmykConverter, stats: dict) -> None:
-    import pikepdf
     instructions = pikepdf.parse_content_stream(stream)
     new, changed = _convert_stream(instructions, conv)
     if changed:
@@ -328,7 +318,6 @@ def _rewrite(pdf, stream, conv: CmykConverter, stats: dict) -> None:
 
 def _shadings(pdf, conv: CmykConverter) -> None:
     """Axial/radial shadings with sampled-free (type 2) functions: convert their end colours."""
-    import pikepdf
     for obj in pdf.objects:
         if isinstance(obj, pikepdf.Dictionary) and "/ShadingType" in obj and _is_rgb_space(obj.get("/ColorSpace")):
             functions = obj.Function if isinstance(obj.Function, pikepdf.Array) else [obj.Function]

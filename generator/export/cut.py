@@ -247,6 +247,7 @@ CRICUT_DPI = 300
 
 def _cricut_images(pdf_path: Path, sheets: int, area: tuple, folder: Path) -> None:
     """sheet-NN.png: the Print Then Cut area of each front page at 300 dpi, for Design Space."""
+    # deferred: PDFium's native library loads only when a page is read back
     import pypdfium2 as pdfium
     doc = pdfium.PdfDocument(str(pdf_path))
     try:

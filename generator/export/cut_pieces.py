@@ -31,6 +31,7 @@ def _mul(a, b):
 
 def cut_paths(page) -> list[str]:
     """SVG path data (mm, y down from the page's top) of every cut-line stroke on a page."""
+    # deferred: qpdf's native library loads only when a PDF is opened
     import pikepdf
     height = float(page.MediaBox[3]) - float(page.MediaBox[1])
     ctm, lw, grey, dashed = (1, 0, 0, 1, 0, 0), 1.0, None, False
@@ -90,6 +91,7 @@ def _face_up_pages(pdf_path: Path) -> set[int]:
 
 def write_piece_cuts(pieces_pdf: Path, folder: Path) -> int:
     """pieces-pNN.svg for each face-up page of pieces.pdf with cut lines; returns how many files."""
+    # deferred: qpdf's native library loads only when a PDF is opened
     import pikepdf
     face_up = _face_up_pages(pieces_pdf)
     written = 0

@@ -22,6 +22,7 @@ PNG_SIZES = ("mpc", "tgc")
 COLORS = ("rgb", "cmyk")
 CUT_MACHINES = ("silhouette", "cricut")
 ONLY_CHOICES = ("cards", "maps", "rulebook", "pieces", "all")
+INK_CHOICES = ("colour", "saver")  # maps in full colour, or the low-ink black-and-white look (render/maps/palette.py)
 INK_LIMIT = (100.0, 400.0)  # percent, C+M+Y+K
 DEFAULT_INK_LIMIT = 240.0
 CUT_INSET = (0.0, 3.0)  # mm inside the trim
@@ -56,6 +57,7 @@ class BuildOptions:
     back_offset: tuple = (0.0, 0.0)
     png_size: str = "mpc"
     only: str = "all"
+    ink: str = "colour"
     # print services, CMYK, cutting machines, TTS (generator/export/profiles/)
     color: str = "rgb"
     icc: str | None = None
@@ -67,7 +69,7 @@ class BuildOptions:
     @classmethod
     def make(cls, profile: str = "home", *, service: str | None = None, paper: str = DEFAULT_PAPER,
              duplex: str = "long-edge", back_offset=None, png_size: str = "mpc", only: str = "all",
-             color: str | None = None, icc=None, ink_limit: float = DEFAULT_INK_LIMIT, cut: str | None = None,
+             ink: str = "colour", color: str | None = None, icc=None, ink_limit: float = DEFAULT_INK_LIMIT, cut: str | None = None,
              cut_inset: float = 0.0, tts_url_base: str | None = None) -> BuildOptions:
         """The effective options after a print-service preset and the shortcuts (`--cut`
         implies the cut profile), every name and bound checked. `back_offset` is the typed
@@ -94,7 +96,8 @@ class BuildOptions:
                    duplex=_choice(duplex, DUPLEX_CHOICES, "--duplex"),
                    back_offset=tuple(offset) if offset is not None else None,
                    png_size=_choice(chosen["png_size"], PNG_SIZES, "--size"),
-                   only=_choice(only, ONLY_CHOICES, "--only"), color=chosen["color"],
+                   only=_choice(only, ONLY_CHOICES, "--only"), ink=_choice(ink, INK_CHOICES, "--ink"),
+                   color=chosen["color"],
                    icc=str(icc) if icc else None, ink_limit=_bounded(chosen["ink_limit"], INK_LIMIT, "--ink-limit"),
                    cut=_choice(cut, (None, *CUT_MACHINES), "--cut") if cut else None,
                    cut_inset=_bounded(cut_inset, CUT_INSET, "--cut-inset"), tts_url_base=tts_url_base)

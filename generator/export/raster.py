@@ -27,6 +27,7 @@ WORKERS = 2
 def _render_pages(args) -> list[str]:
     """Worker: render pages [start, stop) of a PDF to PNG files of exactly (w, h) pixels."""
     pdf_path, jobs = args
+    # deferred: PDFium's native library loads only when a page is read back
     import pypdfium2 as pdfium
     from PIL import Image
     pdf = pdfium.PdfDocument(pdf_path)
@@ -144,6 +145,7 @@ def tts_card_px(trim_mm: tuple[float, float]) -> tuple[int, int]:
 
 def _back_sheet(backs: list, cols: int, rows: int, card_px):
     """Each card's own back in the slot of its face; the last slot repeats the first back."""
+    # deferred: Pillow loads only when an image is made or read
     from PIL import Image
     sheet = Image.new("RGB", (cols * card_px[0], rows * card_px[1]), "white")
     for i, path in enumerate(backs + [backs[0]] * (cols * rows - len(backs))):
@@ -155,6 +157,7 @@ def _back_sheet(backs: list, cols: int, rows: int, card_px):
 def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShared | None = None) -> dict:
     """Deck sheets for Tabletop Simulator: one deck per set and card type (they share a back),
     up to 69 cards a sheet plus the hidden-card image in the 70th slot, and the back image."""
+    # deferred: Pillow loads only when an image is made or read
     from PIL import Image
     groups: dict = {}
     for face in faces:

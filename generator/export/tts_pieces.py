@@ -67,6 +67,7 @@ def _crop(image, box, px: float = PX_PER_MM):
 
 def _base_image(image, box, segments):
     """The base's bounding box with everything outside its outline transparent."""
+    # deferred: Pillow loads only when an image is made or read
     from PIL import Image, ImageDraw
     crop = _crop(image, box).convert("RGBA")
     pad = 4  # a ring of outside around the crop joins every outside pocket to one corner
@@ -85,6 +86,7 @@ def export_tts_pieces(pack, folder: Path, build=None, paper: str = DEFAULT_PAPER
     """Write `folder`/pieces/*.png and pieces.json; returns the index (empty without pieces)."""
     if pack.spec.pieces is None:
         return {"counters": [], "bases": []}
+    # deferred: qpdf's native library loads only when a PDF is opened
     import pikepdf
     import pypdfium2 as pdfium
 

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+C = TypeVar("C", bound=tuple[int, int])  # a cell: a Hex or a Square
+Point = tuple[float, float]
 
 
-def connected_components(cells: Iterable, neighbours: Callable) -> list[list]:
+def connected_components(cells: Iterable[C], neighbours: Callable[[C], Iterable[C]]) -> list[list[C]]:
     """Groups of cells joined by `neighbours`, largest first; each group sorted."""
     todo = set(cells)
     groups = []
@@ -25,23 +29,23 @@ def connected_components(cells: Iterable, neighbours: Callable) -> list[list]:
     return sorted(groups, key=lambda g: (-len(g), g[0]))
 
 
-def boundary_loops(cells: Iterable, corners_of: Callable) -> list[list[tuple[float, float]]]:
+def boundary_loops(cells: Iterable[C], corners_of: Callable[[C], Sequence[Point]]) -> list[list[Point]]:
     """The boundary of a group of polygon cells (hexes, squares) as closed loops of corner
     points: every cell edge not shared with another cell of the group, chained end to end.
     A solid group gives one loop, each hole one more. `corners_of(cell)` lists a cell's
     corners in order; corners are matched to 1e-6 so neighbours' shared edges cancel."""
-    def key(p):
+    def key(p: Point) -> Point:  # a corner, rounded so two cells' shared corner is one
         return (round(p[0], 6), round(p[1], 6))
 
-    edges: dict = {}
-    points: dict = {}
+    edges: dict[tuple[Point, Point], bool] = {}
+    points: dict[Point, Point] = {}
     for cell in sorted(cells):
         corners = corners_of(cell)
         for i, a in enumerate(corners):
             b = corners[(i + 1) % len(corners)]
             points[key(a)], points[key(b)] = a, b
             edges[(key(a), key(b))] = True
-    boundary: dict = {}
+    boundary: dict[Point, list[Point]] = {}
     for a, b in edges:
         if (b, a) not in edges:  # a shared edge runs both ways, once per cell
             boundary.setdefault(a, []).append(b)

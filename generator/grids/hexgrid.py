@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Iterable, Literal, NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import Literal, NamedTuple, TypeAlias
 
 from generator.grids import graph
 
@@ -19,6 +20,8 @@ SQRT3 = math.sqrt(3.0)
 
 Orientation = Literal["pointy", "flat"]
 LosRule = Literal["permissive", "strict", "corners"]
+HexLike: TypeAlias = "Hex | tuple[int, int] | Sequence[int]"  # a Hex, or (q, r) as YAML gives it
+Blocks: TypeAlias = "Callable[[Hex], bool] | set[Hex] | frozenset[Hex]"  # what blocks sight
 
 
 class Hex(NamedTuple):
@@ -31,10 +34,10 @@ class Hex(NamedTuple):
     def s(self) -> int:
         return -self.q - self.r
 
-    def __add__(self, other):  # type: ignore[override]  # vector addition, not tuple concat
+    def __add__(self, other: HexLike) -> Hex:  # type: ignore[override]  # vector addition, not tuple concat
         return Hex(self.q + other[0], self.r + other[1])
 
-    def __sub__(self, other):
+    def __sub__(self, other: HexLike) -> Hex:
         return Hex(self.q - other[0], self.r - other[1])
 
     def __str__(self) -> str:
@@ -47,21 +50,21 @@ ORIGIN = Hex(0, 0)
 DIRECTIONS: tuple[Hex, ...] = (Hex(1, 0), Hex(1, -1), Hex(0, -1), Hex(-1, 0), Hex(-1, 1), Hex(0, 1))
 
 
-def as_hex(value) -> Hex:
+def as_hex(value: HexLike) -> Hex:
     return value if isinstance(value, Hex) else Hex(int(value[0]), int(value[1]))
 
 
-def neighbours(h) -> list[Hex]:
+def neighbours(h: HexLike) -> list[Hex]:
     h = as_hex(h)
     return [h + d for d in DIRECTIONS]
 
 
-def distance(a, b) -> int:
+def distance(a: HexLike, b: HexLike) -> int:
     dq, dr = a[0] - b[0], a[1] - b[1]
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
-def hex_range(center, n: int) -> list[Hex]:
+def hex_range(center: HexLike, n: int) -> list[Hex]:
     """Every hex within distance n of center (3n² + 3n + 1 of them), in (q, r) order."""
     c = as_hex(center)
     out = []
@@ -71,7 +74,7 @@ def hex_range(center, n: int) -> list[Hex]:
     return out
 
 
-def ring(center, n: int) -> list[Hex]:
+def ring(center: HexLike, n: int) -> list[Hex]:
     """The hexes at exactly distance n (6n of them, or the centre for n = 0), walked clockwise."""
     c = as_hex(center)
     if n == 0:
@@ -85,7 +88,7 @@ def ring(center, n: int) -> list[Hex]:
     return out
 
 
-def hexagon(radius: int, center=ORIGIN) -> list[Hex]:
+def hexagon(radius: int, center: HexLike = ORIGIN) -> list[Hex]:
     return hex_range(center, radius)
 
 
@@ -107,7 +110,7 @@ def offset_to_axial(col: int, row: int, orientation: Orientation) -> Hex:
     return Hex(col, row - (col - (col & 1)) // 2)
 
 
-def axial_to_offset(h, orientation: Orientation) -> tuple[int, int]:
+def axial_to_offset(h: HexLike, orientation: Orientation) -> tuple[int, int]:
     q, r = h[0], h[1]
     if orientation == "pointy":
         return q + (r - (r & 1)) // 2, r
@@ -132,7 +135,7 @@ def cube_round(fq: float, fr: float, fs: float) -> Hex:
 _EPSILON = (1e-6, 2e-6, -3e-6)
 
 
-def line(a, b, nudge: int = 1) -> list[Hex]:
+def line(a: HexLike, b: HexLike, nudge: int = 1) -> list[Hex]:
     """The hexes a straight line from a to b passes through, both ends included.
 
     `nudge` is +1 or -1: which side wins where the line runs along an edge. Both
@@ -152,7 +155,7 @@ def line(a, b, nudge: int = 1) -> list[Hex]:
     return out
 
 
-def line_of_sight(a, b, blocks: Callable[[Hex], bool] | set | frozenset,
+def line_of_sight(a: HexLike, b: HexLike, blocks: Blocks,
                   rule: LosRule = "permissive") -> bool:
     """Whether nothing between a and b blocks sight (the end hexes themselves never block).
 
@@ -181,17 +184,17 @@ def line_of_sight(a, b, blocks: Callable[[Hex], bool] | set | frozenset,
 _CORNERS = ((0, -2), (1, -1), (1, 1), (0, 2), (-1, 1), (-1, -1))
 
 
-def _lattice_centre(h) -> tuple[int, int]:
+def _lattice_centre(h: HexLike) -> tuple[int, int]:
     return 2 * h[0] + h[1], 3 * h[1]
 
 
-def hex_corners_lattice(h) -> list[tuple[int, int]]:
+def hex_corners_lattice(h: HexLike) -> list[tuple[int, int]]:
     """The six corners of hex h in the integer lattice above (for tests and diagrams)."""
     x, y = _lattice_centre(h)
     return [(x + dx, y + dy) for dx, dy in _CORNERS]
 
 
-def _segment_touches_hex(p0, p1, h) -> bool:
+def _segment_touches_hex(p0: tuple[int, int], p1: tuple[int, int], h: HexLike) -> bool:
     """Whether the segment p0-p1, its two end points left out, meets the closed hexagon h
     (its inside, an edge or a corner). Liang-Barsky clipping against the six closed
     half-planes |x| <= 1, ±x ± y <= 2 (relative to the centre), in exact integers/fractions."""
@@ -217,7 +220,7 @@ def _segment_touches_hex(p0, p1, h) -> bool:
     return lo < 1 and hi > 0
 
 
-def corner_line_of_sight(a, b, blocks: Callable[[Hex], bool] | set | frozenset) -> bool:
+def corner_line_of_sight(a: HexLike, b: HexLike, blocks: Blocks) -> bool:
     """Whether a and b see each other corner to corner: some straight line from a corner of
     a's hex to a corner of b's hex touches no blocking hex, not even at an edge or a corner
     (a line that only grazes a blocker is blocked, so a blocker exactly between two hexes in
@@ -228,7 +231,7 @@ def corner_line_of_sight(a, b, blocks: Callable[[Hex], bool] | set | frozenset) 
     return a == b or corner_sight_line(a, b, blocks) is not None
 
 
-def corner_sight_line(a, b, blocks) -> tuple[tuple[int, int], tuple[int, int]] | None:
+def corner_sight_line(a: HexLike, b: HexLike, blocks: Blocks) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """A clear corner-to-corner line from a to b as two lattice points (hex_corners_lattice),
     the first found in corner order; None when every such line is blocked."""
     a, b = as_hex(a), as_hex(b)
@@ -247,7 +250,7 @@ def corner_sight_line(a, b, blocks) -> tuple[tuple[int, int], tuple[int, int]] |
     return None
 
 
-def lattice_to_page(point, size: float = 1.0) -> tuple[float, float]:
+def lattice_to_page(point: tuple[int, int], size: float = 1.0) -> tuple[float, float]:
     """A lattice point back on a pointy-top page (y down), hex (0, 0) centred on the origin,
     `size` centre to corner."""
     return point[0] * SQRT3 / 2 * size, point[1] * size / 2
@@ -256,7 +259,7 @@ def lattice_to_page(point, size: float = 1.0) -> tuple[float, float]:
 # ---- shapes: rotation, reflection, orientations -------------------------------------------
 
 
-def rotate(h, steps: int = 1, center=ORIGIN) -> Hex:
+def rotate(h: HexLike, steps: int = 1, center: HexLike = ORIGIN) -> Hex:
     """Rotate by steps × 60° clockwise (on a y-down page) about center."""
     c = as_hex(center)
     q, r = h[0] - c.q, h[1] - c.r
@@ -266,33 +269,33 @@ def rotate(h, steps: int = 1, center=ORIGIN) -> Hex:
     return Hex(q + c.q, r + c.r)
 
 
-def reflect(h, center=ORIGIN) -> Hex:
+def reflect(h: HexLike, center: HexLike = ORIGIN) -> Hex:
     """Mirror across the q axis through center: (q, r, s) → (q, s, r)."""
     c = as_hex(center)
     q, r = h[0] - c.q, h[1] - c.r
     return Hex(q + c.q, -q - r + c.r)
 
 
-Shape = frozenset  # of Hex
+Shape = frozenset[Hex]
 
 
-def shape_of(hexes: Iterable) -> Shape:
+def shape_of(hexes: Iterable[HexLike]) -> Shape:
     return frozenset(as_hex(h) for h in hexes)
 
 
-def translate(shape: Iterable, offset) -> Shape:
+def translate(shape: Iterable[HexLike], offset: HexLike) -> Shape:
     return frozenset(as_hex(h) + offset for h in shape)
 
 
-def rotate_shape(shape: Iterable, steps: int = 1, center=ORIGIN) -> Shape:
+def rotate_shape(shape: Iterable[HexLike], steps: int = 1, center: HexLike = ORIGIN) -> Shape:
     return frozenset(rotate(h, steps, center) for h in shape)
 
 
-def reflect_shape(shape: Iterable, center=ORIGIN) -> Shape:
+def reflect_shape(shape: Iterable[HexLike], center: HexLike = ORIGIN) -> Shape:
     return frozenset(reflect(h, center) for h in shape)
 
 
-def normalize(shape: Iterable) -> Shape:
+def normalize(shape: Iterable[HexLike]) -> Shape:
     """The shape translated so its smallest hex in (q, r) order sits at the origin:
     two shapes are congruent by translation exactly when their normal forms are equal."""
     shape = shape_of(shape)
@@ -302,7 +305,7 @@ def normalize(shape: Iterable) -> Shape:
     return translate(shape, Hex(-low.q, -low.r))
 
 
-def orientations(shape: Iterable, mirror: bool = True) -> list[Shape]:
+def orientations(shape: Iterable[HexLike], mirror: bool = True) -> list[Shape]:
     """The distinct rotations (and, with mirror, reflections) of a shape, about the
     origin, without translating it: at most 12, fewer for symmetric shapes. Duplicates
     are judged up to translation; the first of each kind is kept, rotations first."""
@@ -320,7 +323,7 @@ def orientations(shape: Iterable, mirror: bool = True) -> list[Shape]:
     return out
 
 
-def shape_center(shape: Iterable) -> Hex:
+def shape_center(shape: Iterable[HexLike]) -> Hex:
     """The hex of the shape nearest its centroid (ties broken by (q, r)): the natural
     pivot for turning a multi-hex figure."""
     hexes = sorted(shape_of(shape))
@@ -329,14 +332,14 @@ def shape_center(shape: Iterable) -> Hex:
     mq = sum(h.q for h in hexes) / len(hexes)
     mr = sum(h.r for h in hexes) / len(hexes)
 
-    def key(h):
+    def key(h: Hex) -> tuple[float, float, Hex]:
         dq, dr = h.q - mq, h.r - mr
         return (max(abs(dq), abs(dr), abs(dq + dr)), dq * dq + dr * dr + (dq + dr) ** 2, h)
 
     return min(hexes, key=key)
 
 
-def dilate(shape: Iterable, n: int) -> Shape:
+def dilate(shape: Iterable[HexLike], n: int) -> Shape:
     """Every hex within distance n of some hex of the shape."""
     out = set()
     for h in shape_of(shape):
@@ -344,7 +347,7 @@ def dilate(shape: Iterable, n: int) -> Shape:
     return frozenset(out)
 
 
-def connected_components(hexes: Iterable) -> list[list[Hex]]:
+def connected_components(hexes: Iterable[HexLike]) -> list[list[Hex]]:
     """Groups of hexes joined by shared edges, largest first; each group sorted."""
     return graph.connected_components(shape_of(hexes), neighbours)
 
@@ -378,7 +381,7 @@ class Layout:
     def hex_height(self) -> float:
         return 2 * self.size if self.orientation == "pointy" else self.flat_to_flat
 
-    def center(self, h) -> tuple[float, float]:
+    def center(self, h: HexLike) -> tuple[float, float]:
         q, r = h[0], h[1]
         if self.orientation == "pointy":
             x = self.size * (SQRT3 * q + SQRT3 / 2 * r)
@@ -396,7 +399,7 @@ class Layout:
             out.append((self.size * scale * math.cos(a), self.size * scale * math.sin(a)))
         return out
 
-    def corners(self, h, scale: float = 1.0) -> list[tuple[float, float]]:
+    def corners(self, h: HexLike, scale: float = 1.0) -> list[tuple[float, float]]:
         """The six corners, clockwise on a y-down page; `scale` < 1 gives an inset outline."""
         cx, cy = self.center(h)
         return [(cx + dx, cy + dy) for dx, dy in self.corner_offsets(scale)]
@@ -409,7 +412,7 @@ class Layout:
             fq, fr = 2 / 3 * x, -x / 3 + SQRT3 / 3 * y
         return cube_round(fq, fr, -fq - fr)
 
-    def bounds(self, hexes: Iterable) -> tuple[float, float, float, float]:
+    def bounds(self, hexes: Iterable[HexLike]) -> tuple[float, float, float, float]:
         """(min x, min y, max x, max y) of the hexes' outlines."""
         xs, ys = [], []
         for h in hexes:
@@ -421,7 +424,7 @@ class Layout:
         return min(xs), min(ys), max(xs), max(ys)
 
 
-def outline(layout: Layout, hexes: Iterable) -> list[list[tuple[float, float]]]:
+def outline(layout: Layout, hexes: Iterable[HexLike]) -> list[list[tuple[float, float]]]:
     """The boundary of a group of hexes as closed loops of corner points (in the layout's
     units, y down): every hex edge not shared with another hex of the group, chained end to
     end. A solid group gives one loop; a group with holes gives one more loop per hole.

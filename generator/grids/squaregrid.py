@@ -19,11 +19,14 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Iterable, Literal, NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import Literal, NamedTuple, TypeAlias
 
 from generator.grids import graph
 
 LosRule = Literal["permissive", "strict"]
+SquareLike: TypeAlias = "Square | tuple[int, int] | Sequence[int]"  # a Square, or [x, y] as YAML gives it
+Blocks: TypeAlias = "Callable[[Square], bool] | set[Square] | frozenset[Square]"  # what blocks sight
 
 
 class Square(NamedTuple):
@@ -32,10 +35,10 @@ class Square(NamedTuple):
     x: int
     y: int
 
-    def __add__(self, other):  # type: ignore[override]  # vector addition, not tuple concat
+    def __add__(self, other: SquareLike) -> Square:  # type: ignore[override]  # vector addition, not tuple concat
         return Square(self.x + other[0], self.y + other[1])
 
-    def __sub__(self, other):
+    def __sub__(self, other: SquareLike) -> Square:
         return Square(self.x - other[0], self.y - other[1])
 
     def __str__(self) -> str:
@@ -49,34 +52,34 @@ DIRECTIONS: tuple[Square, ...] = (Square(1, 0), Square(0, 1), Square(-1, 0), Squ
 DIAGONALS: tuple[Square, ...] = (Square(1, 1), Square(-1, 1), Square(-1, -1), Square(1, -1))
 
 
-def as_square(value) -> Square:
+def as_square(value: SquareLike) -> Square:
     return value if isinstance(value, Square) else Square(int(value[0]), int(value[1]))
 
 
-def neighbours(t) -> list[Square]:
+def neighbours(t: SquareLike) -> list[Square]:
     """The four tiles sharing an edge with t (no diagonals)."""
     t = as_square(t)
     return [t + d for d in DIRECTIONS]
 
 
-def distance(a, b) -> int:
+def distance(a: SquareLike, b: SquareLike) -> int:
     """Orthogonal steps between two tiles on an empty grid (Manhattan distance)."""
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
-def chebyshev(a, b) -> int:
+def chebyshev(a: SquareLike, b: SquareLike) -> int:
     """Steps when diagonal steps are allowed too (king's moves)."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-def diamond(center, n: int) -> list[Square]:
+def diamond(center: SquareLike, n: int) -> list[Square]:
     """Every tile within n orthogonal steps of center (2n² + 2n + 1 of them), in (x, y) order."""
     c = as_square(center)
     return sorted(Square(c.x + dx, c.y + dy) for dx in range(-n, n + 1)
                   for dy in range(-(n - abs(dx)), n - abs(dx) + 1))
 
 
-def disc(center, radius: int) -> list[Square]:
+def disc(center: SquareLike, radius: int) -> list[Square]:
     """A rough circle: every tile whose centre is within radius + ½ tile of center's centre
     (dx² + dy² ≤ r² + r, whole numbers only), in (x, y) order."""
     c = as_square(center)
@@ -85,7 +88,7 @@ def disc(center, radius: int) -> list[Square]:
                   for dy in range(-radius, radius + 1) if dx * dx + dy * dy <= limit)
 
 
-def block(center, width: int, height: int) -> list[Square]:
+def block(center: SquareLike, width: int, height: int) -> list[Square]:
     """A width × height rectangle of tiles centred on center (an even side leans right/down)."""
     c = as_square(center)
     x0, y0 = c.x - (width - 1) // 2, c.y - (height - 1) // 2
@@ -95,7 +98,7 @@ def block(center, width: int, height: int) -> list[Square]:
 AREA_PATTERN = r"^(\+|[1-9]|[1-9]x[1-9])$"
 
 
-def area(spec, center=ORIGIN) -> list[Square]:
+def area(spec: str | int, center: SquareLike = ORIGIN) -> list[Square]:
     """The tiles an area written as text covers around `center`:
     `+` (the tile and its four neighbours), `N` (every tile within N orthogonal steps: `1`
     is the same as `+`), `WxH` (a W × H block). Raises ValueError on anything else."""
@@ -115,7 +118,7 @@ def rectangle(columns: int, rows: int) -> list[Square]:
     return [Square(x, y) for x in range(columns) for y in range(rows)]
 
 
-def connected_components(tiles: Iterable) -> list[list[Square]]:
+def connected_components(tiles: Iterable[SquareLike]) -> list[list[Square]]:
     """Groups of tiles joined by shared edges, largest first; each group sorted."""
     return graph.connected_components((as_square(t) for t in tiles), neighbours)
 
@@ -146,7 +149,7 @@ class CornerTie:
     tiles: tuple[Square, Square]
 
 
-def _axis_interval(start: int, delta: int, cell: int):
+def _axis_interval(start: int, delta: int, cell: int) -> tuple[Fraction | None, Fraction | None] | None:
     """Parameters t where start + t·delta lies strictly inside [2·cell, 2·cell + 2] (doubled
     coordinates), as (lo, hi); None when never."""
     lo_edge, hi_edge = 2 * cell, 2 * cell + 2
@@ -156,7 +159,7 @@ def _axis_interval(start: int, delta: int, cell: int):
     return (min(a, b), max(a, b))
 
 
-def crossings(a, b) -> list[Crossing]:
+def crossings(a: SquareLike, b: SquareLike) -> list[Crossing]:
     """The tiles the straight line from a's centre to b's centre passes through (both ends
     included), ordered along the line. Tiles the line only touches at a corner are not
     included (see `corner_ties`)."""
@@ -181,7 +184,7 @@ def crossings(a, b) -> list[Crossing]:
     return sorted(out, key=lambda c: (c.t_in, c.t_out))
 
 
-def corner_ties(a, b) -> list[CornerTie]:
+def corner_ties(a: SquareLike, b: SquareLike) -> list[CornerTie]:
     """Every grid corner the line from a's centre to b's centre passes exactly through."""
     a, b = as_square(a), as_square(b)
     ax, ay, dx, dy = 2 * a.x + 1, 2 * a.y + 1, 2 * (b.x - a.x), 2 * (b.y - a.y)
@@ -199,15 +202,16 @@ def corner_ties(a, b) -> list[CornerTie]:
                 tiles = (Square(px, py - 1), Square(px - 1, py))
             else:
                 tiles = (Square(px - 1, py - 1), Square(px, py))
-            out.append(CornerTie(t, tuple(sorted(tiles))))
+            low, high = sorted(tiles)
+            out.append(CornerTie(t, (low, high)))
     return sorted(out, key=lambda c: c.t)
 
 
-def _blocker(blocks) -> Callable[[Square], bool]:
+def _blocker(blocks: Blocks) -> Callable[[Square], bool]:
     return blocks.__contains__ if isinstance(blocks, (set, frozenset)) else blocks
 
 
-def line_of_sight(a, b, blocks: Callable[[Square], bool] | set | frozenset,
+def line_of_sight(a: SquareLike, b: SquareLike, blocks: Blocks,
                   rule: LosRule = "permissive") -> bool:
     """Whether nothing between a and b blocks a flat line of sight (the end tiles never block).
     At a corner the line passes exactly through, permissive sight is blocked only when both
@@ -223,8 +227,8 @@ def line_of_sight(a, b, blocks: Callable[[Square], bool] | set | frozenset,
     return True
 
 
-def line_of_sight_3d(a, b, height_of: Callable[[Square], int | None],
-                     blocks: Callable[[Square], bool] | set | frozenset = frozenset(),
+def line_of_sight_3d(a: SquareLike, b: SquareLike, height_of: Callable[[Square], int | None],
+                     blocks: Blocks = frozenset(),
                      eye: Fraction | float = Fraction(1, 2), rule: LosRule = "permissive") -> bool:
     """Sight over ground of varying height. The sight line runs from `eye` above a's top to
     `eye` above b's top; a tile between blocks it when it `blocks` (an obstacle) or when its
@@ -234,9 +238,9 @@ def line_of_sight_3d(a, b, height_of: Callable[[Square], int | None],
     a, b = as_square(a), as_square(b)
     blocked = _blocker(blocks)
     eye = Fraction(eye).limit_denominator(1000)
-    ha, hb = height_of(a), height_of(b)
-    ha = Fraction(ha if ha is not None else 0) + eye
-    hb = Fraction(hb if hb is not None else 0) + eye
+    top_a, top_b = height_of(a), height_of(b)
+    ha = Fraction(top_a if top_a is not None else 0) + eye
+    hb = Fraction(top_b if top_b is not None else 0) + eye
 
     def over(tile: Square, t: Fraction) -> bool:
         if blocked(tile):
@@ -286,10 +290,10 @@ class Layout:
     def hex_height(self) -> float:
         return self.tile
 
-    def center(self, t) -> tuple[float, float]:
+    def center(self, t: SquareLike) -> tuple[float, float]:
         return self.origin[0] + t[0] * self.tile, self.origin[1] + t[1] * self.tile
 
-    def corners(self, t, scale: float = 1.0) -> list[tuple[float, float]]:
+    def corners(self, t: SquareLike, scale: float = 1.0) -> list[tuple[float, float]]:
         """The four corners, clockwise on a y-down page from the top left; `scale` < 1 gives
         an inset outline."""
         cx, cy = self.center(t)
@@ -300,7 +304,7 @@ class Layout:
         return Square(math.floor((x - self.origin[0]) / self.tile + 0.5),
                       math.floor((y - self.origin[1]) / self.tile + 0.5))
 
-    def bounds(self, tiles: Iterable) -> tuple[float, float, float, float]:
+    def bounds(self, tiles: Iterable[SquareLike]) -> tuple[float, float, float, float]:
         """(min x, min y, max x, max y) of the tiles' outlines."""
         tiles = list(tiles)
         if not tiles:

@@ -13,6 +13,7 @@ from generator.maps.checks import Footprint, check_map, footprint_of, largest_pa
 from generator.maps.load import load_map, load_pack_maps
 from generator.maps.model import HexMap
 from generator.maps.reach import check_square_map
+from generator.maps.square import SquareMap
 from generator.pack.load import load_build, load_presets
 from generator.pack.model import Build, Pack
 
@@ -24,7 +25,7 @@ def validate_map(pack: Pack, path: Path, boss_build: Path | Build | None = None,
     (a build file, or a Build already loaded); without it, every preset of a footprint side (the pack's bosses) must fit. `setup`: see
     generator.maps.checks.check_map (`rules`, `zones` or `both`)."""
     hexmap = load_map(pack, Path(path))
-    if hexmap.grid == "square":
+    if isinstance(hexmap, SquareMap):
         violations, stats = check_square_map(hexmap, pack)
         return Report(file=hexmap.file, kind="map", name=hexmap.title, violations=violations, stats=stats)
     builds = load_presets(pack)

@@ -14,6 +14,8 @@ Every check returns `Violation`s naming a hex and pointing at the YAML value to 
 - map.placement     wherever the footprint stands, too few hexes are left more than
                     `min_distance` hexes away for the opposing party
 
+and the map rules the pack declares in game.yaml (generator.maps.pack_rules), under their ids.
+
 Footprints come from builds generically: the union of the base cards' `hexes` fields.
 """
 
@@ -27,11 +29,12 @@ from generator.core.report import Violation
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 from generator.maps import placing
+from generator.maps.pack_rules import check_pack_map_rules
 from generator.pack.load import load_presets
 
 if TYPE_CHECKING:
     from generator.core.errors import Location
-    from generator.maps.model import HexEntry, HexMap
+    from generator.maps.model import CellEntry, HexMap
     from generator.pack.model import Build, Pack
 
 DEFAULT_PARTY = 4
@@ -117,7 +120,7 @@ def check_terrain(m: HexMap) -> list[Violation]:
     for tid in dict.fromkeys(e.name for e in m.entries_of("terrain")):
         if tid in m.terrain_specs:
             continue
-        hexes = [e.hex for e in m.entries_of("terrain", tid)]
+        hexes = [e.cell for e in m.entries_of("terrain", tid)]
         guess = did_you_mean(tid, m.terrain_specs)
         known = ", ".join(m.terrain_specs) or "none (the pack declares no terrain)"
         out.append(map_violation("map.terrain", f"terrain `{tid}` on {_hexes(hexes, word=_word(m))} is not declared by the pack",
@@ -132,7 +135,7 @@ def check_zones(m: HexMap, pack: Pack) -> list[Violation]:
     for zid in m.zones:
         if zid in pack.spec.sides:
             continue
-        hexes = [e.hex for e in m.entries_of("zone", zid)]
+        hexes = [e.cell for e in m.entries_of("zone", zid)]
         guess = did_you_mean(zid, pack.spec.sides)
         out.append(map_violation("map.zone", f"zone `{zid}` on {_hexes(hexes, word=_word(m))} names no side of the pack",
                                  m.at(("zones", zid), key=True), f"zones.{zid}", observed=zid,
@@ -144,14 +147,14 @@ def check_zones(m: HexMap, pack: Pack) -> list[Violation]:
 def check_off_grid(m: HexMap) -> list[Violation]:
     out = []
     for e in m.entries:
-        if e.kind == "shape" or e.hex in m.hexes:
+        if e.kind == "shape" or e.cell in m.hexes:
             continue
         if e.kind == "remove":
             continue  # removing a hex that is already absent changes nothing
         square = _word(m) != "hex"
-        out.append(map_violation("map.off-grid", f"{_word(m)} {e.hex} in `{e.where}` is off the map"
+        out.append(map_violation("map.off-grid", f"{_word(m)} {e.cell} in `{e.where}` is off the map"
                                  + (" (open air or outside the board)" if square else ""),
-                                 e.location, _path(e), observed=list(e.hex),
+                                 e.location, _path(e), observed=list(e.cell),
                                  expected="a tile of the map (a square with a height)" if square else "a hex of the map's shape",
                                  fix="check the coordinates against the printed labels, or give that square a height"
                                  if square else "check the coordinates against the printed labels, or enlarge the shape"))
@@ -162,15 +165,15 @@ def check_overlap(m: HexMap) -> list[Violation]:
     """Warnings: the same hex listed twice, or given two meanings (first listing wins)."""
     out, seen = [], {}
     for e in m.entries:
-        if e.kind in ("shape", "remove", "zone", "region") or e.hex not in m.hexes:
+        if e.kind in ("shape", "remove", "zone", "region") or e.cell not in m.hexes:
             continue
-        first = seen.get(e.hex)
+        first = seen.get(e.cell)
         if first is None:
-            seen[e.hex] = e
+            seen[e.cell] = e
             continue
         what = "twice" if (first.kind, first.name) == (e.kind, e.name) else f"in `{first.where}` and `{e.where}`"
-        out.append(map_violation("map.overlap", f"{_word(m)} {e.hex} is listed {what} (first at line {first.location.line})",
-                                 e.location, _path(e), severity="warning", observed=list(e.hex),
+        out.append(map_violation("map.overlap", f"{_word(m)} {e.cell} is listed {what} (first at line {first.location.line})",
+                                 e.location, _path(e), severity="warning", observed=list(e.cell),
                                  fix="keep one listing; the first one is used"))
     return out
 
@@ -183,7 +186,7 @@ def check_zone_ground(m: HexMap) -> list[Violation]:
         blocked = sorted(h for h in zone if h in m.hexes and not m.walkable(h))
         if not blocked:
             continue
-        entry = next(e for e in m.entries_of("zone", zid) if e.hex == blocked[0])
+        entry = next(e for e in m.entries_of("zone", zid) if e.cell == blocked[0])
         what = sorted({_ground(m, h) for h in blocked})
         plural = "hexes" if _word(m) == "hex" else f"{_word(m)}s"
         out.append(map_violation("map.zone-blocked",
@@ -206,13 +209,13 @@ def check_regions(m: HexMap) -> list[Violation]:
     on the map (a warning)."""
     out, seen = [], {}
     for e in m.entries_of("region"):
-        if e.hex not in m.hexes:
+        if e.cell not in m.hexes:
             continue  # reported by map.off-grid
-        first = seen.setdefault(e.hex, e)
+        first = seen.setdefault(e.cell, e)
         if first is not e and first.name != e.name:
-            out.append(map_violation("map.region-overlap", f"{_word(m)} {e.hex} is in region `{first.name}` and in "
+            out.append(map_violation("map.region-overlap", f"{_word(m)} {e.cell} is in region `{first.name}` and in "
                                      f"`{e.name}` (first at line {first.location.line}); a space belongs to one region",
-                                     e.location, _path(e), observed=list(e.hex), expected="each hex in one region",
+                                     e.location, _path(e), observed=list(e.cell), expected="each hex in one region",
                                      fix=f"take it out of `{e.name}` or out of `{first.name}`"))
     for rid, cells in getattr(m, "regions", {}).items():
         if not cells:
@@ -222,7 +225,7 @@ def check_regions(m: HexMap) -> list[Violation]:
     return out
 
 
-def _path(e: HexEntry) -> str:
+def _path(e: CellEntry) -> str:
     return f"{e.where}[{e.path[-1]}]"
 
 
@@ -248,18 +251,18 @@ def check_connectivity(m: HexMap) -> list[Violation]:
     return out
 
 
-def _wall_entry(m: HexMap, group: list[Hex]) -> HexEntry | None:
+def _wall_entry(m: HexMap, group: list[Hex]) -> CellEntry | None:
     """The first-written obstacle or impassable-terrain entry bordering an isolated group."""
     border = {nb for h in group for nb in hexgrid.neighbours(h)} - set(group)
     for e in m.entries:
-        if e.kind in ("obstacle", "terrain") and e.hex in border and not m.walkable(e.hex):
+        if e.kind in ("obstacle", "terrain") and e.cell in border and not m.walkable(e.cell):
             return e
     return None
 
 
 def _shape_location(m: HexMap, h: Hex) -> tuple[Location, str]:
     for e in m.entries_of("shape"):
-        if e.hex == h:
+        if e.cell == h:
             return e.location, _path(e)
     return m.at(("shape",)), "shape"
 
@@ -401,10 +404,10 @@ def _no_placement(m: HexMap, fp: Footprint, shapes, allowed, zoned: bool, where:
             reasons.append(f"hex {h} is off the map")
         elif h in m.obstacles:
             reasons.append(f"hex {h} is an obstacle")
-            entry = entry or next((e for e in m.entries_of("obstacle") if e.hex == h), None)
+            entry = entry or next((e for e in m.entries_of("obstacle") if e.cell == h), None)
         elif not m.walkable(h):
             reasons.append(f"hex {h} is {m.terrain_specs[m.terrain[h]].name}")
-            entry = entry or next((e for e in m.entries_of("terrain") if e.hex == h), None)
+            entry = entry or next((e for e in m.entries_of("terrain") if e.cell == h), None)
         else:
             reasons.append(f"hex {h} is outside the `{fp.side}` zone")
     extra = f" and {len(blocked) - 4} more" if len(blocked) > 4 else ""
@@ -469,6 +472,7 @@ def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int,
     violations += check_zone_ground(m)
     violations += check_connectivity(m)
     violations += check_regions(m)
+    violations += check_pack_map_rules(m, pack)
     fits = {}
     # A tile is one piece of a battlefield laid from several: whether a figure fits, and where
     # the other side starts, is a question for the assembled battlefield, not for one tile.

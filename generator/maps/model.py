@@ -10,7 +10,7 @@ found later (an obstacle off the grid, an unknown terrain) can point at the exac
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
@@ -20,6 +20,9 @@ from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 from generator.pack.model import ID_PATTERN, Pack, TerrainSpec
 from generator.pack.pydantic_errors import problems_from
+
+if TYPE_CHECKING:
+    from generator.grids.squaregrid import Square
 from generator.pack.schemas import allowed_keys_fn
 
 DEFAULT_HEX_MM = 25.4  # 1 inch flat to flat: the usual hex for 25-28 mm miniature bases
@@ -67,6 +70,9 @@ class RegionSpec(_Strict):
 
     name: Annotated[str, StringConstraints(min_length=1, max_length=40)]
     hexes: HexList
+    # the side of a team game the region belongs to (Battle Bosses' arena: alpha, omega);
+    # the map rule `zone_beside` matches a start space to its own team's base by it
+    team: Id | None = None
 
 
 class MapSpec(_Strict):
@@ -87,10 +93,11 @@ SHAPE_KINDS = ("hexagon", "rectangle", "hexes")
 
 
 @dataclass(frozen=True)
-class HexEntry:
-    """One hex as written in the file: which list it came from and where."""
+class CellEntry:
+    """One cell (a hex, or a square map's tile) as written in the file: which list it came from
+    and where. Hex and square maps keep their entries alike, so the checks read both."""
 
-    hex: Hex
+    cell: Hex | Square
     kind: str  # "shape" | "remove" | "obstacle" | "terrain" | "zone" | "region"
     name: str | None  # the terrain, zone or region id
     path: tuple
@@ -143,6 +150,7 @@ class HexMap(TerrainCells):
     tile: TileSpec | None = None  # set when the map is a cut-out tile
     regions: dict = field(default_factory=dict)  # region id -> frozenset of hexes on the map
     region_names: dict = field(default_factory=dict)  # region id -> its printed name
+    region_teams: dict = field(default_factory=dict)  # region id -> its team, for regions that name one
     zones_optional: bool = False  # the pack's `start_zones: optional`: zones are a scenario setup
 
     grid = "hex"  # the kind of grid (square maps are `generator.maps.square.SquareMap`)
@@ -165,7 +173,7 @@ class HexMap(TerrainCells):
     def at(self, path: tuple, key: bool = False) -> Location:
         return self.doc.at(path, key) if self.doc else Location(self.file)
 
-    def entries_of(self, kind: str, name: str | None = None) -> list[HexEntry]:
+    def entries_of(self, kind: str, name: str | None = None) -> list[CellEntry]:
         return [e for e in self.entries if e.kind == kind and (name is None or e.name == name)]
 
     def terrain_ids_in_use(self) -> list[str]:
@@ -190,13 +198,13 @@ def hex_map_from_document(doc: Document, pack: Pack, mid: str) -> HexMap:
             expected="one of: hexagon: RADIUS | rectangle: {columns, rows} | hexes: [[q, r], ...]",
             fix="keep one; cut hexes away with `remove:`")])
 
-    entries: list[HexEntry] = []
+    entries: list[CellEntry] = []
 
     def collect(values, path, kind, name=None) -> list[Hex]:
         out = []
         for i, pair in enumerate(values):
             h = Hex(pair[0], pair[1])
-            entries.append(HexEntry(h, kind, name, path + (i,), doc.at(path + (i,))))
+            entries.append(CellEntry(h, kind, name, path + (i,), doc.at(path + (i,))))
             out.append(h)
         return out
 
@@ -231,4 +239,5 @@ def hex_map_from_document(doc: Document, pack: Pack, mid: str) -> HexMap:
         terrain_specs=dict(pack.spec.terrain), line_of_sight=pack.spec.line_of_sight,
         entries=tuple(entries), doc=doc, tile=spec.tile, regions=regions,
         region_names={rid: region.name for rid, region in spec.regions.items()},
+        region_teams={rid: region.team for rid, region in spec.regions.items() if region.team},
         zones_optional=pack.spec.start_zones == "optional")

@@ -287,7 +287,7 @@ def check_reachability(m: SquareMap, pack: Pack) -> tuple[list[Violation], dict]
         for group in groups[:MAX_GROUPS]:
             out.append(_unreachable(m, group, reached, _whence(unreached_by[group[0]], len(starts)),
                                     mover, movement, path))
-    for whence, tiles, path in starts:
+    for whence, _start, path in starts:
         trapped = {t for t, ws in trapped_by.items() if ws and ws[0] == whence}
         for group in _groups(trapped)[:MAX_GROUPS]:
             out.append(_trap(m, group, _whence(trapped_by[group[0]], len(starts)), mover, path))

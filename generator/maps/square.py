@@ -31,7 +31,7 @@ from generator.core.errors import InputError, Location, Problem
 from generator.core.yamlio import Document
 from generator.grids import squaregrid
 from generator.grids.squaregrid import Square
-from generator.maps.model import HexEntry, TerrainCells
+from generator.maps.model import CellEntry, TerrainCells
 from generator.pack.model import ID_PATTERN, Pack
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
@@ -131,7 +131,7 @@ class SquareMap(TerrainCells):
         return self.height_locations.get(t) or self.at(("heights",) if "heights" in (self.doc.data if self.doc else {})
                                                        else ("columns",))
 
-    def entries_of(self, kind: str, name: str | None = None) -> list[HexEntry]:
+    def entries_of(self, kind: str, name: str | None = None) -> list[CellEntry]:
         return [e for e in self.entries if e.kind == kind and (name is None or e.name == name)]
 
     def terrain_ids_in_use(self) -> list[str]:
@@ -179,13 +179,13 @@ def square_map_from_document(doc: Document, pack: Pack, mid: str) -> SquareMap:
     if problems:
         raise InputError(problems)
 
-    entries: list[HexEntry] = []
+    entries: list[CellEntry] = []
 
     def collect(values, path, kind, name=None) -> list[Square]:
         out = []
         for i, pair in enumerate(values):
             t = Square(pair[0], pair[1])
-            entries.append(HexEntry(t, kind, name, path + (i,), doc.at(path + (i,))))
+            entries.append(CellEntry(t, kind, name, path + (i,), doc.at(path + (i,))))
             out.append(t)
         return out
 

@@ -134,7 +134,7 @@ def write_pack_schemas(root: Path, layout_model=None) -> list[Path]:
     for path in sorted(root.rglob("*.yaml")):
         text = path.read_text(encoding="utf-8")
 
-        def point(match: re.Match) -> str:
+        def point(match: re.Match, path: Path = path) -> str:  # this file's path, bound as it is defined
             name = match["path"].rsplit("/", 1)[-1]
             if name not in names:
                 return match[0]

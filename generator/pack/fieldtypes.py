@@ -28,40 +28,24 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from generator.pack.field_names import FIELD_TYPES
+from generator.pack.fieldkind import FieldKind, missing_answers
 from generator.pack.field_values import (ATTACK_KINDS, Attack, CostedAbility, Feat, Requirement, lit,
                                          patterned_text)
+from generator.pack import page_words as words
 from generator.pack.model import CardId
 from generator.pack.sheets.shape import BOOL, INT, RECORDS, REF, TEXT, Shape
 
 if TYPE_CHECKING:
-    from generator.pack.model import GameSpec, Pack
-
-# what every field type class must define (methods and flags), checked at import
-REQUIRED = ("annotation", "sheet_shape", "sheet_text", "sheet_pair", "sheet_offered", "list_columns",
-            "list_values", "audit_features", "rulebook_columns", "page_text")
-
-
-class FieldKind:
-    """The base of every field type; `name` is its `type:` in game.yaml. The two members below
-    have a default because only one type differs."""
-
-    name: str = ""
-    holds_stats = False  # a stat block (`stats`, bonus fields): a bare stat column name may stand for it
-
-    @staticmethod
-    def sheet_choices(spec) -> list | None:
-        """The values a spreadsheet cell offers in a drop-down list, or None."""
-        return None
-
+    from generator.pack.model import Pack
 
 FIELD_KINDS: dict[str, type[FieldKind]] = {}
 
 
 def register(cls: type[FieldKind]) -> type[FieldKind]:
-    missing = [m for m in REQUIRED if not hasattr(cls, m)]
+    missing = missing_answers(cls)
     if missing or not cls.name:
         raise TypeError(f"field type {cls.__name__} ({cls.name or 'no name'}) leaves out {', '.join(missing) or '`name`'}; "
-                        f"every field type defines {', '.join(REQUIRED)} (generator.pack.fieldtypes)")
+                        "every field type answers what generator.pack.fieldkind.FieldKind asks")
     if cls.name in FIELD_KINDS:
         raise TypeError(f"field type `{cls.name}` is registered twice")
     FIELD_KINDS[cls.name] = cls
@@ -121,14 +105,6 @@ def attack_order(kind: str) -> int:
     return ATTACK_KINDS.index(kind) if kind in ATTACK_KINDS else len(ATTACK_KINDS)
 
 
-def _page_text(pack: Pack, value) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{pack.spec.stats[k].name if k in pack.spec.stats else k} {v}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return str(value)
-
-
 # ---- mixins: what several types share ---------------------------------------------------
 
 
@@ -136,10 +112,7 @@ class _Plain:
     """Written as it is on a page; offered as one column in a sheet; a column of `pnp list`."""
 
     sheet_pair = False
-
-    @staticmethod
-    def page_text(pack, value):
-        return _page_text(pack, value)
+    page_text = staticmethod(words.plain)  # generator.pack.page_words: never a Python value
 
     @staticmethod
     def sheet_offered(name, game):
@@ -302,9 +275,7 @@ class StatsField(_NoAudit, FieldKind):
         return [(label(name, spec), lambda c: " ".join(
             f"{signed(v)} {stat_text(pack, s, False)}" for s, v in (get(c) or {}).items()))]
 
-    @staticmethod
-    def page_text(pack, value):
-        return _page_text(pack, value)
+    page_text = staticmethod(words.plain)
 
 
 @register
@@ -313,6 +284,7 @@ class StatField(_Plain, _ListsIfNotNone, _NoAudit, FieldKind):
 
     name = "stat"
     sheet_text = False
+    page_text = staticmethod(words.stat)
 
     @staticmethod
     def annotation(spec, game):
@@ -333,6 +305,7 @@ class HexesField(_Plain, FieldKind):
 
     name = "hexes"
     sheet_text = True
+    page_text = staticmethod(words.hexes)
 
     @staticmethod
     def annotation(spec, game):
@@ -401,9 +374,7 @@ class AttacksField(FieldKind):
             return f":damage:{a['damage']} :range:{a['range']}" if a else ""
         return [(kind.capitalize(), lambda c, kind=kind: attack(c, kind)) for kind in ATTACK_KINDS]
 
-    @staticmethod
-    def page_text(pack, value):
-        return _page_text(pack, value)
+    page_text = staticmethod(words.attacks)
 
 
 @register
@@ -412,6 +383,7 @@ class RequirementsField(_Plain, _NoAudit, FieldKind):
 
     name = "requirements"
     sheet_text = False
+    page_text = staticmethod(words.requirements)
 
     @staticmethod
     def annotation(spec, game):
@@ -440,6 +412,7 @@ class FeatField(_Plain, _NoAudit, FieldKind):
 
     name = "feat"
     sheet_text = False
+    page_text = staticmethod(words.feat)
 
     @staticmethod
     def annotation(spec, game):
@@ -468,6 +441,7 @@ class CardRefsField(_Plain, _NoAudit, FieldKind):
 
     name = "card-refs"
     sheet_text = True
+    page_text = staticmethod(words.card_refs)
 
     @staticmethod
     def annotation(spec, game):
@@ -493,6 +467,7 @@ class CardRefField(_Plain, _NoAudit, _NoBook, FieldKind):
 
     name = "card-ref"
     sheet_text = True
+    page_text = staticmethod(words.card_ref)
 
     @staticmethod
     def annotation(spec, game):
@@ -572,6 +547,7 @@ class AbilityListField(_Plain, _NoAudit, _NoBook, FieldKind):
 
     name = "ability-list"
     sheet_text = False
+    page_text = staticmethod(words.abilities)
 
     @staticmethod
     def annotation(spec, game):

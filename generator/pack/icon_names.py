@@ -16,6 +16,11 @@ BUILTIN_ICONS = ("agility", "anchor", "area", "attack", "boss", "crystal", "d6",
 ICON_MARK = re.compile(r"(?<![\w\\]):([a-z0-9-]+):")
 
 
+def pack_icon_names(spec) -> set[str]:
+    """Every `:name:` a pack's text may use: the built-in icons and game.yaml's `icons:`."""
+    return set(BUILTIN_ICONS) | set(getattr(spec, "icons", None) or {})
+
+
 def registry_matches(registered) -> None:
     """Raise at import when the renderer's icons and the names declared here drift apart."""
     if set(BUILTIN_ICONS) != set(registered):

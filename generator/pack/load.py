@@ -12,7 +12,8 @@ from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.pack import expr
 from generator.pack.assets import FontError, read_ttf
 from generator.pack.buildshape import document_places
-from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK
+from generator.pack.cache import Slot
+from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK, pack_icon_names
 from generator.pack.model import (CARD_SIZES_MM, BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack,
                                   Ref)
 from generator.pack.pydantic_errors import problems_from
@@ -20,6 +21,7 @@ from generator.pack.rule_names import KNOWN_CHECKS
 from generator.pack.schemas import allowed_keys_fn, build_models, card_models, field_annotation
 from generator.pack.sheets.fetch import sheet_sources
 from generator.pack.sheets.source import load_sheet_documents
+from generator.pack.typefaces import TYPEFACES, is_typeface_name
 
 
 def find_pack_root(path: Path) -> Path | None:
@@ -46,11 +48,23 @@ def load_game_spec(root: Path) -> tuple[GameSpec, Document]:
 
 
 def pack_font_paths(spec: GameSpec, root: Path, doc: Document | None = None) -> dict:
-    """The pack's fonts (style -> path inside the pack); InputError if one leads outside the pack,
-    is missing, or is not a readable TrueType file."""
+    """The pack's fonts (style -> path): a typeface in the box by its name (`cinzel`), else a file
+    inside the pack; InputError for a name that is no built-in typeface, or a file that leads
+    outside the pack, is missing, or is not a readable TrueType file."""
     out, problems = {}, []
     for style, relative in spec.fonts.items():
         where = doc.at(("fonts", style)) if doc is not None else Location(display_path(root / "game.yaml"))
+        if relative in TYPEFACES:  # shipped with pnp, unmodified: nothing to check
+            out[style] = TYPEFACES[relative].path
+            continue
+        if is_typeface_name(relative):
+            guess = did_you_mean(relative, TYPEFACES)
+            problems.append(Problem("font.unknown", f"the {style} font `{relative}` is no typeface pnp ships",
+                                    where, found=relative,
+                                    expected=f"one of: {', '.join(TYPEFACES)}, or a .ttf file inside the pack",
+                                    fix=f"did you mean `{guess}`?" if guess else
+                                    "name a built-in typeface (docs/formats.md, Fonts) or a file such as fonts/Title.ttf"))
+            continue
         try:
             path = resolve_inside(root, relative, where, "font")
             read_ttf(path)
@@ -105,6 +119,19 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
         need(rule.check, KNOWN_CHECKS, ("rules", i, "check"), "rule check")
         need(rule.side, spec.sides, ("rules", i, "side"), "side")
     _check_card_checks(spec, doc, out)
+    need(spec.emblem, pack_icon_names(spec), ("emblem",), "icon")
+    for terrain_id, terrain in spec.terrain.items():  # a map's feature icon: one the map painter draws
+        need(terrain.icon, BUILTIN_ICONS, ("terrain", terrain_id, "icon"), "built-in icon")
+    for i, rule in enumerate(spec.rules):  # map rules: zone_beside names a start zone and a terrain
+        if rule.check == "zone_beside":
+            for key, known, what in (("zone", spec.sides, "start zone (a side)"),
+                                     ("terrain", spec.terrain, "terrain")):
+                if getattr(rule, key) is None:
+                    out.add(Problem("schema.missing", f"rule `{rule.id}` (zone_beside) needs `{key}`",
+                                    doc.at(("rules", i)), expected="zone: SIDE and terrain: TERRAIN",
+                                    fix="e.g. zone: boss, terrain: base"))
+                else:
+                    need(getattr(rule, key), known, ("rules", i, key), what)
     fields = {name for type_spec in spec.card_types.values() for name in type_spec.fields}
     for i, name in enumerate(spec.totals):
         need(name, fields, ("totals", i), "card field")
@@ -298,30 +325,30 @@ def pack_document(pack: Pack, path: Path) -> Document:
     return doc
 
 
-def preset_results(pack: Pack) -> list[tuple[Path, Build | None, list]]:
+PresetResult = tuple[Path, "Build | None", list[Problem]]
+PRESET_RESULTS: Slot[list[PresetResult]] = Slot("preset_results")
+PRESETS: Slot[list[Build]] = Slot("presets")
+
+
+def preset_results(pack: Pack) -> list[PresetResult]:
     """Each preset file with its Build, or None and the problems that stopped it: built once
     per run (the pack keeps them), for the build, `pnp validate` and the rulebook alike."""
-    files = tuple(file_key(path) for path in pack.preset_files)
-    cached = pack.loaded.get("preset_results")
-    if cached is None or cached[0] != files:
-        results = []
+    def made() -> list[PresetResult]:
+        results: list[PresetResult] = []
         for path in pack.preset_files:
             try:
                 results.append((Path(path), load_build(Path(path), pack), []))
             except InputError as exc:
                 results.append((Path(path), None, list(exc.problems)))
-        cached = pack.loaded["preset_results"] = (files, results)
-    return cached[1]
+        return results
+    return pack.loaded.fresh(PRESET_RESULTS, tuple(file_key(path) for path in pack.preset_files), made)
 
 
 def load_presets(pack: Pack) -> list[Build]:
     """The pack's presets that load, in file-name order, made once per run; a broken preset is
     left out here and reported by `pnp validate`."""
-    files = tuple(file_key(path) for path in pack.preset_files)
-    cached = pack.loaded.get("presets")
-    if cached is None or cached[0] != files:
-        cached = pack.loaded["presets"] = (files, [build for _p, build, _e in preset_results(pack) if build])
-    return cached[1]
+    return pack.loaded.fresh(PRESETS, tuple(file_key(path) for path in pack.preset_files),
+                             lambda: [build for _p, build, _e in preset_results(pack) if build])
 
 
 def _check_inside(root: Path, paths: list[Path]) -> None:
@@ -421,7 +448,7 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
 def _unknown_icons(raw, doc: Document, path: tuple, card_id: str, spec: GameSpec) -> list[Problem]:
     """`:name:` in a card's text that names neither a built-in icon nor one of game.yaml's
     `icons:` would print as the plain text `:name:`: an error at the text's file:line."""
-    known = set(BUILTIN_ICONS) | set(spec.icons)
+    known = pack_icon_names(spec)
     out = []
 
     def walk(value, at):

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated, Literal, NamedTuple
 
 from pydantic import Field, StringConstraints, field_validator
 
 from generator.core.errors import Location
+from generator.pack.cache import PackCache
 from generator.pack.field_names import FIELD_TYPES
 # re-exported: pack.model is where callers look for every model of the pack
 from generator.pack.pieces_spec import (  # noqa: F401
     BoardSpec, CounterCount, CounterFace, CounterSpec, DieSpec, FigureSpec, Label, PhaseTrackerSpec, PiecesSpec,
     PieceShape, RoundTrackerSpec, StandeeSpec, StatTrackerSpec, TrackersSpec)
 from generator.pack.strict import (  # noqa: F401
-    ID_MAX_LENGTH, ID_PATTERN, NAME_MAX_LENGTH, CardId, Color, Name, Strict, TerrainPattern)
+    ID_MAX_LENGTH, ID_PATTERN, NAME_MAX_LENGTH, BackPattern, CardId, Color, Name, Strict, TerrainPattern)
 
 CARD_SIZES_MM = {
     "poker": (63.5, 88.9),
@@ -185,6 +187,7 @@ class CountSpec(Strict):
     type: str | None = None
     field: str | None = None
     value: object = None
+    card: str | None = None  # only this card (its id)
     set: str | None = None  # pack_count: only cards of this set
 
 
@@ -200,6 +203,9 @@ class RuleSpec(Strict):
     usage_field: str | None = None
     field: str | None = None
     count: CountSpec | None = None
+    # count: the rule asks only of characters holding a card `when` matches ("a deck of Attack
+    # cards needs equipment"); `{when}` in its message is how many they hold
+    when: CountSpec | None = None
     min: int | None = Field(default=None, ge=0)
     max: int | None = Field(default=None, ge=0)
     exactly: int | None = Field(default=None, ge=0)
@@ -218,6 +224,9 @@ class RuleSpec(Strict):
     group_field: str | None = None
     split_field: str | None = None
     counts_field: str | None = None
+    # map rules (generator.maps.pack_rules): zone_beside's start zone and terrain
+    zone: str | None = Field(default=None, description="zone_beside: the start zone whose every hex must touch `terrain`")
+    terrain: str | None = Field(default=None, description="zone_beside: the terrain each hex of `zone` must touch")
     # card-data checks (check: card_check): every card of type `each` must make `expect` true,
     # an expression of generator.pack.expr ("base_hp <= max_hp")
     each: str | None = Field(default=None, description="card_check: the card type every card of which is checked")
@@ -234,11 +243,15 @@ class RuleSpec(Strict):
 
 
 class TerrainSpec(Strict):
-    """A kind of map terrain. `pattern` is how it prints: low-ink greyscale, so it stays
-    legible on any home printer; `text` is the rule printed in the map legend."""
+    """A kind of map terrain. `pattern` is its texture: in colour maps drawn in a darker shade
+    of `color` (default: the pattern's usual colour, render/maps/palette.py) on a fill of it,
+    in the ink saver as a low-ink grey pattern on the paper; `icon` (a built-in icon) marks a
+    feature on every cell of it in colour maps; `text` is the rule printed in the map legend."""
 
     name: Name
     pattern: TerrainPattern = "dots"
+    color: Color | None = None
+    icon: CardId | None = None
     text: str = ""
     walkable: bool = True
     blocks_sight: bool = False
@@ -317,7 +330,7 @@ class MovementSpec(Strict):
     level_mm: float = Field(default=30.0, gt=0, le=200)  # how tall one level of height is
 
 
-FontStyle = Literal["regular", "bold", "italic", "bold-italic"]
+FontStyle = Literal["regular", "bold", "italic", "bold-italic", "display"]
 
 
 class GameSpec(Strict):
@@ -327,6 +340,10 @@ class GameSpec(Strict):
     summary: str = ""
     credits: list[str] = []
     card_size: str | CardSize = "poker"
+    # the game's emblem, an icon (built-in or of `icons:`), and the pattern of its card backs: the
+    # shipped back layout (templates/cards/back.yaml) draws both over each set's colour
+    emblem: CardId | None = None
+    back_pattern: BackPattern = "hexes"
     stats: dict[str, StatSpec]
     keywords: dict[str, KeywordSpec] = {}
     sets: dict[str, SetSpec]
@@ -348,7 +365,8 @@ class GameSpec(Strict):
     movement: MovementSpec | None = None
     pieces: PiecesSpec | None = None
     reference: ReferenceSpec = ReferenceSpec()
-    # the pack's own TrueType fonts, by style: paths inside the pack (`fonts/Body.ttf`)
+    # the pack's fonts, by style: a typeface pnp ships by name (`display: cinzel`, pack/typefaces.py) or a
+    # TrueType file inside the pack (`fonts/Body.ttf`); `display` sets titles and headings
     fonts: dict[FontStyle, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}
     # the pack's own icons: name -> an SVG file inside the pack, used as `:name:` and in layouts
     icons: dict[CardId, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}
@@ -437,7 +455,7 @@ class Build:
 
 @dataclass
 class Pack:
-    root: object  # pathlib.Path of the pack folder
+    root: Path  # the pack folder
     spec: GameSpec
     cards: dict[str, Card]
     game_file: str
@@ -448,7 +466,7 @@ class Pack:
     # its files by path (game.yaml, presets, maps: generator.pack.load.pack_document) and the
     # values made from them (its presets and its maps), filled by the loaders on first use.
     documents: dict = field(default_factory=dict, repr=False, compare=False)
-    loaded: dict = field(default_factory=dict, repr=False, compare=False)
+    loaded: PackCache = field(default_factory=PackCache, repr=False, compare=False)  # pack/cache.py
 
     @property
     def id(self) -> str:

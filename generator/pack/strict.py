@@ -12,6 +12,8 @@ CardId = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=ID_MAX_
 Name = Annotated[str, StringConstraints(min_length=1, max_length=NAME_MAX_LENGTH)]
 Color = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
 TerrainPattern = Literal["none", "dots", "hatch", "crosshatch", "waves", "bricks", "grass"]  # terrain and counters
+# the motif of a card back (game.yaml `back_pattern`; the layout element `pattern` draws it)
+BackPattern = Literal["hexes", "diamonds", "scales", "chevrons", "stripes", "dots", "checks", "none"]
 
 
 class Strict(BaseModel):

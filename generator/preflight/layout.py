@@ -151,7 +151,7 @@ def _check_ink(ink: FaceInk, name: str, width: float, height: float, safe_mm: fl
             ratio = contrast_ratio(run.color, under)
             if ratio < MIN_CONTRAST - 1e-9:
                 worst.setdefault((_hex(run.color), _hex(under)), (ratio, run.text))
-        for (fg, bg), (ratio, text) in worst.items():
+        for (fg, bg), (ratio, _text) in worst.items():
             out.append(Finding("text.contrast", "error" if ratio < BAD_CONTRAST else "warning", name,
                                f"text in {fg} on {bg} has a contrast of {ratio:.2f}:1; text needs at least "
                                f"{MIN_CONTRAST:g}:1 to be read (below {BAD_CONTRAST:g}:1 it is an error)",

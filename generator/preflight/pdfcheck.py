@@ -48,6 +48,7 @@ def _rich_black(cmyk: tuple) -> bool:
 def is_rgb_space(cs, resources=None, depth: int = 0) -> bool:
     """Whether a PDF colour space is RGB: DeviceRGB, CalRGB, ICC-based with 3 components, an
     Indexed or Pattern space over one of those, or a resource name for any of them."""
+    # deferred: qpdf's native library loads only when a PDF is opened
     import pikepdf
     if cs is None or depth > 4:
         return False
@@ -106,10 +107,12 @@ class _Walker:
         self.fonts: set = set()
 
     def walk(self, stream, resources, ctm=(1, 0, 0, 1, 0, 0), depth=0):
+        # deferred: qpdf's native library loads only when a PDF is opened
         import pikepdf
         if depth > 8:
             return
-        stack, lw, fill, size, tm, mode = [], 1.0, None, 0.0, (1, 0, 0, 1, 0, 0), 0
+        stack, lw, fill, size, mode = [], 1.0, None, 0.0, 0
+        tm: tuple[float, ...] = (1, 0, 0, 1, 0, 0)
         self._resources_rgb(resources)
         for inst in pikepdf.parse_content_stream(stream):
             if isinstance(inst, pikepdf.ContentStreamInlineImage):
@@ -197,6 +200,7 @@ def _mul(a, b):
 
 
 def _embedded(font) -> bool:
+    # deferred: qpdf's native library loads only when a PDF is opened
     import pikepdf
     if font.get("/Subtype") == pikepdf.Name.Type3:
         return True
@@ -208,6 +212,7 @@ def _embedded(font) -> bool:
 
 def _max_ink(img) -> float:
     """The highest C + M + Y + K of an image, in percent (Pillow's 32-bit integer images: no numpy)."""
+    # deferred: Pillow loads only when an image is made or read
     from PIL import ImageMath
     c, m, y, k = (band.convert("I") for band in img.convert("CMYK").split())
     total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
@@ -215,6 +220,7 @@ def _max_ink(img) -> float:
 
 
 def _image_max_ink(xobj) -> float:
+    # deferred: qpdf's native library loads only when a PDF is opened
     import pikepdf
     try:
         img = pikepdf.PdfImage(xobj).as_pil_image()
@@ -230,6 +236,7 @@ def rendered_max_ink(pdf_path: Path, dpi: int = 24) -> dict[int, float] | None:
     if not gs:
         return None
 
+    # deferred: Pillow loads only when an image is made or read
     from PIL import Image
     out = {}
     with tempfile.TemporaryDirectory() as d:
@@ -265,6 +272,7 @@ def _bleed_edge_white(page_img, trim_px: tuple[int, int, int, int]) -> str | Non
 
 def _readable(pdf_path: Path) -> None:
     """A file that is not a PDF (or is damaged past repair) is an input error, not a traceback."""
+    # deferred: qpdf's native library loads only when a PDF is opened
     import pikepdf
 
     try:
@@ -283,6 +291,7 @@ def _readable(pdf_path: Path) -> None:
 
 
 def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = None) -> list[Finding]:
+    # deferred: qpdf's native library loads only when a PDF is opened
     import pikepdf
     import pypdfium2 as pdfium
     pdf_path = Path(pdf_path)
@@ -307,7 +316,7 @@ def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = N
             for n, page in enumerate(pdf.pages, 1):
                 card = _card_of(words.get(n, []))
 
-                def add(rule, severity, message, element=None):
+                def add(rule, severity, message, element=None, card=card, n=n):  # this page's card, bound now
                     findings.append(Finding(rule, severity, card, message, element=element, page=n, file=fname))
                 media = [float(v) for v in page.MediaBox]
                 trim = [float(v) for v in page.obj.get("/TrimBox", page.MediaBox)]
@@ -328,7 +337,7 @@ def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = N
                     if not embedded:
                         add("pdf.font-embedding", "error", f"the font {font} is not embedded: the printer would "
                             "substitute another", element=font)
-                for w, h, pw, ph, rgb in walker.images:
+                for w, h, pw, ph, _rgb in walker.images:
                     if w <= 0 or h <= 0:
                         continue
                     dpi = min(pw / (w / 72), ph / (h / 72))
@@ -409,6 +418,7 @@ def png_sizes(folder: Path, service: str) -> dict[tuple[int, int], str]:
 def check_pngs(folder: Path, service: str) -> list[Finding]:
     """Pixel sizes at 300 dpi with the service's bleed, for the card sizes of the folder (MPC
     822 x 1122, TGC 825 x 1125 for poker cards; PRINT-SPECS.md); RGB only."""
+    # deferred: Pillow loads only when an image is made or read
     from PIL import Image
     single = Path(folder).is_file()
     files = [folder] if single else sorted(Path(folder).glob("*.png"))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from generator.core.report import Contributor, Violation
 from generator.pack.model import RuleSpec
-from generator.rules.context import path_text
+from generator.rules.context import BuildCheck, path_text
 
 
 def _path(parts: tuple) -> str:
@@ -82,7 +82,7 @@ def shared_cards(ctx, rule: RuleSpec) -> list[Violation]:
         mine = users.setdefault(p.card.id, [])
         if p.index not in [q.index for q in mine]:
             mine.append(p)
-    for card_id, uses in users.items():
+    for uses in users.values():
         if len(uses) < 2:
             continue
         card = uses[0].card
@@ -103,4 +103,4 @@ def shared_cards(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-CHARACTER_CHECKS = {"stat_minimum": stat_minimum, "unique_cards": unique_cards, "shared_cards": shared_cards}
+CHARACTER_CHECKS: dict[str, BuildCheck] = {"stat_minimum": stat_minimum, "unique_cards": unique_cards, "shared_cards": shared_cards}

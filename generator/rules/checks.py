@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from generator.core.report import Contributor, Violation
 from generator.pack.rule_names import BUILD_CHECKS, registry_matches
-from generator.rules.context import path_text, place_types, points_of
+from generator.rules.context import BuildCheck, path_text, place_types, points_of
 from generator.rules.params import declares, parameter
 
 if TYPE_CHECKING:
@@ -320,19 +320,15 @@ def count(ctx, rule: RuleSpec) -> list[Violation]:
     spec = rule.count
     if spec is None:
         return out
-    place = spec.within
     chars = ctx.build.characters
     # (who the message names, where it points, the characters counted together)
     groups = ([(ctx.build.name, ctx.build.location, "characters", chars)] if rule.scope == "build"
               else [(ch.name, ch.location, _path_tuple(ch.path), (ch,)) for ch in chars])
     for who, location, path, members in groups:
-        n = 0
-        for p in (p for ch in members for p in ctx.of(ch, place)):
-            if spec.type and p.card.type != spec.type:
-                continue
-            if spec.field and p.card.fields.get(spec.field) != spec.value:
-                continue
-            n += p.copies
+        when = _counted(ctx, members, rule.when) if rule.when is not None else None
+        if when == 0:
+            continue  # the rule asks only of characters holding what `when` matches
+        n = _counted(ctx, members, spec)
         problem = None
         if rule.exactly is not None and n != rule.exactly:
             problem, missing = f"exactly {rule.exactly}", rule.exactly - n
@@ -344,11 +340,57 @@ def count(ctx, rule: RuleSpec) -> list[Violation]:
             continue
         template = rule.messages.get(str(n)) or rule.message or (
             "{character} has {count} matching card(s); the rule asks for {expected}")
-        values = {"character": who, "count": n, "expected": problem, "missing": abs(missing)}
+        values = {"character": who, "count": n, "expected": problem, "missing": abs(missing), "when": when}
         out.append(Violation(rule.id, rule.severity, template.format(**values), location,
                              path, observed=n, expected=problem,
                              fix=rule.fix.format(**values) if rule.fix else None))
     return out
+
+
+def _counted(ctx, members, spec) -> int:
+    """Copies of the cards in `spec`'s place of `members` that match it (type, card, field = value).
+    With nothing to match, every card there counts, one the pack does not know too: a misspelled
+    sword is still the equipment a hero carries (its card.unknown says what is wrong, alone)."""
+    if not (spec.type or spec.card or spec.field):
+        return sum(_held(ch, spec.within) for ch in members)
+    n = 0
+    for p in (p for ch in members for p in ctx.of(ch, spec.within)):
+        if spec.type and p.card.type != spec.type:
+            continue
+        if spec.card and p.card.id != spec.card:
+            continue
+        if spec.field and p.card.fields.get(spec.field) != spec.value:
+            continue
+        n += p.copies
+    return n
+
+
+def _held(ch, place: str) -> int:
+    """The cards a character names in one place, known to the pack or not (copies counted)."""
+    if place == "base":
+        return len(ch.bases)
+    if place == "equipment":
+        return len(ch.equipment) + sum(len(b.equipment) for b in ch.bases)
+    if place == "abilities":
+        return len(ch.abilities)
+    return sum(e.copies for e in ch.deck)
+
+
+@declares("points_spent", min=75)
+def points_spent(ctx, rule: RuleSpec) -> list[Violation]:
+    """A hint for a legal but weak build (a warning in the shipped packs): it spends less than
+    `min` percent of the points limit in force, so the other side fields more. No limit, none."""
+    if not ctx.limit:
+        return []
+    total, share = points_of(ctx).total, parameter(rule, "min")
+    if total * 100 >= ctx.limit * share:
+        return []
+    values = {"build": ctx.build.name, "total": total, "limit": ctx.limit, "left": ctx.limit - total, "min": share}
+    template = rule.message or "{build} spends {total} of its {limit} points, so {left} points are left unspent"
+    fix = rule.fix or "add cards worth up to {left} points, or agree on a lower points limit"
+    return [Violation(rule.id, rule.severity, template.format(**values), ctx.build.points_limit_location,
+                      "points_limit", observed=total, expected=f"at least {share}% of {ctx.limit}",
+                      fix=fix.format(**values))]
 
 
 @declares("owner", field="owner")
@@ -378,7 +420,7 @@ def owner(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-CHECKS = {
+CHECKS: dict[str, BuildCheck] = {
     "points_limit": points_limit,
     "deck_size": deck_size,
     "copy_limit": copy_limit,
@@ -388,6 +430,7 @@ CHECKS = {
     "requirements": requirements,
     "count": count,
     "owner": owner,
+    "points_spent": points_spent,
 }
 
 # primitives of their own modules (generator.rules.character_checks, deck_checks), same signature

@@ -5,13 +5,13 @@ anything that needs "which card sits where in this build" uses `resolve_build`."
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from generator.core.errors import did_you_mean
 from generator.core.report import Points, PointsLine, Violation
 
 if TYPE_CHECKING:
-    from generator.pack.model import Build, Card, Character, Pack, Ref
+    from generator.pack.model import Build, Card, Character, Pack, Ref, RuleSpec
 
 PLACES = ("base", "equipment", "abilities", "deck")
 
@@ -120,7 +120,7 @@ def resolve_build(pack: Pack, build: Build, violations: list[Violation]) -> list
     placed = []
     wanted = place_types(pack.spec.sides[build.side])
 
-    def take(ref: Ref, place: str, character: Character, base_index=None, copies=1):
+    def take(ref: Ref, place: str, character: Character, index: int, base_index=None, copies=1):
         card = pack.cards.get(ref.id)
         if card is None:
             violations.append(unknown_card(pack, ref, place))
@@ -130,15 +130,15 @@ def resolve_build(pack: Pack, build: Build, violations: list[Violation]) -> list
 
     for index, character in enumerate(build.characters):
         for bi, entry in enumerate(character.bases):
-            take(entry.card, "base", character)
+            take(entry.card, "base", character, index)
             for eq in entry.equipment:
-                take(eq, "equipment", character, base_index=bi)
+                take(eq, "equipment", character, index, base_index=bi)
         for eq in character.equipment:
-            take(eq, "equipment", character)
+            take(eq, "equipment", character, index)
         for ab in character.abilities:
-            take(ab, "abilities", character)
+            take(ab, "abilities", character, index)
         for entry in character.deck:
-            take(entry.card, "deck", character, copies=entry.copies)
+            take(entry.card, "deck", character, index, copies=entry.copies)
     return placed
 
 
@@ -170,3 +170,14 @@ def _points_of(ctx: Context) -> Points:
                                 p.index)
     return Points(lines=list(lines.values()), limit=ctx.limit, limit_source=ctx.limit_source,
                   names=[c.name for c in ctx.build.characters])
+
+
+class BuildCheck(Protocol):
+    """A rule primitive over one build (rules.checks.CHECKS): what it sees, the rule as game.yaml
+    gives it, and the violations it finds."""
+    def __call__(self, ctx: Context, rule: RuleSpec) -> list[Violation]: ...
+
+
+class PackCheck(Protocol):
+    """A rule primitive over a whole pack (rules.pack_checks.PACK_CHECKS)."""
+    def __call__(self, pack: Pack, rule: RuleSpec) -> list[Violation]: ...

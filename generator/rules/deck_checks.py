@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from generator.core.report import Contributor, Violation
 from generator.pack.model import RuleSpec
-from generator.rules.context import path_text
+from generator.rules.context import BuildCheck, path_text
 
 
 def deck_composition(ctx, rule: RuleSpec) -> list[Violation]:
@@ -54,4 +54,4 @@ def deck_composition(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-DECK_CHECKS = {"deck_composition": deck_composition}
+DECK_CHECKS: dict[str, BuildCheck] = {"deck_composition": deck_composition}

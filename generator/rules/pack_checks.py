@@ -11,6 +11,7 @@ from generator.pack import expr, rule_names
 from generator.pack.rule_names import registry_matches
 
 if TYPE_CHECKING:
+    from generator.rules.context import PackCheck
     from generator.pack.model import Pack, RuleSpec
 
 
@@ -120,7 +121,7 @@ def _fill(template: str | None, values: dict) -> str | None:
         return template
 
 
-PACK_CHECKS = {"composition": composition, "pack_count": pack_count, "card_check": card_check}
+PACK_CHECKS: dict[str, PackCheck] = {"composition": composition, "pack_count": pack_count, "card_check": card_check}
 registry_matches("pack", rule_names.PACK_CHECKS, PACK_CHECKS)
 
 

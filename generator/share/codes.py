@@ -35,6 +35,7 @@ import yaml
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.limits import MAX_COPIES, MAX_ITEMS, MAX_POINTS, MAX_SHARED_CHARACTERS
 from generator.core.yamlio import parse_yaml
+from generator.pack.cache import Slot
 from generator.pack.buildshape import character_document, character_refs
 from generator.pack.load import build_from_document
 
@@ -217,15 +218,16 @@ def build_hash(payload: bytes) -> str:
     return hashlib.sha256(payload).hexdigest()[:8]
 
 
+CODE_TABLES: Slot[tuple[dict[str, int], int, int]] = Slot("share_code_tables")
+
+
 def _code_tables(pack: Pack) -> tuple[dict[str, int], int, int]:
     """A pack's card index, index width and fingerprint, worked out once per loaded pack and
     kept in the pack's own cache (`Pack.loaded`; a pack's cards do not change once loaded)."""
-    tables = pack.loaded.get("share_code_tables")
-    if tables is None:
+    def made() -> tuple[dict[str, int], int, int]:
         ids = card_ids(pack)
-        tables = pack.loaded["share_code_tables"] = ({cid: i for i, cid in enumerate(ids)}, _index_width(len(ids)),
-                                                      pack_fingerprint(pack))
-    return tables
+        return {cid: i for i, cid in enumerate(ids)}, _index_width(len(ids)), pack_fingerprint(pack)
+    return pack.loaded.made(CODE_TABLES, made)
 
 
 def payload_of(pack: Pack, build: Build) -> bytes:

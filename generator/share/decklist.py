@@ -203,13 +203,17 @@ def _read_header(key: str, value: str, line: int, col: int, source: str, pack: P
     head[field_name] = (value, line, col)
 
 
-def _infer_side(pack: Pack, chars: list, used_labels: set, source: str) -> str:
+def _infer_side(pack: Pack, chars: list, used_labels: set, source: str, fallback: str | None = None) -> str:
+    """The side whose sections the list uses (only one fits), else `fallback` (a form's
+    choice), else an error asking for a `Side:` line."""
     sides = pack.spec.sides
     if len(sides) == 1:
         return next(iter(sides))
     fitting = [s for s, spec in sides.items() if used_labels and used_labels <= set(_labels(pack, spec))]
     if len(fitting) == 1:
         return fitting[0]
+    if fallback is not None:
+        return fallback
     raise InputError([Problem("decklist.side", "the deck list does not say which side it builds",
                               Location(source, 1, 1), expected=f"a line `Side: …` with one of: "
                               f"{', '.join(sorted(sides)) or '(the pack declares no sides)'}",
@@ -220,7 +224,8 @@ def _infer_side(pack: Pack, chars: list, used_labels: set, source: str) -> str:
 def decklist_document(text: str, pack: Pack, source: str = "<decklist>", side: str | None = None) -> Document:
     """The build a deck list describes, as a Document: `.data` is the build dict and every path
     into it has the line and column it came from. Unknown names raise InputError (all at once).
-    `side`: the side to take when the text has no `Side:` line (a form's choice, say)."""
+    `side`: the side to take when the text has no `Side:` line and its sections fit more than one
+    side (a form's choice, say)."""
     lines = text.splitlines()
     if len(lines) > MAX_LINES:
         raise InputError([Problem("decklist.too-long", f"the deck list has {len(lines)} lines", Location(source),
@@ -298,13 +303,11 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>", side: s
         raise InputError(problems)
     if "side" in head:
         side_id = head["side"][0]
-    elif side is not None:
-        if side not in pack.spec.sides:
+    else:  # the sections the list uses say which side; failing that, the side the caller chose
+        if side is not None and side not in pack.spec.sides:
             raise InputError([Problem("decklist.side", f"unknown side `{side}`", Location(source), found=str(side),
                                       expected=f"one of: {', '.join(sorted(pack.spec.sides)) or '(none)'}")])
-        side_id = side
-    else:
-        side_id = _infer_side(pack, chars, used_labels, source)
+        side_id = _infer_side(pack, chars, used_labels, source, side)
     side = pack.spec.sides[side_id]
     labels = _labels(pack, side)
     names = _Names(pack)
@@ -505,7 +508,7 @@ def format_decklist(build, pack: Pack) -> str:
             lines.extend(f"Notes: {note}" for note in plain)
         else:
             lines.append(f"Notes: {_quoted(notes)}")
-    for ci, char in enumerate(doc.get("characters") or []):
+    for char in doc.get("characters") or []:
         lines.append("")
         bases = char.get(base.key)
         if char.get("name"):

@@ -21,7 +21,8 @@ from generator.core.errors import InputError, Location, Problem
 from generator.web.guard import Hosts, RequestGuard
 from generator.web.jobs import Jobs
 from generator.web.memo import Recent
-from generator.web import routes_api, routes_builds, routes_cards, routes_maps, routes_pages, routes_print, routes_rules
+from generator.web import (routes_api, routes_builds, routes_cards, routes_compare, routes_hand, routes_maps,
+                           routes_pages, routes_print, routes_rules)
 from generator.web.pages import HERE, page, problems_response, templates, wants_json
 from generator.web.site import Site
 
@@ -44,7 +45,8 @@ def create_app(site: Site, hosts: Hosts | None = None) -> FastAPI:
     # the API first: it takes the most requests, and a route is found by trying them in order
     app.include_router(routes_api.router)
     app.state.after_api = len(app.router.routes)  # where include_early puts a router
-    for module in (routes_builds, routes_pages, routes_cards, routes_print, routes_maps, routes_rules):
+    for module in (routes_builds, routes_pages, routes_cards, routes_print, routes_maps, routes_rules, routes_compare,
+                   routes_hand):
         app.include_router(module.router)
 
     @app.exception_handler(InputError)

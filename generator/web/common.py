@@ -9,9 +9,10 @@ from fastapi import HTTPException, Request
 
 from generator.core.errors import InputError, did_you_mean
 from generator.pack.buildshape import character_refs
-from generator.pack.fieldtypes import FIELD_KINDS
+from generator.pack.fieldtypes import FIELD_KINDS, label
 from generator.pack.load import load_build
 from generator.pack.model import Card, Pack
+from generator.pack.query import Query, parse_query
 from generator.web.site import Site
 from generator.web.state import clean_document
 from generator.core.yamlio import load_yaml_file
@@ -47,12 +48,20 @@ def card_or_404(pack: Pack, card_id: str) -> Card:
 
 @dataclass
 class CardFilter:
+    """The card browser's and the API's filters: side, set, type and points as fields, and `q`
+    in the card search language (generator.pack.query, the one parser every page uses). A query
+    that cannot be read raises InputError when the filter is made."""
+
     side: str | None = None
     set: str | None = None
     type: str | None = None
     min: int | None = None
     max: int | None = None
     q: str | None = None
+    pack: Pack | None = None  # the query is read for this pack, once
+
+    def __post_init__(self) -> None:
+        self.query: Query | None = parse_query(self.q, self.pack) if self.q and self.pack is not None else None
 
     def match(self, pack: Pack, card: Card) -> bool:
         if self.side and self.side in pack.spec.sides and card.set not in pack.spec.sides[self.side].sets:
@@ -65,26 +74,24 @@ class CardFilter:
             return False
         if self.max is not None and card.points > self.max:
             return False
-        if self.q:
-            words = self.q.lower().split()
-            hay = f"{card.id} {card.name} {card.text} {card.flavour}".lower()
-            if not all(w in hay for w in words):
-                return False
-        return True
+        if self.q and self.query is None:
+            self.query = parse_query(self.q, pack)
+        return self.query is None or self.query.matches(card, pack)
 
     def apply(self, pack: Pack) -> list[Card]:
         return [c for c in pack.cards.values() if self.match(pack, c)]
 
 
 def card_fields(pack: Pack, card: Card) -> list[tuple[str, str]]:
-    """A card's typed fields as (label, text) for its page and the API."""
+    """A card's typed fields as (label, text) for its page and the API: the field's own label
+    (or its name in words) and its value in words (the field type's `page_text`)."""
     spec = pack.spec.card_types[card.type]
     rows = []
     for name, field_spec in spec.fields.items():
         value = card.fields.get(name)
         if value in (None, [], {}, ""):
             continue
-        rows.append((name.replace("_", " "), FIELD_KINDS[field_spec.type].page_text(pack, value)))
+        rows.append((label(name, field_spec), FIELD_KINDS[field_spec.type].page_text(pack, value)))
     return rows
 
 
@@ -106,7 +113,7 @@ def preset_docs(pack: Pack) -> dict[str, tuple[dict, object]]:
 def preset_uses(pack: Pack) -> dict[str, list[str]]:
     """card id -> names of the presets that use it."""
     uses: dict[str, list[str]] = {}
-    for stem, (doc, build) in preset_docs(pack).items():
+    for _doc, build in preset_docs(pack).values():
         ids = {ref.id for char in build.characters for _, ref, _ in character_refs(char)}
         for cid in ids:
             uses.setdefault(cid, []).append(build.name)

@@ -238,18 +238,30 @@ def fixes(pack: Pack, doc: dict, report: Report | None) -> dict[tuple, tuple[str
 _COMMAND = re.compile(r"`(pnp|python|make)\b[^`]*`")
 # a rule's hint that names a command the editor page has a button for, said with the button
 _ON_THE_PAGE = ((re.compile(r"`pnp build --build[^`]*`"), "the Cards (PDF) button below"),)
+# what a message says with a command, said with the page a player has instead
+_IN_PAGE_WORDS = ((re.compile(r"\(`pnp list` shows them all\)"), "(the Cards page lists them all)"),
+                  (re.compile(r"run `pnp list` to see the card ids"), "the Cards page lists every card"),
+                  (re.compile(r"exactly as `pnp share` printed it"), "exactly as it was shared"),
+                  (re.compile(r"a code made by `pnp share`"), "a share code"))
+_ASIDE = re.compile(r"\s*\([^()]*`(?:pnp|python|make)\b[^`]*`[^()]*\)")  # "(… `pnp x` …)": left out
 
 
 def words(text: str | None, on_page: bool = False) -> str | None:
-    """An engine message as the web shows it: field names without backticks; a hint that needs
-    a command line is left out (None), since the page has buttons for that. `on_page`: the
-    text is a rule's hint shown in the editor, where a command the page has a button for
-    (printing the build's own cards) is named by that button instead."""
+    """An engine message as the web shows it: field names without backticks; a command line
+    is said with the page that does the same (the Cards page for `pnp list`), an aside naming
+    one is left out, and a hint that needs a command line is left out whole (None), since the
+    page has buttons for that. `on_page`: the text is a rule's hint shown in the editor, where
+    a command the page has a button for (printing the build's own cards) is named by that
+    button instead."""
     if not text:
         return text
     if on_page:
         for command, button in _ON_THE_PAGE:
             text = command.sub(button, text)
+    if "`" in text:
+        for command, said in _IN_PAGE_WORDS:
+            text = command.sub(said, text)
+        text = _ASIDE.sub("", text)
     if _COMMAND.search(text):
         return None
     return text.replace("`", "")

@@ -11,6 +11,7 @@ from generator.pack.model import Pack
 from generator.rules.checks import copy_limit_of
 from generator.web.common import per_pack
 from generator.web.state import owner_of, place_of, side_cards
+from generator.web.rulebook import card_terms
 from generator.web.view import card_tag
 
 THUMB_WIDTH = 56  # CSS px of a thumbnail; its height follows the card's shape
@@ -31,6 +32,7 @@ class PickCard:
     width: int
     height: int
     order: int
+    terms: list  # the glossary terms its text uses, (term, link), but not a word its tag says already
 
 
 def copy_most(pack: Pack, side_id: str, card, place: str) -> int | None:
@@ -73,11 +75,14 @@ def _picker(pack: Pack) -> dict:
             w, h = pack.card_size_mm(card.type)
             owner_id = owner_of(pack, card)
             holder = pack.cards.get(owner_id) if owner_id else None
+            tag = card_tag(pack, card, owner=True)
+            said = {w.strip().casefold() for w in tag.split("·")}  # "Walk · Move · Move": the tag says Move
+            terms = [(t, href) for t, href in card_terms(card.text, pack) if t.casefold() not in said]
             groups[place].append(PickCard(
-                card, place, card_tag(pack, card, owner=True), pack.spec.card_types[card.type].name,
+                card, place, tag, pack.spec.card_types[card.type].name,
                 pack.spec.sets[card.set].name if card.set in pack.spec.sets else card.set,
                 holder.name if holder else (owner_id or ""), owner_id or "", copy_most(pack, side_id, card, place),
-                THUMB_WIDTH, round(THUMB_WIDTH * h / w), n))
+                THUMB_WIDTH, round(THUMB_WIDTH * h / w), n, terms))
         cards = [pc for p in ORDER for pc in groups[p]]
         out[side_id] = {
             "groups": [(p, _place_heading(pack, side, p), groups[p]) for p in ORDER if groups[p]],

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
 
-from generator.core.limits import MAX_POINTS
+from generator.core.limits import MAX_POINTS, MAX_QUERY_CHARS
 from generator.rules.engine import validate_build
 from generator.core.report import reports_document
 from generator.web.pages import page
@@ -54,9 +54,21 @@ def packs(request: Request):
 @router.get("/{pack_id}/cards", summary="Cards, filtered as in the card browser")
 def cards(request: Request, pack_id: str, side: str | None = None, set: str | None = None,
           type: str | None = None, min: int | None = Query(None, ge=0, le=MAX_POINTS),
-          max: int | None = Query(None, ge=0, le=MAX_POINTS), q: str | None = Query(None, max_length=200)):
+          max: int | None = Query(None, ge=0, le=MAX_POINTS),
+          q: str | None = Query(None, max_length=MAX_QUERY_CHARS, description="A card search (the builder's help page "
+                                "/p/{pack}/help/search lists the fields)")):
     pack = site_of(request).pack(pack_id)
-    return [_card(pack, c) for c in CardFilter(side, set, type, min, max, q).apply(pack)]
+    return [_card(pack, c) for c in CardFilter(side, set, type, min, max, q, pack).apply(pack)]
+
+
+@router.get("/{pack_id}/search", summary="The ids of the cards a search finds (the card picker asks this)",
+            description="`q` in the card search language; `side`: only the cards that side may take. A search that "
+                        "cannot be read gives 422 with the problem in `errors` (its column in `column`).")
+def search_ids(request: Request, pack_id: str, q: str = Query("", max_length=MAX_QUERY_CHARS),
+               side: str | None = Query(None, max_length=80)):
+    pack = site_of(request).pack(pack_id)
+    found = CardFilter(side or None, q=q or None, pack=pack).apply(pack)
+    return {"ids": [c.id for c in found], "count": len(found)}
 
 
 @router.get("/{pack_id}/cards/{card_id}", summary="One card")

@@ -21,6 +21,7 @@ from generator.web.picker import picker
 from generator.web.view import allows_no_limit, build_view
 from generator.share.codes import build_document, decode
 from generator.share.decklist import parse_decklist
+from generator.maps.checks import footprint_sides
 
 router = APIRouter(include_in_schema=False)
 
@@ -38,7 +39,9 @@ def _editor_context(pack: Pack, doc: dict, target: dict | None = None, stem: str
     if piece is None and pieces and side.equipment and side.equipment.attach == "base":
         piece = len(pieces) - 1
     return {"pack": pack, "doc": doc, "view": view, "side": side, "target": {"char": char, "piece": piece},
-            "stem": stem, "no_limit": allows_no_limit(pack), "blocked": blocked(pack, doc, char, piece)}
+            "stem": stem, "no_limit": allows_no_limit(pack), "blocked": blocked(pack, doc, char, piece),
+            # the maps' check places a side's footprint: offered only for a side that has one
+            "map_check": bool(pack.map_files) and doc["side"] in footprint_sides(pack)}
 
 
 def editor_page(request: Request, pack: Pack, doc: dict, stem: str | None = None, status: int = 200,
@@ -57,7 +60,7 @@ def picker_html(request: Request, pack: Pack, side_id: str) -> Markup:
     html = kept.get(key)
     if html is None:
         html = kept[key] = Markup(request.app.state.jinja.get_template("_picker.html").render(
-            pack=pack, side=pack.spec.sides[side_id], pick=picker(pack, side_id)))
+            pack=pack, side=pack.spec.sides[side_id], side_id=side_id, pick=picker(pack, side_id)))
     return html
 
 
@@ -120,13 +123,7 @@ async def apply(request: Request, pack_id: str, payload: dict = Body(...)):
     before = len(doc["characters"])
     if op.op != "view":  # a view changes nothing, and the document is already clean
         doc = apply_op(doc, op, pack, cleaned=True)
-    if len(doc["characters"]) > before:  # a new character becomes the one cards go to
-        target = {"char": len(doc["characters"]) - 1, "piece": None}
-    elif op.op in ("add", "remove", "view") and op.char is not None:
-        target = {"char": op.char, "piece": op.piece if op.piece is not None else target.get("piece")}
-        side = pack.spec.sides[doc["side"]]
-        if op.op == "add" and side.base.many and pack.cards[op.card].type == side.base.type:
-            target["piece"] = len(doc["characters"][op.char].get(side.base.key, [])) - 1
+    target = followed(pack, doc, op, target, before)
     stem = payload.get("stem") if isinstance(payload.get("stem"), str) else None
     # the answer is made from these alone; the same build again (an undo, a card added and taken
     # out, a preset many open) is answered from this worker's recent answers (generator.web.memo)
@@ -138,6 +135,33 @@ async def apply(request: Request, pack_id: str, payload: dict = Body(...)):
             request=request, **_editor_context(pack, doc, target, stem)).encode("utf-8")
         recent.put(key, body)
     return HTMLResponse(body)
+
+
+def followed(pack: Pack, doc: dict, op, target: dict, before: int) -> dict:
+    """The character (and piece) cards go to after `op`: the one the player last worked on. A
+    new character; the one a change was made to (a card added or taken out, a deck count, a
+    name); the one moved, where it went; after a removal, the same character as before."""
+    char, piece = target.get("char"), target.get("piece")
+    n = len(doc["characters"])
+    if n > before:  # a new character becomes the one cards go to
+        return {"char": n - 1, "piece": None}
+    if op.char is None:
+        return {"char": char, "piece": piece}
+    if op.op == "remove_char":
+        if isinstance(char, int) and char > op.char:
+            char -= 1
+        return {"char": min(char, n - 1) if isinstance(char, int) and n else None, "piece": None}
+    if op.op == "move_char":
+        moved = op.char + op.delta
+        return {"char": moved if 0 <= moved < n else op.char, "piece": None}
+    if op.op not in ("add", "remove", "view", "deck", "rename_char"):
+        return {"char": char, "piece": piece}
+    same = op.char == char
+    out = {"char": op.char, "piece": op.piece if op.piece is not None else (piece if same else None)}
+    side = pack.spec.sides[doc["side"]]
+    if op.op == "add" and side.base.many and pack.cards[op.card].type == side.base.type:
+        out["piece"] = len(doc["characters"][op.char].get(side.base.key, [])) - 1
+    return out
 
 
 # ---- the builds folder ------------------------------------------------------------------------
@@ -166,7 +190,8 @@ def save(request: Request, pack_id: str, payload: dict = Body(...)):
         raise InputError([Problem("web.build", "`stem` must be the name of a saved build, or empty for a new one",
                                   Location("request"), found=str(stem)[:80], expected="text or null")])
     name = f"{site.builds.folder.name}/{stem}{SUFFIX}"
-    return JSONResponse({"stem": stem, "file": name, "message": f"saved as {name}"})
+    # a player is told the build's name (the file it is in is the answer's `file`, for scripts)
+    return JSONResponse({"stem": stem, "file": name, "message": f"Saved “{doc['name']}”."})
 
 
 @router.get("/p/{pack_id}/builds/{stem}.yaml")
@@ -302,6 +327,7 @@ def shared(request: Request, code: str):
 
 def qr_svg(text: str) -> str:
     """The QR code of a share code as SVG (the same encoder as the roster sheet's)."""
+    # deferred: ReportLab loads only when something is drawn
     from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
     qr = QRCode(None, QRErrorCorrectLevel.M)
     qr.addData(text)

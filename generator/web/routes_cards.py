@@ -5,6 +5,11 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
 
+from generator.core.errors import InputError
+from generator.core.limits import MAX_QUERY_CHARS
+from generator.pack.query import query_fields
+from generator.web.search import search_examples
+
 from generator.web.pages import page
 from generator.web.common import CardFilter, card_fields, card_or_404, preset_uses, site_of
 from generator.export.cardimage import card_image
@@ -21,16 +26,20 @@ def _int(value: str | None) -> int | None:
 
 @router.get("/p/{pack_id}/cards")
 def browser(request: Request, pack_id: str, side: str = "", set: str = "", type: str = "",
-            min: str = "", max: str = "", q: str = Query("", max_length=200), page_no: int = Query(1, alias="page", ge=1, le=10000)):
+            min: str = "", max: str = "", q: str = Query("", max_length=MAX_QUERY_CHARS), page_no: int = Query(1, alias="page", ge=1, le=10000)):
     pack = site_of(request).pack(pack_id)
-    flt = CardFilter(side or None, set or None, type or None, _int(min), _int(max), q.strip() or None)
-    cards = flt.apply(pack)
+    try:
+        flt = CardFilter(side or None, set or None, type or None, _int(min), _int(max), q.strip() or None, pack)
+        cards, problems = flt.apply(pack), []
+    except InputError as exc:  # a search that cannot be read: said beside the search box, the form kept
+        flt, cards, problems = CardFilter(side or None, set or None, type or None, _int(min), _int(max)), [], exc.problems
     pages = max_page = (len(cards) + PAGE_SIZE - 1) // PAGE_SIZE or 1
     page_no = page_no if page_no <= max_page else max_page
     shown = cards[(page_no - 1) * PAGE_SIZE: page_no * PAGE_SIZE]
     query = {k: v for k, v in dict(side=side, set=set, type=type, min=min, max=max, q=q).items() if v}
     return page(request, "cards.html", title=f"{pack.spec.name}: cards", pack=pack, cards=shown, total=len(cards),
-                flt=flt, query=query, page_no=page_no, pages=pages, raw={"min": min, "max": max})
+                flt=flt, query=query, page_no=page_no, pages=pages, raw={"min": min, "max": max, "q": q},
+                problems=problems, status=422 if problems else 200)
 
 
 @router.get("/p/{pack_id}/cards/{card_id}.png")
@@ -52,3 +61,11 @@ def card_page(request: Request, pack_id: str, card_id: str):
     sides = [s for s in pack.spec.sides.values() if card.set in s.sets]
     return page(request, "card.html", title=card.name, pack=pack, card=card, fields=card_fields(pack, card),
                 used_by=preset_uses(pack).get(card.id, []), sides=sides)
+
+
+@router.get("/p/{pack_id}/help/search")
+def search_help(request: Request, pack_id: str):
+    """How to search for cards, with this pack's own fields and examples that find its cards."""
+    pack = site_of(request).pack(pack_id)
+    return page(request, "search_help.html", title=f"Searching for cards: {pack.spec.name}", pack=pack,
+                fields=list(query_fields(pack).values()), examples=search_examples(pack))

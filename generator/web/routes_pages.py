@@ -1,9 +1,9 @@
-"""The start page (the packs served) and each pack's home page."""
+"""The start page (the packs served), each pack's home page and the site's icon."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import RedirectResponse
+from fastapi.responses import FileResponse, RedirectResponse
 from pathlib import Path
 
 from generator.web.pages import page
@@ -18,6 +18,13 @@ def start(request: Request):
     if len(site.packs) == 1:
         return RedirectResponse(f"/p/{next(iter(site.packs))}", status_code=302)
     return page(request, "start.html", title="Game packs", packs=list(site.packs.values()))
+
+
+@router.get("/favicon.ico")
+def favicon(request: Request):
+    """The icon browsers ask every site for (generator.web.site.Site.icon)."""
+    path, kind = site_of(request).icon()
+    return FileResponse(path, media_type=kind, headers={"Cache-Control": "public, max-age=86400"})
 
 
 @router.get("/p/{pack_id}")

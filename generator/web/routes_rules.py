@@ -4,10 +4,11 @@ reference, and a search that works as a plain GET form (generator.web.rulebook).
 from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import Response
 
 from generator.web.common import site_of
 from generator.web.pages import page
-from generator.web.rulebook import rule_book, search
+from generator.web.rulebook import icon_picture, rule_book, search
 
 router = APIRouter(include_in_schema=False)
 
@@ -38,3 +39,13 @@ def rules_page(request: Request, pack_id: str, slug: str):
     return page(request, "rules_page.html", title=f"{found.title} · {pack.spec.name}", pack=pack, book=book,
                 rp=found, prev=book.pages[at - 1] if at else None,
                 next=book.pages[at + 1] if at + 1 < len(book.pages) else None)
+
+
+@router.get("/p/{pack_id}/icons/{icon}.png")
+def icon_png(request: Request, pack_id: str, icon: str):
+    """An inline icon of the rules pages, as the cards and the rulebook draw it."""
+    pack = site_of(request).pack(pack_id)
+    data = icon_picture(pack, icon) if len(icon) <= 64 else None
+    if data is None:
+        raise HTTPException(404, "no such icon in this pack")
+    return Response(data, media_type="image/png", headers={"Cache-Control": "public, max-age=3600"})

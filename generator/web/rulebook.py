@@ -13,7 +13,10 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
+from generator.export.iconimage import icon_names, icon_png
 from generator.pack.model import Pack
+from generator.render.base.art import ArtLibrary
+from generator.render.base.pack_icons import pack_icons
 from generator.render.rulebook.book import REFERENCE_PAGES, book_context, glossary, load_maps, read_template
 from generator.render.rulebook.markdown import chapter_source, render_template
 from generator.render.rulebook.quickref import sheet_text
@@ -67,10 +70,25 @@ def _plain(token) -> str:
     return " ".join(_ICON.sub(" ", text).split())
 
 
-def markdown_page(text: str, slug: str, title: str | None, label: str) -> RulePage:
+def icon_url(pack: Pack, name: str) -> str:
+    return f"/p/{pack.spec.id}/icons/{name}.png"
+
+
+def _icon_html(m: re.Match, icons: dict[str, str]) -> str:
+    """An inline `:name:` as the icon's picture (the one the cards print), or, for a name the
+    pack has no icon for, the word."""
+    name = m.group(1)
+    words = name.replace("-", " ")
+    if name in icons:
+        return f'<img class="icon" src="{escape(icons[name])}" alt="{escape(words)}" width="16" height="16">'
+    return f'<span class="icon">{words}</span>'
+
+
+def markdown_page(text: str, slug: str, title: str | None, label: str, icons: dict[str, str] | None = None) -> RulePage:
     """One rendered Markdown document as a page: its first `#` heading is the title (the
     template's `<h1>`), every other heading an `<h2>`/`<h3>` with an id for the contents and
-    the search; a ```diagram block shows its caption (the drawing is in the PDF)."""
+    the search; a ```diagram block shows its caption (the drawing is in the PDF). `icons`:
+    the URL of each icon's picture by name."""
     tokens = _MD.parse(text)
     seen: set[str] = set()
     page = RulePage(slug, title or "", label)
@@ -119,18 +137,18 @@ def markdown_page(text: str, slug: str, title: str | None, label: str) -> RulePa
         i += 1
     html = _MD.renderer.render(keep, _MD.options, {})
     # inline icons, as the card pages show them; the HTML is already escaped and `:x:` holds no markup
-    page.html = Markup(_ICON.sub(lambda m: f'<span class="icon">{m.group(1).replace("-", " ")}</span>', html))
+    page.html = Markup(_ICON.sub(lambda m: _icon_html(m, icons or {}), html))
     page.title = page.title or slug.replace("-", " ").capitalize()
     for s in page.sections:
         s.text = " ".join(s.text.split())
     return page
 
 
-def _glossary_page(entries: list[dict]) -> RulePage:
+def _glossary_page(entries: list[dict], icons: dict[str, str]) -> RulePage:
     page = RulePage("glossary", "Glossary", "Reference")
     rows = []
     for e in entries:
-        body = markdown_page(e["text"], "glossary", "-", "").html
+        body = markdown_page(e["text"], "glossary", "-", "", icons).html
         rows.append(f'<dt id="{term_id(e["term"])}">{escape(e["term"])}</dt><dd>{body}</dd>')
         page.sections.append(Section(term_id(e["term"]), e["term"], e["text"]))
     page.html = Markup('<dl class="glossary">' + "".join(rows) + "</dl>")
@@ -142,6 +160,7 @@ def rule_book(pack: Pack) -> RuleBook:
     """Every rules page of the pack, rendered once per process."""
     maps, _ = load_maps(pack)
     env, ctx = book_context(pack, maps)
+    icons = {name: icon_url(pack, name) for name in icon_names(pack)}
     pages: list[RulePage] = []
     used: set[str] = set()
     for n, path in enumerate(pack.rule_files, 1):
@@ -150,27 +169,44 @@ def rule_book(pack: Pack) -> RuleBook:
         while slug in used:
             slug += "-x"
         used.add(slug)
-        pages.append(markdown_page(render_template(env, source, ctx, file), slug, None, f"Chapter {n}"))
+        pages.append(markdown_page(render_template(env, source, ctx, file), slug, None, f"Chapter {n}", icons))
     for ref in REFERENCE_PAGES:
         key = ref.template.rsplit(".", 1)[0]
         if key == "glossary":
             if ctx["glossary"]:
-                pages.append(_glossary_page(ctx["glossary"]))
+                pages.append(_glossary_page(ctx["glossary"], icons))
             continue
         file, source = read_template(pack, ref.template)
         text = render_template(env, source, ctx, file)
         if not text.strip() or key in used:
             continue
-        page = markdown_page(text, key, None, "Reference")
+        page = markdown_page(text, key, None, "Reference", icons)
         page.link = _ELSEWHERE.get(key)
         if page.link and page.link[0] == "maps" and not pack.map_files:
             page.link = None
         pages.append(page)
     _, quick = sheet_text(pack, env)
     if any(line.strip() and not line.startswith("# ") for line in quick.splitlines()):
-        pages.append(markdown_page(quick, "quick-reference", None, "Quick reference"))
+        pages.append(markdown_page(quick, "quick-reference", None, "Quick reference", icons))
     terms = {e["term"]: term_id(e["term"]) for e in glossary(pack, ctx["reference"])}
     return RuleBook(pages, terms)
+
+
+@per_pack
+def _icon_pictures(pack: Pack) -> dict:
+    """The pack's icons drawn so far (name -> PNG bytes): a few dozen small pictures, each drawn
+    once per process; the pack's own SVGs are read once."""
+    return {"": pack_icons(pack, ArtLibrary(Path(pack.root)))}
+
+
+def icon_picture(pack: Pack, name: str) -> bytes | None:
+    """The PNG of the pack's icon `name`, or None when the pack has no such icon."""
+    if name not in icon_names(pack):
+        return None
+    drawn = _icon_pictures(pack)
+    if name not in drawn:
+        drawn[name] = icon_png(pack, name, custom=drawn[""])
+    return drawn[name]
 
 
 @dataclass

@@ -16,6 +16,7 @@ from generator.web.storage import Builds
 ENV_PACKS = "PNP_PACKS"      # pack folders, separated by os.pathsep (unset: the current folder)
 ENV_BUILDS = "PNP_BUILDS"    # the builds folder
 ENV_CACHE = "PNP_CACHE"      # the card image cache
+ICON = Path(__file__).parent / "static" / "favicon.ico"
 
 
 def pack_dirs(targets: list[Path]) -> list[Path]:
@@ -70,6 +71,11 @@ class Site:
         if pack is None:
             raise HTTPException(404, f"no pack `{pack_id}` is served here")
         return pack
+
+    def icon(self) -> tuple[Path, str]:
+        """The site's icon (`/favicon.ico`) and its media type: the builder's own mark, a card
+        with a fold line. The one place a pack's emblem would take its place."""
+        return ICON, "image/x-icon"
 
     def preset_path(self, pack_id: str, preset: str) -> Path:
         path = self.presets.get(pack_id, {}).get(preset)

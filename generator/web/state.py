@@ -20,6 +20,7 @@ from generator.pack.load import build_from_document
 from generator.pack.model import Build, Pack
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn, build_models
+from generator.rules.decided import decided_deck
 from generator.rules.params import parameter
 from generator.share.codes import dump_build
 from generator.core.yamlio import Document, parse_yaml
@@ -273,7 +274,7 @@ class Op:
 
 
 OPS = ("view", "add", "remove", "deck", "add_char", "remove_char", "rename_char", "set_name", "set_limit", "move_char",
-       "set_notes")
+       "set_notes", "fill_deck")
 
 
 def _whole(value):
@@ -377,6 +378,13 @@ def apply_op(doc: dict, op: Op, pack: Pack, cleaned: bool = False) -> dict:
         _add(doc, op, pack, chars, char_at)
     elif op.op == "remove":
         _remove(op, side, char_at)
+    elif op.op == "fill_deck":  # the one legal deck its base card leaves (rules/decided.py)
+        char = char_at(op.char)
+        decided = decided_deck(pack, doc["side"], char.get(base.key)) if isinstance(char.get(base.key), str) else None
+        if decided is None:
+            raise _bad("this character's deck is not decided by its choice", "op", op.char,
+                       fix="add the deck's cards from the list")
+        char["deck"] = dict(decided.deck)
     elif op.op == "deck":
         char = char_at(op.char)
         if not side.deck:

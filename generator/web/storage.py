@@ -21,6 +21,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from generator.core.errors import InputError, Location, Problem
 
 SUFFIX = ".yaml"
@@ -193,7 +195,6 @@ class Builds:
             raise _problem("builds.missing", f"no saved build `{stem}`", stem, status=404) from None
 
     def entries(self, pack_id: str | None = None) -> list[Entry]:
-        import yaml
         root = self.ensure()
         out = []
         for path in sorted(root.glob("*" + SUFFIX)):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from generator.core.errors import InputError
 from generator.pack.model import Pack
+from generator.rules.decided import decided_deck
 from generator.rules.engine import validate_build
 from generator.rules.params import parameter
 from generator.core.report import Report, Violation
@@ -57,6 +58,7 @@ class CharView:
     slots_total: int | None = None
     violations: list = field(default_factory=list)
     deck_violations: list = field(default_factory=list)
+    fill: str | None = None  # the one legal deck its base card leaves, in words, when the deck is not it yet
 
 
 @dataclass
@@ -240,6 +242,10 @@ def _char_view(pack: Pack, doc: dict, i: int, char: dict, targets: dict, report:
         if totals is not None:
             cv.points = character_points(totals, i, name)
     cv.slots_used, cv.slots_total = _slots(pack, bases, equipment)
+    chosen = char.get(base.key)
+    decided = decided_deck(pack, doc["side"], chosen) if side.deck and isinstance(chosen, str) else None
+    if decided is not None and char.get("deck") != decided.deck:
+        cv.fill = decided.words(pack)
     return cv
 
 
@@ -247,9 +253,9 @@ def character_stats(report: Report, index: int, name: str) -> dict:
     """A character's numbers in the report, keyed by position (`characters[0]`, newer
     reports) or by name (older ones); only the numbers, not the name it carries."""
     stats = report.stats or {}
-    for key in (f"characters[{index}]", index, name):
-        if key in stats and isinstance(stats[key], dict):
-            return {k: v for k, v in stats[key].items() if isinstance(v, int) and not isinstance(v, bool)}
+    for where in (f"characters[{index}]", index, name):
+        if where in stats and isinstance(stats[where], dict):
+            return {k: v for k, v in stats[where].items() if isinstance(v, int) and not isinstance(v, bool)}
     return {}
 
 

@@ -9,38 +9,65 @@ May import: as export (core, grids, pack, rules, maps, share, render, export).""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Protocol, cast
 
 from generator.export.profile_table import PROFILES
+
+if TYPE_CHECKING:
+    from generator.export.options import BuildOptions
+    from generator.pack.model import Build, Pack
+    from generator.render.cards.faces import CardFace, CardShared
+    from generator.render.cards.redraw import SheetMemory
 
 
 @dataclass
 class ProfileJob:
     """One part of one profile to make."""
-    pack: Any
-    build: Any
+    pack: Pack
+    build: Build | None
     stem: str | None            # the build file's name, which the outputs are named after
     out: Path
-    opt: Any                    # export.options.BuildOptions
+    opt: BuildOptions
     part: str                   # one of the profile's parts
-    timed: Callable             # build's line-maker: timed(path, fn, *args, **kw) -> "wrote …"
-    faces: list | None = None   # the `cards` part's faces, made once (kit.build_faces / pack_faces)
-    shared: Any = None          # their CardShared
+    timed: Callable[..., str]   # build's line-maker: timed(path, fn, *args, **kw) -> "wrote …"
+    faces: list[CardFace] | None = None  # the `cards` part's faces, made once (kit.build_faces / pack_faces)
+    shared: CardShared | None = None     # their CardShared
     low_contrast: list = field(default_factory=list)  # text below the contrast it needs, read back
-    memory: Any = None          # pnp watch: render/cards/redraw.py's SheetMemory of the home cards.pdf
+    memory: SheetMemory | None = None    # pnp watch: the last home cards.pdf, to redraw only edited sheets
 
     def named(self, suffix: str, whole: str) -> str:
         """`<build>-<suffix>` for a build, else the whole pack's name."""
         return f"{self.stem}-{suffix}" if self.stem else whole
 
+    def card_faces(self) -> list[CardFace]:
+        """The `cards` part's faces, which build.py makes before the writer runs."""
+        if self.faces is None:
+            raise RuntimeError(f"the {self.part} part of a profile asked for card faces, which only `cards` has")
+        return self.faces
 
-def writer(name: str):
-    """The module that writes profile `name`; its NAME must be the table's (checked here, on
-    first use, and for every profile by tests/test_profiles.py)."""
+
+class ProfileWriter(Protocol):
+    """What each module of this package is: its profile's NAME and `write(job)`, yielding a line
+    per output. mypy holds every module to it (the list at the end of this file)."""
+    @property
+    def NAME(self) -> str: ...
+    def write(self, job: ProfileJob) -> Iterator[str]: ...
+
+
+def writer(name: str) -> ProfileWriter:
+    """The module that writes profile `name` (loaded on first use, so a build imports only its
+    own profile's drawing code); its NAME must be the table's (checked here, and for every
+    profile by tests/test_profiles.py)."""
     module = importlib.import_module(f"{__name__}.{PROFILES[name].module}")
     if getattr(module, "NAME", None) != name:
         raise RuntimeError(f"{module.__name__} declares NAME {getattr(module, 'NAME', None)!r}, "
                            f"but export/profile_table.py routes `{name}` to it")
-    return module
+    return cast(ProfileWriter, module)
+
+
+if TYPE_CHECKING:  # every writer module, held to ProfileWriter by mypy (never imported at run time)
+    from generator.export.profiles import cut, dtc, gutterfold, home, png, print_shop, printplaygames, tts
+    WRITERS: tuple[ProfileWriter, ...] = (cut, dtc, gutterfold, home, png, print_shop, printplaygames, tts)

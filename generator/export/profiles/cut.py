@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
 from generator.export.cut import export_cut
+
+if TYPE_CHECKING:
+    from generator.export.profiles import ProfileJob
 
 NAME = "cut"
 
 
-def write(job):
+def write(job: ProfileJob) -> Iterator[str]:
     opt = job.opt
     machine = opt.cut or "silhouette"
     folder = job.out / job.named(f"cut-{machine}", f"cut-{machine}")

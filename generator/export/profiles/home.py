@@ -4,17 +4,22 @@ independent (build.py runs them in worker processes)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
 from generator.render.cards.sheets import write_calibration, write_home_sheets
 from generator.render.maps.document import build_maps_pdf
 from generator.render.pieces.document import build_pieces_pdf
 from generator.render.rulebook.book import build_rulebook_pdf
-from generator.render.rulebook.quickref import (build_quick_reference_pdf, has_quick_reference,
-                                                reference_card_has_lines)
+from generator.render.rulebook.quickref import build_quick_reference_pdf, has_quick_reference, reference_card_has_lines
+
+if TYPE_CHECKING:
+    from generator.export.profiles import ProfileJob
 
 NAME = "home"
 
 
-def write(job):
+def write(job: ProfileJob) -> Iterator[str]:
     """The lines of `job.part`; a whole-pack part the build lacks makes nothing."""
     pack, build, opt, out = job.pack, job.build, job.opt, job.out
     if job.part == "cards":
@@ -33,9 +38,10 @@ def write(job):
                         back_offset=opt.back_offset)
     elif job.part == "maps" and pack.map_files and not build:
         yield job.timed(out / "maps.pdf", build_maps_pdf, pack, out / "maps.pdf", paper=opt.paper,
-                        low_contrast=job.low_contrast)
+                        low_contrast=job.low_contrast, ink=opt.ink)
     elif job.part == "rulebook" and pack.rule_files and not build:
-        yield job.timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper)
+        yield job.timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper,
+                        ink=opt.ink)
         if has_quick_reference(pack):
             yield job.timed(out / "quick-reference.pdf", build_quick_reference_pdf, pack,
                             out / "quick-reference.pdf", paper=opt.paper)

@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.core import staging
 from generator.export.raster import export_tts
 from generator.export.tts_save import save_name, write_tts_save
 from generator.render.maps.document import export_map_pngs
+
+if TYPE_CHECKING:
+    from generator.export.profiles import ProfileJob
 
 NAME = "tts"
 
@@ -24,7 +29,7 @@ def _inside(fn, *args, **kw):
         return fn(*args, **kw)
 
 
-def write(job):
+def write(job: ProfileJob) -> Iterator[str]:
     pack, final = job.pack, job.out / "tts"
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=staging.temp_prefix(final.name), dir=final.parent))

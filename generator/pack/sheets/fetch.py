@@ -108,6 +108,7 @@ def download(url: str, file: str, timeout: float, limit: int) -> bytes:
     # deferred: urllib.request loads ssl and http (~15 ms), which only a fetch uses, while every
     # pack load passes through this module
     import urllib.error
+    # deferred: urllib loads only when a published sheet is downloaded
     import urllib.request
 
     where = Location(file)

@@ -312,6 +312,7 @@ def _prescan_ods(archive: zipfile.ZipFile, file: str) -> dict:
 
 
 def _calamine_tables(raw: bytes, file: str, kind: str, prescan: dict) -> list[Table]:
+    # deferred: calamine loads only when a spreadsheet is read
     import python_calamine as calamine
 
     try:

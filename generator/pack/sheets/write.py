@@ -195,6 +195,7 @@ def csv_bytes(sheet: SheetData) -> bytes:
 
 def xlsx_bytes(sheets: list[SheetData]) -> bytes:
 
+    # deferred: openpyxl loads only when an .xlsx file is written
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font
     from openpyxl.utils import get_column_letter

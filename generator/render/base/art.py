@@ -46,6 +46,7 @@ class ArtLibrary:
                 raise ValueError(f"the file is {path.stat().st_size:,} bytes; art files above "
                                  f"{MAX_ART_BYTES:,} bytes are refused")
             if suffix == ".svg":
+                # deferred: svglib (and lxml) load only when SVG art is drawn
                 from svglib.svglib import svg2rlg
                 source = path.read_text(encoding="utf-8", errors="replace")
                 if _SVG_ENTITY.search(source):
@@ -76,6 +77,7 @@ class ArtLibrary:
                     raise _blank(card, relative, "the SVG draws nothing (no shape svglib can draw)")
                 item = ("svg", drawing, drawing.width, drawing.height)
             elif suffix in (".png", ".jpg", ".jpeg"):
+                # deferred: Pillow loads only when an image is made or read
                 from PIL import Image
                 from reportlab.lib.utils import ImageReader
                 with Image.open(path) as img:

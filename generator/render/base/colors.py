@@ -27,6 +27,15 @@ def tint(color: str, amount: float = 0.2) -> str:
     return "#" + "".join(f"{v:02x}" for v in mixed)
 
 
+def shade(color: str, amount: float = 0.2) -> str:
+    """Mix a #rrggbb colour with black (amount 0..1 of black) to the nearest #rrggbb."""
+    color = str(color).lstrip("#")
+    if len(color) != 6:
+        return "#" + color
+    mixed = [round(int(color[i:i + 2], 16) * (1 - float(amount))) for i in (0, 2, 4)]
+    return "#" + "".join(f"{v:02x}" for v in mixed)
+
+
 def strength(color: str, amount: float) -> Color:
     """The colour at `amount` of its strength on white (0 white, 1 the colour), unrounded."""
     c = HexColor(color)

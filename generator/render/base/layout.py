@@ -22,14 +22,14 @@ from generator.grids import squaregrid
 from generator.pack.model import CARD_SIZES_MM, CardSize
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
-from generator.render.base.colors import tint
+from generator.render.base.colors import shade, tint
 # the sandbox and its bounds live in sandbox.py; these names are read from here too
 from generator.render.base.sandbox import (MAX_RENDERED_CHARS, MAX_VALUE_CHARS, SAFE_ATTRIBUTE_MEMO,  # noqa: F401
                                            BoundedSandbox, TemplateBudget, counted_filters, run_within_budget)
 
 
 # the element kinds a layout may use; each is drawn by its module in generator.render.cards.elements
-ELEMENT_KINDS = ("box", "line", "text", "icon", "stats", "image", "hexshape", "squares")
+ELEMENT_KINDS = ("box", "line", "text", "icon", "stats", "image", "hexshape", "squares", "pattern")
 
 
 # One element of a card layout: the fields every kind may use (each kind reads its own FIELDS,
@@ -52,7 +52,7 @@ class Element(BaseModel):
     stroke_width: float = Field(default=0.3, ge=0, le=5)
     radius: float = Field(default=0, ge=0, le=50)
     text: str | None = None
-    font: Literal["regular", "bold", "italic", "bold-italic"] = "regular"
+    font: Literal["regular", "bold", "italic", "bold-italic", "display"] = "regular"
     size: float = Field(default=8, gt=0, le=200)
     min_size: float | None = Field(default=None, gt=0, le=200)
     align: Literal["left", "center", "right"] = "left"
@@ -157,6 +157,7 @@ def make_environment() -> ImmutableSandboxedEnvironment:
                          trim_blocks=False, lstrip_blocks=False)
     env.filters["signed"] = lambda v: f"+{v}" if isinstance(v, int) and v > 0 else str(v)
     env.filters["tint"] = tint
+    env.filters["shade"] = shade
     env.filters["area_cells"] = area_cells
     counted_filters(env)
     return env

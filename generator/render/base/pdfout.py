@@ -46,10 +46,7 @@ class FlatCanvas(rl_canvas.Canvas):
     """A canvas that compresses each page's stream as the page closes. ReportLab keeps every
     page's drawing commands as text until `save()` and compresses them there; a 50,000-card
     deck held some 400 MB of them. The stream is compressed by the same zlib call with the same
-    input, and written under the same dictionary, so the file's bytes do not change.
-    `page_log` (render/base/pdfpatch.py's PageLog), when set, notes each finished page."""
-
-    page_log = None
+    input, and written under the same dictionary, so the file's bytes do not change."""
 
     def showPage(self):
         super().showPage()
@@ -60,8 +57,6 @@ class FlatCanvas(rl_canvas.Canvas):
             stream.content = zlib.compress(code.encode("utf8") if isinstance(code, str) else code)
             stream.__Comment__ = "page stream"
             page.Contents, page.stream = stream, None
-        if self.page_log is not None:
-            self.page_log.page_done(self)
 
 
     def page_drawing(self) -> tuple:

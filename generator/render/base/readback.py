@@ -2,9 +2,11 @@
 
 For the contrast check of pages drawn whole (map sheets and overviews): the page's objects
 are walked in painting order; every filled path is kept with its outline (a polygon in page
-points, curves by their end points) and fill colour; every text object is judged against the
-last fill whose outline holds the middle of the text (paper white when none does; nothing
-when that paint is an image, a shading or see-through). Card faces are judged element by
+points, curves by their end points), its clipping paths and fill colour; every text object is
+judged against the last fill whose outline, inside its clipping paths, holds the middle of the
+text (paper white when none does; nothing when that paint is an image, a shading or
+see-through). A fill cut off by a clip (a map cell at the edge of a sheet's window, a band
+clipped to its cell) does not count where it is not painted. Card faces are judged element by
 element instead (render/cards/ink.py).
 """
 
@@ -38,16 +40,15 @@ def fill_color(raw) -> RGB | None:
     return (r.value / 255, g.value / 255, b.value / 255)
 
 
-def _outline(obj) -> list[list[tuple[float, float]]]:
-    """The path's subpaths as polygons in page points."""
-    m = pdfium_c.FS_MATRIX()
-    pdfium_c.FPDFPageObj_GetMatrix(obj.raw, m)
-    polys, current = [], []
-    for i in range(pdfium_c.FPDFPath_CountSegments(obj.raw)):
-        seg = pdfium_c.FPDFPath_GetPathSegment(obj.raw, i)
+def _polygons(segments, m=None) -> list[list[tuple[float, float]]]:
+    """Path segments as polygons (a new one at every move), through the matrix `m` if given."""
+    polys: list = []
+    current: list = []
+    for seg in segments:
         x, y = ctypes.c_float(), ctypes.c_float()
         pdfium_c.FPDFPathSegment_GetPoint(seg, x, y)
-        point = (m.a * x.value + m.c * y.value + m.e, m.b * x.value + m.d * y.value + m.f)
+        point = (x.value, y.value) if m is None else (m.a * x.value + m.c * y.value + m.e,
+                                                       m.b * x.value + m.d * y.value + m.f)
         if pdfium_c.FPDFPathSegment_GetType(seg) == pdfium_c.FPDF_SEGMENT_MOVETO and current:
             polys.append(current)
             current = []
@@ -55,6 +56,25 @@ def _outline(obj) -> list[list[tuple[float, float]]]:
     if current:
         polys.append(current)
     return polys
+
+
+def _outline(obj) -> list[list[tuple[float, float]]]:
+    """The path's subpaths as polygons in page points."""
+    m = pdfium_c.FS_MATRIX()
+    pdfium_c.FPDFPageObj_GetMatrix(obj.raw, m)
+    return _polygons((pdfium_c.FPDFPath_GetPathSegment(obj.raw, i)
+                      for i in range(pdfium_c.FPDFPath_CountSegments(obj.raw))), m)
+
+
+def _clips(obj) -> list[list[list[tuple[float, float]]]]:
+    """The object's clipping paths (PDFium gives them in page points); a point is painted only
+    inside every one of them."""
+    clip = pdfium_c.FPDFPageObj_GetClipPath(obj.raw)
+    if not clip:
+        return []
+    return [_polygons(pdfium_c.FPDFClipPath_GetPathSegment(clip, i, j)
+                      for j in range(pdfium_c.FPDFClipPath_CountPathSegments(clip, i)))
+            for i in range(pdfium_c.FPDFClipPath_CountPaths(clip))]
 
 
 def _inside(polys, x: float, y: float) -> bool:
@@ -71,7 +91,7 @@ def _inside(polys, x: float, y: float) -> bool:
 
 def text_on_paint(page) -> list[TextOnPaint]:
     """Every visible text object of a page and the flat colour under its middle."""
-    paints: list = []  # (bounds, outline or None for a plain box, colour or None)
+    paints: list = []  # (bounds, outline or None for a plain box, colour or None, clipping paths)
     out = []
     for obj in page.get_objects(max_depth=1):
         bounds = obj.get_bounds()
@@ -79,9 +99,9 @@ def text_on_paint(page) -> list[TextOnPaint]:
             fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
             pdfium_c.FPDFPath_GetDrawMode(obj.raw, fill_mode, stroke)
             if fill_mode.value:
-                paints.append((bounds, _outline(obj), fill_color(obj.raw)))
+                paints.append((bounds, _outline(obj), fill_color(obj.raw), _clips(obj)))
         elif obj.type in (pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_SHADING, pdfium_c.FPDF_PAGEOBJ_FORM):
-            paints.append((bounds, None, None))
+            paints.append((bounds, None, None, _clips(obj)))
         elif obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT:
             if pdfium_c.FPDFTextObj_GetTextRenderMode(obj.raw) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
                 continue
@@ -89,9 +109,12 @@ def text_on_paint(page) -> list[TextOnPaint]:
             if color is None:
                 continue
             x, y = (bounds[0] + bounds[2]) / 2, (bounds[1] + bounds[3]) / 2
+            if not all(_inside(clip, x, y) for clip in _clips(obj)):
+                continue  # clipped away (a label of a cell cut off at the edge of a map sheet's window)
             under: RGB | None = (1.0, 1.0, 1.0)
-            for (l, b, r, t), outline, paint in reversed(paints):
-                if l <= x <= r and b <= y <= t and (outline is None or _inside(outline, x, y)):
+            for (l, b, r, t), outline, paint, clips in reversed(paints):
+                if l <= x <= r and b <= y <= t and (outline is None or _inside(outline, x, y)) \
+                        and all(_inside(clip, x, y) for clip in clips):
                     under = paint
                     break
             if under is not None:

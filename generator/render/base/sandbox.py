@@ -313,7 +313,7 @@ def _check_method(obj, args, kwargs) -> None:
 # a generator (whose items are counted as they are drawn): their first value is not walked
 _LIGHT_FILTERS = frozenset(["length", "count", "first", "default", "d", "attr", "abs", "int", "float", "round",
                             "bool", "items", "batch", "slice", "map", "select", "reject", "selectattr", "rejectattr",
-                            "signed", "tint", "area_cells"])
+                            "signed", "tint", "shade", "area_cells"])
 
 
 def counted_filters(env) -> None:

@@ -22,8 +22,11 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from importlib.util import find_spec
+
 from generator.core.errors import InputError, Location, Problem
-from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR
+from generator.core.extras import install_line
+from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR
 
 ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff]")  # letters that join
 INVISIBLE = re.compile("[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
@@ -43,6 +46,7 @@ def strip_invisible(text: str) -> tuple[str, list[str]]:
 @functools.lru_cache(maxsize=64)
 def font_coverage(font_name: str) -> frozenset:
     """Code points a registered TrueType font can draw."""
+    # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfbase import pdfmetrics
     return frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
 
@@ -58,7 +62,7 @@ STYLE_NAMES = {0: "regular", 1: "bold", 2: "italic", 3: "bold-italic"}
 
 def missing_glyphs(fitter, text: str, font: str = "regular") -> dict[str, list[str]]:
     """Per font style, the characters of `text` that style's font cannot draw."""
-    style_of = {REGULAR: "regular", BOLD: "bold", ITALIC: "italic", BOLD_ITALIC: "bold-italic"}
+    style_of = {REGULAR: "regular", BOLD: "bold", ITALIC: "italic", BOLD_ITALIC: "bold-italic", DISPLAY: "display"}
     # fast path, exact: every run is a piece of the text, so when all four styles draw every
     # character of the text there is nothing to report (this runs for every text of every card)
     common = common_coverage(tuple(sorted(set(fitter.family.values()))))
@@ -98,7 +102,6 @@ def unmatched_markup(styler, text: str) -> str | None:
 
 # ---- right to left ---------------------------------------------------------------------
 
-RTL_EXTRA = "pnp-generator[rtl]"
 
 
 @functools.lru_cache(maxsize=1)
@@ -107,7 +110,6 @@ def rtl_available() -> bool:
     text, so the default install leaves them out); text that needs them stops the build with
     a message naming the card (render/cards/text_checks.py) instead of printing in the wrong
     order."""
-    from importlib.util import find_spec
     return find_spec("bidi") is not None and find_spec("arabic_reshaper") is not None
 
 
@@ -123,7 +125,7 @@ def _rtl_import_error(text: str) -> InputError:
     return InputError([Problem("text.rtl", f"the text “{text[:40]}” reads right to left, and putting it in print "
                                "order needs python-bidi and arabic-reshaper, which this install does not have",
                                Location("(text)"), found=text[:60], expected="the `rtl` extra installed",
-                               fix=f"pipx install '{RTL_EXTRA}'")])
+                               fix=f"add the `rtl` extra: {install_line('rtl')}")])
 
 
 def shape_arabic(text: str) -> str:
@@ -188,6 +190,7 @@ def visual_words(words: list, text_of) -> list:
 def rtl_text(text: str) -> str:
     """The characters of a right-to-left word in visual order (python-bidi)."""
     try:
+        # deferred: the `rtl` extra, imported only for right-to-left text
         from bidi import get_display
     except ModuleNotFoundError:
         raise _rtl_import_error(text) from None

@@ -19,7 +19,7 @@ import pyphen
 from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
 
 from generator.render.base.colors import hex_color
-from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_fonts
+from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR, register_fonts
 from generator.render.base.icons import known_icons
 from generator.render.base.scripts import ARABIC, has_rtl, rtl_text, shape_arabic, visual_words
 
@@ -42,18 +42,22 @@ class Style:
     bold: bool = False
     italic: bool = False
     keyword: bool = False
+    display: bool = False  # a title's text: the display face whatever its emphasis
     font: str = field(init=False, compare=False, repr=False)  # read for every run measured and placed
 
     def __post_init__(self):
-        if self.bold or self.keyword:
+        if self.display:
+            font = DISPLAY
+        elif self.bold or self.keyword:
             font = BOLD_ITALIC if self.italic else BOLD
         else:
             font = ITALIC if self.italic else REGULAR
         object.__setattr__(self, "font", font)
 
 
-# The eight styles a run can have, made once (every run of every card text takes one).
-STYLES = {(b, i, k): Style(b, i, k) for b in (False, True) for i in (False, True) for k in (False, True)}
+# The sixteen styles a run can have, made once (every run of every card text takes one).
+STYLES = {(b, i, k, d): Style(b, i, k, d) for b in (False, True) for i in (False, True) for k in (False, True)
+          for d in (False, True)}
 
 
 # Runs, lines and layouts are named tuples rather than frozen dataclasses: a card's text makes
@@ -110,7 +114,7 @@ class TextStyler:
         text = text.replace("\r\n", "\n").strip()
         if self.not_plain_re.search(text) or ARABIC.search(text):
             return self._tokenized(text, font)
-        style = STYLES[("bold" in font, "italic" in font, False)]
+        style = STYLES[("bold" in font, "italic" in font, False, font == "display")]
         paragraphs = []
         for line in text.split("\n"):
             words = line.split()
@@ -124,8 +128,9 @@ class TextStyler:
         paragraphs: list[list[list[Run]]] = [[]]
         word: list[Run] = []
         base_bold, base_italic = "bold" in font, "italic" in font  # the element's font
+        display = font == "display"
         marked_bold = marked_italic = False  # markup adds emphasis; it never removes the base
-        plain, keyword = STYLES[(base_bold, base_italic, False)], STYLES[(base_bold, base_italic, True)]
+        plain, keyword = STYLES[(base_bold, base_italic, False, display)], STYLES[(base_bold, base_italic, True, display)]
         # every run is a piece of the text: with no Arabic letter in it, no run needs shaping
         shape = shape_arabic if ARABIC.search(text) else None
         icons = self.icons
@@ -151,7 +156,7 @@ class TextStyler:
                 else:
                     marked_italic = not marked_italic
                 bold, italic = base_bold or marked_bold, base_italic or marked_italic
-                plain, keyword = STYLES[(bold, italic, False)], STYLES[(bold, italic, True)]
+                plain, keyword = STYLES[(bold, italic, False, display)], STYLES[(bold, italic, True, display)]
         if word:
             paragraphs[-1].append(word)
         return [p for p in paragraphs if p]
@@ -180,6 +185,7 @@ class TextFitter:
         fonts = fonts or {}  # a pack's own TTFs by style, already registered
         self.family = {REGULAR: fonts.get("regular", REGULAR), BOLD: fonts.get("bold", BOLD),
                        ITALIC: fonts.get("italic", ITALIC), BOLD_ITALIC: fonts.get("bold-italic", BOLD_ITALIC)}
+        self.family[DISPLAY] = fonts.get("display", self.family[BOLD])  # titles: the display face, else bold
         self.regular = self.family[REGULAR]
         self.styler = TextStyler(keywords, icons)
         self.hyphenator = pyphen.Pyphen(lang=lang) if lang in pyphen.LANGUAGES else None

@@ -18,7 +18,7 @@ from generator.pack.load import pack_font_paths
 from generator.pack.model import Card, Pack
 from generator.render.base.art import ArtLibrary
 from generator.render.base.colors import hex_color
-from generator.render.base.fonts import BOLD, BOLD_ITALIC, ITALIC, REGULAR, register_pack_fonts
+from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR, register_pack_fonts
 from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.layout import Element, Layout, LayoutSet, run_within_budget
 from generator.render.base.pack_icons import pack_icons
@@ -28,7 +28,7 @@ from generator.render.cards.elements.box import MAX_BLEED_MM
 from generator.render.cards.fit import check_inside, layout_fits, wrong_size
 from generator.render.rulebook.quickref import reference_card_context
 
-FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC}
+FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC, "display": DISPLAY}
 
 
 class BadColour(ValueError):
@@ -68,7 +68,8 @@ class CardShared:
         self.fitter = TextFitter(names, fonts=self.fonts, icons=known_icons() + sorted(self.custom_icons))
         self.notes: set[str] = set()  # things changed on the way to print, told after the build
         self.base_context = {
-            "pack": {"id": pack.spec.id, "name": pack.spec.name, "version": pack.spec.version},
+            "pack": {"id": pack.spec.id, "name": pack.spec.name, "version": pack.spec.version,
+                     "emblem": pack.spec.emblem, "back_pattern": pack.spec.back_pattern},
             "stats": {k: v for k, v in pack.spec.stats.items()},
             "keywords": {k: v for k, v in pack.spec.keywords.items()},
         }

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import io
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pypdfium2 as pdfium
@@ -92,7 +93,7 @@ def face_ink(shared: CardShared, faces: list[CardFace]) -> list[FaceInk | None]:
         try:
             for element in layout.frame + layout.elements:
                 canvas.setPageSize(((size[0] + 2 * b) * mm, (size[1] + 2 * b) * mm))
-                run_within_budget(lambda: painter.draw_element(element, layout, ctx, b * mm, b * mm))
+                run_within_budget(partial(painter.draw_element, element, layout, ctx, b * mm, b * mm))
                 page = canvas.page_drawing()
                 if page in kept:  # drawn alike before (a frame, a label, a card's kit copy): read once
                     canvas.discard_page()

@@ -1,6 +1,7 @@
 """`pnp watch`'s quick path for cards.pdf: an edit to some cards redraws only the sheets they
-are on (fronts and backs) and splices those pages into the last file, which comes out
-byte-identical to a whole new build (render/base/pdfpatch.py says how, and what it refuses)."""
+are on (fronts and backs), in a small document of their own, and puts those pages in place of
+the old ones (render/base/pdfsplice.py, through pikepdf): every page is the same as a whole new
+build's, pixel for pixel, though the file's bytes are not."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.files import atomic_output
 from generator.render.base.pdfout import new_canvas
-from generator.render.base.pdfpatch import PageLog, SavedPdf, new_objects, same_objects, same_state, seed
+from generator.render.base.pdfsplice import splice_pages
 from generator.render.base.sheets import load_sheet
 from generator.render.cards.faces import CardFace, CardPainter
 from generator.render.cards.sheets import draw_home_sheet, home_document, home_plans
@@ -37,48 +38,43 @@ def _face_key(face: CardFace):
 
 @dataclass
 class Redrawn:
-    """What a quick rebuild did: the sheets redrawn (1-based), the changed faces on them and
-    how many pages changed."""
+    """What a quick rebuild did: the sheets redrawn (1-based), the changed faces on them, how
+    many pages were drawn again and how many the file has."""
     sheets: list[int]
     faces: list[CardFace]
-    pages_changed: int
+    pages_redrawn: int
     pages: int
 
 
 class SheetMemory:
-    """The last cards.pdf of a watch session: its bytes by object, the document state after
-    each page, each sheet's faces and the cards their layouts named (`name_of`)."""
+    """The last cards.pdf of a watch session: its bytes, each sheet's faces and the cards
+    their layouts named (`name_of`)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.reason = "no build yet"  # why the last quick rebuild was refused
-        self._log: PageLog | None = None
-        self._start = None
+        self.data: bytes | None = None
         self._lookups: list[set] = []
-        self.saved: SavedPdf | None = None
         self.documents: dict = {}  # the card files parsed by the last load (pack/load.py's load_pack)
 
     # ---- while write_home_sheets draws the whole document ----------------------------
     def begin(self, canvas, shared: CardShared) -> None:
         self._context = shared.base_context
-        self._log = canvas.page_log = PageLog()
-        self._start = self._log.start(canvas)
         self._lookups = []
-        self.saved = None
+        self.data = None
 
     def sheet_done(self, looked_up: set) -> None:
         self._lookups.append(set(looked_up))
 
     def remember(self, canvas, data: bytes, out: Path, plans: list, options: tuple) -> None:
-        """After the save: the sheets' plans (render/cards/sheets.py's home_plans)."""
+        """After the save: the file and the sheets' plans (render/cards/sheets.py's home_plans)."""
         faces = [f for *_, chunk in plans for f in chunk]
         self.plans = plans
-        doc = canvas._doc
-        self.saved = SavedPdf(data, doc)
-        self.contents = [page.Contents.__InternalName__ for page in doc.Pages.pages]
+        self.data = data
         self.out, self.options = Path(out), options
+        self.pages = len(plans) * (1 if options[1] == "none" else 2)
         self.keys = [_face_key(f) for f in faces]  # in the order of the sheets
         self.names = {f.card.id: f.card.name for f in faces if f.card is not None}
-        self.log, self.start, self.lookups = self._log, self._start, self._lookups
+        self.lookups = self._lookups
         self.context = self._context
 
     # ---- an edit ---------------------------------------------------------------------
@@ -91,8 +87,8 @@ class SheetMemory:
                duplex: str = "long-edge", back_offset=(0.0, 0.0), title: str | None = None) -> Redrawn | None:
         """Write `out` redrawing only the sheets whose cards changed, or None (and `reason`)
         when the whole document must be built: nothing remembered, other options, another
-        number of cards, or a changed sheet that uses something no page before it did."""
-        if self.saved is None:
+        number of cards or of pages."""
+        if self.data is None:
             return self._refuse("no earlier build in this session")
         if Path(out) != self.out or (sheet, duplex, tuple(back_offset), title) != self.options:
             return self._refuse("other options than the last build")
@@ -101,45 +97,36 @@ class SheetMemory:
         spec = load_sheet(sheet)
         plans = home_plans(pack, faces, spec, duplex, back_offset)
         per_sheet = 1 if duplex == "none" else 2
-        if len(plans) * per_sheet != len(self.contents):
+        if len(plans) * per_sheet != self.pages:
             return self._refuse("another number of pages")
         keys = [_face_key(f) for *_, chunk in plans for f in chunk]
         changed, edited = self._changed_sheets(plans, keys, shared.base_context != self.context)
-        c = new_canvas(io.BytesIO(), *home_document(pack, faces, spec, duplex, plans, title))
-        painter = CardPainter(c, shared)
-        pages: dict[int, object] = {}
         lookups: dict[int, set] = {}  # the cards each redrawn sheet's layouts named
-        for n in changed:
-            first = (n - 1) * per_sheet
-            before = self.log.states[first - 1] if first else self.start
-            known = seed(c, self.saved.doc, before, first + 1)
-            painter.forms |= known
-            painter.icons.defined |= {k for k in known if k.startswith("icon-")}
-            log = c.page_log = PageLog()
-            shared.looked_up.clear()
-            draw_home_sheet(c, painter, spec, plans, n, duplex)
-            lookups[n] = set(shared.looked_up)
-            problem = self._differs(c, log, first, before[0])
-            if problem:
-                return self._refuse(f"sheet {n} {problem}")
-            for i, page in enumerate(c._doc.Pages.pages[-per_sheet:]):
-                pages[first + i] = page.Contents
-        saved = self.saved
-        new_chunks = {self.contents[i]: saved.object_bytes(self.contents[i], s) for i, s in pages.items()}
-        changed_pages = sum(saved.replace(name, chunk) for name, chunk in new_chunks.items())
-        with atomic_output(out) as tmp:
-            Path(tmp).write_bytes(saved.data())
+        if changed:
+            buffer = io.BytesIO()
+            c = new_canvas(buffer, *home_document(pack, faces, spec, duplex, plans, title))
+            painter = CardPainter(c, shared)
+            for n in changed:
+                shared.looked_up.clear()
+                draw_home_sheet(c, painter, spec, plans, n, duplex)
+                lookups[n] = set(shared.looked_up)
+            c.save()
+            places = {k * per_sheet + i: (n - 1) * per_sheet + i
+                      for k, n in enumerate(changed) for i in range(per_sheet)}
+            self.data = splice_pages(self.data, buffer.getvalue(), places)
+            with atomic_output(out) as tmp:
+                Path(tmp).write_bytes(self.data)
         self.keys = keys
         for n, named in lookups.items():
             self.lookups[n - 1] = named
         self.names = {f.card.id: f.card.name for f in faces if f.card is not None}
         self.context, self.plans = shared.base_context, plans
         self.reason = ""
-        return Redrawn(changed, edited, changed_pages, len(self.contents))
+        return Redrawn(changed, edited, len(changed) * per_sheet, self.pages)
 
     def forget(self, reason: str) -> None:
         """Drop the last file: the next build is whole."""
-        self.saved, self.reason = None, reason
+        self.data, self.reason = None, reason
 
     def _refuse(self, reason: str) -> None:
         self.reason = reason
@@ -159,17 +146,3 @@ class SheetMemory:
                 edited.extend(here)
             i += len(chunk)
         return sheets, edited
-
-    def _differs(self, c, log: PageLog, first: int, counter: int) -> str:
-        """Why the sheet just redrawn cannot replace its old pages ('' when it can)."""
-        made = new_objects(c._doc, counter)
-        old_after = self.log.states[first + len(log.states) - 1][0]
-        old = [self.saved.doc.numberToId[k] for k in range(counter + 1, old_after + 1)]
-        if made != old or not same_objects(c._doc, self.saved.doc, made):
-            return "makes other objects (a form, image or font first used there)"
-        for i, (resources, state) in enumerate(zip(log.resources, log.states)):
-            if resources != self.log.resources[first + i]:
-                return "uses other page resources (forms, images, transparency)"
-            if not same_state(state, self.log.states[first + i]):
-                return "uses characters or fonts first used there"
-        return ""

@@ -3,7 +3,7 @@ and the duplex calibration page."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -233,19 +233,35 @@ CAL_ARM_MM = 25.0  # the back's cross reaches past both fine scales
 CAL_CROSS_PT = 0.6  # thin enough to read to a quarter millimetre
 
 
-def _scale(c, along_x: bool, fixed: float, centre: float, count: int, step: float, every: int, label_at: float,
-           long_tick: float, short_tick: float, zero: bool = True) -> None:
-    """Ticks (mm) across a line: along x at height `fixed`, or along y at x `fixed`; a label
-    every `every` ticks, `label_at` mm to the side."""
-    for i in range(-count, count + 1):
-        pos = centre + i * step
-        tick = long_tick if i % every == 0 else short_tick
+@dataclass(frozen=True)
+class Scale:
+    """A calibration scale's ticks, in mm: `count` each side of 0, `step` apart, every `every`-th
+    one long and labelled (0 too, unless `zero` is False: the coarse scales cross there)."""
+    count: int
+    step: float
+    every: int
+    long_tick: float  # half the length of a labelled tick
+    short_tick: float
+    zero: bool = True
+
+
+COARSE = Scale(count=10, step=1.0, every=5, long_tick=3, short_tick=1.5, zero=False)  # -10 .. +10 mm
+FINE = Scale(count=CAL_FINE_HALF, step=0.5, every=6, long_tick=2.5, short_tick=1.2)  # -6 .. +6 mm
+
+
+def _scale(c, scale: Scale, *, along_x: bool, fixed: float, centre: float, label_at: float) -> None:
+    """A scale across a line: along x at height `fixed`, or along y at x `fixed`, its 0 at
+    `centre`; labels `label_at` mm to the side (negative: below, or left)."""
+    s = scale
+    for i in range(-s.count, s.count + 1):
+        pos = centre + i * s.step
+        tick = s.long_tick if i % s.every == 0 else s.short_tick
         if along_x:
             c.line(pos * mm, (fixed - tick) * mm, pos * mm, (fixed + tick) * mm)
         else:
             c.line((fixed - tick) * mm, pos * mm, (fixed + tick) * mm, pos * mm)
-        if i % every == 0 and (i or zero):
-            value = f"{i * step:+g}" if i else "0"
+        if i % s.every == 0 and (i or s.zero):
+            value = f"{i * s.step:+g}" if i else "0"
             if along_x:
                 c.drawCentredString(pos * mm, (fixed + label_at) * mm, value)
             else:
@@ -267,12 +283,12 @@ def write_calibration(pack: Pack, out: Path, sheet: str = DEFAULT_PAPER, duplex:
         c.setStrokeColor(HexColor("#000000"))
         c.setFont(REGULAR, 6)
         # labels of the vertical scale sit right of the horizontal one's end, clear of its labels
-        _scale(c, True, cy, cx, 10, 1.0, 5, -5.5, 3, 1.5, zero=False)
-        _scale(c, False, cx, cy, 10, 1.0, 5, 14, 3, 1.5, zero=False)
+        _scale(c, COARSE, along_x=True, fixed=cy, centre=cx, label_at=-5.5)
+        _scale(c, COARSE, along_x=False, fixed=cx, centre=cy, label_at=14)
         c.setLineWidth(0.2)
         c.setFont(REGULAR, 5)
-        _scale(c, True, cy - CAL_FINE_AT_MM, cx, CAL_FINE_HALF, 0.5, 6, -5, 2.5, 1.2)
-        _scale(c, False, cx - CAL_FINE_AT_MM, cy, CAL_FINE_HALF, 0.5, 6, -3.2, 2.5, 1.2)
+        _scale(c, FINE, along_x=True, fixed=cy - CAL_FINE_AT_MM, centre=cx, label_at=-5)
+        _scale(c, FINE, along_x=False, fixed=cx - CAL_FINE_AT_MM, centre=cy, label_at=-3.2)
         c.setFont(REGULAR, 6.5)
         c.drawCentredString(cx * mm, (cy - CAL_FINE_AT_MM - 9) * mm, "DX: fine scale, 0.5 mm ticks")
         c.drawRightString((cx - CAL_FINE_AT_MM - 1) * mm, (cy + 9) * mm, "DY: fine scale")

@@ -4,7 +4,8 @@ a note), markup balanced, and every character in the font it is set in."""
 from __future__ import annotations
 
 from generator.core.errors import InputError, Problem
-from generator.render.base.scripts import RTL_EXTRA, missing_glyphs, rtl_missing, strip_invisible, unmatched_markup
+from generator.core.extras import install_line
+from generator.render.base.scripts import missing_glyphs, rtl_missing, strip_invisible, unmatched_markup
 
 
 def checked_text(shared, e, layout, ctx, text: str) -> str:
@@ -22,7 +23,7 @@ def checked_text(shared, e, layout, ctx, text: str) -> str:
             "card.rtl", f"{name}: the `{e.id or 'text'}` text reads right to left, and putting it in print order "
             f"needs {lacking}, which this install does not have", layout.where(e) if from_layout else where_card,
             found=text[:60], expected="the `rtl` extra installed",
-            fix=f"pipx install '{RTL_EXTRA}' (or pip install python-bidi arabic-reshaper into the same environment)")])
+            fix=f"add the `rtl` extra: {install_line('rtl')}")])
     problem = unmatched_markup(shared.fitter.styler, text)
     if problem:
         from_layout = card is None or "*" not in "".join(str(v) for v in (card.text, card.flavour, card.name))

@@ -10,26 +10,18 @@ from typing import TYPE_CHECKING
 
 
 from generator.render.base.fonts import BOLD
+from generator.render.base.icons import IconSheet
 from generator.render.base.pdfout import MM
+from generator.render.maps.palette import (COLOUR, GRID_GREY, LABEL_GREY, OBSTACLE_FILL, PATTERN_GREY, Ink, Palette,
+                                           TerrainInk, set_fill, set_stroke, svg_colour)
 
 if TYPE_CHECKING:
     from generator.grids import hexgrid
     from generator.maps.model import HexMap
     from generator.render.maps.page import Frame
 
-
-
-GRID_GREY = 0.2
-
-
-LABEL_GREY = 0.35
-
-
-PATTERN_GREY = 0.4
-
-
-OBSTACLE_FILL = 0.62
-
+__all__ = ["GRID_GREY", "LABEL_GREY", "OBSTACLE_FILL", "PATTERN_GREY", "ZONE_DASHES", "Look", "cell_path",
+           "draw_label", "draw_pattern", "draw_rock", "draw_feature_icon", "label_mm", "paint_zones"]
 
 ZONE_DASHES = ([2.4, 1.4], [0.5, 1.1])  # mm; first zone dashed, second dotted
 
@@ -51,21 +43,24 @@ def _line(c, frame: Frame, a, b) -> None:
     c.line(*frame.pt(*a), *frame.pt(*b))
 
 
-def draw_pattern(c, frame: Frame, layout: hexgrid.Layout, h, pattern: str) -> None:
-    """Fill one hex with a low-ink greyscale pattern, clipped to the hex. Spacing follows
-    the hex size so a thumbnail looks like the full-size map."""
-    if pattern == "none":
+def draw_pattern(c, frame: Frame, layout: hexgrid.Layout, h, pattern: str, ink: TerrainInk | None = None) -> None:
+    """Fill one cell with its terrain's pattern, clipped to the cell: in the saver look a
+    low-ink grey pattern on the paper, in colour the terrain's fill with the pattern in a
+    darker shade of it. Spacing follows the cell size so a thumbnail looks like the full-size map."""
+    if pattern == "none" and (ink is None or ink.fill is None):
         return
-    # Every hex of a terrain carries the same clipped pattern: draw it once per document as
-    # a form at the first hex, then place copies, shifted, on the others.
+    # Every cell of a terrain carries the same clipped pattern: draw it once per document as
+    # a form at the first cell, then place copies, shifted, on the others.
     forms = c.__dict__.setdefault("_pnp_pattern_forms", {})
     key = (pattern, layout.orientation, round(layout.flat_to_flat, 4), round(frame.scale, 6))
+    if ink is not None and ink.fill is not None:
+        key += (ink.fill, ink.marks)
     ox, oy = frame.pt(*layout.center(h))
     if key not in forms:
         name = f"pattern{len(forms)}"
         reach = layout.size * frame.scale * MM * 1.2
         c.beginForm(name, ox - reach, oy - reach, ox + reach, oy + reach)
-        _pattern_at(c, frame, layout, h, pattern)
+        _pattern_at(c, frame, layout, h, pattern, ink)
         c.endForm()
         forms[key] = (name, ox, oy)
     name, fx, fy = forms[key]
@@ -75,14 +70,18 @@ def draw_pattern(c, frame: Frame, layout: hexgrid.Layout, h, pattern: str) -> No
     c.restoreState()
 
 
-def _pattern_at(c, frame: Frame, layout: hexgrid.Layout, h, pattern: str) -> None:
+def _pattern_at(c, frame: Frame, layout: hexgrid.Layout, h, pattern: str, ink: TerrainInk | None) -> None:
     f = layout.flat_to_flat
     big = layout.size * 1.2
     cx, cy = layout.center(h)
     c.saveState()
+    if ink is not None and ink.fill is not None:
+        set_fill(c, ink.fill)
+        c.drawPath(cell_path(c, frame, layout, h), stroke=0, fill=1)
     c.clipPath(cell_path(c, frame, layout, h), stroke=0, fill=0)
-    c.setStrokeGray(PATTERN_GREY)
-    c.setFillGray(PATTERN_GREY)
+    marks = ink.marks if ink is not None else PATTERN_GREY
+    set_stroke(c, marks)
+    set_fill(c, marks)
     c.setLineWidth(max(0.08, 0.22 * frame.scale * f / 25.4) * MM)
     c.setLineCap(1)
     step = f / 9
@@ -146,32 +145,82 @@ class Look:
     labels: bool = True
     line_mm: float = 0.3
     zone_tags: bool = True
+    palette: Palette = COLOUR
 
 
 def label_mm(layout: hexgrid.Layout) -> float:
     return layout.flat_to_flat * 0.085
 
 
-def draw_label(c, x_pt: float, y_pt: float, text: str, font: str, size_pt: float, grey: float,
-               backdrop: bool = False) -> None:
-    """Centred text; on a patterned hex a plain white patch under it, clear of the pattern's
-    marks by a third of the text size all round, keeps it readable (no ink)."""
+def draw_label(c, x_pt: float, y_pt: float, text: str, font: str, size_pt: float, grey: Ink,
+               backdrop: bool = False, paper: Ink = 1.0) -> None:
+    """Centred text in `grey` (any ink); on a patterned cell a plain patch of `paper` (white:
+    no ink) under it, clear of the pattern's marks by a third of the text size all round,
+    keeps it readable."""
     if backdrop:
         width = c.stringWidth(text, font, size_pt)
-        c.setFillGray(1)
+        set_fill(c, paper)
         c.roundRect(x_pt - width / 2 - size_pt * 0.45, y_pt - size_pt * 0.5, width + size_pt * 0.9,
                     size_pt * 1.4, size_pt * 0.3, stroke=0, fill=1)
     c.setFont(font, size_pt)
-    c.setFillGray(grey)
+    set_fill(c, grey)
     c.drawCentredString(x_pt, y_pt, text)
+
+
+# An obstacle in colour is a heap of rock: three boulders, in a unit circle (x right, y down).
+_BOULDERS = (
+    ((-0.62, 0.38), (-0.5, -0.12), (-0.12, -0.42), (0.3, -0.3), (0.42, 0.1), (0.2, 0.45)),
+    ((0.12, 0.5), (0.3, 0.04), (0.6, -0.08), (0.8, 0.22), (0.7, 0.5)),
+    ((-0.34, -0.22), (-0.2, -0.62), (0.12, -0.72), (0.3, -0.42), (0.04, -0.2)),
+)
+
+
+def draw_rock(c, frame: Frame, cx: float, cy: float, radius: float, palette: Palette) -> None:
+    """The rock of a colour map's obstacle, centred at (cx, cy) map mm, `radius` mm across."""
+    if palette.rock is None:
+        return
+    c.saveState()
+    c.setLineJoin(1)
+    set_fill(c, palette.rock)
+    set_stroke(c, palette.obstacle_rim)
+    c.setLineWidth(max(0.12, radius * 0.06 * frame.scale) * MM)
+    for boulder in _BOULDERS:
+        path = c.beginPath()
+        path.moveTo(*frame.pt(cx + boulder[0][0] * radius, cy + boulder[0][1] * radius))
+        for x, y in boulder[1:]:
+            path.lineTo(*frame.pt(cx + x * radius, cy + y * radius))
+        path.close()
+        c.drawPath(path, stroke=1, fill=1)
+    c.restoreState()
+
+
+def draw_feature_icon(c, frame: Frame, cx: float, cy: float, size: float, ink: TerrainInk) -> None:
+    """A terrain's icon (game.yaml `icon:`) on a disc of its light tint, centred at (cx, cy)
+    map mm, `size` mm across: colour maps mark features (a beacon, a crystal vein) this way."""
+    if not ink.icon:
+        return
+    sheet = getattr(c, "_pnp_icon_sheet", None)  # the rulebook's, when a thumbnail is drawn there
+    if sheet is None:  # one sheet per canvas: an icon's form is defined once per document
+        sheet = c._pnp_icon_sheet = IconSheet(c)
+    x, y = frame.pt(cx, cy)
+    r = size / 2 * frame.scale * MM
+    c.saveState()
+    set_fill(c, ink.band)
+    set_stroke(c, ink.marks)
+    c.setLineWidth(max(0.1, size * 0.03 * frame.scale) * MM)
+    c.circle(x, y, r, stroke=1, fill=1)
+    c.restoreState()
+    icon = r * 1.25
+    sheet.draw(ink.icon, x - icon / 2, y - icon / 2, icon, svg_colour(ink.marks))
 
 
 def paint_zones(c, m: HexMap, frame: Frame, layout, cells: set, look: Look, zone_names: dict) -> None:
     s = frame.scale
+    palette = look.palette
     for index, zid in enumerate(sorted(m.zones)):
         dash = ZONE_DASHES[index % len(ZONE_DASHES)]
         c.saveState()
-        c.setStrokeGray(0.05)
+        set_stroke(c, palette.zone_ink(zid))
         c.setLineWidth(max(0.15, 0.5 * s) * MM)
         c.setLineCap(1)
         c.setDash([d * s * MM for d in dash])
@@ -184,4 +233,6 @@ def paint_zones(c, m: HexMap, frame: Frame, layout, cells: set, look: Look, zone
             for h in sorted(m.zones[zid] & cells):
                 cx, cy = layout.center(h)
                 x, y = frame.pt(cx, cy + layout.size * 0.5)
-                draw_label(c, x, y, tag, BOLD, tag_pt, 0.15, backdrop=h in m.terrain)
+                tag_ink = palette.zone_ink(zid) if palette.colour else 0.15
+                paper = palette.terrain(m.terrain_specs.get(m.terrain[h])).band if h in m.terrain else 1.0
+                draw_label(c, x, y, tag, BOLD, tag_pt, tag_ink, backdrop=h in m.terrain, paper=paper)

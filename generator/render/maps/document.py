@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING, Callable
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.files import atomic_output
 from generator.maps.load import load_pack_maps
+from generator.maps.model import HexMap
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.readback import low_contrast_text
 from generator.render.base.pdfout import MM, new_canvas
 from generator.render.maps.hexes import draw_hex_thumbnail, hex_image, plan_hex_sheets, render_hex_map
 from generator.render.maps.page import PNG_MAX_PX, zone_names_of
+from generator.render.maps.palette import COLOUR, DEFAULT_INK, Palette, palette_for
 from generator.render.maps.square import (draw_square_thumbnail, plan_square_sheets, render_square_map,
                                           square_image)
 from generator.render.maps.tiles import render_tiles
@@ -32,8 +34,8 @@ class Painter:
     """What a grid kind draws; every function takes the map model of that kind."""
 
     plan_sheets: Callable[..., SheetPlan]  # (map, paper) -> how it is cut into true-scale sheets
-    render_map: Callable[..., int]  # (canvas, map, pack, paper, zone_names) -> sheets drawn
-    draw_thumbnail: Callable[..., float]  # (canvas, map, x, y, w, h, labels=) -> scale
+    render_map: Callable[..., int]  # (canvas, map, pack, paper, zone_names, palette) -> sheets drawn
+    draw_thumbnail: Callable[..., float]  # (canvas, map, x, y, w, h, labels=, palette=) -> scale
     image: Callable  # (map, pack) -> MapImage, for the PNG export
 
 
@@ -48,10 +50,11 @@ def painter_for(m) -> Painter:
 
 
 def draw_map_thumbnail(canvas, map_model, x: float, y: float, width: float, height: float, *,
-                       labels: bool = False) -> float:
+                       labels: bool = False, palette: Palette = COLOUR) -> float:
     """Draw a whole map fitted and centred in the box (x, y bottom-left, mm), with
     obstacles, terrain and zones as on the printed map. Returns the scale used."""
-    return painter_for(map_model).draw_thumbnail(canvas, map_model, x, y, width, height, labels=labels)
+    return painter_for(map_model).draw_thumbnail(canvas, map_model, x, y, width, height, labels=labels,
+                                                 palette=palette)
 
 
 def plan_sheets(m, paper: str = DEFAULT_PAPER) -> SheetPlan:
@@ -62,20 +65,24 @@ def plan_sheets(m, paper: str = DEFAULT_PAPER) -> SheetPlan:
     return painter_for(m).plan_sheets(m, paper)
 
 
-def render_maps(c, maps: list, pack: Pack, paper: str) -> int:
+def render_maps(c, maps: list, pack: Pack, paper: str, ink: str = DEFAULT_INK) -> int:
     """Every map: overview (with legend), assembly diagram when tiled, then the sheets;
     then the map tiles (maps with `tile:`), packed several to a sheet (generator.render.maps.tiles).
+    `ink` is the look: "colour" or the low-ink "saver" (render/maps/palette.py).
     Returns the number of true-scale sheets."""
     zone_names = zone_names_of(pack)
+    palette = palette_for(pack, ink)
     sheets = 0
     tiles = [m for m in maps if getattr(m, "tile", None) is not None]
     for m in (m for m in maps if getattr(m, "tile", None) is None):
-        sheets += painter_for(m).render_map(c, m, pack, paper, zone_names)
-    return sheets + render_tiles(c, tiles, pack.spec.name, PAPERS_MM[paper], zone_names)
+        sheets += painter_for(m).render_map(c, m, pack, paper, zone_names, palette)
+    return sheets + render_tiles(c, tiles, pack.spec.name, PAPERS_MM[paper], zone_names, palette)
 
 
-def build_maps_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER, low_contrast: list | None = None) -> dict:
-    """Write every map of the pack to one PDF, atomically. Returns counts for the build
+def build_maps_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER, low_contrast: list | None = None,
+                   ink: str = DEFAULT_INK) -> dict:
+    """Write every map of the pack to one PDF, atomically, in colour or (`ink="saver"`) in the
+    low-ink black-and-white look. Returns counts for the build
     log ({"maps": n, "sheets": n, "pages": n}); a pack without maps writes nothing. With
     `low_contrast` (a list), the written pages are read back and every text whose contrast
     with the flat colour under it is below MIN_CONTRAST is added as (page, TextOnPaint)."""
@@ -88,13 +95,14 @@ def build_maps_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER, low_c
     with atomic_output(Path(out_path)) as tmp:
         w, h = PAPERS_MM[paper]
         c = new_canvas(str(tmp), (w * MM, h * MM), f"{pack.spec.name}: maps", "True-scale hex maps")
-        sheets = render_maps(c, maps, pack, paper)
+        sheets = render_maps(c, maps, pack, paper, ink)
         pages = c.getPageNumber() - 1
         c.save()
         if low_contrast is not None:
             low_contrast.extend(low_contrast_text(tmp))
-    tiles = sum(m.tile.copies for m in maps if getattr(m, "tile", None) is not None)
-    return {"maps": len(maps) - sum(1 for m in maps if getattr(m, "tile", None) is not None),
+    tiled = [m.tile for m in maps if isinstance(m, HexMap) and m.tile is not None]  # cut-out tiles, not maps
+    tiles = sum(tile.copies for tile in tiled)
+    return {"maps": len(maps) - len(tiled),
             **({"tiles": tiles} if tiles else {}), "sheets": sheets, "pages": pages}
 
 

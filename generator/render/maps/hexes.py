@@ -15,8 +15,9 @@ from generator.maps.model import HexMap
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
-from generator.render.maps.cells import (GRID_GREY, LABEL_GREY, OBSTACLE_FILL, Look, cell_path, draw_label,
-                                         draw_pattern, label_mm, paint_zones)
+from generator.render.maps.cells import (Look, cell_path, draw_feature_icon, draw_label, draw_pattern, draw_rock,
+                                         label_mm, paint_zones)
+from generator.render.maps.palette import COLOUR, Palette, palette_for, set_fill, set_stroke
 from generator.render.maps.page import (MARGIN_MM, Frame, MapImage, SheetPlan, Window, draw_assembly,
                                         draw_paragraph, draw_sheet, draw_text, fit_frame, header_height,
                                         image_pdf, overview_layout, straight_axis, terrain_legend_rows,
@@ -36,17 +37,25 @@ def paint_hex_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, loo
     so outlines stay crisp on top of fills and patterns."""
     cells = sorted(cells)
     s = frame.scale
+    palette = look.palette
     c.saveState()
     c.setLineJoin(1)
-    # obstacles: a solid mid grey with a heavy rim, unlike any pattern
-    c.setFillGray(OBSTACLE_FILL)
+    if palette.ground is not None:  # colour: the open ground, under everything
+        set_fill(c, palette.ground)
+        for h in cells:
+            if h not in m.obstacles and h not in m.terrain:
+                c.drawPath(cell_path(c, frame, layout, h), stroke=0, fill=1)
+    # obstacles: a solid mid grey with a heavy rim, unlike any pattern (in colour: rock)
+    set_fill(c, palette.obstacle)
     for h in cells:
         if h in m.obstacles:
             c.drawPath(cell_path(c, frame, layout, h), stroke=0, fill=1)
+    inks = {}
     for h in cells:
         if h in m.terrain and h not in m.obstacles:
             spec = m.terrain_specs.get(m.terrain[h])
-            draw_pattern(c, frame, layout, h, spec.pattern if spec else "none")
+            inks[h] = palette.terrain(spec)
+            draw_pattern(c, frame, layout, h, spec.pattern if spec else "none", inks[h] if palette.colour else None)
     labels = look.labels and label_mm(layout) * s >= 1.2  # below ~3.4 pt labels turn to noise
     if labels:  # a plain band across the top of a patterned hex, under its label, before the grid
         size_pt = label_mm(layout) * s * MM
@@ -56,28 +65,38 @@ def paint_hex_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, loo
                 c.clipPath(cell_path(c, frame, layout, h), stroke=0, fill=0)
                 cx, cy = layout.center(h)
                 x, y = frame.pt(cx, cy - layout.size * 0.58)
-                c.setFillGray(1)
+                set_fill(c, inks[h].band)
                 c.rect(x - layout.size * 2 * s * MM, y - size_pt * 0.85, layout.size * 4 * s * MM, layout.size * s * MM,
                        stroke=0, fill=1)
                 c.restoreState()
     # the grid: one closed path per hex, at exactly the stated size
-    c.setStrokeGray(GRID_GREY)
+    set_stroke(c, palette.grid)
     c.setLineWidth(max(0.1, look.line_mm * s) * MM)
     for h in cells:
         c.drawPath(cell_path(c, frame, layout, h), stroke=1, fill=0)
     c.setLineWidth(max(0.2, 2.2 * look.line_mm * s) * MM)
-    c.setStrokeGray(0.1)
+    set_stroke(c, palette.obstacle_rim)
     for h in cells:
         if h in m.obstacles:
             c.drawPath(cell_path(c, frame, layout, h, 0.93), stroke=1, fill=0)
+    if palette.colour:  # rock on obstacles, icons on feature terrain
+        for h in cells:
+            cx, cy = layout.center(h)
+            if h in m.obstacles:
+                draw_rock(c, frame, cx, cy + layout.size * 0.08, layout.size * 0.5, palette)
+            elif h in inks and inks[h].icon:
+                draw_feature_icon(c, frame, cx, cy + layout.size * 0.05, layout.size * 0.62, inks[h])
     paint_zones(c, m, frame, layout, set(cells), look, zone_names or {})
     _paint_regions(c, m, frame, layout, set(cells), look)
     if labels:
         for h in cells:
             cx, cy = layout.center(h)
             x, y = frame.pt(cx, cy - layout.size * 0.58)
-            draw_label(c, x, y - size_pt * 0.35, f"{h.q},{h.r}", REGULAR, size_pt,
-                       0.1 if h in m.obstacles else LABEL_GREY)
+            if h in m.obstacles:
+                ink = 1.0 if palette.colour else 0.1  # on the dark rock in colour, on mid grey in the saver
+            else:
+                ink = palette.label
+            draw_label(c, x, y - size_pt * 0.35, f"{h.q},{h.r}", REGULAR, size_pt, ink)
     c.restoreState()
 
 
@@ -97,7 +116,7 @@ def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: Look) -
     c.saveState()
     c.setLineJoin(1)
     c.setLineCap(1)
-    c.setStrokeGray(REGION_GREY)
+    set_stroke(c, look.palette.region if look.palette.colour else REGION_GREY)
     c.setLineWidth(max(0.5, REGION_LINE_MM * s) * MM)
     for rid in sorted(regions):
         shown = regions[rid] & cells
@@ -128,7 +147,10 @@ def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: Look) -
         if h not in cells:
             continue
         x, y = frame.pt(*centres[h])
-        draw_label(c, x, y - tag_pt * 0.35, names[rid].upper(), BOLD, tag_pt, 0.05, backdrop=True)
+        paper = 1.0 if not look.palette.colour or h in m.obstacles else (
+            look.palette.terrain(m.terrain_specs.get(m.terrain[h])).band if h in m.terrain else look.palette.ground)
+        draw_label(c, x, y - tag_pt * 0.35, names[rid].upper(), BOLD, tag_pt,
+                   look.palette.tag if look.palette.colour else 0.05, backdrop=True, paper=paper)
 
 
 # ---- reusable small drawings -------------------------------------------------------------------
@@ -191,12 +213,12 @@ def plan_hex_sheets(m: HexMap, paper: str = DEFAULT_PAPER) -> SheetPlan:
 
 
 def draw_hex_thumbnail(canvas, m: HexMap, x: float, y: float, width: float, height: float, *,
-                       labels: bool = False) -> float:
+                       labels: bool = False, palette: Palette = COLOUR) -> float:
     """The whole map fitted and centred in the box (x, y bottom-left, mm). Returns the scale."""
     layout = m.layout()
     frame = fit_frame(layout.bounds(m.hexes), x, y, width, height, max_scale=1.0)
     paint_hex_map(canvas, m, frame, layout, m.hexes,
-                  Look(labels=labels, line_mm=0.3 if frame.scale > 0.5 else 0.5, zone_tags=False))
+                  Look(labels=labels, line_mm=0.3 if frame.scale > 0.5 else 0.5, zone_tags=False, palette=palette))
     return frame.scale
 
 
@@ -243,7 +265,8 @@ def _los_text(rule: str) -> str:
                    "hexes on both sides block.")
 
 
-def draw_hex_legend(c, m: HexMap, x: float, top: float, width: float, zone_names: dict) -> float:
+def draw_hex_legend(c, m: HexMap, x: float, top: float, width: float, zone_names: dict,
+                    palette: Palette = COLOUR) -> float:
     """The legend block from `top` down (mm); returns the y below it."""
     rows = _legend_rows(m, zone_names)
     draw_text(c, x, top - 4, "Legend", 10, BOLD)
@@ -263,7 +286,7 @@ def draw_hex_legend(c, m: HexMap, x: float, top: float, width: float, zone_names
             idx = others.index(kind.split(":", 1)[1])
             fake.zones = {z: (frozenset({cell}) if i == idx else frozenset()) for i, z in enumerate(others)}
         frame = Frame(-unit.hex_width / 2, -unit.hex_height / 2, x, y)
-        paint_hex_map(c, fake, frame, unit, [cell], Look(labels=False, zone_tags=False))
+        paint_hex_map(c, fake, frame, unit, [cell], Look(labels=False, zone_tags=False, palette=palette))
         text_x = x + swatch + 3
         draw_text(c, text_x, y - 4, title, 8.5, BOLD)
         below = draw_paragraph(c, text_x, y - 4.6, width - swatch - 3, text, 7.5, grey=0.15)
@@ -271,24 +294,26 @@ def draw_hex_legend(c, m: HexMap, x: float, top: float, width: float, zone_names
     return draw_paragraph(c, x, y, width, _los_text(m.line_of_sight), 7.5, grey=0.15) - 2
 
 
-def _legend_height(m: HexMap, width: float, zone_names: dict) -> float:
+def _legend_height(m: HexMap, width: float, zone_names: dict, palette: Palette) -> float:
     """Measure the legend by drawing it on a scratch canvas (text wrapping decides)."""
+    # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
-    return 1000 - draw_hex_legend(scratch, m, 0, 1000, width, zone_names)
+    return 1000 - draw_hex_legend(scratch, m, 0, 1000, width, zone_names, palette)
 
 
-def _overview_layout(m: HexMap, paper: str, zone_names: dict):
+def _overview_layout(m: HexMap, paper: str, zone_names: dict, palette: Palette):
     """Pick the page orientation and legend position (below or beside the map) that print
     the overview largest. Returns (page, map box (x, y, w, h), legend (x, top, width))."""
     return overview_layout(m.layout().bounds(m.hexes), paper, lambda width: header_height(m, width),
-                           lambda width: _legend_height(m, width, zone_names))
+                           lambda width: _legend_height(m, width, zone_names, palette))
 
 
-def _draw_overview(c, m: HexMap, plan: SheetPlan, page, box, legend, zone_names: dict, pack_name: str) -> None:
+def _draw_overview(c, m: HexMap, plan: SheetPlan, page, box, legend, zone_names: dict, pack_name: str,
+                   palette: Palette) -> None:
     W, H = page
     width = W - 2 * MARGIN_MM
-    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, palette.title_font)
     sheets = len(plan.windows)
     layout = m.layout()
     paper = paper_title(plan.paper)
@@ -298,33 +323,36 @@ def _draw_overview(c, m: HexMap, plan: SheetPlan, page, box, legend, zone_names:
     if m.notes:
         draw_paragraph(c, MARGIN_MM, H - MARGIN_MM - 14, width, m.notes, 8.5, grey=0.1)
     frame = fit_frame(layout.bounds(m.hexes), *box, max_scale=1.0)
-    paint_hex_map(c, m, frame, layout, m.hexes, Look(line_mm=0.3 if frame.scale > 0.6 else 0.45), zone_names)
+    paint_hex_map(c, m, frame, layout, m.hexes, Look(line_mm=0.3 if frame.scale > 0.6 else 0.45, palette=palette),
+                  zone_names)
     draw_text(c, box[0] + box[2], box[1] - 4, f"Overview at {frame.scale * 100:.0f} % of true size",
               7, grey=0.35, align="right")
-    draw_hex_legend(c, m, legend[0], legend[1], legend[2], zone_names)
+    draw_hex_legend(c, m, legend[0], legend[1], legend[2], zone_names, palette)
 
 
-def render_hex_map(c, m: HexMap, pack: Pack, paper: str, zone_names: dict) -> int:
+def render_hex_map(c, m: HexMap, pack: Pack, paper: str, zone_names: dict, palette: Palette = COLOUR) -> int:
     """One hex map: overview with legend, assembly diagram when tiled, then the true-scale
     sheets. Returns the number of sheets."""
     plan = plan_hex_sheets(m, paper)
-    summary_page, box, legend = _overview_layout(m, paper, zone_names)
+    summary_page, box, legend = _overview_layout(m, paper, zone_names, palette)
     key = f"map-{m.id}"
     c.setPageSize((summary_page[0] * MM, summary_page[1] * MM))
     c.bookmarkPage(key)
     c.addOutlineEntry(m.title, key, level=0)
-    _draw_overview(c, m, plan, summary_page, box, legend, zone_names, pack.spec.name)
+    _draw_overview(c, m, plan, summary_page, box, legend, zone_names, pack.spec.name, palette)
     c.showPage()
     layout = m.layout()
     if len(plan.windows) > 1:
         c.setPageSize((summary_page[0] * MM, summary_page[1] * MM))
         draw_assembly(c, m, plan, summary_page, paint=lambda cv, frame: paint_hex_map(
-            cv, m, frame, layout, m.hexes, Look(labels=False, line_mm=0.5, zone_tags=False)))
+            cv, m, frame, layout, m.hexes, Look(labels=False, line_mm=0.5, zone_tags=False, palette=palette)),
+            title_font=palette.title_font)
         c.showPage()
     for win in plan.windows:
         c.setPageSize((plan.page[0] * MM, plan.page[1] * MM))
         draw_sheet(c, m, plan, win, paint=lambda cv, frame, w: paint_hex_map(
-            cv, m, frame, layout, [h for h in m.hexes if w.touches(_box(layout, h))], Look(), zone_names))
+            cv, m, frame, layout, [h for h in m.hexes if w.touches(_box(layout, h))], Look(palette=palette),
+            zone_names), title_font=palette.title_font)
         c.showPage()
     return len(plan.windows)
 
@@ -336,7 +364,8 @@ def map_image_pdf(m: HexMap, pack: Pack) -> tuple[bytes, Frame, tuple[float, flo
     """A one-page PDF of the map at true scale with a small margin, no furniture."""
     layout = m.layout()
     return image_pdf(m.title, layout.bounds(m.hexes),
-                     lambda c, frame: paint_hex_map(c, m, frame, layout, m.hexes, Look(), zone_names_of(pack)))
+                     lambda c, frame: paint_hex_map(c, m, frame, layout, m.hexes, Look(palette=palette_for(pack)),
+                                                    zone_names_of(pack)))
 
 
 def hex_image(m: HexMap, pack: Pack) -> MapImage:

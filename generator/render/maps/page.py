@@ -288,7 +288,8 @@ def _rotated_text(c, x_mm, y_mm, text, size_pt, angle, font=REGULAR, grey=0.2) -
     c.restoreState()
 
 
-def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None = None) -> None:
+def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None = None,
+               title_font: str = BOLD) -> None:
     """One true-scale sheet of any grid. `paint(c, frame, win)` draws the map inside the
     clipped window; `scale_note` is the scale bar's line about cell size (default: the hex size)."""
     W, H = plan.page
@@ -296,7 +297,7 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
     left, top = frame.mm(win.x0, win.y0)
     right, bottom = frame.mm(win.x1, win.y1)
 
-    draw_text(c, MARGIN_MM, H - MARGIN_MM - 5, m.title, 12, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 5, m.title, 12, title_font)
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 9.2,
               f"Sheet row {win.row + 1} of {plan.rows}, column {win.col + 1} of {plan.cols} · true scale",
               7.5, grey=0.25)
@@ -413,12 +414,13 @@ def overview_layout(bounds, paper: str, header_height, legend_height):
     return best[1], best[2], best[3]
 
 
-def draw_assembly(c, m, plan: SheetPlan, page, paint, steps: list[str] | None = None) -> None:
+def draw_assembly(c, m, plan: SheetPlan, page, paint, steps: list[str] | None = None,
+                  title_font: str = BOLD) -> None:
     """The assembly diagram of any grid. `paint(c, frame)` draws the whole map small; `steps`
     replaces the numbered instructions (the default speaks of hexes)."""
     W, H = page
     width = W - 2 * MARGIN_MM
-    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, f"{m.title}: putting the sheets together", 16, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, f"{m.title}: putting the sheets together", 16, title_font)
     steps = steps or [
         f"1. Print the {len(plan.windows)} sheets at 100 % (actual size, no 'fit to page'). Check that "
         "the scale bar at the foot of each sheet measures 100 mm.",

@@ -2,17 +2,19 @@
 overlap (the hex maps' cut lines, alignment crosses and scale bar), an overview with the
 legend, an assembly diagram, a thumbnail for the rulebook, and a PNG for virtual tables.
 
-Elevation must read at a glance, in greyscale, on any home printer, so it is shown three
-ways at once:
+Elevation must read at a glance, in colour or in greyscale on any home printer, so it is
+shown three ways at once:
 
 - the height in levels, printed large in every tile;
-- a grey step per level: ground white, each level a tenth darker (the darkest grey is kept
-  light enough for black text and terrain patterns to stay legible);
+- a tint per level: in colour a hypsometric ramp (pale green ground, sand, brown heights;
+  render/maps/palette.py), in the ink saver a grey step per level, ground white, each level a
+  tenth darker (the darkest kept light enough for black text and terrain patterns to stay legible);
 - contour lines: a line along every edge where the height changes, thicker the bigger the
   step, and teeth on the low side where the drop is 2 levels or more (or into open air).
 
 Open air (a square of the board with no tile) is hatched and says so; obstacles are an
-inset crate with a cross. Everything is in millimetres; `Frame` turns map mm into points.
+inset crate with a cross. Terrain in colour tints the tile towards the terrain's colour, its
+pattern on top. Everything is in millimetres; `Frame` turns map mm into points.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ from generator.pack.model import MovementSpec
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
-from generator.render.maps.cells import Look, cell_path, draw_label, draw_pattern, paint_zones
+from generator.render.maps.cells import Look, cell_path, draw_feature_icon, draw_label, draw_pattern, paint_zones
+from generator.render.maps.palette import (COLOUR, SAVER, Palette, TerrainInk, luminance, mix, palette_for,
+                                           set_fill, set_stroke)
 from generator.render.maps.page import (MARGIN_MM, Frame, MapImage, SheetPlan, Window, draw_assembly,
                                         draw_paragraph, draw_sheet, draw_text, fit_frame, header_height,
                                         image_pdf, overview_layout, straight_axis, terrain_legend_rows,
@@ -39,20 +43,17 @@ from generator.render.maps.page import (MARGIN_MM, Frame, MapImage, SheetPlan, W
 if TYPE_CHECKING:
     from generator.pack.model import Pack
 
-LEVEL_STEP = 0.1  # grey per level: 0 → white, 1 → 0.9, ... 5 and above → LEVEL_FLOOR
-LEVEL_FLOOR = 0.5
 GRID_GREY = 0.35
 EDGE_BASE_MM = 0.45  # a change of height: this plus EDGE_PER_LEVEL_MM per level (up to 4)
 EDGE_PER_LEVEL_MM = 0.35
 BORDER_MM = 0.6
 TEETH_FROM = 2  # drops of this many levels or more get teeth on their low side
-AIR_GREY = 0.55
 PNG_TILE_PX = 100  # pixels per tile side in the exported image
 
 
 def level_grey(height: int) -> float:
-    """The fill of a tile of this height: white at ground level, a tenth darker per level."""
-    return max(LEVEL_FLOOR, 1.0 - LEVEL_STEP * max(0, height))
+    """The saver's fill of a tile of this height: white at ground level, a tenth darker per level."""
+    return SAVER.height(height)  # type: ignore[return-value]  # the saver's inks are greys
 
 
 def edge_width_mm(step: int) -> float:
@@ -68,6 +69,7 @@ class SquareLook:
     line_mm: float = 0.3
     zone_tags: bool = True
     air_text: bool = True
+    palette: Palette = COLOUR
 
 
 # ---- painting ----------------------------------------------------------------------------------
@@ -87,9 +89,13 @@ def _open_air(c, frame: Frame, layout: squaregrid.Layout, t: Square, look: Squar
     s = frame.scale
     tile = layout.tile
     cx, cy = layout.center(t)
+    palette = look.palette
     c.saveState()
+    if palette.colour:
+        set_fill(c, palette.air)
+        c.drawPath(_square_path(c, frame, layout, t), stroke=0, fill=1)
     c.clipPath(_square_path(c, frame, layout, t), stroke=0, fill=0)
-    c.setStrokeGray(AIR_GREY)
+    set_stroke(c, palette.air_marks)
     c.setLineWidth(max(0.08, 0.25 * s) * MM)
     step = tile / 7
     k = -tile
@@ -100,7 +106,8 @@ def _open_air(c, frame: Frame, layout: squaregrid.Layout, t: Square, look: Squar
     size_pt = tile * 0.075 * s * MM
     if look.air_text and size_pt >= 4:
         x, y = frame.pt(cx, cy)
-        draw_label(c, x, y - size_pt * 0.35, "open air", BOLD, size_pt, 0.3, backdrop=True)
+        draw_label(c, x, y - size_pt * 0.35, "open air", BOLD, size_pt, palette.tag if palette.colour else 0.3,
+                   backdrop=True, paper=palette.air)
 
 
 def _teeth(c, frame: Frame, a, b, towards: Square, step: int, tile: float) -> None:
@@ -113,12 +120,12 @@ def _teeth(c, frame: Frame, a, b, towards: Square, step: int, tile: float) -> No
         c.line(*frame.pt(x, y), *frame.pt(x + towards.x * length, y + towards.y * length))
 
 
-def _paint_edges(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, squares: set) -> None:
+def _paint_edges(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, squares: set, palette: Palette) -> None:
     """Contour lines where the height changes, drops into open air, and the board's rim."""
     s = frame.scale
     tile = layout.tile
     c.saveState()
-    c.setStrokeGray(0)
+    set_stroke(c, palette.region if palette.colour else 0.0)
     c.setLineCap(2)
     for t in sorted(squares):
         if t not in m.heights:
@@ -148,11 +155,11 @@ def _paint_edges(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, squar
     c.restoreState()
 
 
-def _obstacle(c, frame: Frame, layout: squaregrid.Layout, t: Square) -> None:
+def _obstacle(c, frame: Frame, layout: squaregrid.Layout, t: Square, palette: Palette) -> None:
     s = frame.scale
     c.saveState()
-    c.setFillGray(1)
-    c.setStrokeGray(0.1)
+    set_fill(c, palette.crate)
+    set_stroke(c, palette.crate_lines)
     c.setLineWidth(max(0.25, 1.0 * s) * MM)
     c.drawPath(_square_path(c, frame, layout, t, 0.7), stroke=1, fill=1)
     tl, tr, br, bl = layout.corners(t, 0.7)
@@ -170,29 +177,44 @@ def paint_square_map(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, s
     squares = sorted(squares)
     tiles = [t for t in squares if t in m.heights]
     s = frame.scale
+    palette = look.palette
+    fills = {t: palette.height(m.heights[t]) for t in tiles}
+    inks = {}
+    for t in tiles:
+        spec = m.spec_of(t)
+        if spec is not None and t not in m.obstacles:
+            inks[t] = ink = palette.terrain(spec)
+            if palette.colour:  # the height's tint leaning to the terrain's colour, the pattern on it
+                fills[t] = mix(fills[t], ink.fill, 0.6)
+                inks[t] = TerrainInk(None, ink.marks, fills[t], ink.icon)
     c.saveState()
     c.setLineJoin(0)
     for t in tiles:
-        c.setFillGray(level_grey(m.heights[t]))
+        set_fill(c, fills[t])
         c.drawPath(_square_path(c, frame, layout, t), stroke=0, fill=1)
     for t in squares:
         if t not in m.heights:
             _open_air(c, frame, layout, t, look)
     for t in tiles:
         spec = m.spec_of(t)
-        if spec is not None and t not in m.obstacles:
-            draw_pattern(c, frame, layout, t, spec.pattern)
+        if t in inks:
+            draw_pattern(c, frame, layout, t, spec.pattern, inks[t] if palette.colour else None)
     # the grid: one closed path per tile, at exactly the stated size
-    c.setStrokeGray(GRID_GREY)
+    set_stroke(c, palette.grid if palette.colour else GRID_GREY)
     c.setLineWidth(max(0.1, look.line_mm * s) * MM)
     for t in tiles:
         c.drawPath(_square_path(c, frame, layout, t), stroke=1, fill=0)
     for t in tiles:
         if t in m.obstacles:
-            _obstacle(c, frame, layout, t)
-    _paint_edges(c, m, frame, layout, set(squares))
-    paint_zones(c, m, frame, layout, set(tiles), Look(zone_tags=look.zone_tags), zone_names or {})
+            _obstacle(c, frame, layout, t, palette)
+    _paint_edges(c, m, frame, layout, set(squares), palette)
     tile = layout.tile
+    if palette.colour:  # a feature's icon in the tile's lower right corner, clear of its number
+        for t in tiles:
+            if t in inks and inks[t].icon:
+                cx, cy = layout.center(t)
+                draw_feature_icon(c, frame, cx + tile * 0.3, cy + tile * 0.3, tile * 0.3, inks[t])
+    paint_zones(c, m, frame, layout, set(tiles), Look(zone_tags=look.zone_tags, palette=palette), zone_names or {})
     number_pt = tile * 0.3 * s * MM
     if look.heights and number_pt >= 4:
         for t in tiles:
@@ -200,9 +222,9 @@ def paint_square_map(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, s
                 continue
             cx, cy = layout.center(t)
             x, y = frame.pt(cx, cy)
-            if t in m.terrain:  # keep the number clear of the pattern, on the tile's own grey
+            if t in m.terrain:  # keep the number clear of the pattern, on the tile's own tint
                 width = c.stringWidth(str(m.heights[t]), BOLD, number_pt)
-                c.setFillGray(level_grey(m.heights[t]))
+                set_fill(c, fills[t])
                 c.roundRect(x - width / 2 - number_pt * 0.18, y - number_pt * 0.5, width + number_pt * 0.36,
                             number_pt * 0.98, number_pt * 0.15, stroke=0, fill=1)
             c.setFont(BOLD, number_pt)
@@ -216,12 +238,12 @@ def paint_square_map(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, s
             x, y = frame.pt(cx - tile * 0.43, cy - tile * 0.36)
             label = f"{t.x},{t.y}"
             if any(t in zone for zone in m.zones.values()) or t in m.terrain:  # clear of dashes, patterns
-                c.setFillGray(level_grey(m.heights[t]))
+                set_fill(c, fills[t])
                 # a third of the text size clear all round: no pattern mark touches a digit
                 c.rect(x - coord_pt * 0.45, y - coord_pt * 0.5, c.stringWidth(label, REGULAR, coord_pt)
                        + coord_pt * 0.9, coord_pt * 1.45, stroke=0, fill=1)
             # soft grey on light tiles, black on the darker high ground (WCAG 4.5:1 or more)
-            c.setFillGray(0.25 if level_grey(m.heights[t]) >= 0.7 else 0.0)
+            c.setFillGray(0.25 if luminance(fills[t]) >= 0.4 else 0.0)
             c.drawString(x, y, label)
     c.restoreState()
 
@@ -264,7 +286,7 @@ def _in_window(layout: squaregrid.Layout, win: Window, t: Square) -> bool:
 SWATCH_MM = 10.0
 
 
-def _swatch(c, x: float, top: float, heights: list, look: SquareLook = SquareLook(coords=False),
+def _swatch(c, x: float, top: float, heights: list, look: SquareLook,
             obstacle=False, terrain: str | None = None, zone: str | None = None, m: SquareMap | None = None,
             zone_index: int = 0) -> float:
     """A little strip of tiles (heights left to right; None is open air) with its top-left
@@ -303,14 +325,15 @@ def _los_text(rule: str) -> str:
     return base + " A line through a grid corner is blocked only if both tiles there block."
 
 
-def _legend_rows(m: SquareMap, pack: Pack, zone_names: dict) -> list:
+def _legend_rows(m: SquareMap, pack: Pack, zone_names: dict, palette: Palette = COLOUR) -> list:
     movement = pack.spec.movement or MovementSpec()
     levels = m.levels or [0]
     rows = [
         ("tile", f"Tile: {m.tile_size:g} mm square",
          f"The big number is the tile's height in levels; one level is {movement.level_mm:g} mm. The small "
          "numbers give its place (x, y): column, then row, from the top left."),
-        ("levels", "Heights", "The higher the tile, the darker its grey: " +
+        ("levels", "Heights", ("Each height has its own tint, pale green on the ground, sand, then brown on the "
+                               "heights: " if palette.colour else "The higher the tile, the darker its grey: ") +
          ", ".join(f"{h}" for h in levels) + " on this map."),
         ("step", "Change of height", "A line between two tiles marks a step; the thicker the line, the "
                                      "bigger the step."),
@@ -329,37 +352,38 @@ def _legend_rows(m: SquareMap, pack: Pack, zone_names: dict) -> list:
     return rows
 
 
-def _draw_legend(c, m: SquareMap, pack: Pack, x: float, top: float, width: float, zone_names: dict) -> float:
+def _draw_legend(c, m: SquareMap, pack: Pack, x: float, top: float, width: float, zone_names: dict,
+                 palette: Palette) -> float:
     """The legend from `top` down (mm); returns the y below it."""
     draw_text(c, x, top - 4, "Legend", 10, BOLD)
     y = top - 7
     box = 2 * SWATCH_MM
     levels = (m.levels or [0])[:6]
-    for kind, title, text in _legend_rows(m, pack, zone_names):
+    for kind, title, text in _legend_rows(m, pack, zone_names, palette):
         if kind == "tile":
-            _swatch(c, x + SWATCH_MM / 2, y, [1], SquareLook(coords=False))
+            _swatch(c, x + SWATCH_MM / 2, y, [1], SquareLook(coords=False, palette=palette))
         elif kind == "levels" and len(levels) <= 2:
-            _swatch(c, x, y, levels, SquareLook(coords=False))
+            _swatch(c, x, y, levels, SquareLook(coords=False, palette=palette))
         elif kind == "step":
-            _swatch(c, x, y, [1, 2], SquareLook(coords=False))
+            _swatch(c, x, y, [1, 2], SquareLook(coords=False, palette=palette))
         elif kind == "cliff":
-            _swatch(c, x, y, [3, 0], SquareLook(coords=False))
+            _swatch(c, x, y, [3, 0], SquareLook(coords=False, palette=palette))
         elif kind == "air":
-            _swatch(c, x, y, [0, None], SquareLook(coords=False, air_text=False))
+            _swatch(c, x, y, [0, None], SquareLook(coords=False, air_text=False, palette=palette))
         elif kind == "obstacle":
-            _swatch(c, x + SWATCH_MM / 2, y, [0], obstacle=True, m=m)
+            _swatch(c, x + SWATCH_MM / 2, y, [0], SquareLook(coords=False, palette=palette), obstacle=True, m=m)
         elif kind.startswith("terrain:"):
-            _swatch(c, x + SWATCH_MM / 2, y, [0], SquareLook(coords=False, heights=False),
+            _swatch(c, x + SWATCH_MM / 2, y, [0], SquareLook(coords=False, heights=False, palette=palette),
                     terrain=kind.split(":", 1)[1], m=m)
         elif kind.startswith("zone:"):
             zid = kind.split(":", 1)[1]
-            _swatch(c, x + SWATCH_MM / 2, y, [0], SquareLook(coords=False, heights=False, zone_tags=False),
-                    zone=zid, m=m, zone_index=sorted(m.zones).index(zid))
+            _swatch(c, x + SWATCH_MM / 2, y, [0],
+                    SquareLook(coords=False, heights=False, zone_tags=False, palette=palette), zone=zid, m=m, zone_index=sorted(m.zones).index(zid))
         text_x = x + box + 3
         draw_text(c, text_x, y - 3.5, title, 8.5, BOLD)
         below = draw_paragraph(c, text_x, y - 4.2, width - box - 3, text, 7.5, grey=0.15)
         if kind == "levels" and len(levels) > 2:  # a strip of every level, under its text
-            _swatch(c, text_x, below - 1.5, levels, SquareLook(coords=False))
+            _swatch(c, text_x, below - 1.5, levels, SquareLook(coords=False, palette=palette))
             below -= SWATCH_MM + 1.5
         y = min(y - SWATCH_MM - 2, below - 2.5)
     movement = pack.spec.movement or MovementSpec()
@@ -367,25 +391,27 @@ def _draw_legend(c, m: SquareMap, pack: Pack, x: float, top: float, width: float
     return draw_paragraph(c, x, y, width, _los_text(m.line_of_sight), 7.5, grey=0.15) - 2
 
 
-def _legend_height(m: SquareMap, pack: Pack, width: float, zone_names: dict) -> float:
+def _legend_height(m: SquareMap, pack: Pack, width: float, zone_names: dict, palette: Palette) -> float:
+    # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
-    return 1000 - _draw_legend(scratch, m, pack, 0, 1000, width, zone_names)
+    return 1000 - _draw_legend(scratch, m, pack, 0, 1000, width, zone_names, palette)
 
 
 # ---- pages -------------------------------------------------------------------------------------
 
 
-def _overview_layout(m: SquareMap, pack: Pack, paper: str, zone_names: dict):
+def _overview_layout(m: SquareMap, pack: Pack, paper: str, zone_names: dict, palette: Palette):
     """The page orientation and legend position (below or beside) that print the map largest."""
     return overview_layout(m.layout().bounds(m.board), paper, lambda width: header_height(m, width),
-                           lambda width: _legend_height(m, pack, width, zone_names))
+                           lambda width: _legend_height(m, pack, width, zone_names, palette))
 
 
-def _draw_overview(c, m: SquareMap, pack: Pack, plan: SheetPlan, page, box, legend, zone_names: dict) -> None:
+def _draw_overview(c, m: SquareMap, pack: Pack, plan: SheetPlan, page, box, legend, zone_names: dict,
+                   palette: Palette) -> None:
     W, H = page
     width = W - 2 * MARGIN_MM
-    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, palette.title_font)
     sheets = len(plan.windows)
     paper = paper_title(plan.paper)
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
@@ -396,11 +422,11 @@ def _draw_overview(c, m: SquareMap, pack: Pack, plan: SheetPlan, page, box, lege
         draw_paragraph(c, MARGIN_MM, H - MARGIN_MM - 14, width, m.notes, 8.5, grey=0.1)
     layout = m.layout()
     frame = fit_frame(layout.bounds(m.board), *box, max_scale=1.0)
-    paint_square_map(c, m, frame, layout, m.board, SquareLook(line_mm=0.3 if frame.scale > 0.6 else 0.45),
-                     zone_names)
+    paint_square_map(c, m, frame, layout, m.board,
+                     SquareLook(line_mm=0.3 if frame.scale > 0.6 else 0.45, palette=palette), zone_names)
     draw_text(c, box[0] + box[2], box[1] - 4, f"Overview at {frame.scale * 100:.0f} % of true size",
               7, grey=0.35, align="right")
-    _draw_legend(c, m, pack, legend[0], legend[1], legend[2], zone_names)
+    _draw_legend(c, m, pack, legend[0], legend[1], legend[2], zone_names, palette)
 
 
 ASSEMBLY_STEPS = [
@@ -415,16 +441,16 @@ ASSEMBLY_STEPS = [
 ]
 
 
-def render_square_map(c, m: SquareMap, pack: Pack, paper: str, zone_names: dict) -> int:
+def render_square_map(c, m: SquareMap, pack: Pack, paper: str, zone_names: dict, palette: Palette = COLOUR) -> int:
     """One square map: overview with legend, assembly diagram when tiled, then the
     true-scale sheets. Returns the number of sheets."""
     plan = plan_square_sheets(m, paper)
-    page, box, legend = _overview_layout(m, pack, paper, zone_names)
+    page, box, legend = _overview_layout(m, pack, paper, zone_names, palette)
     key = f"map-{m.id}"
     c.setPageSize((page[0] * MM, page[1] * MM))
     c.bookmarkPage(key)
     c.addOutlineEntry(m.title, key, level=0)
-    _draw_overview(c, m, pack, plan, page, box, legend, zone_names)
+    _draw_overview(c, m, pack, plan, page, box, legend, zone_names, palette)
     c.showPage()
     layout = m.layout()
     if len(plan.windows) > 1:
@@ -433,16 +459,17 @@ def render_square_map(c, m: SquareMap, pack: Pack, paper: str, zone_names: dict)
                       paint=lambda cv, frame: paint_square_map(
                            cv, m, frame, layout, m.board,
                            SquareLook(heights=frame.scale > 0.25, coords=False, line_mm=0.5, zone_tags=False,
-                                      air_text=False)),
-                       steps=[s.format(n=len(plan.windows)) for s in ASSEMBLY_STEPS])
+                                      air_text=False, palette=palette)),
+                       steps=[s.format(n=len(plan.windows)) for s in ASSEMBLY_STEPS], title_font=palette.title_font)
         c.showPage()
     for win in plan.windows:
         c.setPageSize((plan.page[0] * MM, plan.page[1] * MM))
         draw_sheet(c, m, plan, win,
                    paint=lambda cv, frame, w: paint_square_map(
-                       cv, m, frame, layout, [t for t in m.board if _in_window(layout, w, t)], SquareLook(),
+                       cv, m, frame, layout, [t for t in m.board if _in_window(layout, w, t)],
+                       SquareLook(palette=palette),
                        zone_names),
-                   scale_note=f"one tile is {m.tile_size:g} mm square.")
+                   scale_note=f"one tile is {m.tile_size:g} mm square.", title_font=palette.title_font)
         c.showPage()
     return len(plan.windows)
 
@@ -475,13 +502,13 @@ def draw_square_shape(canvas, cells, x: float, y: float, width: float, height: f
 
 
 def draw_square_thumbnail(canvas, m: SquareMap, x: float, y: float, width: float, height: float, *,
-                          labels: bool = False) -> float:
+                          labels: bool = False, palette: Palette = COLOUR) -> float:
     """The whole map fitted and centred in the box (x, y bottom-left, mm). Returns the scale."""
     layout = m.layout()
     frame = fit_frame(layout.bounds(m.board), x, y, width, height, max_scale=1.0)
     paint_square_map(canvas, m, frame, layout, m.board,
                      SquareLook(heights=True, coords=labels, line_mm=0.3 if frame.scale > 0.5 else 0.5,
-                                zone_tags=False, air_text=False))
+                                zone_tags=False, air_text=False, palette=palette))
     return frame.scale
 
 
@@ -493,7 +520,7 @@ def square_image(m: SquareMap, pack: Pack) -> MapImage:
     layout = m.layout()
     zone_names = {sid: side.name for sid, side in pack.spec.sides.items()}
     data, frame, page = image_pdf(m.title, layout.bounds(m.board), lambda c, frame: paint_square_map(
-        c, m, frame, layout, m.board, SquareLook(), zone_names))
+        c, m, frame, layout, m.board, SquareLook(palette=palette_for(pack)), zone_names))
 
     def facts(name: str, width: int, height: int, pitch: int, px_per_mm: float, origin) -> dict:
         return {

@@ -1,9 +1,10 @@
 """A map as SVG, drawn from its data, for screens (the web builder's map pages).
 
-The picture follows the printed map (render/maps/hexes.py, render/maps/square.py) and takes its
-greys, patterns and dashes from there: obstacles solid grey with a heavy rim, terrain as the
-pack's low-ink pattern, zones dashed and named, regions with a heavy outline, square tiles
-shaded by height with the height printed on them, coordinates on every cell. Coordinates of
+The picture follows the printed colour map (render/maps/hexes.py, render/maps/square.py) and
+takes its inks (render/maps/palette.py), patterns and dashes from there: the ground tinted,
+obstacles solid stone with a heavy rim, terrain in its colour with its pattern in a darker shade,
+zones dashed in their side's colour and named, regions with a heavy outline, square tiles tinted
+by height with the height printed on them, coordinates on every cell. Coordinates of
 the drawing are millimetres at true scale (the viewBox), y down, so the SVG scales cleanly.
 
 Every cell is one `<polygon class="cell ...">` with `data-cell="q,r"` (hex: also `data-q`,
@@ -22,8 +23,9 @@ from xml.sax.saxutils import escape, quoteattr
 
 from generator.core.errors import InputError, Location, Problem
 from generator.grids.graph import boundary_loops
-from generator.render.maps.cells import GRID_GREY, LABEL_GREY, OBSTACLE_FILL, PATTERN_GREY, ZONE_DASHES
-from generator.render.maps.square import AIR_GREY, edge_width_mm, level_grey
+from generator.render.maps.cells import ZONE_DASHES
+from generator.render.maps.palette import Palette, mix, palette_for, svg_colour
+from generator.render.maps.square import edge_width_mm
 from generator.maps.load import load_map
 
 MARGIN_MM = 3.0
@@ -37,11 +39,6 @@ _NON_ID = re.compile(r"[^A-Za-z0-9_-]+")
 def _num(value: float) -> str:
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
-
-
-def _grey(level: float) -> str:
-    v = max(0, min(255, round(level * 255)))
-    return f"#{v:02x}{v:02x}{v:02x}"
 
 
 def _points(points) -> str:
@@ -62,11 +59,10 @@ def _rim_scale(square: bool) -> float:
     return 0.9 if square else 0.93
 
 
-def _pattern_def(pid: str, kind: str, pitch: float) -> str:
-    """One of the printed maps' terrain patterns as an SVG <pattern>, spaced by the cell size
-    (the PDF uses pitch/9 steps and a line width that follows the cell size too)."""
+def _pattern_def(pid: str, kind: str, pitch: float, grey: str) -> str:
+    """One of the printed maps' terrain patterns as an SVG <pattern> in the colour `grey`, spaced
+    by the cell size (the PDF uses pitch/9 steps and a line width that follows the cell size too)."""
     step = pitch / 9
-    grey = _grey(PATTERN_GREY)
     width = _num(max(0.08, 0.22 * pitch / 25.4))
     line = f'stroke="{grey}" stroke-width="{width}" stroke-linecap="round" fill="none"'
     head = f'<pattern id="{pid}" patternUnits="userSpaceOnUse"'
@@ -139,16 +135,18 @@ def map_svg(map_obj, pack, highlight: list | None = None, *, coords: bool = True
     # ids unique on a page showing several maps (two packs may both have a `caldera`)
     uid = "pnp-" + _NON_ID.sub("-", str(m.id)) + "-" + hashlib.sha1(str(m.file).encode()).hexdigest()[:6]
     line_mm = GRID_LINE_MM
+    palette = palette_for(pack)
 
     terrain_ids = m.terrain_ids_in_use()
     pattern_of = {tid: (m.terrain_specs[tid].pattern if tid in m.terrain_specs else "none") for tid in terrain_ids}
+    inks = {tid: palette.terrain(m.terrain_specs.get(tid)) for tid in terrain_ids}
     defs = []
     for tid in terrain_ids:
-        d = _pattern_def(f"{uid}-terrain-{tid}", pattern_of[tid], pitch)
+        d = _pattern_def(f"{uid}-terrain-{tid}", pattern_of[tid], pitch, svg_colour(inks[tid].marks))
         if d:
             defs.append(d)
     if square:
-        defs.append(_pattern_def(f"{uid}-air", "hatch", pitch).replace(_grey(PATTERN_GREY), _grey(AIR_GREY)))
+        defs.append(_pattern_def(f"{uid}-air", "hatch", pitch, svg_colour(palette.air_marks)))
     zone_of: dict = {}
     for zid in sorted(m.zones):
         for cell in m.zones[zid]:
@@ -184,7 +182,8 @@ def map_svg(map_obj, pack, highlight: list | None = None, *, coords: bool = True
         out.append("<defs>" + "".join(defs) + "</defs>")
 
     # cells: fill by what is on them; the grid line is each cell's own outline
-    out.append(f'<g class="cells" stroke="{_grey(GRID_GREY)}" stroke-width="{_num(line_mm)}" stroke-linejoin="round">')
+    out.append(f'<g class="cells" stroke="{svg_colour(palette.grid)}" stroke-width="{_num(line_mm)}" '
+               'stroke-linejoin="round">')
     overlays = []
     for cell in board:
         classes = ["cell"]
@@ -194,20 +193,24 @@ def map_svg(map_obj, pack, highlight: list | None = None, *, coords: bool = True
             h = m.heights.get(cell)
             if h is None:
                 classes.append("air")
-                fill = "#ffffff"
+                fill = svg_colour(palette.air)
             else:
                 attrs["data-height"] = str(h)
-                fill = _grey(level_grey(h))
+                fill = svg_colour(palette.height(h))
         else:
             attrs.update({"data-q": str(cell[0]), "data-r": str(cell[1])})
-            fill = "#ffffff"
+            fill = svg_colour(palette.ground if palette.ground is not None else 1.0)
         tid = m.terrain.get(cell)
         if tid is not None:
             classes += ["terrain", f"terrain-{tid}"]
             attrs["data-terrain"] = tid
+            tint = inks[tid].fill
+            if tint is not None:  # as printed: a hex takes the terrain's colour, a tile leans to it
+                fill = svg_colour(mix(palette.height(m.heights[cell]), tint, 0.6)
+                                  if square and cell in m.heights else tint)
         if cell in m.obstacles:
             classes.append("obstacle")
-            fill = _grey(OBSTACLE_FILL)
+            fill = svg_colour(palette.obstacle if not square else palette.crate)
         classes += [f"zone-{z}" for z in zone_of.get(cell, [])]
         if cell in marked:
             classes.append("marked")
@@ -226,14 +229,15 @@ def map_svg(map_obj, pack, highlight: list | None = None, *, coords: bool = True
     if m.obstacles:  # the heavy inset rim that tells an obstacle from a pattern
         rims = "".join(f'<polygon points="{_points(layout.corners(c, _rim_scale(square)))}"/>'
                        for c in sorted(m.obstacles))
-        out.append(f'<g class="obstacles" fill="none" stroke="{_grey(0.1)}" stroke-width="{_num(OBSTACLE_RIM_MM)}" '
+        out.append(f'<g class="obstacles" fill="none" stroke="{svg_colour(palette.obstacle_rim)}" '
+                   f'stroke-width="{_num(OBSTACLE_RIM_MM)}" '
                    f'stroke-linejoin="round" pointer-events="none">{rims}</g>')
     if square:
-        out.append(_height_edges(m, layout))
-    out.append(_zones(m, layout, zone_names, uid))
+        out.append(_height_edges(m, layout, palette))
+    out.append(_zones(m, layout, zone_names, uid, palette))
     regions = getattr(m, "regions", None) or {}
     if regions:
-        out.append(_regions(m, layout, regions))
+        out.append(_regions(m, layout, regions, palette))
     shown = sorted(marked & set(m.cells))
     if shown:
         marks = "".join(f'<polygon class="highlight" data-cell="{_cell_key(c)}" points="{_points(layout.corners(c, 0.8))}"/>'
@@ -242,12 +246,12 @@ def map_svg(map_obj, pack, highlight: list | None = None, *, coords: bool = True
                    f'stroke-width="{_num(0.8)}" pointer-events="none">{marks}'
                    f'<path class="highlight-outline" fill="none" stroke-width="{_num(0.8)}" '
                    f'd="{_path_d(_loops(layout, shown))}"/></g>')
-    out.append(_labels(m, layout, square, coords))
+    out.append(_labels(m, layout, square, coords, palette))
     out.append("</svg>")
     return "\n".join(part for part in out if part) + "\n"
 
 
-def _height_edges(m, layout) -> str:
+def _height_edges(m, layout, palette: Palette) -> str:
     """A heavier line where neighbouring tiles differ in height (a step up or down); the
     printed map's contour lines, simplified to one width per step."""
     lines = []
@@ -262,7 +266,8 @@ def _height_edges(m, layout) -> str:
                          f'stroke-width="{_num(edge_width_mm(abs(other - h)))}"/>')
     if not lines:
         return ""
-    return '<g class="height-edges" stroke="#000000" stroke-linecap="round" pointer-events="none">' + \
+    return f'<g class="height-edges" stroke="{svg_colour(palette.region)}" stroke-linecap="round" ' \
+        'pointer-events="none">' + \
         "".join(lines) + "</g>"
 
 
@@ -274,31 +279,33 @@ def _label_spot(layout, cells, avoid=frozenset()):
     return min(cells, key=lambda c: (c in avoid, (centres[c][0] - mx) ** 2 + (centres[c][1] - my) ** 2, c))
 
 
-def _zones(m, layout, zone_names: dict, uid: str) -> str:
+def _zones(m, layout, zone_names: dict, uid: str, palette: Palette) -> str:
     if not m.zones:
         return ""
     size = layout.flat_to_flat * 0.085 * 1.2
-    parts = ['<g class="zones" fill="none" stroke="#0d0d0d" stroke-linecap="round" stroke-linejoin="round">']
+    parts = ['<g class="zones" fill="none" stroke-linecap="round" stroke-linejoin="round">']
     labels = []
     for index, zid in enumerate(sorted(m.zones)):
         cells = sorted(m.zones[zid])
         if not cells:
             continue
         dash = " ".join(_num(d) for d in ZONE_DASHES[index % len(ZONE_DASHES)])
-        parts.append(f'<path class="zone zone-{zid}" data-zone={quoteattr(zid)} stroke-width="{_num(ZONE_LINE_MM)}" '
+        parts.append(f'<path class="zone zone-{zid}" data-zone={quoteattr(zid)} stroke="{svg_colour(palette.zone_ink(zid))}" '
+                     f'stroke-width="{_num(ZONE_LINE_MM)}" '
                      f'stroke-dasharray="{dash}" d="{_path_d(_loops(layout, cells))}"/>')
         spot = _label_spot(layout, cells, m.obstacles)
         x, y = layout.center(spot)
         labels.append(_text(zone_names.get(zid, zid).upper(), x, y - layout.size * 0.15, size,
-                            f"zone-label zone-{zid}", bold=True))
+                            f"zone-label zone-{zid}", bold=True, grey=palette.zone_ink(zid)))
     parts.append("</g>")
     return "".join(parts) + "".join(labels)
 
 
-def _regions(m, layout, regions: dict) -> str:
+def _regions(m, layout, regions: dict, palette: Palette) -> str:
     names = getattr(m, "region_names", {}) or {}
     size = layout.flat_to_flat * 0.085 * 1.05
-    parts = ['<g class="regions" fill="none" stroke="#000000" stroke-width="1.2" stroke-linejoin="round">']
+    parts = [f'<g class="regions" fill="none" stroke="{svg_colour(palette.region)}" stroke-width="1.2" '
+             'stroke-linejoin="round">']
     labels = []
     for rid in sorted(regions):
         cells = sorted(regions[rid])
@@ -314,16 +321,16 @@ def _regions(m, layout, regions: dict) -> str:
     return "".join(parts) + "".join(labels)
 
 
-def _text(text: str, x: float, y: float, size: float, cls: str, bold: bool = False, grey: float = 0.05,
+def _text(text: str, x: float, y: float, size: float, cls: str, bold: bool = False, grey=0.05,
           anchor: str = "middle", halo: float = 0.25) -> str:
     """Text with a white halo (painted under the letters) so it reads over patterns and dashes."""
     weight = ' font-weight="bold"' if bold else ""
     return (f'<text class="{cls}" x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}"{weight} '
-            f'text-anchor="{anchor}" fill="{_grey(grey)}" stroke="#ffffff" stroke-width="{_num(size * halo)}" '
+            f'text-anchor="{anchor}" fill="{svg_colour(grey)}" stroke="#ffffff" stroke-width="{_num(size * halo)}" '
             f'paint-order="stroke" stroke-linejoin="round" pointer-events="none">{escape(text)}</text>')
 
 
-def _labels(m, layout, square: bool, coords: bool) -> str:
+def _labels(m, layout, square: bool, coords: bool, palette: Palette) -> str:
     """Coordinates on every cell (as printed: `q,r` under the centre of a hex, `x,y` in a
     tile's corner) and a tile's height in its middle."""
     parts = ['<g class="labels">']
@@ -342,7 +349,7 @@ def _labels(m, layout, square: bool, coords: bool) -> str:
         for h in sorted(m.cells):
             cx, cy = layout.center(h)
             parts.append(_text(_cell_key(h), cx, cy + layout.size * 0.58, size, "coord",
-                               grey=0.1 if h in m.obstacles else LABEL_GREY))
+                               grey=0.1 if h in m.obstacles else palette.label))
     parts.append("</g>")
     return "".join(parts) if len(parts) > 2 else ""
 
@@ -371,15 +378,18 @@ def map_legend(map_obj, pack) -> list[dict]:
         return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(w)} {_num(w)}" width="40" height="40" '
                 f'aria-hidden="true">{"<defs>" + defs + "</defs>" if defs else ""}{body}</svg>')
 
-    outline = f'stroke="{_grey(GRID_GREY)}" stroke-width="{_num(GRID_LINE_MM)}" stroke-linejoin="round"'
+    palette = palette_for(pack)
+    outline = f'stroke="{svg_colour(palette.grid)}" stroke-width="{_num(GRID_LINE_MM)}" stroke-linejoin="round"'
+    ground = svg_colour(palette.ground if palette.ground is not None else 1.0)
     entries = []
     for tid in m.terrain_ids_in_use():
         spec = m.terrain_specs.get(tid)
+        ink = palette.terrain(spec)
         pid = f"legend-{_NON_ID.sub('-', str(m.id))}-{tid}"
-        pattern = _pattern_def(pid, spec.pattern if spec else "none", pitch)
-        fill = f"url(#{pid})" if pattern else "#ffffff"
-        body = (f'<polygon fill="#ffffff" {outline} points="{cell_points()}"/>'
-                f'<polygon fill="{fill}" stroke="none" points="{cell_points()}"/>')
+        pattern = _pattern_def(pid, spec.pattern if spec else "none", pitch, svg_colour(ink.marks))
+        fill = f"url(#{pid})" if pattern else "none"
+        body = (f'<polygon fill="{svg_colour(ink.fill) if ink.fill is not None else ground}" {outline} '
+                f'points="{cell_points()}"/><polygon fill="{fill}" stroke="none" points="{cell_points()}"/>')
         notes = [word for word, on in (("blocks movement", not spec.walkable),
                                        ("blocks line of sight", spec.blocks_sight)) if on] if spec else []
         text = (spec.text or "") if spec else ""
@@ -389,29 +399,32 @@ def map_legend(map_obj, pack) -> list[dict]:
                         "swatch": swatch(body, pattern)})
     if square and m.heights:
         top = max(m.heights.values())
-        body = (f'<polygon fill="{_grey(level_grey(top))}" {outline} points="{cell_points()}"/>'
+        body = (f'<polygon fill="{svg_colour(palette.height(top))}" {outline} points="{cell_points()}"/>'
                 + _text(str(top), w / 2, w / 2 + pitch * 0.12, pitch * 0.36, "height", bold=True))
         entries.append({"key": "height", "name": "Height", "text": f"the number on each tile "
-                        f"({min(m.heights.values())} to {top}); the higher, the darker", "swatch": swatch(body)})
+                        f"({min(m.heights.values())} to {top}); the higher, the browner its tint",
+                        "swatch": swatch(body)})
     if square and any(cell not in m.heights for cell in m.board):
         pid = f"legend-{_NON_ID.sub('-', str(m.id))}-air"
-        pattern = _pattern_def(pid, "hatch", pitch).replace(_grey(PATTERN_GREY), _grey(AIR_GREY))
-        body = f'<polygon fill="url(#{pid})" stroke="none" points="{cell_points()}"/>'
+        pattern = _pattern_def(pid, "hatch", pitch, svg_colour(palette.air_marks))
+        body = (f'<polygon fill="{svg_colour(palette.air)}" stroke="none" points="{cell_points()}"/>'
+                f'<polygon fill="url(#{pid})" stroke="none" points="{cell_points()}"/>')
         entries.append({"key": "air", "name": "Open air", "text": "no tile: nothing stands there",
                         "swatch": swatch(body, pattern)})
     if m.obstacles:
-        body = (f'<polygon fill="{_grey(OBSTACLE_FILL)}" {outline} points="{cell_points()}"/>'
-                f'<polygon fill="none" stroke="{_grey(0.1)}" stroke-width="{_num(OBSTACLE_RIM_MM)}" '
-                f'points="{cell_points(_rim_scale(square))}"/>')
+        body = (f'<polygon fill="{svg_colour(palette.crate if square else palette.obstacle)}" {outline} '
+                f'points="{cell_points()}"/>'
+                f'<polygon fill="none" stroke="{svg_colour(palette.obstacle_rim)}" '
+                f'stroke-width="{_num(OBSTACLE_RIM_MM)}" points="{cell_points(_rim_scale(square))}"/>')
         entries.append({"key": "obstacle", "name": "Obstacle", "text": "", "swatch": swatch(body)})
     zone_names = {sid: side.name for sid, side in pack.spec.sides.items()} if pack is not None else {}
     for index, zid in enumerate(sorted(m.zones)):
         if not m.zones[zid]:
             continue
         dash = " ".join(_num(d) for d in ZONE_DASHES[index % len(ZONE_DASHES)])
-        body = (f'<polygon fill="#ffffff" {outline} points="{cell_points()}"/>'
-                f'<polygon fill="none" stroke="#0d0d0d" stroke-width="{_num(ZONE_LINE_MM)}" stroke-dasharray="{dash}" '
-                f'points="{cell_points()}"/>')
+        body = (f'<polygon fill="{ground}" {outline} points="{cell_points()}"/>'
+                f'<polygon fill="none" stroke="{svg_colour(palette.zone_ink(zid))}" '
+                f'stroke-width="{_num(ZONE_LINE_MM)}" stroke-dasharray="{dash}" points="{cell_points()}"/>')
         entries.append({"key": f"zone-{zid}", "name": f"{zone_names.get(zid, zid)} start zone", "text": "",
                         "swatch": swatch(body)})
     return entries

@@ -27,6 +27,7 @@ from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.pdfout import MM
 from generator.render.maps.cells import Look, draw_label
 from generator.render.maps.hexes import draw_hex_legend, paint_hex_map
+from generator.render.maps.palette import COLOUR, Palette
 from generator.render.maps.page import (FOOTER_MM, HEADER_MM, MARGIN_MM, Frame, draw_paragraph,
                                         draw_scale_bar, draw_text)
 
@@ -115,7 +116,7 @@ def label_hex(m: HexMap) -> Hex:
     return min(m.hexes, key=lambda h: (h in m.obstacles, (centres[h][0] - mx) ** 2 + (centres[h][1] - my) ** 2, h))
 
 
-def draw_tile(c, m: HexMap, placed: PlacedTile, zone_names: dict) -> None:
+def draw_tile(c, m: HexMap, placed: PlacedTile, zone_names: dict, palette: Palette = COLOUR) -> None:
     """One tile at true scale: rim and bleed, the map itself, the cut line, the label."""
     layout = m.layout()
     x0, y0, _, _ = layout.bounds(m.hexes)
@@ -132,7 +133,7 @@ def draw_tile(c, m: HexMap, placed: PlacedTile, zone_names: dict) -> None:
     c.drawPath(_outline_path(c, frame, loops), stroke=1, fill=0)
     c.restoreState()
 
-    paint_hex_map(c, m, frame, layout, m.hexes, Look(), zone_names)
+    paint_hex_map(c, m, frame, layout, m.hexes, Look(palette=palette), zone_names)
 
     c.saveState()
     c.setLineJoin(1)
@@ -197,12 +198,13 @@ def _sets(tiles: list[HexMap]) -> list[tuple[str, str, list[HexMap]]]:
     return [(name, colour, ms) for name, (colour, ms) in out.items()]
 
 
-def _draw_contents(c, tiles: list[HexMap], plan: TilePlan, paper_mm, pack_name: str, zone_names: dict) -> None:
+def _draw_contents(c, tiles: list[HexMap], plan: TilePlan, paper_mm, pack_name: str, zone_names: dict,
+                   palette: Palette) -> None:
     W, H = paper_mm
     width = W - 2 * MARGIN_MM
     copies = sum(m.tile.copies for m in tiles)
     sizes = sorted({m.hex_size for m in tiles})
-    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, "Map tiles", 18, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, "Map tiles", 18, palette.title_font)
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
               f"{pack_name} · {copies} tiles in {len(_sets(tiles))} set{'s' if len(_sets(tiles)) != 1 else ''} · "
               f"hexes {', '.join(f'{s:g}' for s in sizes)} mm flat to flat · "
@@ -230,27 +232,28 @@ def _draw_contents(c, tiles: list[HexMap], plan: TilePlan, paper_mm, pack_name: 
         c.restoreState()
         labels = ", ".join(m.tile.label + (f" ×{m.tile.copies}" if m.tile.copies > 1 else "") for m in ms)
         draw_text(c, MARGIN_MM + 11, y, f"{name} ({sum(m.tile.copies for m in ms)}): {labels}", 8.5)
-    draw_hex_legend(c, _legend_map(tiles), MARGIN_MM, y - 6, min(width, 150.0), zone_names)
+    draw_hex_legend(c, _legend_map(tiles), MARGIN_MM, y - 6, min(width, 150.0), zone_names, palette)
 
 
-def _draw_tile_sheet(c, plan: TilePlan, n: int, pack_name: str, zone_names: dict) -> None:
+def _draw_tile_sheet(c, plan: TilePlan, n: int, pack_name: str, zone_names: dict, palette: Palette) -> None:
     W, H = plan.page
     page = plan.pages[n - 1]
     names = []
     for placed in page:
         if placed.map.tile.set not in names:
             names.append(placed.map.tile.set)
-    draw_text(c, MARGIN_MM, H - MARGIN_MM - 5, f"Map tiles · {', '.join(names)}", 12, BOLD)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 5, f"Map tiles · {', '.join(names)}", 12, palette.title_font)
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 9.2,
               f"{pack_name} · true scale · cut along the solid outlines", 7.5, grey=0.25)
     draw_text(c, W - MARGIN_MM, H - MARGIN_MM - 7, f"Tiles {n} of {len(plan.pages)}", 14, BOLD, align="right")
     for placed in page:
-        draw_tile(c, placed.map, placed, zone_names)
+        draw_tile(c, placed.map, placed, zone_names, palette)
     draw_scale_bar(c, MARGIN_MM, MARGIN_MM + 1.5, page[0].map.hex_size)
     _marker(c, f"pnp:page:tiles:{n}", 0, 0)
 
 
-def render_tiles(c, tiles: list[HexMap], pack_name: str, paper_mm: tuple[float, float], zone_names: dict) -> int:
+def render_tiles(c, tiles: list[HexMap], pack_name: str, paper_mm: tuple[float, float], zone_names: dict,
+                 palette: Palette = COLOUR) -> int:
     """The contents page, then every tile sheet. Returns the number of tile sheets."""
     if not tiles:
         return 0
@@ -258,10 +261,10 @@ def render_tiles(c, tiles: list[HexMap], pack_name: str, paper_mm: tuple[float, 
     c.setPageSize((paper_mm[0] * MM, paper_mm[1] * MM))
     c.bookmarkPage("map-tiles")
     c.addOutlineEntry("Map tiles", "map-tiles", level=0)
-    _draw_contents(c, tiles, plan, paper_mm, pack_name, zone_names)
+    _draw_contents(c, tiles, plan, paper_mm, pack_name, zone_names, palette)
     c.showPage()
     for n in range(1, len(plan.pages) + 1):
         c.setPageSize((plan.page[0] * MM, plan.page[1] * MM))
-        _draw_tile_sheet(c, plan, n, pack_name, zone_names)
+        _draw_tile_sheet(c, plan, n, pack_name, zone_names, palette)
         c.showPage()
     return len(plan.pages)

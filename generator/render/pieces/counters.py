@@ -334,7 +334,7 @@ def _front(kit: Kit, page, n: int, total: int, duplex: bool):
         note = (f"Print this page and the next double-sided (flip on the {kit.duplex.replace('-', ' ')}), "
                 "at 100 %. Cut on the solid lines." if duplex else "Single-sided. Cut on the solid lines.")
         page_frame(kit, title, note, f"{kit.title} · counters {n} of {total}" + (" · fronts" if duplex else ""))
-        for item, x, y, head in page:
+        for item, _x, y, head in page:
             if head:
                 top = y + extent(item.shape, kit.orientation, item.size)[1] / 2 + BLEED_MM + 1.2
                 text(c, kit.area()[0], top, head, 7, BOLD, "#333333")

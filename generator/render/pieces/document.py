@@ -179,6 +179,7 @@ def _contents(kit: Kit, sections, build: Build | None, counters: int, standees: 
 
 
 def _grey(v: float):
+    # deferred: ReportLab loads only when something is drawn
     from reportlab.lib.colors import Color
     return Color(v, v, v)
 

@@ -13,25 +13,23 @@ from typing import TYPE_CHECKING
 from reportlab.lib.colors import white
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
-from generator.pack.buildshape import character_refs
-from generator.pack.display import deals_in_points, stat_labels
+from generator.core.papers import DEFAULT_PAPER
 from generator.render.base.fonts import BOLD, REGULAR
-from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.paper import PAPERS, page_size_pt
 from generator.render.base.pdfout import MM, new_canvas
-from generator.render.base.text import TextFitter
-from generator.render.roster.blocks import RosterBlocks
-from generator.render.roster.parts import (COLUMNS, GREY, INK, LEGAL, MARGIN, NOT_LEGAL, PALE, ROW, ROW_DENSE,
-                                           RULE, WARNING, Page, hex_color, tint_color)
+from generator.render.roster.characters import CharacterBlocks
+from generator.render.roster.context import RosterContext
+from generator.render.roster.parts import (COLUMNS, GREY, INK, LEGAL, MARGIN, NOT_LEGAL, PALE, ROW, ROW_DENSE, RULE,
+                                           WARNING, Page, hex_color, tint_color)
+from generator.render.roster.sharing import ShareBlock
+from generator.render.roster.verdict import VerdictBlocks
 from generator.rules.engine import validate_build
 from generator.share.codes import build_hash, build_signature, encode
 
 if TYPE_CHECKING:
-    from generator.core.report import Report
-    from generator.pack.model import Build, Character, Pack
+    from generator.pack.model import Build, Pack
     from generator.render.roster.parts import Block
 
 
@@ -55,7 +53,7 @@ def write_roster(pack: Pack, build: Build, out_path: Path, paper: str = DEFAULT_
     with atomic_output(out_path) as tmp:
         canvas = new_canvas(str(tmp), size, title=f"Roster: {build.name}",
                             subject=f"{pack.spec.name} {pack.spec.version} roster sheet")
-        sheet = RosterSheet(canvas, pack, build, report, code, code_problem, digest, size)
+        sheet = RosterSheet(RosterContext(canvas, pack, build, report, code, code_problem, digest, size))
         info = sheet.draw()
         canvas.save()
     points = report.points
@@ -68,43 +66,16 @@ def write_roster(pack: Pack, build: Build, out_path: Path, paper: str = DEFAULT_
     }
 
 
-class RosterSheet(RosterBlocks):
-    """One build's roster: its blocks (RosterBlocks) flowed onto pages with header and footer."""
+class RosterSheet:
+    """One build's roster: the blocks of its parts (characters, verdict, share block) flowed onto
+    pages with a header and a footer."""
 
-    def __init__(self, canvas, pack: Pack, build: Build, report: Report, code: str | None,
-                 code_problem: str | None, digest: str, page_size):
-        self.c = canvas
-        self.pack = pack
-        self.spec = pack.spec
-        self.build = build
-        self.report = report
-        self.code = code
-        self.code_problem = code_problem
-        self.digest = digest
-        self.page_w, self.page_h = page_size
-        self.left = MARGIN
-        self.width = self.page_w - 2 * MARGIN
-        self.icons = IconSheet(canvas)
-        self.known_icons = set(known_icons())
-        keywords = [k.name for k in self.spec.keywords.values()]
-        self.fitter = TextFitter(keywords)
-        self.side = self.spec.sides[build.side]
-        self.color = next((s.color for s in self.spec.sets.values() if s.side == build.side), "#444444")
-        self.slot_rule = next((r for r in self.spec.rules if r.check == "slot_capacity"), None)
-        self.qr_info: dict | None = None
-        self.row_h, self.stats_h = ROW, 7.5 * MM
-        self.char_points = [self.points_of(ch) for ch in build.characters]
-        # a game without points (generator.pack.display) prints no points, bar or totals
-        self.priced = deals_in_points(pack, self.side)
-        self.stat_labels = stat_labels(pack, self.side)
+    def __init__(self, r: RosterContext) -> None:
+        self.r = r
+        self.characters = CharacterBlocks(r)
+        self.verdict = VerdictBlocks(r)
+        self.sharing = ShareBlock(r)
 
-    def points_of(self, char: Character) -> int:
-        """A character's points, counted by position (two characters may share a name)."""
-        return sum(self.pack.cards[ref.id].points * n for _, ref, n in character_refs(char) if ref.id in self.pack.cards)
-
-    # ---- small drawing helpers ---------------------------------------------------------
-
-    # ---- pages ------------------------------------------------------------------------------
     def header_height(self, first: bool) -> float:
         return 35 * MM if first else 11 * MM
 
@@ -112,59 +83,59 @@ class RosterSheet(RosterBlocks):
         return 8 * MM
 
     def draw_header(self, first: bool, page: int, pages: int) -> None:
-        c = self.c
-        top = self.page_h - MARGIN
-        x, w = self.left, self.width
-        spec = self.spec
+        c = self.r.c
+        top = self.r.page_h - MARGIN
+        x, w = self.r.left, self.r.width
+        spec = self.r.spec
         if not first:
-            self.text(x, top - 4 * MM, self.build.name, BOLD, 11, width=w - 50 * MM)
-            self.text(x + w, top - 4 * MM, f"roster, continued · page {page} of {pages}", REGULAR, 8, GREY,
+            self.r.text(x, top - 4 * MM, self.r.build.name, BOLD, 11, width=w - 50 * MM)
+            self.r.text(x + w, top - 4 * MM, f"roster, continued · page {page} of {pages}", REGULAR, 8, GREY,
                       align="right")
-            c.setStrokeColor(hex_color(self.color))
+            c.setStrokeColor(hex_color(self.r.color))
             c.setLineWidth(0.8)
             c.line(x, top - 6.5 * MM, x + w, top - 6.5 * MM)
             return
-        report = self.report
+        report = self.r.report
         badge_w = 48 * MM
-        self.text(x, top - 3 * MM, f"ROSTER SHEET · {spec.name.upper()} {spec.version}", BOLD, 7.5,
-                  hex_color(self.color))
-        self.text(x, top - 11 * MM, self.build.name, BOLD, 20, width=w - badge_w - 6 * MM)
-        n = len(self.build.characters)
-        sub = f"{self.side.name} · {n} {self.side.character_word(n)} · {self.build.file}"
-        self.text(x, top - 16.5 * MM, sub, REGULAR, 8.5, GREY, width=w - badge_w - 6 * MM)
+        self.r.text(x, top - 3 * MM, f"ROSTER SHEET · {spec.name.upper()} {spec.version}", BOLD, 7.5,
+                  hex_color(self.r.color))
+        self.r.text(x, top - 11 * MM, self.r.build.name, BOLD, 20, width=w - badge_w - 6 * MM)
+        n = len(self.r.build.characters)
+        sub = f"{self.r.side.name} · {n} {self.r.side.character_word(n)} · {self.r.build.file}"
+        self.r.text(x, top - 16.5 * MM, sub, REGULAR, 8.5, GREY, width=w - badge_w - 6 * MM)
         # verdict badge
         color = LEGAL if report.legal else NOT_LEGAL
         bx = x + w - badge_w
         c.setFillColor(hex_color(color))
         c.roundRect(bx, top - 11.5 * MM, badge_w, 10 * MM, 1.5 * MM, stroke=0, fill=1)
-        self.text(bx + badge_w / 2, top - 8.2 * MM, "LEGAL" if report.legal else "NOT LEGAL", BOLD, 15, white,
+        self.r.text(bx + badge_w / 2, top - 8.2 * MM, "LEGAL" if report.legal else "NOT LEGAL", BOLD, 15, white,
                   align="center")
         points = report.points
         total = points.total if points else 0
         limit = points.limit if points else None
-        if not self.priced:
+        if not self.r.priced:
             line = ""
         elif limit is None:
             line = f"{total} points · no limit"
         else:
             left = limit - total
             line = f"{total} / {limit} points · " + (f"{left} left" if left >= 0 else f"{-left} over")
-        self.text(bx + badge_w / 2, top - 16 * MM, line, BOLD, 9, INK, align="center")
+        self.r.text(bx + badge_w / 2, top - 16 * MM, line, BOLD, 9, INK, align="center")
         warnings = sum(1 for v in report.violations if v.severity == "warning")
         errors = sum(1 for v in report.violations if v.severity == "error")
         note = []
         if errors:
             note.append(f"{errors} error" + ("s" if errors != 1 else ""))
         note.append(f"{warnings} warning" + ("s" if warnings != 1 else ""))
-        self.text(bx + badge_w / 2, top - 19.5 * MM, ", ".join(note), REGULAR, 7.5,
+        self.r.text(bx + badge_w / 2, top - 19.5 * MM, ", ".join(note), REGULAR, 7.5,
                   hex_color(WARNING) if warnings and report.legal else GREY, align="center")
-        if self.priced:
+        if self.r.priced:
             self.points_bar(x, top - 27.5 * MM, w, 5 * MM)
 
     def points_bar(self, x: float, y: float, w: float, h: float) -> None:
         """Each character's points as a segment of a bar scaled to the limit; the limit is marked."""
-        c = self.c
-        points = self.report.points
+        c = self.r.c
+        points = self.r.report.points
         if points is None:
             return
         total, limit = points.total, points.limit
@@ -174,16 +145,16 @@ class RosterSheet(RosterBlocks):
         c.setLineWidth(0.4)
         c.rect(x, y, w, h, stroke=1, fill=1)
         cx = x
-        for i, char in enumerate(self.build.characters):
-            value = self.char_points[i]
+        for i, char in enumerate(self.r.build.characters):
+            value = self.r.char_points[i]
             seg = w * value / scale_max
-            c.setFillColor(tint_color(self.color, 0.15 + 0.5 * (i % 2)))
+            c.setFillColor(tint_color(self.r.color, 0.15 + 0.5 * (i % 2)))
             c.rect(cx, y, seg, h, stroke=0, fill=1)
             label = f"{char.name} {value}"
             if stringWidth(label, BOLD, 7) > seg - 2 * MM:
                 label = str(value)
             if stringWidth(label, BOLD, 7) <= seg - 1 * MM:
-                self.text(cx + seg / 2, y + h / 2 - 2.4, label, BOLD, 7, white if i % 2 == 0 else INK,
+                self.r.text(cx + seg / 2, y + h / 2 - 2.4, label, BOLD, 7, white if i % 2 == 0 else INK,
                           align="center")
             cx += seg
         if limit is not None:
@@ -198,26 +169,26 @@ class RosterSheet(RosterBlocks):
             label_w = stringWidth(label, BOLD, 6.5)
             color = hex_color(NOT_LEGAL) if total > limit else INK
             if lx - label_w < x + 30 * MM:  # a limit near the left end: label to the right of the mark
-                self.text(lx + 1.2 * MM, y - 3.8 * MM, label, BOLD, 6.5, color)
+                self.r.text(lx + 1.2 * MM, y - 3.8 * MM, label, BOLD, 6.5, color)
                 return
-            self.text(min(lx, x + w), y - 3.8 * MM, label, BOLD, 6.5, color, align="right")
-        self.text(x, y - 3.8 * MM, f"points: {total}" + (f" of {limit}" if limit is not None else ""),
+            self.r.text(min(lx, x + w), y - 3.8 * MM, label, BOLD, 6.5, color, align="right")
+        self.r.text(x, y - 3.8 * MM, f"points: {total}" + (f" of {limit}" if limit is not None else ""),
                   REGULAR, 6.5, GREY, width=28 * MM)
 
     def draw_footer(self, page: int, pages: int) -> None:
-        c = self.c
+        c = self.r.c
         y = MARGIN - 2 * MM
         c.setStrokeColor(RULE)
         c.setLineWidth(0.4)
-        c.line(self.left, y + 3.5 * MM, self.left + self.width, y + 3.5 * MM)
-        left = f"{self.spec.name} {self.spec.version} · {self.build.name} · build hash {self.digest}"
-        self.text(self.left, y, left, REGULAR, 7, GREY, width=self.width - 30 * MM)
-        self.text(self.left + self.width, y, f"page {page} of {pages}", REGULAR, 7, GREY, align="right")
+        c.line(self.r.left, y + 3.5 * MM, self.r.left + self.r.width, y + 3.5 * MM)
+        left = f"{self.r.spec.name} {self.r.spec.version} · {self.r.build.name} · build hash {self.r.digest}"
+        self.r.text(self.r.left, y, left, REGULAR, 7, GREY, width=self.r.width - 30 * MM)
+        self.r.text(self.r.left + self.r.width, y, f"page {page} of {pages}", REGULAR, 7, GREY, align="right")
 
     def paginate(self, blocks: list[Block]) -> list[Page]:
         gap = 3 * MM
         pages = [Page()]
-        room = self.page_h - 2 * MARGIN - self.header_height(True) - self.footer_height()
+        room = self.r.page_h - 2 * MARGIN - self.header_height(True) - self.footer_height()
         i = 0
         while i < len(blocks):
             block = blocks[i]
@@ -227,7 +198,7 @@ class RosterSheet(RosterBlocks):
             page = pages[-1]
             if page.blocks and need > room:
                 pages.append(Page())
-                room = self.page_h - 2 * MARGIN - self.header_height(False) - self.footer_height()
+                room = self.r.page_h - 2 * MARGIN - self.header_height(False) - self.footer_height()
             pages[-1].blocks.append(block)
             room -= block.height + gap
             i += 1
@@ -235,14 +206,14 @@ class RosterSheet(RosterBlocks):
 
     def draw(self) -> dict:
         # the smaller room (under the first page's big header): a block then fits on any page
-        full_room = self.page_h - 2 * MARGIN - self.header_height(True) - self.footer_height()
-        tail = self.notes_blocks() + self.verdict_blocks() + [self.share_block()]
+        full_room = self.r.page_h - 2 * MARGIN - self.header_height(True) - self.footer_height()
+        tail = self.verdict.notes_blocks() + self.verdict.verdict_blocks() + [self.sharing.share_block()]
         pages = None
         # roomy first; a fourth column, then tighter rows, only when they save a page
         for columns, row_h, stats_h in ((COLUMNS, ROW, 7.5 * MM), (COLUMNS + 1, ROW, 7.5 * MM),
                                         (COLUMNS + 1, ROW_DENSE, 6.5 * MM)):
-            self.row_h, self.stats_h = row_h, stats_h
-            blocks = [self.character_block(i, ch, full_room, columns) for i, ch in enumerate(self.build.characters)]
+            self.r.row_h, self.r.stats_h = row_h, stats_h
+            blocks = [self.characters.character_block(i, ch, full_room, columns) for i, ch in enumerate(self.r.build.characters)]
             candidate = self.paginate(blocks + tail)
             if pages is None or len(candidate) < len(pages):
                 pages = candidate
@@ -250,14 +221,14 @@ class RosterSheet(RosterBlocks):
         for number, page in enumerate(pages, 1):
             first = number == 1
             self.draw_header(first, number, len(pages))
-            top = self.page_h - MARGIN - self.header_height(first)
+            top = self.r.page_h - MARGIN - self.header_height(first)
             for block in page.blocks:
-                before = self.qr_info
+                before = self.r.qr_info
                 block.draw(top)
-                if self.qr_info is not None and before is None:
+                if self.r.qr_info is not None and before is None:
                     qr_page = number - 1
                 top -= block.height + 3 * MM
             self.draw_footer(number, len(pages))
-            self.c.showPage()
-        qr = dict(self.qr_info, page=qr_page) if self.qr_info else None
+            self.r.c.showPage()
+        qr = dict(self.r.qr_info, page=qr_page) if self.r.qr_info else None
         return {"pages": len(pages), "qr": qr}

@@ -6,6 +6,7 @@ running headers, page numbers; byte-identical output for identical input."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,16 +22,22 @@ from generator.core.files import atomic_output
 from generator.core.resources import TEMPLATES
 from generator.maps.load import load_pack_maps
 from generator.pack.display import deals_in_points, pack_in_points
+from generator.pack.icon_names import pack_icon_names
 from generator.pack.load import load_presets
-from generator.render.base.fonts import BOLD, ITALIC, REGULAR
+from generator.pack.typefaces import font_credits
+from generator.render.base.art import ArtLibrary
+from generator.render.base.fonts import BOLD, ITALIC, REGULAR, display_font
+from generator.render.base.pack_icons import pack_icons
 from generator.render.base.paper import PAPERS, page_size_pt
 from generator.render.base.pdfout import new_canvas
 from generator.render.maps.document import draw_map_thumbnail
+from generator.render.maps.palette import DEFAULT_INK, palette_for
 from generator.render.rulebook.columns import Columns, NewPageUnless
 from generator.render.rulebook.cover import Cover
 from generator.render.rulebook.errors import layout_error, tag_chapter
 from generator.render.rulebook.markdown import (Flow, chapter_source, environment, expand_reference,
-                                                markdown_flowables, render_template, template_context)
+                                                markdown_flowables, prose_icon_problems, reference_icon_problems,
+                                                render_template, template_context)
 from generator.render.rulebook.reference import card_list, map_catalogue, presets
 from generator.render.rulebook.text import Book, BookStyle, ChapterTitle, Contents, Heading
 
@@ -197,15 +204,17 @@ class RulebookDoc(BaseDocTemplate):
 # ---- building ------------------------------------------------------------------------------------------
 
 
-def pack_book(pack: Pack, style: BookStyle | None = None) -> Book:
-    """The text engine of the cards, with the pack's keywords and its first set's colour."""
+def pack_book(pack: Pack, style: BookStyle | None = None, custom: dict | None = None) -> Book:
+    """The text engine of the cards, with the pack's keywords, its own icons (`custom`, read
+    here when not given) and its first set's colour."""
     # action types ("Move", "Attack") are everyday words in rule text: only statuses and terms stand out
     names = [k.name for k in pack.spec.keywords.values() if k.kind != "action-type"]
     sets = list(pack.spec.sets.values())
     style = style or BookStyle()
     if sets and style.accent == BookStyle.accent:
         style = replace(style, accent=sets[0].color)
-    return Book(names, style)
+    return Book(names, style, pack_icons(pack, ArtLibrary(Path(pack.root))) if custom is None else custom,
+                display_font(pack))
 
 
 def template_folders(pack: Pack) -> list[Path]:
@@ -238,6 +247,7 @@ def book_context(pack: Pack, maps: list) -> tuple:
     ctx["reference"] = expand_reference(pack, env, ctx)
     ctx["glossary"] = glossary(pack, ctx["reference"])
     ctx["maps"] = [{"title": m.title, "hexes": len(m.hexes)} for m in maps]
+    ctx["typefaces"] = font_credits(pack.spec.fonts, pack.root)  # the credits page names them
     # what the generated pages may speak of: only what this pack has
     builds = load_presets(pack)
     ctx["priced"] = pack_in_points(pack)
@@ -248,11 +258,11 @@ def book_context(pack: Pack, maps: list) -> tuple:
     return env, ctx
 
 
-def load_maps(pack: Pack):
-    """The pack's maps and the helper that draws their thumbnails."""
+def load_maps(pack: Pack, ink: str = DEFAULT_INK):
+    """The pack's maps and the helper that draws their thumbnails in the maps' ink (colour or saver)."""
     if not pack.map_files:
         return [], None
-    return load_pack_maps(pack), draw_map_thumbnail
+    return load_pack_maps(pack), functools.partial(draw_map_thumbnail, palette=palette_for(pack, ink))
 
 
 def _chapter(book: Book, geometry: Geometry, flow: Flow, label: str, toc_label: str, columns: int,
@@ -270,8 +280,23 @@ def _chapter(book: Book, geometry: Geometry, flow: Flow, label: str, toc_label: 
     return [*start, title, *body]
 
 
-def rulebook_story(pack: Pack, book: Book, geometry: Geometry) -> tuple[list, dict]:
-    maps, draw_fn = load_maps(pack)
+def prose_problems(pack: Pack) -> list[Problem]:
+    """Every `:name:` in the rulebook's sources (chapters, its page templates, game.yaml's
+    `reference:`) that no icon of the pack has, each at its file and line."""
+    known = pack_icon_names(pack.spec)
+    problems = reference_icon_problems(pack)
+    sources = [chapter_source(path) for path in pack.rule_files]
+    sources += [read_template(pack, name) for name in [p.template for p in REFERENCE_PAGES] + ["quick-reference.md"]]
+    for file, source in sources:
+        problems += prose_icon_problems(source, file, known)
+    return problems
+
+
+def rulebook_story(pack: Pack, book: Book, geometry: Geometry, ink: str = DEFAULT_INK) -> tuple[list, dict]:
+    problems = prose_problems(pack)
+    if problems:
+        raise InputError(problems)
+    maps, draw_fn = load_maps(pack, ink)
     env, ctx = book_context(pack, maps)
     contents_title = ChapterTitle(book, "Contents", pack.spec.name, "contents")
     contents_title.toc = False
@@ -319,12 +344,13 @@ def canvas_maker(title: str, subject: str):
     return make
 
 
-def build_rulebook_pdf(pack: Pack, out_path, paper: str = DEFAULT_PAPER) -> dict:
+def build_rulebook_pdf(pack: Pack, out_path, paper: str = DEFAULT_PAPER, ink: str = DEFAULT_INK) -> dict:
     """Write the rulebook (to a path, or to a file object: `pnp validate` lays it out in
-    memory); returns counts ({"pages", "chapters", "cards", "presets", ...})."""
+    memory), its map pictures in `ink` (the maps' colour or saver look); returns counts
+    ({"pages", "chapters", "cards", "presets", ...})."""
     geometry = Geometry.of(paper)
     book = pack_book(pack)
-    story, counts = rulebook_story(pack, book, geometry)
+    story, counts = rulebook_story(pack, book, geometry, ink)
     title = f"{pack.spec.name} {pack.spec.version}: Rulebook"
     subject = pack.spec.summary or f"Rules of {pack.spec.name}"
     if hasattr(out_path, "write"):

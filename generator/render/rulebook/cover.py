@@ -64,11 +64,11 @@ class Cover(Flowable):
         margin = 22 * mm
         icons = self.book.icons(c)
         # title block
-        lay = self.book.fitter.fit(f"**{spec.name}**", W - 2 * margin, 70, 60, 24, 1.05, False)
+        lay = self.book.fitter.fit(f"**{spec.name}**", W - 2 * margin, 70, 60, 24, 1.05, False, font="display")
         draw_layout(c, icons, lay, margin, H - band * 0.30, W - 2 * margin, "left", "#ffffff")
         y = H - band * 0.30 - lay.height - 6 * mm
         c.setFillColor(HexColor("#ffffff"))
-        c.setFont(BOLD, 15)
+        c.setFont(self.book.display, 15)
         c.drawString(margin, y, "R U L E B O O K")
         c.setFont(REGULAR, 10)
         c.setFillColor(HexColor(tint(st.accent, 0.75)))

@@ -12,6 +12,7 @@ from markdown_it import MarkdownIt
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
 from generator.core.yamlio import display_path
+from generator.pack.icon_names import ICON_MARK, pack_icon_names
 from generator.pack.load import pack_document
 from generator.render.base.layout import make_environment
 from generator.render.rulebook.diagrams import DiagramError, diagram_flowable
@@ -106,7 +107,7 @@ def template_context(pack: Pack) -> dict:
     def footprint(card_ids):
         """The hexes the given cards cover together: the union of their hex fields, all
         anchored at hex (0, 0); an empty union is the one hex (0, 0)."""
-        hexes = set()
+        hexes: set[tuple[int, int]] = set()
         for cid in card_ids:
             c = card(cid)
             for fname, fspec in spec.card_types[c.type].fields.items():
@@ -151,6 +152,51 @@ def render_template(env, source: str, context: dict, file: str) -> str:
         raise InputError([Problem("rules.template", f"{Path(file).name}: {message}", Location(file, line),
                                   found=text, expected="valid Jinja over the pack's data",
                                   fix=getattr(exc, "fix", None))]) from None
+
+
+def prose_icon_problems(source: str, file: str, known: set[str]) -> list[Problem]:
+    """`:name:` in a chapter or template that names no icon of the pack would print as the
+    text `:name:`: one error per mark, at its file:line:column in the source."""
+    out = []
+    for n, line in enumerate(source.splitlines(), 1):
+        for m in ICON_MARK.finditer(line):
+            name = m.group(1)
+            if name not in known:
+                out.append(_unknown_icon(name, known, Location(file, n, m.start() + 1)))
+    return out
+
+
+def reference_icon_problems(pack: Pack) -> list[Problem]:
+    """The same for the text of game.yaml's `reference:` (summaries, tables, glossary)."""
+    known = pack_icon_names(pack.spec)
+    out: list[Problem] = []
+
+    def walk(value, path):
+        if isinstance(value, str):
+            for name in dict.fromkeys(ICON_MARK.findall(value)):
+                if name not in known:
+                    try:
+                        where = pack_document(pack, Path(pack.root) / "game.yaml").at(("reference",) + path)
+                    except InputError:
+                        where = Location(pack.game_file)
+                    out.append(_unknown_icon(name, known, where))
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, path + (k,))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(v, path + (i,))
+
+    walk(pack.spec.reference.model_dump(), ())
+    return out
+
+
+def _unknown_icon(name: str, known: set[str], where: Location) -> Problem:
+    guess = did_you_mean(name, known)
+    return Problem("rules.icon", f"`:{name}:` is no icon of this pack, so the rulebook would print it as text",
+                   where, found=f":{name}:", expected="a built-in icon or one of game.yaml `icons:`",
+                   fix=f"did you mean `:{guess}:`?" if guess else
+                   "add the icon to game.yaml `icons:` (see docs/layouts.md#icons), or write the word")
 
 
 def expand_reference(pack: Pack, env=None, context: dict | None = None) -> dict:

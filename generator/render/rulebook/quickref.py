@@ -19,8 +19,11 @@ from reportlab.platypus import BaseDocTemplate, PageTemplate
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
+from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import REGULAR
-from generator.render.rulebook.book import Geometry, book_frame, canvas_maker, pack_book, read_template
+from generator.render.base.pack_icons import pack_icons
+from generator.render.rulebook.book import (Geometry, book_frame, canvas_maker, pack_book, prose_problems,
+                                            read_template)
 from generator.render.rulebook.columns import Columns
 from generator.render.rulebook.markdown import (Flow, environment, expand_reference, markdown_flowables,
                                                 render_template, template_context)
@@ -97,6 +100,9 @@ def _story(pack: Pack, book, geometry: Geometry, text: str) -> list:
 def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER) -> dict:
     """Write the one-sheet quick reference; returns {"pages": 1, "size": body text size}."""
     geometry = Geometry.of(paper)
+    problems = prose_problems(pack)
+    if problems:
+        raise InputError(problems)
     _, text = sheet_text(pack)
     if not text.strip():
         raise InputError([Problem("rules.quick-reference", "the quick reference has nothing to show",
@@ -105,14 +111,15 @@ def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_P
     title = f"{pack.spec.name} {pack.spec.version}: Quick Reference"
     footer = f"{pack.spec.name} {pack.spec.version} · quick reference · the rulebook has the full rules"
     chosen = SIZES[-1]
+    custom = pack_icons(pack, ArtLibrary(Path(pack.root)))  # read once for every size tried
     for size in SIZES:  # the largest size that fits one page
-        book = pack_book(pack, replace(BookStyle(), h1=18.0).scaled(size))
+        book = pack_book(pack, replace(BookStyle(), h1=18.0).scaled(size), custom)
         doc = _Sheet(io.BytesIO(), geometry, footer, book.style.accent, title=title)
         doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))
         if doc.pages <= 1:
             chosen = size
             break
-    book = pack_book(pack, replace(BookStyle(), h1=18.0).scaled(chosen))
+    book = pack_book(pack, replace(BookStyle(), h1=18.0).scaled(chosen), custom)
     with atomic_output(Path(out_path)) as tmp:
         doc = _Sheet(str(tmp), geometry, footer, book.style.accent, title=title)
         doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))

@@ -49,27 +49,32 @@ class BookStyle:
 
 class Book:
     """What every flowable of one document shares: the pack's text fitter, a layout cache,
-    the style, and one icon sheet per canvas (multiBuild draws each pass on a new canvas)."""
+    the style, and one icon sheet per canvas (multiBuild draws each pass on a new canvas).
+    `custom` holds the pack's own icons (game.yaml `icons:`), drawn in prose as on its cards;
+    `display` is the registered name of the face of titles and headings (the pack's display face,
+    else the built-in bold)."""
 
-    def __init__(self, keywords: list[str], style: BookStyle):
-        self.fitter = TextFitter(keywords)
+    def __init__(self, keywords: list[str], style: BookStyle, custom: dict | None = None, display: str = BOLD):
+        self.custom = custom or {}
+        self.icon_names = set(known_icons()) | set(self.custom)
+        self.display = display
+        self.fitter = TextFitter(keywords, icons=sorted(self.icon_names), fonts={"display": display})
         self.style = style
-        self.icon_names = set(known_icons())
         self._layouts: dict = {}
 
-    def layout(self, text: str, width: float, size: float, leading: float, hyphenate: bool = True) -> Layout:
-        key = (text, round(width, 2), size, leading, hyphenate)
+    def layout(self, text: str, width: float, size: float, leading: float, hyphenate: bool = True,
+               font: str = "regular") -> Layout:
+        key = (text, round(width, 2), size, leading, hyphenate, font)
         hit = self._layouts.get(key)
         if hit is None:
-            hit = self.fitter.layout(text, max(width, size * 2), size, leading, hyphenate)
+            hit = self.fitter.layout(text, max(width, size * 2), size, leading, hyphenate, font)
             self._layouts[key] = hit
         return hit
 
-    @staticmethod
-    def icons(canvas) -> IconSheet:
+    def icons(self, canvas) -> IconSheet:
         sheet = getattr(canvas, "_pnp_icon_sheet", None)
         if sheet is None:
-            sheet = IconSheet(canvas)
+            sheet = IconSheet(canvas, self.custom)
             canvas._pnp_icon_sheet = sheet
         return sheet
 
@@ -122,13 +127,15 @@ class RichText(Flowable):
         self.spaceAfter = space_after
         self.leading_ratio = leading or book.style.leading
         self.hyphenate = hyphenate
+        self.font = "regular"  # a heading's is "display"
         self._fixed: Layout | None = None  # the lines of a split part
         self._layout: Layout | None = None
 
     def _lay(self, width: float) -> Layout:
         if self._fixed is not None:
             return self._fixed
-        return self.book.layout(self.text, width - self.indent, self.size, self.leading_ratio, self.hyphenate)
+        return self.book.layout(self.text, width - self.indent, self.size, self.leading_ratio, self.hyphenate,
+                                self.font)
 
     def wrap(self, aw, ah):
         self._layout = self._lay(aw)
@@ -187,6 +194,7 @@ class Heading(RichText):
         super().__init__(book, bold(text), size, color=color or book.style.accent, hyphenate=False,
                          space_before=space_before, space_after=space_after, leading=1.2)
         self.title = book.plain(text)
+        self.font = "display"
         self.level = level
         self.key = key
         self.toc = toc
@@ -242,9 +250,10 @@ class ChapterTitle(Flowable):
         st = self.book.style
         self.width = aw
         try:
-            self._lay = self.book.fitter.fit(bold(self.text), aw, st.h1 * 1.3, st.h1, st.h1 * 0.6, 1.1, False)
+            self._lay = self.book.fitter.fit(bold(self.text), aw, st.h1 * 1.3, st.h1, st.h1 * 0.6, 1.1, False,
+                                             font="display")
         except Exception:  # a very long title runs over two lines at the smallest size
-            self._lay = self.book.layout(bold(self.text), aw, st.h1 * 0.6, 1.1, False)
+            self._lay = self.book.layout(bold(self.text), aw, st.h1 * 0.6, 1.1, False, font="display")
         self.height = self.label_size * 1.6 + self._lay.height + st.h1 * 0.25 + self.below
         return aw, self.height
 

@@ -23,6 +23,7 @@
     if (state.stem) url.searchParams.set("file", state.stem);
     if (code) history.replaceState(null, "", url.pathname + "?" + url.searchParams.toString());
     showBlocked(JSON.parse(s.dataset.blocked || "{}"));
+    if (typeof applyFilters === "function" && document.getElementById("pf-owner")) applyFilters();
     const src = document.getElementById("vbar-src"), bar = document.getElementById("vbar");
     if (src && bar) { bar.replaceChildren(src.content.cloneNode(true)); bar.className = "vbar " + src.dataset.legal; }
     showCounts();
@@ -107,7 +108,7 @@
 
   document.addEventListener("change", (e) => {
     const el = e.target;
-    if (el.id === "target-char") {
+    if (el.id === "target-char" || el.id === "vbar-char") {  // the phone's bar has its own copy
       if (el.value === "new") { state.char = null; state.piece = null; return; }
       state.char = Number(el.value); state.piece = null;
       queue({ op: "view", char: state.char });
@@ -272,16 +273,51 @@
   const filter = document.getElementById("picker-filter");
   const val = (id) => { const el = document.getElementById(id); return el ? el.value : ""; };
 
+  // Find: the server reads the search (the card search language, one parser for every page) and
+  // answers the ids it finds; `found` is null while the box is empty
+  let found = null, asked = 0, waiting = null;
+  const pickerBox = document.getElementById("picker");
+  const searchWhy = document.getElementById("picker-search-why");
+  async function runSearch() {
+    const q = filter ? filter.value.trim() : "";
+    const n = ++asked;
+    if (!q) { found = null; if (searchWhy) searchWhy.hidden = true; applyFilters(); return; }
+    const url = `/api/${pack}/search?side=${encodeURIComponent(pickerBox.dataset.side || "")}&q=${encodeURIComponent(q)}`;
+    window.pnpBusy += 1;
+    try {
+      const res = await fetch(url, { headers: { accept: "application/json" } });
+      const data = await res.json();
+      if (n !== asked) return;  // a newer search is on its way
+      const problem = res.ok ? null : (data.errors && data.errors[0]) || { message: "the search did not work" };
+      found = res.ok ? new Set(data.ids) : new Set();
+      if (searchWhy) {
+        searchWhy.hidden = !problem;
+        const plain = (t) => String(t || "").replace(/`/g, "");  // the page's words: no backticks
+        searchWhy.textContent = problem ? `${plain(problem.message)}${problem.column ? ` (at character ${problem.column})` : ""}`
+          + (problem.fix ? `: ${plain(problem.fix)}` : "") : "";
+      }
+      applyFilters();
+    } finally { window.pnpBusy -= 1; }
+  }
+
+  // "@mine": the cards of the character cards go to (its base cards own them) and no one's
+  function baseIds(ch) {
+    if (!ch) return null;
+    const base = ch[side.key];
+    return new Set((Array.isArray(base) ? base.map((e) => e[side.item]) : [base]).filter(Boolean));
+  }
+
   function applyFilters() {
-    const words = (filter ? filter.value : "").toLowerCase().split(/\s+/).filter(Boolean);
     const type = val("pf-type"), set = val("pf-set"), owner = val("pf-owner");
+    const mine = state.char === null ? null : baseIds((doc().characters || [])[state.char]);
     const lo = val("pf-min") === "" ? null : Number(val("pf-min"));
     const hi = val("pf-max") === "" ? null : Number(val("pf-max"));
     document.querySelectorAll(".pick li").forEach((li) => {
       const pts = li.dataset.points === "" ? 0 : Number(li.dataset.points);
-      li.hidden = !(words.every((w) => li.dataset.search.includes(w))
+      li.hidden = !((found === null || found.has(li.dataset.card))
         && (!type || li.dataset.type === type) && (!set || li.dataset.set === set)
-        && (!owner || li.dataset.owner === owner)
+        && (!owner || (owner === "@mine" ? mine === null || li.dataset.owner === "-" || mine.has(li.dataset.ownerId)
+                                         : li.dataset.owner === owner))
         && (lo === null || pts >= lo) && (hi === null || pts <= hi));
     });
     document.querySelectorAll("details[data-place]").forEach((group) => {  // "(3 of 36)" while filtering
@@ -312,9 +348,16 @@
   }
 
   document.querySelectorAll(".pfilters input, .pfilters select").forEach((el) => {
+    if (el === filter) return;
     el.addEventListener(el.id === "pf-sort" ? "change" : "input", el.id === "pf-sort" ? applySort : applyFilters);
     if (el.tagName === "SELECT" && el.id !== "pf-sort") el.addEventListener("change", applyFilters);
   });
+  if (filter) {
+    filter.addEventListener("input", () => {  // a search a moment after the last key, not one per key
+      clearTimeout(waiting);
+      waiting = setTimeout(runSearch, 150);
+    });
+  }
 
   document.addEventListener("keydown", (e) => {
     const t = e.target;
