@@ -385,7 +385,7 @@ def _bounded_filters(env) -> None:
             raise SecurityError(f"`join` would make more than {MAX_VALUE_CHARS:,} characters")
         return join(eval_ctx, items, d, attribute)
 
-    bounded_replace.jinja_pass_arg = replace.jinja_pass_arg
-    bounded_join.jinja_pass_arg = join.jinja_pass_arg
+    bounded_replace.jinja_pass_arg = replace.jinja_pass_arg  # type: ignore[attr-defined]
+    bounded_join.jinja_pass_arg = join.jinja_pass_arg  # type: ignore[attr-defined]
     env.filters.update(center=bounded_center, indent=bounded_indent, format=bounded_format,
                        replace=bounded_replace, join=bounded_join)
