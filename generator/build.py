@@ -97,7 +97,7 @@ def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, ou
 def warning_line(v: Violation) -> str:
     """A finding of the verdict that does not stop a build, as `pnp build` prints it (stderr):
     a warning, or a rule error of a build that is not legal (printed all the same)."""
-    said = "warning" if v.severity == "warning" else "warning: not legal, printed all the same: error"
+    said = "warning:" if v.severity == "warning" else "warning: not legal, printed all the same: error"
     return f"{said} {v.rule}: {v.location}: {v.message}" + (f" ({v.fix})" if v.fix else "")
 
 

@@ -80,7 +80,7 @@ class SheetMemory:
     # ---- an edit ---------------------------------------------------------------------
     def new_faces(self, faces: list[CardFace]) -> list[CardFace]:
         """The faces the last file does not hold as they are now (all of them before a first build)."""
-        known = {repr(k) for k in self.keys} if self.saved is not None else set()  # a card's fields: unhashable
+        known = {repr(k) for k in self.keys} if self.data is not None else set()  # a card's fields: unhashable
         return [f for f in faces if repr(_face_key(f)) not in known]
 
     def redraw(self, pack: Pack, faces: list[CardFace], shared: CardShared, out: Path, sheet: str = DEFAULT_PAPER,
