@@ -39,9 +39,10 @@ PORT ?= 8000
 serve: $(STAMP)
 	$(PY) -m generator serve card_data/boss_fight --port $(PORT)
 
-# the README's gallery: docs/images/gallery/*.png drawn from the shipped packs (tools/gallery.py)
+# the README's pictures drawn from the shipped packs: the gallery (tools/gallery.py) and the kit's
 gallery: $(STAMP)
 	$(PY) tools/gallery.py
+	$(PY) tools/readme_images.py cards maps rulebook  # the kit's pictures further down the README
 
 schemas: $(STAMP)
 	for pack in card_data/*/; do $(PY) -m generator schema --pack $$pack || exit 1; done

@@ -16,6 +16,7 @@ from generator.core import progress, staging
 from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Violation
 from generator.core.workers import past_stopping, progress_queue, stop_on_signals, worker_pool
+from generator.export.credits import credits_output
 from generator.export.options import BuildOptions
 from generator.export.profile_table import PROFILES
 from generator.export.profiles import ProfileJob, writer
@@ -120,7 +121,8 @@ def check_before_building(pack: Pack, build: Build | None = None) -> list[Violat
     reports, problems = pack_checks(pack)
     if problems:
         validate_pack(pack, checked=(reports, problems))  # raises InputError with every finding
-    return [v for r in reports for v in r.sorted_violations()]
+    # info (the cards still printing the placeholder) is validate's to-do list, not a build's warning
+    return [v for r in reports for v in r.sorted_violations() if v.severity != "info"]
 
 
 def _worker(args) -> tuple[str, list[str], list, list[Problem]]:
@@ -212,7 +214,12 @@ def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = Bu
         try:
             try:
                 with staging.staged(token) as stage:
-                    yield from _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory, stopped)
+                    wrote = False
+                    for line in _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory, stopped):
+                        wrote = wrote or line.startswith("wrote ")
+                        yield line
+                    if wrote and not stopped:  # who made the art and the typefaces, beside the files that print them
+                        credits_output(out, pack)
                     pending = stage.pending
                 if stopped:  # every part had its say: all their errors, as validate lists them
                     raise InputError(stopped)

@@ -51,9 +51,23 @@ class Postgres:
             os.chmod(self.root, 0o700)
             self.prefix = ["runuser", "-u", "postgres", "--"]
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+        self.start()
+
+    def start(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-w", "-t", "60", "-l", str(self.root / "log"), "-o",
                   f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
                   f"-c max_connections=200", "start")
+
+    def halt(self) -> None:
+        """Stop the server (the data stays: start() brings it back), as a database that goes down."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+    def sql(self, url: str, statement: str) -> None:
+        """Run one statement as the superuser on the database of `url` (autocommit)."""
+        import psycopg
+        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname={url.rsplit('/', 1)[1]}",
+                             autocommit=True) as conn:
+            conn.execute(statement)
 
     def _run(self, tool: str, *args: str) -> None:
         result = subprocess.run([*self.prefix, str(self.bindir / tool), *args], capture_output=True, text=True)
@@ -72,6 +86,8 @@ class Postgres:
     def stop(self) -> None:
         try:
             self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+        except RuntimeError:
+            pass  # stopped already (halt)
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 

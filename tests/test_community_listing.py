@@ -204,8 +204,9 @@ def _account(app, name) -> TestClient:
 
 def test_a_page_kept_for_the_designer_is_not_shown_to_a_player(tmp_path, db_url, pack, texts):
     app, anonymous = _worker(tmp_path, "one", db_url)
-    designer, player = _account(app, "designer"), _account(app, "player")  # the first account is the designer's
+    designer, player = _account(app, "designer"), _account(app, "player")
     store = app.state.community_store
+    store.set_role("designer", "designer")  # named by the operator (pnp accounts role)
     shown, hidden = (publish(store, pack, t, 0, "player", None) for t in texts[:2])
     store.set_flags(hidden, featured=False, hidden=True)
     page = designer.get(f"/p/boss_fight/published/{hidden}")

@@ -59,7 +59,8 @@ def _found(c, query=""):
 
 def test_publish_browse_copy_and_the_numbers(tmp_path, db_url, presets):
     app = community_app(Site.load([Path(PACK)], tmp_path / "builds", tmp_path / "cache"), db_url, accounts=True)
-    designer = _player(app, "designer")  # the first account is the designer's
+    designer = _player(app, "designer")
+    app.state.community_store.set_role("designer", "designer")  # named by the operator (pnp accounts role)
     alice, bob = _player(app, "alice"), _player(app, "bob")
     pack = app.state.site.packs["boss_fight"]
     heroes = [k for k, d in presets.items() if d["side"] == "hero"]

@@ -354,7 +354,7 @@ def test_a_corrupt_font_stops_a_build_without_touching_the_previous_output(pack_
     result = run("build", pack_copy, "--build", build, "--only", "cards", "-o", out)
     assert result.exit_code == 2 and "font.corrupt" in result.output
     assert (out / "walk-cards.pdf").read_bytes() == before
-    assert sorted(p.name for p in out.iterdir()) == ["walk-cards.pdf"]
+    assert sorted(p.name for p in out.iterdir()) == ["CREDITS.txt", "walk-cards.pdf"]
 
 
 def test_card_text_is_set_in_the_pack_font(pack_copy, tmp_path):

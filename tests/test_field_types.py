@@ -112,7 +112,7 @@ IN_BOOK = {"int": ("Probe int", "7"), "choice": ("Probe choice", "Ice"),
 
 def test_every_field_type_shows_in_the_list_and_the_rulebook_as_its_class_says(probe_pack):
     pack = load_pack(probe_pack)
-    rows = {r["id"]: r for r in json.loads(render_card_list(pack, "json"))}
+    rows = {r["id"]: r for r in json.loads(render_card_list(pack, "json"))["cards"]}
     row = rows["probe-card"]
     header, cells = card_columns(pack, "probe", [pack.cards["probe-card"]])
     book = dict(zip(header, cells[0]))

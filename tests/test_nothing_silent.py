@@ -61,7 +61,7 @@ def test_art_that_would_print_blank_or_is_unsafe_is_an_error(tmp_path, name, wri
             assert result.exit_code == 2 and code in said and "art-unit" in said, result.output
             assert "Traceback" not in result.output
     made = sorted(p.name for p in (tmp_path / "out").iterdir()) if (tmp_path / "out").exists() else []
-    assert made == ([] if code else ["calibration.pdf", "cards.pdf"])
+    assert made == ([] if code else ["CREDITS.txt", "calibration.pdf", "cards.pdf"])
 
 
 def test_a_build_with_no_characters_prints_nothing_and_says_so(tmp_path):

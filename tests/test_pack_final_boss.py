@@ -180,7 +180,7 @@ def test_pnp_list_shows_power_and_the_placards_counts(pack, fmt):
     from generator.pack.cardlist import render_card_list
     out = render_card_list(pack, fmt)
     if fmt == "json":
-        rows = {r["id"]: r for r in json.loads(out)}
+        rows = {r["id"]: r for r in json.loads(out)["cards"]}
         assert rows["barrelback"]["power"] == "8/8" and rows["lead-boots"]["power"] == "-2/-1"
         assert "power" not in rows["lucky-star"]
         assert rows["enemies-placard"]["enemies"].startswith(("Enemy ", "Final Boss "))

@@ -64,6 +64,8 @@ def test_every_registered_profile_builds(tmp_path, pack, name):
         files = [made] if made.is_file() else [f for f in made.rglob("*") if f.is_file()]
         assert files and all(f.stat().st_size > 0 for f in files)
     assert not [p for p in tmp_path.rglob("*") if ".pnp-" in p.name]  # nothing staged left behind
+    for folder in [tmp_path] + [p for p in tmp_path.iterdir() if p.is_dir()]:  # who made the art, in each folder
+        assert (folder / "CREDITS.txt").read_text().startswith(f"{pack.spec.name} {pack.spec.version}: credits")
 
 
 def test_the_tts_folder_is_staged_with_the_rest(tmp_path, pack, monkeypatch):

@@ -85,4 +85,4 @@ def test_a_pack_with_rules_and_no_cards_builds_its_rulebook_and_no_empty_card_sh
     built = runner.invoke(main, ["build", str(root), "-q", "-o", str(tmp_path / "out")])
     assert built.exit_code == 0, built.output
     assert "no card sheets" in built.output
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["rulebook.pdf"]  # no 0-page cards.pdf
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["CREDITS.txt", "rulebook.pdf"]  # no 0-page cards.pdf

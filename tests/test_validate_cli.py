@@ -258,7 +258,9 @@ def test_list_text_json_and_csv_agree(pack):
     text = pnp("list", BOSS_FIGHT)
     assert text.exit_code == 0
     assert "Titan Arm" in text.output and "Boss Piece (51)" in text.output
-    rows = json.loads(pnp("list", BOSS_FIGHT, "--format", "json").output)
+    document = json.loads(pnp("list", BOSS_FIGHT, "--format", "json").output)
+    assert document["schema"] == "pnp.cards/1" and document["pack"]["id"] == "boss_fight"
+    rows = [{k: v for k, v in r.items() if k not in ("art", "art_kind")} for r in document["cards"]]
     assert len(rows) == len(pack.cards) == 141
     table = list(csv.DictReader(io.StringIO(pnp("list", BOSS_FIGHT, "--format", "csv").output)))
     assert [r["id"] for r in table] == [r["id"] for r in rows]

@@ -56,6 +56,8 @@ def page(browser):
     pg = context.new_page()
     errors = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    # what the Content-Security-Policy blocked (generator.web.guard): nothing the pages need
+    pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     yield pg
     context.close()
     assert not errors, errors

@@ -158,13 +158,14 @@ def test_listening_beyond_this_computer_says_who_can_change_builds(monkeypatch, 
     assert result.exit_code == 0, result.output
     assert "note: --open-access on 0.0.0.0: anyone who can reach this address" in result.output
     signed = CliRunner().invoke(main, args + ["--host", "0.0.0.0", "--accounts"])
-    assert signed.exit_code == 0 and "note:" not in signed.output
+    assert signed.exit_code == 0 and "note: --open-access" not in signed.output
+    assert "note: this site has no designer yet" in signed.output  # and how to name one
     quiet = CliRunner().invoke(main, args)  # the default, this computer only: no note
     assert quiet.exit_code == 0 and "note:" not in quiet.output
 
 
 def test_accounts_without_their_extra_say_how_to_add_it(monkeypatch, tmp_path):
-    """argon2-cffi and itsdangerous are the `accounts` extra: without them `--accounts` stops
+    """argon2-cffi is the `accounts` extra: without it `--accounts` stops
     before listening, in one message naming the extra (the install test runs it for real)."""
     from generator.community import accounts
     served = []

@@ -89,7 +89,7 @@ sys.unraisablehook = _unraisable
 
 
 # command name -> (module under generator.cli, the click command's name in it), in help order
-COMMANDS = {
+COMMANDS: dict[str, tuple[str, str]] = {  # command -> (its module in generator.cli, the click command in it)
     "validate": ("validate", "validate"),
     "schema": ("schema", "schema"),
     "list": ("list_cards", "list_cards"),
@@ -105,9 +105,11 @@ COMMANDS = {
     "decklist": ("decklist", "decklist"),
     "serve": ("serve", "serve"),
     "builds": ("builds", "builds"),
+    "accounts": ("accounts", "accounts"),
     "layout": ("layout", "layout_command"),
     "export-sheet": ("sheets", "export_sheet"),
     "fetch": ("sheets", "fetch"),
+    "icons": ("icons", "icons"),
 }
 
 
@@ -168,7 +170,11 @@ class PnpGroup(click.Group):
     def get_command(self, ctx, name):
         if name not in self.commands and name in COMMANDS:
             module, attr = COMMANDS[name]
-            self.commands[name] = getattr(importlib.import_module(f"generator.cli.{module}"), attr)
+            command = getattr(importlib.import_module(f"generator.cli.{module}"), attr)
+            if not isinstance(command, click.Command):  # the registry's one type: a click command
+                raise RuntimeError(f"COMMANDS routes `{name}` to generator.cli.{module}.{attr}, which is not a "
+                                   "click command")
+            self.commands[name] = command
             # what the command imported (pydantic's and our models, click, rich) lives as long as the
             # process: the collector need not walk it at every full collection while the command
             # reads a pack (loading boss_fight for `pnp validate BUILD`: 42 ms, 30 ms frozen)

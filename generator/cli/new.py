@@ -21,6 +21,10 @@ def new(name, root, size, sheet):
     """Start a new game pack: one card type, its layout, one card and a rules chapter, with the
     JSON Schemas its files name (schemas/, for YAML editors)."""
     from generator.render.base.layout import LayoutFile  # deferred: the renderer is slow to import
+    if sheet == "xlsx":
+        from generator.pack.sheets.write import xlsx_available, xlsx_missing
+        if not xlsx_available():  # said before anything is made
+            raise xlsx_missing(Path(root) / name / "cards" / "cards.xlsx")
     target = create_pack(name, root, size, layout_model=LayoutFile)
     cards = f"{target}/cards/units.yaml"
     if sheet:

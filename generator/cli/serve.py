@@ -44,8 +44,13 @@ def _host_names(ctx, param, values):
                    "postgresql://USER:PASSWORD@HOST/NAME for a shared site (default: a SQLite file "
                    "pnp-site.sqlite3 beside the builds folder).")
 @click.option("--accounts", is_flag=True,
-              help="Players sign up and sign in; each keeps their own builds and may publish them. The first "
-                   "account made is the designer's (the site's admin).")
+              help="Players sign up and sign in; each keeps their own builds and may publish them. Signing up "
+                   "makes players: name the designer (the site's admin) with --designer or `pnp accounts add NAME "
+                   "--designer`.")
+@click.option("--designer", "designers", multiple=True, metavar="NAME",
+              help="With --accounts: the account NAME is a designer (sees the card statistics, features and hides "
+                   "published builds); repeatable. The account must exist: sign up first, or `pnp accounts add NAME "
+                   "--designer`.")
 @click.option("--open-access", is_flag=True,
               help="Without --accounts on an address beyond this computer: let everyone who reaches it read, "
                    "change and delete every saved build (refused unless given).")
@@ -53,7 +58,7 @@ def _host_names(ctx, param, values):
               help="Read every build file of this folder into the database first (a new version of a build "
                    "of the same name); without --accounts they are the one local person's.")
 def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open_browser, db_url, accounts,
-          open_access, import_dir):
+          designers, open_access, import_dir):
     """Start the deck builder in the browser for PACK (default: the current folder; several
     packs, or a folder of packs, get a start page listing them). Ctrl-C stops it."""
     from generator.web.app import create_app
@@ -72,17 +77,18 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open
                                   Location("--host"), found=host, expected="--accounts, or --open-access",
                                   fix="add --accounts (players sign in), or --open-access if every visitor may "
                                       "change every build")])
+    if designers and not accounts:
+        raise InputError([Problem("serve.designer", "--designer names an account, and this server has none",
+                                  Location("--designer"), found=", ".join(designers), expected="--accounts",
+                                  fix="add --accounts")])
     if accounts:
-        from generator.community.accounts import accounts_available
-        if not accounts_available():
-            raise InputError([Problem("serve.accounts", "accounts need the argon2 password hasher, which this "
-                                      "install does not have", Location("--accounts"), found="no argon2-cffi",
-                                      expected="the `accounts` extra",
-                                      fix=f"add the `accounts` extra: {install_line('accounts')}")])
+        require_accounts("--accounts")
     targets = list(packs) or [current_pack()]
     site = Site.load(targets, builds_dir, cache_dir)  # bad packs stop here with the CLI's message
     db_url = db_url or default_url(builds_dir)
     store = open_store(Store, db_url, shown_url)
+    if accounts:
+        name_designers(store, designers, shown_url(db_url))
     if import_dir:
         names = import_builds(store, import_dir)
         click.echo(f"imported {len(names)} build{'' if len(names) == 1 else 's'} from {import_dir}/")
@@ -125,14 +131,46 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open
         jobs.cleanup()
 
 
+def require_accounts(option: str) -> None:
+    """Accounts need argon2-cffi (the `accounts` extra): without it, the advice, exit 2."""
+    from generator.community.accounts import accounts_available
+    if not accounts_available():
+        raise InputError([Problem("serve.accounts", "accounts need the argon2 password hasher, which this "
+                                  "install does not have", Location(option), found="no argon2-cffi",
+                                  expected="the `accounts` extra",
+                                  fix=f"add the `accounts` extra: {install_line('accounts')}")])
+
+
+def name_designers(store, names, shown_db: str) -> None:
+    """`--designer NAME...`: each account made a designer before the server answers anyone; a
+    name with no account stops the start. With none named and no designer yet, a note says how
+    a site gets one (signing up never makes a designer)."""
+    for name in names:
+        if store.set_role(name, "designer") is None:
+            raise InputError([Problem("serve.designer", f"no account `{name}` on this site ({shown_db})",
+                                      Location("--designer"), found=name, expected="the name of an account",
+                                      fix=f"make it with `pnp accounts add {name} --designer`, or sign up as "
+                                          f"{name} and start again with --designer {name}")])
+    if not names and not store.designers():
+        click.echo("note: this site has no designer yet (who sees the card statistics and features or hides "
+                   "published builds); signing up makes players only: name one with `--designer NAME` or "
+                   "`pnp accounts add NAME --designer`", err=True)
+
+
 def open_store(store_class, url: str, shown):
-    """The database, its tables brought up to date; a database that cannot be reached is a
-    message, not a traceback."""
+    """The database, its tables brought up to date; a database that cannot be reached, or that
+    a newer pnp made, is a message, not a traceback."""
     # deferred: SQLAlchemy loads only when a database is opened
     from sqlalchemy.exc import ArgumentError, OperationalError
+    from generator.community.store import SchemaTooNew
     try:
         store = store_class(url)
         store.migrate()
+    except SchemaTooNew as exc:
+        raise InputError([Problem("serve.db-newer", str(exc), Location("--db"), found=exc.found,
+                                  expected=f"revision {exc.head} or older",
+                                  fix="upgrade pnp-generator to the release that made this database, or open a "
+                                      "backup made before it was upgraded")]) from None
     except (OperationalError, ArgumentError, ModuleNotFoundError) as exc:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0][:200]
         raise InputError([Problem("serve.db", f"cannot open the database {shown(url)}: {reason}", Location("--db"),

@@ -13,19 +13,20 @@ SUFFIXES = (".xlsx", ".ods", ".csv")
 @click.command(name="export-sheet")
 @click.argument("pack_dir", type=click.Path(path_type=Path, file_okay=False))
 @click.option("-o", "--out", "out_file", type=click.Path(path_type=Path, dir_okay=False),
-              help="The spreadsheet to write: .xlsx, .ods or .csv (default: output/<pack id>/cards.xlsx); "
+              help="The spreadsheet to write: .xlsx, .ods or .csv (default: output/<pack id>/cards.xlsx, or "
+                   "cards.ods when the `xlsx` extra is not installed); "
                    "`-`: CSV to stdout.")
 def export_sheet(pack_dir, out_file):
     """Write a pack's cards to a spreadsheet (a sheet per card type) that reads back to the same cards."""
     from generator.cli.common import is_stdout, write_stdout
     from generator.pack.load import load_pack
-    from generator.pack.sheets.write import export_pack, sheet_bytes
+    from generator.pack.sheets.write import export_pack, sheet_bytes, xlsx_available
 
     to_stdout = is_stdout(out_file)
     if out_file is not None and not to_stdout and out_file.suffix.lower() not in SUFFIXES:
         raise click.BadParameter(f"the file must end in {', '.join(SUFFIXES)}", param_hint="-o")
     pack = load_pack(pack_dir)
-    out = out_file or Path("output") / pack.spec.id / "cards.xlsx"
+    out = out_file or Path("output") / pack.spec.id / ("cards.xlsx" if xlsx_available() else "cards.ods")
     if to_stdout:  # a pipe takes text: the one-table CSV
         write_stdout(sheet_bytes(pack, ".csv"))
     else:

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from generator.core.report import Report
 
 
-SEVERITY_STYLE = {"error": "bold red", "warning": "yellow"}
+SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}  # info: neither error nor warning
 
 
 def print_problems(console: Console, problems: list[Problem]) -> None:

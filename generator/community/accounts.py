@@ -1,12 +1,23 @@
-"""Passwords, sessions and CSRF tokens.
+"""Passwords, names, sessions and CSRF tokens.
 
 - Passwords are hashed with argon2id (argon2-cffi's defaults, RFC 9106's low-memory profile).
-- The session is a cookie signed with the site's secret (itsdangerous): the user id and a
-  fingerprint of their password hash, so changing the password signs out every other
-  session. HttpOnly, SameSite=Lax, Secure when the request came over HTTPS.
-- CSRF: every browser gets a random `pnp_csrf` cookie; the token a form or a script sends
-  back is that value signed with the secret (a page of another site can read neither).
-- Sign-in: at most FAILS failed attempts per account name and per address in WINDOW.
+  A sign-in for a name no account has checks the password against a hash made once with the
+  same parameters, so it costs the same argon2 work and its timing does not tell which names
+  exist.
+- Names are compared folded (name_key: NFKC, Unicode case folding, NFKC again), and the
+  database keeps the folded form unique: `Designer`, `DESIGNER` and a full-width `Ｄesigner`
+  are one name. A name is typed in any form and kept in its NFKC form, which must be ASCII
+  letters, digits, `.`, `_` or `-`: letters of other scripts are refused, as many look alike
+  (Latin `a` and Cyrillic `а`) without folding to one another.
+- Sessions are server-side (Store.start_session): the cookie holds a random token, the
+  database its SHA-256; signing out deletes it, changing the password deletes every session of
+  the account. HttpOnly, SameSite=Lax, Secure when the request came over HTTPS.
+- CSRF: a signed-in browser's token is an HMAC of its session token with the site's secret, so
+  it is bound to that session and is new at every sign-in. A browser without a session (the
+  sign-in and sign-up forms) gets a random `pnp_csrf` cookie and the HMAC of that; a new one
+  is set at every sign-in and sign-out.
+- Sign-in: at most FAILS attempts not known to have succeeded per account name and per
+  address in WINDOW, taken before the password is checked (Store.take_signin).
 """
 
 from __future__ import annotations
@@ -15,6 +26,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import unicodedata
 from datetime import timedelta
 from functools import lru_cache
 from importlib.util import find_spec
@@ -26,17 +38,17 @@ CSRF_HEADER = "x-csrf-token"
 SESSION_DAYS = 30
 FAILS = 5
 WINDOW = timedelta(minutes=10)
-NAME = re.compile(r"^[A-Za-z0-9_.-]{2,40}$")
+NAME = re.compile(r"[A-Za-z0-9_.-]{2,40}")  # after NFKC (clean_name)
+TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")  # a session token as new_session_token makes it
 MIN_PASSWORD = 10
 
 
 
 def accounts_available() -> bool:
-    """argon2-cffi (passwords) and itsdangerous (signed sessions) are the `accounts` extra: a
-    one-person builder on localhost has neither, so the default install leaves them out and
-    imports them only here and when a site with accounts uses them (`pnp serve --accounts`
-    checks this first)."""
-    return find_spec("argon2") is not None and find_spec("itsdangerous") is not None
+    """argon2-cffi (passwords) is the `accounts` extra: a one-person builder on localhost has
+    none, so the default install leaves it out and imports it only here and when a site with
+    accounts uses it (`pnp serve --accounts` checks this first)."""
+    return find_spec("argon2") is not None
 
 
 @lru_cache(maxsize=1)
@@ -50,18 +62,43 @@ def hash_password(password: str) -> str:
     return _hasher().hash(password)
 
 
-def check_password(password_hash: str, password: str) -> bool:
+def check_password(password_hash: str | None, password: str) -> bool:
+    """Whether `password` is the one hashed; with no hash (no such account) the same argon2 work
+    is done against a hash of a random password, and the answer is no."""
     # deferred: the `accounts` extra, imported only on a site with accounts
     from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
     try:
-        return _hasher().verify(password_hash, password)
+        return _hasher().verify(password_hash or _stand_in(), password) and password_hash is not None
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
 
 
+@lru_cache(maxsize=1)
+def _stand_in() -> str:
+    """The hash a sign-in for a missing name is checked against (made with the same parameters
+    as every account's: _hasher). Made when the app starts (warm_up), not by the first such
+    sign-in, which would otherwise take twice as long as the others."""
+    return hash_password(secrets.token_urlsafe(16))
+
+
+def warm_up() -> None:
+    _stand_in()
+
+
+def clean_name(name: str) -> str:
+    """A name as typed, as it is kept and shown: NFKC, without surrounding spaces."""
+    return unicodedata.normalize("NFKC", name or "").strip()
+
+
+def name_key(name: str) -> str:
+    """The form names are compared in (Unicode's NFKC_Casefold, near enough): two names with
+    the same key are one name, whatever their case or compatibility form."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name or "").casefold())
+
+
 def name_problem(name: str) -> str | None:
-    if not NAME.match(name or ""):
-        return "2 to 40 letters, digits, `.`, `_` or `-`"
+    if not NAME.fullmatch(name or ""):
+        return "2 to 40 letters (A to Z), digits, `.`, `_` or `-`"
     return None
 
 
@@ -73,39 +110,37 @@ def password_problem(password: str) -> str | None:
     return None
 
 
-def fingerprint(password_hash: str) -> str:
-    return hashlib.sha256(password_hash.encode()).hexdigest()[:16]
+def new_session_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def session_id(token: str) -> str:
+    """What the sessions table keeps of a session token (never the token itself)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def session_token(cookie: str | None) -> str | None:
+    """The session token of a cookie's value, or None when it cannot be one (no database read)."""
+    return cookie if cookie and TOKEN.fullmatch(cookie) else None
 
 
 class Keys:
-    """What the site's secret signs: session cookies and CSRF tokens."""
+    """What the site's secret signs: CSRF tokens."""
 
     def __init__(self, secret: str):
-        # deferred: the `accounts` extra, imported only on a site with accounts
-        from itsdangerous import URLSafeTimedSerializer
         self.secret = secret.encode()
-        self.sessions = URLSafeTimedSerializer(secret, salt="pnp-session")
-
-    def session_cookie(self, user_id: int, password_hash: str) -> str:
-        return self.sessions.dumps({"u": user_id, "p": fingerprint(password_hash)})
-
-    def session(self, cookie: str | None) -> dict | None:
-        """The signed session in a cookie, or None (missing, expired, or signed with another secret)."""
-        if not cookie or len(cookie) > 500:
-            return None
-        # deferred: the `accounts` extra, imported only on a site with accounts
-        from itsdangerous import BadSignature
-        try:
-            data = self.sessions.loads(cookie, max_age=SESSION_DAYS * 86400)
-        except BadSignature:
-            return None
-        return data if isinstance(data, dict) and isinstance(data.get("u"), int) else None
 
     def csrf_token(self, nonce: str) -> str:
+        """A browser without a session: the token of its `pnp_csrf` nonce."""
         return hmac.new(self.secret, b"csrf:" + nonce.encode(), hashlib.sha256).hexdigest()
 
-    def csrf_ok(self, nonce: str | None, token: str | None) -> bool:
-        return bool(nonce and token) and hmac.compare_digest(self.csrf_token(nonce), token)
+    def session_csrf(self, token: str) -> str:
+        """A signed-in browser: the token of its session, valid for that session only."""
+        return hmac.new(self.secret, b"csrf-session:" + token.encode(), hashlib.sha256).hexdigest()
+
+    @staticmethod
+    def matches(expected: str, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(expected, token)
 
 
 def new_nonce() -> str:

@@ -6,26 +6,31 @@ URL and the accounts switch from the environment, so workers share nothing but t
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from jinja2 import ChoiceLoader, FileSystemLoader
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.middleware import Middleware
 
-from generator.web.app import create_app, include_early
+from generator.web.app import crash_response, create_app, include_early
 from generator.web.memo import Recent as Kept
+from generator.web.pages import problems_response
 from generator.web.site import Site
-from generator.community import routes_accounts, routes_published, routes_social
-from generator.community.accounts import Keys
+from generator.community import outage, routes_accounts, routes_published, routes_social
+from generator.community.accounts import Keys, warm_up
 from generator.community.dbbuilds import DbBuilds
 from generator.community.middleware import CommunityMiddleware
-from generator.community.store import Store, default_url
+from generator.community.store import Busy, DatabaseGone, Store, default_url
 
 HERE = Path(__file__).parent
 ENV_DB = "PNP_DB"              # the database URL (unset: a SQLite file beside the builds folder)
 ENV_ACCOUNTS = "PNP_ACCOUNTS"  # "1": accounts on
 FACTORY = "generator.community.app:app_from_env"
+log = logging.getLogger("pnp.web")
 
 
 def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
@@ -40,6 +45,10 @@ def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
     app.state.community_cache = Kept.counted(2048)
     app.state.community_pages = Kept()  # the published builds' pages (routes_published._kept)
     app.state.community_keys = Keys(store.secret()) if accounts else None
+    if accounts:
+        warm_up()  # the stand-in hash a sign-in for a missing name is checked against
+    for kind in (DBAPIError, PoolTimeout, Busy, DatabaseGone):
+        app.add_exception_handler(kind, _database_failed)
     # after the API, before the builder's pages: the published builds are the busiest pages of
     # a shared site, and each route tried before the right one costs CPU on every request
     include_early(app, routes_published.router)
@@ -48,6 +57,19 @@ def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
     # inside the request guard (Host, Origin, size are checked first), before every route
     app.user_middleware.insert(1, Middleware(CommunityMiddleware, store=store, keys=app.state.community_keys))
     return app
+
+
+async def _database_failed(request: Request, exc: Exception):
+    """503 (with Retry-After) or 507 for a database that is down, busy, full or gone; a 500
+    for any other database error (a bug)."""
+    known = outage.answer(exc)
+    if known is None:
+        return crash_response(request, exc)
+    status, problem = known
+    log.warning("%s on %s: %s", problem.code, request.url.path, str(exc).splitlines()[0][:300])
+    response = problems_response(request, [problem], status)
+    response.headers.update(outage.headers(status))
+    return response
 
 
 def community_app(site: Site, url: str, accounts: bool, hosts=None) -> FastAPI:

@@ -1,12 +1,15 @@
 """Who is asking, and CSRF on every write: an ASGI middleware in front of the builder.
 
-With accounts on it reads the signed session cookie (a cookie signed with another secret,
-or for an account that changed its password, counts as nobody), refuses a POST without the
-right CSRF token (403), and puts the token into every page: a hidden field in each POST
-form and a <meta> the small script csrf.js sends back as a header with the page's fetch
-calls. Requests to /api/ without a session cookie (scripts validating a build) need no
-token: with no cookie they act as nobody. Without accounts it only sets `asker` to the one
-local person, and pages are left exactly as they were.
+With accounts on it reads the session cookie (a token the sessions table does not hold,
+because it was never made, signed out, expired, or ended by a password change, counts as
+nobody), refuses a POST without the right CSRF token (403), and puts the token into every
+page: a hidden field in each POST form and a <meta> the small script csrf.js sends back as a
+header with the page's fetch calls. A signed-in browser's token is bound to its session
+(accounts.Keys.session_csrf); one without a session uses its `pnp_csrf` nonce. Requests
+to /api/ without a session cookie (scripts validating a build) need no token: with no
+cookie they act as nobody. Without accounts it only sets `asker` to the one local person,
+and pages are left exactly as they were. A database that cannot say who is asking (down,
+busy, its file gone) is a 503 here, as in the routes (generator.community.outage).
 """
 
 from __future__ import annotations
@@ -21,13 +24,15 @@ from starlette.requests import Request
 
 from generator.core.errors import Location, Problem
 from generator.web.guard import MAX_BODY, read_body, refusal, replaying
-from generator.community.accounts import (CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, SESSION_COOKIE, Keys, fingerprint,
-                                          new_nonce)
+from generator.community.accounts import (CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, SESSION_COOKIE, Keys, new_nonce,
+                                          session_token)
+from generator.community import outage
 from generator.community.dbbuilds import Asker, asker
 from generator.community.store import Store
 
 SAFE = ("GET", "HEAD", "OPTIONS")
 NOBODY = Asker(owner=-1, name="", role="", anonymous=True)  # accounts on, nobody signed in
+NONCE = re.compile(r"[A-Za-z0-9_-]{20,64}")
 _FORM = re.compile(rb"(<form\b[^>]*\bmethod=\"post\"[^>]*>)", re.I)
 
 
@@ -59,26 +64,40 @@ class CommunityMiddleware:
             return await self.app(scope, receive, send)
         headers = dict(scope.get("headers") or [])
         cookies = cookies_of(headers)
-        session = cookies.get(SESSION_COOKIE)
+        session = session_token(cookies.get(SESSION_COOKIE))
         # without a session cookie it is nobody, known without the database: no thread for it
-        who = NOBODY if session is None else await anyio.to_thread.run_sync(self._who, session)
+        try:
+            who = NOBODY if session is None else await anyio.to_thread.run_sync(self._who, session)
+        except Exception as exc:  # the database down, busy or gone: 503, as the routes answer it
+            known = outage.answer(exc)
+            if known is None:
+                raise
+            start, body = refusal(known[0], known[1], headers=outage.headers(known[0]))
+            await send(start)
+            await send(body)
+            return
         nonce = cookies.get(CSRF_COOKIE)
-        fresh = nonce is None or not re.fullmatch(r"[A-Za-z0-9_-]{20,64}", nonce)
+        fresh = nonce is None or not NONCE.fullmatch(nonce)
         if fresh:
             nonce = new_nonce()
+        # a session's own token once signed in; before, the nonce's (a fresh nonce has none yet)
+        if not who.anonymous:
+            expected = self.keys.session_csrf(session)
+        else:
+            expected = None if fresh else self.keys.csrf_token(nonce)
         if scope.get("method") not in SAFE and not (scope["path"].startswith("/api/")
                                                        and SESSION_COOKIE not in cookies):
-            token = headers.get(CSRF_HEADER.encode(), b"").decode("latin-1")
-            if not token:
-                token, receive = await self._form_token(scope, receive, headers)
-            if fresh or not self.keys.csrf_ok(nonce, token):
+            sent = headers.get(CSRF_HEADER.encode(), b"").decode("latin-1")
+            if not sent:
+                sent, receive = await self._form_token(scope, receive, headers)
+            if expected is None or not Keys.matches(expected, sent):
                 start, body = refusal(403, Problem(
                     "request.csrf", "this change did not come with the page's security token", Location("request"),
                     expected="a change made on one of this site's pages", fix="reload the page and try again"))
                 await send(start)
                 await send(body)
                 return
-        token = self.keys.csrf_token(nonce)
+        token = expected or self.keys.csrf_token(nonce)
         scope.setdefault("state", {})
         scope["state"]["csrf"], scope["state"]["asker"] = token, who
         secure = https(scope, headers)
@@ -89,12 +108,9 @@ class CommunityMiddleware:
         finally:
             asker.reset(reset)
 
-    def _who(self, cookie: str | None) -> Asker:
-        data = self.keys.session(cookie)
-        user = self.store.user(user_id=data["u"]) if data else None
-        if user is None or fingerprint(user.password_hash) != data.get("p"):
-            return NOBODY
-        return Asker(owner=user.id, name=user.name, role=user.role)
+    def _who(self, token: str) -> Asker:
+        user = self.store.session_user(token)
+        return NOBODY if user is None else Asker(owner=user.id, name=user.name, role=user.role)
 
     async def _form_token(self, scope, receive, headers):
         """The csrf_token field of a form body; the body is read once and handed on."""
@@ -121,10 +137,7 @@ class CommunityMiddleware:
         return token, replay
 
     def _sending(self, send, token: str, who: Asker, new_nonce_value: str | None, secure: bool):
-        extra = []
-        if new_nonce_value:
-            extra.append(f"{CSRF_COOKIE}={new_nonce_value}; Path=/; HttpOnly; SameSite=Lax"
-                         + ("; Secure" if secure else ""))
+        extra = [nonce_cookie(new_nonce_value, secure)] if new_nonce_value else []
         state = {"html": False, "start": None, "body": []}
 
         async def wrapped(message):
@@ -149,6 +162,11 @@ class CommunityMiddleware:
             return await send(message)
 
         return wrapped
+
+
+def nonce_cookie(value: str, secure: bool) -> str:
+    """The Set-Cookie value of a browser's CSRF nonce."""
+    return f"{CSRF_COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax" + ("; Secure" if secure else "")
 
 
 def inject(html: bytes, token: str, who: Asker) -> bytes:

@@ -33,9 +33,13 @@ class Generation(Base):
 
 
 class User(Base):
+    """An account. `name` is shown as typed (after NFKC normalisation); `name_key` is its folded
+    form (accounts.name_key), unique, so names that differ only in case or in Unicode form are
+    one name (migration 0005)."""
     __tablename__ = "users"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
+    name_key: Mapped[str] = mapped_column(String(120), unique=True, index=True)
     password_hash: Mapped[str] = mapped_column(String(200))
     role: Mapped[str] = mapped_column(String(16), default="player")  # "designer" or "player"
     created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
@@ -150,10 +154,23 @@ class PublishedCard(Base):
     count: Mapped[int] = mapped_column(Integer, default=1)
 
 
-class SigninAttempt(Base):
-    """Failed sign-ins, by account name and by address, for the rate limit (kept in the
-    database so every worker counts the same)."""
-    __tablename__ = "signin_attempts"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    key: Mapped[str] = mapped_column(String(120), index=True)
-    at: Mapped[datetime] = mapped_column(DateTime, default=now, index=True)
+class SigninLimit(Base):
+    """Sign-in attempts not known to have succeeded, per account name and per address, in the
+    window that began at `since` (migration 0005). A sign-in takes one before its password is
+    checked, in one conditional statement (Store.take_signin), and gives it back when the
+    password was right; kept in the database so every worker counts the same."""
+    __tablename__ = "signin_limits"
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    fails: Mapped[int] = mapped_column(Integer)
+    since: Mapped[datetime] = mapped_column(DateTime, index=True)
+
+
+class UserSession(Base):
+    """A signed-in browser (migration 0005). The cookie holds a random token; only its SHA-256
+    is kept here, so the table cannot be used to sign in. Signing out deletes the row, changing
+    the password deletes every row of the account."""
+    __tablename__ = "sessions"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256 hex of the cookie's token
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime, index=True)

@@ -8,9 +8,9 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from markupsafe import Markup, escape
 
 from generator.core.errors import InputError
-from generator.core.limits import MAX_DESCRIPTION, MAX_QUERY_CHARS
+from generator.core.limits import MAX_DESCRIPTION, MAX_POINTS, MAX_QUERY_CHARS, MAX_VERSION, NotANumber, whole_number
 from generator.pack.query import All, Not, Term, parse_query
-from generator.web.common import site_of
+from generator.web.common import number_field, site_of
 from generator.web.memo import digest
 from generator.web.pages import page
 from generator.web.state import document_from_yaml, to_yaml
@@ -40,25 +40,29 @@ def history(request: Request, pack_id: str, stem: str):
                 versions=versions, published=store_of(request).published_from(owner_now(), stem))
 
 
-@router.get("/p/{pack_id}/builds/{stem}/versions/{n}.yaml")
-def version_file(request: Request, pack_id: str, stem: str, n: int):
+def _version_text(request: Request, pack_id: str, stem: str, n: str) -> tuple[int, str]:
+    """Version `n` of a saved build (its number, its text); 404 for a version that is not
+    there, whatever `n` is (a word, `²`, a number past any column)."""
     site_of(request).pack(pack_id)
     try:
-        text = store_of(request).version_text(owner_now(), stem, n)
-    except KeyError:
-        raise HTTPException(404, "no such version of that build") from None
+        number = whole_number(n, MAX_VERSION, 1)
+        return number, store_of(request).version_text(owner_now(), stem, number)
+    except (NotANumber, KeyError):
+        raise HTTPException(404, f"no version `{n[:20]}` of that build (versions are numbered from 1; the "
+                                 "history lists them)") from None
+
+
+@router.get("/p/{pack_id}/builds/{stem}/versions/{n}.yaml")
+def version_file(request: Request, pack_id: str, stem: str, n: str):
+    n, text = _version_text(request, pack_id, stem, n)
     return PlainTextResponse(text, media_type="application/yaml",
                              headers={"Content-Disposition": f'attachment; filename="{stem}-v{n}.yaml"'})
 
 
 @router.post("/p/{pack_id}/builds/{stem}/restore/{n}")
-def restore(request: Request, pack_id: str, stem: str, n: int):
+def restore(request: Request, pack_id: str, stem: str, n: str):
     """Version n becomes the newest version (the ones after it are kept too)."""
-    site_of(request).pack(pack_id)
-    try:
-        text = store_of(request).version_text(owner_now(), stem, n)
-    except KeyError:
-        raise HTTPException(404, "no such version of that build") from None
+    _, text = _version_text(request, pack_id, stem, n)
     site_of(request).builds.write(stem, text)
     return RedirectResponse(f"/p/{pack_id}/builds/{stem}/history", status_code=303)
 
@@ -71,13 +75,17 @@ def publish_build(request: Request, pack_id: str, stem: str, points_limit: str =
     pack = site.pack(pack_id)
     text = site.builds.read(stem)
     limit = points_limit.strip()
-    if limit and not limit.isdigit():
-        limit = pack.spec.points_limits.get(limit)
-        if limit is None:
-            raise HTTPException(422, "the points limit is a number, or a name the pack gives a limit")
+    number = pack.spec.points_limits.get(limit) if limit else None
+    if limit and number is None:
+        try:
+            number = whole_number(limit, MAX_POINTS)
+        except NotANumber as exc:
+            names = ", ".join(pack.spec.points_limits) or "none"
+            raise HTTPException(422, f"the points limit `{limit[:20]}` is neither {exc.expected} nor a limit the "
+                                     f"pack names ({names})") from None
     who = asker.get()
     said = clean_text(description, MAX_DESCRIPTION, "description") or None  # empty: keep the one it has
-    public_id = publish(store_of(request), pack, text, owner_now(), who.name, int(limit) if limit else None,
+    public_id = publish(store_of(request), pack, text, owner_now(), who.name, number,
                         source=stem, description=said)
     return RedirectResponse(f"/p/{pack_id}/published/{public_id}", status_code=303)
 
@@ -108,10 +116,13 @@ def browse(request: Request, pack_id: str, side: str = Query("", max_length=80),
     designer_sees = who.role == "designer" and not who.anonymous
     def context() -> dict:
         pack = site_of(request).pack(pack_id)
-        points = int(max_points) if max_points.isdigit() else None
         problems: list = []
         try:
-            held = holding(pack, q)
+            points = number_field(max_points, "max_points", MAX_POINTS)
+        except InputError as exc:  # said beside the form, as a search that cannot be read is
+            points, problems = None, list(exc.problems)
+        try:
+            held = ("held", ()) if problems else holding(pack, q)
         except InputError as exc:  # said beside the search box; nothing is listed
             held, problems = ("held", ()), exc.problems
         found = store_of(request).browse(pack_id, side or None, points, character or None, card or None, sort, PAGE,

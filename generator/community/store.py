@@ -10,9 +10,9 @@ URLs: `sqlite:///PATH` (the default, a file beside the builds folder) or
 
 from __future__ import annotations
 
+import os
 import secrets
 from contextlib import contextmanager
-from datetime import timedelta
 from functools import lru_cache
 from pathlib import Path
 
@@ -23,13 +23,13 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from generator.community.models import (Build, Generation, Publication, PublicationVersion, PublishedCard, Setting,
-                                        SigninAttempt, User, Version, now)
+from generator.community.models import Build, Generation, Publication, PublicationVersion, PublishedCard, Setting, Version, now
+from generator.community.users import Conflict, Users
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 # the newest migration in MIGRATIONS/versions (a test checks it against alembic's own head):
 # a database already there starts without importing alembic (about 0.1 s of `pnp serve`'s start)
-HEAD_REVISION = "0004"
+HEAD_REVISION = "0005"
 DEFAULT_FILE = "pnp-site.sqlite3"  # beside the builds folder
 
 
@@ -81,18 +81,40 @@ GENERATION_UP = update(_GENERATIONS).where(_GENERATIONS.c.name == PUBLISHED).val
 _PUBLICATION = select(*Publication.__table__.c).where(Publication.public_id == bindparam("public_id"))
 
 
-class Conflict(Exception):
-    """A name another row holds already (the caller tries the next one)."""
+class SchemaTooNew(Exception):
+    """The database was made or migrated by a newer pnp: this one must not touch it."""
+
+    def __init__(self, url: str, found: str):
+        super().__init__(f"the database {shown(url)} is at schema revision {found}, newer than this pnp knows "
+                         f"(its newest is {HEAD_REVISION})")
+        self.found, self.head = found, HEAD_REVISION
 
 
-class Store:
+class DatabaseGone(Exception):
+    """The SQLite file this server opened was deleted or replaced while it ran: what is written
+    now would go to a file nobody can open again (or past another's back), so nothing is
+    answered as saved until the server is restarted."""
+
+
+def known_revisions() -> set[str]:
+    """The revisions this pnp's migrations know (the files are named REVISION_what.py; a test
+    holds each file's `revision` to its name)."""
+    return {p.name.split("_", 1)[0] for p in (MIGRATIONS / "versions").glob("[0-9]*_*.py")}
+
+
+class Store(Users):
     def __init__(self, url: str):
         self.url = engine_url(url)
         sqlite = self.url.startswith("sqlite")
         kwargs = {"connect_args": {"timeout": 30}} if sqlite else {"pool_pre_ping": True, "pool_size": 5,
                                                                      "max_overflow": 10}
+        # a SQLite file: which file it is (device, inode) when first opened, checked after every
+        # transaction and at every new connection (check_file)
+        self.file: Path | None = None
+        self.identity: tuple[int, int] | None = None
         if sqlite and ":///" in self.url and not self.url.endswith(":memory:"):
-            Path(self.url.split(":///", 1)[1]).parent.mkdir(parents=True, exist_ok=True)
+            self.file = Path(self.url.split(":///", 1)[1])
+            self.file.parent.mkdir(parents=True, exist_ok=True)
         self.engine = create_engine(self.url, **kwargs)
         if sqlite:
             @event.listens_for(self.engine, "connect")
@@ -102,6 +124,7 @@ class Store:
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.execute("PRAGMA busy_timeout=30000")
                 cur.close()
+                self.check_file()
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         # single-statement reads (the published list, a publication) need no transaction: on
         # PostgreSQL that saves a BEGIN and a ROLLBACK round trip per page
@@ -119,9 +142,12 @@ class Store:
     def migrate(self, revision: str = "head") -> None:
         """Bring the tables up to the newest migration (from empty, or from any older one; the
         tests name an older `revision`). On PostgreSQL an advisory lock lets only one worker
-        migrate at a time."""
-        if revision == "head" and self.revision() == HEAD_REVISION:
+        migrate at a time. A database from a newer pnp is SchemaTooNew, and left as it is."""
+        current = self.revision()
+        if revision == "head" and current == HEAD_REVISION:
             return
+        if current is not None and current not in known_revisions():
+            raise SchemaTooNew(self.url, current)
         # alembic is imported only when there is something to migrate (see HEAD_REVISION)
         from alembic import command
         # deferred: Alembic loads only when the database needs a migration
@@ -158,9 +184,27 @@ class Store:
 
     @contextmanager
     def session(self):
+        """A transaction, committed at the end of the block; the SQLite file is checked after
+        it (check_file), so a change is never reported done into a file that is gone."""
         with self.sessions() as s:
             with s.begin():
                 yield s
+        self.check_file()
+
+    def check_file(self) -> None:
+        """DatabaseGone when the SQLite file at the path is no longer the one first opened
+        (deleted, or replaced by another file): one stat, about a microsecond."""
+        if self.file is None:
+            return
+        try:
+            st = os.stat(self.file)
+            identity = (st.st_dev, st.st_ino)
+        except OSError:
+            identity = None
+        if self.identity is None and identity is not None:
+            self.identity = identity
+        elif identity != self.identity:
+            raise DatabaseGone(f"the database file {self.file} was deleted or replaced while the server ran")
 
     # ---- builds -----------------------------------------------------------------------------
 
@@ -211,9 +255,13 @@ class Store:
                     return 1
                 except Conflict:
                     continue  # made meanwhile: save over it
-            except (IntegrityError, OperationalError):
-                continue  # two saves took the same number (or SQLite was busy): try again
-        raise RuntimeError("the build could not be saved: the database stayed busy")
+            except IntegrityError:
+                continue  # two saves took the same number: try again
+            except OperationalError as exc:
+                if not busy(exc):
+                    raise  # the database is down or full: the app answers 503 or 507
+                continue  # SQLite was busy (another writer's snapshot): try again
+        raise Busy("the build could not be saved: the database stayed busy")
 
     def rename(self, owner: int, stem: str, new_stem: str, text: str) -> None:
         try:
@@ -250,46 +298,6 @@ class Store:
             if v is None:
                 raise KeyError(n)
             return v.text
-
-    # ---- accounts ---------------------------------------------------------------------------
-
-    def add_user(self, name: str, password_hash: str, role: str | None = None) -> User:
-        """A new account; the first one made is the designer's (the site's admin)."""
-        with self.session() as s:
-            if role is None:
-                role = "player" if s.scalar(select(func.count()).select_from(User)) else "designer"
-            u = User(name=name, password_hash=password_hash, role=role, created_at=now())
-            s.add(u)
-            try:
-                s.flush()
-            except IntegrityError:
-                raise Conflict(name) from None
-            return u
-
-    def user(self, user_id: int | None = None, name: str | None = None) -> User | None:
-        with self.session() as s:
-            if user_id is not None:
-                return s.get(User, user_id)
-            return s.scalar(select(User).where(User.name == name))
-
-    def set_password(self, user_id: int, password_hash: str) -> None:
-        with self.session() as s:
-            s.get(User, user_id).password_hash = password_hash
-
-    def failed_signins(self, keys: list[str], window: timedelta) -> int:
-        with self.session() as s:
-            since = now() - window
-            s.execute(delete(SigninAttempt).where(SigninAttempt.at < now() - timedelta(days=1)))
-            return max(s.scalar(select(func.count()).select_from(SigninAttempt)
-                                .where(SigninAttempt.key == k, SigninAttempt.at >= since)) or 0 for k in keys)
-
-    def failed_signin(self, keys: list[str]) -> None:
-        with self.session() as s:
-            s.add_all(SigninAttempt(key=k[:120], at=now()) for k in keys)
-
-    def users(self) -> list[User]:
-        with self.session() as s:
-            return list(s.scalars(select(User).order_by(User.id)))
 
     def owners(self) -> list[int]:
         with self.session() as s:
@@ -348,17 +356,23 @@ class Store:
             return self._generation(self.engine)
         try:
             return self._generation(self.probe)
-        except self.probe.dialect.loaded_dbapi.Error:  # the server restarted, the connection dropped
+        except DBAPIError:  # the server restarted, the connection dropped
             self.probe.dispose()
             return self._generation(self.probe)
 
     @staticmethod
     def _generation(engine) -> int:
-        conn = engine.raw_connection()
+        dbapi = engine.dialect.loaded_dbapi
+        try:
+            conn = engine.raw_connection()
+        except dbapi.Error as exc:  # raised as SQLAlchemy's own statements raise it: the app answers 503
+            raise DBAPIError.instance(None, None, exc, dbapi.Error) from exc
         try:
             cur = conn.cursor()
             cur.execute(_GENERATION_SQL)
             return cur.fetchone()[0]
+        except dbapi.Error as exc:
+            raise DBAPIError.instance(_GENERATION_SQL, None, exc, dbapi.Error) from exc
         finally:
             conn.close()
 
@@ -433,6 +447,16 @@ def _holding(node: tuple):
         return not_(_holding(node[1]))
     parts = [_holding(part) for part in node[1]]
     return and_(*parts) if kind == "all" else or_(*parts)
+
+
+class Busy(Exception):
+    """The database stayed busy through every retry (the app answers 503 with Retry-After)."""
+
+
+def busy(exc: OperationalError) -> bool:
+    """SQLite's "database is locked" or "busy" (a retry may pass), not a database that is down."""
+    code = getattr(exc.orig, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (and their extended codes)
 
 
 def _meta(text: str) -> dict:

@@ -20,21 +20,23 @@ import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Final, Literal, NoReturn
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from generator.core.duplex import DUPLEX_MODES, format_offset, printer_shift
+from generator.core.duplex import DUPLEX_MODES, Axis, format_offset, printer_shift
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
 from generator.core.yamlio import parse_yaml, read_text
 
 APP_NAME = "pnp"
 CONFIG_ENV = "PNP_CONFIG"
-FORMAT = "pnp.calibration/1"
+FormatName = Literal["pnp.calibration/1"]  # the schema's `format` value; mypy checks FORMAT is it
+FORMAT: Final[FormatName] = "pnp.calibration/1"
 MAX_OFFSET_MM = 20.0  # the calibration page's scales reach ±10 mm; more is a typo
 # calibration pages are portrait, whatever the paper: the flip's axis follows from the name
-_AXIS = {"long-edge": "columns", "short-edge": "rows"}
+_AXIS: dict[str, Axis] = {"long-edge": "columns", "short-edge": "rows"}
 
 
 def default_config_path() -> Path:
@@ -50,7 +52,7 @@ def default_config_path() -> Path:
 
 @dataclass(frozen=True)
 class Calibration:
-    readings: dict  # flip -> (dx, dy) as read on calibration.pdf (right, up), mm
+    readings: dict[str, tuple[float, float]]  # flip -> (dx, dy) as read on calibration.pdf (right, up), mm
     path: Path
 
     def reading(self, duplex: str) -> tuple[float, float] | None:
@@ -81,7 +83,7 @@ class CalibrationFile(BaseModel):
     """The calibration file, as `pnp calibrate` writes it (the schema every read goes through)."""
 
     model_config = ConfigDict(extra="forbid")
-    format: Literal[FORMAT]
+    format: FormatName
     flips: dict[Literal["long-edge", "short-edge"], FlipEntry]
 
 
@@ -114,7 +116,7 @@ def _damaged(path: Path, message: str, location: Location | None = None, found: 
                                fix="run `pnp calibrate DX,DY --duplex long-edge|short-edge` again, or delete the file")])
 
 
-def _refuse_constant(name: str):
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a number")
 
 
@@ -142,6 +144,7 @@ def load_calibration(config_path: Path | None = None) -> Calibration | None:
         raise _damaged(path, f"the calibration file holds {exc}") from None
     except RecursionError:
         raise _damaged(path, "the calibration file is nested too deeply to be read") from None
+    where: Callable[[tuple[str | int, ...]], Location]
     try:
         where = parse_yaml(text, file).at  # JSON is YAML: the line and column of every value
     except InputError as exc:
@@ -159,7 +162,7 @@ def load_calibration(config_path: Path | None = None) -> Calibration | None:
             problems.append(_damaged(path, f"{name}: {err['msg']}", where(path_in),
                                      found=json.dumps(found)[:60] if not isinstance(found, dict) else None).problems[0])
         raise InputError(problems) from None
-    return Calibration({flip: tuple(entry.reading_mm) for flip, entry in parsed.flips.items()}, path)
+    return Calibration({flip: entry.reading_mm for flip, entry in parsed.flips.items()}, path)
 
 
 def load_back_offset(config_path: Path | None = None, duplex: str = "long-edge") -> tuple[float, float] | None:
@@ -208,8 +211,8 @@ def resolve_back_offset(explicit: str | tuple[float, float] | None, duplex: str,
     if explicit is not None:
         reading = explicit
         return reading, (f"back offset {format_offset(reading)} mm ({duplex}) from --back-offset"
-                         + (f", overriding the saved {format_offset(saved)} in {cal.path}" if saved else ""))
-    if saved is not None:
+                         + (f", overriding the saved {format_offset(saved)} in {cal.path}" if cal and saved else ""))
+    if cal is not None and saved is not None:
         return saved, f"back offset {format_offset(saved)} mm ({duplex}) from the saved calibration in {cal.path}"
     if cal is not None:
         other = ", ".join(sorted(cal.readings))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from generator.core.words import counted
 
@@ -17,7 +19,7 @@ class Location:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The location's fields in JSON reports."""
         return {"file": self.file, "line": self.line, "column": self.column}
 
@@ -42,7 +44,7 @@ class SheetLocation(Location):
             parts.append(f"row {self.line}")
         return f"{self.file}: {', '.join(parts)}" if parts else self.file
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"file": self.file, "line": self.line, "column": self.column, "sheet": self.sheet,
                 "row": self.line if (self.cell or self.row_only) else None, "cell": self.cell,
                 "header": self.header}
@@ -59,13 +61,13 @@ class Problem:
     expected: str | None = None
     fix: str | None = None
 
-    def __post_init__(self):  # "3 cards", never "card(s)" (core/words.py)
+    def __post_init__(self) -> None:  # "3 cards", never "card(s)" (core/words.py)
         for name in ("message", "expected", "fix"):
             value = getattr(self, name)
             if isinstance(value, str) and "(s)" in value:
                 object.__setattr__(self, name, counted(value))
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "code": self.code,
             "message": self.message,
@@ -85,27 +87,27 @@ class InputError(Exception):
         )
         super().__init__("\n".join(f"{p.location}: {p.message}" for p in self.problems))
 
-    def __reduce__(self):  # survive the trip back from a worker process
+    def __reduce__(self) -> tuple[type[InputError], tuple[list[Problem]]]:  # survive the trip back from a worker process
         return (InputError, (self.problems,))
 
 
-def did_you_mean(word: str, candidates, n: int = 1) -> str | None:
+def did_you_mean(word: str, candidates: Iterable[str], n: int = 1) -> str | None:
     """The closest candidate to `word`, for "did you mean" hints, or None."""
     words = sorted({str(c) for c in candidates})
     matches = difflib.get_close_matches(str(word), words, n=n, cutoff=0.6)
     return matches[0] if matches else None
 
 
-def hint(word: str, candidates) -> str | None:
+def hint(word: str, candidates: Iterable[str]) -> str | None:
     guess = did_you_mean(word, candidates)
     return f"did you mean `{guess}`?" if guess else None
 
 
-def short_list(items, limit: int = 8) -> str:
-    items = [str(i) for i in items]
-    if len(items) <= limit:
-        return ", ".join(items)
-    return ", ".join(items[:limit]) + f", … ({len(items) - limit} more)"
+def short_list(items: Iterable[object], limit: int = 8) -> str:
+    words = [str(i) for i in items]
+    if len(words) <= limit:
+        return ", ".join(words)
+    return ", ".join(words[:limit]) + f", … ({len(words) - limit} more)"
 
 
 @dataclass

@@ -6,6 +6,7 @@ import contextlib
 import errno
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from generator.core import staging
@@ -14,7 +15,7 @@ NAME_MAX = 255  # bytes in one file name, on the file systems people use (ext4, 
 
 
 @contextlib.contextmanager
-def atomic_output(path: Path, suffix: str = ".pdf"):
+def atomic_output(path: Path, suffix: str = ".pdf") -> Iterator[Path]:
     """Yield a temporary path beside `path`; rename it into place only if the block succeeds
     (during a build: only if the whole build succeeds, see core/staging.py), so a failed build
     never leaves a half-written file or loses the previous one."""

@@ -41,3 +41,32 @@ MAX_QUERY_DEPTH = 6
 MAX_COMMENT = 2000
 # A published build's description (Markdown, shown sanitised).
 MAX_DESCRIPTION = 5000
+# A saved build's version number (versions are counted from 1 by each save; the database keeps
+# them in a 32-bit column, so no version is ever above this).
+MAX_VERSION = 2**31 - 1
+
+
+class NotANumber(ValueError):
+    """Text that is not a whole number in the range asked for; `expected` says the range."""
+
+    def __init__(self, text: str, expected: str):
+        super().__init__(f"expected {expected}, got `{text[:20]}`")
+        self.expected = expected
+
+
+def whole_number(text: str, at_most: int, at_least: int = 0) -> int:
+    """`text` (a form field, a query value, a path segment, a header, a cell) as a whole number
+    from `at_least` to `at_most`, else NotANumber. The one parser for such numbers: ASCII digits
+    only, after an optional `-` when `at_least` is below 0. (`str.isdigit` is true for `²` and
+    `٣`, which `int()` then refuses or reads as 3; an unbounded number overflows a database
+    column.) At most as many digits as the bounds have (leading zeros aside), so no huge number
+    is ever made."""
+    expected = f"a whole number from {at_least} to {at_most}"
+    word = text.strip() if isinstance(text, str) else ""
+    digits = word[1:] if word.startswith("-") and at_least < 0 else word
+    if not (digits.isascii() and digits.isdigit()) or len(digits.lstrip("0")) > len(str(max(at_most, -at_least))):
+        raise NotANumber(word or str(text), expected)
+    value = int(word)
+    if not at_least <= value <= at_most:
+        raise NotANumber(word, expected)
+    return value

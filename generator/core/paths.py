@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.core.errors import InputError, Problem
+from generator.core.errors import InputError, Location, Problem
 
 
-def resolve_inside(root: Path, relative: str, owner_location, what: str = "image") -> Path:
+def resolve_inside(root: Path, relative: str, owner_location: Location, what: str = "image") -> Path:
     """`relative` resolved inside `root`, or an InputError that says why not."""
     root = root.resolve()
     raw = Path(relative)

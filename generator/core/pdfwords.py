@@ -31,11 +31,11 @@ def page_words(pdf_path: Path) -> dict[int, list[tuple[str, Box]]]:
             textpage = page.get_textpage()
             words: list[tuple[str, Box]] = []
             chars: list[str] = []
-            box = None
+            box: Box | None = None
             for i in range(textpage.count_chars()):
                 ch = chr(raw.FPDFText_GetUnicode(textpage, i))
                 if ch.isspace() or ch == "\x00":
-                    if chars:
+                    if chars and box is not None:
                         words.append(("".join(chars), box))
                     chars, box = [], None
                     continue
@@ -47,7 +47,7 @@ def page_words(pdf_path: Path) -> dict[int, list[tuple[str, Box]]]:
                     chars, box = [], None
                     continue
                 chars.append(ch)
-            if chars:
+            if chars and box is not None:
                 words.append(("".join(chars), box))
             out[n + 1] = words
             textpage.close()

@@ -13,9 +13,10 @@ listener (build.py), so one display shows every part whichever process draws it.
 from __future__ import annotations
 
 import contextlib
-from typing import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
-Event = tuple
+Event = tuple[Any, ...]  # (kind, part, ...): what a long piece of work reports
 _listener: Callable[[Event], None] | None = None
 _part: str | None = None
 
@@ -36,7 +37,7 @@ def active() -> bool:
 
 
 @contextlib.contextmanager
-def listening(listener: Callable[[Event], None] | None):
+def listening(listener: Callable[[Event], None] | None) -> Iterator[None]:
     previous = set_listener(listener)
     try:
         yield
@@ -45,7 +46,7 @@ def listening(listener: Callable[[Event], None] | None):
 
 
 @contextlib.contextmanager
-def part(name: str, total: int | None = None):
+def part(name: str, total: int | None = None) -> Iterator[None]:
     """The work of the block is the part `name` (of `total` cards, or an unknown amount)."""
     global _part
     outer, _part = _part, name

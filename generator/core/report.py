@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from generator.core.words import counted
 
 if TYPE_CHECKING:
-    from generator.core.errors import Location
+    from generator.core.errors import Location, Problem
 
 
 # /2: characters are keyed by their position in the build (`characters[0]`), never by name,
@@ -31,14 +32,14 @@ class Contributor:
     points: int
     count: int = 1
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "points": self.points, "count": self.count}
 
 
 @dataclass(frozen=True)
 class Violation:
     rule: str
-    severity: str  # "error" | "warning"
+    severity: str  # "error" | "warning" | "info" (a fact worth telling: the pack's cards without art)
     message: str
     location: Location
     path: str = ""
@@ -47,20 +48,20 @@ class Violation:
     contributors: tuple[Contributor, ...] = ()
     fix: str | None = None
 
-    def __post_init__(self):  # "3 cards", never "card(s)", whoever wrote the message (core/words.py)
+    def __post_init__(self) -> None:  # "3 cards", never "card(s)", whoever wrote the message (core/words.py)
         if "(s)" in self.message:
             object.__setattr__(self, "message", counted(self.message))
         if self.fix and "(s)" in self.fix:
             object.__setattr__(self, "fix", counted(self.fix))
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "rule": self.rule, "severity": self.severity, "message": self.message,
             **self.location.as_dict(), "path": self.path, "observed": self.observed, "expected": self.expected,
             "contributors": [c.as_dict() for c in self.contributors], "fix": self.fix,
         }
 
-    def sort_key(self):
+    def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.location.file, self.location.line, self.location.column, self.rule, self.message)
 
 
@@ -104,8 +105,8 @@ class Points:
     def left(self) -> int | None:
         return None if self.limit is None else self.limit - self.total
 
-    def as_dict(self) -> dict:
-        out = {"total": self.total, "limit": self.limit, "limit_source": self.limit_source}
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"total": self.total, "limit": self.limit, "limit_source": self.limit_source}
         if self.limit is not None:  # no limit, nothing left to count down
             out["left"] = self.left
         out["characters"] = {character_key(i): {"name": self.name_of(i), "points": total}
@@ -126,7 +127,7 @@ class Report:
     side: str | None = None
     violations: list[Violation] = field(default_factory=list)
     points: Points | None = None
-    stats: dict = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
 
     @property
     def legal(self) -> bool:
@@ -135,7 +136,7 @@ class Report:
     def sorted_violations(self) -> list[Violation]:
         return sorted(self.violations, key=Violation.sort_key)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "file": self.file, "kind": self.kind, "name": self.name, "side": self.side,
             "legal": self.legal,
@@ -145,7 +146,7 @@ class Report:
         }
 
 
-def reports_document(reports: list[Report], problems=()) -> dict:
+def reports_document(reports: list[Report], problems: Iterable[Problem] = ()) -> dict[str, Any]:
     return {
         "schema": SCHEMA_ID,
         "legal": all(r.legal for r in reports) and not problems,
@@ -154,7 +155,7 @@ def reports_document(reports: list[Report], problems=()) -> dict:
     }
 
 
-def verdict_code(reports: list[Report], problems=()) -> int:
+def verdict_code(reports: list[Report], problems: Iterable[Problem] = ()) -> int:
     """The one exit code of a verdict: 2 when some input could not be read or would not print
     (problems), 1 when a report has an error-level violation, else 0 (warnings allowed).
     `pnp validate` ends with it, and `pnp build` refuses with it (build.py)."""

@@ -19,6 +19,7 @@ import os
 import re
 import secrets
 import shutil
+from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,11 +27,13 @@ from pathlib import Path
 from generator.core.errors import InputError, Location, Problem
 from generator.core.yamlio import display_path
 
+Pending = tuple[str, str, bool]  # (temporary path, final path, is a folder), as text: it travels from workers
+
 
 @dataclass
 class Stage:
     token: str
-    pending: list = field(default_factory=list)  # (temporary path, final path, is a folder)
+    pending: list[Pending] = field(default_factory=list)
 
 
 # The stage of the build running in this thread or task. A context variable, not a module
@@ -58,7 +61,7 @@ def _running(pid: int) -> bool:
     return True
 
 
-def _walk_outputs(root: Path):
+def _walk_outputs(root: Path) -> Iterator[tuple[str, list[str], list[str]]]:
     """(folder, dirs, files) where outputs and their temporary copies sit: `root` and at most
     two levels below (out/tts/maps)."""
     for folder, dirs, files in os.walk(root, topdown=True):
@@ -70,7 +73,7 @@ def _walk_outputs(root: Path):
 def sweep_stale(root: Path) -> list[str]:
     """Remove the hidden temporary files and folders that builds no longer running left under
     `root` (a build killed with SIGKILL cannot clean up after itself); returns their names."""
-    removed = []
+    removed: list[str] = []
     if not root.is_dir():
         return removed
     for folder, dirs, files in _walk_outputs(root):
@@ -133,7 +136,7 @@ def replace_dir(tmp: Path, folder: Path) -> None:
 
 
 @contextlib.contextmanager
-def staged(token: str):
+def staged(token: str) -> Iterator[Stage]:
     """Stage every output finished inside the block; yields the Stage (its `pending` list)."""
     stage = Stage(token)
     outer = _STAGE.set(stage)
@@ -144,7 +147,7 @@ def staged(token: str):
 
 
 @contextlib.contextmanager
-def unstaged():
+def unstaged() -> Iterator[None]:
     """For work files inside a staged folder (the PDF a PNG export rasterizes): written at once."""
     outer = _STAGE.set(None)
     try:
@@ -153,7 +156,7 @@ def unstaged():
         _STAGE.reset(outer)
 
 
-def commit(pending: list) -> None:
+def commit(pending: list[Pending]) -> None:
     """Rename every staged output into place. Files that belong inside a staged folder (a TTS
     folder's maps/) move into that folder's temporary copy first, so the swap keeps them."""
     folders = [(Path(t), Path(f)) for t, f, is_dir in pending if is_dir]
@@ -171,12 +174,12 @@ def commit(pending: list) -> None:
             files.append((t, final))
     for tmp, folder in folders:
         replace_dir(tmp, folder)
-    for tmp, final in files:
+    for temp, final in files:
         final.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(tmp, final)
+        os.replace(temp, final)
 
 
-def discard(pending: list, root: Path, token: str) -> None:
+def discard(pending: list[Pending], root: Path, token: str) -> None:
     """Remove what a failed or stopped build made: its staged outputs, and any temporary file
     or folder carrying its token under `root` (a worker stopped half-way leaves those)."""
     for t, _f, is_dir in pending:
@@ -224,7 +227,7 @@ def output_error(exc: OSError, out: Path, noun: str = "output", choose: str | No
     """An operating-system error while writing outputs, as one clear error naming the path.
     `noun` names what was being written; `choose` replaces "choose another folder with -o" in
     the fix, for a command that names its folder otherwise (`pnp example NAME FOLDER`)."""
-    code, what, expected, fix = OUTPUT_ERRORS.get(exc.errno, ("output.write", f"cannot be written "
+    code, what, expected, fix = OUTPUT_ERRORS.get(exc.errno or 0, ("output.write", f"cannot be written "
                                                              f"({exc.strerror or exc})", "a writable folder",
                                                              "choose another folder with -o"))
     if exc.errno == errno.ENOENT and exc.filename and Path(exc.filename).parent.is_dir():

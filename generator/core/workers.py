@@ -24,13 +24,25 @@ import os
 import signal
 import sys
 import time
-from multiprocessing.connection import wait
+from collections.abc import Callable, Iterable, Iterator
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from multiprocessing.queues import Queue
+from types import FrameType
+from typing import Literal, TypeAlias, TypeVar, cast
 
 from generator.core import progress
 from generator.core.errors import WorkerDied  # noqa: F401  (raised here; defined there so the CLI need not load this module)
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 REAP_SECONDS = 1.0  # how long a terminated worker may take to go before it is killed
+
+Job = TypeVar("Job")
+Result = TypeVar("Result")
+# the workers' progress events, on their way to the parent (a string: multiprocessing's Queue is not generic at run time)
+Events: TypeAlias = "Queue[progress.Event]"
+# what a worker sends back: its result, or the exception it raised (the parent raises it)
+Answer = tuple[Literal["ok"], object] | tuple[Literal["error"], BaseException]
 
 
 class Stopped(KeyboardInterrupt):
@@ -61,10 +73,11 @@ def _worker_signals() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
-def _child(fn, job, conn, events) -> None:
+def _child(fn: Callable[[Job], object], job: Job, conn: Connection, events: Events | None) -> None:
     _worker_signals()
     # progress events go to the parent through its queue (or nowhere: not the parent's listener)
     progress.set_listener(events.put if events is not None else None)
+    answer: Answer
     try:
         answer = ("ok", fn(job))
     except BaseException as exc:  # handed to the parent, which raises it
@@ -87,7 +100,7 @@ def _child(fn, job, conn, events) -> None:
 
 
 @contextlib.contextmanager
-def signals_blocked():
+def signals_blocked() -> Iterator[None]:
     """SIGINT and SIGTERM wait (are delivered after the block) in this thread."""
     already = set(STOP_SIGNALS) & signal.pthread_sigmask(signal.SIG_BLOCK, [])
     try:
@@ -100,20 +113,21 @@ def signals_blocked():
 class WorkerPool:
     """`map(fn, jobs)` in up to `processes` forked workers; see the module docstring."""
 
-    def __init__(self, processes: int, progress_queue=None):
+    def __init__(self, processes: int, progress_queue: Events | None = None):
         self.processes = max(1, processes)
-        self.running: dict = {}  # connection -> (process, job index)
+        self.running: dict[Connection, tuple[BaseProcess, int]] = {}  # connection -> (process, job index)
         self.context = multiprocessing.get_context("fork")
         self.events = progress_queue
 
-    def map(self, fn, jobs, chunksize: int = 1) -> list:
+    def map(self, fn: Callable[[Job], Result], jobs: Iterable[Job], chunksize: int = 1) -> list[Result]:
         jobs = list(jobs)
-        results: list = [None] * len(jobs)
+        results: list[Result | None] = [None] * len(jobs)
         for index, value in self.as_completed(fn, jobs):
             results[index] = value
-        return results
+        return cast(list[Result], results)  # every index was filled: as_completed yields each job once or raises
 
-    def as_completed(self, fn, jobs, idle=None, interval: float = 0.1):
+    def as_completed(self, fn: Callable[[Job], Result], jobs: Iterable[Job], idle: Callable[[], object] | None = None,
+                     interval: float = 0.1) -> Iterator[tuple[int, Result]]:
         """Yield (job index, result) as each job finishes; `idle()` is called every `interval`
         seconds while none has (the build drains its workers' progress events there)."""
         waiting = list(enumerate(jobs))
@@ -121,18 +135,19 @@ class WorkerPool:
             while waiting and len(self.running) < self.processes:
                 index, job = waiting.pop(0)
                 recv, send = self.context.Pipe(duplex=False)
-                process = self.context.Process(target=_child, args=(fn, job, send, self.events), daemon=True)
+                process: BaseProcess = self.context.Process(target=_child, args=(fn, job, send, self.events), daemon=True)
                 with signals_blocked():  # the worker starts with them blocked, until its own handlers are set
                     process.start()
                     self.running[recv] = (process, index)
                 send.close()
-            ready = wait(list(self.running), None if idle is None else interval)
+            # wait() hands back some of the objects it was given (typeshed widens them to any waitable)
+            ready = cast(list[Connection], wait(list(self.running), None if idle is None else interval))
             if idle is not None:
                 idle()
             for conn in ready:
                 process, index = self.running[conn]  # tracked until reaped: a stop meanwhile reaps it
                 try:
-                    status, value = conn.recv()
+                    answer: Answer = conn.recv()
                 except (EOFError, OSError):
                     process.join()
                     code = process.exitcode
@@ -142,9 +157,9 @@ class WorkerPool:
                 process.join()
                 del self.running[conn]
                 conn.close()
-                if status == "error":
-                    raise value
-                yield index, value
+                if answer[0] == "error":
+                    raise answer[1]
+                yield index, cast(Result, answer[1])  # what fn returned, pickled and back
 
     def stop(self) -> None:
         """Terminate every running worker and reap it (killed if it does not go at once)."""
@@ -162,13 +177,13 @@ class WorkerPool:
             conn.close()
 
 
-def progress_queue():
+def progress_queue() -> Events:
     """A queue the workers of `worker_pool(..., progress_queue=q)` put their progress events on."""
     return multiprocessing.get_context("fork").Queue()
 
 
 @contextlib.contextmanager
-def worker_pool(processes: int, progress_queue=None):
+def worker_pool(processes: int, progress_queue: Events | None = None) -> Iterator[WorkerPool]:
     """A pool whose workers are terminated and reaped when the block ends, however it ends."""
     pool = WorkerPool(processes, progress_queue)
     try:
@@ -180,15 +195,15 @@ def worker_pool(processes: int, progress_queue=None):
 # The signal a stop_on_signals block was asked to stop by. Kept besides the exception, which
 # Python drops ("Exception ignored in ...") when the handler happens to run inside a __del__
 # or a weakref callback; past_stopping() raises it again before anything is made final.
-_REQUESTED: list = []
+_REQUESTED: list[int] = []
 
 
 @contextlib.contextmanager
-def stop_on_signals():
+def stop_on_signals() -> Iterator[None]:
     """Turn SIGINT and SIGTERM into `Stopped` in this (main) thread for the block, so cleanup
     runs; a second signal during that cleanup is ignored (the first is being honoured). The
     previous handlers come back afterwards."""
-    def handler(signum, frame):
+    def handler(signum: int, frame: FrameType | None) -> None:
         for s in STOP_SIGNALS:
             signal.signal(s, signal.SIG_IGN)
         _REQUESTED.append(signum)
@@ -209,7 +224,7 @@ def stop_on_signals():
 
 
 @contextlib.contextmanager
-def past_stopping():
+def past_stopping() -> Iterator[None]:
     """For the block that makes a build's outputs final (the renames): signals wait until it
     is done, and then, the build being whole, they no longer stop it. A stop asked for earlier
     whose exception was lost is raised here, before the block."""

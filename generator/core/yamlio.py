@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Protocol, TypeAlias
 
 import yaml
 
@@ -24,11 +25,12 @@ MAX_NODES = 200_000
 # the C composer's recursion is safe and the builder enforces MAX_DEPTH, above it the
 # parser's events are checked first (libyaml segfaults at a few ten thousand levels).
 SAFE_COMPOSE_DEPTH = 2_000
-_COLLECTION_TAGS = {yaml.MappingNode: "tag:yaml.org,2002:map", yaml.SequenceNode: "tag:yaml.org,2002:seq"}
+_COLLECTION_TAGS: dict[type[yaml.Node], str] = {yaml.MappingNode: "tag:yaml.org,2002:map", yaml.SequenceNode: "tag:yaml.org,2002:seq"}
 _TEXT_TAGS = ("tag:yaml.org,2002:timestamp",)  # kept as the text the author wrote
 _STR_TAG, _INT_TAG = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 
-PathT = tuple  # a path into a document: keys and list indexes
+PathT: TypeAlias = tuple[str | int, ...]  # a path into a document: keys and list indexes
+LineCol: TypeAlias = tuple[int, int]  # 1-based
 # libyaml's composer is several times faster and still gives marks; both are safe loaders
 _COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -39,8 +41,8 @@ class Document:
 
     file: str
     data: object
-    positions: dict = field(default_factory=dict)
-    key_positions: dict = field(default_factory=dict)
+    positions: dict[PathT, LineCol] = field(default_factory=dict)
+    key_positions: dict[PathT, LineCol] = field(default_factory=dict)
 
     @cached_property
     def start(self) -> Location:
@@ -71,7 +73,7 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def _problem(file: str, code: str, message: str, line=1, col=1, **kw) -> InputError:
+def _problem(file: str, code: str, message: str, line: int = 1, col: int = 1, **kw: str | None) -> InputError:
     return InputError([Problem(code, message, Location(file, line, col), **kw)])
 
 
@@ -158,31 +160,43 @@ def _check_depth(text: str, file: str) -> None:
             # levels, reading ahead); that is the same fault as ours, so it gets the same code
             if "maximum nesting depth" not in str(exc.problem):
                 raise
-            mark = exc.problem_mark
             raise _problem(file, "yaml.too-deep", f"nesting deeper than {MAX_DEPTH} levels",
-                           mark.line + 1, mark.column + 1, expected=f"at most {MAX_DEPTH} levels") from None
+                           *_line_col(exc.problem_mark), expected=f"at most {MAX_DEPTH} levels") from None
         if event is None:
             return
         if isinstance(event, starts):
             depth += 1
             if depth > MAX_DEPTH:
-                mark = event.start_mark
                 raise _problem(file, "yaml.too-deep", f"nesting deeper than {MAX_DEPTH} levels",
-                               mark.line + 1, mark.column + 1, expected=f"at most {MAX_DEPTH} levels")
+                               *_line_col(event.start_mark), expected=f"at most {MAX_DEPTH} levels")
         elif isinstance(event, ends):
             depth -= 1
 
 
+class _Mark(Protocol):
+    """A place in the text as PyYAML's marks give it (the Python and the C loader's), 0-based."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+
+
+def _line_col(mark: _Mark | None) -> LineCol:
+    """A mark's 1-based (line, column); the top of the file when the error came without one."""
+    return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+
+
 def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> InputError:
-    mark = exc.problem_mark or exc.context_mark
-    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    line, col = _line_col(exc.problem_mark or exc.context_mark)
     problem = exc.problem or "invalid YAML"
     ctx_mark = exc.context_mark
-    unclosed = bool(ctx_mark is not None and exc.context and any(
-        w in exc.context for w in ("quoted scalar", "flow sequence", "flow mapping"))
+    opened = exc.context or ""  # what was open when the error was found (a quoted scalar, a flow sequence, ...)
+    unclosed = bool(ctx_mark is not None and any(
+        w in opened for w in ("quoted scalar", "flow sequence", "flow mapping"))
         and ("end of stream" in problem or "did not find expected" in problem))
     if unclosed:  # an unclosed quote or bracket: the place to fix is where it was opened
-        line, col = ctx_mark.line + 1, ctx_mark.column + 1
+        line, col = _line_col(ctx_mark)
     lines = text.splitlines()
     src = lines[line - 1] if 0 < line <= len(lines) else ""
     fix = None
@@ -191,7 +205,7 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> InputError
         fix = "YAML indents with spaces only: replace the tab with spaces"
         col = src.find("\t") + 1 if "\t" in src else col
     elif unclosed:
-        what = "quote" if "quoted" in exc.context else "bracket" if "sequence" in exc.context else "brace"
+        what = "quote" if "quoted" in opened else "bracket" if "sequence" in opened else "brace"
         closer = {"quote": "quote", "bracket": "`]`", "brace": "`}`"}[what]
         problem = f"this {what} is opened but never closed ({problem})"
         fix = f"close it with the matching {closer}" + (" (or check the commas between items)" if what != "quote" else "")
@@ -207,7 +221,7 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> InputError
         fix = "a file holds one YAML document: remove the `---` line and what follows, or split the file"
     elif "undefined alias" in problem:
         fix = "define the anchor (`&name`) before using it (`*name`)"
-    elif "duplicate anchor" in (exc.context or "") + problem:
+    elif "duplicate anchor" in opened + problem:
         fix = "give each anchor (`&name`) its own name"
     context = f" ({exc.context})" if exc.context else ""
     if ctx_mark is not None and exc.problem_mark is not None and ctx_mark.line != exc.problem_mark.line:
@@ -225,10 +239,10 @@ class _Builder:
         self.count = 0
         self.constructor = yaml.SafeLoader("")
 
-    def loc(self, node) -> tuple[int, int]:
+    def loc(self, node: yaml.Node) -> LineCol:
         return node.start_mark.line + 1, node.start_mark.column + 1
 
-    def build(self, node, path, depth):
+    def build(self, node: yaml.Node, path: PathT, depth: int) -> object:
         self.count += 1
         if self.count > MAX_NODES:
             line, col = self.loc(node)
@@ -254,8 +268,8 @@ class _Builder:
             return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
         return self.scalar(node)
 
-    def mapping(self, node, path, depth):
-        out: dict = {}
+    def mapping(self, node: yaml.MappingNode, path: PathT, depth: int) -> dict[str | int, object]:
+        out: dict[str | int, object] = {}
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 line, col = self.loc(key_node)
@@ -282,7 +296,7 @@ class _Builder:
             out[key] = self.build(value_node, path + (key,), depth + 1)
         return out
 
-    def scalar(self, node):
+    def scalar(self, node: yaml.Node) -> object:
         tag, text = node.tag, node.value
         # the two tags nearly every value has, read as SafeLoader reads them, without its dispatch
         if tag == _STR_TAG:
@@ -329,6 +343,6 @@ def _short_tag(tag: str) -> str:
     return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
 
 
-def _shorten(value, limit: int = 60) -> str:
+def _shorten(value: object, limit: int = 60) -> str:
     text = str(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"

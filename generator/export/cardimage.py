@@ -114,8 +114,13 @@ def _card_number(pack: Pack, card_id: str) -> tuple[int, int]:
 
 def _card_data(card: Card) -> dict:
     return {"id": card.id, "name": card.name, "type": card.type, "set": card.set, "points": card.points,
-            "text": card.text, "flavour": card.flavour, "copies": card.copies, "art": card.art,
-            "fields": card.fields}
+            "text": card.text, "flavour": card.flavour, "copies": card.copies,
+            "art": card.art.document() if card.art else None, "fields": card.fields}
+
+
+def _icon_digest(pack: Pack, value) -> object:
+    """A game.yaml `icons:` entry as what it draws: the SVG file's digest, or the bundled icon named."""
+    return _file_digest(Path(pack.root) / value) if isinstance(value, str) else value.model_dump()
 
 
 def card_key(pack: Pack, card_id: str, face: str = "front", dpi: int = 150) -> str:
@@ -131,19 +136,18 @@ def card_key(pack: Pack, card_id: str, face: str = "front", dpi: int = 150) -> s
         "set": {"id": card.set, **(spec.sets[card.set].model_dump() if card.set in spec.sets else {})},
         "type": {"id": card.type, **(spec.card_types[card.type].model_dump() if card.type in spec.card_types else {})},
         "pack": {"id": spec.id, "name": spec.name, "version": spec.version,
-                 **spec.model_dump(include={"stats", "keywords", "reference", "emblem", "back_pattern"})},
+                 **spec.model_dump(include={"stats", "keywords", "reference", "emblem", "back_pattern", "art_styles"})},
         "fonts": {style: _file_digest(font_file(rel, pack.root)) for style, rel in sorted(spec.fonts.items())},
         # the pack's own SVG icons (game.yaml `icons:`), which card text and layouts may show
-        "icons": {name: _file_digest(Path(pack.root) / rel)
-                  for name, rel in sorted(getattr(spec, "icons", {}).items())},
+        "icons": {name: _icon_digest(pack, rel) for name, rel in sorted(getattr(spec, "icons", {}).items())},
     }
     if face == "back" and len(pack.back_key(card.set, card.type, card)) > 2:  # `backs: each`: its own back
         parts["card"] = _card_data(card)
     if face == "front":  # a shared back is drawn from the set and type alone (the kit prints one per pair)
         parts["card"] = _card_data(card)
         parts["number"] = _card_number(pack, card.id)
-        if card.art:
-            parts["art"] = _file_digest(Path(pack.root) / card.art)
+        if card.art and card.art.file:
+            parts["art"] = _file_digest(Path(pack.root) / card.art.file)
     text = json.dumps(parts, sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -203,7 +207,7 @@ def _layouts_fingerprint(pack: Pack) -> str:
     for style, rel in sorted(pack.spec.fonts.items()):
         h.update(f"{style}\0{_file_digest(font_file(rel, pack.root))}\n".encode())
     for name, rel in sorted(getattr(pack.spec, "icons", {}).items()):
-        h.update(f"icon {name}\0{_file_digest(Path(pack.root) / rel)}\n".encode())
+        h.update(f"icon {name}\0{_icon_digest(pack, rel)}\n".encode())
     return h.hexdigest()
 
 
@@ -240,8 +244,8 @@ def card_image(pack: Pack, card_id: str, cache_dir: Path, face: str = "front", d
         if shared is None:
             shared = shared_for(pack)
             art = pack.cards[card_id].art
-            if art:  # the art file may have changed since the shared library read it
-                shared.art.cache.pop(art, None)
+            if art and art.file:  # the art file may have changed since the shared library read it
+                shared.art.cache.pop(art.file, None)
         data = render_png(pack, card_id, face, dpi, shared)
         _write(target, data)
     for old in folder.glob(f"{stem}.*.png"):  # earlier drawings of this face are stale now

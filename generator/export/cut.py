@@ -27,6 +27,7 @@ from reportlab.lib.units import mm
 
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.staging import replace_dir
+from generator.export.credits import write_credits
 from generator.pack.model import Pack
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
 from generator.render.base.pdfout import new_canvas
@@ -235,6 +236,7 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
                 build_pieces_pdf(pack, tmp / "pieces.pdf", paper=paper, build=build)
             piece_files = write_piece_cuts(tmp / "pieces.pdf", tmp)
         (tmp / "README.txt").write_text(_readme(pack, machine, paper, inset_mm, sheets), encoding="utf-8")
+        write_credits(tmp, pack)
         replace_dir(tmp, folder)  # the old folder stays whole until the new one is complete
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -15,6 +15,7 @@ from pathlib import Path
 from reportlab.lib.units import mm
 
 from generator.core.staging import replace_dir
+from generator.export.credits import write_credits
 from generator.export.cmyk import CmykConverter, convert_pdf
 from generator.pack.model import Pack
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
@@ -86,6 +87,7 @@ def export_dtc(pack: Pack, faces: list[CardFace], folder: Path, conv: CmykConver
             n = len(members)
             lines.append(f"{stem}.pdf: {n} card{'s' if n != 1 else ''}, {2 * n} pages, trim {w:g} x {h:g} mm")
         (tmp / "README.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_credits(tmp, pack)
         replace_dir(tmp, folder)  # the old folder stays whole until the new one is complete
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from generator.core import staging
+from generator.export.credits import write_credits
 from generator.core.workers import worker_pool
 from generator.export.order import plan_files, write_manifest
 from generator.pack.model import Pack
@@ -124,6 +125,7 @@ def export_pngs(pack: Pack, faces: list[CardFace], folder: Path, size: str = "mp
                   "name and type. Files sharing a back share a number, so a sorted listing keeps each face with "
                   "its back."]
         (tmp / "README.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_credits(tmp, pack)
         _replace_dir(tmp, folder)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

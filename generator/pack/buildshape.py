@@ -15,12 +15,18 @@ a share code and the web page write.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from generator.core.yamlio import PathT
     from generator.pack.model import Character, Ref, SideSpec
 
 PLACES = ("base", "equipment", "abilities", "deck")
+# A build document and one of its characters, as a file, a form or a share code gives them (JSON's values):
+# what each key holds is checked by the side's build model (pack/schemas.py) at run time, not by the code
+BuildDoc = dict[str, Any]
+CharacterDoc = dict[str, Any]
 
 
 def character_refs(character: Character) -> list[tuple[str, Ref, int]]:
@@ -36,21 +42,21 @@ def character_refs(character: Character) -> list[tuple[str, Ref, int]]:
     return refs
 
 
-def character_document(side: SideSpec, name: str | None, bases: list[tuple[str, list[str]]] | str | None,
-                       equipment: list[str], abilities: list[str], deck: dict[str, int],
-                       empty_base_equipment: bool = False) -> dict:
+def character_document(side: SideSpec, name: str | None, bases: Sequence[tuple[str, Sequence[str]]] | str | None,
+                       equipment: Sequence[str], abilities: Sequence[str], deck: Mapping[str, int],
+                       empty_base_equipment: bool = False) -> CharacterDoc:
     """One character as a build document writes it. `bases`: (card id, equipment ids) per base
     card for a side with many, or the one card id (None: not chosen yet); an entry's empty
     equipment list is written only with `empty_base_equipment` (the editor keeps the key)."""
-    out: dict = {}
+    out: CharacterDoc = {}
     if name is not None:
         out["name"] = name
     base = side.base
     if base.many:
         item_key = base.item_key or "card"
         items = []
-        for card_id, equips in bases or []:
-            item: dict = {item_key: card_id}
+        for card_id, equips in bases if not isinstance(bases, str) and bases else []:  # a side with many: entries
+            item: dict[str, str | list[str]] = {item_key: card_id}
             if equips or (empty_base_equipment and side.equipment and side.equipment.attach == "base"):
                 item["equipment"] = list(equips)
             items.append(item)
@@ -66,7 +72,7 @@ def character_document(side: SideSpec, name: str | None, bases: list[tuple[str, 
     return out
 
 
-def base_entries(side: SideSpec, value) -> list[tuple[object, list]]:
+def base_entries(side: SideSpec, value: list[Any] | None) -> list[tuple[Any, list[Any]]]:
     """A document's base cards of a side with many, read back: (card id, equipment ids) per
     entry, an entry written as a bare id or as `{item_key: id, equipment: [...]}`."""
     key = side.base.item_key or "card"
@@ -81,12 +87,12 @@ class Place(NamedTuple):
 
     place: str
     card: str
-    path: tuple
+    path: PathT
     copies: int = 1
     base: int | None = None
 
 
-def document_places(side: SideSpec, character: dict) -> list[Place]:
+def document_places(side: SideSpec, character: CharacterDoc) -> list[Place]:
     """Every card of a character document (shaped as `character_document` writes it and the
     side's build model accepts) in table order: each base card then the equipment fixed to it,
     the character's equipment, abilities, then the deck with its copies."""

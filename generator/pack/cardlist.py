@@ -16,9 +16,9 @@ for any pack:
   text fields are left out.
 
 Order: by set, then card type (both in game.yaml order), then points, then name. Formats:
-`text` (a table per card type, columns aligned), `json` (a list of flat objects, only the keys
-that apply to each card) and `csv` (one header row with every column; empty where a column
-does not apply).
+`text` (a table per card type, columns aligned), `json` (a versioned document, `LIST_SCHEMA`:
+the pack and its cards as flat objects, only the keys that apply to each card, and each card's
+`art`) and `csv` (one header row with every column; empty where a column does not apply).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import TYPE_CHECKING
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any
 
 from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.schemas import ATTACK_KINDS
@@ -35,6 +36,12 @@ if TYPE_CHECKING:
     from generator.pack.model import Card, Pack
 
 COMMON = ("id", "name", "set", "type", "points")
+# /1: `{"schema", "pack", "cards"}`, each card with `art` (the icon's name or the file's path; null:
+# the placeholder) and `art_kind` (`icon`, `file` or null); docs/formats.md, "pnp list --format json".
+# (Before it, the output was the bare list of cards.)
+LIST_SCHEMA = "pnp.cards/1"
+# one card's line of the list: column -> value (the field types' list_values: numbers, texts, yes/no)
+Row = dict[str, Any]
 
 
 def card_order(pack: Pack) -> list[Card]:
@@ -51,24 +58,36 @@ def sorted_cards(pack: Pack) -> list[Card]:
                                                       c.points, c.name.casefold(), c.id))
 
 
-def card_statistics(pack: Pack, card: Card) -> dict:
+def card_statistics(pack: Pack, card: Card) -> Row:
     """The key statistics of a card, flat and in its type's field order."""
-    out: dict = {}
+    out: Row = {}
     for fname, fspec in pack.spec.card_types[card.type].fields.items():
         out.update(FIELD_KINDS[fspec.type].list_values(pack, fname, fspec, card.fields.get(fname)))
     return out
 
 
-def card_rows(pack: Pack) -> list[dict]:
+def card_rows(pack: Pack) -> list[Row]:
     rows = []
     for card in sorted_cards(pack):
-        row = {"id": card.id, "name": card.name, "set": card.set, "type": card.type, "points": card.points}
+        row: Row = {"id": card.id, "name": card.name, "set": card.set, "type": card.type, "points": card.points}
         row.update(card_statistics(pack, card))
         rows.append(row)
     return rows
 
 
-def all_columns(pack: Pack, type_ids=None) -> list[str]:
+def list_document(pack: Pack, rows: list[Row] | None = None) -> dict[str, object]:
+    """`pnp list --format json`: the cards as rows, with their art, under a schema id."""
+    art = {card.id: card.art for card in pack.cards.values()}
+    cards = []
+    for row in rows if rows is not None else card_rows(pack):
+        source = art[row["id"]]
+        cards.append({**row, "art": source.name if source is not None else None,
+                      "art_kind": None if source is None else "icon" if source.icon is not None else "file"})
+    return {"schema": LIST_SCHEMA, "pack": {"id": pack.spec.id, "name": pack.spec.name, "version": pack.spec.version},
+            "cards": cards}
+
+
+def all_columns(pack: Pack, type_ids: Collection[str] | None = None) -> list[str]:
     """Every column a card of the pack (or of the given types) can have, in a fixed order:
     the common ones, then each type's fields in game.yaml order."""
     columns = list(COMMON)
@@ -81,13 +100,13 @@ def all_columns(pack: Pack, type_ids=None) -> list[str]:
     return columns
 
 
-def _columns(pack: Pack, rows: list[dict]) -> list[str]:
+def _columns(pack: Pack, rows: list[Row]) -> list[str]:
     present = {key for row in rows for key in row}
     known = all_columns(pack)
     return [c for c in known if c in present] + sorted(present - set(known))
 
 
-def _cell(value) -> str:
+def _cell(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -98,7 +117,7 @@ def _cell(value) -> str:
 def render_card_list(pack: Pack, fmt: str = "text") -> str:
     rows = card_rows(pack)
     if fmt == "json":
-        return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+        return json.dumps(list_document(pack, rows), indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, fieldnames=_columns(pack, rows), restval="", lineterminator="\r\n")
@@ -111,7 +130,7 @@ def render_card_list(pack: Pack, fmt: str = "text") -> str:
     raise ValueError(f"unknown format {fmt!r}: use text, json or csv")
 
 
-def _text(pack: Pack, rows: list[dict]) -> str:
+def _text(pack: Pack, rows: list[Row]) -> str:
     lines = [f"{pack.spec.name} {pack.spec.version}: {len(rows)} cards"]
     for type_id, type_spec in pack.spec.card_types.items():
         of_type = [_compact(pack, r) for r in rows if r["type"] == type_id]
@@ -133,7 +152,7 @@ def _text(pack: Pack, rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _is_number(value) -> bool:
+def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -144,10 +163,10 @@ def _stats_fields(pack: Pack) -> set[str]:
             if FIELD_KINDS[f.type].holds_stats and n != "stats"}
 
 
-def _compact(pack: Pack, row: dict) -> dict:
+def _compact(pack: Pack, row: Row) -> Row:
     """For the text table: one column per attack (`3 r2`: damage 3, range 2) and one per bonus
     field (`health+3 strength+1`), so a table fits a terminal."""
-    out: dict = {}
+    out: Row = {}
     for key, value in row.items():
         kind, _, part = key.rpartition("_")
         if kind in ATTACK_KINDS and part in ("damage", "range"):
@@ -163,7 +182,7 @@ def _compact(pack: Pack, row: dict) -> dict:
     return out
 
 
-def _text_columns(pack: Pack, type_id: str, rows: list[dict]) -> list[str]:
+def _text_columns(pack: Pack, type_id: str, rows: list[Row]) -> list[str]:
     order = []
     for column in all_columns(pack, [type_id]):
         kind, _, part = column.rpartition("_")

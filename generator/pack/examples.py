@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import yaml
+from pydantic import BaseModel
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.resources import EXAMPLES
@@ -35,7 +36,7 @@ def example_games() -> dict[str, str]:
 TEMP_PREFIX = ".pnp-example."  # the copy under way, hidden beside its target, with the command's token
 
 
-def copy_example(name: str, target: Path, layout_model=None) -> Path:
+def copy_example(name: str, target: Path, layout_model: type[BaseModel] | None = None) -> Path:
     """Copy the example `name` into `target` (a new or empty folder) with its schemas; the copy's
     `$schema` lines point at them. Returns the target. All or nothing: the copy is made in a
     hidden folder beside the target and renamed into place when whole, so an interrupted copy
@@ -62,7 +63,7 @@ def copy_example(name: str, target: Path, layout_model=None) -> Path:
         raise output_error(exc, shown, noun="folder", choose=f"name another folder: pnp example {name} FOLDER") from None
 
 
-def _copy_into(name: str, target: Path, shown: Path, layout_model) -> Path:
+def _copy_into(name: str, target: Path, shown: Path, layout_model: type[BaseModel] | None) -> Path:
     empty = _check_target(name, target, shown)
     made = _make_parents(target.parent)
     tmp = target.parent / f"{TEMP_PREFIX}{new_token()}"
@@ -109,7 +110,7 @@ def _check_target(name: str, target: Path, shown: Path) -> bool:
 
 def _make_parents(folder: Path) -> list[Path]:
     """Make the missing folders above the target, outermost first; returns those it made."""
-    missing = []
+    missing: list[Path] = []
     while not os.path.lexists(folder):
         missing.append(folder)
         folder = folder.parent
@@ -126,7 +127,7 @@ def _remove(path: Path) -> None:
             path.unlink()
 
 
-def write_pack_schemas(root: Path, layout_model=None) -> list[Path]:
+def write_pack_schemas(root: Path, layout_model: type[BaseModel] | None = None) -> list[Path]:
     """Write the pack's schemas into `root/schemas/` and point every `$schema` line of its YAML
     files at them, relative to each file, so they resolve wherever the pack is."""
     written = write_schemas(load_pack(root), root / "schemas", layout_model=layout_model)
@@ -134,8 +135,8 @@ def write_pack_schemas(root: Path, layout_model=None) -> list[Path]:
     for path in sorted(root.rglob("*.yaml")):
         text = path.read_text(encoding="utf-8")
 
-        def point(match: re.Match, path: Path = path) -> str:  # this file's path, bound as it is defined
-            name = match["path"].rsplit("/", 1)[-1]
+        def point(match: re.Match[str], path: Path = path) -> str:  # this file's path, bound as it is defined
+            name: str = match["path"].rsplit("/", 1)[-1]
             if name not in names:
                 return match[0]
             rel = Path(os.path.relpath(root / "schemas" / name, path.parent)).as_posix()

@@ -6,5 +6,9 @@ registers one class per name and refuses to import when the two lists differ."""
 
 from __future__ import annotations
 
-FIELD_TYPES = ("int", "text", "choice", "stats", "stat", "hexes", "attacks", "requirements", "feat",
-               "card-refs", "card-ref", "bool", "pair", "counts", "ability-list")
+from typing import Literal, get_args
+
+# `FieldSpec.type` is one of these (a Literal, so mypy checks every name written in the code too)
+FieldType = Literal["int", "text", "choice", "stats", "stat", "hexes", "attacks", "requirements", "feat",
+                    "card-refs", "card-ref", "bool", "pair", "counts", "ability-list"]
+FIELD_TYPES: tuple[FieldType, ...] = get_args(FieldType)

@@ -5,15 +5,25 @@ themselves are in generator.pack.fieldtypes; generator.pack.schemas builds the c
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model, model_validator
 from pydantic_core import PydanticCustomError
 
-from generator.pack.model import Name
+from generator.pack.strict import Name
 
 STRICT = ConfigDict(extra="forbid", strict=True)
 ATTACK_KINDS = ("basic", "heavy", "special")
+
+
+def strict_model(name: str, fields: Mapping[str, tuple[object, object]]) -> type[BaseModel]:
+    """A pydantic model made at run time from a pack (a card type, a side's build), STRICT: each field
+    an (annotation, default) pair, `...` for a required one."""
+    # create_model's own keyword parameters (__config__, __doc__, __base__: str or None) keep mypy from
+    # matching fields given as a mapping; the pairs are what its **field_definitions take
+    model: type[BaseModel] = create_model(name, __config__=STRICT, **fields)  # type: ignore[call-overload]
+    return model
 
 
 class Attack(BaseModel):
@@ -39,7 +49,7 @@ class Requirement(BaseModel):
     min: int = Field(default=1, ge=0, le=999)
 
     @model_validator(mode="after")
-    def one_kind(self):
+    def one_kind(self) -> Requirement:
         if (self.stat is None) == (self.field is None):
             raise ValueError("a requirement names either `stat` or `field`")
         if self.field is not None and self.value is None:
@@ -58,12 +68,14 @@ class CostedAbility(BaseModel):
     extra: Annotated[str, Field(max_length=200)] = ""
 
 
-def lit(values):
+# Annotations made at run time from a pack's names (a Literal of its sets, a pattern of its own) have no
+# static type: mypy sees them as Any, pydantic reads them
+def lit(values: Iterable[str]) -> Any:
     values = tuple(values)
     return Literal[values] if values else str
 
 
-def patterned_text(pattern: str, help_text: str | None):
+def patterned_text(pattern: str, help_text: str | None) -> Any:
     """Text whose whole value must match `pattern`. The error carries the pattern and the
     field's `pattern_help`, so the report can say what is wanted in words."""
     compiled = re.compile(pattern)

@@ -7,6 +7,7 @@ drawing per name and refuses to import when the two lists differ (render/base/ic
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 BUILTIN_ICONS = ("agility", "anchor", "area", "attack", "boss", "crystal", "d6", "damage", "dazzled", "energy",
                  "fall", "feat", "flame", "health", "height", "hero", "hex", "immobilised", "indirect",
@@ -16,12 +17,12 @@ BUILTIN_ICONS = ("agility", "anchor", "area", "attack", "boss", "crystal", "d6",
 ICON_MARK = re.compile(r"(?<![\w\\]):([a-z0-9-]+):")
 
 
-def pack_icon_names(spec) -> set[str]:
+def pack_icon_names(spec: object) -> set[str]:
     """Every `:name:` a pack's text may use: the built-in icons and game.yaml's `icons:`."""
     return set(BUILTIN_ICONS) | set(getattr(spec, "icons", None) or {})
 
 
-def registry_matches(registered) -> None:
+def registry_matches(registered: Iterable[str]) -> None:
     """Raise at import when the renderer's icons and the names declared here drift apart."""
     if set(BUILTIN_ICONS) != set(registered):
         raise RuntimeError(f"the built-in icons {sorted(registered)} differ from the names declared in "

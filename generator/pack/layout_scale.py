@@ -6,6 +6,7 @@ radii with the smaller of the two, so text never grows past the box it was fitte
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -15,6 +16,8 @@ from generator.pack.model import CARD_SIZES_MM
 X_KEYS = ("x", "w", "x2")
 Y_KEYS = ("y", "h", "y2")
 EVEN_KEYS = ("size", "min_size", "radius")
+# a card layout or one of its elements as its YAML reads (checked by the renderer's layout model, a layer above)
+Layout = dict[str, Any]
 
 
 def parse_size(value: str) -> tuple[str | None, tuple[float, float]]:
@@ -39,11 +42,11 @@ def _round(v: float) -> float:
     return int(r) if r == int(r) else r
 
 
-def scale_element(element: dict, sx: float, sy: float) -> dict:
+def scale_element(element: Layout, sx: float, sy: float) -> Layout:
     even = min(sx, sy)
     if element.get("kind") == "icon" or _round_box(element):
         return _scale_about_centre(element, sx, sy, even)  # icons, discs and badges keep their shape
-    out = {}
+    out: Layout = {}
     for key, value in element.items():
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             if key in X_KEYS:
@@ -56,13 +59,13 @@ def scale_element(element: dict, sx: float, sy: float) -> dict:
     return out
 
 
-def _round_box(e: dict) -> bool:
+def _round_box(e: Layout) -> bool:
     """A disc or a pill (a badge): its corner radius is about half its smaller side."""
     w, h, r = e.get("w") or 0, e.get("h") or 0, e.get("radius") or 0
     return e.get("kind") == "box" and w > 0 and h > 0 and (w == h or 2 * r >= 0.9 * min(w, h))
 
 
-def _scale_about_centre(element: dict, sx: float, sy: float, even: float) -> dict:
+def _scale_about_centre(element: Layout, sx: float, sy: float, even: float) -> Layout:
     if element.get("kind") == "icon":
         w = h = element.get("size", 0)
     else:
@@ -76,11 +79,11 @@ def _scale_about_centre(element: dict, sx: float, sy: float, even: float) -> dic
     return out
 
 
-def scaled_layout(data: dict, from_mm: tuple[float, float], to_mm: tuple[float, float],
-                  size_name: str | None) -> dict:
+def scaled_layout(data: Layout, from_mm: tuple[float, float], to_mm: tuple[float, float],
+                  size_name: str | None) -> Layout:
     """A layout (frame and elements, already resolved: no `extends`) redrawn for `to_mm`."""
     sx, sy = to_mm[0] / from_mm[0], to_mm[1] / from_mm[1]
-    out = {"size": size_name or {"width": to_mm[0], "height": to_mm[1]}}
+    out: Layout = {"size": size_name or {"width": to_mm[0], "height": to_mm[1]}}
     if data.get("description"):
         out["description"] = data["description"]
     for part in ("frame", "elements"):
@@ -89,18 +92,18 @@ def scaled_layout(data: dict, from_mm: tuple[float, float], to_mm: tuple[float, 
     return out
 
 
-def merge_elements(parent: list[dict], child: list[dict]) -> list[dict]:
+def merge_elements(parent: list[Layout], child: list[Layout]) -> list[Layout]:
     """`extends` by hand: a child's element with the same id replaces the parent's."""
     by_id = {e["id"]: e for e in child if e.get("id")}
     merged = [by_id.pop(e["id"]) if e.get("id") in by_id else e for e in parent]
     return merged + [e for e in child if not e.get("id") or e["id"] in by_id]
 
 
-def read_layout(path: Path) -> dict:
+def read_layout(path: Path) -> Layout:
     return yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
 
 
-def dump_layout(layout: dict, comment: str) -> str:
+def dump_layout(layout: Layout, comment: str) -> str:
     """YAML with one element per line, as the shipped layouts are written."""
     lines = [f"# {line}" if line else "#" for line in comment.splitlines()]
     size = layout["size"]

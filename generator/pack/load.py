@@ -10,6 +10,7 @@ from generator.core.errors import InputError, Location, Problem, ProblemList, di
 from generator.core.paths import resolve_inside
 from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.pack import expr
+from generator.pack.art import art_of, card_art_problems, pack_icon_problems
 from generator.pack.assets import FontError, read_ttf
 from generator.pack.buildshape import document_places
 from generator.pack.cache import Slot
@@ -44,6 +45,9 @@ def load_game_spec(root: Path) -> tuple[GameSpec, Document]:
         raise InputError(problems_from(exc, doc, (), "game.yaml", allowed_keys_fn(GameSpec))) from None
     _check_spec(spec, doc)
     _check_fonts(spec, doc, root)
+    icon_problems = pack_icon_problems(spec.icons, doc)
+    if icon_problems:
+        raise InputError(icon_problems)
     return spec, doc
 
 
@@ -420,11 +424,11 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
                                  doc.at(path + ("id",)), found=valid.id, expected="a unique id",
                                  fix="rename one of the two cards"))
             continue
-        if valid.art is not None and root is not None:
-            try:
-                resolve_inside(root, valid.art, doc.at(path + ("art",)), "art")
-            except InputError as exc:
-                problems.problems.extend(exc.problems)
+        art = art_of(valid.art)
+        if art is not None:
+            art_problems = card_art_problems(art, doc, path, f"card `{valid.id}`", spec.art_styles, root)
+            if art_problems:
+                problems.problems.extend(art_problems)
                 continue
         icon_problems = _unknown_icons(raw, doc, path, valid.id, spec)
         if icon_problems:
@@ -441,7 +445,7 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
             id=valid.id, name=valid.name, type=type_id, set=valid.set, points=valid.points,
             text=valid.text, flavour=valid.flavour,
             copies=valid.copies if valid.copies is not None else type_spec.kit_copies,
-            art=valid.art, fields=fields, location=location, order=len(cards),
+            art=art, fields=fields, location=location, order=len(cards),
             field_locations={k: doc.at(path + (k,)) for k in raw if isinstance(k, str)})
 
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 DEFAULT_PACK = Path("card_data/boss_fight")
 
 
-def pack_for(target: Path, pack_option: Path | None = None, cache: dict | None = None) -> Pack:
+def pack_for(target: Path, pack_option: Path | None = None, cache: dict[str, Pack] | None = None) -> Pack:
     """The pack of a build or map file: --pack, else the pack folder it sits in, else its `pack:` key."""
     cache = {} if cache is None else cache
     root = Path(pack_option) if pack_option else find_pack_root(target.parent if target.is_file() else target)

@@ -11,19 +11,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import Field, StringConstraints, field_validator
 
 from generator.core.errors import Location
+from generator.pack.art import Art, ArtStyle, PackIcon
 from generator.pack.cache import PackCache
-from generator.pack.field_names import FIELD_TYPES
-# re-exported: pack.model is where callers look for every model of the pack
-from generator.pack.pieces_spec import (  # noqa: F401
-    BoardSpec, CounterCount, CounterFace, CounterSpec, DieSpec, FigureSpec, Label, PhaseTrackerSpec, PiecesSpec,
-    PieceShape, RoundTrackerSpec, StandeeSpec, StatTrackerSpec, TrackersSpec)
-from generator.pack.strict import (  # noqa: F401
-    ID_MAX_LENGTH, ID_PATTERN, NAME_MAX_LENGTH, BackPattern, CardId, Color, Name, Strict, TerrainPattern)
+from generator.core.yamlio import Document, PathT
+from generator.pack.field_names import FieldType
+# re-exported (`X as X`: mypy's explicit form): pack.model is where callers look for every model of the pack
+from generator.pack.pieces_spec import (
+    BoardSpec as BoardSpec, CounterCount as CounterCount, CounterFace as CounterFace, CounterSpec as CounterSpec,
+    DieSpec as DieSpec, FigureSpec as FigureSpec, Label as Label, PhaseTrackerSpec as PhaseTrackerSpec,
+    PiecesSpec as PiecesSpec, PieceShape as PieceShape, RoundTrackerSpec as RoundTrackerSpec,
+    StandeeSpec as StandeeSpec, StatTrackerSpec as StatTrackerSpec, TrackersSpec as TrackersSpec)
+from generator.pack.strict import (
+    ID_MAX_LENGTH as ID_MAX_LENGTH, ID_PATTERN as ID_PATTERN, NAME_MAX_LENGTH as NAME_MAX_LENGTH,
+    BackPattern as BackPattern, CardId as CardId, Color as Color, Name as Name, Strict as Strict,
+    TerrainPattern as TerrainPattern)
 
 CARD_SIZES_MM = {
     "poker": (63.5, 88.9),
@@ -60,12 +66,8 @@ class SetSpec(Strict):
     symbol: str | None = None
 
 
-# one name per class of the field-type registry (generator.pack.fieldtypes)
-FieldType = Literal[FIELD_TYPES]
-
-
 class FieldSpec(Strict):
-    type: FieldType
+    type: FieldType  # one name per class of the field-type registry (generator.pack.fieldtypes)
     required: bool = False
     default: object = None
     min: int | None = None
@@ -82,7 +84,7 @@ class FieldSpec(Strict):
 
     @field_validator("pattern")
     @classmethod
-    def _compiles(cls, value):
+    def _compiles(cls, value: str | None) -> str | None:
         if value is not None:
             try:
                 re.compile(value)
@@ -368,11 +370,18 @@ class GameSpec(Strict):
     # the pack's fonts, by style: a typeface pnp ships by name (`display: cinzel`, pack/typefaces.py) or a
     # TrueType file inside the pack (`fonts/Body.ttf`); `display` sets titles and headings
     fonts: dict[FontStyle, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}
-    # the pack's own icons: name -> an SVG file inside the pack, used as `:name:` and in layouts
-    icons: dict[CardId, Annotated[str, StringConstraints(min_length=1, max_length=255)]] = {}
+    # the pack's own icons: name -> an SVG file inside the pack, or {icon: NAME} of the bundled set
+    # (game-icons.net), used as `:name:` and in layouts
+    icons: dict[CardId, Annotated[str, StringConstraints(min_length=1, max_length=255)] | PackIcon] = {}
+    # the looks of icon art by name (pack/art.py): a card's `style:`, else the style named after its
+    # type, its set or `default`
+    art_styles: dict[CardId, ArtStyle] = {}
 
 
 # ---- plain values the rest of the program works with ---------------------------------
+
+FileKey = tuple[str, int, int]  # a file's path, modification time (ns) and size: what the run's caches know it by
+BackKey = tuple[str, str] | tuple[str, str, str]  # (set, card type), or (set, card type, card) with `backs: each`
 
 
 @dataclass(frozen=True, eq=False)
@@ -387,21 +396,24 @@ class Card:
     text: str
     flavour: str
     copies: int
-    art: str | None
-    fields: dict
+    art: Art | None  # an icon of the bundled set or an image file (pack/art.py); None: the placeholder
+    # Each value is what its field type (pack/fieldtypes.py) made of the card file's entry: an int, a text, a
+    # stats mapping, a list of cells... which one is decided by the pack's game.yaml when it is loaded, not by
+    # the code, so the value type is Any: the code that reads a field knows the type it declared
+    fields: dict[str, Any]
     location: Location
     order: int = 0
     # where each field the card file writes stands (file:line:column, or sheet cell)
-    field_locations: dict = field(default_factory=dict, repr=False)
+    field_locations: dict[str, Location] = field(default_factory=dict, repr=False)
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:  # a field's value (see `fields`)
         # Jinja layouts read `card.stats`, `card.piece_type`: fall back to the typed fields.
         fields = self.__dict__.get("fields", {})
         if name in fields:
             return fields[name]
         raise AttributeError(name)
 
-    def get(self, name, default=None):
+    def get(self, name: str, default: object = None) -> Any:  # a field's value (see `fields`)
         return self.fields.get(name, default)
 
 
@@ -411,7 +423,7 @@ class Ref(NamedTuple):
     """A card id named in a build, with where it was written."""
 
     id: str
-    path: tuple
+    path: PathT
     location: Location
 
 
@@ -428,7 +440,7 @@ class DeckEntry(NamedTuple):
 @dataclass(frozen=True)
 class Character:
     name: str
-    path: tuple
+    path: tuple[str, int]  # ("characters", its index in the build)
     location: Location
     bases: tuple[BaseEntry, ...]
     equipment: tuple[Ref, ...]
@@ -459,13 +471,13 @@ class Pack:
     spec: GameSpec
     cards: dict[str, Card]
     game_file: str
-    preset_files: list = field(default_factory=list)
-    map_files: list = field(default_factory=list)
-    rule_files: list = field(default_factory=list)
+    preset_files: list[Path] = field(default_factory=list)
+    map_files: list[Path] = field(default_factory=list)
+    rule_files: list[Path] = field(default_factory=list)
     # Parsed once per run and carried to worker processes with the pack: the YAML documents of
     # its files by path (game.yaml, presets, maps: generator.pack.load.pack_document) and the
     # values made from them (its presets and its maps), filled by the loaders on first use.
-    documents: dict = field(default_factory=dict, repr=False, compare=False)
+    documents: dict[FileKey | None, Document] = field(default_factory=dict, repr=False, compare=False)
     loaded: PackCache = field(default_factory=PackCache, repr=False, compare=False)  # pack/cache.py
 
     @property
@@ -481,7 +493,7 @@ class Pack:
             return (size.width, size.height)
         return CARD_SIZES_MM[size]
 
-    def back_key(self, set_id: str, type_id: str, card: Card | None = None) -> tuple:
+    def back_key(self, set_id: str, type_id: str, card: Card | None = None) -> BackKey:
         """What a face's back is the same for: its set and card type, and with `backs: each`
         also the card (every output draws, names and groups backs by this one key)."""
         type_spec = self.spec.card_types.get(type_id)
@@ -493,7 +505,7 @@ class Pack:
         return [c for c in self.cards.values()
                 if (type_id is None or c.type == type_id) and (set_id is None or c.set == set_id)]
 
-    def limit_value(self, name_or_number) -> int | None:
+    def limit_value(self, name_or_number: str | int | None) -> int | None:
         if name_or_number is None:
             return None
         if isinstance(name_or_number, int):

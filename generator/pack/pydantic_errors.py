@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from generator.core.errors import Problem, SheetLocation, did_you_mean, short_list
 from generator.pack.model import kebab
 
 if TYPE_CHECKING:
-    from generator.core.yamlio import Document
+    from generator.core.yamlio import Document, PathT
+
+# the keys allowed at a path into a document (for did-you-mean on an unknown key)
+AllowedKeys = Callable[[tuple[int | str, ...]], Sequence[str]]
 
 _TYPE_WORDS = {
     "int_type": "a whole number", "int_parsing": "a whole number", "string_type": "text",
@@ -20,7 +25,7 @@ _TYPE_WORDS = {
 }
 
 
-def _show(value) -> str:
+def _show(value: object) -> str:
     text = repr(value) if isinstance(value, str) else str(value)
     if isinstance(value, dict):
         text = "a mapping"
@@ -31,13 +36,13 @@ def _show(value) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-def problems_from(exc: ValidationError, doc: Document, base_path: tuple, what: str,
-                  allowed_keys=None) -> list[Problem]:
+def problems_from(exc: ValidationError, doc: Document, base_path: PathT, what: str,
+                  allowed_keys: AllowedKeys | None = None) -> list[Problem]:
     """`allowed_keys(path)` returns the keys valid at a path, for did-you-mean on unknown keys."""
     problems: list[Problem] = []
-    seen: set = set()
+    seen: set[tuple[str, object, str]] = set()
     errors = _merge_union_branches(exc.errors(include_url=False))
-    for err in errors:
+    for err, branches in errors:
         raw_loc = tuple(err["loc"])
         # an unknown or missing key ends the loc and is the author's word, never a union tag
         # (a key named `function-x` or `str` was dropped with the tags, and the loc left empty)
@@ -53,7 +58,7 @@ def problems_from(exc: ValidationError, doc: Document, base_path: tuple, what: s
         if kind == "extra_forbidden":
             key = loc[-1]
             keys = sorted(allowed_keys(loc[:-1])) if allowed_keys else []
-            guess = did_you_mean(key, keys)
+            guess = did_you_mean(str(key), keys)
             problem = Problem(
                 "schema.unknown-key", f"unknown key `{key}` in {what}", doc.at(path, key=True),
                 found=str(key), expected=f"one of: {short_list(keys, 12)}" if keys else None,
@@ -76,7 +81,7 @@ def problems_from(exc: ValidationError, doc: Document, base_path: tuple, what: s
                               doc.at(path, key=is_key), found=_show(value), expected=f"one of {expected}",
                               fix=f"did you mean `{guess}`?" if guess else None)
         elif kind == "union":
-            problem = _union_problem(err, doc, path, where, is_key)
+            problem = _union_problem(err, branches, doc, path, where, is_key)
         elif kind in _TYPE_WORDS:
             problem = Problem("schema.type", f"`{where}` should be {_TYPE_WORDS[kind]}",
                               doc.at(path, key=is_key), found=_show(value), expected=_TYPE_WORDS[kind])
@@ -103,25 +108,26 @@ def problems_from(exc: ValidationError, doc: Document, base_path: tuple, what: s
                               found=_show(value))
         else:
             problem = Problem("schema.invalid", f"`{where}`: {err['msg']}", doc.at(path), found=_show(value))
-        key = (problem.code, problem.location, problem.message)
-        if key not in seen:
-            seen.add(key)
+        once = (problem.code, problem.location, problem.message)  # the same problem from two branches: said once
+        if once not in seen:
+            seen.add(once)
             problems.append(problem)
     return problems
 
 
-def _is_union_tag(part) -> bool:
+def _is_union_tag(part: int | str) -> bool:
     # pydantic names union members in loc ("str", "function-after[...]", model names); drop them
     return isinstance(part, str) and (part in ("str", "int", "list[str]") or part.startswith(("function-", "literal[", "constrained-"))
                                       or part[:1].isupper() and part.endswith(("Model", "Item", "Spec", "Size")))
 
 
-def _merge_union_branches(errors: list[dict]) -> list[dict]:
+def _merge_union_branches(errors: list[ErrorDetails]) -> list[tuple[ErrorDetails, list[ErrorDetails]]]:
     """A value checked against a union (`text` or `{piece, equipment}`; a number or a limit's
     name) fails in every branch. Report one message per value: drop a branch's type error when
     another branch got further into the value (a mapping with an unknown key), and join the
-    branches' errors at the same place into one (`a whole number, or one of 'beginner', ...`)."""
-    def clean(err):
+    branches' errors at the same place into one (`a whole number, or one of 'beginner', ...`):
+    an error of type `union`, given with its branches (every other error with none)."""
+    def clean(err: ErrorDetails) -> tuple[int | str, ...]:
         return tuple(p for p in err["loc"] if not _is_union_tag(p) and p != "[key]")
 
     locs = [clean(e) for e in errors]
@@ -130,25 +136,25 @@ def _merge_union_branches(errors: list[dict]) -> list[dict]:
         if err["type"] in _TYPE_WORDS and any(len(o) > len(loc) and o[:len(loc)] == loc for o in locs):
             continue  # another branch understood the value's shape; its error is the useful one
         kept.append((err, loc))
-    groups: dict[tuple, list[dict]] = {}
+    groups: dict[tuple[int | str, ...], list[ErrorDetails]] = {}
     for err, loc in kept:
         groups.setdefault(loc, []).append(err)
-    out: list[dict] = []
-    done: set = set()
+    out: list[tuple[ErrorDetails, list[ErrorDetails]]] = []
+    done: set[tuple[int | str, ...]] = set()
     for err, loc in kept:
         group = groups[loc]
         if len(group) < 2 or len({tuple(e["loc"]) for e in group}) < 2:
-            out.append(err)
+            out.append((err, []))
             continue
         if loc in done:
             continue
         done.add(loc)
-        out.append({"type": "union", "loc": group[0]["loc"], "input": group[0].get("input"),
-                    "msg": "; ".join(e["msg"] for e in group), "_branches": group})
+        out.append(({"type": "union", "loc": group[0]["loc"], "input": group[0].get("input"),
+                     "msg": "; ".join(e["msg"] for e in group)}, group))
     return out
 
 
-def _branch_words(err: dict) -> str:
+def _branch_words(err: ErrorDetails) -> str:
     kind = err["type"]
     if kind in _TYPE_WORDS:
         return _TYPE_WORDS[kind]
@@ -161,14 +167,14 @@ def _branch_words(err: dict) -> str:
     return bounds.get(kind, err["msg"].lower())
 
 
-def _union_problem(err: dict, doc, path, where: str, is_key: bool) -> Problem:
-    branches = err["_branches"]
-    words = []
+def _union_problem(err: ErrorDetails, branches: list[ErrorDetails], doc: Document, path: PathT, where: str,
+                   is_key: bool) -> Problem:
+    words: list[str] = []
     for branch in branches:
         word = _branch_words(branch)
         if word not in words:
             words.append(word)
-    choices = []
+    choices: list[str] = []
     for branch in branches:
         if branch["type"] == "literal_error":
             expected = branch.get("ctx", {}).get("expected", "")

@@ -7,6 +7,8 @@ registers one function per name and refuses to import when the two lists differ
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 # primitives run over one build (generator.rules.checks.CHECKS)
 BUILD_CHECKS = ("points_limit", "deck_size", "copy_limit", "card_sets", "card_kinds", "slot_capacity",
                 "requirements", "count", "owner", "stat_minimum", "unique_cards", "shared_cards",
@@ -18,7 +20,7 @@ MAP_CHECKS = ("regions_cover", "zone_beside")
 KNOWN_CHECKS = frozenset(BUILD_CHECKS + PACK_CHECKS + MAP_CHECKS)
 
 
-def registry_matches(kind: str, names: tuple[str, ...], registered) -> None:
+def registry_matches(kind: str, names: tuple[str, ...], registered: Collection[str]) -> None:
     """Raise at import when a rules registry and the names declared here drift apart."""
     if set(names) != set(registered):
         raise RuntimeError(f"{kind} rule primitives {sorted(registered)} differ from the names declared in "

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import yaml
+from pydantic import BaseModel
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.staging import output_error
@@ -79,7 +80,7 @@ The kit holds {{{{ count('unit') }}}} different units.
 """
 
 
-def sized_layouts(size: str) -> tuple[str, dict]:
+def sized_layouts(size: str) -> tuple[str, dict[str, str]]:
     """game.yaml's `card_size` value and the layouts a pack of that size needs: the shared
     poker frame (with the unit's own lines) and back, scaled to the size."""
     name, mm = parse_size(size)
@@ -99,7 +100,8 @@ def sized_layouts(size: str) -> tuple[str, dict]:
     return card_size, files
 
 
-def create_pack(name: str, root: Path = Path("."), size: str = "poker", layout_model=None) -> Path:
+def create_pack(name: str, root: Path = Path("."), size: str = "poker",
+                layout_model: type[BaseModel] | None = None) -> Path:
     """A new pack `root/<id>`, with its JSON Schemas in `schemas/` (the card layout's too, given
     the renderer's layout model) named by the `$schema` line of each YAML file."""
     pack_id = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, get_args
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, Field
 
+from generator.pack.art import ArtSpec, FilePath
 from generator.core.limits import MAX_CHARACTERS, MAX_COPIES, MAX_ID_TEXT, MAX_ITEMS, MAX_NOTES, MAX_POINTS
-from generator.pack.field_values import ATTACK_KINDS, STRICT, lit as _lit
+from generator.core.yamlio import PathT
+from generator.pack.field_values import ATTACK_KINDS, lit as _lit, strict_model
 from generator.pack.fieldtypes import FIELD_KINDS
-from generator.pack.model import CardId, GameSpec, Name
+from generator.pack.model import FieldSpec, GameSpec
+from generator.pack.strict import CardId, Name
 
 __all__ = ["ATTACK_KINDS", "allowed_keys_fn", "build_models", "card_models", "field_annotation"]
 
-def field_annotation(spec, game: GameSpec):
+def field_annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time (field_values.lit)
     """The pydantic annotation of a card field, from its type in the field-type registry."""
     return FIELD_KINDS[spec.type].annotation(spec, game)
 
@@ -21,7 +25,7 @@ def field_annotation(spec, game: GameSpec):
 def card_models(game: GameSpec) -> dict[str, type[BaseModel]]:
     models = {}
     for type_id, type_spec in game.card_types.items():
-        fields = {
+        fields: dict[str, tuple[object, object]] = {
             "id": (CardId, ...),
             "name": (Name, ...),
             "type": (Literal[type_id], ...),
@@ -30,7 +34,7 @@ def card_models(game: GameSpec) -> dict[str, type[BaseModel]]:
             "text": (Annotated[str, Field(max_length=2000)], ""),
             "flavour": (Annotated[str, Field(max_length=500)], ""),
             "copies": (Annotated[int, Field(ge=0, le=99)] | None, None),
-            "art": (str | None, None),
+            "art": (FilePath | ArtSpec | None, None),
             "audit_note": (str | None, None),
         }
         for name, spec in type_spec.fields.items():
@@ -40,11 +44,11 @@ def card_models(game: GameSpec) -> dict[str, type[BaseModel]]:
             else:
                 fields[name] = (annotation | None, spec.default)
         model_name = "Card_" + type_id.replace("-", "_")
-        models[type_id] = create_model(model_name, __config__=STRICT, **fields)
+        models[type_id] = strict_model(model_name, fields)
     return models
 
 
-_BUILD_MODELS: dict[int, tuple] = {}
+_BUILD_MODELS: dict[int, tuple[GameSpec, dict[str, type[BaseModel]]]] = {}
 
 
 def build_models(game: GameSpec) -> dict[str, type[BaseModel]]:
@@ -62,20 +66,21 @@ def build_models(game: GameSpec) -> dict[str, type[BaseModel]]:
 def _make_build_models(game: GameSpec) -> dict[str, type[BaseModel]]:
     # a number, a named limit of the pack, or `none`: the players agreed to play without a limit
     limits = tuple(sorted(game.points_limits)) + ("none",)
-    limit_type = Annotated[int, Field(ge=0, le=MAX_POINTS)] | Literal[limits] | None
+    limit_type = Annotated[int, Field(ge=0, le=MAX_POINTS)] | _lit(limits) | None
     # the bounds of core/limits.py on every list and id, so a hostile file or page costs bounded work
     card_id = Annotated[str, Field(max_length=MAX_ID_TEXT)]
     ids = Annotated[list[card_id], Field(max_length=MAX_ITEMS)]
     models = {}
     for side_id, side in game.sides.items():
         base = side.base
-        char_fields: dict = {"name": (Name | None, None)}
+        char_fields: dict[str, tuple[object, object]] = {"name": (Name | None, None)}
         if base.many:
-            item_fields = {(base.item_key or "card"): (card_id, ...)}
+            item_fields: dict[str, tuple[object, object]] = {(base.item_key or "card"): (card_id, ...)}
             if side.equipment and side.equipment.attach == "base":
                 item_fields["equipment"] = (ids, [])
-            item = create_model(f"{side_id.title()}BaseItem", __config__=STRICT, **item_fields)
-            char_fields[base.key] = (Annotated[list[card_id | item], Field(max_length=MAX_ITEMS)], ...)
+            item = strict_model(f"{side_id.title()}BaseItem", item_fields)
+            # (a model made just above is a value to mypy, not a type: it cannot check the annotations made of it)
+            char_fields[base.key] = (Annotated[list[card_id | item], Field(max_length=MAX_ITEMS)], ...)  # type: ignore[valid-type]
         else:
             char_fields[base.key] = (card_id, ...)
         if side.equipment and side.equipment.attach == "character":
@@ -85,22 +90,21 @@ def _make_build_models(game: GameSpec) -> dict[str, type[BaseModel]]:
         if side.deck:
             char_fields["deck"] = (Annotated[dict[card_id, Annotated[int, Field(ge=0, le=MAX_COPIES)]],
                                              Field(max_length=MAX_ITEMS)], {})
-        character = create_model(f"{side_id.title()}CharacterModel", __config__=STRICT, **char_fields)
-        models[side_id] = create_model(
-            f"{side_id.title()}BuildModel", __config__=STRICT,
-            pack=(str | None, None), name=(Name, ...), side=(Literal[side_id], ...),
-            points_limit=(limit_type, None), notes=(Annotated[str, Field(max_length=MAX_NOTES)] | None, None),
-            max_characters=(Annotated[int, Field(ge=1, le=MAX_CHARACTERS)] | None, None),
-            characters=(Annotated[list[character], Field(max_length=MAX_CHARACTERS)], ...),
-        )
+        character = strict_model(f"{side_id.title()}CharacterModel", char_fields)
+        models[side_id] = strict_model(f"{side_id.title()}BuildModel", {
+            "pack": (str | None, None), "name": (Name, ...), "side": (_lit([side_id]), ...),
+            "points_limit": (limit_type, None), "notes": (Annotated[str, Field(max_length=MAX_NOTES)] | None, None),
+            "max_characters": (Annotated[int, Field(ge=1, le=MAX_CHARACTERS)] | None, None),
+            "characters": (Annotated[list[character], Field(max_length=MAX_CHARACTERS)], ...),  # type: ignore[valid-type]
+        })
     return models
 
 
-def allowed_keys_fn(model: type[BaseModel]):
+def allowed_keys_fn(model: type[BaseModel]) -> Callable[[PathT], list[str]]:
     """For a path inside data validated by `model`, the keys allowed there (for did-you-mean)."""
 
-    def keys_at(path: tuple):
-        current = model
+    def keys_at(path: PathT) -> list[str]:
+        current: type[BaseModel] | None = model
         for part in path:
             if isinstance(part, int):
                 continue
@@ -115,7 +119,7 @@ def allowed_keys_fn(model: type[BaseModel]):
     return keys_at
 
 
-def _inner_model(annotation):
+def _inner_model(annotation: object) -> type[BaseModel] | None:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     for arg in get_args(annotation):

@@ -111,13 +111,13 @@ def _check_layout(layout, elements, ctx, name, shared, card) -> list[Finding]:
             raise _TemplateFailed from None
         if e.kind == "box" and e.bleed and e.fill:
             reaches_bleed = True
-        if e.kind == "image" and card is not None and getattr(card, "art", None):
+        if e.kind == "image" and card is not None and card.art is not None and card.art.file:
             dpi = _art_dpi(shared, card, e)
             if dpi is not None and dpi < MIN_DPI:
                 # a warning: a home printer prints it (blurred); a service's own file is refused
                 # below REJECT_DPI by preflight's pdf.image-dpi, where the service looks
                 out.append(Finding("art.low-dpi", "warning", name,
-                                   f"the art `{card.art}` prints at {dpi:.0f} dpi at its placed size "
+                                   f"the art `{card.art.file}` prints at {dpi:.0f} dpi at its placed size "
                                    f"({e.w:g} x {e.h:g} mm); print services want {MIN_DPI} dpi", element=e.id or "image"))
     if not reaches_bleed:
         out.append(Finding("layout.bleed", "warning", name,
@@ -176,7 +176,7 @@ def _hex(rgb) -> str:
 
 def _art_dpi(shared, card, e) -> float | None:
     try:
-        kind, _obj, iw, ih = shared.art.load(card.art, card)
+        kind, _obj, iw, ih = shared.art.load(card.art.file, card)
     except Exception:
         return None
     if kind != "raster" or iw <= 0 or ih <= 0:

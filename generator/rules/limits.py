@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.core.limits import MAX_POINTS
+from generator.core.limits import MAX_POINTS, NotANumber, whole_number
 
 NO_LIMIT = "none"  # the word a build or the command line uses for "no points limit"
 
@@ -50,6 +50,7 @@ def parse_points(text: str | int | None) -> int | str | None:
     word = str(text).strip().lower()
     if word in (NO_LIMIT, "no-limit", "unlimited"):
         return NO_LIMIT
-    if not word.isdigit() or not 0 <= int(word) <= MAX_POINTS:
-        raise ValueError(f"expected a whole number of points (0 to {MAX_POINTS}) or `none`, got `{text}`")
-    return int(word)
+    try:
+        return whole_number(word, MAX_POINTS)
+    except NotANumber:
+        raise ValueError(f"expected a whole number of points (0 to {MAX_POINTS}) or `none`, got `{text}`") from None

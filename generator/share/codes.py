@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
-from generator.core.limits import MAX_COPIES, MAX_ITEMS, MAX_POINTS, MAX_SHARED_CHARACTERS
+from generator.core.limits import MAX_COPIES, MAX_ITEMS, MAX_POINTS, MAX_SHARED_CHARACTERS, NotANumber, whole_number
 from generator.core.yamlio import parse_yaml
 from generator.pack.cache import Slot
 from generator.pack.buildshape import character_document, character_refs
@@ -338,7 +338,10 @@ def _unpack(code: str) -> bytes:
                        expected=f"a code starting with {PREFIX}", fix="run `pnp share BUILD` to make one")
     if head != PREFIX[:-1]:
         version = head[3:]
-        newer = version.isdigit() and int(version) > FORMAT
+        try:
+            newer = whole_number(version, 10**6) > FORMAT
+        except NotANumber:
+            newer = False
         raise _problem("share.format", f"this share code has format {version or '?'}; this pnp reads format "
                        f"{FORMAT}" + (" (the code was made by a newer pnp)" if newer else ""),
                        found=head + "-", expected=PREFIX, fix="update pnp" if newer else None)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
-from generator.core.limits import MAX_NOTES
+from generator.core.limits import MAX_NOTES, MAX_POINTS, NotANumber, whole_number
 from generator.core.yamlio import Document
 from generator.pack.buildshape import base_entries, character_document, document_places
 from generator.pack.model import Build, Pack, SideSpec
@@ -185,16 +185,17 @@ def _read_header(key: str, value: str, line: int, col: int, source: str, pack: P
         if _norm(value) in NO_LIMIT:  # `points_limit: none`: the players agreed to play without a limit
             head[field_name] = ("none", line, col)
             return
-        if value.isdigit():
-            value = int(value)
-        else:
+        try:  # the one parser of such numbers (core.limits): `²` or a 5,000-digit number is no limit
+            value = whole_number(value, MAX_POINTS)
+        except NotANumber:
             limits = pack.spec.points_limits
             named = [k for k in limits if _norm(k) == _norm(value)]
             if not named:
                 guess = did_you_mean(value, limits)
                 problems.append(Problem("decklist.points", f"`{value}` is not a points limit", where, found=value,
-                                        expected=f"a number, `none`, or one of: {', '.join(sorted(limits))}"
-                                        if limits else "a number, or `none`",
+                                        expected=f"a number from 0 to {MAX_POINTS}, `none`, or one of: "
+                                        f"{', '.join(sorted(limits))}" if limits
+                                        else f"a number from 0 to {MAX_POINTS}, or `none`",
                                         fix=f"did you mean `{guess}`?" if guess else None))
                 return
             value = named[0]

@@ -4,8 +4,10 @@ map, each checked as its own target would be."""
 
 from __future__ import annotations
 
-from generator.core.errors import InputError, Problem
-from generator.core.report import Report
+from generator.core.errors import InputError, Location, Problem, short_list
+from generator.core.report import Report, Violation
+from generator.core.words import counted
+from generator.pack.credits import pack_credits
 from generator.pack.load import preset_results
 from generator.pack.model import Pack
 from generator.preflight.render_check import render_problems
@@ -30,13 +32,14 @@ def validate_pack(pack: Pack, points: int | str | None = None, max_characters: i
 
 def pack_checks(pack: Pack, points: int | str | None = None,
                 max_characters: int | None = None) -> tuple[list[Report], list[Problem]]:
-    """What the pack's verdict judges without drawing: its play pieces, its own rules, every
-    preset and every map (a tenth of a second for boss_fight). `pnp build` asks these first
-    (build.py: check_before_building) and refuses what they refuse."""
-    problems = []
+    """What the pack's verdict judges without drawing: its play pieces, its own rules, its art's
+    licences, every preset and every map (a tenth of a second for boss_fight). `pnp build` asks
+    these first (build.py: check_before_building) and refuses what they refuse."""
+    problems: list[Problem] = []
     if getattr(pack.spec, "pieces", None) is not None:
         problems.extend(check_pieces(pack))
     reports = [pack_report(pack)]
+    reports[0].violations.extend(art_findings(pack))  # the designer's to-do, beside the pack's rules
     for _path, build, stopped in preset_results(pack):  # built once: the rulebook check shares them
         if build is None:
             problems.extend(stopped)
@@ -65,3 +68,27 @@ def pack_report(pack: Pack) -> Report:
                     "presets": len(pack.preset_files), "maps": len(pack.map_files)}
     report.violations.extend(validate_pack_rules(pack))
     return report
+
+
+def art_findings(pack: Pack) -> list[Violation]:
+    """An image whose licence no card declares (a warning: the build cannot credit it), and the
+    cards that print the placeholder for want of art (info: a pack in the making has them)."""
+    credits = pack_credits(pack)
+    out = []
+    for image in credits.unlicensed:
+        card = pack.cards[image.cards[0]]
+        out.append(Violation(
+            "art.licence", "warning", f"the image `{image.file}` ({counted(f'{len(image.cards)} card(s)')}: "
+            f"{short_list(image.cards, 4)}) declares no licence, so the build cannot credit it",
+            card.field_locations.get("art", card.location), f"{card.id}.art", observed=image.file,
+            expected="its `author:` and `licence:`",
+            fix=f"art: {{file: {image.file}, author: WHO, licence: WHICH}} (docs/formats.md, Card art)"))
+    if credits.without_art:
+        ids = credits.without_art
+        out.append(Violation(
+            "art.missing", "info", f"{counted(f'{len(ids)} card(s)')} of {len(pack.cards)} print the placeholder "
+            f"picture, having no `art:`: {short_list(ids, 6)}", Location(pack.game_file), "cards",
+            observed=len(ids), expected=0,  # which: `pnp list --format json`, `art` null
+            fix="give each an icon of the bundled set (`pnp icons search WORD`, then `art: {icon: NAME}`) "
+                "or an image file (docs/formats.md, Card art)"))
+    return out

@@ -8,6 +8,7 @@ packs and the builds folder from the environment, so every worker is the same.
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
 
@@ -18,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from generator.core.errors import InputError, Location, Problem
-from generator.web.guard import Hosts, RequestGuard
+from generator.web.guard import SECURITY_HEADERS, Hosts, RequestGuard
 from generator.web.jobs import Jobs
 from generator.web.memo import Recent
 from generator.web import (routes_api, routes_builds, routes_cards, routes_compare, routes_hand, routes_maps,
@@ -69,10 +70,16 @@ def create_app(site: Site, hosts: Hosts | None = None) -> FastAPI:
         return problems_response(request, problems, 422)
 
     @app.exception_handler(Exception)
-    async def crash(request: Request, exc: Exception):  # never a traceback in a page
-        log.exception("unexpected error on %s", request.url.path)
-        return problems_response(request, [Problem("server.error", "something went wrong on the server; "
-                                                   "the error is in the server's log", Location("server"))], 500)
+    async def crash(request: Request, exc: Exception):
+        return crash_response(request, exc)
+
+    @app.exception_handler(OSError)
+    async def os_error(request: Request, exc: OSError):  # a full disk is the operator's to fix, not a bug
+        if exc.errno in DISK_FULL:
+            return problems_response(request, [Problem(
+                "server.disk-full", "the server's disk is full: this was not done", Location("server"),
+                fix="try again later; whoever runs the server has to free space on it")], 507)
+        return crash_response(request, exc)
 
     app.add_middleware(RequestGuard, hosts=hosts or Hosts.from_env())
     # The packs are loaded for good: move them out of the garbage collector's sight, or every
@@ -80,6 +87,20 @@ def create_app(site: Site, hosts: Hosts | None = None) -> FastAPI:
     gc.collect()
     gc.freeze()
     return app
+
+
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+def crash_response(request: Request, exc: BaseException):
+    """A 500 for what nothing else handled: never a traceback in a page, the error in the log.
+    (The handler of Exception runs outside the middleware, so the security headers are added
+    here: generator.web.guard.secured.)"""
+    log.error("unexpected error on %s", request.url.path, exc_info=exc)
+    response = problems_response(request, [Problem("server.error", "something went wrong on the server; "
+                                                   "the error is in the server's log", Location("server"))], 500)
+    response.headers.update(SECURITY_HEADERS)
+    return response
 
 
 def include_early(app: FastAPI, router) -> None:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from fastapi import HTTPException, Request
 
-from generator.core.errors import InputError, did_you_mean
+from generator.core.errors import InputError, Location, Problem, did_you_mean
+from generator.core.limits import NotANumber, whole_number
 from generator.pack.buildshape import character_refs
 from generator.pack.fieldtypes import FIELD_KINDS, label
 from generator.pack.load import load_build
@@ -31,6 +32,21 @@ def per_pack(fn):
 
     wrapper.__doc__ = fn.__doc__
     return wrapper
+
+
+def number_field(value: str | None, field: str, at_most: int, at_least: int = 0) -> int | None:
+    """A number a request gives in a query or form field (empty: None), by the one parser of
+    such numbers (core.limits.whole_number); anything else is a 422 that names the field."""
+    if value is None or not value.strip():
+        return None
+    try:
+        return whole_number(value, at_most, at_least)
+    except NotANumber as exc:
+        error = InputError([Problem("request.number", f"`{field}` is not a usable number", Location("request"),
+                                    found=value.strip()[:20], expected=exc.expected,
+                                    fix=f"give `{field}` as digits 0-9, e.g. `{max(at_least, min(at_most, 100))}`")])
+        error.status = 422
+        raise error from None
 
 
 def site_of(request: Request) -> Site:

@@ -1,6 +1,7 @@
 """What every request passes before any route sees it: the Host it was sent to, the site a
-change comes from, and the size of its body. One ASGI middleware, `RequestGuard`, cheap
-enough for every click (a set lookup and a comparison).
+change comes from, and the size of its body; and what every answer carries: the security
+headers. One ASGI middleware, `RequestGuard`, cheap enough for every click (a set lookup and
+a comparison).
 
 Why the Host: a page on another site can make its own name resolve to this computer (DNS
 rebinding); the browser then sends that page's requests here with the attacker's name in
@@ -16,9 +17,34 @@ import json
 import os
 
 from generator.core.errors import Location, Problem
+from generator.core.limits import NotANumber, whole_number
 from generator.core.report import reports_document
 
 MAX_BODY = 1024 * 1024 + 64 * 1024  # a 1 MB upload plus its multipart envelope
+
+# On every answer (a page, a fragment, a PDF, a refusal). The builder's pages load their
+# scripts, styles and images from this server only, and have no inline script, so:
+# - scripts, styles, images, fonts and fetches from 'self' only; inline scripts and event
+#   handler attributes never run (an injected <script> or onerror= is inert), but style
+#   attributes do (the pages draw bars with `style="width: ..."`); no plug-ins, no <base>;
+# - frame-ancestors 'none' (and X-Frame-Options for older browsers): no other site can frame a
+#   page of the builder to trick a click on Delete or Publish;
+# - forms post to this server only;
+# - nosniff: a build file or a card PNG is never read as HTML or script;
+# - Referrer-Policy same-origin: links to other sites get no Referer (page addresses name
+#   saved and published builds), and the builder's own form posts still send their Origin,
+#   which the guard checks (`no-referrer` would make the browser send `Origin: null`).
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+       "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+_SECURITY = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+_SECURITY_NAMES = frozenset(k for k, _ in _SECURITY)
 ENV_HOSTS = "PNP_ALLOWED_HOSTS"  # the host entries, comma-separated, for the worker processes
 LOCAL_NAMES = ("localhost", "127.0.0.1", "[::1]")
 WILDCARDS = ("0.0.0.0", "::", "[::]")
@@ -108,16 +134,18 @@ def same_origin(headers: dict) -> bool:
     return origin.split(b"://", 1)[-1] == host
 
 
-def refusal(status: int, problem: Problem, person: bool = False) -> tuple[dict, dict]:
+def refusal(status: int, problem: Problem, person: bool = False, headers: dict[str, str] | None = None
+            ) -> tuple[dict, dict]:
     """The two ASGI messages of a refusal: a `pnp.validation` document with one problem, or
-    for a person (a browser opening a page) the same in plain text."""
+    for a person (a browser opening a page) the same in plain text; `headers` added."""
     if person:
         lines = [problem.message] + [f"{k}: {v}" for k, v in (("expected", problem.expected), ("fix", problem.fix)) if v]
         text, kind = ("\n".join(lines) + "\n").encode(), b"text/plain; charset=utf-8"
     else:
         text, kind = json.dumps(reports_document([], [problem])).encode(), b"application/json"
+    extra = [(k.lower().encode(), v.encode("latin-1")) for k, v in (headers or {}).items()]
     return ({"type": "http.response.start", "status": status,
-             "headers": [(b"content-type", kind), (b"content-length", str(len(text)).encode())]},
+             "headers": [(b"content-type", kind), (b"content-length", str(len(text)).encode())] + extra},
             {"type": "http.response.body", "body": text})
 
 
@@ -150,6 +178,17 @@ def replaying(data: bytes, then):
     return receive
 
 
+def secured(send):
+    """An ASGI `send` that adds SECURITY_HEADERS to the answer (those it sets itself are kept)."""
+    async def sending(message):
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers") or [])
+            have = {k.lower() for k, _ in headers} & _SECURITY_NAMES
+            message = {**message, "headers": headers + [h for h in _SECURITY if h[0] not in have]}
+        await send(message)
+    return sending
+
+
 class RequestGuard:
     """Refuse, before any route: a Host this server was not started for (400); a change sent
     from another site (403); a body over `limit` (413), counted as it arrives, so a missing or
@@ -162,6 +201,7 @@ class RequestGuard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        send = secured(send)
         headers = dict(scope.get("headers") or [])
         host = headers.get(b"host", b"").decode("latin-1")
         if not self.hosts.allows(host):
@@ -175,9 +215,11 @@ class RequestGuard:
                 "request.origin", "a change sent from another web site is refused", Location("request"),
                 expected="a change made on this builder's own pages"))
         length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            return await self._refuse(send)
         if length is not None:
+            try:
+                whole_number(length.decode("latin-1"), self.limit)
+            except NotANumber:  # not a length, or over the limit
+                return await self._refuse(send)
             # the HTTP server hands the app no more than Content-Length bytes, so a declared
             # length within the limit needs no counting (and no copy of the body)
             return await self.app(scope, receive, send)

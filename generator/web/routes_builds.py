@@ -227,8 +227,12 @@ def duplicate(request: Request, pack_id: str, stem: str):
 def confirm_delete(request: Request, pack_id: str, stem: str):
     site = site_of(request)
     pack = site.pack(pack_id)
-    site.builds.read(stem)  # 404 for a build that is not there
-    return page(request, "delete.html", title="Delete a build", pack=pack, stem=stem)
+    text = site.builds.read(stem)  # 404 for a build that is not there
+    try:
+        name = document_from_yaml(text, pack, stem)["name"]
+    except InputError:  # a file that no longer loads is still deleted: named by its file name
+        name = stem
+    return page(request, "delete.html", title="Delete a build", pack=pack, stem=stem, build_name=name)
 
 
 @router.post("/p/{pack_id}/builds/{stem}/delete")

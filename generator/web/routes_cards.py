@@ -6,12 +6,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
 
 from generator.core.errors import InputError
-from generator.core.limits import MAX_QUERY_CHARS
+from generator.core.limits import MAX_POINTS, MAX_QUERY_CHARS
 from generator.pack.query import query_fields
 from generator.web.search import search_examples
 
 from generator.web.pages import page
-from generator.web.common import CardFilter, card_fields, card_or_404, preset_uses, site_of
+from generator.web.common import CardFilter, card_fields, card_or_404, number_field, preset_uses, site_of
 from generator.export.cardimage import card_image
 from generator.web.picker import THUMB_DPI
 
@@ -19,20 +19,25 @@ router = APIRouter(include_in_schema=False)
 PAGE_SIZE = 48
 
 
-def _int(value: str | None) -> int | None:
-    value = (value or "").strip()
-    return int(value) if value.lstrip("-").isdigit() and len(value) < 7 else None
-
-
 @router.get("/p/{pack_id}/cards")
 def browser(request: Request, pack_id: str, side: str = "", set: str = "", type: str = "",
             min: str = "", max: str = "", q: str = Query("", max_length=MAX_QUERY_CHARS), page_no: int = Query(1, alias="page", ge=1, le=10000)):
     pack = site_of(request).pack(pack_id)
+    problems: list = []
+    bounds: list[int | None] = []
+    for field, value in (("min", min), ("max", max)):
+        try:
+            bounds.append(number_field(value, field, MAX_POINTS, -MAX_POINTS))
+        except InputError as exc:  # said beside the form, as a search that cannot be read is
+            bounds.append(None)
+            problems += exc.problems
+    low, high = bounds
     try:
-        flt = CardFilter(side or None, set or None, type or None, _int(min), _int(max), q.strip() or None, pack)
-        cards, problems = flt.apply(pack), []
+        flt = CardFilter(side or None, set or None, type or None, low, high, q.strip() or None, pack)
+        cards = [] if problems else flt.apply(pack)
     except InputError as exc:  # a search that cannot be read: said beside the search box, the form kept
-        flt, cards, problems = CardFilter(side or None, set or None, type or None, _int(min), _int(max)), [], exc.problems
+        flt, cards = CardFilter(side or None, set or None, type or None, low, high), []
+        problems += exc.problems
     pages = max_page = (len(cards) + PAGE_SIZE - 1) // PAGE_SIZE or 1
     page_no = page_no if page_no <= max_page else max_page
     shown = cards[(page_no - 1) * PAGE_SIZE: page_no * PAGE_SIZE]

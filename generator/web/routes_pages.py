@@ -1,4 +1,5 @@
-"""The start page (the packs served), each pack's home page and the site's icon."""
+"""The start page (the packs served), each pack's home page and its about page (credits), and
+the site's icon."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, RedirectResponse
 from pathlib import Path
 
+from generator.pack.credits import pack_credits
+from generator.pack.gameicons import icon_set
 from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
 
@@ -34,6 +37,15 @@ def pack_home(request: Request, pack_id: str):
     presets = [(stem, doc) for stem, (doc, _) in preset_docs(pack).items()]
     return page(request, "pack.html", title=pack.spec.name, pack=pack, presets=presets,
                 saved=site.builds.entries(pack.spec.id), maps=_map_ids(pack))
+
+
+@router.get("/p/{pack_id}/about")
+def about(request: Request, pack_id: str):
+    """The game's credits: its makers, and who made the art its cards print, under which licence."""
+    pack = site_of(request).pack(pack_id)
+    credits = pack_credits(pack)
+    return page(request, "about.html", title=f"About {pack.spec.name}", pack=pack, credits=credits,
+                icons=icon_set())
 
 
 def _map_ids(pack) -> list[str]:

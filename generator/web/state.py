@@ -14,7 +14,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from generator.core.errors import InputError, Location, Problem, hint
-from generator.core.limits import MAX_COPIES, MAX_NOTES, MAX_PAGE_NAME, MAX_POINTS, MAX_SHARED_CHARACTERS
+from generator.core.limits import (MAX_COPIES, MAX_NOTES, MAX_PAGE_NAME, MAX_POINTS, MAX_SHARED_CHARACTERS, NotANumber,
+                                   whole_number)
 from generator.pack.buildshape import character_document, document_places
 from generator.pack.load import build_from_document
 from generator.pack.model import Build, Pack
@@ -344,13 +345,15 @@ def apply_op(doc: dict, op: Op, pack: Pack, cleaned: bool = False) -> dict:
         value = (op.value or "").strip()
         if value == "":
             doc.pop("points_limit", None)
-        elif value.isdigit():
-            doc["points_limit"] = min(int(value), MAX_POINTS)
-        elif value in pack.spec.points_limits or value == NO_LIMIT:
-            doc["points_limit"] = value
         else:
-            raise _bad(f"unknown points limit `{value}`", "points_limit", value,
-                       "a number, " + ", ".join(pack.spec.points_limits) + " or empty for the pack default")
+            try:  # a number, by the one parser of such numbers (core.limits), else a named limit
+                doc["points_limit"] = whole_number(value, MAX_POINTS)
+            except NotANumber as exc:
+                if value not in pack.spec.points_limits and value != NO_LIMIT:
+                    raise _bad(f"unknown points limit `{value}`", "points_limit", value,
+                               f"{exc.expected}, " + ", ".join(pack.spec.points_limits)
+                               + " or empty for the pack default") from None
+                doc["points_limit"] = value
     elif op.op == "add_char":
         if len(chars) >= MAX_SHARED_CHARACTERS:
             raise _bad("too many characters", "characters")

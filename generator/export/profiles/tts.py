@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.core import staging
+from generator.export.credits import write_credits
 from generator.export.raster import export_tts
 from generator.export.tts_save import save_name, write_tts_save
 from generator.render.maps.document import export_map_pngs
@@ -50,6 +51,7 @@ def write(job: ProfileJob) -> Iterator[str]:
         yield job.timed(final / f"{save_name(pack)}.json", _inside, write_tts_save, pack, tmp, job.opt.tts_url_base,
                         job.build, decks=made["decks"]["index"],
                         maps=made["maps"]["sidecars"] if "maps" in made else None, link_folder=final)
+        write_credits(tmp, pack)
         staging.finish(tmp, final, folder=True)  # with the rest, when the whole build succeeds
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from generator.core.limits import NotANumber, whole_number
 from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.model import GameSpec
 from generator.pack.sheets.shape import BOOL, INT, REF, TEXT, Shape
@@ -29,8 +30,12 @@ _FALSE = {"false", "no", "n", "0"}
 DATE_TYPES = (dt.date, dt.datetime, dt.time, dt.timedelta)
 
 
+# a card's art: a file's path in one cell (`art`), or its parts (`art.icon`, `art.style`, ...); a
+# background, frame, scale or mirror image comes from a game.yaml art style (`art.style`)
+ART_PARTS = ("icon", "file", "style", "color", "author", "licence", "source")
+ART = Shape("text", record=tuple((part, TEXT) for part in ART_PARTS))
 _COMMON = {"id": TEXT, "name": TEXT, "type": TEXT, "set": TEXT, "points": INT, "copies": INT,
-           "text": TEXT, "flavour": TEXT, "art": TEXT, "audit_note": TEXT}
+           "text": TEXT, "flavour": TEXT, "art": ART, "audit_note": TEXT}
 
 
 def field_shape(ftype: str, spec: GameSpec) -> Shape:
@@ -75,10 +80,12 @@ def resolve(shapes: dict[str, Shape], column: str) -> tuple[tuple, Shape]:
             path.append(part)  # unknown keys go on: the model names them with a did-you-mean
             shape = shape.child
         elif shape.numbered:
-            if not part.isdigit() or not 1 <= int(part) <= 99:
+            try:
+                number = whole_number(part, 99, 1)
+            except NotANumber:
                 raise ColumnError(f"`{'.'.join(path)}` is a list: its columns are numbered, "
-                                  f"`{'.'.join(path)}.1.{shape.child.record[0][0]}`")
-            path.append(int(part) - 1)
+                                  f"`{'.'.join(path)}.1.{shape.child.record[0][0]}`") from None
+            path.append(number - 1)
             shape = shape.child
         elif shape.record:
             child = shape.part(part)
@@ -195,7 +202,7 @@ def _flat(out: dict, name: str, shape: Shape, value) -> None:
     elif shape.numbered:
         for i, item in enumerate(value, 1):
             _flat(out, f"{name}.{i}", shape.child, item)
-    elif shape.record:
+    elif shape.record and not (shape.leaf and isinstance(value, str)):  # `art`: a path, or its parts
         for key, child in shape.record:
             item = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
             _flat(out, f"{name}.{key}", child, item)

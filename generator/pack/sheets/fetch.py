@@ -117,7 +117,7 @@ def download(url: str, file: str, timeout: float, limit: int) -> bytes:
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (http(s) only, checked)
             declared = response.headers.get("Content-Length")
-            if declared and declared.isdigit() and int(declared) > limit:
+            if declared and declared.isascii() and declared.isdigit() and int(declared) > limit:
                 raise _too_big(url, where, limit, f"{int(declared):,} bytes announced")
             chunks, size = [], 0
             while True:

@@ -260,6 +260,12 @@ class _Reader:
                 continue
             if shape.leaf in ("ref", "refs"):
                 self.refs.append((card, path, make_location(doc.file, cell_loc)))
+            if not _fits(card, path):  # `art` (a file) beside `art.icon` (its parts): one or the other
+                self.add("spreadsheet.clash", f'the column "{name}" gives a part of `{path[0]}`, which another '
+                         f"column of this row gives whole", make_location(doc.file, cell_loc), found=name,
+                         expected=f"`{path[0]}` whole, or its parts (`{path[0]}.…`), not both",
+                         fix="leave one of the two cells empty")
+                continue
             cells.append((path, cell_loc))
             _put(card, path, value)
             if len(path) > 1 and isinstance(path[1], int):
@@ -300,6 +306,7 @@ class _Reader:
         for name, shape in self.shapes[type_id].items():
             if shape.leaf:
                 out.append(name)
+                out += [f"{name}.{p}" for p, _ in shape.record]  # `art` and `art.icon`
             elif shape.mapping:
                 keys = shape.keys or ()
                 out += [f"{name}.{k}" for k in keys] if shape.child.leaf else \
@@ -346,6 +353,17 @@ class _Reader:
                 _parent(card, path).pop(path[-1], None)
             else:
                 _set(card, path, out[0])
+
+
+def _fits(card: dict, path: tuple) -> bool:
+    """Whether a value can go at `path`: no value that is not a mapping is in the way, and none
+    is there already (a column giving a whole value beside columns giving its parts)."""
+    node = card
+    for part in path[:-1]:
+        node = node.get(part, {})
+        if not isinstance(node, dict):
+            return False
+    return not isinstance(node.get(path[-1]), dict)
 
 
 def _put(card: dict, path: tuple, value) -> None:

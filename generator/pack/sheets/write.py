@@ -2,7 +2,7 @@
 
 One sheet per card type (a CSV holds them all, told apart by the `type` column), a header
 row of flat column names (see `columns`), values that equal the field's default left empty
-(as a YAML file leaves them out). .xlsx is written with openpyxl (frozen header, fitted
+(as a YAML file leaves them out). .xlsx is written with openpyxl (the `xlsx` extra; frozen header, fitted
 widths, drop-down lists for set, type and choice fields, text format where a spreadsheet
 would otherwise turn `3/2` into a date); .ods with our own small ODF writer (`ods`);
 .csv with the csv module, UTF-8 with a byte order mark so spreadsheet programs see UTF-8.
@@ -19,9 +19,11 @@ import io
 import re
 import time
 import zipfile
+from importlib.util import find_spec
 from pathlib import Path
 
-from generator.core.errors import InputError, Problem
+from generator.core.errors import InputError, Location, Problem
+from generator.core.extras import install_line
 from generator.pack.model import Card, GameSpec, Pack
 from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.sheets.columns import flatten, type_shapes
@@ -39,13 +41,28 @@ def card_values(card: Card, spec: GameSpec) -> dict:
     type_spec = spec.card_types[card.type]
     values = {"id": card.id, "name": card.name, "type": card.type, "set": card.set, "points": card.points,
               "copies": card.copies if card.copies != type_spec.kit_copies else None,
-              "text": card.text, "flavour": card.flavour, "art": card.art,
+              "text": card.text, "flavour": card.flavour, "art": _art_cells(card),
               "audit_note": card.fields.get("audit_note")}
     for name, fspec in type_spec.fields.items():
         value = card.fields.get(name)
         if value != fspec.default and value is not None:
             values[name] = value
     return values
+
+
+def _art_cells(card: Card):
+    """A card's art as the `art` columns hold it: its path, or its parts; what a sheet has no
+    columns for (a background, a frame, a scale, a mirror image) must come from an art style."""
+    art = card.art
+    if art is None:
+        return None
+    loose = [k for k in ("background", "frame", "scale", "flip") if getattr(art, k) is not None]
+    if loose:
+        raise InputError([Problem(
+            "sheet.art", f"card `{card.id}`: its art's {', '.join(f'`{k}`' for k in loose)} cannot be written in a "
+            "spreadsheet cell", card.location, found=", ".join(loose), expected="the art's look in a game.yaml art style",
+            fix="move them to game.yaml `art_styles:` and name the style with `style:` (docs/formats.md, Card art)")])
+    return art.document()
 
 
 def _order(spec: GameSpec, type_id: str, used: list[str]) -> list[str]:
@@ -162,6 +179,8 @@ def export_pack(pack: Pack, out: Path) -> Path:
 
     out = Path(out)
     suffix = out.suffix.lower()
+    if suffix not in (".csv", ".ods") and not xlsx_available():
+        raise xlsx_missing(out)
     data = sheet_bytes(pack, suffix)
     try:
         with atomic_output(out, suffix=suffix) as tmp:
@@ -191,6 +210,19 @@ def csv_bytes(sheet: SheetData) -> bytes:
         writer.writerow(["" if v is None else "TRUE" if v is True else "FALSE" if v is False
                          else csv_guard(v) if isinstance(v, str) else v for v in row])
     return buffer.getvalue().encode("utf-8-sig")
+
+
+def xlsx_available() -> bool:
+    """openpyxl writes .xlsx; it is the `xlsx` extra (reading .xlsx is python-calamine's, and
+    .ods and .csv are written without it), so the default install may lack it."""
+    return find_spec("openpyxl") is not None
+
+
+def xlsx_missing(out: Path) -> InputError:
+    return InputError([Problem(
+        "sheet.xlsx-extra", f"writing {out.name} needs openpyxl, which this install does not have",
+        Location(str(out)), found=out.suffix, expected="the `xlsx` extra installed, or a .ods or .csv file",
+        fix=f"{install_line('xlsx')} (the `xlsx` extra); .ods and .csv need nothing more")])
 
 
 def xlsx_bytes(sheets: list[SheetData]) -> bytes:

@@ -1,4 +1,5 @@
-"""Card art: PNG, JPG or SVG (drawn as vectors), fitted by cover or contain.
+"""Card art: an icon of the bundled set (render/base/iconart.py), or a PNG, JPG or SVG file
+(drawn as vectors), fitted by cover or contain.
 
 Paths come from pack files that may come from strangers, so every path must resolve
 inside the pack folder: absolute paths, `..` and symlinks that lead out are refused.
@@ -11,7 +12,9 @@ from pathlib import Path
 
 from generator.core.errors import InputError, Problem
 from generator.core.paths import resolve_inside
+from generator.pack.art import Art, look_of
 from generator.render.base.graphics import draw_graphic
+from generator.render.base.iconart import draw_look
 
 
 MAX_ART_BYTES = 20 * 1024 * 1024
@@ -30,10 +33,11 @@ def _blank(card, relative: str, why: str) -> InputError:
 
 
 class ArtLibrary:
-    """Reads each image once per build."""
+    """Reads each image once per build; icon art takes its look from the pack's `art_styles`."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, styles: dict | None = None):
         self.root = Path(root)
+        self.styles = styles or {}
         self.cache: dict = {}
 
     def load(self, relative: str, card):
@@ -100,7 +104,14 @@ class ArtLibrary:
         self.cache[relative] = item
         return item
 
-    def draw(self, canvas, relative: str, card, x: float, y: float, w: float, h: float, fit: str) -> None:
+    def draw(self, canvas, art: Art | str, card, x: float, y: float, w: float, h: float, fit: str) -> None:
+        """Art in the box (points, bottom-left at x, y): an icon fills it with its look; a file is
+        fitted by `fit` (cover or contain). `card` owns the art (its type and set pick the style)."""
+        if isinstance(art, Art) and art.icon is not None:
+            draw_look(canvas, look_of(self.styles, art, getattr(card, "type", ""), getattr(card, "set", "")),
+                      x, y, w, h)
+            return
+        relative = art if isinstance(art, str) else str(art.file)
         kind, obj, iw, ih = self.load(relative, card)
         if iw <= 0 or ih <= 0:
             return

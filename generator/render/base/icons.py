@@ -11,8 +11,10 @@ import math
 
 from reportlab.lib.colors import HexColor
 
+from generator.pack.art import PackIcon
 from generator.pack.icon_names import registry_matches
 from generator.render.base.graphics import draw_graphic
+from generator.render.base.iconart import BOX, outline_path
 
 INK = HexColor("#222222")
 PAPER = HexColor("#ffffff")
@@ -449,13 +451,14 @@ class IconSheet:
 
     def __init__(self, canvas, custom: dict | None = None):
         self.canvas = canvas
-        self.custom = custom or {}  # a pack's own icons: name -> svglib drawing (game.yaml `icons:`)
+        # a pack's own icons (game.yaml `icons:`): name -> svglib drawing, or a PackIcon of the bundled set
+        self.custom = custom or {}
         self.defined: set = set()
 
     def form_name(self, name: str, color: str | None) -> str:
         key = f"icon-{name}" + (f"-{color.lstrip('#')}" if color else "")
         if key not in self.defined:
-            col, fn = _ICONS[name] if name in _ICONS else (INK, self._svg(name))
+            col, fn = _ICONS[name] if name in _ICONS else self._custom(name)
             c = self.canvas
             c.beginForm(key, -5, -5, 105, 105)
             fill = HexColor(color) if color else col
@@ -467,6 +470,15 @@ class IconSheet:
             c.endForm()
             self.defined.add(key)
         return key
+
+    def _custom(self, name: str):
+        item = self.custom[name]
+        if isinstance(item, PackIcon):
+            def draw(c):
+                c.scale(100 / BOX, 100 / BOX)
+                c.drawPath(outline_path(c, item.icon), stroke=0, fill=1, fillMode=1)  # nonzero, as SVG fills
+            return (HexColor(item.color) if item.color else INK), draw
+        return INK, self._svg(name)
 
     def _svg(self, name: str):
         """Draw a pack's SVG icon into the 100-unit box, centred, in its own colours."""

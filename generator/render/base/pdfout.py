@@ -24,7 +24,7 @@ rl_config.useA85 = 0
 def source_date() -> float | None:
     """SOURCE_DATE_EPOCH when set: dates inside PDFs then follow it (reproducible builds)."""
     value = os.environ.get("SOURCE_DATE_EPOCH")
-    if value and value.strip().isdigit():
+    if value and value.strip().isascii() and value.strip().isdigit():
         return float(value)
     return None
 

@@ -63,7 +63,7 @@ class CardShared:
         self.layouts.env.filters["name_of"] = name_of
         names = [k.name for k in pack.spec.keywords.values() if k.kind in ("status", "action-type", "term")]
         self.fonts = self._pack_fonts(pack)  # style -> registered name of the pack's own TTF
-        self.art = ArtLibrary(Path(pack.root))
+        self.art = ArtLibrary(Path(pack.root), pack.spec.art_styles)
         self.custom_icons = pack_icons(pack, self.art)
         self.fitter = TextFitter(names, fonts=self.fonts, icons=known_icons() + sorted(self.custom_icons))
         self.notes: set[str] = set()  # things changed on the way to print, told after the build

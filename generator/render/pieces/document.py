@@ -98,7 +98,7 @@ def write_pieces(pack: Pack, out: Path, paper: str, build: Build | None, duplex:
                        "Counters, standees, bases, trackers and a blank board")
         kit.canvas = c
         kit.icons = IconSheet(c)
-        kit.art = ArtLibrary(Path(pack.root))
+        kit.art = ArtLibrary(Path(pack.root), pack.spec.art_styles)
         _contents(kit, sections, build, len(counters), standees, bases)
         c.showPage()
         for plan in plans:

@@ -12,6 +12,7 @@ from markdown_it import MarkdownIt
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
 from generator.core.yamlio import display_path
+from generator.pack.credits import pack_credits
 from generator.pack.icon_names import ICON_MARK, pack_icon_names
 from generator.pack.load import pack_document
 from generator.render.base.layout import make_environment
@@ -119,7 +120,7 @@ def template_context(pack: Pack) -> dict:
         "game": spec, "pack": spec, "rules": rule_values(pack), "points_limits": dict(spec.points_limits),
         "keywords": dict(spec.keywords), "stats": dict(spec.stats), "sets": dict(spec.sets),
         "card_types": dict(spec.card_types), "sides": dict(spec.sides), "terrain": dict(spec.terrain),
-        "card": card, "count": count, "footprint": footprint,
+        "card": card, "count": count, "footprint": footprint, "art": pack_credits(pack),
         "cards": list(pack.cards.values()), "md_table": md_table,
     }
 

@@ -1,5 +1,12 @@
 // The editor's only script: send each change with the build to the server, show what comes back.
 // The server validates and renders; nothing here knows a rule or a game.
+// "Go back" links (an error page's): the browser's Back, when there is a page to go back to.
+// A script, not an href="javascript:...": the Content-Security-Policy runs no inline script.
+document.addEventListener("click", (e) => {
+  const back = e.target.closest && e.target.closest("a[data-back]");
+  if (back && history.length > 1) { e.preventDefault(); history.back(); }
+});
+
 (function () {
   "use strict";
   const root = document.querySelector("[data-editor]");
@@ -300,16 +307,21 @@
     } finally { window.pnpBusy -= 1; }
   }
 
-  // "@mine": the cards of the character cards go to (its base cards own them) and no one's
-  function baseIds(ch) {
-    if (!ch) return null;
-    const base = ch[side.key];
-    return new Set((Array.isArray(base) ? base.map((e) => e[side.item]) : [base]).filter(Boolean));
+  // "@mine": the cards the build's characters own (their base cards) and no one's: another boss's
+  // cards are not offered unless asked for (a card owned by one character goes to it when added)
+  function baseIds(chars) {
+    if (!chars.length) return null;
+    const ids = new Set();
+    chars.forEach((ch) => {
+      const base = ch[side.key];
+      (Array.isArray(base) ? base.map((e) => e[side.item]) : [base]).forEach((id) => { if (id) ids.add(id); });
+    });
+    return ids;
   }
 
   function applyFilters() {
     const type = val("pf-type"), set = val("pf-set"), owner = val("pf-owner");
-    const mine = state.char === null ? null : baseIds((doc().characters || [])[state.char]);
+    const mine = baseIds(doc().characters || []);
     const lo = val("pf-min") === "" ? null : Number(val("pf-min"));
     const hi = val("pf-max") === "" ? null : Number(val("pf-max"));
     document.querySelectorAll(".pick li").forEach((li) => {

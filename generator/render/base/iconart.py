@@ -1,0 +1,273 @@
+"""Icon art: an icon of the bundled set (generator/pack/gameicons.py) drawn as vector paths
+over its background and in its frame, each distinct picture once per PDF.
+
+Three kinds of PDF forms: a glyph (`gi-<name>`: the icon's outline alone, filled with whatever
+colour is current where it is placed, in its 512-unit box), a backdrop (`bg-<digest>`: a
+background at one box size) and a picture (`art-<digest>`: a look at one box size: its
+backdrop, frame, and the glyph in its colour). Every card showing the same look at the same
+size places the same picture; pictures of one set share their backdrop, and a picture of
+another colour reuses the glyph. Nothing is rasterised.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import weakref
+
+from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import FILL_NON_ZERO
+
+from generator.pack.art import Background, Frame, Look
+from generator.pack.gameicons import icon_set
+
+BOX = 512.0  # the set's icons are drawn in a 512 x 512 box
+
+
+def outline_path(canvas, name: str):
+    """The icon's outline as a ReportLab path in its 512-unit box, y up."""
+    path = canvas.beginPath()
+    for seg in icon_set().outline(name):
+        op = seg[0]
+        if op == "M":
+            path.moveTo(seg[1], BOX - seg[2])
+        elif op == "L":
+            path.lineTo(seg[1], BOX - seg[2])
+        elif op == "C":
+            path.curveTo(seg[1], BOX - seg[2], seg[3], BOX - seg[4], seg[5], BOX - seg[6])
+        else:
+            path.close()
+    return path
+
+
+class IconForms:
+    """The glyph and picture forms of one canvas (forms belong to one PDF document)."""
+
+    def __init__(self, canvas):
+        self.canvas = canvas
+        self.defined: set[str] = set()
+
+    def glyph(self, name: str) -> str:
+        key = f"gi-{icon_set().resolve(name)}"
+        if key not in self.defined:
+            c = self.canvas
+            c.beginForm(key, 0, 0, BOX, BOX)
+            c.drawPath(outline_path(c, name), stroke=0, fill=1, fillMode=FILL_NON_ZERO)
+            c.endForm()
+            self.defined.add(key)
+        return key
+
+    def place_glyph(self, name: str, x: float, y: float, size: float, color: str, flip: bool = False) -> None:
+        """The icon `size` points square with its bottom-left at (x, y), in `color`."""
+        form = self.glyph(name)
+        c = self.canvas
+        c.saveState()
+        c.setFillColor(HexColor(color))
+        scale = size / BOX
+        c.transform(-scale if flip else scale, 0, 0, scale, x + size if flip else x, y)
+        c.doForm(form)
+        c.restoreState()
+
+    def backdrop(self, background: str | Background, w: float, h: float) -> str:
+        """The form of a background at one box size: every picture with that background shares it."""
+        text = background if isinstance(background, str) else background.model_dump_json()
+        key = "bg-" + hashlib.sha1(f"{text}|{w:.3f}|{h:.3f}".encode()).hexdigest()[:16]
+        if key not in self.defined:
+            c = self.canvas
+            c.beginForm(key, 0, 0, w, h)  # the form's box clips what spills over (rays, patterns)
+            draw_background(c, background, w, h)
+            c.endForm()
+            self.defined.add(key)
+        return key
+
+    def picture(self, look: Look, w: float, h: float) -> str:
+        """The form of a look drawn in a w x h point box (origin bottom-left)."""
+        digest = hashlib.sha1(f"{look.key}|{w:.3f}|{h:.3f}".encode()).hexdigest()[:16]
+        key = f"art-{digest}"
+        if key not in self.defined:
+            # defined first: a form is not begun inside another
+            glyph = self.glyph(look.icon)
+            backdrop = self.backdrop(look.background, w, h) if look.background is not None else None
+            c = self.canvas
+            c.beginForm(key, 0, 0, w, h)
+            if backdrop is not None:
+                c.doForm(backdrop)
+            side = min(w, h)
+            if look.frame is not None:
+                draw_frame(c, look.frame, w / 2, h / 2, side * 0.92)
+            size = side * look.scale
+            c.saveState()
+            c.setFillColor(HexColor(look.color))
+            scale = size / BOX
+            x, y = (w - size) / 2, (h - size) / 2
+            c.transform(-scale if look.flip else scale, 0, 0, scale, x + size if look.flip else x, y)
+            c.doForm(glyph)
+            c.restoreState()
+            c.endForm()
+            self.defined.add(key)
+        return key
+
+
+_FORMS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def forms_of(canvas) -> IconForms:
+    """The icon forms of a canvas, made on first use (a build's documents each have their own)."""
+    forms = _FORMS.get(canvas)
+    if forms is None:
+        forms = _FORMS[canvas] = IconForms(canvas)
+    return forms
+
+
+def draw_look(canvas, look: Look, x: float, y: float, w: float, h: float) -> None:
+    """Icon art filling the box (points, bottom-left at x, y)."""
+    if w <= 0 or h <= 0:
+        return
+    form = forms_of(canvas).picture(look, w, h)
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.doForm(form)
+    canvas.restoreState()
+
+
+# ---- backgrounds and frames ------------------------------------------------------------------
+
+
+def draw_background(c, background: str | Background | None, w: float, h: float) -> None:
+    if background is None:
+        return
+    if isinstance(background, str):
+        c.setFillColor(HexColor(background))
+        c.rect(0, 0, w, h, stroke=0, fill=1)
+        return
+    colors = [HexColor(v) for v in background.colors]
+    kind = background.kind
+    c.setFillColor(colors[0])
+    c.rect(0, 0, w, h, stroke=0, fill=1)
+    if kind == "gradient":
+        _bands(c, colors, w, h, background.angle)
+    elif kind == "radial":
+        _rings(c, colors, w, h)
+    elif kind == "burst":
+        _burst(c, colors[1], w, h, background.rays)
+    elif kind == "pattern":
+        _pattern(c, colors[1], w, h, background.pattern)
+
+
+# Gradients are drawn as steps of flat colour, not PDF shadings: ReportLab gives a form (each
+# picture is one) no shading resources, and a step of 1/64 of the way is finer than print shows.
+STEPS = 64
+
+
+def _mix(colors, t: float):
+    a, b = colors
+    return Color(a.red + (b.red - a.red) * t, a.green + (b.green - a.green) * t, a.blue + (b.blue - a.blue) * t)
+
+
+def _bands(c, colors, w: float, h: float, angle: float) -> None:
+    """From the first colour to the second along `angle` (degrees; 90: bottom to top)."""
+    reach = math.hypot(w, h) / 2
+    band = 2 * reach / STEPS
+    c.saveState()
+    c.translate(w / 2, h / 2)
+    c.rotate(angle)
+    for i in range(STEPS):
+        c.setFillColor(_mix(colors, i / (STEPS - 1)))
+        c.rect(-reach + i * band, -reach, band * 1.02, 2 * reach, stroke=0, fill=1)  # overlap: no hairline gaps
+    c.restoreState()
+
+
+def _rings(c, colors, w: float, h: float) -> None:
+    """From the first colour at the centre to the second at the corners."""
+    reach = math.hypot(w, h) / 2
+    for i in range(STEPS, 0, -1):
+        c.setFillColor(_mix(colors, (i - 1) / (STEPS - 1)))
+        c.circle(w / 2, h / 2, reach * i / STEPS, stroke=0, fill=1)
+
+
+def _burst(c, color, w: float, h: float, rays: int) -> None:
+    """`rays` rays of the second colour from the centre, as wide as the gaps between them."""
+    cx, cy, r = w / 2, h / 2, math.hypot(w, h)
+    step = 2 * math.pi / (2 * rays)
+    path = c.beginPath()
+    for i in range(rays):
+        a0, a1 = (2 * i) * step + math.pi / 2, (2 * i + 1) * step + math.pi / 2
+        path.moveTo(cx, cy)
+        path.lineTo(cx + r * math.cos(a0), cy + r * math.sin(a0))
+        path.lineTo(cx + r * math.cos(a1), cy + r * math.sin(a1))
+        path.close()
+    c.setFillColor(color)
+    c.drawPath(path, stroke=0, fill=1)
+
+
+PATTERN_STEP_MM = 3.0  # the repeat of a background pattern
+
+
+def _pattern(c, color, w: float, h: float, pattern: str) -> None:
+    step = PATTERN_STEP_MM * mm
+    cols, rows = int(w / step) + 2, int(h / step) + 2
+    ox, oy = (w - (cols - 1) * step) / 2, (h - (rows - 1) * step) / 2  # centred on the box
+    path = c.beginPath()
+    if pattern == "dots":
+        for i in range(cols):
+            for j in range(rows):
+                path.circle(ox + i * step + (step / 2 if j % 2 else 0), oy + j * step, step * 0.16)
+    elif pattern == "stripes":
+        for i in range(-rows, cols + rows):
+            x0 = ox + i * step
+            path.moveTo(x0, -step)
+            path.lineTo(x0 + step * 0.35, -step)
+            path.lineTo(x0 + step * 0.35 + h + 2 * step, h + step)
+            path.lineTo(x0 + h + 2 * step, h + step)
+            path.close()
+    elif pattern == "checks":
+        for i in range(cols):
+            for j in range(rows):
+                if (i + j) % 2 == 0:
+                    path.rect(ox + (i - 0.5) * step, oy + (j - 0.5) * step, step, step)
+    else:  # diamonds
+        half = step * 0.3
+        for i in range(cols):
+            for j in range(rows):
+                x, y = ox + i * step, oy + j * step
+                path.moveTo(x, y - half)
+                path.lineTo(x + half, y)
+                path.lineTo(x, y + half)
+                path.lineTo(x - half, y)
+                path.close()
+    c.setFillColor(color)
+    c.drawPath(path, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
+
+
+def frame_path(c, shape: str, cx: float, cy: float, size: float):
+    path = c.beginPath()
+    r = size / 2
+    if shape == "circle":
+        path.circle(cx, cy, r)
+    elif shape == "square":
+        path.rect(cx - r, cy - r, size, size)
+    elif shape == "rounded":
+        path.roundRect(cx - r, cy - r, size, size, size * 0.18)
+    else:  # hexagon, a point up
+        for i in range(6):
+            a = math.radians(90 + 60 * i)
+            (path.moveTo if i == 0 else path.lineTo)(cx + r * math.cos(a), cy + r * math.sin(a))
+        path.close()
+    return path
+
+
+def draw_frame(c, frame: Frame, cx: float, cy: float, size: float) -> None:
+    """The medallion behind the icon: its fill, then its outline inside the size given."""
+    width = frame.width * mm
+    inner = max(size - width, 0)
+    c.saveState()
+    if frame.fill is not None:
+        c.setFillColor(HexColor(frame.fill))
+        c.drawPath(frame_path(c, frame.shape, cx, cy, inner), stroke=0, fill=1)
+    if width > 0:
+        c.setStrokeColor(HexColor(frame.color))
+        c.setLineWidth(width)
+        c.setLineJoin(1)
+        c.drawPath(frame_path(c, frame.shape, cx, cy, inner), stroke=1, fill=0)
+    c.restoreState()
