@@ -22,10 +22,10 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 test: lint
-	@{ command -v qpdf && command -v pdffonts && command -v chromium && command -v gs && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && { ls /usr/lib/postgresql/*/bin/initdb || command -v initdb; }; } >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo "sudo -n"); \
-	  echo "make test: installing qpdf poppler-utils chromium ghostscript fonts-dejavu-core postgresql with apt-get (the tests' PDF checks, ink check, browser tests and PostgreSQL tests use them; see README, Running the tests)"; \
-	  ($$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf poppler-utils chromium ghostscript fonts-dejavu-core postgresql) >/dev/null 2>&1 \
-	  || echo "note: qpdf/chromium/ghostscript/postgresql not installed (needs apt-get as root or sudo); their checks, the browser tests and the PostgreSQL tests will be skipped"; }
+	@{ command -v qpdf && command -v msgfmt && command -v pdffonts && command -v chromium && command -v gs && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] && { ls /usr/lib/postgresql/*/bin/initdb || command -v initdb; }; } >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo "sudo -n"); \
+	  echo "make test: installing qpdf gettext poppler-utils chromium ghostscript fonts-dejavu-core postgresql with apt-get (the tests' PDF checks, PO file check, ink check, browser tests and PostgreSQL tests use them; see README, Running the tests)"; \
+	  ($$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qpdf gettext poppler-utils chromium ghostscript fonts-dejavu-core postgresql) >/dev/null 2>&1 \
+	  || echo "note: qpdf/gettext/chromium/ghostscript/postgresql not installed (needs apt-get as root or sudo); their checks, the browser tests and the PostgreSQL tests will be skipped"; }
 	$(PY) -m pytest -q -n auto --dist loadfile  # one worker per core; a test file stays on one worker (its fixtures build once)
 
 bench: $(STAMP)

@@ -24,7 +24,8 @@ from generator.kit import build_faces, output_dir, pack_faces
 from generator.maps.load import load_pack_maps
 from generator.pack.load import load_pack, load_presets
 from generator.pack.model import Build, Pack
-from generator.preflight.layout import contrast_findings, layout_findings
+from generator.pack.translations.fallback import check_strict, fallback_warnings
+from generator.preflight.layout import LayoutChecks, contrast_findings, layout_findings
 from generator.preflight.render_check import judged
 from generator.render.cards.audit import stray_layouts
 from generator.rules.engine import validate_build
@@ -74,19 +75,21 @@ def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, ou
     build keeps none of its files (run_build)."""
     stopped = [] if stopped is None else stopped
     job = ProfileJob(pack, build, stem, out, opt, part, _timed, memory=memory)
+    checks = None
     if part == "cards":
         job.shared = CardShared(pack)
         job.faces = build_faces(pack, build, job.shared) if build else pack_faces(pack, job.shared)
         if not job.faces:  # a pack of rules alone: no card sheets (a PDF of no pages is no PDF)
             yield f"note: no card sheets: {pack.spec.name} has no cards"
             return
-        # the layout checks of the same faces, made where the card resources already are
-        errors, warnings = judged(layout_findings(pack, build, job.shared, faces=job.faces), pack)
-        yield from map(warning_line, warnings)
-        if errors:  # the build will keep nothing: no need to draw the sheets
-            stopped.extend(errors)
-            return
+        # the layout checks of the same faces listen to their drawing: each side is checked as the
+        # outputs draw it the first time, and judged once the outputs are written
+        checks = LayoutChecks(pack, job.shared, build, job.faces)
     yield from writer(opt.profile).write(job)
+    if checks is not None:
+        errors, warnings = judged(checks.findings(), pack)
+        stopped.extend(errors)  # the build keeps none of its files (run_build)
+        yield from map(warning_line, warnings)
     if job.low_contrast:
         errors, warnings = judged(contrast_findings(job.low_contrast), pack)
         stopped.extend(errors)
@@ -147,12 +150,18 @@ def _read_shared_files(pack: Pack) -> None:
 
 
 def build_folder(pack_dir: Path, build_file: Path | None = None, options: BuildOptions = BuildOptions(),
-                 out_dir: Path | None = None, parallel: bool = True, memory: SheetMemory | None = None):
+                 out_dir: Path | None = None, parallel: bool = True, memory: SheetMemory | None = None,
+                 lang: str | None = None, strict: bool = False):
     """`run_build` for a pack folder and a build file (YAML or a deck list), as the command
     line names them: loads both, then yields run_build's lines. `memory` (pnp watch) keeps
-    what `redraw_cards` needs of the home profile's cards.pdf."""
+    what `redraw_cards` needs of the home profile's cards.pdf. `lang`: the kit in that language
+    (the pack's translations/<lang>.po); what falls back to the source language is a warning,
+    with `strict` an error."""
     with stop_on_signals():  # from the start: a stop while the pack loads is a clean stop too
-        pack = load_pack(Path(pack_dir), memory.documents if memory is not None else None)
+        pack = load_pack(Path(pack_dir), memory.documents if memory is not None else None, lang=lang)
+        if strict:
+            check_strict(pack)
+        yield from fallback_warnings(pack)
         build = load_build_file(build_file, pack) if build_file else None
         stem = Path(build_file).stem if build_file else None
         yield from map(warning_line, check_before_building(pack, build))

@@ -84,4 +84,7 @@ OUTPUT_ROOT = Path("output")  # a kit goes to output/<pack id> unless -o names a
 
 
 def output_dir(pack: Pack, out: Path | None) -> Path:
-    return Path(out) if out else OUTPUT_ROOT / pack.spec.id
+    if out:
+        return Path(out)
+    # a kit in another language than the pack's own goes beside it: output/boss_fight-de
+    return OUTPUT_ROOT / (pack.spec.id + (f"-{pack.spec.language}" if pack.translation is not None else ""))

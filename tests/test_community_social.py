@@ -200,3 +200,17 @@ def test_markdown_never_passes_html():
         html = str(markdown_html(hostile))
         assert not re.search(r"<(script|iframe|style|svg|img)\b", html, re.I), (hostile, html)
         assert not re.search(r'href="\s*(javascript|vbscript|data):', html, re.I), (hostile, html)
+
+
+def test_an_editor_answer_is_not_given_the_account_links(site, presets):
+    """The account links went into the first </header> of every HTML answer: in the editor's
+    answer to a change that is a character's header, so Sign in / Sign up sat beside a boss."""
+    bob = _player(site, "bob")
+    for client in (bob, TestClient(site, base_url="http://localhost")):
+        r = client.post("/p/boss_fight/edit/apply", json={"build": copy.deepcopy(presets["boss-ashen-behemoth"]),
+                                                           "op": {"op": "view"}},
+                        headers={"x-pnp-fragment": "1", "x-csrf-token": _token(client)})
+        assert r.status_code == 200 and "<header>" in r.text
+        assert 'class="account"' not in r.text and "/account/signin" not in r.text
+        assert 'name="csrf_token"' in r.text  # its forms (print) still carry the token
+    assert 'class="account"' in bob.get("/p/boss_fight").text

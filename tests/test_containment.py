@@ -245,11 +245,11 @@ def test_a_link_inside_the_pack_is_fine(pack_copy):
 def test_card_art_outside_the_pack_is_refused_at_validation(pack_copy):
     neutral = pack_copy / "cards" / "neutral.yaml"
     text = neutral.read_text(encoding="utf-8")
-    neutral.write_text(text.replace("    action_type: Move\n", "    action_type: Move\n    art: ../../../etc/hostname\n", 1),
+    neutral.write_text(text.replace("    art: {icon: walk}\n", "    art: ../../../etc/hostname\n", 1),
                        encoding="utf-8")
     result = run("validate", pack_copy)
     assert result.exit_code == 2
-    assert "path.outside" in result.output and "neutral.yaml:13:10" in result.output
+    assert "path.outside" in result.output and "neutral.yaml:7:10" in result.output
 
 
 def test_card_art_inside_the_pack_prints(pack_copy, tmp_path):
@@ -258,7 +258,7 @@ def test_card_art_inside_the_pack_prints(pack_copy, tmp_path):
     Image.new("RGB", (40, 30), "#884422").save(pack_copy / "art" / "walk.png")
     neutral = pack_copy / "cards" / "neutral.yaml"
     text = neutral.read_text(encoding="utf-8")
-    neutral.write_text(text.replace("    action_type: Move\n", "    action_type: Move\n    art: art/walk.png\n", 1),
+    neutral.write_text(text.replace("    art: {icon: walk}\n", "    art: art/walk.png\n", 1),
                        encoding="utf-8")
     build = tmp_path / "walk.yaml"
     build.write_text("pack: boss_fight\nname: W\nside: hero\ncharacters:\n  - hero: wren-ashby\n    deck: {walk: 1}\n",

@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def test_each_extra_names_the_packages_pyproject_declares():
     declared = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
-    for extra in ("accounts", "rtl", "postgres", "site"):
+    for extra in ("accounts", "rtl", "postgres", "translations", "site"):
         assert sorted(extras.extra_packages(extra)) == sorted(p.replace(" ", "") for p in declared[extra]), extra
 
 

@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import tomllib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -84,3 +85,43 @@ def test_ruff_fails_on_a_closure_over_a_loop_variable(tmp_path):
     done = _tool("ruff", "check", "--config", str(REPO / "pyproject.toml"), "--no-cache", str(planted), cwd=tmp_path)
     assert done.returncode == 1
     assert "F401" in done.stdout and "B023" in done.stdout, done.stdout
+
+
+# the not-yet-clean list (pyproject.toml, `ignore_errors`) as it stood when this test was written: modules
+# leave it as they are typed; none may join it (a new module is written typed)
+NOT_YET_CLEAN_AT_MOST = frozenset("generator." + name for name in (
+    "cli", "cli.textreport", "community.accounts", "community.dbbuilds", "community.middleware",
+    "community.routes_accounts", "community.routes_published", "community.store", "community.transfer",
+    "export.cmyk", "export.cut", "export.cut_pieces", "export.options", "export.order", "export.raster",
+    "export.tts_pieces", "export.tts_save", "kit", "maps.checks", "maps.model", "maps.reach", "maps.square",
+    "preflight.layout", "preflight.render_check", "render.base.cutguides", "render.base.layout",
+    "render.base.sheets", "render.base.text", "render.cards.faces", "render.cards.ink", "render.cards.redraw",
+    "render.cards.sheets", "render.maps.cells", "render.maps.hexes", "render.maps.page", "render.maps.square",
+    "render.maps.tiles", "render.pieces.counters", "render.pieces.dice", "render.pieces.document",
+    "render.pieces.draw", "render.pieces.figures", "render.pieces.model", "render.pieces.trackers",
+    "render.roster.sheet", "render.rulebook.columns", "render.rulebook.reference", "render.rulebook.tables",
+    "rules.audit", "rules.character_checks", "rules.checks", "rules.context", "rules.deck_checks", "rules.draw_odds",
+    "rules.engine", "rules.limits", "rules.pack_checks", "rules.params", "share.codes", "share.decklist",
+    "validate.maps", "web.common", "web.fixes", "web.fragments", "web.jobs", "web.picker", "web.routes_builds",
+    "web.routes_print", "web.rulebook", "web.site", "web.state", "web.storage", "web.view",
+))
+
+
+def _not_yet_clean(text: str) -> tuple[list[str], int | None]:
+    """The modules of the `ignore_errors` override, and the count its comment states."""
+    overrides = tomllib.loads(text)["tool"]["mypy"]["overrides"]
+    modules = next(o["module"] for o in overrides if o.get("ignore_errors"))
+    stated = re.search(r"Not yet clean \([\d,]+ errors in these (\d+) modules", text)
+    return modules, int(stated[1]) if stated else None
+
+
+def _joined(modules: list[str]) -> list[str]:
+    return sorted(set(modules) - NOT_YET_CLEAN_AT_MOST)
+
+
+def test_the_not_yet_clean_list_only_shrinks_and_says_its_size():
+    modules, stated = _not_yet_clean((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    assert _joined(modules) == [], "typed modules only leave the not-yet-clean list; type the new module instead"
+    assert stated == len(modules), f"the comment above the list says {stated} modules; it holds {len(modules)}"
+    # the guard bites: a module put back on the list is seen
+    assert _joined([*modules, "generator.pack.load"]) == ["generator.pack.load"]

@@ -147,3 +147,15 @@ def test_every_pack_gets_fields_and_an_empty_query_finds_every_card():
         assert {"name", "text", "type", "set", "points", "kw", "side"} <= set(fields), folder.name
         assert all(f.help for f in fields.values()), folder.name
         assert len(search(pack, "")) == len(pack.cards)
+
+
+def test_pnp_list_takes_the_same_search():
+    from click.testing import CliRunner
+
+    from generator.cli import main
+    found = CliRunner().invoke(main, ["list", str(PACKS / "boss_fight"), "--query", "kw:poison agility>=4",
+                                      "--format", "csv"])
+    assert found.exit_code == 0, found.output
+    assert [line.split(",")[0] for line in found.output.splitlines()[1:]] == ["envenom"]
+    bad = CliRunner().invoke(main, ["list", str(PACKS / "boss_fight"), "-q", "agilty>=4"])
+    assert bad.exit_code == 2 and "did you mean `agility`?" in bad.output and "Traceback" not in bad.output

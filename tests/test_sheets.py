@@ -507,3 +507,23 @@ def test_a_csv_cell_loses_one_guarding_quote_and_only_before_a_formula_start(cel
     assert table.rows[1] == [text]
     assert csv_unguard(csv_guard(text)) == text  # what is written reads back as it was
     assert csv_guard(text)[:1] not in ("=", "+", "-", "@")
+
+
+def test_a_yes_no_cell_in_a_text_column_and_a_duration_cell_are_clear_errors(bf):
+    """Typing found both: a TRUE in a text column fell into `"\\r" in value` (a TypeError), and a cell
+    holding a duration asked a timedelta for isoformat(); both were tracebacks, not problems."""
+    import datetime
+
+    import openpyxl
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.title = "Actions"
+    ws.append(["id", "name", "set", "action_type", "deck_limit", "text"])
+    ws.append(["zz-hop", True, "neutral", "Move", 1, "Hop 1 :hex:."])
+    ws.append(["zz-skip", "Zz Skip", "neutral", "Move", datetime.timedelta(hours=2), "Skip."])
+    book.save(bf / "cards" / "more.xlsx")
+    with pytest.raises(InputError) as err:
+        load_pack(bf)
+    found = {(p.code, p.location.cell) for p in err.value.problems}
+    assert ("schema.type", "B2") in found  # the card model's words: `name` should be text
+    assert ("spreadsheet.date", "E3") in found  # a date or time where a number was wanted

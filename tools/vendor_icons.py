@@ -10,7 +10,7 @@ two authors drew an icon of the same name (63 names), by comparing the outlines 
 carries one of them). Nothing of the repository's files is copied.
 
 Writes:
-- `game-icons.paths.xz`: every icon's outline in the compact form of generator/pack/iconpath.py;
+- `game-icons.paths.zlib`: every icon's outline in the compact form of generator/pack/iconpath.py;
 - `game-icons.json.gz`: the catalogue, in the same order: names, each icon's author, the authors
   with their licences, the set's aliases, where the data came from.
 """
@@ -205,7 +205,7 @@ def main(argv: list[str]) -> int:
     }
     OUT.mkdir(parents=True, exist_ok=True)
     blob = encode([parse(bodies[n]) for n in names])
-    (OUT / "game-icons.paths.xz").write_bytes(blob)
+    (OUT / "game-icons.paths.zlib").write_bytes(blob)
     text = json.dumps(catalogue, separators=(",", ":"), ensure_ascii=False).encode()
     (OUT / "game-icons.json.gz").write_bytes(gzip.compress(text, 9, mtime=0))
     print(f"{len(names)} icons by {len(folders)} authors; outlines {len(blob):,} bytes, catalogue "

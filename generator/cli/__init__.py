@@ -109,6 +109,7 @@ COMMANDS: dict[str, tuple[str, str]] = {  # command -> (its module in generator.
     "layout": ("layout", "layout_command"),
     "export-sheet": ("sheets", "export_sheet"),
     "fetch": ("sheets", "fetch"),
+    "translate": ("translate", "translate"),
     "icons": ("icons", "icons"),
 }
 

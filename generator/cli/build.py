@@ -37,11 +37,14 @@ from generator.export.profile_table import PROFILES, profiles_help
               help="Maps (and the rulebook's map pictures) in full colour, or `saver`: the low-ink "
                    "black-and-white look.")
 @kit_folder_option
+@click.option("--lang", metavar="LANG", help="Build the kit in this language, from the pack's translations/LANG.po "
+              "(default output/<pack id>-LANG); what is not translated prints in the pack's own language, with a warning.")
+@click.option("--strict", is_flag=True, help="With --lang: refuse to build when any string would print untranslated.")
 @click.option("--fetch", "fetch_first", is_flag=True, help="First download the pack's published sheets (cards/*.url).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress display (shown on a terminal; see PNP_PROGRESS).")
 @export_options
 def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path, png_size, only, ink, out_dir,
-          fetch_first, quiet, service, color, icc, ink_limit, cut, cut_inset, tts_url_base):
+          lang, strict, fetch_first, quiet, service, color, icc, ink_limit, cut, cut_inset, tts_url_base):
     """Build the print kit of a pack (PACK_DIR, default the current folder): cards, maps, rulebook
     and play pieces. Each `wrote …` line goes to stdout as its file is made; warnings and the
     progress display to stderr. What `pnp validate` refuses (exit 2) is refused alike."""
@@ -61,7 +64,7 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
     made = 0
     try:
         with progress_display(quiet):
-            for line in build_folder(pack_dir, build_file, options, out_dir):
+            for line in build_folder(pack_dir, build_file, options, out_dir, lang=lang, strict=strict):
                 echo_line(line)
                 made += line.startswith("wrote ")
     except InputError:

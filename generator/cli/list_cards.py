@@ -17,9 +17,12 @@ from generator.pack.load import load_pack
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True)
 @click.option("-o", "--out", "out_file", type=click.Path(path_type=Path, dir_okay=False),
               help="Write the list to this file (default, or `-`: print it).")
-def list_cards(pack_dir, fmt, out_file):
+@click.option("-q", "--query", default=None, metavar="SEARCH",
+              help="Only the cards a search finds, as the builder's search boxes read it: "
+                   "'type:attack points<=3 kw:poison -name:walk' (the builder's /p/PACK/help/search lists the fields).")
+def list_cards(pack_dir, fmt, out_file, query):
     """List every card of a pack (default: the current folder): id, name, set, type, points and key statistics."""
-    text = render_card_list(load_pack(pack_dir or current_pack()), fmt)
+    text = render_card_list(load_pack(pack_dir or current_pack()), fmt, query)
     if out_file is None or is_stdout(out_file):
         write_stdout(text)
     else:

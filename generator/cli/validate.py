@@ -33,8 +33,12 @@ if TYPE_CHECKING:
               help="The pack a build belongs to (default: the pack folder holding it, or its `pack:` key).")
 @click.option("--build", "boss_build", type=click.Path(path_type=Path, dir_okay=False),
               help="With a map TARGET: check that this boss build fits on the map.")
+@click.option("--lang", metavar="LANG", help="Check the pack (or build) in this language, from the pack's "
+              "translations/LANG.po: what does not fit, and what prints untranslated (a warning). Without it a pack "
+              "is checked in its own language and each translation's layout in its own.")
+@click.option("--strict", is_flag=True, help="With --lang: an untranslated string is an error, not a warning.")
 @click.option("--audit", is_flag=True, help="Also list cards whose points are far from what their statistics predict.")
-def validate(targets, points, max_characters, setup, fmt, pack_option, boss_build, audit):
+def validate(targets, points, max_characters, setup, fmt, pack_option, boss_build, lang, strict, audit):
     """Check packs, builds and maps. TARGET: a pack folder, a build file or a map file
     (default: the current folder, when it is a pack). Exit 0 legal, 1 rule violations, 2 unreadable input."""
     targets = list(targets) or [current_pack()]
@@ -43,12 +47,13 @@ def validate(targets, points, max_characters, setup, fmt, pack_option, boss_buil
     for target in targets:
         try:
             if target_kind(target) == "build":
-                reports.extend(validate_build_target(target, points, pack_option, cache, max_characters))
+                reports.extend(validate_build_target(target, points, pack_option, cache, max_characters, lang))
             else:
                 # deferred: a pack target draws every face with ReportLab and a map target loads the
                 # map checks, which `pnp validate BUILD` never needs
                 from generator.validate.target import validate_target
-                reports.extend(validate_target(target, points, pack_option, boss_build, cache, setup, max_characters))
+                reports.extend(validate_target(target, points, pack_option, boss_build, cache, setup, max_characters,
+                                               lang, strict))
         except InputError as exc:
             problems.extend(exc.problems)
     audit_rows = []

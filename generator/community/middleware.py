@@ -175,6 +175,8 @@ def inject(html: bytes, token: str, who: Asker) -> bytes:
     html = _FORM.sub(lambda m: m.group(1) + field, html)
     head = (f'<meta name="csrf-token" content="{token}">'
             '<script src="/community/csrf.js"></script>').encode()
+    if b"</head>" not in html:  # a part of a page (the editor's answer to a change): its headers are a character's
+        return html
     html = html.replace(b"</head>", head + b"</head>", 1)
     if who.anonymous:
         nav = ('<nav class="account" aria-label="Account"><a href="/account/signin">Sign in</a> '

@@ -35,6 +35,18 @@ LineCol: TypeAlias = tuple[int, int]  # 1-based
 _COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class Addressed(Protocol):
+    """A document whose every value knows where it was written: a parsed YAML file (Document), or
+    the cards of a spreadsheet (pack/sheets: SheetDocument), so the loader reads both alike."""
+
+    @property
+    def file(self) -> str: ...
+    @property
+    def data(self) -> object: ...
+
+    def at(self, path: PathT = (), key: bool = False) -> Location: ...
+
+
 @dataclass
 class Document:
     """A parsed YAML file: its data plus the source position of every path."""

@@ -141,6 +141,8 @@ def card_key(pack: Pack, card_id: str, face: str = "front", dpi: int = 150) -> s
         # the pack's own SVG icons (game.yaml `icons:`), which card text and layouts may show
         "icons": {name: _icon_digest(pack, rel) for name, rel in sorted(getattr(spec, "icons", {}).items())},
     }
+    if pack.translation is not None:  # a layout's own words (`_('Hero')`) come from the translation
+        parts["translation"] = pack.translation.digest
     if face == "back" and len(pack.back_key(card.set, card.type, card)) > 2:  # `backs: each`: its own back
         parts["card"] = _card_data(card)
     if face == "front":  # a shared back is drawn from the set and type alone (the kit prints one per pair)
@@ -232,7 +234,7 @@ def card_image(pack: Pack, card_id: str, cache_dir: Path, face: str = "front", d
     """The PNG of one card face (or its back), drawn on a cache miss and kept in `cache_dir`.
     `shared` (a render.cards.CardShared of this pack) saves setting one up per drawing."""
     key = card_key(pack, card_id, face, dpi)
-    folder = Path(cache_dir) / pack.spec.id
+    folder = Path(cache_dir) / (pack.spec.id + (f"-{pack.spec.language}" if pack.translation else ""))
     stem = f"{card_id}.{face}.{dpi}" if face == "front" else f"back.{pack.cards[card_id].set}." \
         f"{pack.cards[card_id].type}.{dpi}"
     target = folder / f"{stem}.{key[:20]}.png"

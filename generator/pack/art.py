@@ -18,7 +18,7 @@ from pydantic import Field, StringConstraints, model_validator
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.paths import resolve_inside
-from generator.core.yamlio import Document
+from generator.core.yamlio import Addressed, Document
 from generator.pack.gameicons import icon_set
 from generator.pack.strict import CardId, Color, Strict
 
@@ -203,7 +203,7 @@ def icon_problem(name: str, where: Location, owner: str) -> Problem | None:
                    fix=f"did you mean `{guess}`?" if guess else f"try `pnp icons search {name.split('-')[0]}`")
 
 
-def card_art_problems(art: Art, doc: Document, path: tuple[str | int, ...], owner: str,
+def card_art_problems(art: Art, doc: Addressed, path: tuple[str | int, ...], owner: str,
                       styles: dict[str, ArtStyle], root: Path | None) -> list[Problem]:
     """What is wrong with a card's art, each at its key's file:line:column: a file outside the
     pack, a name that is no icon, a style game.yaml does not define."""

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.schemas import ATTACK_KINDS
+from generator.pack.query import search
 
 if TYPE_CHECKING:
     from generator.pack.model import Card, Pack
@@ -114,8 +115,13 @@ def _cell(value: object) -> str:
     return str(value)
 
 
-def render_card_list(pack: Pack, fmt: str = "text") -> str:
+def render_card_list(pack: Pack, fmt: str = "text", query: str | None = None) -> str:
+    """The card list in `fmt`; `query`: only the cards a card search finds (generator.pack.query,
+    the language of the builder's search boxes; InputError for one that cannot be read)."""
     rows = card_rows(pack)
+    if query:
+        found = {c.id for c in search(pack, query)}
+        rows = [r for r in rows if r["id"] in found]
     if fmt == "json":
         return json.dumps(list_document(pack, rows), indent=2, ensure_ascii=False) + "\n"
     if fmt == "csv":
@@ -131,7 +137,7 @@ def render_card_list(pack: Pack, fmt: str = "text") -> str:
 
 
 def _text(pack: Pack, rows: list[Row]) -> str:
-    lines = [f"{pack.spec.name} {pack.spec.version}: {len(rows)} cards"]
+    lines = [f"{pack.spec.name} {pack.spec.version}: {len(rows)} card{'' if len(rows) == 1 else 's'}"]
     for type_id, type_spec in pack.spec.card_types.items():
         of_type = [_compact(pack, r) for r in rows if r["type"] == type_id]
         if not of_type:

@@ -25,7 +25,12 @@ and a filter not match it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    from generator.pack.model import Card
 
 MAX_LENGTH = 400
 MAX_DEPTH = 12  # brackets, `not`, minus signs and filters inside one another
@@ -37,7 +42,8 @@ _TOKEN = re.compile(r"""\s*(?:
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)
 )""", re.VERBOSE)
 _WORDS = {"and", "or", "not", "where", "true", "false", "none"}
-_COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+# a comparison of two values whose types the evaluation checked at run time (numbers, or texts)
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
             ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
 
@@ -73,7 +79,7 @@ class Field:
 @dataclass(frozen=True)
 class Op:
     op: str  # a comparison, "+", "-", "and", "or", "not", "neg"
-    args: tuple
+    args: tuple[Node, ...]
     text: str
 
 
@@ -82,15 +88,19 @@ class Gather:
     kind: str  # "count" | "sum"
     type: str
     field: tuple[str, ...]  # sum: the summed field of each matching card
-    where: object  # a node or None
+    where: Node | None
     column: int
     text: str
+
+
+Node: TypeAlias = "Const | Field | Op | Gather"  # a node of the tree
 
 
 # ---- parsing -------------------------------------------------------------------------------
 
 def _tokens(text: str) -> list[tuple[str, str, int]]:
-    out, pos = [], 0
+    out: list[tuple[str, str, int]] = []
+    pos = 0
     while pos < len(text):
         if text[pos:].strip() == "":
             break
@@ -99,7 +109,7 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
             col = pos + len(text[pos:]) - len(text[pos:].lstrip()) + 1
             raise ExprError(f"unexpected `{text[col - 1]}` at column {col}", col,
                             "a field name, a number, \"text\", a comparison, + or -")
-        kind = m.lastgroup
+        kind = m.lastgroup or ""  # every alternative of _TOKEN is a named group
         out.append((kind, m.group(kind), m.start(kind) + 1))
         pos = m.end()
     out.append(("end", "", len(text) + 1))
@@ -123,7 +133,7 @@ class _Parser:
         k, v, _ = self.toks[self.i]
         return (value is None or v == value) and (kind is None or k == kind)
 
-    def take(self, value: str | None = None, kind: str | None = None, what: str | None = None):
+    def take(self, value: str | None = None, kind: str | None = None, what: str | None = None) -> tuple[str, int]:
         k, v, col = self.toks[self.i]
         if not self.peek(value, kind):
             found = "the end" if k == "end" else f"`{v}`"
@@ -135,20 +145,20 @@ class _Parser:
         end = self.toks[self.i - 1]
         return self.text[start_col - 1:end[2] - 1 + len(end[1])].strip()
 
-    def parse(self):
+    def parse(self) -> Node:
         node = self.expr()
         if not self.peek(kind="end"):
             _, v, col = self.toks[self.i]
             raise ExprError(f"unexpected `{v}` at column {col}", col, "the end of the expression, `and` or `or`")
         return node
 
-    def expr(self):
+    def expr(self) -> Node:
         return self.binary("or", self.conj)
 
-    def conj(self):
+    def conj(self) -> Node:
         return self.binary("and", self.negation)
 
-    def binary(self, word, lower):
+    def binary(self, word: str, lower: Callable[[], Node]) -> Node:
         col = self.toks[self.i][2]
         node = lower()
         while self.peek(word, "name"):
@@ -156,7 +166,7 @@ class _Parser:
             node = Op(word, (node, lower()), self.src(col))
         return node
 
-    def negation(self):
+    def negation(self) -> Node:
         col = self.toks[self.i][2]
         if self.peek("not", "name"):
             self.i += 1
@@ -166,7 +176,7 @@ class _Parser:
             return Op("not", (inner,), self.src(col))
         return self.compare()
 
-    def compare(self):
+    def compare(self) -> Node:
         col = self.toks[self.i][2]
         left = self.total()
         if self.peek(kind="op") and self.toks[self.i][1] in _COMPARE:
@@ -175,7 +185,7 @@ class _Parser:
             return Op(op, (left, right), self.src(col))
         return left
 
-    def total(self):
+    def total(self) -> Node:
         col = self.toks[self.i][2]
         node = self.unary()
         while self.peek("+", "op") or self.peek("-", "op"):
@@ -183,7 +193,7 @@ class _Parser:
             node = Op(op, (node, self.unary()), self.src(col))
         return node
 
-    def unary(self):
+    def unary(self) -> Node:
         col = self.toks[self.i][2]
         if self.peek("-", "op"):
             self.i += 1
@@ -193,7 +203,7 @@ class _Parser:
             return Op("neg", (inner,), self.src(col))
         return self.atom()
 
-    def atom(self):
+    def atom(self) -> Node:
         kind, value, col = self.toks[self.i]
         if kind == "num":
             self.i += 1
@@ -218,7 +228,7 @@ class _Parser:
         found = "the end" if kind == "end" else f"`{value}`"
         raise ExprError(f"found {found} at column {col}", col, "a field name, a number or \"text\"")
 
-    def field(self, col):
+    def field(self, col: int) -> Field:
         names = [self.take(kind="name")[0]]
         while self.peek(".", "op"):
             self.i += 1
@@ -230,13 +240,13 @@ class _Parser:
                 raise ExprError(f"`this` at column {col} needs a field: `this.NAME`", col, "this.NAME")
         return Field(tuple(names), this, col, self.src(col))
 
-    def gather(self, kind, col):
+    def gather(self, kind: str, col: int) -> Gather:
         self.i += 2  # the word and "("
         self.deeper(col)
         type_id, _ = self.take(kind="name", what="a card type")
         field: tuple[str, ...] = ()
         if kind == "sum":
-            names = []
+            names: list[str] = []
             while self.peek(".", "op"):
                 self.i += 1
                 names.append(self.take(kind="name", what="a field name after `.`")[0])
@@ -244,7 +254,7 @@ class _Parser:
                 raise ExprError(f"`sum` at column {col} needs the field it adds up: sum(TYPE.FIELD)", col,
                                 "sum(TYPE.FIELD where ...)")
             field = tuple(names)
-        where = None
+        where: Node | None = None
         if self.peek("where", "name"):
             self.i += 1
             where = self.expr()
@@ -253,7 +263,7 @@ class _Parser:
         return Gather(kind, type_id, field, where, col, self.src(col))
 
 
-def parse(text: str):
+def parse(text: str) -> Node:
     """The tree of an expression, or ExprError saying where it breaks."""
     if not isinstance(text, str) or not text.strip():
         raise ExprError("the expression is empty", 1, "a comparison such as `base_hp <= max_hp`")
@@ -264,12 +274,13 @@ def parse(text: str):
 
 # ---- checking names against the pack -------------------------------------------------------
 
-def unknown_names(node, fields_of, each: str) -> list[tuple[str, int, list[str]]]:
+def unknown_names(node: Node, fields_of: Callable[[str], Collection[str] | None], each: str
+                  ) -> list[tuple[str, int, list[str]]]:
     """(name, column, known names) for every field or card type the expression names that the
     pack lacks; `fields_of(type_id)` gives a type's field names, or None for an unknown type."""
-    out: list = []
+    out: list[tuple[str, int, list[str]]] = []
 
-    def walk(n, inner: str | None):
+    def walk(n: Node, inner: str | None) -> None:
         if isinstance(n, Field):
             type_id = each if (n.this or inner is None) else inner
             known = list(COMMON) + list(fields_of(type_id) or ())
@@ -279,23 +290,23 @@ def unknown_names(node, fields_of, each: str) -> list[tuple[str, int, list[str]]
             for a in n.args:
                 walk(a, inner)
         elif isinstance(n, Gather):
-            known = fields_of(n.type)
-            if known is None:
+            of_type = fields_of(n.type)
+            if of_type is None:
                 out.append((n.type, n.column, []))
                 return
-            if n.field and n.field[0] not in list(COMMON) + list(known):
-                out.append((n.field[0], n.column, list(COMMON) + list(known)))
+            if n.field and n.field[0] not in list(COMMON) + list(of_type):
+                out.append((n.field[0], n.column, list(COMMON) + list(of_type)))
             if n.where is not None:
                 walk(n.where, n.type)
     walk(node, None)
     return out
 
 
-def top_fields(node) -> list[str]:
+def top_fields(node: Node) -> list[str]:
     """The checked card's fields the expression reads outside any count or sum, in order."""
     out: list[str] = []
 
-    def walk(n):
+    def walk(n: Node) -> None:
         if isinstance(n, Field) and n.names[0] not in out:
             out.append(n.names[0])
         elif isinstance(n, Op):
@@ -307,7 +318,7 @@ def top_fields(node) -> list[str]:
 
 # ---- evaluating ----------------------------------------------------------------------------
 
-def _read(card, names: tuple[str, ...]):
+def _read(card: Card, names: tuple[str, ...]) -> object:
     """A field's value, or None when the card leaves it out."""
     first = names[0]
     value = getattr(card, first) if first in COMMON else card.fields.get(first)
@@ -316,7 +327,7 @@ def _read(card, names: tuple[str, ...]):
     return value
 
 
-def evaluate(node, card, cards, inner=None):
+def evaluate(node: Node, card: Card, cards: Sequence[Card], inner: Card | None = None) -> object:
     """The value of `node` for `card` (inner: the card a filter is looking at). A left-out
     value compares with == and != (`lasts != none`); anything else it takes part in raises
     Missing, which makes the whole check not apply (and a filter not match)."""
@@ -325,7 +336,7 @@ def evaluate(node, card, cards, inner=None):
     if isinstance(node, Field):
         return _read(card if (node.this or inner is None) else inner, node.names)
     if isinstance(node, Gather):
-        total = 0
+        total: float = 0  # an int while every summed value is one
         for other in cards:
             if other.type != node.type or not _matches(node.where, card, cards, other):
                 continue
@@ -351,21 +362,22 @@ def evaluate(node, card, cards, inner=None):
         return _COMPARE[op](values[0], values[1])
     if any(v is None for v in values):
         raise Missing(node.text)
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            if op in _COMPARE and all(isinstance(x, str) for x in values):
-                break
-            raise TypeError(f"`{node.text}` needs numbers, found {v!r}")
+    numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if len(numbers) < len(values):  # texts may be ordered against texts; anything else needs numbers
+        if op in _COMPARE and all(isinstance(x, str) for x in values):
+            return _COMPARE[op](values[0], values[1])
+        bad = next(v for v in values if isinstance(v, bool) or not isinstance(v, (int, float)))
+        raise TypeError(f"`{node.text}` needs numbers, found {bad!r}")
     if op == "neg":
-        return -values[0]
+        return -numbers[0]
     if op == "+":
-        return values[0] + values[1]
+        return numbers[0] + numbers[1]
     if op == "-":
-        return values[0] - values[1]
-    return _COMPARE[op](values[0], values[1])
+        return numbers[0] - numbers[1]
+    return _COMPARE[op](numbers[0], numbers[1])
 
 
-def _matches(where, card, cards, other) -> bool:
+def _matches(where: Node | None, card: Card, cards: Sequence[Card], other: Card) -> bool:
     if where is None:
         return True
     try:
@@ -374,7 +386,7 @@ def _matches(where, card, cards, other) -> bool:
         return False
 
 
-def holds(node, card, cards) -> bool:
+def holds(node: Node, card: Card, cards: Sequence[Card]) -> bool:
     """Whether the check holds for `card`; a value left out of a sum or an ordering makes
     it hold (not applicable)."""
     try:
@@ -383,14 +395,14 @@ def holds(node, card, cards) -> bool:
         return True
 
 
-def _true(node, card, cards) -> bool:
+def _true(node: Node, card: Card, cards: Sequence[Card]) -> bool:
     try:
         return bool(evaluate(node, card, cards))
     except Missing:
         return True
 
 
-def explain(node, card, cards) -> str:
+def explain(node: Node, card: Card, cards: Sequence[Card]) -> str:
     """What was found, for the report: the first broken comparison's two sides and values."""
     if isinstance(node, Op) and node.op in ("and", "or", "not"):
         for arg in node.args:
@@ -402,7 +414,7 @@ def explain(node, card, cards) -> str:
     return _shown(node, card, cards)
 
 
-def _shown(node, card, cards) -> str:
+def _shown(node: Node, card: Card, cards: Sequence[Card]) -> str:
     try:
         value = evaluate(node, card, cards)
     except Missing:

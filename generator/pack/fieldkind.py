@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from generator.pack.model import GameSpec, Pack
+    from generator.pack.model import FieldSpec, GameSpec, Pack
     from generator.pack.sheets.shape import Shape
 
 # a rulebook column: its heading and how a card's cell reads
@@ -21,7 +21,9 @@ FLAGS = ("sheet_text", "sheet_pair")  # class attributes each type sets
 
 
 class FieldKind(ABC):
-    """The base of every field type; `name` is its `type:` in game.yaml."""
+    """The base of every field type; `name` is its `type:` in game.yaml. A card's `value` is Any here:
+    each class declares the type its own values have (an int, a stats mapping...), which game.yaml
+    picks for a field at load time."""
 
     name: ClassVar[str] = ""
     holds_stats: ClassVar[bool] = False  # a stat block (`stats`, bonus fields): a bare stat column may stand for it
@@ -30,7 +32,7 @@ class FieldKind(ABC):
 
     @staticmethod
     @abstractmethod
-    def annotation(spec: Any, game: GameSpec) -> Any:
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:
         """The pydantic annotation of the field's value on the card model."""
 
     @staticmethod
@@ -50,17 +52,17 @@ class FieldKind(ABC):
 
     @staticmethod
     @abstractmethod
-    def list_values(pack: Pack, name: str, spec: Any, value: Any) -> dict[str, Any]:
+    def list_values(pack: Pack, name: str, spec: FieldSpec, value: Any) -> dict[str, Any]:
         """A card's values in those columns."""
 
     @staticmethod
     @abstractmethod
-    def audit_features(pack: Pack, name: str, spec: Any, value: Any) -> dict[str, float]:
+    def audit_features(pack: Pack, name: str, spec: FieldSpec, value: Any) -> dict[str, float]:
         """The numbers the points audit weighs a card by."""
 
     @staticmethod
     @abstractmethod
-    def rulebook_columns(pack: Pack, name: str, spec: Any, get: Callable[[Any], Any]) -> list[BookColumn]:
+    def rulebook_columns(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Any], Any]) -> list[BookColumn]:
         """The rulebook card list's columns for the field."""
 
     @staticmethod
@@ -69,7 +71,7 @@ class FieldKind(ABC):
         """The value in words on the deck builder's card page and in the API."""
 
     @staticmethod
-    def sheet_choices(spec: Any) -> list[str] | None:
+    def sheet_choices(spec: FieldSpec) -> list[str] | None:
         """The values a spreadsheet cell offers in a drop-down list, or None."""
         return None
 

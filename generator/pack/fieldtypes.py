@@ -23,20 +23,22 @@ Classes here compose small mixins for what several types share, so a type is a f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from collections.abc import Callable, Collection, Mapping
+from types import GenericAlias
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import Field, StringConstraints
 
 from generator.pack.field_names import FIELD_TYPES
-from generator.pack.fieldkind import FieldKind, missing_answers
+from generator.pack.fieldkind import BookColumn, FieldKind, missing_answers
 from generator.pack.field_values import (ATTACK_KINDS, Attack, CostedAbility, Feat, Requirement, lit,
                                          patterned_text)
 from generator.pack import page_words as words
-from generator.pack.model import CardId
+from generator.pack.strict import CardId
 from generator.pack.sheets.shape import BOOL, INT, RECORDS, REF, TEXT, Shape
 
 if TYPE_CHECKING:
-    from generator.pack.model import Pack
+    from generator.pack.model import Card, FieldSpec, GameSpec, Pack
 
 FIELD_KINDS: dict[str, type[FieldKind]] = {}
 
@@ -52,7 +54,7 @@ def register(cls: type[FieldKind]) -> type[FieldKind]:
     return cls
 
 
-def registry_matches(names=FIELD_TYPES, registered=None) -> None:
+def registry_matches(names: Collection[str] = FIELD_TYPES, registered: Mapping[str, object] | None = None) -> None:
     """Raise at import when the registered classes and the declared names drift apart."""
     registered = FIELD_KINDS if registered is None else registered
     if set(names) != set(registered):
@@ -63,7 +65,7 @@ def registry_matches(names=FIELD_TYPES, registered=None) -> None:
 # ---- words shared by the list, the rulebook and the pages ----------------------------------
 
 
-def label(fname: str, fspec) -> str:
+def label(fname: str, fspec: FieldSpec) -> str:
     """A field's column heading: its `label`, or its name in words."""
     return fspec.label or fname.replace("_", " ").capitalize()
 
@@ -81,11 +83,11 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
 
 
-def count_text(value) -> str:
+def count_text(value: object) -> str:
     return str(value) if value else "–"
 
 
-def requirement_text(pack: Pack, req: dict) -> str:
+def requirement_text(pack: Pack, req: Mapping[str, Any]) -> str:
     """A requirement in `pnp list`: `strength ≥ 5`, `piece_type Head × 2`."""
     if req.get("stat"):
         return f"{req['stat']} ≥ {req.get('min', 1)}"
@@ -93,7 +95,7 @@ def requirement_text(pack: Pack, req: dict) -> str:
     return f"{req['field']} {req['value']}" + (f" × {count}" if count != 1 else "")
 
 
-def requirement_book_text(pack: Pack, req: dict) -> str:
+def requirement_book_text(pack: Pack, req: Mapping[str, Any]) -> str:
     """A requirement in the rulebook: `:strength: Strength 5+`, `Head ×2`."""
     if req.get("stat"):
         return f"{stat_text(pack, req['stat'])} {req.get('min', 1)}+"
@@ -111,27 +113,27 @@ def attack_order(kind: str) -> int:
 class _Plain:
     """Written as it is on a page; offered as one column in a sheet; a column of `pnp list`."""
 
-    sheet_pair = False
+    sheet_pair: ClassVar[bool] = False
     page_text = staticmethod(words.plain)  # generator.pack.page_words: never a Python value
 
     @staticmethod
-    def sheet_offered(name, game):
+    def sheet_offered(name: str, game: GameSpec) -> list[str]:
         return [name]
 
     @staticmethod
-    def list_columns(name, game):
+    def list_columns(name: str, game: GameSpec) -> list[str]:
         return [name]
 
 
 class _NoAudit:
     @staticmethod
-    def audit_features(pack, name, spec, value):
+    def audit_features(pack: Pack, name: str, spec: FieldSpec, value: object) -> dict[str, float]:
         return {}
 
 
 class _NoBook:
     @staticmethod
-    def rulebook_columns(pack, name, spec, get):
+    def rulebook_columns(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], Any]) -> list[BookColumn]:
         return []
 
 
@@ -139,17 +141,17 @@ class _ListsIfSet:
     """`pnp list` shows the value when it has one."""
 
     @staticmethod
-    def list_values(pack, name, spec, value):
+    def list_values(pack: Pack, name: str, spec: FieldSpec, value: object) -> dict[str, Any]:
         return {name: value} if value else {}
 
 
 class _ListsIfNotNone:
     @staticmethod
-    def list_values(pack, name, spec, value):
+    def list_values(pack: Pack, name: str, spec: FieldSpec, value: object) -> dict[str, Any]:
         return {name: value} if value is not None else {}
 
 
-def _book_str(pack, name, spec, get):
+def _book_str(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], object]) -> list[BookColumn]:
     return [(label(name, spec), lambda c: "" if get(c) is None else str(get(c)))]
 
 
@@ -162,16 +164,16 @@ class IntField(_Plain, _ListsIfNotNone, FieldKind):
     sheet_text = False
 
     @staticmethod
-    def annotation(spec, game):
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
         return Annotated[int, Field(ge=spec.min if spec.min is not None else -9999,
                                     le=spec.max if spec.max is not None else 9999)]
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return INT
 
     @staticmethod
-    def audit_features(pack, name, spec, value):
+    def audit_features(pack: Pack, name: str, spec: FieldSpec, value: int | None) -> dict[str, float]:
         if spec.default is None and not spec.required and value is None:
             return {}  # an optional override (deck_limit): not a statistic of the card
         return {name: float(value or 0)}
@@ -185,21 +187,21 @@ class TextField(_Plain, _NoAudit, _NoBook, FieldKind):
     sheet_text = True
 
     @staticmethod
-    def annotation(spec, game):
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
         if spec.pattern:
             return patterned_text(spec.pattern, spec.pattern_help)
         return Annotated[str, Field(max_length=2000)]
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return TEXT
 
     @staticmethod
-    def list_columns(name, game):
+    def list_columns(name: str, game: GameSpec) -> list[str]:
         return []  # prose: no column of its own (a patterned value still shows, after the known ones)
 
     @staticmethod
-    def list_values(pack, name, spec, value):
+    def list_values(pack: Pack, name: str, spec: FieldSpec, value: str | None) -> dict[str, Any]:
         # short coded text (`B2`, `3x3`) is a statistic; free text is prose, left out
         return {name: value} if spec.pattern and value else {}
 
@@ -210,22 +212,22 @@ class ChoiceField(_Plain, _ListsIfNotNone, _NoAudit, FieldKind):
     sheet_text = False
 
     @staticmethod
-    def sheet_choices(spec):
+    def sheet_choices(spec: FieldSpec) -> list[str] | None:
         return list(spec.choices) if spec.choices else None
 
     @staticmethod
-    def annotation(spec, game):
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
         return lit(spec.choices or [])
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return TEXT
 
     rulebook_columns = staticmethod(_book_str)
 
 
 @register
-class StatsField(_NoAudit, FieldKind):
+class StatsField(FieldKind):
     """A value per stat of the pack: `stats` (the card's own) or a bonus such as `bonus`."""
 
     name = "stats"
@@ -234,30 +236,30 @@ class StatsField(_NoAudit, FieldKind):
     holds_stats = True
 
     @staticmethod
-    def annotation(spec, game):
-        return dict[lit(sorted(game.stats)), Annotated[int, Field(ge=-99, le=999)]]
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
+        return GenericAlias(dict, (lit(sorted(game.stats)), Annotated[int, Field(ge=-99, le=999)]))  # dict[stat, int]
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return Shape(keys=tuple(game.stats), mapping=True, child=INT)
 
     @staticmethod
-    def sheet_offered(name, game):
+    def sheet_offered(name: str, game: GameSpec) -> list[str]:
         return [f"{name}.{stat}" for stat in game.stats] if len(game.stats) <= 8 else []
 
     @staticmethod
-    def list_columns(name, game):
+    def list_columns(name: str, game: GameSpec) -> list[str]:
         return list(game.stats) if name == "stats" else [f"{name}_{s}" for s in game.stats]
 
     @staticmethod
-    def list_values(pack, name, spec, value):
+    def list_values(pack: Pack, name: str, spec: FieldSpec, value: dict[str, int] | None) -> dict[str, Any]:
         value = value or {}
         if name == "stats":
             return {stat: value.get(stat, 0) for stat in pack.spec.stats}
         return {f"{name}_{stat}": value[stat] for stat in pack.spec.stats if stat in value}
 
     @staticmethod
-    def audit_features(pack, name, spec, value):
+    def audit_features(pack: Pack, name: str, spec: FieldSpec, value: dict[str, int] | None) -> dict[str, float]:
         combat = {s for s, sspec in pack.spec.stats.items() if sspec.combat}
         value = value or {}
         prefix = "" if name == "stats" else f"{name} "
@@ -267,10 +269,11 @@ class StatsField(_NoAudit, FieldKind):
         return out
 
     @staticmethod
-    def rulebook_columns(pack, name, spec, get):
+    def rulebook_columns(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], Any]) -> list[BookColumn]:
+        def stat_cell(sid: str) -> Callable[[Card], str]:  # one stat's column
+            return lambda c: count_text((get(c) or {}).get(sid, 0))
         if name == "stats":
-            return [(f":{sspec.icon}:" if sspec.icon else sspec.name,
-                     lambda c, sid=sid: count_text((get(c) or {}).get(sid, 0)))
+            return [(f":{sspec.icon}:" if sspec.icon else sspec.name, stat_cell(sid))
                     for sid, sspec in pack.spec.stats.items()]
         return [(label(name, spec), lambda c: " ".join(
             f"{signed(v)} {stat_text(pack, s, False)}" for s, v in (get(c) or {}).items()))]
@@ -287,15 +290,15 @@ class StatField(_Plain, _ListsIfNotNone, _NoAudit, FieldKind):
     page_text = staticmethod(words.stat)
 
     @staticmethod
-    def annotation(spec, game):
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
         return lit(sorted(game.stats))
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return TEXT
 
     @staticmethod
-    def rulebook_columns(pack, name, spec, get):
+    def rulebook_columns(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], Any]) -> list[BookColumn]:
         return [(label(name, spec), lambda c: stat_text(pack, get(c)) if get(c) else "")]
 
 
@@ -308,24 +311,24 @@ class HexesField(_Plain, FieldKind):
     page_text = staticmethod(words.hexes)
 
     @staticmethod
-    def annotation(spec, game):
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
         return Annotated[list[Annotated[list[Annotated[int, Field(ge=-50, le=50)]],
                                         Field(min_length=2, max_length=2)]], Field(max_length=200)]
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return Shape("hexes")
 
     @staticmethod
-    def list_values(pack, name, spec, value):
+    def list_values(pack: Pack, name: str, spec: FieldSpec, value: list[list[int]] | None) -> dict[str, Any]:
         return {name: len(value or [])}
 
     @staticmethod
-    def audit_features(pack, name, spec, value):
+    def audit_features(pack: Pack, name: str, spec: FieldSpec, value: list[list[int]] | None) -> dict[str, float]:
         return {f"{name} (hexes)": float(len(value or []))}
 
     @staticmethod
-    def rulebook_columns(pack, name, spec, get):
+    def rulebook_columns(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], Any]) -> list[BookColumn]:
         return [(label(name, spec) + " :hex:", lambda c: str(len(get(c) or [])) if get(c) else "–")]
 
 
@@ -338,23 +341,23 @@ class AttacksField(FieldKind):
     sheet_pair = False
 
     @staticmethod
-    def annotation(spec, game):
-        return dict[Literal[ATTACK_KINDS], Attack]
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
+        return GenericAlias(dict, (lit(ATTACK_KINDS), Attack))  # dict[kind, Attack]
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return Shape(keys=ATTACK_KINDS, mapping=True, child=Shape(record=RECORDS["attacks"]))
 
     @staticmethod
-    def sheet_offered(name, game):
+    def sheet_offered(name: str, game: GameSpec) -> list[str]:
         return []
 
     @staticmethod
-    def list_columns(name, game):
+    def list_columns(name: str, game: GameSpec) -> list[str]:
         return [f"{kind}_{part}" for kind in ATTACK_KINDS for part in ("damage", "range")]
 
     @staticmethod
-    def list_values(pack, name, spec, value):
+    def list_values(pack: Pack, name: str, spec: FieldSpec, value: dict[str, dict[str, Any]] | None) -> dict[str, Any]:
         out = {}
         for kind, attack in sorted((value or {}).items(), key=lambda kv: attack_order(kv[0])):
             out[f"{kind}_damage"] = attack.get("damage")
@@ -362,17 +365,19 @@ class AttacksField(FieldKind):
         return out
 
     @staticmethod
-    def audit_features(pack, name, spec, value):
+    def audit_features(pack: Pack, name: str, spec: FieldSpec, value: dict[str, dict[str, Any]] | None) -> dict[str, float]:
         value = value or {}
         return {"attack damage": float(sum(a.get("damage", 0) for a in value.values())),
                 "attack range": float(max((a.get("range", 0) for a in value.values()), default=0))}
 
     @staticmethod
-    def rulebook_columns(pack, name, spec, get):
-        def attack(c, kind):
-            a = (get(c) or {}).get(kind)
-            return f":damage:{a['damage']} :range:{a['range']}" if a else ""
-        return [(kind.capitalize(), lambda c, kind=kind: attack(c, kind)) for kind in ATTACK_KINDS]
+    def rulebook_columns(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], Any]) -> list[BookColumn]:
+        def attack(kind: str) -> Callable[[Card], str]:  # one kind's column
+            def cell(c: Card) -> str:
+                a = (get(c) or {}).get(kind)
+                return f":damage:{a['damage']} :range:{a['range']}" if a else ""
+            return cell
+        return [(kind.capitalize(), attack(kind)) for kind in ATTACK_KINDS]
 
     page_text = staticmethod(words.attacks)
 
@@ -386,23 +391,23 @@ class RequirementsField(_Plain, _NoAudit, FieldKind):
     page_text = staticmethod(words.requirements)
 
     @staticmethod
-    def annotation(spec, game):
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
         return list[Requirement]
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return Shape(numbered=True, child=Shape(record=RECORDS["requirements"]))
 
     @staticmethod
-    def sheet_offered(name, game):
+    def sheet_offered(name: str, game: GameSpec) -> list[str]:
         return []
 
     @staticmethod
-    def list_values(pack, name, spec, value):
+    def list_values(pack: Pack, name: str, spec: FieldSpec, value: list[dict[str, Any]] | None) -> dict[str, Any]:
         return {name: "; ".join(requirement_text(pack, r) for r in value)} if value else {}
 
     @staticmethod
-    def rulebook_columns(pack, name, spec, get):
+    def rulebook_columns(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], Any]) -> list[BookColumn]:
         return [(label(name, spec), lambda c: ", ".join(requirement_book_text(pack, r) for r in get(c) or []))]
 
 
@@ -415,23 +420,23 @@ class FeatField(_Plain, _NoAudit, FieldKind):
     page_text = staticmethod(words.feat)
 
     @staticmethod
-    def annotation(spec, game):
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
         return Feat
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return Shape(record=RECORDS["feat"])
 
     @staticmethod
-    def sheet_offered(name, game):
+    def sheet_offered(name: str, game: GameSpec) -> list[str]:
         return [f"{name}.name", f"{name}.text"]
 
     @staticmethod
-    def list_values(pack, name, spec, value):
+    def list_values(pack: Pack, name: str, spec: FieldSpec, value: dict[str, str] | None) -> dict[str, Any]:
         return {name: value.get("name")} if value else {}
 
     @staticmethod
-    def rulebook_columns(pack, name, spec, get):
+    def rulebook_columns(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], Any]) -> list[BookColumn]:
         return [(label(name, spec), lambda c: (get(c) or {}).get("name", ""))]
 
 
@@ -444,19 +449,19 @@ class CardRefsField(_Plain, _NoAudit, FieldKind):
     page_text = staticmethod(words.card_refs)
 
     @staticmethod
-    def annotation(spec, game):
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
         return list[CardId]
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return Shape("refs")
 
     @staticmethod
-    def list_values(pack, name, spec, value):
+    def list_values(pack: Pack, name: str, spec: FieldSpec, value: list[str] | None) -> dict[str, Any]:
         return {name: " ".join(value)} if value else {}
 
     @staticmethod
-    def rulebook_columns(pack, name, spec, get):
+    def rulebook_columns(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], Any]) -> list[BookColumn]:
         return [(label(name, spec), lambda c: ", ".join(
             pack.cards[i].name if i in pack.cards else i for i in get(c) or []))]
 
@@ -470,15 +475,15 @@ class CardRefField(_Plain, _NoAudit, _NoBook, FieldKind):
     page_text = staticmethod(words.card_ref)
 
     @staticmethod
-    def annotation(spec, game):
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
         return CardId
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return REF
 
     @staticmethod
-    def list_values(pack, name, spec, value):
+    def list_values(pack: Pack, name: str, spec: FieldSpec, value: str | None) -> dict[str, Any]:
         return {}  # not a statistic of the card
 
 
@@ -488,15 +493,15 @@ class BoolField(_Plain, _ListsIfNotNone, _NoAudit, FieldKind):
     sheet_text = False
 
     @staticmethod
-    def annotation(spec, game):
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
         return bool
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return BOOL
 
     @staticmethod
-    def rulebook_columns(pack, name, spec, get):
+    def rulebook_columns(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], Any]) -> list[BookColumn]:
         return [(label(name, spec), lambda c: "" if get(c) is None else ("yes" if get(c) else "no"))]
 
 
@@ -509,11 +514,11 @@ class PairField(_Plain, _ListsIfSet, _NoAudit, _NoBook, FieldKind):
     sheet_pair = True
 
     @staticmethod
-    def annotation(spec, game):
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
         return Annotated[str, StringConstraints(pattern=r"^[+-]?[0-9]{1,4}/[+-]?[0-9]{1,4}$")]
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return TEXT
 
 
@@ -525,19 +530,19 @@ class CountsField(_Plain, _NoAudit, _NoBook, FieldKind):
     sheet_text = False
 
     @staticmethod
-    def annotation(spec, game):
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
         return dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=999)]]
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return Shape(mapping=True, child=INT)
 
     @staticmethod
-    def sheet_offered(name, game):
+    def sheet_offered(name: str, game: GameSpec) -> list[str]:
         return []
 
     @staticmethod
-    def list_values(pack, name, spec, value):
+    def list_values(pack: Pack, name: str, spec: FieldSpec, value: dict[str, int] | None) -> dict[str, Any]:
         return {name: ", ".join(f"{key} {n}" for key, n in value.items())} if value else {}
 
 
@@ -550,19 +555,19 @@ class AbilityListField(_Plain, _NoAudit, _NoBook, FieldKind):
     page_text = staticmethod(words.abilities)
 
     @staticmethod
-    def annotation(spec, game):
+    def annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time
         return Annotated[list[CostedAbility], Field(max_length=12)]
 
     @staticmethod
-    def sheet_shape(game):
+    def sheet_shape(game: GameSpec) -> Shape:
         return Shape(numbered=True, child=Shape(record=RECORDS["ability-list"]))
 
     @staticmethod
-    def sheet_offered(name, game):
+    def sheet_offered(name: str, game: GameSpec) -> list[str]:
         return []
 
     @staticmethod
-    def list_values(pack, name, spec, value):
+    def list_values(pack: Pack, name: str, spec: FieldSpec, value: list[dict[str, Any]] | None) -> dict[str, Any]:
         return {}  # abilities are prose
 
 

@@ -2,26 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from pathlib import Path
+from typing import cast
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from generator.core.errors import InputError, Location, Problem, ProblemList, did_you_mean, short_list
 from generator.core.paths import resolve_inside
-from generator.core.yamlio import Document, display_path, load_yaml_file
+from generator.core.yamlio import Addressed, Document, PathT, display_path, load_yaml_file
 from generator.pack import expr
 from generator.pack.art import art_of, card_art_problems, pack_icon_problems
 from generator.pack.assets import FontError, read_ttf
-from generator.pack.buildshape import document_places
+from generator.pack.buildshape import CharacterDoc, document_places
 from generator.pack.cache import Slot
 from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK, pack_icon_names
-from generator.pack.model import (CARD_SIZES_MM, BaseEntry, Build, Card, Character, DeckEntry, GameSpec, Pack,
-                                  Ref)
+from generator.pack.model import (CARD_SIZES_MM, BaseEntry, BaseSpec, Build, Card, Character, DeckEntry, FileKey,
+                                  GameSpec, Pack, Ref, SideSpec)
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.rule_names import KNOWN_CHECKS
-from generator.pack.schemas import allowed_keys_fn, build_models, card_models, field_annotation
+from generator.pack.schemas import (BuildRecord, CardRecord, allowed_keys_fn, build_models, card_models,
+                                    field_annotation)
 from generator.pack.sheets.fetch import sheet_sources
 from generator.pack.sheets.source import load_sheet_documents
+from generator.pack.translations.apply import TranslationLayer, translated_pack_file
 from generator.pack.typefaces import TYPEFACES, is_typeface_name
 
 
@@ -51,11 +55,12 @@ def load_game_spec(root: Path) -> tuple[GameSpec, Document]:
     return spec, doc
 
 
-def pack_font_paths(spec: GameSpec, root: Path, doc: Document | None = None) -> dict:
+def pack_font_paths(spec: GameSpec, root: Path, doc: Document | None = None) -> dict[str, Path]:
     """The pack's fonts (style -> path): a typeface in the box by its name (`cinzel`), else a file
     inside the pack; InputError for a name that is no built-in typeface, or a file that leads
     outside the pack, is missing, or is not a readable TrueType file."""
-    out, problems = {}, []
+    out: dict[str, Path] = {}
+    problems: list[Problem] = []
     for style, relative in spec.fonts.items():
         where = doc.at(("fonts", style)) if doc is not None else Location(display_path(root / "game.yaml"))
         if relative in TYPEFACES:  # shipped with pnp, unmodified: nothing to check
@@ -95,7 +100,7 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
     """Cross-references inside game.yaml: sides, sets, types and rules must name things that exist."""
     out = ProblemList()
 
-    def need(value, known, path, what):
+    def need(value: str | None, known: Collection[str], path: PathT, what: str) -> None:
         if value is not None and value not in known:
             guess = did_you_mean(value, known)
             out.add(Problem("pack.reference", f"{what} `{value}` is not defined", doc.at(path),
@@ -152,12 +157,12 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
     if movement is not None and movement.card_type is not None:
         path = ("movement", "card_type")
         need(movement.card_type, spec.card_types, path, "card type")
-        type_spec = spec.card_types.get(movement.card_type)
+        mtype_spec = spec.card_types.get(movement.card_type)
         for key in ("move_field", "jump_field"):
             name = getattr(movement, key)
-            fspec = type_spec.fields.get(name) if type_spec else None
-            if type_spec is not None and (fspec is None or fspec.type != "int"):
-                ints = [n for n, f in type_spec.fields.items() if f.type == "int"]
+            mfspec = mtype_spec.fields.get(name) if mtype_spec else None
+            if mtype_spec is not None and (mfspec is None or mfspec.type != "int"):
+                ints = [n for n, f in mtype_spec.fields.items() if f.type == "int"]
                 out.add(Problem("pack.reference", f"`movement.{key}` names `{name}`, which is not an int field "
                                 f"of `{movement.card_type}`", doc.at(("movement", key)), found=name,
                                 expected=f"one of: {short_list(ints) or 'none (declare an int field)'}",
@@ -166,7 +171,8 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
     out.raise_if_any()
 
 
-def _check_deck(spec: GameSpec, side_id: str, side, need) -> None:
+def _check_deck(spec: GameSpec, side_id: str, side: SideSpec,
+                need: Callable[[str | None, Collection[str], PathT, str], None]) -> None:
     """The deck's draw and cost name card types of the deck and fields its cards have."""
     deck = side.deck
     if deck is None:
@@ -186,7 +192,7 @@ def _check_deck(spec: GameSpec, side_id: str, side, need) -> None:
 def _check_card_checks(spec: GameSpec, doc: Document, out: ProblemList) -> None:
     """A `card_check` rule names a card type (`each`) and an expression (`expect`) that parses
     and reads only fields and card types the pack has."""
-    def fields_of(type_id):
+    def fields_of(type_id: str) -> list[str] | None:
         type_spec = spec.card_types.get(type_id)
         return None if type_spec is None else list(type_spec.fields)
 
@@ -226,7 +232,7 @@ def _check_card_checks(spec: GameSpec, doc: Document, out: ProblemList) -> None:
 def _check_sizes_and_fields(spec: GameSpec, doc: Document, out: ProblemList) -> None:
     """Values in game.yaml that the rest of the program relies on: named card sizes exist, a
     `choice` field has choices, `min` is not above `max`, and a field's `default` fits its type."""
-    def size_ok(size, path):
+    def size_ok(size: object, path: PathT) -> None:
         if isinstance(size, str) and size not in CARD_SIZES_MM:
             guess = did_you_mean(size, CARD_SIZES_MM)
             out.add(Problem("pack.reference", f"card size `{size}` is not defined", doc.at(path), found=size,
@@ -257,10 +263,11 @@ def _check_sizes_and_fields(spec: GameSpec, doc: Document, out: ProblemList) -> 
                                     fix="correct the default, or remove it"))
 
 
-def load_pack(root: Path, documents: dict | None = None) -> Pack:
+def load_pack(root: Path, documents: dict[FileKey, Document] | None = None, lang: str | None = None) -> Pack:
     """The pack in folder `root`, every card file read and checked. `documents` (pnp watch):
     the card files parsed by an earlier load, by `file_key`; a file unchanged since is not
-    parsed again, and the dict is left holding this load's files."""
+    parsed again, and the dict is left holding this load's files. `lang`: the pack in that
+    language, from its translations/<lang>.po (pack/translations)."""
     root = Path(root)
     if not (root / "game.yaml").is_file():
         where = display_path(root)
@@ -269,44 +276,46 @@ def load_pack(root: Path, documents: dict | None = None) -> Pack:
                                   fix="give the pack folder, e.g. card_data/boss_fight")])
     _check_inside(root, [root / "game.yaml"])
     spec, game_doc = load_game_spec(root)
+    layer = TranslationLayer(root, lang, spec, game_doc) if lang and lang != spec.language else None
     models = card_models(spec)
     problems = ProblemList()
     cards: dict[str, Card] = {}
     docs: dict[str, Document] = {}
-    unreadable: set = set()  # ids of cards already reported as broken
+    unreadable: set[str] = set()  # ids of cards already reported as broken
     files = {part: sorted((root / part).glob(pattern))
              for part, pattern in (("cards", "*.yaml"), ("presets", "*.yaml"), ("maps", "*.yaml"), ("rules", "*.md"))}
     sheets = sheet_sources(root, problems.problems)  # cards from spreadsheets (pack/sheets)
     _check_inside(root, [f for group in files.values() for f in group] + [p for p, _ in sheets])
-    parsed: dict = {}
+    parsed: dict[FileKey, Document] = {}
     for path in files["cards"]:
         key = file_key(path) if documents is not None else None
         try:
-            doc = documents.get(key) if key else None
+            doc = documents.get(key) if documents is not None and key else None
             doc = doc or load_yaml_file(path)
         except InputError as exc:
             problems.problems.extend(exc.problems)
             continue
         if key:
             parsed[key] = doc
-        _read_cards(doc, spec, models, cards, problems, root, unreadable)
+        _read_cards(layer.cards(doc) if layer else doc, spec, models, cards, problems, root, unreadable)
         docs[doc.file] = doc
-    for doc in load_sheet_documents(sheets, spec, cards, problems):  # after YAML: refs may name its cards
-        _read_cards(doc, spec, models, cards, problems, root, unreadable)
+    for sheet_doc in load_sheet_documents(sheets, spec, cards, problems):  # after YAML: refs may name its cards
+        _read_cards(layer.cards(sheet_doc) if layer else sheet_doc, spec, models, cards, problems, root, unreadable)
     _check_card_refs(cards, spec, problems, unreadable)
     if documents is not None:
         documents.clear()
         documents.update(parsed)
     problems.raise_if_any()
     pack = Pack(
-        root=root, spec=spec, cards=cards, game_file=game_doc.file,
+        root=root, spec=layer.spec if layer else spec, cards=cards, game_file=game_doc.file,
         preset_files=files["presets"], map_files=files["maps"], rule_files=files["rules"],
+        translation=layer.finish(files["presets"], files["maps"], files["rules"]) if layer else None,
     )
     pack.documents[file_key(root / "game.yaml")] = game_doc
     return pack
 
 
-def file_key(path: Path) -> tuple | None:
+def file_key(path: Path) -> FileKey | None:
     """What identifies a file's contents for the run's caches: its path, modification time and
     size (a file edited since, as under `pnp watch` or in a test, is read afresh)."""
     try:
@@ -324,8 +333,8 @@ def pack_document(pack: Pack, path: Path) -> Document:
     if key is None:
         return load_yaml_file(path)  # reports the missing file as the reader does
     doc = pack.documents.get(key)
-    if doc is None:
-        doc = pack.documents[key] = load_yaml_file(path)
+    if doc is None:  # a preset or map of a pack in another language is read in it
+        doc = pack.documents[key] = translated_pack_file(pack, path, load_yaml_file(path))
     return doc
 
 
@@ -377,8 +386,8 @@ def _check_inside(root: Path, paths: list[Path]) -> None:
         raise InputError(problems)
 
 
-def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: ProblemList,
-                root: Path | None = None, unreadable: set | None = None) -> None:
+def _read_cards(doc: Addressed, spec: GameSpec, models: dict[str, type[BaseModel]], cards: dict[str, Card],
+                problems: ProblemList, root: Path | None = None, unreadable: set[str] | None = None) -> None:
     data = doc.data
     if not isinstance(data, dict) or "cards" not in data:
         problems.add(Problem("schema.type", f"{doc.file} must be a mapping with a `cards:` list",
@@ -392,7 +401,7 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
         problems.add(Problem("schema.type", "`cards` should be a list", doc.at(("cards",)), expected="a list"))
         return
     for i, raw in enumerate(data["cards"]):
-        path = ("cards", i)
+        path: PathT = ("cards", i)
         if not isinstance(raw, dict):
             problems.add(Problem("schema.type", "each card should be a mapping", doc.at(path),
                                  expected="id, name, type, ..."))
@@ -409,14 +418,16 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
             continue
         model = models[type_id]
         try:
-            valid = model.model_validate(raw)
+            record = model.model_validate(raw)
         except ValidationError as exc:
             name = raw.get("id") or f"card {i + 1}"
             problems.problems.extend(problems_from(exc, doc, path, f"card `{name}`", allowed_keys_fn(model)))
             if unreadable is not None and isinstance(raw.get("id"), str):
                 unreadable.add(raw["id"])
             continue
-        values = valid.model_dump()
+        values = record.model_dump()
+        # a model made at run time: mypy knows BaseModel, CardRecord names the fields every card type has
+        valid = cast(CardRecord, record)
         location = doc.at(path)
         if valid.id in cards:
             first = cards[valid.id].location
@@ -449,13 +460,13 @@ def _read_cards(doc: Document, spec: GameSpec, models, cards: dict, problems: Pr
             field_locations={k: doc.at(path + (k,)) for k in raw if isinstance(k, str)})
 
 
-def _unknown_icons(raw, doc: Document, path: tuple, card_id: str, spec: GameSpec) -> list[Problem]:
+def _unknown_icons(raw: dict[str, object], doc: Addressed, path: PathT, card_id: str, spec: GameSpec) -> list[Problem]:
     """`:name:` in a card's text that names neither a built-in icon nor one of game.yaml's
     `icons:` would print as the plain text `:name:`: an error at the text's file:line."""
     known = pack_icon_names(spec)
-    out = []
+    out: list[Problem] = []
 
-    def walk(value, at):
+    def walk(value: object, at: PathT) -> None:
         if isinstance(value, str):
             for name in dict.fromkeys(ICON_MARK.findall(value)):
                 if name in known:
@@ -479,7 +490,7 @@ def _unknown_icons(raw, doc: Document, path: tuple, card_id: str, spec: GameSpec
 
 
 def _check_card_refs(cards: dict[str, Card], spec: GameSpec, problems: ProblemList,
-                     unreadable: set | None = None) -> None:
+                     unreadable: set[str] | None = None) -> None:
     """Fields of type card-refs must name cards that exist. A card that is there but could
     not be read has its own error already; naming it is not reported again."""
     for card in cards.values():
@@ -535,7 +546,8 @@ def build_from_document(doc: Document, pack: Pack) -> Build:
                 + (f" ({default})" if default is not None else ""))])
     model = build_models(spec)[side]
     try:
-        valid = model.model_validate(data)
+        # a model made at run time: mypy knows BaseModel, BuildRecord names the fields every side's build has
+        valid = cast(BuildRecord, model.model_validate(data))
     except ValidationError as exc:
         raise InputError(problems_from(exc, doc, (), "the build", allowed_keys_fn(model))) from None
     side_spec = spec.sides[side]
@@ -544,7 +556,10 @@ def build_from_document(doc: Document, pack: Pack) -> Build:
     for ci, char in enumerate(valid.characters):
         cpath = ("characters", ci)
         raw_char = data["characters"][ci]
-        bases, equipment, abilities, deck = [], [], [], []
+        bases: list[BaseEntry] = []
+        equipment: list[Ref] = []
+        abilities: list[Ref] = []
+        deck: list[DeckEntry] = []
         for place in document_places(side_spec, raw_char):  # the one reading of a character's places
             path = cpath + place.path
             # a deck entry is `card-id: copies`; point at the id (the key), which is what a person misspells
@@ -557,15 +572,13 @@ def build_from_document(doc: Document, pack: Pack) -> Build:
                 deck.append(DeckEntry(ref, place.copies))
             else:
                 (equipment if place.place == "equipment" else abilities).append(ref)
-        equipment, abilities, deck = tuple(equipment), tuple(abilities), tuple(deck)
         name = char.name or _default_name(raw_char, base, pack) or f"character {ci + 1}"
         characters.append(Character(
-            name=name, path=cpath, location=doc.at(cpath), bases=tuple(bases), equipment=equipment,
-            abilities=abilities, deck=deck,
+            name=name, path=cpath, location=doc.at(cpath), bases=tuple(bases), equipment=tuple(equipment),
+            abilities=tuple(abilities), deck=tuple(deck),
             deck_location=doc.at(cpath + ("deck",), key=True)))
-    limit, unlimited = valid.points_limit, valid.points_limit == "none"
-    if isinstance(limit, str):
-        limit = None if unlimited else spec.points_limits[limit]
+    given, unlimited = valid.points_limit, valid.points_limit == "none"
+    limit = (None if unlimited else spec.points_limits[given]) if isinstance(given, str) else given
     return Build(
         file=doc.file, pack=valid.pack, name=valid.name, side=side, points_limit=limit,
         points_limit_location=doc.at(("points_limit",), key=True) if "points_limit" in data else doc.at(("name",), key=True),
@@ -575,9 +588,10 @@ def build_from_document(doc: Document, pack: Pack) -> Build:
         notes=valid.notes or "")
 
 
-def _default_name(raw_char, base, pack: Pack) -> str | None:
+def _default_name(raw_char: CharacterDoc, base: BaseSpec, pack: Pack) -> str | None:
     """A hero is named by its hero card when the build gives no name."""
     if not base.many:
-        card = pack.cards.get(raw_char.get(base.key))
+        card_id = raw_char.get(base.key)
+        card = pack.cards.get(card_id) if isinstance(card_id, str) else None
         return card.name if card else None
     return None

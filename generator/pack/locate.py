@@ -16,8 +16,9 @@ if TYPE_CHECKING:
 DEFAULT_PACK = Path("card_data/boss_fight")
 
 
-def pack_for(target: Path, pack_option: Path | None = None, cache: dict[str, Pack] | None = None) -> Pack:
-    """The pack of a build or map file: --pack, else the pack folder it sits in, else its `pack:` key."""
+def pack_for(target: Path, pack_option: Path | None = None, cache: dict[str, Pack] | None = None, lang: str | None = None) -> Pack:
+    """The pack of a build or map file: --pack, else the pack folder it sits in, else its `pack:` key;
+    in the language `lang` when one is given (pack/translations)."""
     cache = {} if cache is None else cache
     root = Path(pack_option) if pack_option else find_pack_root(target.parent if target.is_file() else target)
     if root is None and target.is_file():
@@ -36,9 +37,9 @@ def pack_for(target: Path, pack_option: Path | None = None, cache: dict[str, Pac
         raise InputError([Problem("pack.missing", f"{where} is not a game pack (no game.yaml in it or above it)",
                                   Location(where), expected="a pack folder, a build file or a map file",
                                   fix="give the pack folder, e.g. card_data/boss_fight")])
-    key = str(Path(root).resolve())
+    key = str(Path(root).resolve()) + (f"#{lang}" if lang else "")
     if key not in cache:
-        cache[key] = load_pack(Path(root))
+        cache[key] = load_pack(Path(root), lang=lang)
     return cache[key]
 
 

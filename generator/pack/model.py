@@ -20,6 +20,7 @@ from generator.pack.art import Art, ArtStyle, PackIcon
 from generator.pack.cache import PackCache
 from generator.core.yamlio import Document, PathT
 from generator.pack.field_names import FieldType
+from generator.pack.translations.table import Translation
 # re-exported (`X as X`: mypy's explicit form): pack.model is where callers look for every model of the pack
 from generator.pack.pieces_spec import (
     BoardSpec as BoardSpec, CounterCount as CounterCount, CounterFace as CounterFace, CounterSpec as CounterSpec,
@@ -333,12 +334,16 @@ class MovementSpec(Strict):
 
 
 FontStyle = Literal["regular", "bold", "italic", "bold-italic", "display"]
+Language = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$", max_length=35)]
 
 
 class GameSpec(Strict):
     id: CardId | Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$", max_length=ID_MAX_LENGTH)]
     name: Name
     version: str
+    # the language the pack is written in (a BCP 47 tag such as `en`, `de`, `pt-BR`): translations
+    # (translations/<lang>.po) are made from it, and text is hyphenated by it (pack/translations)
+    language: Language = "en"
     summary: str = ""
     credits: list[str] = []
     card_size: str | CardSize = "poker"
@@ -479,6 +484,9 @@ class Pack:
     # values made from them (its presets and its maps), filled by the loaders on first use.
     documents: dict[FileKey | None, Document] = field(default_factory=dict, repr=False, compare=False)
     loaded: PackCache = field(default_factory=PackCache, repr=False, compare=False)  # pack/cache.py
+    # the language the pack was loaded in, when not its own (pack/translations): its strings, and
+    # the strings that print in the source language for want of a translation
+    translation: Translation | None = field(default=None, repr=False, compare=False)
 
     @property
     def id(self) -> str:

@@ -12,7 +12,7 @@ from generator.core.errors import Problem, SheetLocation, did_you_mean, short_li
 from generator.pack.model import kebab
 
 if TYPE_CHECKING:
-    from generator.core.yamlio import Document, PathT
+    from generator.core.yamlio import Addressed, PathT
 
 # the keys allowed at a path into a document (for did-you-mean on an unknown key)
 AllowedKeys = Callable[[tuple[int | str, ...]], Sequence[str]]
@@ -36,7 +36,7 @@ def _show(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-def problems_from(exc: ValidationError, doc: Document, base_path: PathT, what: str,
+def problems_from(exc: ValidationError, doc: Addressed, base_path: PathT, what: str,
                   allowed_keys: AllowedKeys | None = None) -> list[Problem]:
     """`allowed_keys(path)` returns the keys valid at a path, for did-you-mean on unknown keys."""
     problems: list[Problem] = []
@@ -167,7 +167,7 @@ def _branch_words(err: ErrorDetails) -> str:
     return bounds.get(kind, err["msg"].lower())
 
 
-def _union_problem(err: ErrorDetails, branches: list[ErrorDetails], doc: Document, path: PathT, where: str,
+def _union_problem(err: ErrorDetails, branches: list[ErrorDetails], doc: Addressed, path: PathT, where: str,
                    is_key: bool) -> Problem:
     words: list[str] = []
     for branch in branches:

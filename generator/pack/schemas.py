@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal, Protocol, get_args
 
 from pydantic import BaseModel, Field
 
@@ -16,6 +16,35 @@ from generator.pack.model import FieldSpec, GameSpec
 from generator.pack.strict import CardId, Name
 
 __all__ = ["ATTACK_KINDS", "allowed_keys_fn", "build_models", "card_models", "field_annotation"]
+
+class CardRecord(Protocol):
+    """A card as its type's model (card_models) validated it: the fields every card type has. The models
+    are made at run time, so mypy knows them as BaseModel; the loader reads a validated card through this."""
+
+    id: str
+    name: str
+    set: str
+    points: int
+    text: str
+    flavour: str
+    copies: int | None
+    art: str | ArtSpec | None
+
+
+class CharacterRecord(Protocol):
+    name: str | None
+
+
+class BuildRecord(Protocol):
+    """A build as its side's model (build_models) validated it (see CardRecord)."""
+
+    pack: str | None
+    name: str
+    points_limit: int | str | None  # a number, a named limit of the pack, or `none`
+    notes: str | None
+    max_characters: int | None
+    characters: list[CharacterRecord]
+
 
 def field_annotation(spec: FieldSpec, game: GameSpec) -> Any:  # a type made at run time (field_values.lit)
     """The pydantic annotation of a card field, from its type in the field-type registry."""

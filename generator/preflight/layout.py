@@ -11,16 +11,15 @@ the bleed edge, and raster art that would print below 300 dpi at the size it is 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-
 import tempfile
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from generator.core.papers import DEFAULT_PAPER
 from generator.kit import build_faces, pack_faces
 from generator.render.base.colors import BAD_CONTRAST, MIN_CONTRAST, contrast_ratio
 from generator.render.cards.faces import CardFace, CardShared
-from generator.render.cards.ink import FaceInk, face_ink
+from generator.render.cards.ink import FaceInk, InkLog, Paint, draw_sides, recordable, side_key
 from generator.render.maps.document import build_maps_pdf
 
 SAFE_MM = 3.0            # PRINT-SPECS.md: keep text 3 mm (1/8 in) inside the trim
@@ -62,53 +61,102 @@ def _faces_to_check(pack, shared, build=None, faces=None):
     return out
 
 
-class _TemplateFailed(Exception):
-    """A layout's template failed: the drawing will report it; checking stops at once, so a
-    template that runs too long costs its time budget once, not once per card."""
-
-
-def layout_findings(pack, build=None, shared=None, safe_mm: float = SAFE_MM, faces=None) -> list[Finding]:
-    shared = shared or CardShared(pack)
-    findings: list[Finding] = []
-    try:
-        _check_faces(pack, build, shared, safe_mm, findings, faces)
-    except _TemplateFailed:
-        pass
-    return findings
-
-
-def _check_faces(pack, build, shared, safe_mm: float, findings: list[Finding], faces=None) -> None:
-    sides = []  # (name, face, card, context): each distinct face, then its set's and type's back once
+def _sides(pack, shared, build=None, faces=None) -> list:
+    """(name, face, card) of each distinct face, then its set's and type's back once."""
+    sides = []
     backs_done = set()
     for face in _faces_to_check(pack, shared, build, faces):
-        ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
-        sides.append((face.card.id if face.card else face.layout, face, face.card, ctx))
+        sides.append((face.card.id if face.card else face.layout, face, face.card))
         back_key = pack.back_key(face.set_id, face.type_id, face.card)
         if back_key not in backs_done:
             backs_done.add(back_key)
             back = CardFace(face.card, True, face.index, face.total, face.layout, face.set_id, face.type_id)
             # a type whose cards each have their own back (backs: each) is checked with that card
-            sides.append(("back-" + "-".join(back_key), back, face.card if len(back_key) > 2 else None, ctx))
-    if not sides:  # a pack with no cards (its rules alone): nothing drawn, nothing to judge
-        return
-    inks = face_ink(shared, [face for _n, face, _c, _x in sides])
-    for (name, face, card, ctx), ink in zip(sides, inks):
-        width, height = pack.card_size_mm(face.type_id)
-        layout = shared.back_layout(face.type_id) if face.back else shared.layouts.get(face.layout)
-        findings += _check_layout(layout, layout.frame + layout.elements, ctx, name, shared, card)
-        if ink is not None:
-            findings += _check_ink(ink, name, width, height, safe_mm)
+            sides.append(("back-" + "-".join(back_key), back, face.card if len(back_key) > 2 else None))
+    return sides
 
 
-def _check_layout(layout, elements, ctx, name, shared, card) -> list[Finding]:
-    out = []
-    reaches_bleed = False
-    for e in elements:
+class _TemplateFailed(Exception):
+    """A layout's template failed: the drawing will report it; checking stops at once, so a
+    template that runs too long costs its time budget once, not once per card."""
+
+
+class LayoutChecks:
+    """The layout checks of a build's faces, made from the drawing itself: while attached to
+    the build's CardShared, the card painter records the first drawing of each distinct side
+    (render/cards/ink.py) and each is checked as soon as it is drawn; `findings()` draws on a
+    scratch page only the sides the outputs did not draw (backs when printing single-sided),
+    and gives the findings in the order of the faces."""
+
+    def __init__(self, pack, shared, build=None, faces=None, safe_mm: float = SAFE_MM):
+        self.pack, self.shared, self.safe_mm = pack, shared, safe_mm
+        self.build, self.faces = build, faces
+        self.found: dict = {}  # side key -> its findings
+        self._previous = shared.ink
+        shared.ink = InkLog(shared, self._checked)
+
+    def _checked(self, face: CardFace, ink: FaceInk) -> None:
+        key = side_key(self.shared, face)
+        if face.back:
+            back_key = key[1]
+            name, card = "back-" + "-".join(back_key), face.card if len(back_key) > 2 else None
+        else:
+            name, card = (face.card.id if face.card else face.layout), face.card
+        width, height = self.pack.card_size_mm(face.type_id)
+        found = _check_layout(ink.layout, [(e.element, e.drawn) for e in ink.elements], name, self.shared, card)
+        self.found[key] = found + _check_ink(ink, name, width, height, self.safe_mm)
+
+    def findings(self, faces=None) -> list[Finding]:
+        """The findings of every side of the faces (those given here, else at the start); stops
+        listening to the drawing."""
+        out: list[Finding] = []
         try:
-            if e.when is not None and not layout.evaluate(e.when, ctx, e):
-                continue
+            sides = _sides(self.pack, self.shared, self.build, self.faces if faces is None else faces)
+            missing = [face for _n, face, _c in sides
+                       if side_key(self.shared, face) not in self.found and recordable(self.shared, face)]
+            if missing:
+                draw_sides(self.shared, missing)  # drawn here once, checked as they are drawn
+            for name, face, card in sides:
+                key = side_key(self.shared, face)
+                if key not in self.found:  # drawn scaled (the reference card) or failing: the layout alone
+                    layout = self.shared.back_layout(face.type_id) if face.back else self.shared.layouts.get(face.layout)
+                    ctx = self.shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
+                    self.found[key] = _check_layout(layout, _when(layout, ctx), name, self.shared, card)
+                out += self.found[key]
+        except _TemplateFailed:
+            pass  # the drawing reports the template; the sides before it keep their findings
+        finally:
+            self.stop()
+        return out
+
+    def stop(self) -> None:
+        """Stop listening to the drawing."""
+        self.shared.ink = self._previous
+
+
+def layout_findings(pack, build=None, shared=None, safe_mm: float = SAFE_MM, faces=None) -> list[Finding]:
+    """The layout findings of a pack's (or a build's) faces, each side drawn once here."""
+    return LayoutChecks(pack, shared or CardShared(pack), build, faces, safe_mm).findings()
+
+
+def _when(layout, ctx) -> list:
+    """(element, drawn) of a layout's elements, each `when` evaluated here."""
+    out = []
+    for e in layout.frame + layout.elements:
+        try:
+            out.append((e, e.when is None or bool(layout.evaluate(e.when, ctx, e))))
         except Exception:  # a template that fails (or runs too long) is the renderer's to report
             raise _TemplateFailed from None
+    return out
+
+
+def _check_layout(layout, elements, name, shared, card) -> list[Finding]:
+    """The bleed and the art's resolution, from the elements a side draws ((element, drawn))."""
+    out = []
+    reaches_bleed = False
+    for e, drawn in elements:
+        if not drawn:
+            continue
         if e.kind == "box" and e.bleed and e.fill:
             reaches_bleed = True
         if e.kind == "image" and card is not None and card.art is not None and card.art.file:
@@ -129,11 +177,11 @@ def _check_layout(layout, elements, ctx, name, shared, card) -> list[Finding]:
 def _check_ink(ink: FaceInk, name: str, width: float, height: float, safe_mm: float) -> list[Finding]:
     """The safe zone and the contrast of text, judged on what each element drew."""
     out = []
-    paints = []  # everything painted so far, in drawing order
+    paints: list = []  # everything painted so far, in drawing order: (box in points, colour)
     for drawn in ink.elements:
         kind = drawn.element.kind
-        if kind in _PLACED and drawn.bounds is not None:
-            x0, y0, x1, y1 = drawn.bounds
+        if kind in _PLACED and drawn.bounds_pt is not None:
+            x0, y0, x1, y1 = drawn.mm_box(drawn.bounds_pt)
             gaps = {"left": x0, "top": y0, "right": width - x1, "bottom": height - y1}
             close = {side: gap for side, gap in gaps.items() if gap < safe_mm - 1e-6}
             if close:
@@ -142,21 +190,40 @@ def _check_ink(ink: FaceInk, name: str, width: float, height: float, safe_mm: fl
                                    f"{kind} is drawn {gap:.2f} mm from the {side} trim edge; keep it {safe_mm:g} mm "
                                    f"inside the trim, where the cut cannot touch it", element=drawn.name,
                                    location=ink.layout.where(drawn.element)))
-        paints.extend(drawn.paints)
+        paints.extend(drawn.paints_pt)
+        if not drawn.strings:
+            continue
         worst: dict = {}  # (text colour, colour under it): the lowest ratio, once per element
-        for run in drawn.texts:
-            under = _paint_under(paints, run.box)
+        for color, under in _texts_on_paint(drawn, paints):
             if under is None:
                 continue  # an image or a gradient: no flat colour to measure against
-            ratio = contrast_ratio(run.color, under)
+            ratio = contrast_ratio(color, under)
             if ratio < MIN_CONTRAST - 1e-9:
-                worst.setdefault((_hex(run.color), _hex(under)), (ratio, run.text))
-        for (fg, bg), (ratio, _text) in worst.items():
+                worst.setdefault((_hex(color), _hex(under)), ratio)
+        for (fg, bg), ratio in worst.items():
             out.append(Finding("text.contrast", "error" if ratio < BAD_CONTRAST else "warning", name,
                                f"text in {fg} on {bg} has a contrast of {ratio:.2f}:1; text needs at least "
                                f"{MIN_CONTRAST:g}:1 to be read (below {BAD_CONTRAST:g}:1 it is an error)",
                                element=drawn.name, location=ink.layout.where(drawn.element)))
     return out
+
+
+def _texts_on_paint(drawn, paints: list) -> list:
+    """(text colour, flat colour under it) of each run of text of an element, in order. Most
+    text lies wholly on one paint, with nothing painted over any of it later: then every run
+    lies on it, and each colour is judged once, without working out the runs."""
+    x0, y0, x1, y1 = drawn.text_box_pt
+    for i in range(len(paints) - 1, -1, -1):
+        (px0, py0, px1, py1), color = paints[i]
+        if px0 > x1 or px1 < x0 or py0 > y1 or py1 < y0:
+            continue  # does not touch the text
+        if px0 <= x0 and x1 <= px1 and py0 <= y0 and y1 <= py1:
+            return [(c, color) for c in drawn.text_colors]
+        break  # covers part of it: each run's own middle decides
+    else:
+        return [(c, (1.0, 1.0, 1.0)) for c in drawn.text_colors]  # on the paper
+    in_mm = [Paint(drawn.mm_box(box), color) for box, color in paints]
+    return [(run.color, _paint_under(in_mm, run.box)) for run in drawn.texts]
 
 
 def _paint_under(paints, box) -> tuple[float, float, float] | None:

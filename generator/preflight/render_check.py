@@ -13,7 +13,7 @@ from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Violation
 from generator.kit import pack_faces
 from generator.pack.model import Pack
-from generator.preflight.layout import Finding, grouped, layout_findings, map_findings
+from generator.preflight.layout import Finding, LayoutChecks, grouped, map_findings
 from generator.render.base.pdfout import new_canvas
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
@@ -36,6 +36,7 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
                                 "`pnp build` would print nothing", Location(pack.game_file),
                                 expected="cards in cards/*.yaml, maps in maps/, chapters in rules/ or `pieces:`",
                                 fix="add a card to cards/ (see docs/formats.md)"))
+    checks = LayoutChecks(pack, shared, faces=faces)  # the drawing below is what they read
     canvas = new_canvas(io.BytesIO(), (600, 600), "check")
     painter = CardPainter(canvas, shared)
     seen_backs: set = set()
@@ -50,8 +51,10 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
                 painter.draw_face(side, 0.0, 0.0)
             except InputError as exc:
                 problems.extend(exc.problems)
-    if not problems:  # what the drawing puts on paper: the safe zone, the contrast of text, bleed, art
-        drawn = layout_findings(pack, shared=shared)
+    if problems:
+        checks.stop()
+    else:  # what the drawing put on paper: the safe zone, the contrast of text, bleed, art
+        drawn = checks.findings()
         try:
             drawn += map_findings(pack)  # the text on the map pages, read back
         except InputError:

@@ -32,7 +32,8 @@ def load_build_file(path: Path, pack: Pack) -> Build:
     return load_build(path, pack)
 
 
-def pack_of_file(target: Path, pack_option: Path | None = None, cache: dict | None = None) -> Pack:
+def pack_of_file(target: Path, pack_option: Path | None = None, cache: dict | None = None,
+                 lang: str | None = None) -> Pack:
     """`pack.locate.pack_for`, which for a deck list outside any pack folder reads its `Pack:`
     line instead of a YAML `pack:` key (no line: the flagship pack)."""
     target = Path(target)
@@ -43,8 +44,8 @@ def pack_of_file(target: Path, pack_option: Path | None = None, cache: dict | No
             raise InputError([Problem("build.pack", f"no pack `{pack_id}` in card_data/",
                                       Location(display_path(target)), found=pack_id, expected="a folder in card_data/",
                                       fix="correct the `Pack:` line, or pass --pack card_data/<pack>")])
-        return pack_for(target, root, cache)
-    return pack_for(target, pack_option, cache)
+        return pack_for(target, root, cache, lang)
+    return pack_for(target, pack_option, cache, lang)
 
 
 def load_target(path: Path, pack_option: Path | None = None) -> tuple[Pack, Build]:

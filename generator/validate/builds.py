@@ -33,8 +33,10 @@ def target_kind(target: Path) -> str:
 
 
 def validate_build_target(target: Path, points: int | str | None = None, pack_option: Path | None = None,
-                          cache: dict | None = None, max_characters: int | None = None) -> list[Report]:
-    """The report of one build file or deck list, checked against its pack's rules."""
-    pack = pack_of_file(target, pack_option, cache)  # a deck list may name its pack
+                          cache: dict | None = None, max_characters: int | None = None,
+                          lang: str | None = None) -> list[Report]:
+    """The report of one build file or deck list, checked against its pack's rules (in the
+    language `lang`: its messages as the translation words them)."""
+    pack = pack_of_file(target, pack_option, cache, lang)  # a deck list may name its pack
     build = load_build_file(target, pack)  # a build YAML file or a deck list
     return [validate_build(pack, build, points, max_characters)]

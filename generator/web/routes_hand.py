@@ -47,10 +47,10 @@ def sample_hand(request: Request, pack_id: str, code: str = Query(..., max_lengt
     drawn = min(drawn, pile - opening)
     hand = sample_draw(pack, side, deck, seed, opening + drawn)
     base = f"/p/{pack_id}/hand?code={quote(code.strip())}&char={char}"
-    return page(request, "hand.html", title=f"Sample hand: {character_name(pack, side, char, doc['characters'][char])}",
-                pack=pack, doc=doc, who=character_name(pack, side, char, doc["characters"][char]),
-                cards=[pack.cards[c] for c in hand], opening=opening, pile=pile, drawn=drawn, odds=odds_rows(pack, side, deck),
+    who = character_name(pack, side, char, doc["characters"][char])
+    dealt_from = side.deck.draw.of if side.deck and side.deck.draw else []  # its card types; empty: the whole deck
+    return page(request, "hand.html", title=f"Sample hand: {who}", pack=pack, doc=doc, who=who,
+                cards=[pack.cards[c] for c in hand], opening=opening, pile=pile, drawn=drawn,
+                odds=odds_rows(pack, side, deck), shuffle=base, code=code.strip(),
                 draw_more=f"{base}&seed={seed}&drawn={drawn + 1}" if opening + drawn < pile else None,
-                shuffle=base, code=code.strip(), of=[pack.spec.card_types[t].name for t in (side.deck.draw.of if
-                                                                                              side.deck and side.deck.draw else [])
-                                                      if t in pack.spec.card_types])
+                of=[pack.spec.card_types[t].name for t in dealt_from if t in pack.spec.card_types])

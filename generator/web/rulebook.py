@@ -164,7 +164,7 @@ def rule_book(pack: Pack) -> RuleBook:
     pages: list[RulePage] = []
     used: set[str] = set()
     for n, path in enumerate(pack.rule_files, 1):
-        file, source = chapter_source(path)
+        file, source = chapter_source(path, pack)
         slug = slugify(Path(path).stem.split("-", 1)[-1] if "-" in Path(path).stem else Path(path).stem)
         while slug in used:
             slug += "-x"

@@ -4,6 +4,7 @@ image cache. Nothing else is kept between requests, so any number of workers can
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,6 +12,8 @@ from fastapi import HTTPException
 
 from generator.pack.load import load_pack
 from generator.pack.model import Pack
+from generator.pack.translations.catalog import languages
+from generator.web.language import LANG
 from generator.web.storage import Builds
 
 ENV_PACKS = "PNP_PACKS"      # pack folders, separated by os.pathsep (unset: the current folder)
@@ -48,6 +51,8 @@ class Site:
     cache_dir: Path
     presets: dict = field(default_factory=dict)  # pack id -> {preset id: Path}
     community: bool = False  # saved builds in a database (generator.community): pages show history, publishing
+    translated: dict = field(default_factory=dict)  # (pack id, language) -> the pack in it (`?lang=`)
+    _translating: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
     def load(cls, targets: list[Path], builds_dir: Path, cache_dir: Path | None = None) -> "Site":
@@ -67,10 +72,18 @@ class Site:
         return cls.load(packs, Path(os.environ.get(ENV_BUILDS, "builds")), os.environ.get(ENV_CACHE) or None)
 
     def pack(self, pack_id: str) -> Pack:
+        """The pack, in the language the request asked for (`?lang=`, web/language.py) when it
+        has a translation for it; loaded once per language and kept, as the packs are."""
         pack = self.packs.get(pack_id)
         if pack is None:
             raise HTTPException(404, f"no pack `{pack_id}` is served here")
-        return pack
+        lang = LANG.get()
+        if not lang or lang == pack.spec.language or lang not in languages(pack.root):
+            return pack
+        with self._translating:  # one load per language, whichever worker thread asks first
+            if (pack_id, lang) not in self.translated:
+                self.translated[(pack_id, lang)] = load_pack(Path(pack.root), lang=lang)
+            return self.translated[(pack_id, lang)]
 
     def icon(self) -> tuple[Path, str]:
         """The site's icon (`/favicon.ico`) and its media type: the builder's own mark, a card

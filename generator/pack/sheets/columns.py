@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from generator.core.limits import NotANumber, whole_number
 from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.model import GameSpec
+from generator.core.yamlio import PathT
+from generator.pack.sheets.read import CellValue
 from generator.pack.sheets.shape import BOOL, INT, REF, TEXT, Shape
+from generator.pack.sheets.table import Cell
 
 __all__ = ["BOOL", "INT", "REF", "Shape"]
 
@@ -65,28 +70,28 @@ class ColumnError(ValueError):
     """A column name that does not fit a card type; the message says why."""
 
 
-def resolve(shapes: dict[str, Shape], column: str) -> tuple[tuple, Shape]:
+def resolve(shapes: dict[str, Shape], column: str) -> tuple[PathT, Shape]:
     """The path into a card (keys and 0-based list indexes) and the leaf shape of a column."""
     parts = column.split(".")
     top = ALIASES.get(parts[0], parts[0])
     shape = shapes.get(top)
     if shape is None:
         raise ColumnError(f"`{top}` is not a field")
-    path: list = [top]
+    path: list[str | int] = [top]
     rest = parts[1:]
     while rest:
         part = rest.pop(0)
         if shape.mapping:
             path.append(part)  # unknown keys go on: the model names them with a did-you-mean
-            shape = shape.child
+            shape = shape.item
         elif shape.numbered:
             try:
                 number = whole_number(part, 99, 1)
             except NotANumber:
-                raise ColumnError(f"`{'.'.join(path)}` is a list: its columns are numbered, "
-                                  f"`{'.'.join(path)}.1.{shape.child.record[0][0]}`") from None
+                raise ColumnError(f"`{'.'.join(map(str, path))}` is a list: its columns are numbered, "
+                                  f"`{'.'.join(map(str, path))}.1.{shape.item.record[0][0]}`") from None
             path.append(number - 1)
-            shape = shape.child
+            shape = shape.item
         elif shape.record:
             child = shape.part(part)
             if child is None:
@@ -106,7 +111,7 @@ def _example_part(shape: Shape) -> str:
     if shape.mapping:
         return (shape.keys or ("name",))[0]
     if shape.numbered:
-        return "1." + shape.child.record[0][0]
+        return "1." + shape.item.record[0][0]
     return shape.record[0][0]
 
 
@@ -119,11 +124,11 @@ class CellProblem(ValueError):
         self.code, self.found, self.expected, self.fix = code, found, expected, fix
 
 
-def is_empty(value) -> bool:
+def is_empty(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def from_cell(value, shape: Shape, wants_pair: bool = False):
+def from_cell(value: CellValue | None, shape: Shape, wants_pair: bool = False) -> object:
     """A cell's value as the card model wants it. Values that cannot be converted are passed
     on unchanged, so the card model reports them with its own words (`12a` for a number)."""
     if isinstance(value, DATE_TYPES):
@@ -131,7 +136,7 @@ def from_cell(value, shape: Shape, wants_pair: bool = False):
                "an apostrophe first ('3/2)") if wants_pair or shape.leaf in ("hexes", "text", "refs") else \
             "the cell is formatted as a date: format it as a number (or as text) and type the value again"
         raise CellProblem("spreadsheet.date", "the cell holds a date, not the value the column wants",
-                          value.isoformat(), _EXPECTED.get(shape.leaf, "a value"), fix)
+                          _iso(value), _EXPECTED.get(shape.leaf or "", "a value"), fix)
     leaf = shape.leaf
     if isinstance(value, float) and value.is_integer() and leaf in ("int", "value", "bool"):
         value = int(value)
@@ -172,9 +177,14 @@ def from_cell(value, shape: Shape, wants_pair: bool = False):
                                   item.strip(), "pairs such as 0/0; 1/-1", "write each hex as two whole numbers, q/r")
             out.append([int(match.group(1)), int(match.group(2))])
         return out
-    if "\r" in value:  # a CSV written on Windows ends lines inside cells with CR LF
+    if isinstance(value, str) and "\r" in value:  # a CSV written on Windows ends lines inside cells with CR LF
         value = value.replace("\r\n", "\n").replace("\r", "\n")
     return value  # text: kept exactly as typed, markup and all
+
+
+def _iso(value: dt.date | dt.time | dt.timedelta) -> str:
+    """A date, time or duration as ISO 8601 writes it (a duration as str() gives it: no isoformat)."""
+    return str(value) if isinstance(value, dt.timedelta) else value.isoformat()
 
 
 _EXPECTED = {"int": "a whole number", "bool": "TRUE or FALSE", "text": "text", "ref": "a card id or name",
@@ -185,23 +195,23 @@ _EXPECTED = {"int": "a whole number", "bool": "TRUE or FALSE", "text": "text", "
 # ---- values to cells (export) ----------------------------------------------------------
 
 
-def flatten(shapes: dict[str, Shape], values: dict) -> dict[str, object]:
+def flatten(shapes: dict[str, Shape], values: Mapping[str, object]) -> dict[str, Cell]:
     """A card's values (top-level key -> nested value) as column -> cell value."""
-    out: dict[str, object] = {}
+    out: dict[str, Cell] = {}
     for key, value in values.items():
         _flat(out, key, shapes[key], value)
     return out
 
 
-def _flat(out: dict, name: str, shape: Shape, value) -> None:
+def _flat(out: dict[str, Cell], name: str, shape: Shape, value: Any) -> None:  # a value of its shape
     if value is None:
         return
     if shape.mapping:
         for key, item in value.items():
-            _flat(out, f"{name}.{key}", shape.child, item)
+            _flat(out, f"{name}.{key}", shape.item, item)
     elif shape.numbered:
         for i, item in enumerate(value, 1):
-            _flat(out, f"{name}.{i}", shape.child, item)
+            _flat(out, f"{name}.{i}", shape.item, item)
     elif shape.record and not (shape.leaf and isinstance(value, str)):  # `art`: a path, or its parts
         for key, child in shape.record:
             item = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
@@ -210,11 +220,12 @@ def _flat(out: dict, name: str, shape: Shape, value) -> None:
         out[name] = to_cell(value, shape)
 
 
-def to_cell(value, shape: Shape):
+def to_cell(value: Any, shape: Shape) -> Cell:  # a leaf value of its shape
     if shape.leaf == "refs":
         return f"{LIST_SEP} ".join(value) if value else None
     if shape.leaf == "hexes":
         return f"{LIST_SEP} ".join(f"{q}/{r}" for q, r in value) if value else None
     if value == "" or value is None:
         return None
-    return value
+    cell: Cell = value  # a number, text or yes/no of a leaf shape
+    return cell

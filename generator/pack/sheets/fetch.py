@@ -59,10 +59,10 @@ def cache_path(root: Path, url_file: Path) -> Path:
     return Path(root) / CACHE / (url_file.stem + ".csv")
 
 
-def sheet_sources(root: Path, problems: list) -> list[tuple[Path, str]]:
+def sheet_sources(root: Path, problems: list[Problem]) -> list[tuple[Path, str]]:
     """(file to read, name shown in messages) for each spreadsheet of the pack; a .url whose
     sheet was never fetched is a problem."""
-    out = []
+    out: list[tuple[Path, str]] = []
     for path in sheet_files(root):
         if path.suffix != URL_SUFFIX:
             out.append((path, _display(path)))
@@ -144,7 +144,7 @@ def download(url: str, file: str, timeout: float, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _too_big(url, where, limit, found) -> InputError:
+def _too_big(url: str, where: Location, limit: int, found: str) -> InputError:
     return InputError([Problem("spreadsheet.fetch", f"{url} sends {found}; the limit is {limit:,} bytes", where,
                                found=found, expected=f"at most {limit:,} bytes",
                                fix="publish only the cards sheet, as CSV")])

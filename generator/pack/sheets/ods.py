@@ -12,9 +12,10 @@ import io
 import re
 import time
 import zipfile
+from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
-from generator.pack.sheets.table import column_width, export_stamp
+from generator.pack.sheets.table import Cell, SheetData, column_width, export_stamp
 
 NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
       'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
@@ -50,7 +51,7 @@ def _text(value: str) -> str:
     return "".join(out)
 
 
-def _cell(value, style: str = "", validation: str = "") -> str:
+def _cell(value: Cell, style: str = "", validation: str = "") -> str:
     attrs = (f' table:style-name="{style}"' if style else "") + \
         (f' table:content-validation-name="{validation}"' if validation else "")
     if value is None:
@@ -65,14 +66,17 @@ def _cell(value, style: str = "", validation: str = "") -> str:
     return f'<table:table-cell{attrs} office:value-type="string">{_text(str(value))}</table:table-cell>'
 
 
-def _content(sheets) -> str:
-    styles, tables, validations = [], [], []
+def _content(sheets: Sequence[SheetData]) -> str:
+    styles: list[str] = []
+    tables: list[str] = []
+    validations: list[str] = []
     styles.append('<style:style style:name="hd" style:family="table-cell"><style:text-properties '
                   'fo:font-weight="bold" style:font-weight-asian="bold" style:font-weight-complex="bold"/></style:style>')
     styles.append('<style:style style:name="tx" style:family="table-cell" style:data-style-name="txt"/>')
     n = 0
     for si, sheet in enumerate(sheets):
-        cols, names = [], {}
+        cols: list[str] = []
+        names: dict[int, str] = {}
         for i, column in enumerate(sheet.columns):
             n += 1
             styles.append(f'<style:style style:name="co{n}" style:family="table-column"><style:table-column-properties '
@@ -103,7 +107,7 @@ def _content(sheets) -> str:
             + "".join(tables) + "</office:spreadsheet></office:body></office:document-content>")
 
 
-def _settings(sheets) -> str:
+def _settings(sheets: Sequence[SheetData]) -> str:
     """Each sheet's view frozen below the header row."""
     per_sheet = "".join(
         f'<config:config-item-map-entry config:name={quoteattr(s.title)}>'
@@ -121,7 +125,7 @@ def _settings(sheets) -> str:
             "</office:settings></office:document-settings>")
 
 
-def ods_bytes(sheets) -> bytes:
+def ods_bytes(sheets: Sequence[SheetData]) -> bytes:
     date = time.gmtime(export_stamp())[:6]
     parts = {
         "content.xml": _content(sheets),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import xml.etree.ElementTree as ET
+from typing import TypedDict
 
 _T = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
 _CALC = "urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0"
@@ -14,9 +15,16 @@ _TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
 _MAX_SPAN = 100_000
 
 
-def locate(content: bytes) -> dict:
+class SheetMarks(TypedDict):
+    """What `locate` found in one sheet (0-based rows and columns)."""
+
+    merged: list[tuple[tuple[int, int], tuple[int, int]]]  # ((r0, c0), (r1, c1)) of each merged range
+    errors: dict[tuple[int, int], str]  # (r, c) -> the error shown ("#DIV/0!")
+
+
+def locate(content: bytes) -> dict[str | None, SheetMarks]:
     """Sheet name -> {"merged": [((r0, c0), (r1, c1)), ...], "errors": {(r, c): "#DIV/0!"}} (0-based)."""
-    out: dict = {}
+    out: dict[str | None, SheetMarks] = {}
     sheet = None
     row = col = 0
     for event, elem in ET.iterparse(io.BytesIO(content), events=("start", "end")):

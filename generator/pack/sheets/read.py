@@ -13,6 +13,7 @@ csv module after the encoding and separator are checked; a cell starting with `'
 from __future__ import annotations
 
 import csv
+import datetime
 import html
 import io
 import re
@@ -20,9 +21,10 @@ import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeAlias
 
 from generator.core.errors import InputError, Problem, SheetLocation
-from generator.pack.sheets.odsscan import locate
+from generator.pack.sheets.odsscan import SheetMarks, locate
 from generator.pack.sheets.table import csv_unguard
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # the file on disk
@@ -32,6 +34,10 @@ MAX_MEMBERS = 5_000
 MAX_ROWS = 50_000  # per sheet; a pack is not a database
 MAX_COLUMNS = 500
 
+# a cell as read: text (CSV), or what calamine gives (a date or time where the spreadsheet holds one)
+CellValue: TypeAlias = int | float | str | bool | datetime.date | datetime.time | datetime.timedelta
+Place: TypeAlias = tuple[int, int]  # (row, column), 0-based
+
 
 @dataclass
 class Table:
@@ -39,11 +45,11 @@ class Table:
 
     file: str
     sheet: str | None
-    rows: list
+    rows: list[list[CellValue]]
     row0: int = 0
     col0: int = 0
-    merged: list = field(default_factory=list)  # ((row, col), (row, col)), 0-based, inclusive
-    errors: dict = field(default_factory=dict)  # (row, col) -> "#DIV/0!" (0-based)
+    merged: list[tuple[Place, Place]] = field(default_factory=list)  # ((row, col), (row, col)), 0-based, inclusive
+    errors: dict[Place, str] = field(default_factory=dict)  # (row, col) -> "#DIV/0!" (0-based)
 
 
 def column_letter(index: int) -> str:
@@ -62,6 +68,8 @@ def cell_name(row: int, col: int) -> str:
 
 def _parse_cell(ref: str) -> tuple[int, int]:
     match = re.match(r"([A-Z]+)(\d+)", ref)
+    if match is None:  # the callers pass what _REF matched
+        raise ValueError(f"not a cell reference: {ref}")
     col = 0
     for ch in match.group(1):
         col = col * 26 + ord(ch) - 64
@@ -78,7 +86,8 @@ def where(file: str, sheet: str | None = None, row: int | None = None, col: int 
     return SheetLocation(file, row + 1, col + 1, sheet=sheet, cell=cell_name(row, col), header=header)
 
 
-def _fail(code, message, loc, found=None, expected=None, fix=None) -> InputError:
+def _fail(code: str, message: str, loc: SheetLocation, found: str | None = None, expected: str | None = None,
+          fix: str | None = None) -> InputError:
     return InputError([Problem(code, message, loc, found=found, expected=expected, fix=fix)])
 
 
@@ -114,12 +123,12 @@ def read_csv(raw: bytes, file: str, sheet: str | None = None) -> Table:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         at = exc.start + (3 if bom else 0)  # the decoder counts from after the byte order mark
-        row = raw.count(b"\n", 0, at)
+        bad_row = raw.count(b"\n", 0, at)
         line_start = raw.rfind(b"\n", 0, at) + 1
         col = raw.count(b",", line_start, at)
         lead = "starts with a UTF-8 byte order mark but " if bom else ""
         raise _fail("spreadsheet.encoding", f"{file} {lead}is not valid UTF-8 (byte {raw[at]:#04x}; "
-                    "Latin-1 or Windows-1252 text?)", where(file, sheet, row, col),
+                    "Latin-1 or Windows-1252 text?)", where(file, sheet, bad_row, col),
                     found=f"the byte {raw[at]:#04x}", expected="UTF-8 text", fix=save_as) from None
     first = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
     if len(first) <= 1 and first:
@@ -129,7 +138,7 @@ def read_csv(raw: bytes, file: str, sheet: str | None = None) -> Table:
                             found=f"{word} between the headings", expected="commas between columns (`;` separates "
                             "the items of a list inside a cell)",
                             fix="export again with comma as the field separator, or save as .xlsx or .ods")
-    rows = []
+    rows: list[list[CellValue]] = []
     try:
         for row in csv.reader(io.StringIO(text, newline="")):
             rows.append([csv_unguard(cell) for cell in row])
@@ -141,7 +150,7 @@ def read_csv(raw: bytes, file: str, sheet: str | None = None) -> Table:
     return Table(file, sheet, rows)
 
 
-def _too_many_rows(file, sheet, count) -> InputError:
+def _too_many_rows(file: str, sheet: str | None, count: str) -> InputError:
     return _fail("spreadsheet.too-many-rows", f"{'sheet ' + sheet if sheet else file} has {count} rows",
                  where(file, sheet), found=f"{count} rows", expected=f"at most {MAX_ROWS:,} rows of cards",
                  fix="delete the empty rows below the cards (select them, Delete Rows), or split the cards "
@@ -201,7 +210,7 @@ def _ods_tabs(raw: bytes) -> bytes:
     return out.getvalue()
 
 
-def _verify_members(archive: zipfile.ZipFile, infos) -> None:
+def _verify_members(archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo]) -> None:
     """Inflate every part once, in chunks, before calamine sees the file. Python's zipfile stops
     at the size a part declares and checks its CRC, so a part that lies about its size (a zip
     bomb whose directory was checked above) is refused here instead of inflating in full."""
@@ -213,7 +222,7 @@ def _verify_members(archive: zipfile.ZipFile, infos) -> None:
                 pass
 
 
-def _check_zip(infos, file: str, kind: str) -> None:
+def _check_zip(infos: list[zipfile.ZipInfo], file: str, kind: str) -> None:
     if len(infos) > MAX_MEMBERS:
         raise _fail("spreadsheet.too-large", f"{file} holds {len(infos):,} files", where(file),
                     expected=f"at most {MAX_MEMBERS:,}")
@@ -247,22 +256,23 @@ def _unescape(raw: bytes) -> str:
     return html.unescape(raw.decode("utf-8", "replace"))
 
 
-def _prescan_xlsx(archive: zipfile.ZipFile, file: str) -> dict:
-    """Per sheet name: cells holding formula errors or formulas without a computed value."""
+def _prescan_xlsx(archive: zipfile.ZipFile, file: str) -> dict[str | None, SheetMarks]:
+    """Per sheet name: cells holding formula errors or formulas without a computed value (its merged
+    cells calamine reads itself)."""
     workbook = archive.read("xl/workbook.xml")
     try:
         rels = archive.read("xl/_rels/workbook.xml.rels")
     except KeyError:
         rels = b""
-    targets = {}
+    targets: dict[bytes, str] = {}
     for m in _REL.finditer(rels):
-        rid, target = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
-        target = _unescape(target)
+        rid, raw_target = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        target = _unescape(raw_target)
         targets[rid] = target.lstrip("/") if target.startswith("/") else "xl/" + target
-    out = {}
+    out: dict[str | None, SheetMarks] = {}
     for m in _SHEET.finditer(workbook):
-        name, rid = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(4), m.group(3))
-        name = _unescape(name)
+        raw_name, rid = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(4), m.group(3))
+        name = _unescape(raw_name)
         member = targets.get(rid)
         if member is None or member not in archive.NameToInfo:
             continue
@@ -274,7 +284,7 @@ def _prescan_xlsx(archive: zipfile.ZipFile, file: str) -> dict:
         data = archive.read(member)
         if not dim and data.count(b"<row ") > MAX_ROWS + 1:
             raise _too_many_rows(file, name, f"{data.count(b'<row '):,}")
-        errors = {}
+        errors: dict[Place, str] = {}
         if b't="e"' in data or b"<f" in data:  # only then is every cell looked at
             for cm in _CELL.finditer(data):
                 attrs, inner = cm.group(1), cm.group(2) or b""
@@ -286,7 +296,7 @@ def _prescan_xlsx(archive: zipfile.ZipFile, file: str) -> dict:
                     errors[_parse_cell(ref.group(1).decode())] = value.group(1).decode("utf-8", "replace") if value else "#ERROR"
                 elif b"<f" in inner and value is None:
                     errors[_parse_cell(ref.group(1).decode())] = ""  # a formula never computed (no cached value)
-        out[name] = errors
+        out[name] = {"merged": [], "errors": errors}
     return out
 
 
@@ -294,9 +304,10 @@ _ODS_TABLE = re.compile(rb'<table:table\b[^>]*?table:name="([^"]*)"')
 _ODS_REPEATED_ROW = re.compile(rb'<table:table-row\b[^>]*?table:number-rows-repeated="(\d+)"[^>]*?(?:/>|>(.*?)</table:table-row>)', re.S)
 
 
-def _prescan_ods(archive: zipfile.ZipFile, file: str) -> dict:
+def _prescan_ods(archive: zipfile.ZipFile, file: str) -> dict[str | None, SheetMarks]:
     data = archive.read("content.xml")
-    starts = [(m.start(), _unescape(m.group(1))) for m in _ODS_TABLE.finditer(data)] or [(0, None)]
+    starts: list[tuple[int, str | None]] = [(m.start(), _unescape(m.group(1))) for m in _ODS_TABLE.finditer(data)]
+    starts = starts or [(0, None)]
     for (start, name), (end, _) in zip(starts, starts[1:] + [(len(data), None)]):
         part = data[start:end]  # one sheet: its rows, repeated rows with values counted as many
         rows = part.count(b"<table:table-row")
@@ -311,7 +322,7 @@ def _prescan_ods(archive: zipfile.ZipFile, file: str) -> dict:
     return {}
 
 
-def _calamine_tables(raw: bytes, file: str, kind: str, prescan: dict) -> list[Table]:
+def _calamine_tables(raw: bytes, file: str, kind: str, prescan: dict[str | None, SheetMarks]) -> list[Table]:
     # deferred: calamine loads only when a spreadsheet is read
     import python_calamine as calamine
 
@@ -328,12 +339,11 @@ def _calamine_tables(raw: bytes, file: str, kind: str, prescan: dict) -> list[Ta
             if sheet.width > MAX_COLUMNS:
                 raise _fail("spreadsheet.too-large", f"sheet {meta.name} has {sheet.width:,} columns", where(file, meta.name),
                             expected=f"at most {MAX_COLUMNS}", fix="delete the empty columns right of the cards")
-            rows = sheet.to_python(skip_empty_area=True) if sheet.height else []
-            if kind == "xlsx":
-                errors, merged = prescan.get(meta.name, {}), list(sheet.merged_cell_ranges or [])
-            else:
-                info = prescan.get(meta.name, {})
-                errors, merged = info.get("errors", {}), info.get("merged", [])
+            rows: list[list[CellValue]] = sheet.to_python(skip_empty_area=True) if sheet.height else []
+            marks = prescan.get(meta.name)
+            errors = marks["errors"] if marks else {}
+            merged = (list(sheet.merged_cell_ranges or []) if kind == "xlsx"  # calamine reads an xlsx's merges
+                      else marks["merged"] if marks else [])
             tables.append(Table(file, meta.name, rows, start[0], start[1], merged, errors))
         return tables
     except InputError:

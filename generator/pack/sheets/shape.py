@@ -14,13 +14,20 @@ class Shape:
     `numbered`: a list of `child` records, one numbered group of columns per entry."""
 
     leaf: str | None = None
-    keys: tuple | None = None
+    keys: tuple[str, ...] | None = None
     mapping: bool = False
     child: "Shape | None" = None
-    record: tuple = ()  # ((name, Shape), ...)
+    record: tuple[tuple[str, Shape], ...] = ()  # ((name, Shape), ...)
     numbered: bool = False
 
-    def part(self, name: str):
+    @property
+    def item(self) -> Shape:
+        """The shape of a mapping's values or of a numbered list's entries (`child`, which those have)."""
+        if self.child is None:
+            raise ValueError(f"{self} has no child shape")
+        return self.child
+
+    def part(self, name: str) -> Shape | None:
         for key, shape in self.record:
             if key == name:
                 return shape

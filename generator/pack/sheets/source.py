@@ -9,19 +9,28 @@ same models, checks and did-you-mean on it and every problem names the cell.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeAlias
 
+from generator.core.yamlio import PathT
 from generator.core.errors import InputError, Problem, ProblemList, SheetLocation, did_you_mean, short_list
-from generator.pack.model import ID_PATTERN, Card, GameSpec, kebab
+from generator.pack.model import ID_PATTERN, Card, FieldSpec, GameSpec, kebab
 from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.sheets.columns import (ALIASES, CellProblem, ColumnError, resolve, from_cell, is_empty,
                                       stat_alias, type_shapes)
-from generator.pack.sheets.read import Table, cell_name, column_letter, read_tables, where
+from generator.pack.sheets.read import CellValue, Table, cell_name, column_letter, read_tables, where
+from generator.pack.sheets.shape import Shape
 
 _ID = re.compile(ID_PATTERN)
+# a place in a sheet: (sheet, 0-based row, 0-based column or None for the whole row, the column's heading)
+Place: TypeAlias = tuple[str | None, int, int | None, str | None]
+# a card as its row reads, shaped like a cards YAML file's entry: what each key holds is the card model's to check
+CardDoc: TypeAlias = dict[str | int, Any]
+Resolved: TypeAlias = tuple[PathT, Shape, FieldSpec | None]  # a column's path, leaf shape and field
 
 
-def make_location(file: str, place: tuple) -> SheetLocation:
+def make_location(file: str, place: Place) -> SheetLocation:
     """A location from a stored place (sheet, 0-based row, 0-based column or None, heading):
     places are kept as plain tuples and made into locations only when one is asked for."""
     sheet, row, col, header = place
@@ -35,11 +44,11 @@ class SheetDocument:
 
     def __init__(self, file: str):
         self.file = file
-        self.data: dict = {"cards": []}
-        self.positions: dict = {}
-        self.key_positions: dict = {}
+        self.data: dict[str, list[CardDoc]] = {"cards": []}
+        self.positions: dict[PathT, Place] = {}
+        self.key_positions: dict[PathT, Place] = {}
 
-    def at(self, path: tuple = (), key: bool = False) -> SheetLocation:
+    def at(self, path: PathT = (), key: bool = False) -> SheetLocation:
         path = tuple(path)
         if key and path in self.key_positions:
             return make_location(self.file, self.key_positions[path])
@@ -67,7 +76,7 @@ def load_sheet_documents(paths: list[tuple[Path, str]], spec: GameSpec, known: d
     """Read the spreadsheet files (path, name shown in messages); `known` are the cards already
     read from YAML, for card references given by name. Problems go to `problems`."""
     reader = _Reader(spec, problems)
-    docs = []
+    docs: list[SheetDocument] = []
     for path, file in paths:
         try:
             tables = read_tables(path, file)
@@ -86,7 +95,7 @@ def load_sheet_documents(paths: list[tuple[Path, str]], spec: GameSpec, known: d
     return docs
 
 
-def _no_cards(file: str, tables: list, problems: ProblemList) -> None:
+def _no_cards(file: str, tables: list[Table], problems: ProblemList) -> None:
     """A spreadsheet file with no card in it: empty, or its headings alone."""
     headings = any(t.rows and not all(is_empty(v) for v in t.rows[0]) for t in tables)
     what = "only a header row" if headings else "nothing in it"
@@ -103,12 +112,13 @@ class _Reader:
         self.spec = spec
         self.problems = problems
         self.shapes = {t: type_shapes(spec, t) for t in spec.card_types}
-        self.refs: list = []  # (card dict, key path, value, location) of card references
+        self.refs: list[tuple[CardDoc, PathT, SheetLocation]] = []  # (card, key path, location) of card references
         self.names: dict[str, list[str]] = {}  # card name (case-folded) -> ids, from the sheets
         self.shown: list[str] = []  # the names as written, for did-you-mean
-        self.cache: dict = {}  # (type, column) -> resolved column, or its ColumnError
+        self.cache: dict[tuple[str, str], Resolved | ColumnError] = {}  # (type, column) -> resolved, or why not
 
-    def add(self, code, message, loc, found=None, expected=None, fix=None):
+    def add(self, code: str, message: str, loc: SheetLocation, found: str | None = None, expected: str | None = None,
+            fix: str | None = None) -> None:
         self.problems.add(Problem(code, message, loc, found=found, expected=expected, fix=fix))
 
     def table(self, doc: SheetDocument, table: Table, default: str | None) -> int:
@@ -124,10 +134,10 @@ class _Reader:
             return filled
         file, sheet, r0, c0 = table.file, table.sheet, table.row0, table.col0
 
-        def pos(r, c, header=None):  # a place in this sheet (see make_location)
+        def pos(r: int, c: int | None, header: str | None = None) -> Place:  # a place in this sheet
             return (sheet, r0 + r, None if c is None else c0 + c, header)
 
-        def loc(r, c, header=None):
+        def loc(r: int, c: int | None, header: str | None = None) -> SheetLocation:
             return make_location(file, pos(r, c, header))
 
         for (ra, ca), (rb, cb) in table.merged:
@@ -153,7 +163,7 @@ class _Reader:
         if header is None:
             return filled
         type_col = next((c for c, name in header.items() if name == "type"), None)
-        typed = []
+        typed: list[tuple[int, list[CellValue], str | None]] = []
         for r in range(1, len(rows)):
             row = rows[r]
             if all(is_empty(v) for v in row):
@@ -174,23 +184,24 @@ class _Reader:
             self.row(doc, row, r, type_id, header, pos, errors)
         return filled
 
-    def columns_fit(self, header: dict, types: set, loc) -> bool:
+    def columns_fit(self, header: dict[int, str], types: set[str | None],
+                    loc: Callable[[int, int | None, str | None], SheetLocation]) -> bool:
         """Every heading must name a field of at least one card type in the sheet."""
         ok = True
         for c, name in header.items():
             if name == "type" or not types:
                 continue
-            reasons = []
-            for type_id in sorted(types):
+            reasons: list[str] = []
+            for type_id in sorted(t for t in types if t is not None):
                 try:
                     resolve(self.shapes[type_id], stat_alias(self.spec, type_id, name) or name)
                     break
                 except ColumnError as exc:
                     reasons.append(str(exc))
             else:
-                names = sorted({n for t in types for n in self.candidates(t)})
+                names = sorted({n for t in types if t is not None for n in self.candidates(t)})
                 guess = did_you_mean(name, names)
-                kinds = ", ".join(f"`{t}`" for t in sorted(types))
+                kinds = ", ".join(f"`{t}`" for t in sorted(t for t in types if t is not None))
                 self.add("schema.unknown-key", f'the column "{name}" is not a field of {kinds} cards'
                          + (f" ({reasons[0]})" if "is not a field" not in reasons[0] else ""),
                          loc(0, c, name), found=name, expected=f"one of: {short_list(names, 12)}",
@@ -198,7 +209,8 @@ class _Reader:
                 ok = False
         return ok
 
-    def header(self, cells: list, rows: list, loc) -> dict[int, str] | None:
+    def header(self, cells: list[CellValue], rows: list[list[CellValue]],
+               loc: Callable[..., SheetLocation]) -> dict[int, str] | None:
         out: dict[int, str] = {}
         seen: dict[str, int] = {}
         ok = True
@@ -222,17 +234,18 @@ class _Reader:
             out[c] = name
         return out if ok else None
 
-    def row(self, doc: SheetDocument, row: list, r: int, type_id: str, header: dict, pos, errors: set) -> None:
+    def row(self, doc: SheetDocument, row: list[CellValue], r: int, type_id: str, header: dict[int, str],
+            pos: Callable[..., Place], errors: set[tuple[int, int]]) -> None:
         i = len(doc.data["cards"])
-        base = ("cards", i)
-        card: dict = {"type": type_id}
+        base: PathT = ("cards", i)
+        card: CardDoc = {"type": type_id}
         doc.data["cards"].append(card)
         doc.positions[base] = pos(r, None)
         shapes = self.shapes.get(type_id)
         if shapes is None:
             return  # the loader reports the unknown type, at the type cell
-        numbered: set = set()
-        cells = []
+        numbered: set[str | int] = set()
+        cells: list[tuple[PathT, Place]] = []
         width = len(row)
         for c, name in header.items():
             value = row[c] if c < width else None
@@ -253,7 +266,7 @@ class _Reader:
                          fix=f"did you mean `{guess}`?" if guess else "rename the column, or leave it empty for this card")
                 continue
             try:
-                value = from_cell(value, shape, wants_pair=fspec is not None and FIELD_KINDS[fspec.type].sheet_pair)
+                read = from_cell(value, shape, wants_pair=fspec is not None and FIELD_KINDS[fspec.type].sheet_pair)
             except CellProblem as exc:
                 self.add(exc.code, f"{exc}", make_location(doc.file, cell_loc), found=exc.found,
                          expected=exc.expected, fix=exc.fix)
@@ -267,10 +280,10 @@ class _Reader:
                          fix="leave one of the two cells empty")
                 continue
             cells.append((path, cell_loc))
-            _put(card, path, value)
+            _put(card, path, read)
             if len(path) > 1 and isinstance(path[1], int):
                 numbered.add(path[0])
-        remap = {}
+        remap: dict[tuple[str | int, str | int], int] = {}
         for key in numbered:
             items = sorted(card[key].items())
             card[key] = [v for _, v in items]
@@ -286,14 +299,14 @@ class _Reader:
             self.names.setdefault(card["name"].strip().casefold(), []).append(card["id"])
             self.shown.append(card["name"].strip())
 
-    def resolved(self, type_id: str, name: str):
+    def resolved(self, type_id: str, name: str) -> Resolved:
         """(path, leaf shape, field spec) of a column for a card type, worked out once."""
         key = (type_id, name)
         hit = self.cache.get(key)
         if hit is None:
             try:
                 path, shape = resolve(self.shapes[type_id], stat_alias(self.spec, type_id, name) or name)
-                hit = (path, shape, self.spec.card_types[type_id].fields.get(path[0]))
+                hit = (path, shape, self.spec.card_types[type_id].fields.get(str(path[0])))
             except ColumnError as exc:
                 hit = exc
             self.cache[key] = hit
@@ -302,17 +315,17 @@ class _Reader:
         return hit
 
     def candidates(self, type_id: str) -> list[str]:
-        out = []
+        out: list[str] = []
         for name, shape in self.shapes[type_id].items():
             if shape.leaf:
                 out.append(name)
                 out += [f"{name}.{p}" for p, _ in shape.record]  # `art` and `art.icon`
             elif shape.mapping:
                 keys = shape.keys or ()
-                out += [f"{name}.{k}" for k in keys] if shape.child.leaf else \
-                    [f"{name}.{k}.{p}" for k in keys for p, _ in shape.child.record]
+                out += [f"{name}.{k}" for k in keys] if shape.item.leaf else \
+                    [f"{name}.{k}.{p}" for k in keys for p, _ in shape.item.record]
             elif shape.numbered:
-                out += [f"{name}.1.{p}" for p, _ in shape.child.record]
+                out += [f"{name}.1.{p}" for p, _ in shape.item.record]
             else:
                 out += [f"{name}.{p}" for p, _ in shape.record]
         return out
@@ -321,12 +334,13 @@ class _Reader:
         """Card references may name a card instead of giving its id (`Stages Deck`)."""
         names = {k: list(v) for k, v in self.names.items()}
         ids = set(known) | {i for v in names.values() for i in v}
-        for card in known.values():
-            names.setdefault(card.name.strip().casefold(), []).append(card.id)
+        for known_card in known.values():
+            names.setdefault(known_card.name.strip().casefold(), []).append(known_card.id)
         for card, path, cell_loc in self.refs:
             value = _get(card, path)
             items = value if isinstance(value, list) else [value]
-            out, dropped = [], False
+            out: list[object] = []
+            dropped = False
             for item in items:
                 if not isinstance(item, str) or item in ids:
                     out.append(item)
@@ -355,7 +369,7 @@ class _Reader:
                 _set(card, path, out[0])
 
 
-def _fits(card: dict, path: tuple) -> bool:
+def _fits(card: CardDoc, path: PathT) -> bool:
     """Whether a value can go at `path`: no value that is not a mapping is in the way, and none
     is there already (a column giving a whole value beside columns giving its parts)."""
     node = card
@@ -366,26 +380,26 @@ def _fits(card: dict, path: tuple) -> bool:
     return not isinstance(node.get(path[-1]), dict)
 
 
-def _put(card: dict, path: tuple, value) -> None:
+def _put(card: CardDoc, path: PathT, value: object) -> None:
     node = card
     for part in path[:-1]:
         node = node.setdefault(part, {})
     node[path[-1]] = value
 
 
-def _get(card: dict, path: tuple):
+def _get(card: CardDoc, path: PathT) -> Any:  # the value at a path of a card's document
     node = card
     for part in path:
         node = node[part]
     return node
 
 
-def _parent(card: dict, path: tuple):
+def _parent(card: CardDoc, path: PathT) -> CardDoc:
     node = card
     for part in path[:-1]:
         node = node[part]
     return node
 
 
-def _set(card: dict, path: tuple, value) -> None:
+def _set(card: CardDoc, path: PathT, value: object) -> None:
     _parent(card, path)[path[-1]] = value

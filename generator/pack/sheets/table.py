@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeAlias
+
+Cell: TypeAlias = str | int | float | bool | None  # what one cell of an export holds
 
 
 @dataclass
 class SheetData:
     title: str
     columns: list[str]
-    rows: list[list]
-    choices: dict = field(default_factory=dict)  # column -> allowed values (drop-down lists)
-    text_columns: set = field(default_factory=set)  # columns to format as text
+    rows: Sequence[Sequence[Cell]]  # read only: a list of any kind of cells fits
+    choices: dict[str, list[str]] = field(default_factory=dict)  # column -> allowed values (drop-down lists)
+    text_columns: set[str] = field(default_factory=set)  # columns to format as text
 
 
 def column_width(sheet: SheetData, i: int) -> float:

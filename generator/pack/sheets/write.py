@@ -21,6 +21,7 @@ import time
 import zipfile
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.extras import install_line
@@ -36,10 +37,10 @@ _BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
 ALWAYS = ("id", "name", "type", "set", "points", "copies", "text", "flavour")
 
 
-def card_values(card: Card, spec: GameSpec) -> dict:
+def card_values(card: Card, spec: GameSpec) -> dict[str, object]:
     """A card's top-level values as the columns want them, defaults left out."""
     type_spec = spec.card_types[card.type]
-    values = {"id": card.id, "name": card.name, "type": card.type, "set": card.set, "points": card.points,
+    values: dict[str, object] = {"id": card.id, "name": card.name, "type": card.type, "set": card.set, "points": card.points,
               "copies": card.copies if card.copies != type_spec.kit_copies else None,
               "text": card.text, "flavour": card.flavour, "art": _art_cells(card),
               "audit_note": card.fields.get("audit_note")}
@@ -50,7 +51,7 @@ def card_values(card: Card, spec: GameSpec) -> dict:
     return values
 
 
-def _art_cells(card: Card):
+def _art_cells(card: Card) -> str | dict[str, Any] | None:
     """A card's art as the `art` columns hold it: its path, or its parts; what a sheet has no
     columns for (a background, a frame, a scale, a mirror image) must come from an art style."""
     art = card.art
@@ -80,12 +81,12 @@ def _order(spec: GameSpec, type_id: str, used: list[str]) -> list[str]:
             offered += FIELD_KINDS[fspec.type].sheet_offered(name, spec)
     columns = list(dict.fromkeys(offered + used))
 
-    def key(column: str):
+    def key(column: str) -> tuple[int, tuple[int, ...]]:
         parts = column.split(".")
         head = parts[0]
         shape = shapes.get(head)
         rank = top.index(head) if head in top else len(top)
-        sub: tuple = ()
+        sub: tuple[int, ...] = ()
         if shape is not None and len(parts) > 1:
             if shape.mapping and shape.keys:
                 sub = (shape.keys.index(parts[1]) if parts[1] in shape.keys else 99,)
@@ -106,15 +107,15 @@ def _order(spec: GameSpec, type_id: str, used: list[str]) -> list[str]:
 
 def sheets_for(pack: Pack) -> list[SheetData]:
     spec = pack.spec
-    out = []
-    titles: set = set()
+    out: list[SheetData] = []
+    titles: set[str] = set()
     ordered = sorted(pack.cards.values(), key=lambda c: c.order)
-    first = {}
+    first: dict[str, int] = {}
     for card in ordered:
         first.setdefault(card.type, card.order)
     # sheets in the order the pack's files hold the types; a type without cards gets an empty
     # sheet (its header row) at the end, so a designer can start filling it in
-    for type_id in sorted(first, key=first.get) + [t for t in spec.card_types if t not in first]:
+    for type_id in sorted(first, key=lambda t: first[t]) + [t for t in spec.card_types if t not in first]:
         type_spec = spec.card_types[type_id]
         cards = [c for c in ordered if c.type == type_id]
         _check_cells(cards)
@@ -124,11 +125,12 @@ def sheets_for(pack: Pack) -> list[SheetData]:
         columns = _order(spec, type_id, used)
         rows = [[row.get(col) for col in columns] for row in flat]
         choices = {"set": sorted(spec.sets), "type": list(spec.card_types)}
-        text_columns = set()
+        text_columns: set[str] = set()
         for name, fspec in type_spec.fields.items():
             kind = FIELD_KINDS[fspec.type]
-            if kind.sheet_choices(fspec) is not None:
-                choices[name] = kind.sheet_choices(fspec)
+            offered = kind.sheet_choices(fspec)
+            if offered is not None:
+                choices[name] = offered
             if kind.sheet_text:
                 text_columns.add(name)
         title = _sheet_title(type_spec.name, titles)
@@ -141,11 +143,12 @@ _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 def _check_cells(cards: list[Card]) -> None:
     """Spreadsheet files are XML: control characters (other than tab and line breaks) cannot be stored."""
-    problems = []
+    problems: list[Problem] = []
     for card in cards:
         for key, value in (("name", card.name), ("text", card.text), ("flavour", card.flavour), *card.fields.items()):
-            if isinstance(value, str) and _ILLEGAL.search(value):
-                char = _ILLEGAL.search(value).group(0)
+            found = _ILLEGAL.search(value) if isinstance(value, str) else None
+            if found:
+                char = found.group(0)
                 problems.append(Problem("spreadsheet.value", f"card `{card.id}` has the control character "
                                         f"U+{ord(char):04X} in `{key}`, which a spreadsheet cannot hold",
                                         card.location, found=f"U+{ord(char):04X}", expected="printable text",
@@ -154,7 +157,7 @@ def _check_cells(cards: list[Card]) -> None:
         raise InputError(problems)
 
 
-def _sheet_title(name: str, taken: set) -> str:
+def _sheet_title(name: str, taken: set[str]) -> str:
     title = _BAD_SHEET_CHARS.sub(" ", name).strip()[:31] or "Cards"
     base, n = title, 2
     while title.lower() in taken:

@@ -55,6 +55,7 @@ def relative_luminance(rgb: tuple[float, float, float]) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+@functools.lru_cache(maxsize=1024)  # the layout checks ask it of every text of every card: a few dozen colours
 def contrast_ratio(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
     """WCAG 2 contrast ratio of two sRGB colours, 1 (none) to 21 (black on white)."""
     la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)

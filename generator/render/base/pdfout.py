@@ -9,9 +9,9 @@ import zlib
 from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfdoc import PDFStream
-from reportlab.pdfgen import canvas as rl_canvas
 
 from generator.render.base.fonts import register_fonts
+from generator.render.base.recording import RecordingCanvas
 
 MM = mm  # points per millimetre
 
@@ -42,11 +42,12 @@ class _Flated:
 _FLATED = _Flated()
 
 
-class FlatCanvas(rl_canvas.Canvas):
+class FlatCanvas(RecordingCanvas):
     """A canvas that compresses each page's stream as the page closes. ReportLab keeps every
     page's drawing commands as text until `save()` and compresses them there; a 50,000-card
     deck held some 400 MB of them. The stream is compressed by the same zlib call with the same
-    input, and written under the same dictionary, so the file's bytes do not change."""
+    input, and written under the same dictionary, so the file's bytes do not change. What it
+    draws can be recorded as it is drawn (render/base/recording.py, for the layout checks)."""
 
     def showPage(self):
         super().showPage()
@@ -59,18 +60,7 @@ class FlatCanvas(rl_canvas.Canvas):
             page.Contents, page.stream = stream, None
 
 
-    def page_drawing(self) -> tuple:
-        """What the page drawn so far shows: its size and drawing commands (forms, images and
-        fonts by name, so two pages alike in these look alike in one document)."""
-        return tuple(self._pagesize), "\n".join(self._code)
-
-    def discard_page(self) -> None:
-        """Start the next page without keeping this one (render/cards/ink.py: a page drawn
-        like one already kept is not measured again)."""
-        self._startPage()
-
-
-def new_canvas(target, page_size_pt: tuple[float, float], title: str, subject: str = "") -> rl_canvas.Canvas:
+def new_canvas(target, page_size_pt: tuple[float, float], title: str, subject: str = "") -> FlatCanvas:
     """A canvas whose bytes depend only on what is drawn: invariant mode, no timestamps
     unless SOURCE_DATE_EPOCH asks for one, fonts registered and embedded."""
     register_fonts()

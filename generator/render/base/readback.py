@@ -16,12 +16,16 @@ import ctypes
 from dataclasses import dataclass
 from pathlib import Path
 
-import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_c
-
 from generator.render.base.colors import MIN_CONTRAST, contrast_ratio
 
 RGB = tuple[float, float, float]
+
+
+def _raw():
+    """PDFium's C functions, loaded when a page is first read: pdfium is slow to load, and a
+    build of cards alone reads nothing back."""
+    import pypdfium2.raw as pdfium_c  # deferred for start-up time
+    return pdfium_c
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,7 @@ class TextOnPaint:
 
 
 def fill_color(raw) -> RGB | None:
+    pdfium_c = _raw()
     r, g, b, a = (ctypes.c_uint() for _ in range(4))
     if not pdfium_c.FPDFPageObj_GetFillColor(raw, r, g, b, a) or a.value < 255:
         return None
@@ -42,6 +47,7 @@ def fill_color(raw) -> RGB | None:
 
 def _polygons(segments, m=None) -> list[list[tuple[float, float]]]:
     """Path segments as polygons (a new one at every move), through the matrix `m` if given."""
+    pdfium_c = _raw()
     polys: list = []
     current: list = []
     for seg in segments:
@@ -60,6 +66,7 @@ def _polygons(segments, m=None) -> list[list[tuple[float, float]]]:
 
 def _outline(obj) -> list[list[tuple[float, float]]]:
     """The path's subpaths as polygons in page points."""
+    pdfium_c = _raw()
     m = pdfium_c.FS_MATRIX()
     pdfium_c.FPDFPageObj_GetMatrix(obj.raw, m)
     return _polygons((pdfium_c.FPDFPath_GetPathSegment(obj.raw, i)
@@ -69,6 +76,7 @@ def _outline(obj) -> list[list[tuple[float, float]]]:
 def _clips(obj) -> list[list[list[tuple[float, float]]]]:
     """The object's clipping paths (PDFium gives them in page points); a point is painted only
     inside every one of them."""
+    pdfium_c = _raw()
     clip = pdfium_c.FPDFPageObj_GetClipPath(obj.raw)
     if not clip:
         return []
@@ -91,6 +99,7 @@ def _inside(polys, x: float, y: float) -> bool:
 
 def text_on_paint(page) -> list[TextOnPaint]:
     """Every visible text object of a page and the flat colour under its middle."""
+    pdfium_c = _raw()
     paints: list = []  # (bounds, outline or None for a plain box, colour or None, clipping paths)
     out = []
     for obj in page.get_objects(max_depth=1):
@@ -125,6 +134,7 @@ def text_on_paint(page) -> list[TextOnPaint]:
 def low_contrast_text(pdf_path: Path) -> list[tuple[int, TextOnPaint]]:
     """(page number, text) for every text of a PDF below MIN_CONTRAST against its paint, with
     the words it shows."""
+    import pypdfium2 as pdfium  # deferred for start-up time
     doc = pdfium.PdfDocument(str(pdf_path))
     out = []
     try:

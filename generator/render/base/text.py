@@ -19,12 +19,21 @@ import pyphen
 from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
 
 from generator.render.base.colors import hex_color
+from generator.render.base.drawn import flat_color
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR, register_fonts
 from generator.render.base.icons import known_icons
 from generator.render.base.scripts import ARABIC, has_rtl, rtl_text, shape_arabic, visual_words
 
 ICON_SCALE = 0.95  # icon height relative to the font size
 KEYWORD_COLOR = "#7a1f1f"
+
+
+def hyphenation_language(lang: str) -> str:
+    """The pyphen dictionary of a pack's language (game.yaml `language:`, or the language it was
+    loaded in): `en` is British English, as the shipped packs are written; `de` German."""
+    if lang == "en":
+        return "en_GB"
+    return pyphen.language_fallback(lang.replace("-", "_")) or lang
 
 
 class FitError(Exception):
@@ -436,10 +445,12 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
         spare = valign_height - layout.height
         y -= spare / 2 if valign == "middle" else spare
     base_color = hex_color(color)
-    # Every string is placed with setTextOrigin, so ReportLab's textOut measuring each one to
-    # move its cursor is wasted: _textOut writes the same operators without measuring.
-    text = canvas.beginText()
-    current_font = current_color = None
+    # Every string is placed with setTextOrigin (the cursor textOut moves is not used); one text
+    # object for the whole layout. While the layout checks record the drawing (render/base/
+    # drawn.py), each string is noted here as it is placed, with its font, size and colour.
+    ink = getattr(canvas, "ink", None)
+    text = canvas.beginText(noted=False) if ink is not None else canvas.beginText()
+    current_font = current_color = current_flat = None
     icon_calls = []
     for line in layout.lines:
         baseline = y - ascent
@@ -463,18 +474,27 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
                 continue
             if pending:
                 text.setTextOrigin(x + offset + pending_x, baseline)
-                text._textOut(pending)
+                text.textOut(pending)
+                if ink is not None:
+                    ink.text_at(current_font, size, pending, x + offset + pending_x, baseline, current_flat)
             if run.font != current_font:
                 text.setFont(run.font, size)
                 current_font = run.font
             if col != current_color:
-                text.setFillColor(hex_color(col) if col != color else base_color)
+                fill = hex_color(col) if col != color else base_color
+                text.setFillColor(fill)
                 current_color = col
+                if ink is not None:
+                    current_flat = flat_color(fill)
             pending, pending_x, pending_end = run.value, run.x, run.x + run.width
         if pending:
             text.setTextOrigin(x + offset + pending_x, baseline)
-            text._textOut(pending)
+            text.textOut(pending)
+            if ink is not None:
+                ink.text_at(current_font, size, pending, x + offset + pending_x, baseline, current_flat)
         y -= layout.leading + (size * 0.35 if line.paragraph_end else 0.0)
+    if ink is not None and current_color is not None:
+        ink.fill = current_flat  # a colour set inside the text outlives it, as in the PDF
     canvas.drawText(text)
     for name, ix, iy, isize in icon_calls:
         icons.draw(name, ix, iy, isize)

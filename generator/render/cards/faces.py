@@ -1,6 +1,8 @@
 """Drawing card faces and backs from layouts. A CardPainter serves one PDF document:
 frames, backs and icons become PDF forms the first time they are needed, text fitting
-is cached, and images are read once."""
+is cached, and images are read once. When the layout checks ask (`CardShared.ink`, an
+InkLog), the first drawing of each side records what each of its elements puts on paper
+(render/base/drawn.py), so the checks read the drawing the sheets print."""
 
 from __future__ import annotations
 
@@ -16,13 +18,15 @@ from generator.core.resources import TEMPLATES
 from generator.core.yamlio import display_path
 from generator.pack.load import pack_font_paths
 from generator.pack.model import Card, Pack
+from generator.pack.translations.table import words_for
 from generator.render.base.art import ArtLibrary
+from generator.render.base.drawn import Recorder
 from generator.render.base.colors import hex_color
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR, register_pack_fonts
 from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.layout import Element, Layout, LayoutSet, run_within_budget
 from generator.render.base.pack_icons import pack_icons
-from generator.render.base.text import TextFitter
+from generator.render.base.text import TextFitter, hyphenation_language
 from generator.render.cards.elements import ELEMENTS
 from generator.render.cards.elements.box import MAX_BLEED_MM
 from generator.render.cards.fit import check_inside, layout_fits, wrong_size
@@ -65,8 +69,10 @@ class CardShared:
         self.fonts = self._pack_fonts(pack)  # style -> registered name of the pack's own TTF
         self.art = ArtLibrary(Path(pack.root), pack.spec.art_styles)
         self.custom_icons = pack_icons(pack, self.art)
-        self.fitter = TextFitter(names, fonts=self.fonts, icons=known_icons() + sorted(self.custom_icons))
+        self.fitter = TextFitter(names, hyphenation_language(pack.spec.language), fonts=self.fonts,
+                                 icons=known_icons() + sorted(self.custom_icons))
         self.notes: set[str] = set()  # things changed on the way to print, told after the build
+        self.ink = None  # an InkLog (render/cards/ink.py) while the layout checks record the drawing
         self.base_context = {
             "pack": {"id": pack.spec.id, "name": pack.spec.name, "version": pack.spec.version,
                      "emblem": pack.spec.emblem, "back_pattern": pack.spec.back_pattern},
@@ -74,6 +80,7 @@ class CardShared:
             "keywords": {k: v for k, v in pack.spec.keywords.items()},
         }
         self.base_context.update(reference_card_context(pack))
+        self.base_context.update(words_for(pack.translation))  # _('Hero'), pgettext('piece_type', ...)
 
     @staticmethod
     def _pack_fonts(pack: Pack) -> dict:
@@ -112,14 +119,16 @@ class CardPainter:
         self.shared = shared
         self.icons = IconSheet(canvas, shared.custom_icons)
         self.forms: set = set()
+        self.form_elements: dict = {}  # form name -> its elements' records, made as it was defined
+        self.recording: list | None = None  # the face being recorded: [(element, drawn, Recorder)]
         self.width_mm, self.height_mm = shared.pack.card_size_mm()
 
     # ---- public ---------------------------------------------------------------------
-    def draw_face(self, face: CardFace, x: float, y: float) -> None:
+    def draw_face(self, face: CardFace, x: float, y: float, tick: bool = True) -> None:
         """Draw a face with its trim's bottom-left corner at (x, y) points; all its templates
         together run within one time budget."""
         run_within_budget(lambda: self._draw_face(face, x, y))
-        if not face.back:
+        if tick and not face.back:
             progress.tick()  # one card more of the part being made (core/progress.py)
 
     def _draw_face(self, face: CardFace, x: float, y: float) -> None:
@@ -132,6 +141,13 @@ class CardPainter:
             if face.card is not None:
                 raise wrong_size(layout, face.type_id, card_mm, face.back, display_path(shared.pack.root))
             self._draw_scaled(face, layout, ctx, x, y, card_mm)  # the reference card: sized to the pack
+        elif shared.ink is not None and shared.ink.wants(face):
+            self.recording = []
+            try:
+                self._draw_layout(face, layout, ctx, x, y)
+                shared.ink.drawn(face, layout, card_mm, self.recording)
+            finally:
+                self.recording = None
         else:
             self._draw_layout(face, layout, ctx, x, y)
         self._marker(face, x, y)
@@ -145,6 +161,9 @@ class CardPainter:
         if layout.frame:
             form = self._form(f"frame-{layout.name}-{face.set_id}{tag}", layout.frame, layout, ctx)
             self._place_form(form, x, y)
+        if self.recording is not None:
+            self.recording.extend(self._recorded(element, layout, ctx, x, y) for element in layout.elements)
+            return
         for element in layout.elements:
             self._draw_element(element, layout, ctx, x, y)
 
@@ -173,11 +192,29 @@ class CardPainter:
             c = self.canvas
             b = MAX_BLEED_MM * mm
             c.beginForm(name, -b, -b, self.width_mm * mm + b, self.height_mm * mm + b)
-            for element in elements:
-                self._draw_element(element, layout, ctx, 0.0, 0.0)
+            if self.shared.ink is not None:  # the checks read each element of a frame or back from its form
+                self.form_elements[name] = [self._recorded(element, layout, ctx, 0.0, 0.0, name) for element in elements]
+            else:
+                for element in elements:
+                    self._draw_element(element, layout, ctx, 0.0, 0.0)
             c.endForm()
             self.forms.add(name)
+        if self.recording is not None:  # None: the form was made before anything recorded (not this side's)
+            self.recording.extend(self.form_elements.get(name, [None]))
         return name
+
+    def _recorded(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float, form: str | None = None) -> tuple:
+        """Draw an element while recording what it paints, in points from the card's trim corner
+        (`form`: the form it is drawn into, placed on every face that uses it)."""
+        canvas = self.canvas
+        recorder = Recorder((1.0, 0.0, 0.0, 1.0, -ox, -oy))
+        recorder.form_name = form
+        canvas.record(recorder)
+        try:
+            drawn = self._draw_element(e, layout, ctx, ox, oy)
+        finally:
+            canvas.stop_recording()
+        return (e, drawn, recorder)
 
     def _place_form(self, name: str, x: float, y: float) -> None:
         c = self.canvas
@@ -206,12 +243,13 @@ class CardPainter:
         (render/cards/ink.py). Set `width_mm`, `height_mm` to the card's size first."""
         self._draw_element(e, layout, ctx, ox, oy)
 
-    def _draw_element(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> None:
-        """Draw one element. A layout may come from a stranger: any value it computes that
-        cannot be drawn (a colour that is not one, stats that are not pairs, hexes that are
-        not numbers) is an input error at the element, naming the card, never a traceback."""
+    def _draw_element(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> bool:
+        """Draw one element (False: its `when` left it out). A layout may come from a stranger:
+        any value it computes that cannot be drawn (a colour that is not one, stats that are not
+        pairs, hexes that are not numbers) is an input error at the element, naming the card,
+        never a traceback."""
         try:
-            self._draw_element_unchecked(e, layout, ctx, ox, oy)
+            return self._draw_element_unchecked(e, layout, ctx, ox, oy)
         except InputError:
             raise
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError) as exc:
@@ -225,13 +263,14 @@ class CardPainter:
                 layout.where(e), expected="#rrggbb" if bad_colour else f"values a `{e.kind}` element can draw",
                 fix=f"check the layout file {layout.where(e).file}")]) from None
 
-    def _draw_element_unchecked(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> None:
+    def _draw_element_unchecked(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> bool:
         if e.when is not None and not layout.evaluate(e.when, ctx, e):
-            return
+            return False
         check_inside(e, layout, (self.width_mm, self.height_mm), ctx["type"]["id"], ctx.get("card"))
         left = ox + e.x * mm
         top = oy + (self.height_mm - e.y) * mm
         ELEMENTS[e.kind](self, e, layout, ctx, left, top, e.w * mm, e.h * mm, ox, oy)
+        return True
 
     def color(self, value: str) -> Color:
         """A layout's colour value, or BadColour (reported at the element)."""

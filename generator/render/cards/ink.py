@@ -1,31 +1,28 @@
-"""What each layout element of a face puts on paper, measured from the drawing itself.
+"""What each layout element of a face puts on paper, noted while the face is drawn.
 
 The checks of card layouts (generator/preflight/layout.py) must judge the ink, not the boxes
 a layout declares: an icon drawn at its own size, a number placed past its box, a text that
-renders empty. So each element of a face is drawn alone on its own page of an in-memory PDF
-(in the layout's order) and that page is read back with PDFium: the bounds of the ink
-(glyph boxes for text, object bounds for paths, images and forms), every text character's
-colour and size, and the flat fills painted so far (what lies under a text).
+renders empty. While the layout checks listen (an InkLog on the build's CardShared), the card
+painter records the first drawing of each side element by element (render/base/drawn.py):
+the bounds of the ink (glyph boxes for text, object bounds for paths, images and forms), each
+string's colour and size, and the flat fills painted (what lies under a text). Nothing is
+drawn twice and nothing is read back from a PDF: the sheets' own drawing is measured.
 
-Everything is in mm from the trim's top-left corner, y down.
+Everything here is in mm from the trim's top-left corner, y down.
 """
 
 from __future__ import annotations
 
-import ctypes
 import io
 from dataclasses import dataclass
-from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
-import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_c
 from reportlab.lib.units import mm
 
 from generator.core.errors import InputError
-from generator.render.base.layout import run_within_budget
+from generator.render.base.drawn import NOT_PAINT, Recorder, Shown, shown_strings
 from generator.render.base.pdfout import new_canvas
-from generator.render.cards.faces import MAX_BLEED_MM, CardPainter
+from generator.render.cards.faces import CardPainter
 from generator.render.cards.fit import layout_fits
 
 if TYPE_CHECKING:
@@ -36,8 +33,9 @@ Box = tuple[float, float, float, float]  # x0, y0, x1, y1 mm from the trim's top
 RGB = tuple[float, float, float]          # 0..1
 
 
-@dataclass(frozen=True)
-class TextRun:
+# Named tuples rather than frozen dataclasses: every element of every distinct face makes some
+# (made about three times faster, immutable all the same).
+class TextRun(NamedTuple):
     """Characters of one colour and size on one line."""
 
     text: str
@@ -46,8 +44,7 @@ class TextRun:
     box: Box
 
 
-@dataclass(frozen=True)
-class Paint:
+class Paint(NamedTuple):
     """Something painted over an area: a flat colour (`color`) or not flat (`color` None:
     an image, a form, a shading), in drawing order."""
 
@@ -55,13 +52,103 @@ class Paint:
     color: RGB | None
 
 
-@dataclass(frozen=True)
 class ElementInk:
-    element: Element
-    name: str               # the element's id, or its kind
-    bounds: Box | None      # the union of its ink; None: it drew nothing
-    texts: tuple[TextRun, ...]
-    paints: tuple[Paint, ...]
+    """What one element drew, worked out when first asked: `bounds`, the union of its ink (None:
+    it drew nothing); `paints`, in drawing order; `texts`, its runs of text; `text_box` and
+    `text_colors`, the union of its letters and their colours in order (which answer most
+    questions about its text without the runs). In mm from the trim's top-left, y down; the
+    `*_pt` forms are in points from the trim's bottom-left, y up, as recorded."""
+
+    __slots__ = ("element", "name", "drawn", "_objects", "_raw", "_height", "_strings", "_bounds_pt", "_text_pt",
+                 "_colors", "_texts", "_paints_pt")
+
+    def __init__(self, element: Element, name: str, drawn: bool = True, objects: list | None = None,
+                 raw: list | None = None, height_pt: float = 0.0):
+        self.element, self.name, self.drawn = element, name, drawn
+        self._objects, self._raw, self._height = objects or [], raw or [], height_pt
+        self._strings: list | None = None
+        self._bounds_pt: Box | None | bool = False
+        self._text_pt: Box | None | bool = False
+        self._colors: tuple | None = None
+        self._texts: tuple[TextRun, ...] | None = None
+        self._paints_pt: list | None = None
+
+    def mm_box(self, b: Box) -> Box:
+        """A recorded box (points, y up) in mm from the trim's top-left, y down."""
+        k, h = 1 / mm, self._height
+        return (b[0] * k, (h - b[3]) * k, b[2] * k, (h - b[1]) * k)
+
+    @property
+    def strings(self) -> list[Shown]:
+        if self._strings is None:
+            self._strings = shown_strings(self._raw) if self._raw else []
+        return self._strings
+
+    @property
+    def paints_pt(self) -> list:
+        """(box, flat RGB or None) of what it painted, in points."""
+        if self._paints_pt is None:
+            self._paints_pt = [o for o in self._objects if o[1] is not NOT_PAINT]
+        return self._paints_pt
+
+    @property
+    def text_box_pt(self) -> Box | None:
+        if self._text_pt is False:
+            self._text_pt = _union([s.box for s in self.strings])
+        return self._text_pt  # type: ignore[return-value]
+
+    @property
+    def bounds_pt(self) -> Box | None:
+        if self._bounds_pt is False:
+            boxes = [o[0] for o in self._objects]
+            if self.text_box_pt is not None:
+                boxes.append(self.text_box_pt)
+            self._bounds_pt = _union(boxes)
+        return self._bounds_pt  # type: ignore[return-value]
+
+    @property
+    def text_colors(self) -> tuple:
+        if self._colors is None:
+            colors: list = []
+            for s in self.strings:
+                if s.color not in colors:
+                    colors.append(s.color)
+            self._colors = tuple(colors)
+        return self._colors
+
+    @property
+    def bounds(self) -> Box | None:
+        return None if self.bounds_pt is None else self.mm_box(self.bounds_pt)
+
+    @property
+    def text_box(self) -> Box | None:
+        return None if self.text_box_pt is None else self.mm_box(self.text_box_pt)
+
+    @property
+    def paints(self) -> tuple[Paint, ...]:
+        return tuple(Paint(self.mm_box(b), c) for b, c in self.paints_pt)
+
+    @property
+    def texts(self) -> tuple[TextRun, ...]:
+        if self._texts is None:
+            self._texts = text_runs(self.strings, self.mm_box, self._height) if self.strings else ()
+        return self._texts
+
+
+def _union(boxes: list) -> Box | None:
+    if not boxes:
+        return None
+    x0, y0, x1, y1 = boxes[0]
+    for b in boxes[1:]:
+        if b[0] < x0:
+            x0 = b[0]
+        if b[1] < y0:
+            y0 = b[1]
+        if b[2] > x1:
+            x1 = b[2]
+        if b[3] > y1:
+            y1 = b[3]
+    return (x0, y0, x1, y1)
 
 
 @dataclass(frozen=True)
@@ -71,129 +158,121 @@ class FaceInk:
     elements: tuple[ElementInk, ...]
 
 
-def face_ink(shared: CardShared, faces: list[CardFace]) -> list[FaceInk | None]:
-    """The ink of every element of each face (None for a face whose layout is drawn scaled
-    for another card size, or whose drawing fails: the renderer reports those)."""
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, (100, 100), "ink")
-    painter = CardPainter(canvas, shared)
-    b = MAX_BLEED_MM
-    plans: list = []  # per face: (layout, size, [(element, page index)]) or None
-    pages = 0
-    kept: dict = {}  # a page's drawing -> its index: elements that draw alike share one page
-    for face in faces:
-        size = shared.pack.card_size_mm(face.type_id)
-        layout = shared.back_layout(face.type_id) if face.back else shared.layouts.get(face.layout)
-        if not layout_fits(layout, size):
-            plans.append(None)
-            continue
-        ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
-        painter.width_mm, painter.height_mm = size
-        drawn = []
-        try:
-            for element in layout.frame + layout.elements:
-                canvas.setPageSize(((size[0] + 2 * b) * mm, (size[1] + 2 * b) * mm))
-                run_within_budget(partial(painter.draw_element, element, layout, ctx, b * mm, b * mm))
-                page = canvas.page_drawing()
-                if page in kept:  # drawn alike before (a frame, a label, a card's kit copy): read once
-                    canvas.discard_page()
-                else:
-                    canvas.showPage()
-                    kept[page] = pages
-                    pages += 1
-                drawn.append((element, kept[page]))
-        except InputError:
-            canvas.showPage()
-            pages += 1
-            plans.append(None)
-            continue
-        plans.append((layout, size, drawn))
-    canvas.save()
-    doc = pdfium.PdfDocument(buffer.getvalue())
-    try:
-        out = []
-        read: dict = {}  # page index -> (bounds, texts, paints)
-        for plan in plans:
-            if plan is None:
-                out.append(None)
-                continue
-            layout, size, drawn = plan
-            inks = []
-            for e, n in drawn:
-                if n not in read:
-                    read[n] = _read_page(doc[n], b)
-                inks.append(ElementInk(e, e.id or e.kind, *read[n]))
-            out.append(FaceInk(layout, size, tuple(inks)))
-        return out
-    finally:
-        doc.close()
+def side_key(shared: CardShared, face: CardFace) -> tuple:
+    """What makes a side distinct for the checks: a card (or a card-less layout) and its type,
+    or a back's key (its set and type, and the card when each card has its own back)."""
+    if face.back:
+        return ("back", shared.pack.back_key(face.set_id, face.type_id, face.card))
+    return ("face", face.card.id if face.card else face.layout, face.type_id)
 
 
-def _read_page(page, b: float) -> tuple:
-    """The bounds of a page's ink, its text runs and its paints."""
-    page_h = page.get_height()
+class InkLog:
+    """Set on a CardShared while the layout checks listen: the first drawing of each distinct
+    side is recorded and handed to `on_side(face, FaceInk)` as soon as the side is drawn."""
 
-    def box(left: float, bottom: float, right: float, top: float) -> Box:
-        return (left / mm - b, (page_h - top) / mm - b, right / mm - b, (page_h - bottom) / mm - b)
+    def __init__(self, shared: CardShared, on_side: Callable[[CardFace, FaceInk], None]):
+        self.shared = shared
+        self.on_side = on_side
+        self.seen: set = set()
+        self._forms: dict = {}  # id(recorder) -> (recorder, ElementInk): a frame's or back's elements, read once
 
-    boxes: list[Box] = []
-    paints: list[Paint] = []
-    for obj in page.get_objects(max_depth=1):
-        if obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT:
-            continue  # glyph by glyph below
-        where = box(*obj.get_bounds())
-        boxes.append(where)
-        color = None
-        if obj.type == pdfium_c.FPDF_PAGEOBJ_PATH:
-            fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
-            pdfium_c.FPDFPath_GetDrawMode(obj.raw, fill_mode, stroke)
-            if not fill_mode.value:
-                continue  # a line or an outline: ink, but nothing a text sits on
-            color = _rgba(pdfium_c.FPDFPageObj_GetFillColor, obj.raw)
-        paints.append(Paint(where, color))
-    texts = _text_runs(page.get_textpage(), box)
-    boxes.extend(t.box for t in texts)
-    bounds = None
-    if boxes:
-        bounds = (min(x[0] for x in boxes), min(x[1] for x in boxes), max(x[2] for x in boxes),
-                  max(x[3] for x in boxes))
-    return bounds, tuple(texts), tuple(paints)
+    def wants(self, face: CardFace) -> bool:
+        return side_key(self.shared, face) not in self.seen
+
+    def drawn(self, face: CardFace, layout: Layout, size_mm: tuple[float, float], recorded: list) -> None:
+        if any(r is None for r in recorded):  # a form drawn before the checks listened: draw it again
+            return
+        self.seen.add(side_key(self.shared, face))
+        height = size_mm[1] * mm
+        self.on_side(face, FaceInk(layout, size_mm, tuple(self._ink(e, drawn, rec, height) for e, drawn, rec in recorded)))
+
+    def _ink(self, e: Element, drawn: bool, recorder: Recorder, height: float) -> ElementInk:
+        if recorder.form_name is None:
+            return element_ink(e, drawn, recorder, height)
+        hit = self._forms.get(id(recorder))  # a form's element: the same drawing on every face
+        if hit is None or hit[0] is not recorder:
+            hit = self._forms[id(recorder)] = (recorder, element_ink(e, drawn, recorder, height))
+        return hit[1]
 
 
-def _rgba(getter, *args) -> RGB | None:
-    r, g, bl, a = (ctypes.c_uint() for _ in range(4))
-    if not getter(*args, r, g, bl, a) or a.value < 255:
-        return None  # unknown or see-through: not a flat colour
-    return (r.value / 255, g.value / 255, bl.value / 255)
+def element_ink(element: Element, drawn: bool, recorder: Recorder, height_pt: float) -> ElementInk:
+    """An element's recorded drawing (measured when first read)."""
+    return ElementInk(element, element.id or element.kind, drawn, recorder.objects, recorder.shown, height_pt)
 
 
-def _text_runs(textpage, box) -> list[TextRun]:
+def _new_line(prev: Shown, this: Shown) -> bool:
+    """Does `this` string start a new line after `prev`? Its baseline lies lower (or higher) by
+    more than a fraction of a letter's width (PDF text readers' test, for horizontal text)."""
+    dy = this.origin[1] - prev.origin[1]
+    threshold = max(prev.ink.last_width * prev.size, this.ink.first_width * this.size) / 1000 / 4
+    return (dy > 2 * threshold or dy < -3 * threshold) and (abs(dy) >= 1 or abs(dy) > abs(this.origin[0]
+                                                                                      - prev.origin[0]))
+
+
+def _hyphenated(prev: Shown, this: Shown) -> bool:
+    """A word broken at a line's end (`re-` / `generate`): read on as one line."""
+    return (prev.ink.last in "-\xad" and prev.ink.before_last.isalpha() and this.ink.first.isalnum())
+
+
+def text_runs(shown: list[Shown], box: Callable, height_pt: float) -> tuple[TextRun, ...]:
+    """The strings an element showed, as runs of one colour and size on one line (mm, y down)."""
     runs: list[TextRun] = []
-    current = None  # [text, color, size, box]
-    for i in range(textpage.count_chars()):
-        ch = textpage.get_text_range(i, 1)
-        if ch in "\r\n":
+    current = None  # [texts, color, size, box]
+    prev = None
+    for s in shown:
+        if prev is not None and _new_line(prev, s) and not _hyphenated(prev, s):
             current = _flush(runs, current)
-            continue
-        if not ch.strip():
-            if current:
-                current[0] += " "
-            continue
-        where = box(*textpage.get_charbox(i))
-        color = _rgba(pdfium_c.FPDFText_GetFillColor, textpage.raw, i) or (0.0, 0.0, 0.0)
-        size = round(pdfium_c.FPDFText_GetFontSize(textpage.raw, i), 2)
-        if current and current[1] == color and current[2] == size and abs(current[3][3] - where[3]) < size / 72 * 25.4:
-            current[0] += ch
-            current[3] = (min(current[3][0], where[0]), min(current[3][1], where[1]),
-                          max(current[3][2], where[2]), max(current[3][3], where[3]))
+        prev = s
+        size = round(s.size, 2)
+        where = box(s.box)
+        bottom = (height_pt - s.first_bottom) / mm
+        if current and current[1] == s.color and current[2] == size and abs(current[3][3] - bottom) < size / 72 * 25.4:
+            current[0].append(s.text)
+            b = current[3]
+            current[3] = (min(b[0], where[0]), min(b[1], where[1]), max(b[2], where[2]), max(b[3], where[3]))
         else:
             current = _flush(runs, current)
-            current = [ch, color, size, where]
+            current = [[s.text], s.color, size, where]
     _flush(runs, current)
-    return runs
+    return tuple(runs)
 
 
 def _flush(runs: list[TextRun], current) -> None:
     if current:
-        runs.append(TextRun(" ".join(current[0].split()), current[1], current[2], tuple(current[3])))
+        runs.append(TextRun(" ".join(" ".join(current[0]).split()), current[1], current[2], current[3]))
     return None
+
+
+def recordable(shared: CardShared, face: CardFace) -> bool:
+    """Is the side drawn from its layout as is (not scaled from another card size: the
+    reference card on a pack of another size), so that its drawing can be recorded?"""
+    layout = shared.back_layout(face.type_id) if face.back else shared.layouts.get(face.layout)
+    return layout_fits(layout, shared.pack.card_size_mm(face.type_id))
+
+
+def draw_sides(shared: CardShared, faces: list[CardFace]) -> None:
+    """Draw sides on a scratch page, for the InkLog listening on `shared` (those it has not seen
+    yet; one that fails is left out: the renderer reports it)."""
+    log = shared.ink
+    painter = CardPainter(new_canvas(io.BytesIO(), (100, 100), "ink"), shared)
+    for face in faces:
+        if not log.wants(face) or not recordable(shared, face):
+            continue
+        try:
+            painter.draw_face(face, 0.0, 0.0, tick=False)
+        except InputError:
+            pass
+
+
+def face_ink(shared: CardShared, faces: list[CardFace]) -> list[FaceInk | None]:
+    """The ink of every element of each face, drawn here on a scratch page (None for a face
+    whose layout is drawn scaled for another card size, or whose drawing fails: the renderer
+    reports those). The build and `pnp validate` record the drawing they make instead."""
+    found: dict = {}
+    previous = shared.ink
+    shared.ink = InkLog(shared, lambda face, ink: found.__setitem__(side_key(shared, face), ink))
+    try:
+        draw_sides(shared, faces)
+    finally:
+        shared.ink = previous
+    return [found.get(side_key(shared, face)) for face in faces]

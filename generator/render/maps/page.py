@@ -10,7 +10,6 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-import pypdfium2 as pdfium
 from reportlab.lib.utils import simpleSplit
 
 from generator.render.base.fonts import BOLD, REGULAR
@@ -263,6 +262,7 @@ def window_text_boxes(plan: SheetPlan, win: Window, paint) -> list[tuple[float, 
     paint(c, frame, win)
     c.showPage()
     c.save()
+    import pypdfium2 as pdfium  # deferred: a card build draws map shapes and never this; pdfium is slow to load
     doc = pdfium.PdfDocument(buffer.getvalue())
     try:
         text = doc[0].get_textpage()

@@ -14,7 +14,7 @@ from generator.pack.model import Card, Character
 from generator.render.base.fonts import REGULAR
 from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.pdfout import MM
-from generator.render.base.text import TextFitter
+from generator.render.base.text import TextFitter, hyphenation_language
 from generator.render.roster.parts import INK, MARGIN, ROW, ellipsize
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class RosterContext:
         self.icons = IconSheet(canvas)
         self.known_icons = set(known_icons())
         keywords = [k.name for k in self.spec.keywords.values()]
-        self.fitter = TextFitter(keywords)
+        self.fitter = TextFitter(keywords, hyphenation_language(self.spec.language))
         self.side = self.spec.sides[build.side]
         self.color = next((s.color for s in self.spec.sets.values() if s.side == build.side), "#444444")
         self.slot_rule = next((r for r in self.spec.rules if r.check == "slot_capacity"), None)

@@ -25,9 +25,11 @@ from generator.pack.display import deals_in_points, pack_in_points
 from generator.pack.icon_names import pack_icon_names
 from generator.pack.load import load_presets
 from generator.pack.typefaces import font_credits
+from generator.pack.translations.own import words_of
 from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR, display_font
 from generator.render.base.pack_icons import pack_icons
+from generator.render.base.text import hyphenation_language
 from generator.render.base.paper import PAPERS, page_size_pt
 from generator.render.base.pdfout import new_canvas
 from generator.render.maps.document import draw_map_thumbnail
@@ -214,7 +216,7 @@ def pack_book(pack: Pack, style: BookStyle | None = None, custom: dict | None = 
     if sets and style.accent == BookStyle.accent:
         style = replace(style, accent=sets[0].color)
     return Book(names, style, pack_icons(pack, ArtLibrary(Path(pack.root))) if custom is None else custom,
-                display_font(pack))
+                display_font(pack), hyphenation_language(pack.spec.language))
 
 
 def template_folders(pack: Pack) -> list[Path]:
@@ -285,7 +287,7 @@ def prose_problems(pack: Pack) -> list[Problem]:
     `reference:`) that no icon of the pack has, each at its file and line."""
     known = pack_icon_names(pack.spec)
     problems = reference_icon_problems(pack)
-    sources = [chapter_source(path) for path in pack.rule_files]
+    sources = [chapter_source(path, pack) for path in pack.rule_files]
     sources += [read_template(pack, name) for name in [p.template for p in REFERENCE_PAGES] + ["quick-reference.md"]]
     for file, source in sources:
         problems += prose_icon_problems(source, file, known)
@@ -298,7 +300,8 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry, ink: str = DEFAUL
         raise InputError(problems)
     maps, draw_fn = load_maps(pack, ink)
     env, ctx = book_context(pack, maps)
-    contents_title = ChapterTitle(book, "Contents", pack.spec.name, "contents")
+    say = words_of(pack)  # pnp's own words in the pack's language
+    contents_title = ChapterTitle(book, say("Contents"), pack.spec.name, "contents")
     contents_title.toc = False
     story: list = [Cover(book, pack, geometry),
                    NextPageTemplate("contents-first"), PageBreak(), NextPageTemplate("contents"),
@@ -306,13 +309,13 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry, ink: str = DEFAUL
     counts = {"chapters": 0, "cards": len(pack.cards), "presets": 0, "maps": len(maps),
               "thumbnails": len(maps) if draw_fn else 0}
     for n, path in enumerate(pack.rule_files, 1):
-        file, source = chapter_source(path)
+        file, source = chapter_source(path, pack)
         text = render_template(env, source, ctx, file)
         flow = markdown_flowables(Flow(book, geometry.column_width, f"ch{n}"), text)
         tag_chapter(flow.flowables, file)
         if flow.title is None:
             flow.title = Path(path).stem.split("-", 1)[-1].replace("-", " ").capitalize()
-        story += _chapter(book, geometry, flow, f"Chapter {n}", str(n), 2, first=n == 1)
+        story += _chapter(book, geometry, flow, say("Chapter {n}").format(n=n), str(n), 2, first=n == 1)
         counts["chapters"] += 1
     letter = 0
     for page in REFERENCE_PAGES:
@@ -333,7 +336,7 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry, ink: str = DEFAUL
         elif page.generate == "maps":
             extra = map_catalogue(book, pack, width, key, maps, draw_fn)
         letter += 1
-        story += _chapter(book, geometry, flow, "Reference", chr(64 + letter), page.columns,
+        story += _chapter(book, geometry, flow, say("Reference"), chr(64 + letter), page.columns,
                           first=letter == 1 or page.new_page, extra=extra)
     return story, counts
 
@@ -351,8 +354,9 @@ def build_rulebook_pdf(pack: Pack, out_path, paper: str = DEFAULT_PAPER, ink: st
     geometry = Geometry.of(paper)
     book = pack_book(pack)
     story, counts = rulebook_story(pack, book, geometry, ink)
-    title = f"{pack.spec.name} {pack.spec.version}: Rulebook"
-    subject = pack.spec.summary or f"Rules of {pack.spec.name}"
+    say = words_of(pack)
+    title = f"{pack.spec.name} {pack.spec.version}: {say('Rulebook')}"
+    subject = pack.spec.summary or say("Rules of {game}").format(game=pack.spec.name)
     if hasattr(out_path, "write"):
         doc = _lay_out(out_path, book, geometry, story, pack, title, subject)
     else:
@@ -362,7 +366,8 @@ def build_rulebook_pdf(pack: Pack, out_path, paper: str = DEFAULT_PAPER, ink: st
 
 
 def _lay_out(target, book, geometry, story, pack, title, subject):
-    doc = RulebookDoc(target, book, geometry, f"{pack.spec.name} · Rulebook", title=title, subject=subject)
+    doc = RulebookDoc(target, book, geometry, f"{pack.spec.name} · {words_of(pack)('Rulebook')}", title=title,
+                      subject=subject)
     try:
         doc.multiBuild(story, canvasmaker=canvas_maker(title, subject))
     except LayoutError as exc:

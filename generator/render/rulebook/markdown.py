@@ -15,6 +15,8 @@ from generator.core.yamlio import display_path
 from generator.pack.credits import pack_credits
 from generator.pack.icon_names import ICON_MARK, pack_icon_names
 from generator.pack.load import pack_document
+from generator.pack.translations.apply import translated_chapter_text
+from generator.pack.translations.table import words_for
 from generator.render.base.layout import make_environment
 from generator.render.rulebook.diagrams import DiagramError, diagram_flowable
 from generator.render.rulebook.tables import rich_table
@@ -122,6 +124,7 @@ def template_context(pack: Pack) -> dict:
         "card_types": dict(spec.card_types), "sides": dict(spec.sides), "terrain": dict(spec.terrain),
         "card": card, "count": count, "footprint": footprint, "art": pack_credits(pack),
         "cards": list(pack.cards.values()), "md_table": md_table,
+        **words_for(pack.translation),  # _('Glossary'): the page's own words in the pack's language
     }
 
 
@@ -408,11 +411,13 @@ def _table(tokens, i: int):
     return rows, aligns, i + 1
 
 
-def chapter_source(path: Path) -> tuple[str, str]:
-    """(display name, text) of a chapter file; unreadable files are input errors."""
+def chapter_source(path: Path, pack: Pack | None = None) -> tuple[str, str]:
+    """(display name, text) of a chapter file, in the language `pack` was loaded in when it is
+    one of the pack's chapters; unreadable files are input errors."""
     file = display_path(Path(path))
     try:
-        return file, Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8")
+        return file, translated_chapter_text(pack, path, text) if pack is not None else text
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError([Problem("rules.read", f"cannot read the chapter: {exc}", Location(file),
                                   expected="a UTF-8 Markdown file")]) from None

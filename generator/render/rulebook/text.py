@@ -54,11 +54,12 @@ class Book:
     `display` is the registered name of the face of titles and headings (the pack's display face,
     else the built-in bold)."""
 
-    def __init__(self, keywords: list[str], style: BookStyle, custom: dict | None = None, display: str = BOLD):
+    def __init__(self, keywords: list[str], style: BookStyle, custom: dict | None = None, display: str = BOLD,
+                 lang: str = "en_GB"):
         self.custom = custom or {}
         self.icon_names = set(known_icons()) | set(self.custom)
         self.display = display
-        self.fitter = TextFitter(keywords, icons=sorted(self.icon_names), fonts={"display": display})
+        self.fitter = TextFitter(keywords, lang, icons=sorted(self.icon_names), fonts={"display": display})
         self.style = style
         self._layouts: dict = {}
 

@@ -33,11 +33,13 @@ def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: f
         card = ctx.get("card")
         where = card.location if card is not None else Location(layout.file)
         name = f"card `{card.id}` ({card.name})" if card is not None else f"layout `{layout.name}`"
+        translation = p.shared.pack.translation  # a kit in another language: say which, and where to shorten
         raise InputError([Problem(
             "card.text-overflow", f"{name}: the `{e.id or 'text'}` text does not fit its box "
-            f"even at {min_size:g} pt", where, found=f"{exc.needed_lines} lines at {min_size:g} pt, "
-            f"{exc.overflow_pt / mm:.1f} mm too tall", expected=f"fits in {e.w:g} × {e.h:g} mm",
-            fix="shorten the text")]) from None
+            f"even at {min_size:g} pt" + (f" in {translation.said}" if translation else ""), where,
+            found=f"{exc.needed_lines} lines at {min_size:g} pt, {exc.overflow_pt / mm:.1f} mm too tall",
+            expected=f"fits in {e.w:g} × {e.h:g} mm",
+            fix=f"shorten its translation in {translation.file}" if translation else "shorten the text")]) from None
     keyword_color = layout.render(e.keyword_color, ctx, e).strip() if e.keyword_color else None
     draw_layout(p.canvas, p.icons, lay, left, top, w, e.align, layout.render(e.color, ctx, e),
                 valign_height=h, valign=e.valign, keyword_color=keyword_color or None)

@@ -1,0 +1,137 @@
+"""A pack in another language, made while the loader reads it: game.yaml and each card file
+have their player-visible strings replaced (`TranslationLayer`), presets and maps as the pack
+reads them (`translated_pack_file`), rules chapters as the rulebook reads them
+(`translated_chapter_text`). A string without a usable translation keeps its source text and is
+counted (`Translation.missing`, `.stale`); a translation that lost its markup is an error
+naming its entry in the PO file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
+
+from generator.core.errors import InputError, Location, Problem
+from generator.core.yamlio import Document, display_path
+from generator.pack.model import GameSpec
+from generator.pack.pydantic_errors import problems_from
+from generator.pack.schemas import allowed_keys_fn
+from generator.pack.translations import catalog as po
+from generator.pack.translations.chapters import translated_chapter
+from generator.pack.translations.inventory import other_sources
+from generator.pack.translations.markup import lost_markup
+from generator.pack.translations.sources import (D, GAME_PATTERNS, MAP_PATTERNS, PRESET_PATTERNS, Path_,
+                                                 card_paths, card_sources, game_sources, pattern_paths,
+                                                 translated_document, with_implied_words)
+from generator.pack.translations.table import Key, Source, Translation
+
+if TYPE_CHECKING:
+    from generator.pack.model import Pack
+
+
+class TranslationLayer:
+    """One load of a pack in language `lang`: the PO file read, then each file translated as
+    the loader reads it; `finish` gives the pack's `Translation`."""
+
+    def __init__(self, root: Path, lang: str, source: GameSpec, game_doc: Document):
+        po.need_babel(f"`--lang {lang}`")
+        self.root, self.lang, self.source = Path(root), lang, source
+        where = Location(display_path(po.po_file(root, lang)))
+        po.check_language(lang, where)
+        path = po.po_file(root, lang)
+        if not path.is_file():
+            raise InputError([Problem("translation.missing", f"{source.name} has no {po.language_name(lang)} "
+                                      f"translation ({display_path(path)} does not exist)", where,
+                                      expected=f"translations/{lang}.po in the pack",
+                                      fix=f"make it with `pnp translate {display_path(root)} --lang {lang}`")])
+        self.file = display_path(path)
+        self.catalog = po.read_catalog(path, lang)
+        keyword_names = [k.name for k in source.keywords.values()]
+        self.strings, self.problems = self._usable(keyword_names)
+        self.sources: list[Source] = game_sources(game_doc)
+        translated = translated_document(game_doc, pattern_paths(game_doc, GAME_PATTERNS), self.lookup)
+        with_implied_words(translated.data, lambda text: self.lookup(None, text))
+        data = translated.data if isinstance(translated.data, dict) else {}
+        try:
+            self.spec = GameSpec.model_validate({**data, "language": lang})
+        except ValidationError as exc:
+            raise InputError([Problem(p.code, f"the {lang} translation of game.yaml: {p.message}", p.location,
+                                      found=p.found, expected=p.expected,
+                                      fix=f"shorten or mend its entry in {self.file}")
+                              for p in problems_from(exc, translated, (), "game.yaml",
+                                                     allowed_keys_fn(GameSpec))]) from None
+
+    def _usable(self, keyword_names: list[str]) -> tuple[dict[Key, str], list[Problem]]:
+        """The translated, not fuzzy entries whose markup survived; an error for each other."""
+        done = {(m.context, str(m.id)): str(m.string) for m in self.catalog
+                if m.id and m.string and not m.fuzzy and isinstance(m.id, str) and isinstance(m.string, str)}
+        keywords = {name: done[(None, name)] for name in keyword_names if (None, name) in done}
+        strings, problems = {}, []
+        for m in self.catalog:
+            key = (m.context, str(m.id))
+            if key not in done:
+                continue
+            lost = lost_markup(key[1], done[key], keywords)
+            if lost:
+                refs = " ".join(f"{w}:{n}" if n else w for w, n in m.locations[:2])
+                problems.append(Problem("translation.markup", f"the {self.lang} translation of `{_short(key[1])}`"
+                                        f"{' (' + refs + ')' if refs else ''} {'; '.join(lost)}",
+                                        Location(self.file, m.lineno or 0), found=_short(done[key], 120),
+                                        expected="the source's keywords, icons and template values, moved if need be",
+                                        fix="put them back in the msgstr (a keyword in its translated words)"))
+            else:
+                strings[key] = done[key]
+        return strings, problems
+
+    def lookup(self, context: str | None, text: str, path: Path_ = ()) -> str:
+        return self.strings.get((context, text), text)
+
+    def cards(self, doc: D) -> D:
+        """A card file (YAML or spreadsheet) in the language."""
+        self.sources += card_sources(doc, self.source)
+        return translated_document(doc, card_paths(doc, self.source), self.lookup)
+
+    def finish(self, preset_files: list[Path], map_files: list[Path], rule_files: list[Path]) -> Translation:
+        """The pack's Translation; InputError when an entry lost its markup. The rest of the pack
+        (presets, maps, chapters, layouts) is read here for its strings: what falls back is
+        counted over the whole kit."""
+        if self.problems:
+            raise InputError(self.problems)
+        sources = self.sources + other_sources(self.root, preset_files, map_files, rule_files)
+        missing, stale = [], []
+        for entry in po.entries(self.catalog, sources, [k.name for k in self.source.keywords.values()]):
+            if entry.state == "missing":
+                missing += entry.sources[:1]
+            elif entry.state == "fuzzy":
+                stale += entry.sources[:1]
+        return Translation(self.lang, self.source.language, self.file, self.strings, tuple(missing), tuple(stale),
+                           po.language_name(self.lang))
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def translated_pack_file(pack: Pack, path: Path, doc: Document) -> Document:
+    """A preset or map file of a translated pack, in its language (other files as they are)."""
+    translation = pack.translation
+    if translation is None:
+        return doc
+    resolved = Path(path).resolve()
+    if any(Path(p).resolve() == resolved for p in pack.preset_files):
+        patterns = PRESET_PATTERNS
+    elif any(Path(p).resolve() == resolved for p in pack.map_files):
+        patterns = MAP_PATTERNS
+    else:
+        return doc
+    return translated_document(doc, pattern_paths(doc, patterns), lambda c, t, p: translation.strings.get((c, t), t))
+
+
+def translated_chapter_text(pack: Pack, path: Path, text: str) -> str:
+    """A rules chapter of a translated pack, in its language."""
+    translation = pack.translation
+    if translation is None:
+        return text
+    return translated_chapter(text, translation.gettext)

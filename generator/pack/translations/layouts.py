@@ -1,0 +1,78 @@
+"""The words the templates mark for translation: card layouts (`text: "{{ _('Hero') }} — ..."`)
+and the rulebook's page templates, found with Jinja's own extractor (`_`, `gettext`, and
+`pgettext(context, text)` with a literal text). The templates a pack uses are its own
+`templates/` first, then the ones pnp ships (referenced as `pnp/templates/...`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from jinja2 import Environment, TemplateSyntaxError
+from jinja2.ext import extract_from_ast
+
+from generator.core.errors import InputError
+from generator.core.resources import TEMPLATES
+from generator.core.yamlio import load_yaml_file
+from generator.pack.translations.table import Source
+
+GETTEXT_FUNCTIONS = ("_", "gettext", "pgettext")
+_NOTE = {"cards": "words of a card layout", "rulebook": "words of a rulebook page"}
+_EXPRESSION_KEYS = ("items", "hexes", "cells", "when")
+
+
+def used_templates(root: Path, kind: str, suffix: str) -> list[tuple[Path, str]]:
+    """(path, reference name) of each template of `kind` (cards, rulebook) the pack uses: its
+    own, then pnp's that it does not replace."""
+    out: dict[str, tuple[Path, str]] = {}
+    for folder, prefix in ((Path(root) / "templates" / kind, f"templates/{kind}/"),
+                           (TEMPLATES / kind, f"pnp/templates/{kind}/")):
+        if folder.is_dir():
+            for path in sorted(folder.glob(f"*{suffix}")):
+                out.setdefault(path.name, (path, prefix + path.name))
+    return [out[name] for name in sorted(out)]
+
+
+def _marked(source: str, env: Environment) -> Iterator[tuple[int, str | None, str]]:
+    """(line in the source, context, text) of each literal `_()`/`pgettext()` call."""
+    try:
+        tree = env.parse(source)
+    except TemplateSyntaxError:
+        return  # the renderer reports a broken template where it is used
+    for line, function, message in extract_from_ast(tree, GETTEXT_FUNCTIONS, babel_style=False):
+        args = tuple(message) if isinstance(message, tuple) else (message,)
+        if function == "pgettext" and len(args) == 2 and isinstance(args[0], str) and isinstance(args[1], str):
+            yield line, args[0], args[1]
+        elif function != "pgettext" and args and isinstance(args[0], str):
+            yield line, None, args[0]
+
+
+def layout_sources(root: Path) -> list[Source]:
+    env = Environment()
+    out = []
+    for path, where in used_templates(root, "cards", ".yaml"):
+        try:
+            doc = load_yaml_file(path)
+        except InputError:
+            continue  # the layout loader reports it
+        data = doc.data if isinstance(doc.data, dict) else {}
+        for part in ("frame", "elements"):
+            elements = data.get(part)
+            for i, element in enumerate(elements if isinstance(elements, list) else []):
+                if not isinstance(element, dict):
+                    continue
+                for key, value in element.items():
+                    if not isinstance(value, str) or (key != "text" and key not in _EXPRESSION_KEYS):
+                        continue
+                    source = value if key == "text" else "{{ " + value + " }}"
+                    line = doc.at((part, i, key)).line or 1
+                    for _n, context, text in _marked(source, env):
+                        out.append(Source(where, line, text, context, _NOTE["cards"]))
+    for path, where in used_templates(root, "rulebook", ".md"):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        for line, context, words in _marked(text, env):
+            out.append(Source(where, line, words, context, _NOTE["rulebook"]))
+    return out

@@ -1,0 +1,303 @@
+"""A ReportLab canvas that tells a Recorder (render/base/drawn.py) what it paints.
+
+Every drawing method the renderers use passes through here: when no recorder is set (most of
+the time) it only draws; when one is, the geometry of what it drew goes to the recorder, read
+from the call's own arguments and from ReportLab's public path object (the same numbers the
+PDF gets). A form (an icon, a card frame) is noted as it is defined, whether or not anything
+is being recorded, so placing it later can say what it covers.
+"""
+
+from __future__ import annotations
+
+from reportlab.lib.colors import toColor
+from reportlab.pdfgen import canvas as rl_canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
+from reportlab.pdfgen.textobject import PDFTextObject
+
+from generator.render.base.drawn import Recorder, flat_color, path_bounds, path_points, summary
+
+PATH_MEMO = 4096  # paths whose bounds a canvas keeps (a deck's badges and boxes are a few dozen)
+
+
+def _color(value):
+    return flat_color(toColor(value) if isinstance(value, str) else value)
+
+
+def _path(code: str, stroke, fill) -> list[str]:
+    ops = {(0, 0): "n", (1, 0): "S", (0, 1): "f", (1, 1): "B"}
+    return [code, ops[bool(stroke), bool(fill)]]
+
+
+class InkTextObject(PDFTextObject):
+    """A text object that remembers, in order, each colour it sets and each string it shows
+    (font, size, text matrix), to be told to the recorder when the canvas draws it."""
+
+    def __init__(self, canvas, x=0, y=0, direction=None):
+        self.ink_events: list = []
+        self.ink_matrix = (1.0, 0.0, 0.0, 1.0, float(x), float(y))
+        super().__init__(canvas, x, y, direction=direction)
+
+    def setTextOrigin(self, x, y):
+        super().setTextOrigin(x, y)
+        self.ink_matrix = (1.0, 0.0, 0.0, 1.0, float(x), float(y))
+
+    def setTextTransform(self, a, b, c, d, e, f):
+        super().setTextTransform(a, b, c, d, e, f)
+        self.ink_matrix = (a, b, c, d, e, f)
+
+    def setFillColor(self, aColor, alpha=None):
+        super().setFillColor(aColor, alpha)
+        self.ink_events.append(("fill", _color(aColor), alpha))
+
+    def setFillGray(self, gray, alpha=None):
+        super().setFillGray(gray, alpha)
+        self.ink_events.append(("fill", flat_color(float(gray)), alpha))
+
+    def setFillAlpha(self, a):
+        super().setFillAlpha(a)
+        self.ink_events.append(("alpha", a))
+
+    def _note(self, text) -> None:
+        if text:
+            a, b, c, d, e, f = self.ink_matrix
+            dx, dy = self.getX() - e, self.getY() - f  # the cursor, in text space
+            # the text object's current font: ReportLab keeps it as the object's own state
+            self.ink_events.append(("show", self._fontname, self._fontsize, str(text),
+                                    (a, b, c, d, a * dx + c * dy + e, b * dx + d * dy + f)))
+
+    def textOut(self, text):
+        self._note(text)
+        super().textOut(text)
+
+    def textLine(self, text=""):
+        self._note(text)
+        super().textLine(text)
+
+
+class RecordingCanvas(rl_canvas.Canvas):
+    """ReportLab's canvas, telling `ink` (the Recorder on top of `ink_stack`) what it paints."""
+
+    ink: Recorder | None = None
+
+    def __init__(self, *args, **kwargs):
+        self.ink_stack: list = []
+        self.form_ink: dict = {}  # form name -> the bounds of what it holds
+        self.path_boxes: dict = {}  # a drawing call's path (by its arguments) -> its bounds
+        super().__init__(*args, **kwargs)
+
+    # ---- recording ----------------------------------------------------------------------
+    def record(self, recorder: Recorder) -> Recorder:
+        """Send what is drawn from now on to `recorder`, until `stop_recording`."""
+        self.ink_stack.append(recorder)
+        self.ink = recorder
+        return recorder
+
+    def stop_recording(self) -> Recorder:
+        recorder = self.ink_stack.pop()
+        self.ink = self.ink_stack[-1] if self.ink_stack else None
+        return recorder
+
+    def beginForm(self, name, lowerx=0, lowery=0, upperx=None, uppery=None):
+        super().beginForm(name, lowerx, lowery, upperx, uppery)
+        recorder = Recorder()
+        recorder.form_name = name
+        self.record(recorder)
+
+    def endForm(self, **extra_attributes):
+        recorder = self.stop_recording()
+        super().endForm(**extra_attributes)
+        self.form_ink[recorder.form_name] = summary(recorder)
+
+    # ---- graphics state -----------------------------------------------------------------
+    def saveState(self):
+        super().saveState()
+        if self.ink is not None:
+            self.ink.save()
+
+    def restoreState(self):
+        super().restoreState()
+        if self.ink is not None:
+            self.ink.restore()
+
+    def transform(self, a, b, c, d, e, f):
+        super().transform(a, b, c, d, e, f)
+        if self.ink is not None:
+            self.ink.transform((a, b, c, d, e, f))
+
+    def setFillColor(self, aColor, alpha=None):
+        super().setFillColor(aColor, alpha)
+        if self.ink is not None:
+            self.ink.fill = _color(aColor)
+            if alpha is not None:
+                self.ink.alpha = alpha
+
+    def setFillGray(self, gray, alpha=None):
+        super().setFillGray(gray, alpha)
+        if self.ink is not None:
+            self.ink.fill = flat_color(float(gray))
+            if alpha is not None:
+                self.ink.alpha = alpha
+
+    def setFillAlpha(self, a):
+        super().setFillAlpha(a)
+        if self.ink is not None:
+            self.ink.alpha = a
+
+    def setLineWidth(self, width):
+        super().setLineWidth(width)
+        if self.ink is not None:
+            self.ink.line_width = width
+
+    # ---- painting -----------------------------------------------------------------------
+    def _paint(self, key: tuple, make_path, stroke, fill) -> None:
+        """Tell the recorder about a path painted by a drawing call: its bounds come from the
+        path ReportLab writes (`make_path()`, a public PDFPathObject), kept by the call's
+        arguments, since cards draw the same badges and boxes again and again."""
+        ink = self.ink
+        assert ink is not None
+        key = key + (bool(stroke), bool(fill), ink.line_width)
+        box = self.path_boxes.get(key, False)
+        if box is False:
+            if len(self.path_boxes) >= PATH_MEMO:
+                self.path_boxes.clear()
+            box = None
+            for points, s, _f in path_points(_path(make_path().getCode(), stroke, fill)):
+                box = path_bounds(points, s, ink.line_width)
+            self.path_boxes[key] = box
+        ink.paint_box(box, bool(stroke), bool(fill))
+
+    def line(self, x1, y1, x2, y2):
+        super().line(x1, y1, x2, y2)
+        if self.ink is not None:
+            def path():
+                p = PDFPathObject()
+                p.moveTo(x1, y1)
+                p.lineTo(x2, y2)
+                return p
+            self._paint(("line", x1, y1, x2, y2), path, 1, 0)
+
+    def lines(self, linelist):
+        super().lines(linelist)
+        if self.ink is not None:
+            for x1, y1, x2, y2 in linelist:
+                p = PDFPathObject()
+                p.moveTo(x1, y1)
+                p.lineTo(x2, y2)
+                self.ink.run(_path(p.getCode(), 1, 0))
+
+    def bezier(self, x1, y1, x2, y2, x3, y3, x4, y4):
+        super().bezier(x1, y1, x2, y2, x3, y3, x4, y4)
+        if self.ink is not None:
+            def path():
+                p = PDFPathObject()
+                p.moveTo(x1, y1)
+                p.curveTo(x2, y2, x3, y3, x4, y4)
+                return p
+            self._paint(("bezier", x1, y1, x2, y2, x3, y3, x4, y4), path, 1, 0)
+
+    def arc(self, x1, y1, x2, y2, startAng=0, extent=90):
+        super().arc(x1, y1, x2, y2, startAng, extent)
+        if self.ink is not None:
+            def path():
+                p = PDFPathObject()
+                p.arc(x1, y1, x2, y2, startAng, extent)
+                return p
+            self._paint(("arc", x1, y1, x2, y2, startAng, extent), path, 1, 0)
+
+    def rect(self, x, y, width, height, stroke=1, fill=0):
+        super().rect(x, y, width, height, stroke, fill)
+        if self.ink is not None:
+            def path():
+                p = PDFPathObject()
+                p.rect(x, y, width, height)
+                return p
+            self._paint(("rect", x, y, width, height), path, stroke, fill)
+
+    def ellipse(self, x1, y1, x2, y2, stroke=1, fill=0):
+        super().ellipse(x1, y1, x2, y2, stroke, fill)
+        if self.ink is not None:
+            def path():
+                p = PDFPathObject()
+                p.ellipse(x1, y1, x2 - x1, y2 - y1)
+                return p
+            self._paint(("ellipse", x1, y1, x2, y2), path, stroke, fill)
+
+    def wedge(self, x1, y1, x2, y2, startAng, extent, stroke=1, fill=0):
+        super().wedge(x1, y1, x2, y2, startAng, extent, stroke, fill)
+        if self.ink is not None:
+            def path():
+                p = PDFPathObject()
+                p.moveTo(0.5 * (x1 + x2), 0.5 * (y1 + y2))
+                p.arcTo(x1, y1, x2, y2, startAng, extent)
+                p.close()
+                return p
+            self._paint(("wedge", x1, y1, x2, y2, startAng, extent), path, stroke, fill)
+
+    def roundRect(self, x, y, width, height, radius, stroke=1, fill=0):
+        super().roundRect(x, y, width, height, radius, stroke, fill)
+        if self.ink is not None:
+            def path():
+                p = PDFPathObject()
+                p.roundRect(x, y, width, height, radius)
+                return p
+            self._paint(("roundRect", x, y, width, height, radius), path, stroke, fill)
+
+    def drawPath(self, aPath, stroke=1, fill=0, fillMode=None):
+        super().drawPath(aPath, stroke, fill, fillMode)
+        if self.ink is not None:
+            code = aPath.getCode()
+            self._paint((code,), lambda: aPath, stroke, fill)
+
+    def clipPath(self, aPath, stroke=1, fill=0, fillMode=None):
+        super().clipPath(aPath, stroke, fill, fillMode)
+        if self.ink is not None and (stroke or fill):
+            self._paint((aPath.getCode(),), lambda: aPath, stroke, fill)
+
+    def drawImage(self, image, x, y, width=None, height=None, mask=None, preserveAspectRatio=False,
+                  anchor="c", anchorAtXY=False, showBoundary=False, extraReturn=None):
+        if self.ink is None:
+            return super().drawImage(image, x, y, width, height, mask, preserveAspectRatio, anchor, anchorAtXY,
+                                     showBoundary, extraReturn)
+        # where ReportLab put it (after fitting the aspect ratio, when asked): it fills in the keys given
+        placed: dict = dict.fromkeys(("x", "y", "width", "height"), None)
+        placed.update(extraReturn or {})
+        size = super().drawImage(image, x, y, width, height, mask, preserveAspectRatio, anchor, anchorAtXY,
+                                 showBoundary, placed)
+        if extraReturn is not None:
+            extraReturn.update({k: placed[k] for k in extraReturn})
+        self.ink.paint_image((float(placed["width"]), 0.0, 0.0, float(placed["height"]), float(placed["x"]),
+                              float(placed["y"])))
+        return size
+
+    def doForm(self, name):
+        super().doForm(name)
+        if self.ink is not None:
+            self.ink.paint_form(self.form_ink.get(name))
+
+    def shade(self, shading):
+        super().shade(shading)
+        if self.ink is not None:
+            self.ink.paint_shading()
+
+    # ---- text -------------------------------------------------------------------------
+    def beginText(self, x=0, y=0, direction=None, noted=True):
+        """ReportLab's text object; while recording, one that notes what it shows (`noted`
+        False: the caller notes its strings itself, render/base/text.py's draw_layout)."""
+        if self.ink is None or not noted:
+            return super().beginText(x, y, direction)
+        return InkTextObject(self, x, y, direction=direction)
+
+    def drawText(self, aTextObject):
+        super().drawText(aTextObject)
+        ink = self.ink
+        if ink is not None and isinstance(aTextObject, InkTextObject):
+            for event in aTextObject.ink_events:
+                if event[0] == "show":
+                    _kind, font, size, text, matrix = event
+                    ink.show(font, size, text, matrix, ink.fill if ink.alpha >= 1.0 else None)
+                elif event[0] == "fill":
+                    ink.fill = event[1]
+                    if event[2] is not None:
+                        ink.alpha = event[2]
+                else:
+                    ink.alpha = event[1]
