@@ -29,6 +29,7 @@ import weakref
 from importlib.metadata import version
 from pathlib import Path
 
+from generator.core import pdfium
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.resources import PACKAGE, TEMPLATES
 from generator.core.yamlio import load_yaml_file
@@ -173,10 +174,7 @@ def _check(pack: Pack, card_id: str, face: str, dpi: int) -> Card:
 
 def render_png(pack: Pack, card_id: str, face: str, dpi: int, shared=None) -> bytes:
     """Draw one face (trim size, no bleed) and rasterize it: PNG bytes."""
-    # deferred: PDFium's native library loads only when a page is read back
-    import pypdfium2 as pdfium
     from reportlab.lib.units import mm
-
 
     card = pack.cards[card_id]
     shared = shared or CardShared(pack)
@@ -189,13 +187,8 @@ def render_png(pack: Pack, card_id: str, face: str, dpi: int, shared=None) -> by
     painter.draw_face(CardFace(card, face == "back", index, total, layout, card.set, card.type), 0, 0)
     canvas.showPage()
     canvas.save()
-    pdf = pdfium.PdfDocument(buf.getvalue())
-    try:
-        page = pdf[0]
-        image = page.render(scale=dpi / 72).to_pil().convert("RGB")
-        page.close()
-    finally:
-        pdf.close()
+    with pdfium.document(buf.getvalue()) as pdf:
+        image = pdfium.image(pdf[0], scale=dpi / 72).convert("RGB")
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False)
     return out.getvalue()

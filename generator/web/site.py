@@ -86,8 +86,8 @@ class Site:
             return self.translated[(pack_id, lang)]
 
     def icon(self) -> tuple[Path, str]:
-        """The site's icon (`/favicon.ico`) and its media type: the builder's own mark, a card
-        with a fold line. The one place a pack's emblem would take its place."""
+        """The builder's own mark (a card with a fold line) and its media type: the site's icon
+        where no one game's emblem stands for it (web/routes_pages.py)."""
         return ICON, "image/x-icon"
 
     def preset_path(self, pack_id: str, preset: str) -> Path:

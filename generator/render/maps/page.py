@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable
 
 from reportlab.lib.utils import simpleSplit
 
+from generator.core import pdfium
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM, new_canvas
@@ -262,9 +263,7 @@ def window_text_boxes(plan: SheetPlan, win: Window, paint) -> list[tuple[float, 
     paint(c, frame, win)
     c.showPage()
     c.save()
-    import pypdfium2 as pdfium  # deferred: a card build draws map shapes and never this; pdfium is slow to load
-    doc = pdfium.PdfDocument(buffer.getvalue())
-    try:
+    with pdfium.document(buffer.getvalue()) as doc:
         text = doc[0].get_textpage()
         boxes = []
         for i in range(text.count_chars()):
@@ -276,8 +275,6 @@ def window_text_boxes(plan: SheetPlan, win: Window, paint) -> list[tuple[float, 
                           frame.map_x0 + (right - frame.page_x) / frame.scale,
                           frame.map_y0 + (frame.page_top - bottom) / frame.scale))
         return boxes
-    finally:
-        doc.close()
 
 
 def _rotated_text(c, x_mm, y_mm, text, size_pt, angle, font=REGULAR, grey=0.2) -> None:
@@ -386,12 +383,17 @@ def header_height(m, width: float) -> float:
     return 14 + lines * 8.5 * 1.3 / MM + 4
 
 
-def overview_layout(bounds, paper: str, header_height, legend_height):
+Box = tuple[float, float, float, float]  # x, y (bottom left), width, height in mm
+OverviewPlace = tuple[tuple[float, float], Box, tuple[float, float, float]]  # page size, picture box, legend x, y, width
+
+
+def overview_layout(bounds: Box, paper: str, header_height: Callable[[float], float],
+                    legend_height: Callable[[float], float]) -> OverviewPlace:
     """For any map picture of `bounds` (mm): the page orientation and legend place (below or
     beside) that print it largest, given the header's and legend's heights at a width."""
     w, h = PAPERS_MM[paper]
     bw, bh = bounds[2] - bounds[0], bounds[3] - bounds[1]
-    best = None
+    best: tuple[float, tuple[float, float], Box, tuple[float, float, float]] | None = None
     for page in ((w, h), (h, w)):
         W, H = page
         width = W - 2 * MARGIN_MM
@@ -411,6 +413,8 @@ def overview_layout(bounds, paper: str, header_height, legend_height):
             scale = min(box[2] / bw, box[3] / bh, 1.0)
             if best is None or scale > best[0] + 1e-9:
                 best = (scale, page, box, legend)
+    if best is None:  # a header and legend taller than the page leave no room (no paper we offer is that small)
+        raise ValueError(f"no page of {paper} fits the map picture")
     return best[1], best[2], best[3]
 
 
