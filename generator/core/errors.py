@@ -132,3 +132,4 @@ class WorkerDied(RuntimeError):
     """A worker process ended without an answer (killed by a signal, or out of memory). Raised by
     core.workers; defined here, with the other errors the CLI turns into one line, so that
     catching it does not load multiprocessing for every command."""
+
