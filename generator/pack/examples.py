@@ -59,6 +59,8 @@ def copy_example(name: str, target: Path, layout_model: type[BaseModel] | None =
         where = Path(exc.filename) if exc.filename and TEMP_PREFIX not in str(exc.filename) else shown
         if exc.errno == errno.ENOTDIR:
             where = next((p for p in [where, *where.parents] if p.exists() and not p.is_dir()), where)
+        elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):  # the folder that refused: the nearest there
+            where = next((p for p in [where, *where.parents] if os.path.lexists(p)), where)
         exc = OSError(exc.errno, exc.strerror, str(where))
         raise output_error(exc, shown, noun="folder", choose=f"name another folder: pnp example {name} FOLDER") from None
 
