@@ -95,6 +95,24 @@ def test_a_folder_it_may_not_write(tmp_path, monkeypatch):
     assert list(locked.iterdir()) == []
 
 
+def test_a_full_disk(tmp_path, monkeypatch):
+    """The disk fills a few files in (the system names the file being read): one error naming
+    the target, nothing left beside it."""
+    real_copy, copied = shutil.copy2, []
+
+    def fill(src, dst, *args, **kwargs):
+        if len(copied) == 5:
+            raise OSError(28, "No space left on device", src)
+        copied.append(dst)
+        return real_copy(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(shutil, "copy2", fill)
+    result = run(tmp_path / "game")
+    one_clear_error(result, "output.full")
+    assert "game is on a disk with no space left" in result.output.splitlines()[0]
+    assert list(tmp_path.iterdir()) == []
+
+
 def _interrupt(copy, target: Path, after: int = 12) -> int:
     """`copy(GAME, target)` with a Ctrl-C a dozen files in (the library call: in the command,
     PnpGroup ends the process with 130 after the clean-up); how many files it had copied."""
