@@ -89,3 +89,11 @@ def test_plain_names_stay_plain():
     assert "Notes: Play it fast.\nNotes: Then slow.\n" in text
     text = format_decklist(loaded(with_names("  Grim\nTide ", None, None)), pack())
     assert text.startswith('# "  Grim\\nTide "\n')
+
+
+def test_names_written_as_they_are_do_not_round_trip_self_test(tmp_path, monkeypatch):
+    """The tests above bite: a deck list that wrote every name as it is (before issue 37) loses
+    the spaces at a name's ends, and its notes' second line reads back as a card."""
+    monkeypatch.setattr("generator.share.decklist._quoted", str)
+    with pytest.raises((AssertionError, InputError)):
+        test_a_nasty_name_through_the_command_and_a_file("  Grim Tide  ", tmp_path)

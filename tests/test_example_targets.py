@@ -88,34 +88,76 @@ def test_a_folder_it_may_not_write(tmp_path, monkeypatch):
         monkeypatch.setattr(examples.shutil, "copytree", refuse)
     try:
         one_clear_error(run(locked / "game"), "output.read-only")
-        assert "locked" in run(locked / "game").output
+        said = run(locked / "game").output.splitlines()[0]
+        assert "locked is not writable" in said and "game" not in said  # the folder that refused
     finally:
         locked.chmod(0o755)
     assert list(locked.iterdir()) == []
 
 
-def test_an_interrupted_copy_leaves_nothing_and_the_retry_works(tmp_path, monkeypatch):
-    """A Ctrl-C a dozen files into the copy (the library call: in the command, PnpGroup ends
-    the process with 130 after the clean-up that this shows)."""
+def test_a_full_disk(tmp_path, monkeypatch):
+    """The disk fills a few files in (the system names the file being read): one error naming
+    the target, nothing left beside it."""
+    real_copy, copied = shutil.copy2, []
+
+    def fill(src, dst, *args, **kwargs):
+        if len(copied) == 5:
+            raise OSError(28, "No space left on device", src)
+        copied.append(dst)
+        return real_copy(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(shutil, "copy2", fill)
+    result = run(tmp_path / "game")
+    one_clear_error(result, "output.full")
+    assert "game is on a disk with no space left" in result.output.splitlines()[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+def _interrupt(copy, target: Path, after: int = 12) -> int:
+    """`copy(GAME, target)` with a Ctrl-C a dozen files in (the library call: in the command,
+    PnpGroup ends the process with 130 after the clean-up); how many files it had copied."""
     copied = []
     real_copy = shutil.copyfile
 
     def copy_then_stop(src, dst, *args, **kwargs):
-        if len(copied) == 12:
+        if len(copied) == after:
             raise KeyboardInterrupt
         copied.append(dst)
         return real_copy(src, dst, *args, **kwargs)
 
-    monkeypatch.setattr(shutil, "copyfile", copy_then_stop)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(shutil, "copyfile", copy_then_stop)
+        with pytest.raises(KeyboardInterrupt):
+            copy(GAME, target)
+    return len(copied)
+
+
+def test_an_interrupted_copy_leaves_nothing_and_the_retry_works(tmp_path):
     target = tmp_path / "deep" / "er" / "game"
-    with pytest.raises(KeyboardInterrupt):
-        examples.copy_example(GAME, target)
-    assert len(copied) == 12
+    assert _interrupt(examples.copy_example, target) == 12
     assert list(tmp_path.iterdir()) == []  # not the game, not its hidden copy, not the folders made for it
-    monkeypatch.undo()
     result = run(target)
     assert result.exit_code == 0, result.output
     assert (target / "game.yaml").is_file() and leftovers(target.parent) == []
+
+
+def _copy_in_place(name: str, target: Path, layout_model=None) -> Path:
+    """The copy before issue 37: straight into the target, the system's errors as they come."""
+    shutil.copytree(examples.EXAMPLES / name, target, dirs_exist_ok=True)
+    return target
+
+
+def test_the_guards_catch_a_copy_made_in_place_self_test(tmp_path, monkeypatch):
+    """The checks above bite: the copy the issue found (straight into the target) leaves a
+    half-made folder that refuses the retry, and a folder under a file is not one clear error."""
+    target = tmp_path / "game"
+    _interrupt(_copy_in_place, target)
+    assert len(list(target.rglob("*.*"))) >= 12  # half a game: what the first check refuses
+    assert run(target).exit_code == 2  # and the retry is refused ("not an empty folder")
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    monkeypatch.setattr("generator.cli.example.copy_example", _copy_in_place)
+    with pytest.raises(AssertionError):
+        one_clear_error(run(tmp_path / "notes.txt" / "game"), "output.not-a-directory")
 
 
 def test_a_copy_killed_outright_is_swept_by_the_next(tmp_path):

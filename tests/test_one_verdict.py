@@ -103,3 +103,35 @@ def test_build_of_a_build_file_says_what_validate_says(tmp_path):
     assert built.exit_code == 0, built.output
     assert rules == {"points.limit"} and "warning: not legal, printed all the same: error points.limit" in built.stderr
     assert (tmp_path / "out" / "over-cards.pdf").is_file()
+
+
+def _judged_as_warnings(findings, pack):
+    """Build's judgement before issue 37: every drawn finding a warning."""
+    from generator.preflight.render_check import judged
+    errors, warnings = judged(findings, pack)
+    from generator.core.report import Violation
+    return [], warnings + [Violation(p.code, "warning", p.message, p.location) for p in errors]
+
+
+def test_one_part_is_refused_for_what_the_pack_is_refused_for(tmp_path):
+    """`--only cards` of a pack whose map cannot be read: the cards part draws no map, yet the
+    verdict is the pack's (validate says exit 2), so nothing is built."""
+    root = _pack(tmp_path, CASES["unreadable-map"][2])
+    built = CliRunner().invoke(main, ["build", str(root), "-q", "--only", "cards", "-o", str(tmp_path / "out")])
+    assert built.exit_code == 2, built.output
+    assert "twin-spires.yaml" in built.output and "Traceback" not in built.output
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+@pytest.mark.parametrize("case,broken", [
+    ("unreadable-text", ("generator.build.judged", _judged_as_warnings)),  # text below 3:1 printed, as it was
+    (None, ("generator.build.check_before_building", lambda pack, build=None: [])),  # nothing asked first
+])
+def test_the_parity_checks_bite_self_test(case, broken, tmp_path, monkeypatch):
+    """With build's own judgement or its first question taken away, the tests above fail."""
+    monkeypatch.setattr(*broken)
+    with pytest.raises(AssertionError):
+        if case is None:
+            test_one_part_is_refused_for_what_the_pack_is_refused_for(tmp_path)
+        else:
+            test_build_gives_the_verdict_validate_gives(case, tmp_path)

@@ -86,3 +86,11 @@ def test_a_pack_with_rules_and_no_cards_builds_its_rulebook_and_no_empty_card_sh
     assert built.exit_code == 0, built.output
     assert "no card sheets" in built.output
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["CREDITS.txt", "rulebook.pdf"]  # no 0-page cards.pdf
+
+
+def test_without_the_check_a_header_only_sheet_is_not_said_self_test(tmp_path, monkeypatch):
+    """The tests above bite: without the empty-sheet check the header-only CSV is not refused
+    with one clear line (it was a PDFium traceback)."""
+    monkeypatch.setattr("generator.pack.sheets.source._no_cards", lambda file, tables, problems: None)
+    with pytest.raises(AssertionError):
+        test_a_sheet_with_headings_only(tmp_path, "csv")

@@ -140,3 +140,17 @@ def test_honest_work_fits_with_room():
     assert most and max(most) < MAX_STEPS / 10, max(most)
     expression = make_environment().compile_expression("range(100000) | map('string') | list | length")
     assert run_within_budget(lambda: expression()) == 100000
+
+
+def test_a_budget_that_reads_a_clock_is_caught_self_test(monkeypatch):
+    """The runaway test bites: a sandbox that looked at a clock at each step (as the old time
+    budget did) is caught by it."""
+    charge = sandbox.Work.charge
+
+    def timed(self, n=1):
+        time.monotonic()  # a deadline's check
+        charge(self, n)
+
+    monkeypatch.setattr(sandbox.Work, "charge", timed)
+    with pytest.raises(AssertionError):
+        test_a_runaway_template_is_stopped_by_the_count("nested loops", monkeypatch)

@@ -13,6 +13,7 @@ from generator.cli.common import current_pack, kit_folder_option
 from generator.cli.progress import echo_line, progress_display
 from generator.core.errors import InputError
 from generator.core.papers import DEFAULT_PAPER, PAPERS
+from generator.core.words import counted
 from generator.core.workers import Stopped
 from generator.export.options import DUPLEX_CHOICES, INK_CHOICES, ONLY_CHOICES, PNG_SIZES, BuildOptions
 from generator.export.profile_table import PROFILES, profiles_help
@@ -69,8 +70,8 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
                 made += line.startswith("wrote ")
     except InputError:
         if made:  # files are put in place only when every part succeeds (generator/core/staging.py)
-            click.echo(f"pnp build: stopped by the error below; the {made} file(s) made so far were not kept and "
-                       "no output was changed", err=True)
+            click.echo(counted(f"pnp build: stopped by the error below; the {made} file(s) made so far were not "
+                               "kept and no output was changed"), err=True)
         raise
 
     except Stopped as stop:

@@ -81,6 +81,10 @@ class Problem:
 class InputError(Exception):
     """Raised when input cannot be read at all; carries every problem found, not only the first."""
 
+    # the HTTP status of the web's answer, set by a layer that knows a better one than 422 (a 404,
+    # a 409...); declared, not given: the web reads getattr(exc, "status", 422)
+    status: int
+
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(
             problems, key=lambda p: (p.location.file, p.location.line, p.location.column, p.code)

@@ -233,6 +233,7 @@ def output_error(exc: OSError, out: Path, noun: str = "output", choose: str | No
     if exc.errno == errno.ENOENT and exc.filename and Path(exc.filename).parent.is_dir():
         # the folder is there, but nothing can be made in it (/proc, /sys)
         what = "cannot be made there (that folder takes no new files or folders)"
+        expected, fix = "a folder that takes new files", "choose another folder with -o"
     if choose is not None:
         fix = (fix.replace("choose another folder with -o", choose).replace("choose another with -o", choose)
                .replace("shorten the build file's name or the -o folder", "shorten the folder's name"))

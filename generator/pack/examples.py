@@ -59,6 +59,8 @@ def copy_example(name: str, target: Path, layout_model: type[BaseModel] | None =
         where = Path(exc.filename) if exc.filename and TEMP_PREFIX not in str(exc.filename) else shown
         if exc.errno == errno.ENOTDIR:
             where = next((p for p in [where, *where.parents] if p.exists() and not p.is_dir()), where)
+        elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):  # the folder that refused: the nearest there
+            where = next((p for p in [where, *where.parents] if os.path.lexists(p)), where)
         exc = OSError(exc.errno, exc.strerror, str(where))
         raise output_error(exc, shown, noun="folder", choose=f"name another folder: pnp example {name} FOLDER") from None
 
@@ -71,7 +73,7 @@ def _copy_into(name: str, target: Path, shown: Path, layout_model: type[BaseMode
     done = False
     try:
         sweep_stale_beside(target.parent, TEMP_PREFIX)
-        shutil.copytree(EXAMPLES / name, tmp, ignore=shutil.ignore_patterns(".cache", "__pycache__"))
+        _copy_tree(EXAMPLES / name, tmp)
         write_pack_schemas(tmp, layout_model)
         with signals_blocked():  # a Ctrl-C now waits for the rename: the folder is whole, or not there
             if empty:  # the folder the user made (maybe the one they stand in) stays: fill it
@@ -91,6 +93,27 @@ def _copy_into(name: str, target: Path, shown: Path, layout_model: type[BaseMode
                 with contextlib.suppress(OSError):
                     folder.rmdir()
     return shown
+
+
+def _copy_tree(source: Path, tmp: Path) -> None:
+    """shutil.copytree, but a file it cannot write stops the copy with that file's own error
+    (copytree goes on and raises one shutil.Error of messages, with no errno: a full disk would
+    not be told from any other failure)."""
+    first: list[OSError] = []
+
+    def copy(src: str, dst: str) -> object:
+        try:
+            return shutil.copy2(src, dst)
+        except OSError as exc:  # named after where it was going (a full disk names the source file)
+            first.append(OSError(exc.errno, exc.strerror, dst))
+            raise
+
+    try:
+        shutil.copytree(source, tmp, ignore=shutil.ignore_patterns(".cache", "__pycache__"), copy_function=copy)
+    except shutil.Error as exc:
+        if first:
+            raise first[0] from None
+        raise OSError(errno.EIO, f"the copy failed ({exc})", str(tmp)) from None
 
 
 def _check_target(name: str, target: Path, shown: Path) -> bool:
