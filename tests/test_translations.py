@@ -228,7 +228,12 @@ def test_a_pack_in_another_language_and_what_falls_back(pack):
     from generator.pack.translations.fallback import fallback_warnings, strict_problems
     (warning,) = fallback_warnings(german)
     assert warning.startswith(f"warning: German (de): {len(t.missing)} strings of Bosskampf not translated yet")
-    assert len(strict_problems(german)) == len(t.missing)
+    problems = strict_problems(german)
+    assert len(problems) == len(t.missing)
+    # each error points at its own entry in the PO file, where a translator fills it in
+    lines = {(m.context, m.id): m.lineno for m in catalog(pack / "translations" / "de.po") if m.id}
+    first = problems[0]
+    assert first.location.line == lines[t.missing[0].key] > 1 and "translate its entry" in first.fix
     # the source pack is untouched by the load
     assert load_pack(pack).cards["torva-greymantle"].name == "Torva Greymantle"
 

@@ -36,6 +36,10 @@ def test_lang_serves_the_translation_and_is_remembered(env):
     assert "Einfacher Angriff" in names(client)  # the cookie keeps it
     page = client.get("/p/boss_fight")
     assert page.status_code == 200 and "Bosskampf" in text(page.text)
+    # the pack page offers its languages, each in its own words, the one shown not a link
+    assert '<strong lang="de">Deutsch</strong>' in page.text
+    assert '<a href="?lang=" lang="en" hreflang="en">English</a>' in page.text
+    assert "Die Brutmutter" in page.text and "The Brood Matron" not in page.text  # presets in German too
     r = client.get("/api/boss_fight/cards?lang=")
     assert "Max-Age=0" in r.headers.get("set-cookie", "")
     client.cookies.clear()
@@ -48,6 +52,7 @@ def test_a_pack_without_the_translation_and_a_bad_tag(env):
     client.cookies.clear()
     r = client.get("/api/tactics/cards?lang=de")  # Tactics has no German: as written
     assert r.status_code == 200
+    assert 'class="languages"' not in client.get("/p/tactics").text  # no menu without translations
     assert "Basic Attack" in names(client, "?lang=../../etc")  # no language: ignored
     assert "pnp_lang=..%2F" not in r.headers.get("set-cookie", "")
     client.cookies.clear()

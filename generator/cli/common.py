@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING
 import click
 
 from generator.core.errors import InputError, Location, Problem
+from generator.core.report import EXIT_INPUT, EXIT_OK, EXIT_RULES  # noqa: F401 - the commands' exit codes
 from generator.rules.limits import parse_points
 
 if TYPE_CHECKING:
     from rich.console import Console
-
-EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 
 
 def current_pack() -> Path:
@@ -81,6 +80,19 @@ def write_stdout(data: bytes | str) -> None:
     stream = sys.stdout.buffer
     stream.write(data.encode("utf-8") if isinstance(data, str) else data)
     stream.flush()
+
+
+def kit_folder_option(command):
+    """`-o/--out DIR` of the commands that write a kit's folder of files (`build`, `watch`): one
+    option, so `-o -` is refused alike, before any work (there is no one file to stream)."""
+    return click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
+                        callback=_no_stdout_folder, help="Output folder (default: output/<pack id>).")(command)
+
+
+def _no_stdout_folder(ctx, param, value):
+    if is_stdout(value):
+        refuse_stdout(ctx.info_name or "build", "a folder of files (PDFs, images, a save)")
+    return value
 
 
 def refuse_stdout(command: str, writes: str, fix: str = "give -o a folder to write into") -> None:

@@ -198,7 +198,7 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
             for start in range(0, len(group), per):
                 chunk = group[start:start + per]
                 sheets += 1
-                outlines = []
+                outlines: list[Outline] = []
                 for face, slot in zip(chunk, grid.slots):
                     c.saveState()
                     clip_to_slot(c, slot)

@@ -39,7 +39,8 @@ def _markers(pdf: Path) -> dict[int, list[tuple[str, float, float]]]:
 
 def _segments(d: str) -> list[list[tuple[float, float]]]:
     """Sub-paths of an SVG path from cut_paths, as point lists (curves by their points)."""
-    out, cur = [], []
+    out: list[list[tuple[float, float]]] = []
+    cur: list[tuple[float, float]] = []
     for tok in re.findall(r"[MLCZ]|-?[\d.]+,-?[\d.]+", d):
         if tok == "M":
             if cur:

@@ -30,10 +30,18 @@ def pack_dirs(targets: list[Path]) -> list[Path]:
         if (target / "game.yaml").is_file():
             out.append(target)
         elif target.is_dir():
-            out.extend(sorted(p for p in target.iterdir() if (p / "game.yaml").is_file()))
+            found = sorted(p for p in target.iterdir() if _holds_game(p))
+            out.extend(found or [target])  # a folder of no packs: load_pack says it is no pack
         else:
             out.append(target)  # load_pack names what is wrong with it
     return out
+
+
+def _holds_game(folder: Path) -> bool:
+    try:
+        return (folder / "game.yaml").is_file()
+    except OSError:  # a folder it may not look into (/proc/1/...): no pack
+        return False
 
 
 @dataclass

@@ -99,14 +99,16 @@ class TranslationLayer:
         if self.problems:
             raise InputError(self.problems)
         sources = self.sources + other_sources(self.root, preset_files, map_files, rule_files)
-        missing, stale = [], []
+        missing, stale, lines = [], [], {}
         for entry in po.entries(self.catalog, sources, [k.name for k in self.source.keywords.values()]):
+            if entry.line:
+                lines[entry.key] = entry.line
             if entry.state == "missing":
                 missing += entry.sources[:1]
             elif entry.state == "fuzzy":
                 stale += entry.sources[:1]
         return Translation(self.lang, self.source.language, self.file, self.strings, tuple(missing), tuple(stale),
-                           po.language_name(self.lang))
+                           po.language_name(self.lang), lines)
 
 
 def _short(text: str, limit: int = 60) -> str:

@@ -46,6 +46,7 @@ class Translation:
     missing: tuple[Source, ...] = ()
     stale: tuple[Source, ...] = ()
     language_name: str = ""  # `German`, as messages say it
+    lines: dict[Key, int] = field(default_factory=dict)  # each entry's line in the PO file, where it has one
 
     @cached_property
     def digest(self) -> str:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from generator.core.duplex import back_page_shift, flip_axis
 from generator.maps.load import load_pack_maps
+from generator.pack.translations.own import words_of
 from generator.render.base.fonts import BOLD
 from generator.render.pieces.draw import (BLEED_MM, GAP_MM, Face, PagePlan, draw_face, extent, marker,
                                           page_frame, text)
@@ -330,10 +331,15 @@ def counter_pages(kit: Kit, items: list[CounterItem], single: bool = True) -> li
 
 def _front(kit: Kit, page, n: int, total: int, duplex: bool):
     def draw(c):
-        title = "Counters" + (" · double-sided" if duplex else "")
-        note = (f"Print this page and the next double-sided (flip on the {kit.duplex.replace('-', ' ')}), "
-                "at 100 %. Cut on the solid lines." if duplex else "Single-sided. Cut on the solid lines.")
-        page_frame(kit, title, note, f"{kit.title} · counters {n} of {total}" + (" · fronts" if duplex else ""))
+        say = words_of(kit.pack)  # pnp's own words in the pack's language
+        title = say("Counters · double-sided") if duplex else say("Counters")
+        note = ((say("Print this page and the next double-sided (flip on the long edge), at 100 %. Cut on the "
+                     "solid lines.") if kit.duplex == "long-edge" else
+                 say("Print this page and the next double-sided (flip on the short edge), at 100 %. Cut on the "
+                     "solid lines.")) if duplex else say("Single-sided. Cut on the solid lines."))
+        footer = (say("counters {n} of {total} · fronts") if duplex else say("counters {n} of {total}")).format(
+            n=n, total=total)
+        page_frame(kit, title, note, f"{kit.title} · {footer}")
         for item, _x, y, head in page:
             if head:
                 top = y + extent(item.shape, kit.orientation, item.size)[1] / 2 + BLEED_MM + 1.2
@@ -347,9 +353,13 @@ def _front(kit: Kit, page, n: int, total: int, duplex: bool):
 
 def _backs(kit: Kit, page, n: int, total: int):
     def draw(c):
-        page_frame(kit, "Counters · backs", f"The backs of the page before: they land behind their fronts "
-                   f"when printed double-sided, flip on the {kit.duplex.replace('-', ' ')}.",
-                   f"{kit.title} · counters {n} of {total} · backs")
+        say = words_of(kit.pack)  # pnp's own words in the pack's language
+        page_frame(kit, say("Counters · backs"),
+                   say("The backs of the page before: they land behind their fronts when printed double-sided, "
+                       "flip on the long edge.") if kit.duplex == "long-edge" else
+                   say("The backs of the page before: they land behind their fronts when printed double-sided, "
+                       "flip on the short edge."),
+                   f"{kit.title} · " + say("counters {n} of {total} · backs").format(n=n, total=total))
         for item, x, y, _ in page:
             bx, by = mirror(kit, x, y)
             draw_face(kit, item.back, item.shape, bx, by, item.size)

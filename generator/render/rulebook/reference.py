@@ -14,6 +14,7 @@ from generator.core.errors import InputError
 from generator.grids.hexgrid import Layout as HexLayout
 from generator.pack.cardlist import sorted_cards
 from generator.pack.display import deals_in_points, pack_in_points, stat_labels
+from generator.pack.fieldkind import BookColumn
 from generator.pack.fieldtypes import FIELD_KINDS, label as field_label, stat_text
 from generator.pack.load import preset_results
 from generator.pack.translations.own import words_of
@@ -39,7 +40,7 @@ def card_columns(pack: Pack, type_id: str, cards: list[Card]) -> tuple[list[str]
     every card are left out."""
     type_spec = pack.spec.card_types[type_id]
     say = words_of(pack)  # pnp's own words in the pack's language
-    columns: list[tuple[str, object]] = [(say("Card"), lambda c: c.name)]
+    columns: list[BookColumn] = [(say("Card"), lambda c: c.name)]
     if pack_in_points(pack):
         columns.append((say("Points"), lambda c: str(c.points)))
     for fname, fspec in type_spec.fields.items():
@@ -109,6 +110,7 @@ def presets(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
             raise InputError(stopped)
         report = validate_build(pack, build)
         points = report.points
+        assert points is not None  # validate_build always totals the build
         side = pack.spec.sides[build.side]
         priced = deals_in_points(pack, side)  # a game without points prints the cards alone
         out.append(Heading(book, build.name, st.h2, level=1, key=f"{key}-p{n}", toc=True, reserve=st.line * 6,
