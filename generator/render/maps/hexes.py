@@ -18,8 +18,8 @@ from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
 from generator.render.maps.cells import (Look, cell_path, draw_feature_icon, draw_label, draw_pattern, draw_rock,
                                          label_mm, paint_zones)
-from generator.render.maps.palette import COLOUR, Palette, palette_for, set_fill, set_stroke
-from generator.render.maps.page import (MARGIN_MM, Frame, MapImage, SheetPlan, Window, draw_assembly,
+from generator.render.maps.palette import COLOUR, Ink, Palette, palette_for, set_fill, set_stroke
+from generator.render.maps.page import (MARGIN_MM, Box, Frame, MapImage, SheetPlan, Window, draw_assembly,
                                         draw_paragraph, draw_sheet, draw_text, fit_frame, header_height,
                                         image_pdf, overview_layout, straight_axis, terrain_legend_rows,
                                         window_area, zigzag_axis, zone_names_of)
@@ -93,6 +93,7 @@ def paint_hex_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, loo
         for h in cells:
             cx, cy = layout.center(h)
             x, y = frame.pt(cx, cy - layout.size * 0.58)
+            ink: Ink
             if h in m.obstacles:
                 ink = 1.0 if palette.colour else 0.1  # on the dark rock in colour, on mid grey in the saver
             else:
@@ -148,8 +149,9 @@ def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: Look) -
         if h not in cells:
             continue
         x, y = frame.pt(*centres[h])
+        ground = look.palette.ground if look.palette.ground is not None else 1.0  # (colour has a ground)
         paper = 1.0 if not look.palette.colour or h in m.obstacles else (
-            look.palette.terrain(m.terrain_specs.get(m.terrain[h])).band if h in m.terrain else look.palette.ground)
+            look.palette.terrain(m.terrain_specs.get(m.terrain[h])).band if h in m.terrain else ground)
         draw_label(c, x, y - tag_pt * 0.35, names[rid].upper(), BOLD, tag_pt,
                    look.palette.tag if look.palette.colour else 0.05, backdrop=True, paper=paper)
 
@@ -158,7 +160,7 @@ def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: Look) -
 
 
 def draw_hex_shape(canvas, hexes, x: float, y: float, width: float, height: float, *,
-                   orientation: str = "pointy", fill_gray: float = 0.78, stroke_gray: float = 0.1,
+                   orientation: hexgrid.Orientation = "pointy", fill_gray: float = 0.78, stroke_gray: float = 0.1,
                    line_width_mm: float = 0.3, max_hex_mm: float | None = None, mark=None) -> float:
     """Draw a multi-hex shape (a boss footprint, a piece's size diagram) fitted and centred
     in the box whose bottom-left corner is (x, y), all in mm. An empty shape is one hex.
@@ -311,7 +313,7 @@ def _overview_layout(m: HexMap, paper: str, zone_names: dict, palette: Palette, 
                            lambda width: _legend_height(m, width, zone_names, palette, say))
 
 
-def _draw_overview(c, m: HexMap, plan: SheetPlan, page, box, legend, zone_names: dict, pack_name: str,
+def _draw_overview(c, m: HexMap, plan: SheetPlan, page, box: Box, legend, zone_names: dict, pack_name: str,
                    palette: Palette, say: Say) -> None:
     W, H = page
     width = W - 2 * MARGIN_MM
