@@ -14,6 +14,7 @@ from pathlib import Path
 
 from generator.core import progress, staging
 from generator.core.errors import InputError, Location, Problem
+from generator.core.report import Violation
 from generator.core.workers import past_stopping, progress_queue, stop_on_signals, worker_pool
 from generator.export.credits import credits_output
 from generator.export.options import BuildOptions
@@ -24,11 +25,14 @@ from generator.maps.load import load_pack_maps
 from generator.pack.load import load_pack, load_presets
 from generator.pack.model import Build, Pack
 from generator.pack.translations.fallback import check_strict, fallback_warnings
-from generator.preflight.layout import LayoutChecks, contrast_findings, grouped_lines, warning_lines
+from generator.preflight.layout import LayoutChecks, contrast_findings, layout_findings
+from generator.preflight.render_check import judged
 from generator.render.cards.audit import stray_layouts
+from generator.rules.engine import validate_build
 from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.redraw import SheetMemory  # pnp watch keeps one across builds
 from generator.share.decklist_files import load_build_file
+from generator.validate.packs import pack_checks, validate_pack
 
 
 PART_ORDER = ("cards", "pieces", "maps", "rulebook")  # a part at a time, in this order; the worker pool takes
@@ -63,39 +67,75 @@ def _timed(path, fn, *args, **kw) -> str:
 
 
 def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, out: Path, opt: BuildOptions,
-                memory=None):
+                memory=None, stopped: list[Problem] | None = None):
     """One part of the options' profile (export/profiles/): yields its lines, each as soon as
     its file is made. The `cards` part's faces are built once here and shared by the layout
-    checks and the writer."""
+    checks and the writer. What the drawn checks find is judged as `pnp validate` judges it
+    (preflight/render_check.py: judged): warnings become lines, errors go to `stopped` and the
+    build keeps none of its files (run_build)."""
+    stopped = [] if stopped is None else stopped
     job = ProfileJob(pack, build, stem, out, opt, part, _timed, memory=memory)
     checks = None
     if part == "cards":
         job.shared = CardShared(pack)
         job.faces = build_faces(pack, build, job.shared) if build else pack_faces(pack, job.shared)
+        if not job.faces:  # a pack of rules alone: no card sheets (a PDF of no pages is no PDF)
+            yield f"note: no card sheets: {pack.spec.name} has no cards"
+            return
         # the layout checks of the same faces listen to their drawing: each side is checked as the
-        # outputs draw it the first time, and told as warnings once the outputs are written
+        # outputs draw it the first time, and judged once the outputs are written
         checks = LayoutChecks(pack, job.shared, build, job.faces)
     yield from writer(opt.profile).write(job)
     if checks is not None:
-        yield from warning_lines(checks.findings())
+        errors, warnings = judged(checks.findings(), pack)
+        stopped.extend(errors)  # the build keeps none of its files (run_build)
+        yield from map(warning_line, warnings)
     if job.low_contrast:
-        yield from ("warning: " + line.split(" ", 1)[1] for line in grouped_lines(contrast_findings(job.low_contrast)))
+        errors, warnings = judged(contrast_findings(job.low_contrast), pack)
+        stopped.extend(errors)
+        yield from map(warning_line, warnings)
     if part == "cards" and job.shared is not None:
         yield from sorted(job.shared.notes) + layout_warnings(pack)
 
 
+def warning_line(v: Violation) -> str:
+    """A finding of the verdict that does not stop a build, as `pnp build` prints it (stderr):
+    a warning, or a rule error of a build that is not legal (printed all the same)."""
+    said = "warning:" if v.severity == "warning" else "warning: not legal, printed all the same: error"
+    return f"{said} {v.rule}: {v.location}: {v.message}" + (f" ({v.fix})" if v.fix else "")
+
+
 def layout_warnings(pack: Pack) -> list[str]:
     """Layouts named after no card type: printed, as `pnp validate` reports them."""
-    return [f"warning: {v.location}: {v.message}" + (f" ({v.fix})" if v.fix else "") for v in stray_layouts(pack)]
+    return [warning_line(v) for v in stray_layouts(pack)]
 
 
-def _worker(args) -> tuple[str, list[str], list]:
+def check_before_building(pack: Pack, build: Build | None = None) -> list[Violation]:
+    """`pnp build` refuses what `pnp validate` refuses (exit 2), with the same findings, and
+    keeps no file. What validate judges without drawing (validate/packs.py: pack_checks) is
+    asked first; when it refuses anything, the pack's whole verdict is validate's own (the
+    drawn checks too), raised before a file is made. What the drawing finds is judged as it is
+    drawn (_part_lines, with validate's `judged`). A rule broken (validate's exit 1) does not
+    stop a build, which prints what a player asks for (a build in the making, a pack whose
+    preset the rulebook marks as not legal): its violations are returned, to be printed with
+    the warnings."""
+    if build is not None:
+        return validate_build(pack, build).sorted_violations()
+    reports, problems = pack_checks(pack)
+    if problems:
+        validate_pack(pack, checked=(reports, problems))  # raises InputError with every finding
+    # info (the cards still printing the placeholder) is validate's to-do list, not a build's warning
+    return [v for r in reports for v in r.sorted_violations() if v.severity != "info"]
+
+
+def _worker(args) -> tuple[str, list[str], list, list[Problem]]:
     """One part in a worker process: its outputs are staged under the build's token and handed
     back, to be renamed with all the others once every part has succeeded."""
     part, pack, out, opt, token = args
+    stopped: list[Problem] = []
     with staging.staged(token) as stage:
-        lines = list(_part_lines(part, pack, None, None, out, opt))
-    return part, lines, stage.pending
+        lines = list(_part_lines(part, pack, None, None, out, opt, stopped=stopped))
+    return part, lines, stage.pending, stopped
 
 
 def _read_shared_files(pack: Pack) -> None:
@@ -124,6 +164,7 @@ def build_folder(pack_dir: Path, build_file: Path | None = None, options: BuildO
         yield from fallback_warnings(pack)
         build = load_build_file(build_file, pack) if build_file else None
         stem = Path(build_file).stem if build_file else None
+        yield from map(warning_line, check_before_building(pack, build))
         yield from run_build(pack, build, options, out_dir, stem=stem, parallel=parallel, memory=memory)
 
 
@@ -132,10 +173,15 @@ def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, me
     changed cards redrawn (render/cards/redraw.py), and the layout warnings of those sheets;
     None, with `memory.reason`, when the whole part must be built."""
     pack = load_pack(Path(pack_dir), memory.documents)
+    warnings = check_before_building(pack)
     shared = CardShared(pack)
     faces = pack_faces(pack, shared)
+    # the drawn checks of the faces that changed, judged before cards.pdf is touched
+    fresh = memory.new_faces(faces)
+    errors, drawn = judged(layout_findings(pack, None, shared, faces=fresh), pack) if fresh else ([], [])
+    if errors:
+        raise InputError(errors)
     out = output_dir(pack, out_dir) / "cards.pdf"
-    checks = LayoutChecks(pack, shared)  # listens to the redrawn sheets' drawing
     try:
         done = memory.redraw(pack, faces, shared, out, sheet=options.paper, duplex=options.duplex,
                              back_offset=options.back_offset or (0.0, 0.0))
@@ -146,7 +192,7 @@ def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, me
         return None
     if done is None:
         return None
-    lines = list(warning_lines(checks.findings(done.faces))) if done.faces else []
+    lines = [warning_line(v) for v in warnings + drawn]
     lines += sorted(shared.notes)  # what the redrawn sheets changed on the way to print
     sheets = ", ".join(map(str, done.sheets)) or "none"
     return lines + [f"redrew sheet {sheets} of cards.pdf ({done.pages_redrawn} of {done.pages} pages redrawn)"]
@@ -172,17 +218,20 @@ def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = Bu
         opt = options if options.back_offset is not None else replace(options, back_offset=(0.0, 0.0))
         token = staging.new_token()
         pending: list = []
+        stopped: list[Problem] = []  # what the drawn checks refuse (pnp validate's errors)
         committed = False
         try:
             try:
                 with staging.staged(token) as stage:
                     wrote = False
-                    for line in _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory):
+                    for line in _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory, stopped):
                         wrote = wrote or line.startswith("wrote ")
                         yield line
-                    if wrote:  # who made the art and the typefaces, beside the files that print them
+                    if wrote and not stopped:  # who made the art and the typefaces, beside the files that print them
                         credits_output(out, pack)
                     pending = stage.pending
+                if stopped:  # every part had its say: all their errors, as validate lists them
+                    raise InputError(stopped)
                 with past_stopping():  # all renamed, or none: a signal now waits, then is moot
                     staging.commit(pending)
                     committed = True
@@ -225,19 +274,19 @@ def check_not_empty(pack, build, profile: str, only: str) -> None:
                                   fix="add cards to cards/*.yaml (see docs/formats.md), or build another part")])
 
 
-def _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory=None):
-    """Yields each part's lines as that part is made."""
+def _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory=None, stopped=None):
+    """Yields each part's lines as that part is made; the errors of its drawn checks go to `stopped`."""
     row = PROFILES[opt.profile]
     parts = row.parts if opt.only == "all" or len(row.parts) == 1 else (opt.only,)
     if parallel and build is None and len(parts) > 1:
         _read_shared_files(pack)
-        yield from _parallel_parts(pack, parts, out, opt, token, stage)
+        yield from _parallel_parts(pack, parts, out, opt, token, stage, stopped)
     else:
         for part in sorted(parts, key=PART_ORDER.index):
-            yield from _part_lines(part, pack, build, stem, out, opt, memory if build is None else None)
+            yield from _part_lines(part, pack, build, stem, out, opt, memory if build is None else None, stopped)
 
 
-def _parallel_parts(pack, parts, out, opt, token, stage):
+def _parallel_parts(pack, parts, out, opt, token, stage, stopped=None):
     """The parts in the worker pool (the loaded pack travels, pickled), each part's lines
     yielded as it finishes; the workers' progress events reach this process's listener."""
     listener = progress.listener()
@@ -249,8 +298,10 @@ def _parallel_parts(pack, parts, out, opt, token, stage):
 
     jobs = [(p, pack, out, opt, token) for p in parts]
     with worker_pool(WORKERS, progress_queue=queue) as pool:  # forked workers: the loaded pack is theirs
-        for _index, (_part, lines, pending) in pool.as_completed(_worker, jobs, idle=drain if queue else None):
+        for _index, (_part, lines, pending, refused) in pool.as_completed(_worker, jobs, idle=drain if queue else None):
             drain()
             stage.pending.extend(pending)  # the workers' staged outputs join this process's
+            if stopped is not None:
+                stopped.extend(refused)
             yield from lines
     drain()

@@ -70,7 +70,7 @@ def build_faces(pack: Pack, build: Build, shared: CardShared) -> list[CardFace]:
     """Every card a build needs on the table: base cards, equipment, abilities and the deck with copies."""
     numbers = {c.id: i for i, c in enumerate(card_order(pack), 1)}
     total = len(numbers)
-    faces = []
+    faces: list[CardFace] = []
     for ref, count in build_refs(build):
         card = pack.cards.get(ref.id)
         if card is None:

@@ -292,7 +292,7 @@ def test_writing_xlsx_without_the_extra_says_how_to_add_it(tmp_path, monkeypatch
 
 # the shipped packs whose every card has its own art (issue #40 item 2); the others still print the
 # placeholder on some cards, which `pnp validate` tells (art.missing)
-ART_DONE = ["boss_fight", "raid_boss", "tactics"]
+ART_DONE = ["boss_fight", "raid_boss", "tactics", "final_boss"]
 
 
 @pytest.mark.parametrize("pack_id", ART_DONE)

@@ -77,13 +77,32 @@ def test_dash_writes_the_files_bytes_to_stdout(tmp_path, args, file_args):
         assert piped.stderr.strip() and piped.stderr.strip() in piped.output
 
 
-@pytest.mark.parametrize("args", [["build", str(BOSS_FIGHT)], ["schema", "--pack", str(BOSS_FIGHT)]])
+@pytest.mark.parametrize("args", [["build", str(BOSS_FIGHT)], ["watch", str(BOSS_FIGHT)],
+                                  ["schema", "--pack", str(BOSS_FIGHT)]])
 def test_dash_is_refused_where_the_output_is_many_files(tmp_path, monkeypatch, args):
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, args + ["-o", "-"])
+    result = CliRunner().invoke(main, args + ["-o", "-"])  # `watch` had built into ./- and watched on
     assert result.exit_code == 2
     assert "cannot write to standard output" in result.stderr and result.stdout == ""
     assert "Traceback" not in result.output and not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("command", ["build", "watch"])
+def test_an_empty_output_folder_name_is_refused(tmp_path, monkeypatch, command):
+    """`-o ""` (an unset shell variable) had built into the current folder."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, [command, str(BOSS_FIGHT), "-o", ""])
+    assert result.exit_code == 2, result.output
+    assert "cli.empty-folder" in result.stderr and "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_build_and_watch_share_one_output_folder_option():
+    """One check of `-o` for the commands that write a kit's folder, not a copy per command."""
+    from generator.cli.build import build
+    from generator.cli.watch import watch_command
+    out = [next(p for p in command.params if p.name == "out_dir") for command in (build, watch_command)]
+    assert out[0].callback is out[1].callback is not None
 
 
 def _run_on_pty(args: list[str], env: dict) -> tuple[bytes, bytes, int]:

@@ -368,18 +368,19 @@ def test_yamlio_limits_are_the_documented_ones():
     assert (yamlio.MAX_FILE_BYTES, yamlio.MAX_DEPTH, yamlio.MAX_NODES) == (2 * 1024 * 1024, 64, 200_000)
 
 
-# ---- time ----------------------------------------------------------------------------------------
+# ---- work (never time) ---------------------------------------------------------------------------
+# A template's budget counts work (render/base/sandbox.py); tests/test_template_budget.py holds
+# the budget's own tests. Here: a runaway layout or chapter ends its build or rulebook with its line.
 
 ENDLESS = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
 
 
-def test_a_template_that_runs_forever_is_stopped_with_an_error(monkeypatch):
-    from generator.render.base import layout as layout_module
-    monkeypatch.setattr(layout_module, "TEMPLATE_SECONDS", 0.3)
+def test_a_template_that_runs_forever_is_stopped_with_an_error():
     env = make_environment()
-    with hang_guard(), pytest.raises(SecurityError, match="ran longer than"):
+    with hang_guard(), pytest.raises(SecurityError, match="steps of work"):
         env.from_string(ENDLESS).render()
-    monkeypatch.undo()  # the shipped budget again: honest work is not cut short
+    # honest work is not cut short: a hundred thousand items through three filters
+    from generator.render.base import layout as layout_module
     expression = env.compile_expression("range(100000) | map('string') | list | length")
     assert layout_module.run_within_budget(lambda: expression()) == 100000
 
@@ -390,8 +391,8 @@ def test_an_endless_layout_ends_the_build_with_a_layout_error(tmp_path, monkeypa
     from click.testing import CliRunner
 
     from generator.cli import main
-    from generator.render.base import layout as layout_module
-    monkeypatch.setattr(layout_module, "TEMPLATE_SECONDS", 0.5)
+    from generator.render.base import sandbox
+    monkeypatch.setattr(sandbox, "MAX_STEPS", 100_000)  # a smaller budget: the same verdict, sooner
     monkeypatch.chdir(REPO)
     pack = tmp_path / "pack"
     shutil.copytree(REPO / "card_data" / "boss_fight", pack)
@@ -399,21 +400,20 @@ def test_an_endless_layout_ends_the_build_with_a_layout_error(tmp_path, monkeypa
         "extends: base\nelements:\n  - {id: title, kind: text, x: 4, y: 3, w: 45, h: 7, text: \"" + ENDLESS + "\"}\n",
         encoding="utf-8")
     with hang_guard():
-        result = CliRunner().invoke(main, ["build", str(pack), "--build", str(REPO / "tests/corpus/builds/render.yaml"),
-                                           "--only", "cards", "-o", str(tmp_path / "out")])
+        result = CliRunner().invoke(main, ["build", str(pack), "--only", "cards", "-o", str(tmp_path / "out")])
     assert result.exit_code == 2, result.output
     assert "layout.template" in result.output and "action.yaml:3:5" in result.output
-    assert "ran longer than" in result.output
-    assert not (tmp_path / "out" / "render-cards.pdf").exists()
+    assert "steps of work" in result.output
+    assert not (tmp_path / "out" / "cards.pdf").exists()
 
 
 def test_an_endless_rule_chapter_is_stopped_with_its_line(monkeypatch):
     from generator.pack.load import load_pack
-    from generator.render.base import layout as layout_module
+    from generator.render.base import sandbox
     from generator.render.rulebook.markdown import environment, render_template, template_context
-    monkeypatch.setattr(layout_module, "TEMPLATE_SECONDS", 0.3)
+    monkeypatch.setattr(sandbox, "MAX_STEPS", 100_000)
     pack = load_pack(REPO / "card_data" / "boss_fight")
-    with pytest.raises(InputError) as caught:
+    with hang_guard(), pytest.raises(InputError) as caught:
         render_template(environment(), "# Rules\n\n" + ENDLESS + "\n", template_context(pack), "rules/99-loop.md")
     (problem,) = caught.value.problems
-    assert problem.code == "rules.template" and "ran longer than" in problem.message
+    assert problem.code == "rules.template" and "steps of work" in problem.message

@@ -93,7 +93,7 @@ def test_the_loaded_pack_carries_its_presets_and_maps_to_the_workers(monkeypatch
             jobs = list(jobs)
             sent.extend(jobs)
             for index, job in enumerate(jobs):
-                yield index, (job[0], [], [])  # (part, lines, staged outputs) of each part
+                yield index, (job[0], [], [], [])  # (part, lines, staged outputs, refusals) of each part
 
     @contextlib.contextmanager
     def pool(processes, progress_queue=None):

@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 from babel.messages.pofile import read_po, write_po
 from click.testing import CliRunner
 
@@ -98,6 +99,18 @@ def test_a_chapter_by_unit_keeps_its_structure_in_any_words():
     assert kinds == {"heading", "paragraph", "list item", "table cell"}
 
 
+def test_a_diagrams_caption_is_a_unit_and_stays_one_yaml_string():
+    chapter = 'Text.\n\n```diagram line-of-sight\nfrom: [0, 0]\ncaption: "A sees B: the \\"solid\\" line."\n```\n'
+    (_, caption) = units(chapter)
+    assert (caption.kind, caption.text) == ("caption", 'A sees B: the "solid" line.')
+    german = translated_chapter(chapter, lambda t: {caption.text: 'A sieht B: die "feste" Linie.'}.get(t, t))
+    block = german.split("```")[1].split("\n", 1)[1]
+    assert yaml.safe_load(block)["caption"] == 'A sieht B: die "feste" Linie.'
+    plain = chapter.replace('"A sees B: the \\"solid\\" line."', "Plain: words")
+    assert yaml.safe_load(translated_chapter(plain, lambda t: {"Plain: words": "Schlicht: Wörter"}.get(t, t)).split("```")[1]
+                          .split("\n", 1)[1])["caption"] == "Schlicht: Wörter"
+
+
 def test_markup_a_translation_must_keep():
     assert lost_markup(FEAT, GERMAN_FEAT, KEYWORDS) == []
     assert lost_markup(FEAT, GERMAN_FEAT.replace(":hex:", "Felder"), KEYWORDS) == ["drops the icon :hex:"]
@@ -105,6 +118,13 @@ def test_markup_a_translation_must_keep():
         "drops the icon :hex:", "adds the icon :feld: (keep the source's icons, named as in the source)"]
     assert lost_markup(FEAT, GERMAN_FEAT.replace("Festgesetzt", "festgesetzt"), KEYWORDS) == [
         "drops the keyword Immobilised (as Festgesetzt)"]
+    # German inflects and compounds: a keyword may begin a longer word, never sit inside one
+    attack = {"Attack": "Angriff"}
+    assert lost_markup("Each Attack card", "Jede Angriffskarte", attack) == []
+    assert lost_markup("Each Attack card", "Deine Angriffe", attack) == []
+    assert lost_markup("Each Attack card", "Jede Nahkampf-Angriffskarte", attack) == [
+        "drops the keyword Attack (as Angriff)"]
+    assert lost_markup("Each Attack card", "Jeder Gegenangriff", attack) == ["drops the keyword Attack (as Angriff)"]
     jinja = "Each deck holds {{ rules.deck_size }} cards."
     assert lost_markup(jinja, "Jedes Deck hat 30 Karten.", {}) == ["drops the template value `{{ rules.deck_size }}`"]
     assert lost_markup(jinja, "{{ rules.deck_size }} Karten {% for x in y %}{% endfor %}", {})[0].startswith(
@@ -221,7 +241,12 @@ def test_a_pack_in_another_language_and_what_falls_back(pack):
     from generator.pack.translations.fallback import fallback_warnings, strict_problems
     (warning,) = fallback_warnings(german)
     assert warning.startswith(f"warning: German (de): {len(t.missing)} strings of Bosskampf not translated yet")
-    assert len(strict_problems(german)) == len(t.missing)
+    problems = strict_problems(german)
+    assert len(problems) == len(t.missing)
+    # each error points at its own entry in the PO file, where a translator fills it in
+    lines = {(m.context, m.id): m.lineno for m in catalog(pack / "translations" / "de.po") if m.id}
+    first = problems[0]
+    assert first.location.line == lines[t.missing[0].key] > 1 and "translate its entry" in first.fix
     # the source pack is untouched by the load
     assert load_pack(pack).cards["torva-greymantle"].name == "Torva Greymantle"
 
@@ -272,3 +297,17 @@ def test_without_a_language_pnp_translate_says_which_to_start(pack):
     assert result.exit_code == 2 and "is written in `en`" in result.output
     result = CliRunner().invoke(main, ["translate", str(pack), "--lang", "xx-nope"])
     assert result.exit_code == 2 and "no language Babel knows" in result.output
+
+
+def test_pnps_own_words_are_listed_once_and_marked_where_they_print():
+    """Every `say("...")` of the renderers is in OWN_WORDS (so it reaches the PO file), and every
+    entry there is said somewhere (so the list does not outlive its words)."""
+    import ast
+    from generator.pack.translations.own import WORDS
+    said = set()
+    for path in (REPO / "generator").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "say" \
+                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                said.add(node.args[0].value)
+    assert said == WORDS, (sorted(said - WORDS), sorted(WORDS - said))

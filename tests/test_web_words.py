@@ -19,6 +19,8 @@ from generator.web.common import card_fields, preset_docs
 from generator.web.site import Site
 from web_support import PACKS, Editor, make_client, text
 
+from generator.pack.load import load_pack
+
 PYTHON_VALUE = re.compile(r"\{'|'\}|\bNone\b|\bTrue\b|\bFalse\b|\[\[|\]\]|\[\d")
 
 
@@ -140,10 +142,39 @@ def test_the_picker_does_not_repeat_its_tag_as_a_keyword(env):
     assert "Move" in walk and not re.search(r'class="kw"[^>]*>Move<', walk), walk
 
 
-def test_the_site_has_an_icon(env):
+def test_the_site_has_an_icon(env, tmp_path):
+    """#40 item 7: a game's pages show its emblem as their icon, white on its first set's colour
+    as its card backs show it; `/favicon.ico` is the one game's emblem where one is served, the
+    builder's own mark where several are."""
     client, _ = env
-    r = client.get("/favicon.ico")
+    r = client.get("/favicon.ico")  # five games: the builder's mark
     assert r.status_code == 200 and r.headers["content-type"] == "image/x-icon"
     icon = Image.open(io.BytesIO(r.content))
     assert icon.format == "ICO" and icon.size[0] >= 16
-    assert '<link rel="icon" href="/favicon.ico">' in client.get("/p/boss_fight").text
+    assert '<link rel="icon" href="/favicon.ico">' in client.get("/").text
+    page = client.get("/p/boss_fight").text
+    assert '<link rel="icon" type="image/png" href="/p/boss_fight/emblem.png">' in page
+    r = client.get("/p/boss_fight/emblem.png")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/png"
+    emblem = Image.open(io.BytesIO(r.content)).convert("RGBA")
+    pack = load_pack(PACKS / "boss_fight")
+    ground = next(iter(pack.spec.sets.values())).color.lstrip("#")
+    colours = {c for _, c in emblem.getcolors(1 << 16)}
+    assert (*bytes.fromhex(ground), 255) in colours and (255, 255, 255, 255) in colours  # white on the set's colour
+    assert emblem.getpixel((0, 0))[3] == 0  # rounded corners: the tab's own colour shows there
+    assert client.get("/p/nope/emblem.png").status_code == 404
+
+    one, _ = make_client_for([PACKS / "tactics"], tmp_path)
+    r = one.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/x-icon"
+    icon = Image.open(io.BytesIO(r.content))
+    assert icon.format == "ICO" and {(16, 16), (32, 32), (48, 48)} <= set(icon.info["sizes"])
+    tactics = load_pack(PACKS / "tactics")
+    ground = next(iter(tactics.spec.sets.values())).color.lstrip("#")
+    assert (*bytes.fromhex(ground), 255) in {c for _, c in icon.convert("RGBA").getcolors(1 << 16)}
+
+def make_client_for(folders, tmp_path):
+    """The builder serving these pack folders only."""
+    from generator.web.app import create_app
+    site = Site.load(folders, tmp_path / "builds", tmp_path / "cache")
+    return TestClient(create_app(site), base_url="http://localhost"), site

@@ -62,7 +62,7 @@ _starting()
 import click  # noqa: E402
 
 from generator import __version__  # noqa: E402
-from generator.cli.common import EXIT_INPUT, make_console  # noqa: E402
+from generator.cli.common import EXIT_INPUT, escape_controls, make_console  # noqa: E402
 from generator.core.errors import InputError, WorkerDied  # noqa: E402
 
 _started()
@@ -195,6 +195,12 @@ class PnpGroup(click.Group):
             sys.exit(EXIT_INPUT)
         except WorkerDied as exc:  # killed from outside (`kill -9`, out of memory); the build cleaned up
             click.echo(f"pnp: {exc}; no output was changed", err=True)
+            sys.exit(EXIT_INPUT)
+        except BrokenPipeError:  # the reader went away (`pnp list | head`): as before, not a file error
+            raise
+        except OSError as exc:  # a file or folder the system refused that no command named first: one line, no traceback
+            what = f" {escape_controls(str(exc.filename))}" if exc.filename else ""
+            click.echo(f"pnp: cannot use{what}: {exc.strerror or exc}", err=True)
             sys.exit(EXIT_INPUT)
         except Exception as exc:
             # Python wraps a Ctrl-C that lands in some of its own machinery (a class's __set_name__

@@ -9,10 +9,11 @@ import sys
 import click
 
 from generator.cli.build_options import export_options
-from generator.cli.common import current_pack, is_stdout, refuse_stdout
+from generator.cli.common import current_pack, kit_folder_option
 from generator.cli.progress import echo_line, progress_display
 from generator.core.errors import InputError
 from generator.core.papers import DEFAULT_PAPER, PAPERS
+from generator.core.words import counted
 from generator.core.workers import Stopped
 from generator.export.options import DUPLEX_CHOICES, INK_CHOICES, ONLY_CHOICES, PNG_SIZES, BuildOptions
 from generator.export.profile_table import PROFILES, profiles_help
@@ -36,8 +37,7 @@ from generator.export.profile_table import PROFILES, profiles_help
 @click.option("--ink", type=click.Choice(INK_CHOICES), default="colour", show_default=True,
               help="Maps (and the rulebook's map pictures) in full colour, or `saver`: the low-ink "
                    "black-and-white look.")
-@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
-              help="Output folder (default: output/<pack id>).")
+@kit_folder_option
 @click.option("--lang", metavar="LANG", help="Build the kit in this language, from the pack's translations/LANG.po "
               "(default output/<pack id>-LANG); what is not translated prints in the pack's own language, with a warning.")
 @click.option("--strict", is_flag=True, help="With --lang: refuse to build when any string would print untranslated.")
@@ -48,9 +48,7 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
           lang, strict, fetch_first, quiet, service, color, icc, ink_limit, cut, cut_inset, tts_url_base):
     """Build the print kit of a pack (PACK_DIR, default the current folder): cards, maps, rulebook
     and play pieces. Each `wrote …` line goes to stdout as its file is made; warnings and the
-    progress display to stderr."""
-    if is_stdout(out_dir):
-        refuse_stdout("build", "a folder of files (PDFs, images, a save)")
+    progress display to stderr. What `pnp validate` refuses (exit 2) is refused alike."""
     pack_dir = pack_dir or current_pack()
     if fetch_first:
         from generator.cli.sheets import fetch_lines
@@ -72,9 +70,10 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
                 made += line.startswith("wrote ")
     except InputError:
         if made:  # files are put in place only when every part succeeds (generator/core/staging.py)
-            click.echo(f"pnp build: stopped by the error below; the {made} file(s) made so far were not kept and "
-                       "no output was changed", err=True)
+            click.echo(counted(f"pnp build: stopped by the error below; the {made} file(s) made so far were not "
+                               "kept and no output was changed"), err=True)
         raise
+
     except Stopped as stop:
         click.echo(f"pnp build: {stop}; the workers were stopped and no output was changed", err=True)
         sys.exit(128 + stop.signum)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
+
+from generator.cli.common import escape_controls
 
 from generator.pack.examples import copy_example, example_games
 
@@ -28,6 +31,7 @@ def example(name, folder, list_them):
         return
     from generator.render.base.layout import LayoutFile  # deferred: the renderer is slow to import
     target = copy_example(name, folder or Path(name), layout_model=LayoutFile)
-    click.echo(f"copied the example {name} into {target}/; now run\n"
-               f"  cd {target}\n  pnp validate\n  pnp build      # the print kit, into output/{name}/\n"
+    click.echo(f"copied the example {name} into {escape_controls(str(target))}/; now run\n"
+               f"  cd {shlex.quote(escape_controls(str(target)))}\n  pnp validate\n"
+               f"  pnp build      # the print kit, into output/{name}/\n"
                f"  pnp serve      # the deck builder in the browser")

@@ -53,8 +53,8 @@ def print_report(console: Console, report: Report, verbose: bool) -> None:
     else:
         verdict = "[green]LEGAL[/]" if report.legal else "[bold red]NOT LEGAL[/]"
         points = ""
-        if priced:
-            p = report.points
+        p = report.points
+        if priced and p is not None:  # (priced says it is there)
             points = f" — {p.total}" + (f"/{p.limit} points ({p.left} left)" if p.limit is not None
                                         else " points (no limit)")
         side = f" ({report.side})" if report.side else ""

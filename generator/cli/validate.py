@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 import click
 
 from generator.core.limits import MAX_CHARACTERS
-from generator.cli.common import EXIT_INPUT, EXIT_OK, EXIT_RULES, current_pack, make_console, points_option
+from generator.cli.common import current_pack, make_console, points_option
 from generator.validate.builds import target_kind, validate_build_target
 from generator.cli.textreport import print_problems, print_reports
 from generator.core.errors import InputError
-from generator.core.report import reports_document
+from generator.core.report import reports_document, verdict_code
 
 if TYPE_CHECKING:
     from generator.pack.model import Pack
@@ -76,6 +76,4 @@ def validate(targets, points, max_characters, setup, fmt, pack_option, boss_buil
             print_reports(console, reports)
         if audit:
             print_audit(console, audit_rows)
-    if problems:
-        sys.exit(EXIT_INPUT)
-    sys.exit(EXIT_OK if all(r.legal for r in reports) else EXIT_RULES)
+    sys.exit(verdict_code(reports, problems))

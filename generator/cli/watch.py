@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import current_pack
+from generator.cli.common import current_pack, kit_folder_option
 from generator.cli.progress import echo_line
-from generator.core.errors import InputError
+from generator.core.errors import InputError, Location, Problem
 from generator.core.papers import DEFAULT_PAPER, PAPERS
 from generator.core.resources import TEMPLATES
 from generator.export.options import BuildOptions
@@ -76,7 +76,7 @@ def watch(pack_dir: Path, echo, paper: str = DEFAULT_PAPER, out_dir: Path | None
 
     memory = SheetMemory()  # the last cards.pdf, for redrawing only the sheets an edit touches
 
-    def rebuild(parts, quick: bool = False):
+    def rebuild(parts, quick: bool = False, first: bool = False):
         start = time.perf_counter()
         try:
             if quick and parts == {"cards"}:
@@ -93,26 +93,38 @@ def watch(pack_dir: Path, echo, paper: str = DEFAULT_PAPER, out_dir: Path | None
                     echo(line)
             echo(f"rebuilt {', '.join(sorted(parts))} in {time.perf_counter() - start:.2f} s")
         except InputError as exc:
+            if first and any(p.code.startswith(("output.", "pack.missing")) for p in exc.problems):
+                raise  # no edit to a pack mends the output folder, or a folder that is no pack: exit 2 now
             for p in exc.problems:
                 echo(f"{p.location}: {p.message}" + (f" ({p.fix})" if p.fix else ""))
             echo("not rebuilt: fix the error above and save again (the previous files are untouched)")
 
-    rebuild({"cards"})
+    rebuild({"cards"}, first=True)
     echo(f"watching {pack_dir} and templates/ (Ctrl-C to stop)")
     # the outputs may lie inside the pack (`pnp watch` run in the pack's folder): writing them is no change
     written = Path(out_dir or OUTPUT_ROOT).resolve()
-    for changes in watch_files(pack_dir, TEMPLATES, stop_event=stop, debounce=50, step=20):
-        changed = {Path(p) for _, p in changes}
-        changed = {p for p in changed if p.resolve() != written and written not in p.resolve().parents}
-        parts = outputs_for(changed, Path(pack_dir))
-        if parts:
-            rebuild(parts, quick=only_card_files(changed, Path(pack_dir)))
+    try:
+        for changes in watch_files(pack_dir, TEMPLATES, stop_event=stop, debounce=50, step=20):
+            _rebuild_for(changes, written, pack_dir, rebuild)
+    except OSError as exc:  # a folder the system will not let us watch (permissions, too many watches)
+        raise InputError([Problem("watch.folder", f"cannot watch {pack_dir}: {exc}", Location(str(pack_dir)),
+                                  expected="a pack folder you may read",
+                                  fix="check its permissions, or build it once with `pnp build`")]) from None
+
+
+def _rebuild_for(changes, written: Path, pack_dir: Path, rebuild) -> None:
+    """Rebuild what one batch of changed files touches (the outputs' own folder is no change)."""
+    changed = {Path(p) for _, p in changes}
+    changed = {p for p in changed if p.resolve() != written and written not in p.resolve().parents}
+    parts = outputs_for(changed, Path(pack_dir))
+    if parts:
+        rebuild(parts, quick=only_card_files(changed, Path(pack_dir)))
 
 
 @click.command(name="watch")
 @click.argument("pack_dir", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--paper", type=click.Choice(PAPERS), default=DEFAULT_PAPER, show_default=True)
-@click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False))
+@kit_folder_option
 def watch_command(pack_dir, paper, out_dir):
     """Rebuild the kit's outputs whenever a pack (default: the current folder) or template file changes."""
     pack_dir = pack_dir or current_pack()

@@ -140,7 +140,9 @@ class Keys:
 
     @staticmethod
     def matches(expected: str, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(expected, token)
+        if not token:
+            return False
+        return hmac.compare_digest(expected, token)
 
 
 def new_nonce() -> str:

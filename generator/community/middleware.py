@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from http.cookies import SimpleCookie
+from typing import Any
 from urllib.parse import parse_qs
 
 import anyio
@@ -76,12 +77,12 @@ class CommunityMiddleware:
             await send(start)
             await send(body)
             return
-        nonce = cookies.get(CSRF_COOKIE)
-        fresh = nonce is None or not NONCE.fullmatch(nonce)
-        if fresh:
-            nonce = new_nonce()
+        sent_nonce = cookies.get(CSRF_COOKIE)
+        fresh = sent_nonce is None or not NONCE.fullmatch(sent_nonce)
+        nonce = new_nonce() if sent_nonce is None or fresh else sent_nonce
         # a session's own token once signed in; before, the nonce's (a fresh nonce has none yet)
-        if not who.anonymous:
+        expected: str | None
+        if session is not None and not who.anonymous:  # (only a session signs someone in)
             expected = self.keys.session_csrf(session)
         else:
             expected = None if fresh else self.keys.csrf_token(nonce)
@@ -138,7 +139,7 @@ class CommunityMiddleware:
 
     def _sending(self, send, token: str, who: Asker, new_nonce_value: str | None, secure: bool):
         extra = [nonce_cookie(new_nonce_value, secure)] if new_nonce_value else []
-        state = {"html": False, "start": None, "body": []}
+        state: dict[str, Any] = {"html": False, "start": None, "body": []}  # an HTML answer held back
 
         async def wrapped(message):
             if message["type"] == "http.response.start":

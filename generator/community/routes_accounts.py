@@ -118,6 +118,8 @@ def change_password(request: Request, old: str = Form(..., max_length=2000), new
     who = signed_in(request)
     store = store_of(request)
     user = store.user(user_id=who.owner)
+    if user is None:  # the account was removed while this browser was signed in
+        raise HTTPException(401, "sign in first (Sign in, at the top of the page)")
     if not check_password(user.password_hash, old):
         return _form(request, "password", 401, "the current password is not right")
     problem = password_problem(new)

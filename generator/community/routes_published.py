@@ -54,9 +54,9 @@ def _version_text(request: Request, pack_id: str, stem: str, n: str) -> tuple[in
 
 @router.get("/p/{pack_id}/builds/{stem}/versions/{n}.yaml")
 def version_file(request: Request, pack_id: str, stem: str, n: str):
-    n, text = _version_text(request, pack_id, stem, n)
+    number, text = _version_text(request, pack_id, stem, n)
     return PlainTextResponse(text, media_type="application/yaml",
-                             headers={"Content-Disposition": f'attachment; filename="{stem}-v{n}.yaml"'})
+                             headers={"Content-Disposition": f'attachment; filename="{stem}-v{number}.yaml"'})
 
 
 @router.post("/p/{pack_id}/builds/{stem}/restore/{n}")

@@ -31,7 +31,7 @@ SHOWN_COMMENTS = 200  # a page shows the newest 200
 
 def _refused(code: str, message: str, status: int, fix: str | None = None) -> InputError:
     exc = InputError([Problem(code, message, Location("the comment"), fix=fix)])
-    exc.status = status  # type: ignore[attr-defined]
+    exc.status = status
     return exc
 
 

@@ -15,10 +15,11 @@ import secrets
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 import yaml
-from sqlalchemy import (Integer, and_, bindparam, create_engine, delete, event, exists, false, func, not_, or_, select,
-                        text, update)
+from sqlalchemy import (Integer, Table, and_, bindparam, create_engine, delete, event, exists, false, func, not_, or_,
+                        select, text, update)
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -72,7 +73,8 @@ SORTS = ("newest", "liked", "copied")  # the list's orders, each read along its 
 # than the number it is kept under could otherwise be shown after a change), raised last in
 # the transaction of each change, so the row is locked only at its end
 PUBLISHED = "published"
-_GENERATIONS = Generation.__table__
+_GENERATIONS = cast(Table, Generation.__table__)  # a declarative model's table (typed as any FromClause)
+_PUBLICATIONS = cast(Table, Publication.__table__)
 _GENERATION_SQL = f"SELECT n FROM generations WHERE name = '{PUBLISHED}'"
 GENERATION_UP = update(_GENERATIONS).where(_GENERATIONS.c.name == PUBLISHED).values(n=_GENERATIONS.c.n + 1)
 
@@ -389,13 +391,13 @@ class Store(Users):
 
     def copied(self, public_id: str) -> None:
         with self.session() as s:
-            s.execute(Publication.__table__.update().where(Publication.public_id == public_id)
+            s.execute(_PUBLICATIONS.update().where(Publication.public_id == public_id)
                       .values(copies=Publication.copies + 1))
             s.execute(GENERATION_UP)
 
     def set_flags(self, public_id: str, **flags) -> None:
         with self.session() as s:
-            s.execute(Publication.__table__.update().where(Publication.public_id == public_id).values(**flags))
+            s.execute(_PUBLICATIONS.update().where(Publication.public_id == public_id).values(**flags))
             s.execute(GENERATION_UP)
 
     def browse(self, pack: str, side: str | None = None, max_points: int | None = None,

@@ -25,7 +25,8 @@ def import_builds(store: Store, folder: Path, owner: int = 0) -> list[str]:
         try:
             store.insert(owner, entry.stem, text)
         except Conflict:
-            if store.build(owner, entry.stem).text != text:
+            existing = store.build(owner, entry.stem)
+            if existing is None or existing.text != text:
                 store.save(owner, entry.stem, text)
         done.append(entry.stem)
     return done

@@ -81,6 +81,10 @@ class Problem:
 class InputError(Exception):
     """Raised when input cannot be read at all; carries every problem found, not only the first."""
 
+    # the HTTP status of the web's answer, set by a layer that knows a better one than 422 (a 404,
+    # a 409...); declared, not given: the web reads getattr(exc, "status", 422)
+    status: int
+
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(
             problems, key=lambda p: (p.location.file, p.location.line, p.location.column, p.code)
@@ -128,3 +132,4 @@ class WorkerDied(RuntimeError):
     """A worker process ended without an answer (killed by a signal, or out of memory). Raised by
     core.workers; defined here, with the other errors the CLI turns into one line, so that
     catching it does not load multiprocessing for every command."""
+

@@ -13,18 +13,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from generator.core import pdfium
+
 Box = tuple[float, float, float, float]
 
 
 def page_words(pdf_path: Path) -> dict[int, list[tuple[str, Box]]]:
     """{page number (from 1): [(word, (x min, y min, x max, y max))]} in reading order."""
-    # deferred: PDFium's native library loads only when a page is read back
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as raw
+    import pypdfium2.raw as raw  # deferred: PDFium's native library loads only when a page is read back
 
     out: dict[int, list[tuple[str, Box]]] = {}
-    doc = pdfium.PdfDocument(str(pdf_path))
-    try:
+    with pdfium.document(Path(pdf_path)) as doc:
         for n in range(len(doc)):
             page = doc[n]
             left, _, _, top = page.get_mediabox()
@@ -52,6 +51,4 @@ def page_words(pdf_path: Path) -> dict[int, list[tuple[str, Box]]]:
             out[n + 1] = words
             textpage.close()
             page.close()
-    finally:
-        doc.close()
     return out

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 # and a build without a points limit has no `left` (docs/validation.md, "Changes from /1")
 SCHEMA_ID = "pnp.validation/2"
 
+# The exit codes of a verdict, the same for `pnp validate` and `pnp build` (verdict_code)
+EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
+
 
 def character_key(index: int) -> str:
     """How reports name a character: its place in the build, as in a violation's `path`."""
@@ -150,3 +153,12 @@ def reports_document(reports: list[Report], problems: Iterable[Problem] = ()) ->
         "results": [r.as_dict() for r in reports],
         "errors": [p.as_dict() for p in problems],
     }
+
+
+def verdict_code(reports: list[Report], problems: Iterable[Problem] = ()) -> int:
+    """The one exit code of a verdict: 2 when some input could not be read or would not print
+    (problems), 1 when a report has an error-level violation, else 0 (warnings allowed).
+    `pnp validate` ends with it, and `pnp build` refuses with it (build.py)."""
+    if problems:
+        return EXIT_INPUT
+    return EXIT_OK if all(r.legal for r in reports) else EXIT_RULES

@@ -94,9 +94,22 @@ def sweep_stale(root: Path) -> list[str]:
 
 def temp_prefix(name: str) -> str:
     """Prefix of a temporary file beside `name`: hidden, and with the build's token so an
-    interrupted build can find every one it made."""
+    interrupted build can find every one it made; the name cut to 60 characters, so a long
+    name leaves room for the rest of a file name."""
+    name = name[:60]
     stage = _STAGE.get()
     return f".{name}.{stage.token}." if stage is not None else f".{name}."
+
+
+def make_folder(folder: Path) -> None:
+    """Make `folder` and the folders above it that are missing; a file on the way is the error
+    ENOTDIR naming that file (mkdir would say the file "exists")."""
+    for above in [folder, *folder.parents]:
+        if above.exists() or above.is_symlink():
+            if not above.is_dir():
+                raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(above))
+            break
+    folder.mkdir(parents=True, exist_ok=True)
 
 
 def finish(tmp: Path, final: Path, folder: bool = False) -> None:
@@ -210,15 +223,37 @@ OUTPUT_ERRORS = {
 }
 
 
-def output_error(exc: OSError, out: Path) -> InputError:
-    """An operating-system error while writing outputs, as one clear error naming the path."""
+def output_error(exc: OSError, out: Path, noun: str = "output", choose: str | None = None) -> InputError:
+    """An operating-system error while writing outputs, as one clear error naming the path.
+    `noun` names what was being written; `choose` replaces "choose another folder with -o" in
+    the fix, for a command that names its folder otherwise (`pnp example NAME FOLDER`)."""
     code, what, expected, fix = OUTPUT_ERRORS.get(exc.errno or 0, ("output.write", f"cannot be written "
                                                              f"({exc.strerror or exc})", "a writable folder",
                                                              "choose another folder with -o"))
+    if exc.errno == errno.ENOENT and exc.filename and Path(exc.filename).parent.is_dir():
+        # the folder is there, but nothing can be made in it (/proc, /sys)
+        what = "cannot be made there (that folder takes no new files or folders)"
+        expected, fix = "a folder that takes new files", "choose another folder with -o"
+    if choose is not None:
+        fix = (fix.replace("choose another folder with -o", choose).replace("choose another with -o", choose)
+               .replace("shorten the build file's name or the -o folder", "shorten the folder's name"))
     path = exc.filename or out
     shown = display_path(Path(path))
     if ".pnp" in Path(shown).name or Path(shown).name.startswith("."):
         shown = str(Path(shown).parent)  # a temporary name means nothing to the reader: show its folder
     short = shown if len(shown) <= 200 else shown[:120] + "…" + shown[-60:]
-    return InputError([Problem(code, f"the output {short} {what}", Location(shown), found=exc.strerror,
+    return InputError([Problem(code, f"the {noun} {short} {what}", Location(shown), found=exc.strerror,
                                expected=expected, fix=fix)])
+
+
+def sweep_stale_beside(folder: Path, prefix: str) -> None:
+    """Remove the hidden temporary folders named `prefix` + a token that commands no longer
+    running left in `folder` (`pnp example` killed with SIGKILL while copying)."""
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        match = _TOKEN_IN_NAME.search(name + ".")
+        if match is not None and not _running(int(match.group(1), 16)):
+            shutil.rmtree(Path(folder) / name, ignore_errors=True)

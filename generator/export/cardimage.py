@@ -29,6 +29,7 @@ import weakref
 from importlib.metadata import version
 from pathlib import Path
 
+from generator.core import pdfium
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.resources import PACKAGE, TEMPLATES
 from generator.core.yamlio import load_yaml_file
@@ -141,6 +142,8 @@ def card_key(pack: Pack, card_id: str, face: str = "front", dpi: int = 150) -> s
         # the pack's own SVG icons (game.yaml `icons:`), which card text and layouts may show
         "icons": {name: _icon_digest(pack, rel) for name, rel in sorted(getattr(spec, "icons", {}).items())},
     }
+    if pack.translation is not None:  # a layout's own words (`_('Hero')`) come from the translation
+        parts["translation"] = pack.translation.digest
     if face == "back" and len(pack.back_key(card.set, card.type, card)) > 2:  # `backs: each`: its own back
         parts["card"] = _card_data(card)
     if face == "front":  # a shared back is drawn from the set and type alone (the kit prints one per pair)
@@ -171,10 +174,7 @@ def _check(pack: Pack, card_id: str, face: str, dpi: int) -> Card:
 
 def render_png(pack: Pack, card_id: str, face: str, dpi: int, shared=None) -> bytes:
     """Draw one face (trim size, no bleed) and rasterize it: PNG bytes."""
-    # deferred: PDFium's native library loads only when a page is read back
-    import pypdfium2 as pdfium
     from reportlab.lib.units import mm
-
 
     card = pack.cards[card_id]
     shared = shared or CardShared(pack)
@@ -187,13 +187,8 @@ def render_png(pack: Pack, card_id: str, face: str, dpi: int, shared=None) -> by
     painter.draw_face(CardFace(card, face == "back", index, total, layout, card.set, card.type), 0, 0)
     canvas.showPage()
     canvas.save()
-    pdf = pdfium.PdfDocument(buf.getvalue())
-    try:
-        page = pdf[0]
-        image = page.render(scale=dpi / 72).to_pil().convert("RGB")
-        page.close()
-    finally:
-        pdf.close()
+    with pdfium.document(buf.getvalue()) as pdf:
+        image = pdfium.image(pdf[0], scale=dpi / 72).convert("RGB")
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False)
     return out.getvalue()
@@ -232,7 +227,7 @@ def card_image(pack: Pack, card_id: str, cache_dir: Path, face: str = "front", d
     """The PNG of one card face (or its back), drawn on a cache miss and kept in `cache_dir`.
     `shared` (a render.cards.CardShared of this pack) saves setting one up per drawing."""
     key = card_key(pack, card_id, face, dpi)
-    folder = Path(cache_dir) / pack.spec.id
+    folder = Path(cache_dir) / (pack.spec.id + (f"-{pack.spec.language}" if pack.translation else ""))
     stem = f"{card_id}.{face}.{dpi}" if face == "front" else f"back.{pack.cards[card_id].set}." \
         f"{pack.cards[card_id].type}.{dpi}"
     target = folder / f"{stem}.{key[:20]}.png"

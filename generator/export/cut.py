@@ -33,7 +33,7 @@ from generator.render.cards.faces import CardFace, CardPainter, CardShared
 from generator.render.base.pdfout import new_canvas
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.sheets import SheetSpec, clip_to_slot, make_grid
-from generator.core import staging
+from generator.core import pdfium, staging
 from generator.export.cut_pieces import write_piece_cuts
 from generator.export.dxf import write_dxf
 from generator.render.pieces.document import build_pieces_pdf
@@ -198,7 +198,7 @@ def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "
             for start in range(0, len(group), per):
                 chunk = group[start:start + per]
                 sheets += 1
-                outlines = []
+                outlines: list[Outline] = []
                 for face, slot in zip(chunk, grid.slots):
                     c.saveState()
                     clip_to_slot(c, slot)
@@ -249,18 +249,13 @@ CRICUT_DPI = 300
 
 def _cricut_images(pdf_path: Path, sheets: int, area: tuple, folder: Path) -> None:
     """sheet-NN.png: the Print Then Cut area of each front page at 300 dpi, for Design Space."""
-    # deferred: PDFium's native library loads only when a page is read back
-    import pypdfium2 as pdfium
-    doc = pdfium.PdfDocument(str(pdf_path))
-    try:
-        px = CRICUT_DPI / 25.4
+    px = CRICUT_DPI / 25.4
+    with pdfium.document(Path(pdf_path)) as doc:
         for n in range(1, sheets + 1):
-            image = doc[2 * (n - 1)].render(scale=CRICUT_DPI / 72).to_pil().convert("RGB")
+            image = pdfium.image(doc[2 * (n - 1)], scale=CRICUT_DPI / 72).convert("RGB")
             x0, y0 = round(area[0] * px), round(area[1] * px)  # the area is centred: same from top and bottom
             box = (x0, y0, x0 + round(area[2] * px), y0 + round(area[3] * px))
             image.crop(box).save(folder / f"sheet-{n:02d}.png", format="PNG", dpi=(CRICUT_DPI, CRICUT_DPI))
-    finally:
-        doc.close()
 
 
 def _readme(pack: Pack, machine: str, paper: str, inset: float, sheets: int) -> str:

@@ -34,7 +34,8 @@ def cut_paths(page) -> list[str]:
     # deferred: qpdf's native library loads only when a PDF is opened
     import pikepdf
     height = float(page.MediaBox[3]) - float(page.MediaBox[1])
-    ctm, lw, grey, dashed = (1, 0, 0, 1, 0, 0), 1.0, None, False
+    ctm, lw, dashed = (1, 0, 0, 1, 0, 0), 1.0, False
+    grey: float | None = None  # the stroke's grey, while it is one
     stack, path, out = [], [], []
 
     def pt(x, y):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from generator.core.calibration import parse_offset, resolve_back_offset
 from generator.core.duplex import DUPLEX_MODES
@@ -54,7 +55,7 @@ class BuildOptions:
     profile: str = "home"
     paper: str = DEFAULT_PAPER
     duplex: str = "long-edge"
-    back_offset: tuple = (0.0, 0.0)
+    back_offset: tuple[float, float] | None = (0.0, 0.0)  # None: the saved calibration's (with_calibration)
     png_size: str = "mpc"
     only: str = "all"
     ink: str = "colour"
@@ -75,7 +76,7 @@ class BuildOptions:
         implies the cut profile), every name and bound checked. `back_offset` is the typed
         `DX,DY` text or a reading already parsed; the saved calibration is applied by
         `with_calibration`."""
-        chosen = {"profile": profile, "color": color, "png_size": png_size, "ink_limit": ink_limit}
+        chosen: dict[str, Any] = {"profile": profile, "color": color, "png_size": png_size, "ink_limit": ink_limit}
         if service:
             preset = resolve_service(service).options
             chosen.update({k: v for k, v in preset.items() if not (k == "color" and color)})
@@ -108,7 +109,7 @@ class BuildOptions:
         from. Print services get none."""
         duplex = self.duplex if PROFILES[self.profile].calibrated else "none"
         reading, note = resolve_back_offset(self.back_offset, duplex, config_path)
-        return replace(self, back_offset=tuple(reading)), note
+        return replace(self, back_offset=(reading[0], reading[1])), note
 
     def part(self, only: str) -> BuildOptions:
         return replace(self, only=_choice(only, ONLY_CHOICES, "--only"))

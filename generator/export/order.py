@@ -56,7 +56,8 @@ def plan_files(faces: list[CardFace], type_names: dict[str, str] | None = None, 
     for f in faces:
         groups.setdefault((f.set_id, f.type_id), len(groups) + 1)
     width = max(2, len(str(len(groups))))
-    distinct, backs, rows, seen, numbers = [], {}, [], set(), Counter()
+    distinct, backs, rows, seen = [], {}, [], set()
+    numbers: Counter[tuple[str, str]] = Counter()  # cards named so far per (set, card type)
     for f in faces:
         key = face_key(f)
         if key in seen:

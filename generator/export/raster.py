@@ -9,7 +9,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from generator.core import staging
+from generator.core import pdfium, staging
 from generator.export.credits import write_credits
 from generator.core.workers import worker_pool
 from generator.export.order import plan_files, write_manifest
@@ -28,25 +28,20 @@ WORKERS = 2
 def _render_pages(args) -> list[str]:
     """Worker: render pages [start, stop) of a PDF to PNG files of exactly (w, h) pixels."""
     pdf_path, jobs = args
-    # deferred: PDFium's native library loads only when a page is read back
-    import pypdfium2 as pdfium
     from PIL import Image
-    pdf = pdfium.PdfDocument(pdf_path)
     written = []
-    try:
+    with pdfium.document(pdf_path) as pdf:
         for page_index, target, (w, h), *dpi in jobs:  # dpi, when given, is stored in the PNG
             page = pdf[page_index]
             width_pt = page.get_width()
             # pdfium rounds the bitmap size up: aim a hair under so w × h comes out exact
             scale = (w - 1e-6) / width_pt
-            image = page.render(scale=scale).to_pil().convert("RGB")
+            image = pdfium.image(page, scale=scale).convert("RGB")
+            page.close()
             if image.size != (w, h):
                 image = image.resize((w, h), Image.LANCZOS)
             image.save(target, format="PNG", optimize=False, **({"dpi": (dpi[0], dpi[0])} if dpi else {}))
             written.append(target)
-            page.close()
-    finally:
-        pdf.close()
     return written
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from generator.core.papers import DEFAULT_PAPER
 from generator.export.cut_pieces import cut_paths
-from generator.core import staging
+from generator.core import pdfium, staging
 from generator.core.pdfwords import page_words
 from generator.render.pieces.document import build_pieces_pdf
 
@@ -39,7 +39,8 @@ def _markers(pdf: Path) -> dict[int, list[tuple[str, float, float]]]:
 
 def _segments(d: str) -> list[list[tuple[float, float]]]:
     """Sub-paths of an SVG path from cut_paths, as point lists (curves by their points)."""
-    out, cur = [], []
+    out: list[list[tuple[float, float]]] = []
+    cur: list[tuple[float, float]] = []
     for tok in re.findall(r"[MLCZ]|-?[\d.]+,-?[\d.]+", d):
         if tok == "M":
             if cur:
@@ -88,7 +89,6 @@ def export_tts_pieces(pack, folder: Path, build=None, paper: str = DEFAULT_PAPER
         return {"counters": [], "bases": []}
     # deferred: qpdf's native library loads only when a PDF is opened
     import pikepdf
-    import pypdfium2 as pdfium
 
     folder = Path(folder) / "pieces"
     folder.mkdir(parents=True, exist_ok=True)
@@ -99,25 +99,21 @@ def export_tts_pieces(pack, folder: Path, build=None, paper: str = DEFAULT_PAPER
         with staging.unstaged():  # a work file inside this export's own folder, read back at once
             build_pieces_pdf(pack, pdf_path, paper=paper, build=build)
         markers = _markers(pdf_path)
-        doc = pdfium.PdfDocument(str(pdf_path))
-        try:
-            with pikepdf.open(pdf_path) as pdf:
-                for n, labels in sorted(markers.items()):
-                    wanted = [m for m in labels if m[0].startswith(("pnp:counter:", "pnp:base:"))]
-                    if not wanted:
-                        continue
-                    outlines = [(seg, _bbox(seg)) for p in cut_paths(pdf.pages[n - 1]) for seg in _segments(p)]
-                    image = doc[n - 1].render(scale=PX_PER_MM * PT_MM).to_pil().convert("RGB")
-                    for label, x, y in wanted:
-                        parts = label.split(":")
-                        if parts[1] == "counter":
-                            _counter(parts, x, y, outlines, image, folder, counters)
-                        else:
-                            base = _base(parts, x, y, outlines, image, folder)
-                            if base:
-                                bases.append(base)
-        finally:
-            doc.close()
+        with pdfium.document(pdf_path) as doc, pikepdf.open(pdf_path) as pdf:
+            for n, labels in sorted(markers.items()):
+                wanted = [m for m in labels if m[0].startswith(("pnp:counter:", "pnp:base:"))]
+                if not wanted:
+                    continue
+                outlines = [(seg, _bbox(seg)) for p in cut_paths(pdf.pages[n - 1]) for seg in _segments(p)]
+                image = pdfium.image(doc[n - 1], scale=PX_PER_MM * PT_MM).convert("RGB")
+                for label, x, y in wanted:
+                    parts = label.split(":")
+                    if parts[1] == "counter":
+                        _counter(parts, x, y, outlines, image, folder, counters)
+                    else:
+                        base = _base(parts, x, y, outlines, image, folder)
+                        if base:
+                            bases.append(base)
     index = {"counters": list(counters.values()), "bases": bases}
     (folder / "pieces.json").write_text(json.dumps(index, indent=2) + "\n", encoding="utf-8")
     return index

@@ -31,6 +31,7 @@ import hashlib
 import json
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from generator.pack.model import Pack
@@ -113,12 +114,12 @@ def build_saves(pack: Pack, folder: Path, url_base: str | None = None, relative:
     `link_folder` (default `folder`), where the folder will be once the build is kept."""
     link = linker(link_folder or folder, url_base, relative)
     index = decks if decks is not None else json.loads((Path(folder) / "decks.json").read_text(encoding="utf-8"))
-    decks: dict = {}
+    by_type: dict[tuple[str, str], list[dict[str, Any]]] = {}  # (set, card type) -> its decks' sheets
     for entry in index["decks"]:
-        decks.setdefault((entry["set"], entry["type"]), []).append(entry)
+        by_type.setdefault((entry["set"], entry["type"]), []).append(entry)
     objects, key = [], 0
     x = 0.0
-    for (set_id, type_id), sheets in decks.items():
+    for (set_id, type_id), sheets in by_type.items():
         w_mm, h_mm = pack.card_size_mm(type_id)
         scale = (w_mm / 25.4 / TTS_CARD_WIDTH_UNITS, h_mm / 25.4 / TTS_CARD_HEIGHT_UNITS)
         custom_decks, deck_ids, contained = {}, [], []
@@ -177,14 +178,14 @@ def build_saves(pack: Pack, folder: Path, url_base: str | None = None, relative:
             "CustomImage": {"ImageURL": link("maps/" + m["image"]),
                             "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0}})
         next_z[suffix] = z - h_in - 1.0
-    pieces = _pieces(Path(folder), link, pieces)
+    piece_objects = _pieces(Path(folder), link, pieces)
     saves = {}
     for n, (suffix, (grid, boards)) in enumerate(groups.items() or [("", (None, []))]):
         name = f"{pack.spec.name} {pack.spec.version}" + (f" ({suffix[1:]} maps)" if n else "")
         save = {"SaveName": name, "GameMode": pack.spec.name, "Date": "",
                 "Table": "Table_RPG", "Sky": "Sky_Museum", "Note": "Made by pnp from the pack's data.", "Rules": "",
                 "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "VersionNumber": "",
-                "ObjectStates": objects + boards + pieces}
+                "ObjectStates": objects + boards + piece_objects}
         if grid is not None:
             save["Grid"] = grid
         saves["" if n == 0 else suffix] = save
@@ -250,9 +251,13 @@ def write_tts_save(pack: Pack, folder: Path, url_base: str | None = None, build=
     and bases' images; returns counts for the build log (of the main save). `decks` and
     `maps` are what the deck and map exports returned (else read from `folder`)."""
     index = export_tts_pieces(pack, folder, build) if pieces else None
-    given = {"decks": decks, "maps": maps, "pieces": index, "link_folder": link_folder}
-    saves = build_saves(pack, folder, url_base, **given)
-    relative = build_saves(pack, folder, url_base, relative=True, **given) if not url_base else {}
+
+    def saves_of(relative: bool) -> dict[str, dict]:
+        return build_saves(pack, folder, url_base, relative, decks=decks, maps=maps, pieces=index,
+                           link_folder=link_folder)
+
+    saves = saves_of(False)
+    relative = saves_of(True) if not url_base else {}
     for suffix, doc in list(saves.items()) + [(f"{s}.relative", d) for s, d in relative.items()]:
         target = Path(folder) / f"{save_name(pack)}{suffix}.json"
         with atomic_output(target, suffix=".json") as tmp:

@@ -34,7 +34,9 @@ from generator.pack.load import load_presets
 
 if TYPE_CHECKING:
     from generator.core.errors import Location
-    from generator.maps.model import CellEntry, HexMap
+    from generator.maps.load import MapModel
+    from generator.grids.squaregrid import Square
+    from generator.maps.model import CellEntry, HexMap, TileSpec
     from generator.pack.model import Build, Pack
 
 DEFAULT_PARTY = 4
@@ -115,10 +117,10 @@ def largest_party(pack: Pack, builds: list[Build] | None = None) -> int:
 # ---- data checks -------------------------------------------------------------------------------
 
 
-def check_terrain(m: HexMap) -> list[Violation]:
+def check_terrain(m: MapModel) -> list[Violation]:
     out = []
     for tid in dict.fromkeys(e.name for e in m.entries_of("terrain")):
-        if tid in m.terrain_specs:
+        if tid is None or tid in m.terrain_specs:  # (a terrain entry always names its terrain)
             continue
         hexes = [e.cell for e in m.entries_of("terrain", tid)]
         guess = did_you_mean(tid, m.terrain_specs)
@@ -130,7 +132,7 @@ def check_terrain(m: HexMap) -> list[Violation]:
     return out
 
 
-def check_zones(m: HexMap, pack: Pack) -> list[Violation]:
+def check_zones(m: MapModel, pack: Pack) -> list[Violation]:
     out = []
     for zid in m.zones:
         if zid in pack.spec.sides:
@@ -144,7 +146,7 @@ def check_zones(m: HexMap, pack: Pack) -> list[Violation]:
     return out
 
 
-def check_off_grid(m: HexMap) -> list[Violation]:
+def check_off_grid(m: MapModel) -> list[Violation]:
     out = []
     for e in m.entries:
         if e.kind == "shape" or e.cell in m.hexes:
@@ -161,9 +163,10 @@ def check_off_grid(m: HexMap) -> list[Violation]:
     return out
 
 
-def check_overlap(m: HexMap) -> list[Violation]:
+def check_overlap(m: MapModel) -> list[Violation]:
     """Warnings: the same hex listed twice, or given two meanings (first listing wins)."""
-    out, seen = [], {}
+    out: list[Violation] = []
+    seen: dict[Hex | Square, CellEntry] = {}
     for e in m.entries:
         if e.kind in ("shape", "remove", "zone", "region") or e.cell not in m.hexes:
             continue
@@ -178,7 +181,7 @@ def check_overlap(m: HexMap) -> list[Violation]:
     return out
 
 
-def check_zone_ground(m: HexMap) -> list[Violation]:
+def check_zone_ground(m: MapModel) -> list[Violation]:
     """Errors: a start zone's hex that no figure may enter (an obstacle, or terrain the pack
     makes impassable such as a team's base): a side set up there could never be placed."""
     out = []
@@ -197,7 +200,7 @@ def check_zone_ground(m: HexMap) -> list[Violation]:
     return out
 
 
-def _ground(m: HexMap, cell) -> str:
+def _ground(m: MapModel, cell: Hex | Square) -> str:
     if cell in m.obstacles:
         return "an obstacle"
     spec = m.spec_of(cell)
@@ -207,7 +210,8 @@ def _ground(m: HexMap, cell) -> str:
 def check_regions(m: HexMap) -> list[Violation]:
     """A hex in two regions (an error: which region's rules hold there?), a region with no hex
     on the map (a warning)."""
-    out, seen = [], {}
+    out: list[Violation] = []
+    seen: dict[Hex | Square, CellEntry] = {}
     for e in m.entries_of("region"):
         if e.cell not in m.hexes:
             continue  # reported by map.off-grid
@@ -275,8 +279,9 @@ class Placement:
 
     __slots__ = ("anchor", "shape", "_cells")
 
-    def __init__(self, anchor: Hex, shape: frozenset):
-        self.anchor, self.shape, self._cells = anchor, shape, None
+    def __init__(self, anchor: Hex, shape: frozenset[Hex]):
+        self.anchor, self.shape = anchor, shape
+        self._cells: frozenset[Hex] | None = None
 
     @property
     def cells(self) -> frozenset:  # absolute hexes covered
@@ -371,13 +376,15 @@ def _check_party_open(m: HexMap, fp: Footprint, party: int, starts: list) -> lis
     """The rules' setup: the boss player picks the spot, so one spot with room is enough.
     starts: (placing.Shape, anchor as int) pairs."""
     cells = placing.keys(m.walkable_hexes)
-    best = None
+    best: tuple[int, int] | None = None
     for shape, k in starts:
         free = placing.free_after(shape, k, cells)
         if best is None or free > best[1]:
             best = (k, free)
             if free >= party:
                 return []
+    if best is None:  # no start at all: check_footprint reports that before asking here
+        return []
     k, free = best
     return [map_violation("map.placement",
                f"wherever `{fp.name}` stands, at most {free} walkable hex{'es' if free != 1 else ''} "
@@ -473,7 +480,7 @@ def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int,
     violations += check_connectivity(m)
     violations += check_regions(m)
     violations += check_pack_map_rules(m, pack)
-    fits = {}
+    fits: dict[str, object] = {}
     # A tile is one piece of a battlefield laid from several: whether a figure fits, and where
     # the other side starts, is a question for the assembled battlefield, not for one tile.
     for fp in (footprints if getattr(m, "tile", None) is None else []):
@@ -488,6 +495,7 @@ def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int,
         "terrain": {t: sum(1 for v in m.terrain.values() if v == t) for t in m.terrain_ids_in_use()},
         "hex_size_mm": m.hex_size, "orientation": m.orientation, "party": party, "footprints": fits,
     }
-    if getattr(m, "tile", None) is not None:
-        stats["tile"] = {"set": m.tile.set, "label": m.tile.label, "copies": m.tile.copies}
+    tile: TileSpec | None = getattr(m, "tile", None)
+    if tile is not None:
+        stats["tile"] = {"set": tile.set, "label": tile.label, "copies": tile.copies}
     return violations, stats

@@ -10,7 +10,7 @@ found later (an obstacle off the grid, an unknown terrain) can point at the exac
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
@@ -114,6 +114,15 @@ class TerrainCells:
     """What a cell's obstacles and terrain mean, for hex and square maps alike; a map
     provides `cells` (where there is ground), `obstacles`, `terrain` and `terrain_specs`."""
 
+    # what each map declares (HexMap, SquareMap: dataclass fields, and `cells` a property)
+    obstacles: frozenset[Any]
+    terrain: dict[Any, str]  # cell -> terrain id
+    terrain_specs: dict[str, TerrainSpec]
+
+    @property
+    def cells(self) -> frozenset[Any]:
+        raise NotImplementedError  # each map says where it has ground
+
     def spec_of(self, cell) -> TerrainSpec | None:
         tid = self.terrain.get(cell)
         return self.terrain_specs.get(tid) if tid is not None else None
@@ -137,15 +146,15 @@ class HexMap(TerrainCells):
     file: str
     title: str
     notes: str
-    orientation: str
+    orientation: Literal["pointy", "flat"]
     hex_size: float  # flat to flat, mm
     hexes: frozenset  # the cells of the map
     obstacles: frozenset  # on the map only
     terrain: dict  # Hex -> terrain id (first listing wins), on the map only
     zones: dict  # zone id -> frozenset of hexes on the map
     terrain_specs: dict  # terrain id -> TerrainSpec (the pack's)
-    line_of_sight: str
-    entries: tuple = ()
+    line_of_sight: hexgrid.LosRule
+    entries: tuple[CellEntry, ...] = ()
     doc: Document | None = field(default=None, repr=False)
     tile: TileSpec | None = None  # set when the map is a cut-out tile
     regions: dict = field(default_factory=dict)  # region id -> frozenset of hexes on the map
@@ -157,7 +166,7 @@ class HexMap(TerrainCells):
     cell_word = "hex"  # what messages call one cell
 
     @property
-    def cells(self):
+    def cells(self) -> frozenset[Hex]:
         return self.hexes
 
     @property

@@ -80,7 +80,7 @@ def weakest_mover(pack: Pack) -> Mover:
     cards = [c for c in pack.cards.values() if c.type == type_id] if type_id else []
 
     def lowest(field: str, default: int):
-        values = [(c.fields.get(field), c.name) for c in cards if isinstance(c.fields.get(field), int)]
+        values = [(v, c.name) for c in cards if isinstance(v := c.fields.get(field), int)]
         if not values:
             return default, "the default"
         value = min(v for v, _ in values)
@@ -305,7 +305,7 @@ def check_square_map(m: SquareMap, pack: Pack) -> tuple[list[Violation], dict]:
     violations += check_zone_ground(m)
     found, reach_stats = check_reachability(m, pack)
     violations += found
-    levels = {}
+    levels: dict[int, int] = {}
     for h in m.heights.values():
         levels[h] = levels.get(h, 0) + 1
     stats = {

@@ -121,14 +121,17 @@ class SquareMap(TerrainCells):
 
     def can_see(self, a, b, eye: float = 0.5) -> bool:
         """Sight from a unit standing on a to one on b, over the heights of the tiles between."""
-        return squaregrid.line_of_sight_3d(a, b, self.height, self.blocks_sight, eye, self.line_of_sight)
+        # the sight of a square map is permissive or strict (squaregrid.LosRule): any other rule judges as strict
+        rule: squaregrid.LosRule = "permissive" if self.line_of_sight == "permissive" else "strict"
+        return squaregrid.line_of_sight_3d(a, b, self.height, self.blocks_sight, eye, rule)
 
     def at(self, path: tuple, key: bool = False) -> Location:
         return self.doc.at(path, key) if self.doc else Location(self.file)
 
     def height_at(self, t) -> Location:
         """Where the height of tile t is written (the `heights` list, or the map's size)."""
-        return self.height_locations.get(t) or self.at(("heights",) if "heights" in (self.doc.data if self.doc else {})
+        data = self.doc.data if self.doc else {}
+        return self.height_locations.get(t) or self.at(("heights",) if isinstance(data, dict) and "heights" in data
                                                        else ("columns",))
 
     def entries_of(self, kind: str, name: str | None = None) -> list[CellEntry]:

@@ -16,8 +16,6 @@ Output is deterministic: sorted keys, fixed indentation, a trailing newline.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from types import GenericAlias
 from typing import Annotated, Union
@@ -26,6 +24,7 @@ from pydantic import BaseModel, Field, TypeAdapter
 from pydantic.json_schema import JsonSchemaValue
 
 from generator.core.errors import InputError, Location, Problem
+from generator.core.files import write_text
 from generator.pack.model import GameSpec, Pack
 from generator.pack.field_values import strict_model
 from generator.pack.schemas import build_models, card_models
@@ -119,27 +118,11 @@ def write_schemas(pack: Pack, out_dir: str | Path, layout_model: type[BaseModel]
     """Write the pack's schemas (or only the one of that kind: game, layout, cards, build)
     into `out_dir` (created if needed); returns the paths written."""
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name, schema in schema_files(pack, layout_model).items():
         if only is not None and name.split(".")[0] != only:
             continue
         path = out_dir / name
-        _write_atomically(path, dumps(schema))
+        write_text(path, dumps(schema))  # whole or not at all; a folder it cannot use is one clear error
         written.append(path)
     return written
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise

@@ -5,7 +5,8 @@ card and which element: text, icons and statistics inside the safe zone (3 mm in
 trim, measured on the ink each element draws: render/cards/ink.py), text that cannot be
 read against the flat colour under it (WCAG contrast ratio), a face with nothing reaching
 the bleed edge, and raster art that would print below 300 dpi at the size it is placed.
-`pnp build` prints them on every build, `pnp validate` and `pnp preflight` report them.
+`pnp build` and `pnp validate` judge them alike (an error stops both: render_check.judged),
+`pnp preflight` reports them.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from generator.render.maps.document import build_maps_pdf
 
 SAFE_MM = 3.0            # PRINT-SPECS.md: keep text 3 mm (1/8 in) inside the trim
 MIN_DPI, REJECT_DPI = 300, 150
-INK_RULES = ("layout.safe-zone", "text.contrast")  # judged on the drawing: `pnp validate` reports them too
 _PLACED = ("text", "icon", "stats", "hexshape", "squares")
 
 
@@ -162,7 +162,9 @@ def _check_layout(layout, elements, name, shared, card) -> list[Finding]:
         if e.kind == "image" and card is not None and card.art is not None and card.art.file:
             dpi = _art_dpi(shared, card, e)
             if dpi is not None and dpi < MIN_DPI:
-                out.append(Finding("art.low-dpi", "error" if dpi < REJECT_DPI else "warning", name,
+                # a warning: a home printer prints it (blurred); a service's own file is refused
+                # below REJECT_DPI by preflight's pdf.image-dpi, where the service looks
+                out.append(Finding("art.low-dpi", "warning", name,
                                    f"the art `{card.art.file}` prints at {dpi:.0f} dpi at its placed size "
                                    f"({e.w:g} x {e.h:g} mm); print services want {MIN_DPI} dpi", element=e.id or "image"))
     if not reaches_bleed:
@@ -268,17 +270,6 @@ def grouped(findings: list[Finding]) -> list[tuple[Finding, str]]:
 
 def grouped_lines(findings: list[Finding], prefix: str = "") -> list[str]:
     return [f"{prefix}{f.severity} {f.rule}: {what}: {f.message}" for f, what in grouped(findings)]
-
-
-def warning_lines(findings: list[Finding]):
-    """For `pnp build`: layout findings as warnings, grouped."""
-    for line in grouped_lines(findings):
-        yield "warning: " + line.split(" ", 1)[1] if line.startswith(("warning ", "error ")) else line
-
-
-def layout_warning_lines(pack, build=None, shared=None, faces=None):
-    """For `pnp build`: the layout findings as warnings, grouped (of the build's faces, when given)."""
-    yield from warning_lines(layout_findings(pack, build, shared, faces=faces))
 
 
 def contrast_findings(low, file: str = "maps.pdf") -> list[Finding]:

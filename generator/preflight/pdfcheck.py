@@ -23,6 +23,7 @@ from pathlib import Path
 from generator.export.raster import PNG_SIZES, png_px
 from generator.pack.model import CARD_SIZES_MM
 from generator.preflight.layout import MIN_DPI, REJECT_DPI, SAFE_MM, Finding
+from generator.core import pdfium
 from generator.core.errors import InputError, Location, Problem
 from generator.core.pdfwords import page_words
 
@@ -293,14 +294,12 @@ def _readable(pdf_path: Path) -> None:
 def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = None) -> list[Finding]:
     # deferred: qpdf's native library loads only when a PDF is opened
     import pikepdf
-    import pypdfium2 as pdfium
     pdf_path = Path(pdf_path)
     _readable(pdf_path)
     words = page_cards(pdf_path)
     findings: list[Finding] = []
     want_bleed = SERVICE_BLEED_MM.get(service)
     limit = ink_limit or INK_LIMIT.get(service, 300.0)
-    doc = pdfium.PdfDocument(str(pdf_path))
     fname = pdf_path.name
     rendered = rendered_max_ink(pdf_path) if service in CMYK_SERVICES else None
     if service in CMYK_SERVICES and rendered is None:
@@ -308,66 +307,64 @@ def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = N
                                 "Ghostscript (`gs`) is not installed; ink was checked only in the file's colours "
                                 "and images (install Ghostscript, e.g. `apt install ghostscript`, for the full check)",
                                 file=fname))
-    try:
-        with pikepdf.open(pdf_path) as pdf:
-            if service in CMYK_SERVICES and "/OutputIntents" not in pdf.Root:
-                findings.append(Finding("pdf.output-intent", "error", "?", "no OutputIntent: the file does not say "
-                                        "which printing condition its CMYK is for", file=fname))
-            for n, page in enumerate(pdf.pages, 1):
-                card = _card_of(words.get(n, []))
+    # PDFium's lock is held from here: Ghostscript's render above runs without it
+    with pdfium.document(pdf_path) as doc, pikepdf.open(pdf_path) as pdf:
+        if service in CMYK_SERVICES and "/OutputIntents" not in pdf.Root:
+            findings.append(Finding("pdf.output-intent", "error", "?", "no OutputIntent: the file does not say "
+                                    "which printing condition its CMYK is for", file=fname))
+        for n, page in enumerate(pdf.pages, 1):
+            card = _card_of(words.get(n, []))
 
-                def add(rule, severity, message, element=None, card=card, n=n):  # this page's card, bound now
-                    findings.append(Finding(rule, severity, card, message, element=element, page=n, file=fname))
-                media = [float(v) for v in page.MediaBox]
-                trim = [float(v) for v in page.obj.get("/TrimBox", page.MediaBox)]
-                has_trim = "/TrimBox" in page.obj
-                if want_bleed is not None:
-                    if not has_trim or "/BleedBox" not in page.obj:
-                        add("pdf.boxes", "error", "the page has no TrimBox/BleedBox: the service cannot tell where to cut")
-                    bleeds = [(trim[0] - media[0]) * PT_MM, (trim[1] - media[1]) * PT_MM,
-                              (media[2] - trim[2]) * PT_MM, (media[3] - trim[3]) * PT_MM]
-                    if min(bleeds) < want_bleed - 0.05:
-                        add("pdf.bleed", "error", f"bleed {min(bleeds):.2f} mm; {service} wants {want_bleed:.3f} mm "
-                            "on every side")
-                walker = _Walker(pdf)
-                walker.rgb_groups += _group_rgb(page.obj)
-                walker._fonts(page.obj.get("/Resources"))
-                walker.walk(page, page.obj.get("/Resources"))  # a Page: its Contents may be an array
-                for font, embedded in sorted(walker.fonts):
-                    if not embedded:
-                        add("pdf.font-embedding", "error", f"the font {font} is not embedded: the printer would "
-                            "substitute another", element=font)
-                for w, h, pw, ph, _rgb in walker.images:
-                    if w <= 0 or h <= 0:
-                        continue
-                    dpi = min(pw / (w / 72), ph / (h / 72))
-                    if dpi < MIN_DPI:
-                        add("pdf.image-dpi", "error" if dpi < REJECT_DPI else "warning",
-                            f"an image of {pw} x {ph} px placed at {w * PT_MM:.1f} x {h * PT_MM:.1f} mm prints at "
-                            f"{dpi:.0f} dpi; {MIN_DPI} dpi wanted", element="image")
-                if walker.thin:
-                    add("pdf.hairline", "warning", f"{len(walker.thin)} stroke(s) thinner than {HAIRLINE_PT} pt "
-                        f"(thinnest {min(walker.thin):.3f} pt) may not print")
-                if walker.rich_black:
-                    add("pdf.rich-black", "warning", f"{len(walker.rich_black)} text run(s) under "
-                        f"{RICH_BLACK_MAX_PT:g} pt in rich black (cyan, magenta or yellow under the black; smallest "
-                        f"{min(walker.rich_black):.1f} pt): the plates never register exactly, so small type blurs; "
-                        "use black ink alone (0, 0, 0, 100) for small text")
-                if service in CMYK_SERVICES:
-                    rgb_images = sum(1 for i in walker.images if i[4])
-                    if walker.rgb_ops or rgb_images or walker.rgb_shadings or walker.rgb_groups:
-                        add("pdf.rgb", "error", f"RGB colour in a file that must be CMYK ({walker.rgb_ops} colour "
-                            f"operators, {rgb_images} images, {walker.rgb_shadings} shadings, "
-                            f"{walker.rgb_groups} transparency groups)")
-                    ink, how = walker.max_ink, "in the file's colours"
-                    if rendered and rendered.get(n, 0.0) > ink:
-                        ink, how = rendered[n], "on a CMYK render"
-                    if ink > limit + 1.0:  # one 8-bit step per plate of rounding
-                        add("pdf.ink", "error", f"total ink reaches {ink:.0f} % {how}; the limit is {limit:g} %")
-                if has_trim:
-                    findings.extend(_page_render_checks(doc, n, page, media, trim, words.get(n, []), card, fname))
-    finally:
-        doc.close()
+            def add(rule, severity, message, element=None, card=card, n=n):  # this page's card, bound now
+                findings.append(Finding(rule, severity, card, message, element=element, page=n, file=fname))
+            media = [float(v) for v in page.MediaBox]
+            trim = [float(v) for v in page.obj.get("/TrimBox", page.MediaBox)]
+            has_trim = "/TrimBox" in page.obj
+            if want_bleed is not None:
+                if not has_trim or "/BleedBox" not in page.obj:
+                    add("pdf.boxes", "error", "the page has no TrimBox/BleedBox: the service cannot tell where to cut")
+                bleeds = [(trim[0] - media[0]) * PT_MM, (trim[1] - media[1]) * PT_MM,
+                          (media[2] - trim[2]) * PT_MM, (media[3] - trim[3]) * PT_MM]
+                if min(bleeds) < want_bleed - 0.05:
+                    add("pdf.bleed", "error", f"bleed {min(bleeds):.2f} mm; {service} wants {want_bleed:.3f} mm "
+                        "on every side")
+            walker = _Walker(pdf)
+            walker.rgb_groups += _group_rgb(page.obj)
+            walker._fonts(page.obj.get("/Resources"))
+            walker.walk(page, page.obj.get("/Resources"))  # a Page: its Contents may be an array
+            for font, embedded in sorted(walker.fonts):
+                if not embedded:
+                    add("pdf.font-embedding", "error", f"the font {font} is not embedded: the printer would "
+                        "substitute another", element=font)
+            for w, h, pw, ph, _rgb in walker.images:
+                if w <= 0 or h <= 0:
+                    continue
+                dpi = min(pw / (w / 72), ph / (h / 72))
+                if dpi < MIN_DPI:
+                    add("pdf.image-dpi", "error" if dpi < REJECT_DPI else "warning",
+                        f"an image of {pw} x {ph} px placed at {w * PT_MM:.1f} x {h * PT_MM:.1f} mm prints at "
+                        f"{dpi:.0f} dpi; {MIN_DPI} dpi wanted", element="image")
+            if walker.thin:
+                add("pdf.hairline", "warning", f"{len(walker.thin)} stroke(s) thinner than {HAIRLINE_PT} pt "
+                    f"(thinnest {min(walker.thin):.3f} pt) may not print")
+            if walker.rich_black:
+                add("pdf.rich-black", "warning", f"{len(walker.rich_black)} text run(s) under "
+                    f"{RICH_BLACK_MAX_PT:g} pt in rich black (cyan, magenta or yellow under the black; smallest "
+                    f"{min(walker.rich_black):.1f} pt): the plates never register exactly, so small type blurs; "
+                    "use black ink alone (0, 0, 0, 100) for small text")
+            if service in CMYK_SERVICES:
+                rgb_images = sum(1 for i in walker.images if i[4])
+                if walker.rgb_ops or rgb_images or walker.rgb_shadings or walker.rgb_groups:
+                    add("pdf.rgb", "error", f"RGB colour in a file that must be CMYK ({walker.rgb_ops} colour "
+                        f"operators, {rgb_images} images, {walker.rgb_shadings} shadings, "
+                        f"{walker.rgb_groups} transparency groups)")
+                ink, how = walker.max_ink, "in the file's colours"
+                if rendered and rendered.get(n, 0.0) > ink:
+                    ink, how = rendered[n], "on a CMYK render"
+                if ink > limit + 1.0:  # one 8-bit step per plate of rounding
+                    add("pdf.ink", "error", f"total ink reaches {ink:.0f} % {how}; the limit is {limit:g} %")
+            if has_trim:
+                findings.extend(_page_render_checks(doc, n, page, media, trim, words.get(n, []), card, fname))
     return findings
 
 
@@ -390,7 +387,7 @@ def _page_render_checks(doc, n, page, media, trim, words, card, fname) -> list[F
                                element=f"text “{word[:30]}”", page=n, file=fname))
     if media != trim:
         scale = 36 / 72
-        img = doc[n - 1].render(scale=scale).to_pil()
+        img = pdfium.image(doc[n - 1], scale=scale)
         trim_px = (round(tx0 * scale), round(ty0 * scale), round(tx1 * scale), round(ty1 * scale))
         side = _bleed_edge_white(img, trim_px)
         if side:

@@ -13,7 +13,7 @@ from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Violation
 from generator.kit import pack_faces
 from generator.pack.model import Pack
-from generator.preflight.layout import INK_RULES, LayoutChecks, grouped, map_findings
+from generator.preflight.layout import Finding, LayoutChecks, grouped, map_findings
 from generator.render.base.pdfout import new_canvas
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
@@ -30,10 +30,11 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
     except InputError as exc:
         return exc.problems, warnings
     faces = pack_faces(pack, shared, copies=False)
-    if not any(f.card is not None for f in faces) and not pack.map_files and not pack.rule_files:
-        problems.append(Problem("build.empty", f"{pack.spec.name} has no cards, maps or rules chapters: "
+    if (not any(f.card is not None for f in faces) and not pack.map_files and not pack.rule_files
+            and pack.spec.pieces is None):  # as build.check_not_empty: play pieces print too
+        problems.append(Problem("build.empty", f"{pack.spec.name} has no cards, maps, rules chapters or pieces: "
                                 "`pnp build` would print nothing", Location(pack.game_file),
-                                expected="cards in cards/*.yaml, maps in maps/ or chapters in rules/",
+                                expected="cards in cards/*.yaml, maps in maps/, chapters in rules/ or `pieces:`",
                                 fix="add a card to cards/ (see docs/formats.md)"))
     checks = LayoutChecks(pack, shared, faces=faces)  # the drawing below is what they read
     canvas = new_canvas(io.BytesIO(), (600, 600), "check")
@@ -52,20 +53,15 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
                 problems.extend(exc.problems)
     if problems:
         checks.stop()
-    else:  # what the drawing put on paper: the safe zone and the contrast of text
-        drawn = [f for f in checks.findings() if f.rule in INK_RULES]
+    else:  # what the drawing put on paper: the safe zone, the contrast of text, bleed, art
+        drawn = checks.findings()
         try:
             drawn += map_findings(pack)  # the text on the map pages, read back
         except InputError:
             pass  # a broken map: its own check reports it
-        for finding, what in grouped(drawn):
-            where = finding.location or Location(pack.game_file)
-            if finding.page:
-                what = f"{finding.file} page {finding.page}: {finding.element}"
-            if finding.severity == "error":
-                problems.append(Problem(finding.rule, f"{what}: {finding.message}", where))
-            else:
-                warnings.append(Violation(finding.rule, "warning", f"{what}: {finding.message}", where))
+        errors, found = judged(drawn, pack)
+        problems.extend(errors)
+        warnings.extend(found)
     warnings.extend(stray_layouts(pack))
     if pack.rule_files:
         try:
@@ -74,6 +70,24 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
             problems.extend(exc.problems)
     unique = {(p.code, str(p.location), p.message): p for p in problems}
     return list(unique.values()), warnings
+
+
+def judged(findings: list[Finding], pack: Pack) -> tuple[list[Problem], list[Violation]]:
+    """What the drawn checks' findings mean, decided here for `pnp validate` and `pnp build`
+    alike (build.py judges what its own drawing finds with this): an error stops both (exit 2,
+    no file kept), anything else is a warning. One per rule, element and message, naming the
+    cards it concerns."""
+    problems: list[Problem] = []
+    warnings: list[Violation] = []
+    for finding, what in grouped(findings):
+        where = finding.location or Location(pack.game_file)
+        if finding.page:
+            what = f"{finding.file} page {finding.page}: {finding.element}"
+        if finding.severity == "error":
+            problems.append(Problem(finding.rule, f"{what}: {finding.message}", where))
+        else:
+            warnings.append(Violation(finding.rule, "warning", f"{what}: {finding.message}", where))
+    return problems, warnings
 
 
 def rulebook_problems(pack: Pack) -> list[Problem]:

@@ -25,12 +25,12 @@ the tolerance is a few points wide: designers add 0–3 points for a strong effe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from generator.pack.fieldtypes import FIELD_KINDS
 
 if TYPE_CHECKING:
-    from generator.pack.model import Pack
+    from generator.pack.model import Card, Pack
 
 
 MIN_POINTS_TOLERANCE = 3.0
@@ -55,7 +55,7 @@ class AuditRow:
     status: str              # ok | outlier | documented exception
     note: str | None = None
     basis: str = ""          # the fitted formula of the card's type, for people
-    features: dict = field(default_factory=dict)
+    features: dict[str, float] = field(default_factory=dict)
 
     @property
     def flagged(self) -> bool:
@@ -65,7 +65,7 @@ class AuditRow:
     def failure(self) -> bool:
         return self.status == OUTLIER
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "name": self.name, "type": self.type, "set": self.set,
             "points": self.points, "predicted": self.predicted, "residual": self.residual,
@@ -77,7 +77,7 @@ class AuditRow:
 # ---- features -------------------------------------------------------------------------
 
 
-def card_features(pack: Pack, card) -> dict[str, float]:
+def card_features(pack: Pack, card: Card) -> dict[str, float]:
     """Numeric features of a card for the audit (see the module docstring)."""
     out: dict[str, float] = {}
     for fname, fspec in pack.spec.card_types[card.type].fields.items():
@@ -121,8 +121,8 @@ def predict(coef: list[float], row: list[float]) -> float:
 # ---- the audit ---------------------------------------------------------------------------
 
 
-def _varying(names: list[str], table: list[dict]) -> list[str]:
-    kept = []
+def _varying(names: list[str], table: list[dict[str, float]]) -> list[str]:
+    kept: list[str] = []
     for name in names:
         values = [row[name] for row in table]
         common = max(set(values), key=values.count)
@@ -131,11 +131,11 @@ def _varying(names: list[str], table: list[dict]) -> list[str]:
     return kept
 
 
-def _weakest(names: list[str], table: list[dict], points: list[float]) -> str:
-    def spread(n):
+def _weakest(names: list[str], table: list[dict[str, float]], points: list[float]) -> str:
+    def spread(n: str) -> float:
         values = [row[n] for row in table]
         mean = sum(values) / len(values)
-        return (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
+        return float((sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5)  # float ** float: Any to mypy
 
     coef = fit([[row[n] for n in names] for row in table], points)
     return min(names, key=lambda n: (abs(coef[1 + names.index(n)]) * spread(n), n))
@@ -155,17 +155,17 @@ def _tolerance(predicted: float) -> float:
     return max(MIN_POINTS_TOLERANCE, RELATIVE_TOLERANCE * abs(predicted))
 
 
-def _predict_without(matrix, points, i: int, excluded: set) -> float:
+def _predict_without(matrix: list[list[float]], points: list[float], i: int, excluded: set[int]) -> float:
     """The price of card i according to the other cards (leaving out known outliers)."""
     train = [j for j in range(len(points)) if j != i and j not in excluded]
     coef = fit([matrix[j] for j in train], [points[j] for j in train])
     return predict(coef, matrix[i])
 
 
-def _outliers(matrix, points) -> set:
+def _outliers(matrix: list[list[float]], points: list[float]) -> set[int]:
     """Cards left out of every fit: repeatedly the worst card beyond tolerance, so one wildly
     mispriced card cannot drag its neighbours' predictions out of line (at most a third)."""
-    excluded: set = set()
+    excluded: set[int] = set()
     while len(excluded) < len(points) // 3:
         worst, worst_ratio = None, 1.0
         for i in range(len(points)):

@@ -16,15 +16,16 @@ from __future__ import annotations
 
 from generator.core.report import Contributor, Violation
 from generator.pack.model import RuleSpec
-from generator.rules.context import BuildCheck, path_text
+from generator.core.yamlio import PathT
+from generator.rules.context import BuildCheck, Context, Placed, path_text
 
 
-def _path(parts: tuple) -> str:
+def _path(parts: PathT) -> str:
     return path_text(parts)
 
 
-def stat_minimum(ctx, rule: RuleSpec) -> list[Violation]:
-    out = []
+def stat_minimum(ctx: Context, rule: RuleSpec) -> list[Violation]:
+    out: list[Violation] = []
     stat = rule.stat
     if stat is None or rule.min is None:
         return out
@@ -44,15 +45,15 @@ def stat_minimum(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-def unique_cards(ctx, rule: RuleSpec) -> list[Violation]:
+def unique_cards(ctx: Context, rule: RuleSpec) -> list[Violation]:
     """At most one copy of a card in `places`, per character, or with `scope: build` in the
     whole build (four heroes who must be four different heroes)."""
-    out = []
+    out: list[Violation] = []
     places = tuple(rule.places) or ("abilities",)
     whole = rule.scope == "build"
     groups = [ctx.build.characters] if whole else [(ch,) for ch in ctx.build.characters]
     for members in groups:
-        seen: dict[str, object] = {}
+        seen: dict[str, Placed] = {}
         for p in (p for ch in members for p in ctx.of(ch)):
             if p.place not in places:
                 continue
@@ -71,11 +72,11 @@ def unique_cards(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-def shared_cards(ctx, rule: RuleSpec) -> list[Violation]:
+def shared_cards(ctx: Context, rule: RuleSpec) -> list[Violation]:
     """Cards (outside the decks) that two or more characters use: each character needs its own
     printed card, and the kit prints only the card type's `kit_copies`."""
-    out = []
-    users: dict[str, list] = {}
+    out: list[Violation] = []
+    users: dict[str, list[Placed]] = {}
     for p in ctx.placed:
         if p.place == "deck" or not p.fits:
             continue

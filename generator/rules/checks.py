@@ -3,26 +3,28 @@ returns violations; the pack decides which primitives run, with which ids and nu
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from generator.core.report import Contributor, Violation
+from generator.core.yamlio import PathT
 from generator.pack.rule_names import BUILD_CHECKS, registry_matches
-from generator.rules.context import BuildCheck, path_text, place_types, points_of
+from generator.rules.context import BuildCheck, Context, Placed, path_text, place_types, points_of
 from generator.rules.params import declares, parameter
 
 if TYPE_CHECKING:
-    from generator.pack.model import RuleSpec
+    from generator.pack.model import Card, Character, CountSpec, Pack, Ref, RuleSpec
 
 
-def _path(ref):
+def _path(ref: Ref) -> str:
     return path_text(ref.path)
 
 
-def _names(pack, set_ids) -> str:
+def _names(pack: Pack, set_ids: Iterable[str]) -> str:
     return " or ".join(pack.spec.sets[s].name for s in set_ids)
 
 
-def _type_name(pack, type_id) -> str:
+def _type_name(pack: Pack, type_id: str) -> str:
     return pack.spec.card_types[type_id].name
 
 
@@ -31,9 +33,9 @@ def _a(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
-def structure(ctx) -> list[Violation]:
+def structure(ctx: Context) -> list[Violation]:
     """Counts the pack's `sides:` declares: characters per build, base cards per character."""
-    out = []
+    out: list[Violation] = []
     side, build = ctx.side, ctx.build
     n = len(build.characters)
     lo, hi = side.characters.min, side.characters.max
@@ -43,18 +45,19 @@ def structure(ctx) -> list[Violation]:
     capped = table is not None and (hi is None or table < hi)
     if capped:
         hi = table
-    if n < lo or (hi is not None and n > hi):
+    excess = n - hi if hi is not None else 0  # characters over the maximum in force
+    if n < lo or excess > 0:
         expected = f"{lo} to {hi}" if hi is not None and hi != lo else (f"exactly {lo}" if hi == lo else f"at least {lo}")
-        agreed = " (the maximum this table agreed)" if capped and n > hi else ""
-        where = build.max_characters_location if capped and n > hi and build.max_characters_location else build.location
+        agreed = " (the maximum this table agreed)" if capped and excess > 0 else ""
+        where = build.max_characters_location if capped and excess > 0 and build.max_characters_location else build.location
         # in the side's own words when it names its characters (`called:`), e.g. "3 heroes"
         one = side.character_word(1)
-        some = (lambda k: side.character_word(k)) if side.called else (lambda k: "character(s)")
+        some: Callable[[int], str] = side.character_word if side.called else (lambda k: "character(s)")
         out.append(Violation("build.characters", "error",
                              f"a {side.name} build has {n} {some(n)}; it needs {expected}{agreed}",
                              where, "characters", observed=n, expected=expected,
                              fix=f"add {_a(one)}" if n < lo else (
-                                 f"remove {n - hi} {some(n - hi)}, or agree on a larger maximum" if capped
+                                 f"remove {excess} {some(excess)}, or agree on a larger maximum" if capped
                                  else f"remove {_a(one)}")))
     for ch in build.characters:
         count = len(ch.bases)
@@ -68,11 +71,11 @@ def structure(ctx) -> list[Violation]:
     return out
 
 
-def _path_tuple(path):
+def _path_tuple(path: PathT) -> str:
     return path_text(path)
 
 
-def points_limit(ctx, rule: RuleSpec) -> list[Violation]:
+def points_limit(ctx: Context, rule: RuleSpec) -> list[Violation]:
     if ctx.limit is None:
         return []
     points = points_of(ctx)
@@ -98,7 +101,7 @@ def points_limit(ctx, rule: RuleSpec) -> list[Violation]:
                       expected=f"at most {ctx.limit}", contributors=contributors, fix=fix)]
 
 
-def deck_words(ctx) -> str:
+def deck_words(ctx: Context) -> str:
     """What the pack calls a character's deck, in its own words: `action deck` when the deck
     holds one card type named Action, else `deck` (no game's words in another game's messages)."""
     deck = ctx.side.deck
@@ -109,8 +112,8 @@ def deck_words(ctx) -> str:
 
 
 @declares("deck_size", size=30)
-def deck_size(ctx, rule: RuleSpec) -> list[Violation]:
-    out = []
+def deck_size(ctx: Context, rule: RuleSpec) -> list[Violation]:
+    out: list[Violation] = []
     size = parameter(rule, "size")
     for ch in ctx.build.characters:
         n = sum(e.copies for e in ch.deck)
@@ -127,8 +130,8 @@ def deck_size(ctx, rule: RuleSpec) -> list[Violation]:
 
 
 @declares("copy_limit", default=3)
-def copy_limit(ctx, rule: RuleSpec) -> list[Violation]:
-    out = []
+def copy_limit(ctx: Context, rule: RuleSpec) -> list[Violation]:
+    out: list[Violation] = []
     for ch in ctx.build.characters:
         for p in ctx.of(ch, "deck"):
             limit = copy_limit_of(p.card, rule)
@@ -143,14 +146,14 @@ def copy_limit(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-def copy_limit_of(card, rule: RuleSpec) -> int:
+def copy_limit_of(card: Card, rule: RuleSpec) -> int:
     """The most copies of `card` a `copy_limit` rule allows in one deck (the editor's picker
     offers no more)."""
     limit = _own_limit(card, rule.override_field)
     return limit if isinstance(limit, int) else parameter(rule, "default")
 
 
-def _own_limit(card, field: str | None):
+def _own_limit(card: Card, field: str | None) -> object:
     """A card's own copy limit: its `field` (e.g. `deck_limit`), or with `copies` the number of
     copies the pack itself holds, for decks made only of the cards the kit prints."""
     if field == "copies" and "copies" not in card.fields:
@@ -158,8 +161,8 @@ def _own_limit(card, field: str | None):
     return card.fields.get(field) if field else None
 
 
-def card_sets(ctx, rule: RuleSpec) -> list[Violation]:
-    out = []
+def card_sets(ctx: Context, rule: RuleSpec) -> list[Violation]:
+    out: list[Violation] = []
     side = ctx.side
     for p in ctx.placed:
         if p.card.set in side.sets:
@@ -173,8 +176,8 @@ def card_sets(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-def card_kinds(ctx, rule: RuleSpec) -> list[Violation]:
-    out = []
+def card_kinds(ctx: Context, rule: RuleSpec) -> list[Violation]:
+    out: list[Violation] = []
     wanted = place_types(ctx.side)
     place_words = {"base": ctx.side.base.key, "equipment": "equipment", "abilities": "abilities", "deck": "deck"}
     for p in ctx.placed:
@@ -194,22 +197,22 @@ def card_kinds(ctx, rule: RuleSpec) -> list[Violation]:
 
 
 @declares("slot_capacity", capacity_field="slots", usage_field="slots")
-def slot_capacity(ctx, rule: RuleSpec) -> list[Violation]:
-    out = []
+def slot_capacity(ctx: Context, rule: RuleSpec) -> list[Violation]:
+    out: list[Violation] = []
     side = ctx.side
     if side.equipment is None:
         return out
     cap_f, use_f = parameter(rule, "capacity_field"), parameter(rule, "usage_field")
 
-    def use(p):
+    def use(p: Placed) -> int:
         v = p.card.fields.get(use_f)
         return v if isinstance(v, int) else 1
 
-    def cap(card):
+    def cap(card: Card) -> int:
         v = card.fields.get(cap_f)
         return v if isinstance(v, int) else 0
 
-    def by_size(items):
+    def by_size(items: Iterable[Placed]) -> list[Placed]:
         # the item whose removal is suggested: the smallest that is big enough, else the biggest
         return sorted(items, key=lambda e: (use(e), e.card.id))
 
@@ -217,12 +220,12 @@ def slot_capacity(ctx, rule: RuleSpec) -> list[Violation]:
         equipment = [p for p in ctx.of(ch, "equipment") if p.card.type == side.equipment.type]
         if side.equipment.attach == "base":
             position = {id(entry.card): i for i, entry in enumerate(ch.bases)}  # a base card's index
-            holders = {}
+            holders: dict[int, Placed] = {}
             for p in ctx.of(ch, "base"):
                 index = position.get(id(p.ref)) if p.fits else None  # a misplaced card holds nothing
                 if index is not None:
                     holders[index] = p
-            on: dict[int, list] = {}  # base index -> the equipment attached to it, in build order
+            on: dict[int | None, list[Placed]] = {}  # base index -> the equipment attached to it, in build order
             for e in equipment:
                 on.setdefault(e.base_index, []).append(e)
             free = {i: cap(h.card) - sum(use(e) for e in on.get(i, ())) for i, h in holders.items()}
@@ -263,8 +266,8 @@ def slot_capacity(ctx, rule: RuleSpec) -> list[Violation]:
 
 
 @declares("requirements", field="requires")
-def requirements(ctx, rule: RuleSpec) -> list[Violation]:
-    out = []
+def requirements(ctx: Context, rule: RuleSpec) -> list[Violation]:
+    out: list[Violation] = []
     field = parameter(rule, "field")
     stats_spec = ctx.pack.spec.stats
     for ch in ctx.build.characters:
@@ -280,7 +283,7 @@ def requirements(ctx, rule: RuleSpec) -> list[Violation]:
                 own = own_of.setdefault(q.card.id, {})
                 for stat, value in (q.card.fields.get("bonus") or {}).items():
                     own[stat] = own.get(stat, 0) + value
-        told: set = set()  # (card id, requirement): copies of a card share one verdict, told once
+        told: set[tuple[str, int]] = set()  # (card id, requirement): copies of a card share one verdict, told once
         for p in ctx.of(ch):
             if p.place == "base":
                 continue
@@ -312,11 +315,11 @@ def requirements(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-def count(ctx, rule: RuleSpec) -> list[Violation]:
+def count(ctx: Context, rule: RuleSpec) -> list[Violation]:
     """How many cards in one place (base, equipment, abilities, deck; copies included) match
     `count` (type, field = value), against exactly / min / max: per character, or with
     `scope: build` over all the build's characters together (reported on the build)."""
-    out = []
+    out: list[Violation] = []
     spec = rule.count
     if spec is None:
         return out
@@ -347,7 +350,7 @@ def count(ctx, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-def _counted(ctx, members, spec) -> int:
+def _counted(ctx: Context, members: Sequence[Character], spec: CountSpec) -> int:
     """Copies of the cards in `spec`'s place of `members` that match it (type, card, field = value).
     With nothing to match, every card there counts, one the pack does not know too: a misspelled
     sword is still the equipment a hero carries (its card.unknown says what is wrong, alone)."""
@@ -365,7 +368,7 @@ def _counted(ctx, members, spec) -> int:
     return n
 
 
-def _held(ch, place: str) -> int:
+def _held(ch: Character, place: str) -> int:
     """The cards a character names in one place, known to the pack or not (copies counted)."""
     if place == "base":
         return len(ch.bases)
@@ -377,7 +380,7 @@ def _held(ch, place: str) -> int:
 
 
 @declares("points_spent", min=75)
-def points_spent(ctx, rule: RuleSpec) -> list[Violation]:
+def points_spent(ctx: Context, rule: RuleSpec) -> list[Violation]:
     """A hint for a legal but weak build (a warning in the shipped packs): it spends less than
     `min` percent of the points limit in force, so the other side fields more. No limit, none."""
     if not ctx.limit:
@@ -394,11 +397,11 @@ def points_spent(ctx, rule: RuleSpec) -> list[Violation]:
 
 
 @declares("owner", field="owner")
-def owner(ctx, rule: RuleSpec) -> list[Violation]:
+def owner(ctx: Context, rule: RuleSpec) -> list[Violation]:
     """Signature cards: a card whose `field` names another card (its owner, e.g. the boss it
     belongs to) may only be taken by a character that has that owner among its base cards.
     Cards with the field empty are open to everyone."""
-    out = []
+    out: list[Violation] = []
     field = parameter(rule, "field")
     for ch in ctx.build.characters:
         bases = {p.card.id for p in ctx.of(ch, "base")}

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from generator.core.errors import did_you_mean
 from generator.core.report import Points, PointsLine, Violation
+from generator.core.yamlio import PathT
 
 if TYPE_CHECKING:
-    from generator.pack.model import Build, Card, Character, Pack, Ref, RuleSpec
+    from generator.pack.model import Build, Card, Character, Pack, Ref, RuleSpec, SideSpec
 
 PLACES = ("base", "equipment", "abilities", "deck")
 
@@ -26,7 +27,7 @@ class Placed(NamedTuple):
     character: Character
     base_index: int | None = None  # for equipment attached to a base card
     copies: int = 1
-    index: int = 0  # the character's position in the build
+    index: int = 0  # type: ignore[assignment]  # the character's position in the build (the field shadows tuple.index)
     # False for a card of a kind its place does not take (a Hero card among boss pieces): it is
     # reported by `card.kind` and adds nothing to the character's stats
     fits: bool = True
@@ -44,11 +45,15 @@ class Context:
     placed: list[Placed]
     limit_source: str | None = None
     max_characters: int | None = None  # the table's cap: --max-characters, else the build's
-    _of: dict = field(default_factory=dict, init=False, repr=False, compare=False)
-    _stats: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # (id of a character, place or None for all) -> its cards
+    _of: dict[tuple[int, str | None], list[Placed]] = field(default_factory=dict, init=False, repr=False,
+                                                            compare=False)
+    # (id of a character, "base" | "full") -> its stats
+    _stats: dict[tuple[int, str], dict[str, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _points: Points | None = field(default=None, init=False, repr=False, compare=False)  # points_of, made once
 
     @property
-    def side(self):
+    def side(self) -> SideSpec:
         return self.pack.spec.sides[self.build.side]
 
     def of(self, character: Character, place: str | None = None) -> list[Placed]:
@@ -99,14 +104,14 @@ class Context:
         return dict(self._stats[key])
 
 
-def path_text(path: tuple) -> str:
+def path_text(path: PathT) -> str:
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
 
 
-def place_types(side) -> dict[str, tuple[str, ...] | None]:
+def place_types(side: SideSpec) -> dict[str, tuple[str, ...] | None]:
     """The card types each place of a character takes (a deck may take several)."""
     return {
         "base": (side.base.type,),
@@ -117,15 +122,17 @@ def place_types(side) -> dict[str, tuple[str, ...] | None]:
 
 
 def resolve_build(pack: Pack, build: Build, violations: list[Violation]) -> list[Placed]:
-    placed = []
+    placed: list[Placed] = []
     wanted = place_types(pack.spec.sides[build.side])
 
-    def take(ref: Ref, place: str, character: Character, index: int, base_index=None, copies=1):
+    def take(ref: Ref, place: str, character: Character, index: int, base_index: int | None = None,
+             copies: int = 1) -> None:
         card = pack.cards.get(ref.id)
         if card is None:
             violations.append(unknown_card(pack, ref, place))
             return
-        fits = wanted[place] is None or card.type in wanted[place]
+        types = wanted[place]
+        fits = types is None or card.type in types
         placed.append(Placed(ref, card, place, character, base_index, copies, index, fits))
 
     for index, character in enumerate(build.characters):
@@ -137,8 +144,8 @@ def resolve_build(pack: Pack, build: Build, violations: list[Violation]) -> list
             take(eq, "equipment", character, index)
         for ab in character.abilities:
             take(ab, "abilities", character, index)
-        for entry in character.deck:
-            take(entry.card, "deck", character, index, copies=entry.copies)
+        for deck_entry in character.deck:
+            take(deck_entry.card, "deck", character, index, copies=deck_entry.copies)
     return placed
 
 
@@ -153,13 +160,13 @@ def unknown_card(pack: Pack, ref: Ref, place: str) -> Violation:
 def points_of(ctx: Context) -> Points:
     """The points breakdown of the build (made once per validation: the limit check and the
     report both need it)."""
-    if "points" not in ctx._stats:
-        ctx._stats["points"] = _points_of(ctx)
-    return ctx._stats["points"]
+    if ctx._points is None:
+        ctx._points = _points_of(ctx)
+    return ctx._points
 
 
 def _points_of(ctx: Context) -> Points:
-    lines: dict[tuple, PointsLine] = {}
+    lines: dict[tuple[int, str, str], PointsLine] = {}
     for p in ctx.placed:
         if p.card.points == 0 and p.place == "deck":
             continue

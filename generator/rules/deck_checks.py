@@ -13,17 +13,17 @@ from __future__ import annotations
 
 from generator.core.report import Contributor, Violation
 from generator.pack.model import RuleSpec
-from generator.rules.context import BuildCheck, path_text
+from generator.rules.context import BuildCheck, Context, Placed, path_text
 
 
-def deck_composition(ctx, rule: RuleSpec) -> list[Violation]:
-    out = []
+def deck_composition(ctx: Context, rule: RuleSpec) -> list[Violation]:
+    out: list[Violation] = []
     split, counts = rule.split_field, rule.counts_field
     if not split or not counts:
         return out
     for ch in ctx.build.characters:
         stated: dict[str, int] = {}
-        owners = []
+        owners: list[str] = []
         for p in ctx.of(ch, "base"):
             value = p.card.fields.get(counts) if p.fits else None
             if isinstance(value, dict):
@@ -32,7 +32,7 @@ def deck_composition(ctx, rule: RuleSpec) -> list[Violation]:
                     stated[str(key)] = stated.get(str(key), 0) + n
         if not owners:
             continue  # no base card states a make-up (or the base is missing: `build.base` says so)
-        groups: dict[str, list] = {}
+        groups: dict[str, list[Placed]] = {}
         for p in ctx.of(ch, "deck"):
             groups.setdefault(str(p.card.fields.get(split)), []).append(p)
         # the stated order first (Easy, Medium, Hard...), then anything the card does not name

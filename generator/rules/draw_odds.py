@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-from generator.pack.model import Pack
+from generator.pack.model import Pack, SideSpec
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ def first_choice_field(pack: Pack, type_id: str) -> str | None:
     return next((name for name, f in (spec.fields.items() if spec else []) if f.type == "choice"), None)
 
 
-def pile_counts(pack: Pack, side, deck: dict[str, int]) -> dict[str, int]:
+def pile_counts(pack: Pack, side: SideSpec, deck: dict[str, int]) -> dict[str, int]:
     """The cards the side's opening draw is dealt from ({card id: copies}): the deck's cards of
     the draw's types (`of`, all when empty); empty when the side declares no draw. What the
     odds count and what a sample hand is dealt from, the one reading of `deck.draw`."""
@@ -60,13 +60,13 @@ def pile_counts(pack: Pack, side, deck: dict[str, int]) -> dict[str, int]:
     return out
 
 
-def opening_size(side) -> int | None:
+def opening_size(side: SideSpec) -> int | None:
     """How many cards the side's opening draw deals (None: it declares none)."""
     draw = side.deck.draw if side.deck is not None else None
     return draw.opening if draw is not None else None
 
 
-def sample_draw(pack: Pack, side, deck: dict[str, int], seed: int, cards: int) -> list[str]:
+def sample_draw(pack: Pack, side: SideSpec, deck: dict[str, int], seed: int, cards: int) -> list[str]:
     """The first `cards` cards of the pile shuffled by `seed`, as the table deals them from the
     top: the same seed deals the same hand, whatever the machine."""
     pile = [card_id for card_id, n in pile_counts(pack, side, deck).items() for _ in range(n)]
@@ -74,7 +74,7 @@ def sample_draw(pack: Pack, side, deck: dict[str, int], seed: int, cards: int) -
     return pile[:max(0, cards)]
 
 
-def opening_odds(pack: Pack, side, deck: dict[str, int]) -> DrawOdds | None:
+def opening_odds(pack: Pack, side: SideSpec, deck: dict[str, int]) -> DrawOdds | None:
     """The odds of the side's opening draw from `deck` ({card id: copies}); None when the side
     declares no draw or the pile is empty."""
     draw = side.deck.draw if side.deck is not None else None

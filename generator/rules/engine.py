@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator.core.report import Report, Violation, character_key
-from generator.pack.model import Build, Character, Pack
+from generator.pack.model import Build, Character, Pack, RuleSpec
 from generator.rules import checks
 from generator.rules.context import Context, points_of, resolve_build
 from generator.rules.limits import limit_in_force
@@ -29,13 +29,13 @@ def rule_violations(pack: Pack, build: Build, rule_id: str) -> list[Violation]:
     return [v for v in violations if v.rule == rule_id]
 
 
-def rule_spec(pack: Pack, rule_id: str):
+def rule_spec(pack: Pack, rule_id: str) -> RuleSpec | None:
     """The pack's rule with this id (a RuleSpec), or None: what the editor asks of a rule it
     offers a fix for (the kinds rules.checks names: ONE_CHARACTER, COUNTS_COPIES, ...)."""
     return next((rule for rule in pack.spec.rules if rule.id == rule_id), None)
 
 
-def _checked(pack: Pack, build: Build, points_override, max_characters,
+def _checked(pack: Pack, build: Build, points_override: int | str | None, max_characters: int | None,
              only: str | None = None) -> tuple[Context, list[Violation]]:
     """The build's context and its violations: of every rule, or of the pack rule `only` (the
     resolving and structure checks, which are cheap, always run)."""
@@ -54,7 +54,7 @@ def _checked(pack: Pack, build: Build, points_override, max_characters,
     return ctx, violations
 
 
-def _stat_summary(ctx: Context, character: Character) -> dict:
+def _stat_summary(ctx: Context, character: Character) -> dict[str, int]:
     """The character's statistics, plus the totals game.yaml's `totals:` names over its base
     cards: a whole-number field is summed, a `hexes` field counts distinct hexes (at least one)."""
     summary = dict(ctx.full_stats(character))
@@ -64,7 +64,7 @@ def _stat_summary(ctx: Context, character: Character) -> dict:
         if any(getattr(card_types[p.card.type].fields.get(name), "type", None) == "hexes" for p in bases):
             summary[name] = max(1, len({tuple(cell) for p in bases for cell in p.card.fields.get(name) or []}))
             continue
-        values = [p.card.fields.get(name) for p in bases if isinstance(p.card.fields.get(name), int)]
+        values = [value for p in bases if isinstance(value := p.card.fields.get(name), int)]
         if values:
             summary[name] = sum(values)
     return summary

@@ -9,8 +9,12 @@ the points are still totalled and broken down, only the `points.limit` rule has 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from generator.core.limits import MAX_POINTS, NotANumber, whole_number
+
+if TYPE_CHECKING:
+    from generator.pack.model import Build, Pack
 
 NO_LIMIT = "none"  # the word a build or the command line uses for "no points limit"
 
@@ -29,7 +33,7 @@ class LimitInForce:
         return "no limit" if self.value is None else str(self.value)
 
 
-def limit_in_force(pack, build, override: int | str | None = None) -> LimitInForce:
+def limit_in_force(pack: Pack, build: Build, override: int | str | None = None) -> LimitInForce:
     """`override` is the command line's value: a number, NO_LIMIT, or None (not given)."""
     if override is not None:
         return LimitInForce(None if override == NO_LIMIT else int(override), SOURCE_COMMAND_LINE)

@@ -3,7 +3,7 @@ make-up its boss card states)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from generator.core.errors import Location
 from generator.core.report import Contributor, Violation
@@ -12,20 +12,25 @@ from generator.pack.rule_names import registry_matches
 
 if TYPE_CHECKING:
     from generator.rules.context import PackCheck
-    from generator.pack.model import Pack, RuleSpec
+    from generator.pack.model import Card, Pack, RuleSpec
+
+
+def _value(card: Card, field: str | None) -> object:
+    """A card's value of a field a rule names (None: the rule names none, or the card leaves it out)."""
+    return card.fields.get(field) if field is not None else None
 
 
 def composition(pack: Pack, rule: RuleSpec) -> list[Violation]:
     """Each `owner_type` card states, in `counts_field`, how many `member_type` cards it
     owns per value of `split_field`; the member cards name their owner in `group_field`."""
-    out = []
+    out: list[Violation] = []
     members = [c for c in pack.cards.values() if c.type == rule.member_type]
     for owner in (c for c in pack.cards.values() if c.type == rule.owner_type):
-        stated = owner.fields.get(rule.counts_field) or {}
-        mine = [m for m in members if m.fields.get(rule.group_field) == owner.id]
+        stated = cast("dict[str, int]", _value(owner, rule.counts_field) or {})  # a `counts` field: value -> cards
+        mine = [m for m in members if _value(m, rule.group_field) == owner.id]
         actual: dict[str, int] = {}
         for m in mine:
-            key = str(m.fields.get(rule.split_field))
+            key = str(_value(m, rule.split_field))
             actual[key] = actual.get(key, 0) + m.copies
         for key in sorted(set(stated) | set(actual), key=lambda k: (k not in stated, list(stated).index(k)
                                                                     if k in stated else 0, k)):
@@ -40,7 +45,7 @@ def composition(pack: Pack, rule: RuleSpec) -> list[Violation]:
                 f"{owner.name}'s deck has {have} {key} card(s); its card states {want}",
                 owner.location, f"{owner.id}.{rule.counts_field}.{key}", observed=have, expected=want,
                 contributors=tuple(Contributor(m.id, m.name, m.points, m.copies)
-                                   for m in mine if str(m.fields.get(rule.split_field)) == key),
+                                   for m in mine if str(_value(m, rule.split_field)) == key),
                 fix=fix))
     return out
 
@@ -73,10 +78,10 @@ def pack_count(pack: Pack, rule: RuleSpec) -> list[Violation]:
                       fix=rule.fix)]
 
 
-class _Values(dict):
+class _Values(dict[str, object]):
     """A message template's values; a name it does not know stays as written."""
 
-    def __missing__(self, key):
+    def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
 
@@ -88,7 +93,7 @@ def card_check(pack: Pack, rule: RuleSpec) -> list[Violation]:
     tree = expr.parse(rule.expect)  # the loader has refused an expression that does not parse
     cards = list(pack.cards.values())
     reads = expr.top_fields(tree)
-    out = []
+    out: list[Violation] = []
     for card in cards:
         if card.type != rule.each:
             continue
@@ -102,7 +107,7 @@ def card_check(pack: Pack, rule: RuleSpec) -> list[Violation]:
         where = next((card.field_locations[f] for f in reads if f in card.field_locations), card.location)
         values = _Values(card=card.name, id=card.id, found=found, expected=rule.expect)
         values.update({k: v for k, v in card.fields.items() if isinstance(v, (str, int, float))})
-        message = _fill(rule.message, values) or _fill("{card}: {found}; expected {expected}", values)
+        message = _fill(rule.message, values) or "{card}: {found}; expected {expected}".format_map(values)
         out.append(Violation(rule.id, rule.severity, message, where, card.id + (f".{reads[0]}" if reads else ""),
                              observed=found, expected=rule.expect,
                              contributors=(Contributor(card.id, card.name, card.points, card.copies),),
@@ -110,7 +115,7 @@ def card_check(pack: Pack, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-def _fill(template: str | None, values: dict) -> str | None:
+def _fill(template: str | None, values: _Values) -> str | None:
     """A pack's message template with the card's values; a template that does not fill is
     left as written rather than breaking the report."""
     if not template:
@@ -126,7 +131,7 @@ registry_matches("pack", rule_names.PACK_CHECKS, PACK_CHECKS)
 
 
 def validate_pack_rules(pack: Pack) -> list[Violation]:
-    out = []
+    out: list[Violation] = []
     for rule in pack.spec.rules:
         if rule.check in PACK_CHECKS:
             out.extend(PACK_CHECKS[rule.check](pack, rule))

@@ -12,28 +12,31 @@ without `size:` means 30 everywhere. `PARAMETERS` maps a primitive's name to its
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from generator.pack.model import RuleSpec
 
+F = TypeVar("F", bound=Callable[..., object])
+
 PARAMETERS: dict[str, dict[str, object]] = {}
 
 
-def declares(check: str, **defaults):
+def declares(check: str, **defaults: object) -> Callable[[F], F]:
     """Record the parameters of the primitive `check` and their defaults."""
 
-    def wrap(fn):
+    def wrap(fn: F) -> F:
         if check in PARAMETERS:
             raise RuntimeError(f"rule primitive `{check}` declares its parameters twice")
         PARAMETERS[check] = dict(defaults)
-        fn.parameters = PARAMETERS[check]
+        fn.parameters = PARAMETERS[check]  # type: ignore[attr-defined]  # a function's own attribute, which no callable type declares
         return fn
 
     return wrap
 
 
-def parameter(rule: RuleSpec, name: str):
+def parameter(rule: RuleSpec, name: str) -> Any:  # an int, a text, a list... as the primitive declares it
     """The value of `name` for `rule`: what the pack wrote, else the primitive's default."""
     value = getattr(rule, name, None)
     if value is not None:

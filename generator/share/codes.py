@@ -265,9 +265,9 @@ def payload_of(pack: Pack, build: Build) -> bytes:
         cards(char.equipment)
         cards(char.abilities)
         w.uint(len(char.deck))
-        for entry in char.deck:
-            w.put(index[entry.card.id], width)
-            w.uint(entry.copies)
+        for deck_entry in char.deck:
+            w.put(index[deck_entry.card.id], width)
+            w.uint(deck_entry.copies)
     return w.to_bytes()
 
 

@@ -24,12 +24,13 @@ Section names come from the pack's side declarations, so nothing here knows a ga
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
-from generator.core.limits import MAX_POINTS, NotANumber, whole_number
+from generator.core.limits import MAX_NOTES, MAX_POINTS, NotANumber, whole_number
 from generator.core.yamlio import Document
 from generator.pack.buildshape import base_entries, character_document, document_places
 from generator.pack.model import Build, Pack, SideSpec
@@ -43,6 +44,8 @@ _SECTION = re.compile(r"^([^:()]+?)\s*(?:\(\s*\d+\s*\))?\s*:\s*(.*)$")
 _BULLET = re.compile(r"^[-*•]\s+")
 MAX_LINES = 5000
 MAX_LINE_CHARS = 300  # a card line is a count and a name; longer is not a deck list
+# a heading or `Notes:` line may hold a quoted value (every character escaped, at worst)
+MAX_QUOTED_LINE_CHARS = 12 + 6 * MAX_NOTES
 MAX_GUESSES = 25  # did-you-mean is a fuzzy search: offer it for the first few unknown names only
 
 
@@ -64,10 +67,34 @@ class _Char:
     sections: dict = field(default_factory=dict)  # section label -> (line, col) of its heading
 
 
-def _one_line(text) -> str:
-    """A name on one line of the list: line breaks become spaces, spaces inside are kept (a
-    name reads back exactly as it was, `Big  Bad` too); spaces at either end are not kept."""
-    return " ".join(str(text).splitlines()).strip()
+# A name or the notes written as they are would not always read back the same: a line is read
+# without the spaces at its ends, a line break ends it, a control character cannot be shown.
+# Such a value is written as a JSON string instead (`## "  Grim\nTide "`), which reads back
+# exactly; so is a value that starts with `"` itself. Everything else is written as it is.
+# control characters, line breaks, bidirectional overrides and isolates (a name that turns its line around)
+_UNSHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _quoted(text) -> str:
+    """`text` as it goes on one line of a deck list: as it is when it reads back so, else quoted."""
+    text = str(text)
+    if text == text.strip() and not _UNSHOWN.search(text) and not text.startswith('"'):
+        return text
+    # json escapes the C0 controls, `"` and `\`; the C1 controls, the Unicode line breaks and the
+    # bidirectional controls too:
+    return _UNSHOWN.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+
+
+def _unquoted(text: str) -> str:
+    """A value as written on its line: a JSON string is read as one, anything else as it is."""
+    if len(text) >= 2 and text.startswith('"') and text.endswith('"'):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            return text
+        if isinstance(value, str):
+            return value
+    return text
 
 
 def _norm(text: str) -> str:
@@ -144,6 +171,8 @@ def _read_header(key: str, value: str, line: int, col: int, source: str, pack: P
                  problems: list) -> None:
     where = Location(source, line, col)
     field_name = HEADER_KEYS[key]
+    if field_name in ("name", "notes"):
+        value = _unquoted(value)
     if field_name == "side":
         sides = pack.spec.sides
         match = [s for s, spec in sides.items() if _norm(value) in (_norm(s), _norm(spec.name))]
@@ -218,7 +247,8 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>", side: s
     for number, raw in enumerate(lines, 1):
         stripped = raw.strip()
         col = len(raw) - len(raw.lstrip()) + 1
-        if len(stripped) > MAX_LINE_CHARS:
+        quotable = stripped.startswith("#") or stripped[:6].casefold() == "notes:"
+        if len(stripped) > (MAX_QUOTED_LINE_CHARS if quotable else MAX_LINE_CHARS):
             problems.append(Problem("decklist.line-too-long", f"line {number} has {len(stripped)} characters",
                                     Location(source, number, col), found=f"{stripped[:40]}…",
                                     expected=f"at most {MAX_LINE_CHARS} characters: a count and a card name"))
@@ -226,12 +256,13 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>", side: s
         if not stripped or stripped.startswith("//"):
             continue
         if stripped.startswith("##"):
-            name = stripped[2:].strip()  # `## #1 Fan`: the name keeps its own `#`
+            name = _unquoted(stripped[2:].strip())  # `## #1 Fan`: the name keeps its own `#`
             chars.append(_Char(name or None, number, col))
             current = None
             continue
         if stripped.startswith("#"):
-            head["name"] = (stripped[1:].strip(), number, col + 1 + len(stripped[1:]) - len(stripped[1:].lstrip()))
+            head["name"] = (_unquoted(stripped[1:].strip()), number,
+                            col + 1 + len(stripped[1:]) - len(stripped[1:].lstrip()))
             continue
         section = _SECTION.match(stripped)
         if section and not stripped.startswith("+"):
@@ -427,6 +458,8 @@ def build_to_document(build: Build, pack: Pack) -> dict:
         doc["points_limit"] = "none"
     elif build.points_limit is not None:
         doc["points_limit"] = build.points_limit
+    if getattr(build, "notes", None):
+        doc["notes"] = build.notes
     chars = []
     for ci, char in enumerate(build.characters):
         default = (pack.cards[char.bases[0].card.id].name if not base.many and char.bases
@@ -466,20 +499,25 @@ def format_decklist(build, pack: Pack) -> str:
     def name(card_id):
         return _card_name(pack, card_id, names)
 
-    lines = [f"# {_one_line(doc.get('name', ''))}".rstrip(), f"Pack: {doc.get('pack') or pack.spec.id}", f"Side: {side_id}"]
+    lines = [f"# {_quoted(doc.get('name', ''))}".rstrip(), f"Pack: {doc.get('pack') or pack.spec.id}",
+             f"Side: {side_id}"]
     limit = doc.get("points_limit")
     if limit is not None:
         lines.append(f"Points limit: {limit}")
-    for note in str(doc.get("notes") or "").splitlines():
-        if note.strip():
-            lines.append(f"Notes: {note.strip()}")
+    notes = str(doc.get("notes") or "")
+    if notes:  # a line each while they read back so, else all of them as one quoted value
+        plain = notes.split("\n")
+        if all(note and _quoted(note) == note for note in plain):
+            lines.extend(f"Notes: {note}" for note in plain)
+        else:
+            lines.append(f"Notes: {_quoted(notes)}")
     for char in doc.get("characters") or []:
         lines.append("")
         bases = char.get(base.key)
         if char.get("name"):
-            title = _one_line(char["name"])
+            title = _quoted(char["name"])
         elif not base.many and isinstance(bases, str) and bases in pack.cards:
-            title = pack.cards[bases].name
+            title = _quoted(pack.cards[bases].name)
         else:
             title = ""
         lines.append(f"## {title}".rstrip())

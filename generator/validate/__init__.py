@@ -11,5 +11,6 @@ build.py's run.
 - `maps`: a map file checked (`validate_map_file`).
 - `target`: `validate_target`, any target, dispatched by kind.
 
-May import: core, grids, pack, rules, maps, share, render, kit and preflight. Imported by cli;
-never imports build, web or cli."""
+May import: core, grids, pack, rules, maps, share, render, kit and preflight. Imported by build
+(`pnp build` refuses what validate refuses: packs.pack_checks, validate_pack) and cli; never
+imports build, web or cli."""

@@ -17,11 +17,16 @@ from generator.share.decklist_files import load_build_file, pack_of_file
 def target_kind(target: Path) -> str:
     """`pack` (a folder), `map` (a map file) or `build` (a build file or deck list); a path that
     does not exist is an InputError."""
-    if not target.exists():
+    try:
+        target.stat()
+    except OSError as exc:  # missing, a name too long, a loop of links, a file on the way...
         where = display_path(target)
-        raise InputError([Problem("file.missing", f"no such file or folder: {where}", Location(where),
+        missing = isinstance(exc, FileNotFoundError)
+        raise InputError([Problem("file.missing" if missing else "file.unreadable",
+                                  f"no such file or folder: {where}" if missing else f"cannot read {where}: "
+                                  f"{exc.strerror or exc}", Location(where),
                                   expected="a pack folder, a build file or a map file",
-                                  fix="check the path")])
+                                  fix="check the path")]) from None
     if target.is_dir():
         return "pack"
     return "map" if is_map_file(target) else "build"

@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from generator.core.errors import InputError, Location, Problem
 from generator.web.guard import SECURITY_HEADERS, Hosts, RequestGuard
 from generator.web.jobs import Jobs
+from generator.web.language import LanguageChoice
 from generator.web.memo import Recent
 from generator.web import (routes_api, routes_builds, routes_cards, routes_compare, routes_hand, routes_maps,
                            routes_pages, routes_print, routes_rules)
@@ -81,6 +82,7 @@ def create_app(site: Site, hosts: Hosts | None = None) -> FastAPI:
                 fix="try again later; whoever runs the server has to free space on it")], 507)
         return crash_response(request, exc)
 
+    app.add_middleware(LanguageChoice)  # ?lang=de: the packs in that language (web/language.py)
     app.add_middleware(RequestGuard, hosts=hosts or Hosts.from_env())
     # The packs are loaded for good: move them out of the garbage collector's sight, or every
     # full collection walks all of their objects again, a pause felt by every request then

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,12 +13,11 @@ from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.limits import NotANumber, whole_number
 from generator.pack.buildshape import character_refs
 from generator.pack.fieldtypes import FIELD_KINDS, label
-from generator.pack.load import load_build
+from generator.pack.load import load_build, pack_document
 from generator.pack.model import Card, Pack
 from generator.pack.query import Query, parse_query
 from generator.web.site import Site
 from generator.web.state import clean_document
-from generator.core.yamlio import load_yaml_file
 
 
 def per_pack(fn):
@@ -119,7 +120,8 @@ def preset_docs(pack: Pack) -> dict[str, tuple[dict, object]]:
     for path in pack.preset_files:
         try:
             build = load_build(Path(path), pack)
-            out[Path(path).stem] = (clean_document(load_yaml_file(Path(path)).data, pack), build)
+            # through the pack's parse: a preset of a pack in another language is named in it
+            out[Path(path).stem] = (clean_document(copy.deepcopy(pack_document(pack, Path(path)).data), pack), build)
         except InputError:
             continue
     return out

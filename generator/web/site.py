@@ -4,6 +4,7 @@ image cache. Nothing else is kept between requests, so any number of workers can
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,6 +12,8 @@ from fastapi import HTTPException
 
 from generator.pack.load import load_pack
 from generator.pack.model import Pack
+from generator.pack.translations.catalog import languages
+from generator.web.language import LANG
 from generator.web.storage import Builds
 
 ENV_PACKS = "PNP_PACKS"      # pack folders, separated by os.pathsep (unset: the current folder)
@@ -27,10 +30,18 @@ def pack_dirs(targets: list[Path]) -> list[Path]:
         if (target / "game.yaml").is_file():
             out.append(target)
         elif target.is_dir():
-            out.extend(sorted(p for p in target.iterdir() if (p / "game.yaml").is_file()))
+            found = sorted(p for p in target.iterdir() if _holds_game(p))
+            out.extend(found or [target])  # a folder of no packs: load_pack says it is no pack
         else:
             out.append(target)  # load_pack names what is wrong with it
     return out
+
+
+def _holds_game(folder: Path) -> bool:
+    try:
+        return (folder / "game.yaml").is_file()
+    except OSError:  # a folder it may not look into (/proc/1/...): no pack
+        return False
 
 
 @dataclass
@@ -40,6 +51,8 @@ class Site:
     cache_dir: Path
     presets: dict = field(default_factory=dict)  # pack id -> {preset id: Path}
     community: bool = False  # saved builds in a database (generator.community): pages show history, publishing
+    translated: dict = field(default_factory=dict)  # (pack id, language) -> the pack in it (`?lang=`)
+    _translating: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
     def load(cls, targets: list[Path], builds_dir: Path, cache_dir: Path | None = None) -> "Site":
@@ -59,14 +72,22 @@ class Site:
         return cls.load(packs, Path(os.environ.get(ENV_BUILDS, "builds")), os.environ.get(ENV_CACHE) or None)
 
     def pack(self, pack_id: str) -> Pack:
+        """The pack, in the language the request asked for (`?lang=`, web/language.py) when it
+        has a translation for it; loaded once per language and kept, as the packs are."""
         pack = self.packs.get(pack_id)
         if pack is None:
             raise HTTPException(404, f"no pack `{pack_id}` is served here")
-        return pack
+        lang = LANG.get()
+        if not lang or lang == pack.spec.language or lang not in languages(pack.root):
+            return pack
+        with self._translating:  # one load per language, whichever worker thread asks first
+            if (pack_id, lang) not in self.translated:
+                self.translated[(pack_id, lang)] = load_pack(Path(pack.root), lang=lang)
+            return self.translated[(pack_id, lang)]
 
     def icon(self) -> tuple[Path, str]:
-        """The site's icon (`/favicon.ico`) and its media type: the builder's own mark, a card
-        with a fold line. The one place a pack's emblem would take its place."""
+        """The builder's own mark (a card with a fold line) and its media type: the site's icon
+        where no one game's emblem stands for it (web/routes_pages.py)."""
         return ICON, "image/x-icon"
 
     def preset_path(self, pack_id: str, preset: str) -> Path:

@@ -84,12 +84,27 @@ def load_sheet_documents(paths: list[tuple[Path, str]], spec: GameSpec, known: d
             problems.problems.extend(exc.problems)
             continue
         doc = SheetDocument(file)
+        rows = 0
         for table in tables:
             default = type_for_name(table.sheet or Path(path).stem, spec)
-            reader.table(doc, table, default)
+            rows += reader.table(doc, table, default)
+        if not rows:  # nothing but headings, or nothing at all: said, not a pack that prints nothing
+            _no_cards(file, tables, problems)
         docs.append(doc)
     reader.resolve_refs(known)
     return docs
+
+
+def _no_cards(file: str, tables: list[Table], problems: ProblemList) -> None:
+    """A spreadsheet file with no card in it: empty, or its headings alone."""
+    headings = any(t.rows and not all(is_empty(v) for v in t.rows[0]) for t in tables)
+    what = "only a header row" if headings else "nothing in it"
+    sheets = "" if len(tables) <= 1 else f" on any of its {len(tables)} sheets"
+    problems.add(Problem("spreadsheet.empty", f"{file} has no cards: {what}{sheets}", SheetLocation(file, 1, 0),
+                         found="a header row and no card rows" if headings else "an empty file",
+                         expected="a header row (id, name, type, ...), then one row per card",
+                         fix="add a row for each card below the headings (`pnp export-sheet` writes a filled one), "
+                             "or delete the file"))
 
 
 class _Reader:
@@ -106,10 +121,17 @@ class _Reader:
             fix: str | None = None) -> None:
         self.problems.add(Problem(code, message, loc, found=found, expected=expected, fix=fix))
 
-    def table(self, doc: SheetDocument, table: Table, default: str | None) -> None:
+    def table(self, doc: SheetDocument, table: Table, default: str | None) -> int:
+        """Read one sheet's cards into `doc`; returns how many rows below its headings hold anything."""
         rows = table.rows
+        filled = sum(not all(is_empty(v) for v in row) for row in rows[1:])
         if not rows or all(is_empty(v) for v in rows[0]):
-            return  # an empty sheet
+            if filled:  # rows below an empty first row would be read as nothing: say so
+                self.add("spreadsheet.header", "the first row is empty; the headings must be in the first row",
+                         where(table.file, table.sheet, table.row0), found="an empty row",
+                         expected="the headings (id, name, type, ...) in the first row",
+                         fix="delete the empty rows above the headings")
+            return filled
         file, sheet, r0, c0 = table.file, table.sheet, table.row0, table.col0
 
         def pos(r: int, c: int | None, header: str | None = None) -> Place:  # a place in this sheet
@@ -123,7 +145,7 @@ class _Reader:
                      where(file, sheet, ra, ca), found="merged cells", expected="one value per cell",
                      fix="unmerge them (Format, Merge Cells, Unmerge) and fill in each cell")
         if table.merged:
-            return
+            return filled
         heads = rows[0]
         for (r, c), text in sorted(table.errors.items()):
             head = heads[c - c0] if 0 <= c - c0 < len(heads) and r > r0 and not is_empty(heads[c - c0]) else None
@@ -139,7 +161,7 @@ class _Reader:
         errors = {(r - r0, c - c0) for r, c in table.errors}
         header = self.header(rows[0], rows, loc)
         if header is None:
-            return
+            return filled
         type_col = next((c for c, name in header.items() if name == "type"), None)
         typed: list[tuple[int, list[CellValue], str | None]] = []
         for r in range(1, len(rows)):
@@ -151,7 +173,7 @@ class _Reader:
                 type_id = str(row[type_col]).strip()
             typed.append((r, row, type_id))
         if not self.columns_fit(header, {t for _, _, t in typed if t in self.shapes} or {default} - {None}, loc):
-            return  # a misnamed column would make every row wrong: say it once, at the heading
+            return filled  # a misnamed column would make every row wrong: say it once, at the heading
         for r, row, type_id in typed:
             if type_id is None:
                 self.add("schema.missing", "this row has no card type", loc(r, None),
@@ -160,6 +182,7 @@ class _Reader:
                          fix="add a `type` column, or rename the sheet (or CSV file) after the card type")
                 continue
             self.row(doc, row, r, type_id, header, pos, errors)
+        return filled
 
     def columns_fit(self, header: dict[int, str], types: set[str | None],
                     loc: Callable[[int, int | None, str | None], SheetLocation]) -> bool:

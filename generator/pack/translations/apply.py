@@ -23,7 +23,7 @@ from generator.pack.translations.inventory import other_sources
 from generator.pack.translations.markup import lost_markup
 from generator.pack.translations.sources import (D, GAME_PATTERNS, MAP_PATTERNS, PRESET_PATTERNS, Path_,
                                                  card_paths, card_sources, game_sources, pattern_paths,
-                                                 translated_document)
+                                                 translated_document, with_implied_words)
 from generator.pack.translations.table import Key, Source, Translation
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ class TranslationLayer:
         self.strings, self.problems = self._usable(keyword_names)
         self.sources: list[Source] = game_sources(game_doc)
         translated = translated_document(game_doc, pattern_paths(game_doc, GAME_PATTERNS), self.lookup)
+        with_implied_words(translated.data, lambda text: self.lookup(None, text))
         data = translated.data if isinstance(translated.data, dict) else {}
         try:
             self.spec = GameSpec.model_validate({**data, "language": lang})
@@ -98,14 +99,16 @@ class TranslationLayer:
         if self.problems:
             raise InputError(self.problems)
         sources = self.sources + other_sources(self.root, preset_files, map_files, rule_files)
-        missing, stale = [], []
+        missing, stale, lines = [], [], {}
         for entry in po.entries(self.catalog, sources, [k.name for k in self.source.keywords.values()]):
+            if entry.line:
+                lines[entry.key] = entry.line
             if entry.state == "missing":
                 missing += entry.sources[:1]
             elif entry.state == "fuzzy":
                 stale += entry.sources[:1]
         return Translation(self.lang, self.source.language, self.file, self.strings, tuple(missing), tuple(stale),
-                           po.language_name(self.lang))
+                           po.language_name(self.lang), lines)
 
 
 def _short(text: str, limit: int = 60) -> str:

@@ -64,6 +64,20 @@ def language_name(lang: str) -> str:
         return lang
 
 
+def own_name(lang: str) -> str:
+    """`Deutsch` for `de`: a language as its speakers write it (a language menu shows each so),
+    the code itself without Babel or when Babel knows none."""
+    try:
+        from babel import Locale, UnknownLocaleError  # deferred: the `translations` extra
+    except ImportError:
+        return lang
+    try:
+        name = Locale.parse(lang, sep="-").display_name or lang
+    except (UnknownLocaleError, ValueError):
+        return lang
+    return name[:1].upper() + name[1:]
+
+
 def check_language(lang: str, where: Location) -> None:
     from babel import Locale, UnknownLocaleError  # deferred: the `translations` extra
     try:

@@ -42,10 +42,12 @@ def strict_problems(pack: Pack) -> list[Problem]:
     out = []
     for kind, sources in (("no translation", t.missing), ("a stale (fuzzy) translation", t.stale)):
         for s in sources:
+            line = t.lines.get(s.key)  # its entry; none when the file predates the string
             out.append(Problem("translation.fallback", f"`{s.reference}` has {kind} in {t.said}, and --strict "
-                               "refuses to print it in the source language", Location(t.file),
+                               "refuses to print it in the source language", Location(t.file, line or 1),
                                found=s.text[:80], expected="a translated, not fuzzy entry",
-                               fix=f"translate it in {t.file} (`pnp translate` adds what is missing)"))
+                               fix=f"translate its entry in {t.file}" if line else
+                               f"run `pnp translate` to add its entry to {t.file}, then translate it"))
     return out
 
 

@@ -1,6 +1,6 @@
 """Every player-visible string of a pack, in the order a translator meets them: game.yaml, the
-cards file by file, the presets, the maps, the rules chapters, then the words of the layouts
-and rulebook pages the pack uses. `pnp translate` writes them; a translated load counts what
+cards file by file, the presets, the maps, the rules chapters, the words of the layouts and
+rulebook pages the pack uses, then pnp's own words (pack/translations/own.py). `pnp translate` writes them; a translated load counts what
 of them falls back."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from generator.pack.sheets.fetch import sheet_sources
 from generator.pack.sheets.source import load_sheet_documents
 from generator.pack.translations.chapters import chapter_sources
 from generator.pack.translations.layouts import layout_sources
+from generator.pack.translations.own import own_sources
 from generator.pack.translations.sources import card_sources, game_sources, map_sources, preset_sources
 from generator.pack.translations.table import Source
 
@@ -48,7 +49,7 @@ def other_sources(root: Path, preset_files: list[Path], map_files: list[Path], r
         except (OSError, UnicodeDecodeError):
             continue  # the rulebook reports it
         out += chapter_sources(text, relative(root, path))
-    return out + layout_sources(root)
+    return out + layout_sources(root) + own_sources()
 
 
 def pack_sources(pack: Pack) -> list[Source]:

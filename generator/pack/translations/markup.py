@@ -26,6 +26,13 @@ def keyword_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
 
 
+def kept_keyword(name: str) -> re.Pattern[str]:
+    """A keyword as a translation must keep it: whole at its start, then the word may go on.
+    Languages inflect and compound (German `Angriff`: `Angriffe`, `Angriffskarte`); the card
+    still colours the keyword where it stands alone, as the source does."""
+    return re.compile(rf"(?<![\w-]){re.escape(name)}")
+
+
 def _listed(items: list[str]) -> str:
     return ", ".join(items)
 
@@ -57,7 +64,7 @@ def lost_markup(source: str, translated: str, keywords: dict[str, str]) -> list[
                    + " (only the source's names are filled in)")
     dropped = [f"{name} (as {keywords[name]})" if keywords[name] != name else name
                for name in sorted(keywords) if keyword_pattern(name).search(src_plain)
-               and not keyword_pattern(keywords[name]).search(new_plain)]
+               and not kept_keyword(keywords[name]).search(new_plain)]
     if dropped:
         out.append("drops the keyword " + _listed(dropped))
     return out

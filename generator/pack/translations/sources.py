@@ -124,7 +124,48 @@ def _sources(doc: Document, patterns: tuple[Pattern, ...], where: str) -> list[S
 
 
 def game_sources(doc: Document) -> list[Source]:
-    return _sources(doc, GAME_PATTERNS, "game.yaml")
+    return _sources(doc, GAME_PATTERNS, "game.yaml") + [
+        Source("game.yaml", doc.at(path).line, text, None, note) for path, _key, text, note in implied_words(doc.data)]
+
+
+# Words game.yaml implies without writing them: a field's heading is its name in words when it has
+# no `label` (fieldtypes.label), a side's characters are "character"/"characters" when it has no
+# `called`. A translation writes them in: the translated data gets the `label` or `called`.
+CALLED = {"one": "character", "many": "characters"}
+
+
+def implied_words(data: object) -> Iterator[tuple[Path_, str, str, str]]:
+    """(path of the mapping, key to write, the implied words, note) of each word game.yaml implies."""
+    if not isinstance(data, dict):
+        return
+    types = data.get("card_types")
+    for type_id, type_spec in (types.items() if isinstance(types, dict) else []):
+        fields = type_spec.get("fields") if isinstance(type_spec, dict) else None
+        for name, fspec in (fields.items() if isinstance(fields, dict) else []):
+            if isinstance(fspec, dict) and "label" not in fspec and isinstance(name, str):
+                yield (("card_types", type_id, "fields", name), "label", name.replace("_", " ").capitalize(),
+                       "a card field's heading (Card List, builder), from its name")
+    sides = data.get("sides")
+    for side_id, side in (sides.items() if isinstance(sides, dict) else []):
+        if isinstance(side, dict) and "called" not in side:
+            for key, word in CALLED.items():
+                yield (("sides", side_id), f"called.{key}", word, f"what {'one' if key == 'one' else 'several'} "
+                       "of a side's characters are called")
+
+
+def with_implied_words(data: object, lookup: Callable[[str], str]) -> None:
+    """Write the implied words' translations into translated game.yaml data (in place)."""
+    for path, key, text, _note in list(implied_words(data)):
+        new = lookup(text)
+        if new == text:
+            continue
+        target: Any = data
+        for part in path:
+            target = target[part]
+        if key.startswith("called."):
+            target.setdefault("called", dict(CALLED))[key.split(".", 1)[1]] = new
+        else:
+            target[key] = new
 
 
 def preset_sources(doc: Document, where: str) -> list[Source]:

@@ -5,7 +5,9 @@ Plain values only: the pack travels to the build's worker processes with it."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 
 Key = tuple[str | None, str]  # (msgctxt, msgid)
 
@@ -44,6 +46,14 @@ class Translation:
     missing: tuple[Source, ...] = ()
     stale: tuple[Source, ...] = ()
     language_name: str = ""  # `German`, as messages say it
+    lines: dict[Key, int] = field(default_factory=dict)  # each entry's line in the PO file, where it has one
+
+    @cached_property
+    def digest(self) -> str:
+        """What the translation's words are, as a hash: a cache of drawn cards (the builder's
+        images) keys on it, since a layout's own words come from here and not from the card."""
+        text = "\n".join(f"{c or ''}\x1f{s}\x1f{t}" for (c, s), t in sorted(self.strings.items(), key=str))
+        return hashlib.sha256(f"{self.language}\n{text}".encode()).hexdigest()
 
     @property
     def said(self) -> str:

@@ -8,16 +8,11 @@ so they are drawn once per document as a PDF form and placed under every card.
 
 from __future__ import annotations
 
-import math
 import re
-import signal
-import threading
-import time
 from pathlib import Path
 from typing import Literal
 
-from jinja2 import StrictUndefined, Template, TemplateError
-from jinja2.exceptions import SecurityError
+from jinja2 import StrictUndefined, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -28,6 +23,9 @@ from generator.pack.model import CARD_SIZES_MM, CardSize
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
 from generator.render.base.colors import shade, tint
+# the sandbox and its bounds live in sandbox.py; these names are read from here too
+from generator.render.base.sandbox import (MAX_RENDERED_CHARS, MAX_VALUE_CHARS, SAFE_ATTRIBUTE_MEMO,  # noqa: F401
+                                           BoundedSandbox, TemplateBudget, counted_filters, run_within_budget)
 
 
 # the element kinds a layout may use; each is drawn by its module in generator.render.cards.elements
@@ -150,169 +148,18 @@ class Layout:
 
 
 LAYOUT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-MAX_RENDERED_CHARS = 20_000  # a card element; far above any card text (2,000)
-MAX_VALUE_CHARS = 100_000  # a string or list made by `*` or `%` inside a template
-MAX_EXPONENT_BITS = 4_096
-
-
-TEMPLATE_SECONDS = 5.0  # one template or expression; real ones take milliseconds
-SAFE_ATTRIBUTE_MEMO = 4096  # (class, attribute) answers the sandbox keeps; layouts use a few dozen
-
-
-class TemplateTimeout(SecurityError):
-    """A template ran past its time budget: a loop that never ends, or far too much work."""
-
-
-# Per thread: whether a budget timer is running, so nested calls (every template of one card)
-# share the card's timer instead of arming four system timers per template.
-_BUDGET = threading.local()
-
-
-def run_within_budget(call, seconds: float | None = None):
-    """Run `call`, interrupting it with TemplateTimeout after `seconds` (a real-time timer; only
-    in the main thread of a process, where signals are delivered). Nests with an outer timer."""
-    if getattr(_BUDGET, "running", False):  # an enclosing budget (a whole card) already watches
-        return call()  # (tested first: most calls are nested; `running` is only set in the main thread)
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        return call()
-    seconds = TEMPLATE_SECONDS if seconds is None else seconds
-
-    def on_alarm(signum, frame):
-        raise TemplateTimeout(f"the template ran longer than {seconds:g} s (a loop that never ends, "
-                              "or far too much work)")
-
-    previous_handler = signal.signal(signal.SIGALRM, on_alarm)
-    outer, _ = signal.setitimer(signal.ITIMER_REAL, 0)
-    start = time.monotonic()
-    signal.setitimer(signal.ITIMER_REAL, min(seconds, outer) if outer > 0 else seconds)
-    _BUDGET.running = True
-    try:
-        return call()
-    finally:
-        _BUDGET.running = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous_handler)
-        if outer > 0:  # give the outer timer what is left of its time
-            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - start), 0.001))
-
-
-class BudgetTemplate(Template):
-    """A template whose rendering runs within the time budget."""
-
-    def render(self, *args, **kwargs):
-        return run_within_budget(lambda: super(BudgetTemplate, self).render(*args, **kwargs))
-
-
-class BoundedSandbox(ImmutableSandboxedEnvironment):
-    """Jinja's sandbox, plus bounds on the operators that can make huge values from a short
-    template (`'x' * 10**9`, `9 ** 9 ** 9`, `'%099999999d' % 1`): such a template is refused
-    with an error instead of eating the machine's memory or time. Intercepting these operators
-    also stops Jinja from folding them at compile time. Every rendering runs within a time
-    budget, so nested loops of a hundred thousand steps each end in an error too."""
-
-    intercepted_binops = frozenset(["*", "**", "%"])
-    template_class = BudgetTemplate
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._safe_attributes: dict = {}  # (class, attribute name) -> Jinja's is_safe_attribute
-
-    def call_binop(self, context, operator, left, right):
-        if operator == "**":
-            if isinstance(left, (int, float)) and isinstance(right, (int, float)) and abs(left) > 1:
-                if abs(right) * math.log2(abs(left)) > MAX_EXPONENT_BITS:
-                    raise SecurityError(f"the power {left} ** {right} is too large for a layout")
-            return left ** right
-        if operator == "*":
-            for seq, n in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * max(n, 0) > MAX_VALUE_CHARS:
-                    raise SecurityError(f"repeating a value {n} times makes more than {MAX_VALUE_CHARS:,} items")
-            return left * right
-        if operator == "%":
-            if isinstance(left, str) and re.search(r"%[-#0 +]*(\d{5,}|\.\d{5,})", left):
-                raise SecurityError("a `%` format with a width or precision of 10,000 or more")
-            return left % right
-        return super().call_binop(context, operator, left, right)
-
-    def is_safe_attribute(self, obj, attr, value) -> bool:
-        """Jinja's answer, kept per (class, attribute name): it depends on nothing else (which
-        kinds of object the value is an instance of, and the name), and every card asks the
-        same few dozen. An object that claims another class than its own type is asked afresh,
-        and the memo stops growing at SAFE_ATTRIBUTE_MEMO entries (a template can make names)."""
-        cls = type(obj)
-        if obj.__class__ is not cls:
-            return super().is_safe_attribute(obj, attr, value)
-        key = (cls, attr)
-        safe = self._safe_attributes.get(key)
-        if safe is None:
-            safe = super().is_safe_attribute(obj, attr, value)
-            if len(self._safe_attributes) < SAFE_ATTRIBUTE_MEMO:
-                self._safe_attributes[key] = safe
-        return safe
-
-    def make_globals(self, d):
-        """A template's globals as a plain dict, not Jinja's ChainMap over the environment's:
-        every render copies them into a new context, and a ChainMap is copied key by key in
-        Python (a tenth of a card's template time). Layout environments never change their
-        globals after they are made, so the snapshot is the same mapping."""
-        return {**self.globals, **(d or {})}
-
-    def wrap_str_format(self, value):
-        wrapped = super().wrap_str_format(value)
-        if wrapped is not None and _HUGE_FORMAT.search(str(value.__self__)):
-            def refuse(*args, **kwargs):
-                raise SecurityError("a format with a width or precision of 10,000 or more")
-            return refuse
-        return wrapped
-
-
-_HUGE_FORMAT = re.compile(r"\{[^{}]*:[^{}]*\d{5,}|%[-#0 +]*(\d{5,}|\.\d{5,})")
-
-
-def _bounded_filters(env) -> None:
-    """Filters whose result can be far larger than their input get a bound on that result."""
-    center, indent, fmt, replace = (env.filters[n] for n in ("center", "indent", "format", "replace"))
-
-    def _check_width(width):
-        if isinstance(width, int) and width > MAX_RENDERED_CHARS:
-            raise SecurityError(f"a width of {width:,} (at most {MAX_RENDERED_CHARS:,})")
-
-    def bounded_center(value, width=80):
-        _check_width(width)
-        return center(value, width)
-
-    def bounded_indent(s, width=4, *args, **kwargs):
-        _check_width(width)
-        return indent(s, width, *args, **kwargs)
-
-    def bounded_format(value, *args, **kwargs):
-        if _HUGE_FORMAT.search(str(value)):
-            raise SecurityError("a format with a width or precision of 10,000 or more")
-        return fmt(value, *args, **kwargs)
-
-    def bounded_replace(eval_ctx, s, old, new, count=None):
-        text, old_s, new_s = str(s), str(old), str(new)
-        hits = (len(text) + 1 if old_s == "" else text.count(old_s)) if count is None else count
-        if len(text) + max(0, hits) * max(0, len(new_s) - len(old_s)) > MAX_VALUE_CHARS:
-            raise SecurityError(f"`replace` would make more than {MAX_VALUE_CHARS:,} characters")
-        return replace(eval_ctx, s, old, new, count)
-
-    bounded_replace.jinja_pass_arg = replace.jinja_pass_arg
-    env.filters.update(center=bounded_center, indent=bounded_indent, format=bounded_format,
-                       replace=bounded_replace)
-
 
 def make_environment() -> ImmutableSandboxedEnvironment:
     """Layouts and rules may come from strangers: the sandbox refuses attribute tricks,
-    there is no loader, so templates cannot read files, and operators that could make
-    enormous values are bounded."""
+    there is no loader, so templates cannot read files, operators that could make enormous
+    values are bounded, and the work a template does is counted (render/base/sandbox.py)."""
     env = BoundedSandbox(undefined=StrictUndefined, autoescape=False,
                          trim_blocks=False, lstrip_blocks=False)
-    _bounded_filters(env)
     env.filters["signed"] = lambda v: f"+{v}" if isinstance(v, int) and v > 0 else str(v)
     env.filters["tint"] = tint
     env.filters["shade"] = shade
     env.filters["area_cells"] = area_cells
+    counted_filters(env)
     return env
 
 

@@ -16,6 +16,7 @@ import ctypes
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.core import pdfium
 from generator.render.base.colors import MIN_CONTRAST, contrast_ratio
 
 RGB = tuple[float, float, float]
@@ -134,16 +135,12 @@ def text_on_paint(page) -> list[TextOnPaint]:
 def low_contrast_text(pdf_path: Path) -> list[tuple[int, TextOnPaint]]:
     """(page number, text) for every text of a PDF below MIN_CONTRAST against its paint, with
     the words it shows."""
-    import pypdfium2 as pdfium  # deferred for start-up time
-    doc = pdfium.PdfDocument(str(pdf_path))
     out = []
-    try:
+    with pdfium.document(Path(pdf_path)) as doc:
         for n, page in enumerate(doc, 1):
             low = [t for t in text_on_paint(page) if t.ratio < MIN_CONTRAST - 1e-9]
             if low:
                 words = page.get_textpage()
                 out += [(n, TextOnPaint(words.get_text_bounded(*t.box).strip(), t.color, t.under, t.ratio, t.box))
                         for t in low]
-    finally:
-        doc.close()
     return out

@@ -78,6 +78,11 @@ class SheetMemory:
         self.context = self._context
 
     # ---- an edit ---------------------------------------------------------------------
+    def new_faces(self, faces: list[CardFace]) -> list[CardFace]:
+        """The faces the last file does not hold as they are now (all of them before a first build)."""
+        known = {repr(k) for k in self.keys} if self.data is not None else set()  # a card's fields: unhashable
+        return [f for f in faces if repr(_face_key(f)) not in known]
+
     def redraw(self, pack: Pack, faces: list[CardFace], shared: CardShared, out: Path, sheet: str = DEFAULT_PAPER,
                duplex: str = "long-edge", back_offset=(0.0, 0.0), title: str | None = None) -> Redrawn | None:
         """Write `out` redrawing only the sheets whose cards changed, or None (and `reason`)

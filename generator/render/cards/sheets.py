@@ -13,6 +13,7 @@ from reportlab.lib.units import mm
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError
 from generator.core.files import atomic_output
+from generator.pack.translations.own import words_of
 from generator.render.base.cutguides import draw_guides, footer, guide_segments
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.pdfout import new_canvas
@@ -85,17 +86,19 @@ def draw_home_sheet(c, painter: CardPainter, spec: SheetSpec, plans: list, n: in
     pack = painter.shared.pack
     grid, back_grid, chunk = plans[n - 1]
     _draw_faces(c, painter, chunk, grid.slots)
+    say = words_of(pack)  # pnp's own words in the pack's language
     _finish_page(c, grid, spec, grid.slots[:len(chunk)],
-                 f"{pack.spec.name} {pack.spec.version} · cards · sheet {n} of {len(plans)} · fronts"
-                 + (f" · print double-sided, flip on the {duplex.replace('-', ' ')}" if duplex != "none"
-                    else ""))
+                 f"{pack.spec.name} {pack.spec.version} · "
+                 + say("cards · sheet {n} of {total} · fronts").format(n=n, total=len(plans))
+                 + ((" · " + say("print double-sided, flip on the long edge")) if duplex == "long-edge" else
+                    (" · " + say("print double-sided, flip on the short edge")) if duplex == "short-edge" else ""))
     c.showPage()
     if duplex == "none":
         return
     backs = [CardFace(f.card, True, f.index, f.total, f.layout, f.set_id, f.type_id) for f in chunk]
     _draw_faces(c, painter, backs, back_grid.slots)
     _finish_page(c, back_grid, spec, back_grid.slots[:len(chunk)],
-                 f"{pack.spec.name} · cards · sheet {n} of {len(plans)} · backs")
+                 f"{pack.spec.name} · " + say("cards · sheet {n} of {total} · backs").format(n=n, total=len(plans)))
     c.showPage()
 
 

@@ -16,8 +16,8 @@ from generator.render.maps.palette import (COLOUR, GRID_GREY, LABEL_GREY, OBSTAC
                                            TerrainInk, set_fill, set_stroke, svg_colour)
 
 if TYPE_CHECKING:
-    from generator.grids import hexgrid
-    from generator.maps.model import HexMap
+    from generator.grids.layout import CellLayout
+    from generator.maps.load import MapModel
     from generator.render.maps.page import Frame
 
 __all__ = ["GRID_GREY", "LABEL_GREY", "OBSTACLE_FILL", "PATTERN_GREY", "ZONE_DASHES", "Look", "cell_path",
@@ -29,7 +29,7 @@ ZONE_DASHES = ([2.4, 1.4], [0.5, 1.1])  # mm; first zone dashed, second dotted
 # ---- painting one hex --------------------------------------------------------------------------
 
 
-def cell_path(c, frame: Frame, layout: hexgrid.Layout, h, inset: float = 1.0):
+def cell_path(c, frame: Frame, layout: CellLayout, h, inset: float = 1.0):
     points = [frame.pt(x, y) for x, y in layout.corners(h, inset)]
     path = c.beginPath()
     path.moveTo(*points[0])
@@ -43,7 +43,7 @@ def _line(c, frame: Frame, a, b) -> None:
     c.line(*frame.pt(*a), *frame.pt(*b))
 
 
-def draw_pattern(c, frame: Frame, layout: hexgrid.Layout, h, pattern: str, ink: TerrainInk | None = None) -> None:
+def draw_pattern(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: TerrainInk | None = None) -> None:
     """Fill one cell with its terrain's pattern, clipped to the cell: in the saver look a
     low-ink grey pattern on the paper, in colour the terrain's fill with the pattern in a
     darker shade of it. Spacing follows the cell size so a thumbnail looks like the full-size map."""
@@ -52,7 +52,7 @@ def draw_pattern(c, frame: Frame, layout: hexgrid.Layout, h, pattern: str, ink: 
     # Every cell of a terrain carries the same clipped pattern: draw it once per document as
     # a form at the first cell, then place copies, shifted, on the others.
     forms = c.__dict__.setdefault("_pnp_pattern_forms", {})
-    key = (pattern, layout.orientation, round(layout.flat_to_flat, 4), round(frame.scale, 6))
+    key: tuple[object, ...] = (pattern, layout.orientation, round(layout.flat_to_flat, 4), round(frame.scale, 6))
     if ink is not None and ink.fill is not None:
         key += (ink.fill, ink.marks)
     ox, oy = frame.pt(*layout.center(h))
@@ -70,7 +70,7 @@ def draw_pattern(c, frame: Frame, layout: hexgrid.Layout, h, pattern: str, ink: 
     c.restoreState()
 
 
-def _pattern_at(c, frame: Frame, layout: hexgrid.Layout, h, pattern: str, ink: TerrainInk | None) -> None:
+def _pattern_at(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: TerrainInk | None) -> None:
     f = layout.flat_to_flat
     big = layout.size * 1.2
     cx, cy = layout.center(h)
@@ -98,7 +98,7 @@ def _pattern_at(c, frame: Frame, layout: hexgrid.Layout, h, pattern: str, ink: T
                 c.circle(*frame.pt(cx + dx + shift, cy + dy), radius, stroke=0, fill=1)
     elif pattern in ("hatch", "crosshatch"):
         spacing = step * (1.0 if pattern == "hatch" else 1.3)
-        normals = [(1, 1), (1, -1)] if pattern == "crosshatch" else [(1, 1)]
+        normals: list[tuple[float, float]] = [(1, 1), (1, -1)] if pattern == "crosshatch" else [(1, 1)]
         for nx, ny in normals:
             nx, ny = nx / math.sqrt(2), ny / math.sqrt(2)
             for u in offsets(spacing):
@@ -148,7 +148,7 @@ class Look:
     palette: Palette = COLOUR
 
 
-def label_mm(layout: hexgrid.Layout) -> float:
+def label_mm(layout: CellLayout) -> float:
     return layout.flat_to_flat * 0.085
 
 
@@ -214,7 +214,7 @@ def draw_feature_icon(c, frame: Frame, cx: float, cy: float, size: float, ink: T
     sheet.draw(ink.icon, x - icon / 2, y - icon / 2, icon, svg_colour(ink.marks))
 
 
-def paint_zones(c, m: HexMap, frame: Frame, layout, cells: set, look: Look, zone_names: dict) -> None:
+def paint_zones(c, m: MapModel, frame: Frame, layout: CellLayout, cells: set, look: Look, zone_names: dict) -> None:
     s = frame.scale
     palette = look.palette
     for index, zid in enumerate(sorted(m.zones)):

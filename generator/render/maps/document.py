@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, TypeVar
 
+from generator.core import pdfium
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.files import atomic_output
 from generator.maps.load import load_pack_maps
 from generator.maps.model import HexMap
+from generator.maps.square import SquareMap
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.readback import low_contrast_text
 from generator.render.base.pdfout import MM, new_canvas
@@ -26,26 +28,37 @@ from generator.render.maps.tiles import render_tiles
 
 if TYPE_CHECKING:
     from generator.pack.model import Pack
-    from generator.render.maps.page import SheetPlan
+    from generator.render.maps.page import MapImage, SheetPlan
+
+M = TypeVar("M", HexMap, SquareMap)  # the map model of one grid kind
+M_in = TypeVar("M_in", HexMap, SquareMap, contravariant=True)
+
+
+class Thumbnail(Protocol[M_in]):
+    """Draw a whole map fitted and centred in the box (x, y bottom-left, mm); returns the scale."""
+
+    def __call__(self, canvas: Any, m: M_in, x: float, y: float, width: float, height: float, *,
+                 labels: bool = ..., palette: Palette = ...) -> float: ...
 
 
 @dataclass(frozen=True)
-class Painter:
-    """What a grid kind draws; every function takes the map model of that kind."""
+class Painter(Generic[M]):
+    """What a grid kind draws; every function takes the map model of that kind (mypy checks that
+    the four agree on it, and each one's signature)."""
 
-    plan_sheets: Callable[..., SheetPlan]  # (map, paper) -> how it is cut into true-scale sheets
-    render_map: Callable[..., int]  # (canvas, map, pack, paper, zone_names, palette) -> sheets drawn
-    draw_thumbnail: Callable[..., float]  # (canvas, map, x, y, w, h, labels=, palette=) -> scale
-    image: Callable  # (map, pack) -> MapImage, for the PNG export
-
-
-PAINTERS = {
-    "hex": Painter(plan_hex_sheets, render_hex_map, draw_hex_thumbnail, hex_image),
-    "square": Painter(plan_square_sheets, render_square_map, draw_square_thumbnail, square_image),
-}
+    plan_sheets: Callable[[M, str], SheetPlan]  # (map, paper) -> how it is cut into true-scale sheets
+    # (canvas, map, pack, paper, zone names, palette) -> sheets drawn
+    render_map: Callable[[Any, M, Pack, str, dict[str, str], Palette], int]
+    draw_thumbnail: Thumbnail[M]  # (canvas, map, x, y, w, h, labels=, palette=) -> scale
+    image: Callable[[M, Pack], MapImage]  # (map, pack) -> MapImage, for the PNG export
 
 
-def painter_for(m) -> Painter:
+_HEX: Painter[HexMap] = Painter(plan_hex_sheets, render_hex_map, draw_hex_thumbnail, hex_image)
+_SQUARE: Painter[SquareMap] = Painter(plan_square_sheets, render_square_map, draw_square_thumbnail, square_image)
+PAINTERS: dict[str, Painter[Any]] = {"hex": _HEX, "square": _SQUARE}  # by the map's `grid`
+
+
+def painter_for(m: HexMap | SquareMap) -> Painter[Any]:
     return PAINTERS[m.grid]
 
 
@@ -111,8 +124,6 @@ def export_map_pngs(pack: Pack, out_dir: Path) -> dict:
     pixel pitch (less only if the image would pass PNG_MAX_PX), with the pitch in the file name
     (`<map>_hex100px.png`, `<map>_tile100px.png`) and a sidecar `<map>.json` giving the grid
     geometry in pixels. Returns {"images": n, "files": [paths written], "sidecars": [their contents]}."""
-    import pypdfium2 as pdfium  # deferred: only the tts profile rasterises, and pdfium is slow to load
-
     out_dir = Path(out_dir)
     written, sidecars = [], []
     for m in load_pack_maps(pack):
@@ -121,11 +132,8 @@ def export_map_pngs(pack: Pack, out_dir: Path) -> dict:
         while pitch > 10 and max(img.page) * pitch / img.cell_mm > PNG_MAX_PX:
             pitch -= 10
         px_per_mm = pitch / img.cell_mm
-        doc = pdfium.PdfDocument(img.pdf)
-        try:
-            image = doc[0].render(scale=px_per_mm / MM, grayscale=False).to_pil().convert("RGB")
-        finally:
-            doc.close()
+        with pdfium.document(img.pdf) as doc:
+            image = pdfium.image(doc[0], scale=px_per_mm / MM, grayscale=False).convert("RGB")
         name = f"{m.id}_{img.tag}{pitch}px.png"
         with atomic_output(out_dir / name, suffix=".png") as tmp:
             image.save(tmp, format="PNG")

@@ -12,13 +12,14 @@ from generator.core.papers import DEFAULT_PAPER, paper_title
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 from generator.maps.model import HexMap
+from generator.pack.translations.own import Say, as_written, words_of
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
 from generator.render.maps.cells import (Look, cell_path, draw_feature_icon, draw_label, draw_pattern, draw_rock,
                                          label_mm, paint_zones)
-from generator.render.maps.palette import COLOUR, Palette, palette_for, set_fill, set_stroke
-from generator.render.maps.page import (MARGIN_MM, Frame, MapImage, SheetPlan, Window, draw_assembly,
+from generator.render.maps.palette import COLOUR, Ink, Palette, palette_for, set_fill, set_stroke
+from generator.render.maps.page import (MARGIN_MM, Box, Frame, MapImage, SheetPlan, Window, draw_assembly,
                                         draw_paragraph, draw_sheet, draw_text, fit_frame, header_height,
                                         image_pdf, overview_layout, straight_axis, terrain_legend_rows,
                                         window_area, zigzag_axis, zone_names_of)
@@ -92,6 +93,7 @@ def paint_hex_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, loo
         for h in cells:
             cx, cy = layout.center(h)
             x, y = frame.pt(cx, cy - layout.size * 0.58)
+            ink: Ink
             if h in m.obstacles:
                 ink = 1.0 if palette.colour else 0.1  # on the dark rock in colour, on mid grey in the saver
             else:
@@ -147,8 +149,9 @@ def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: Look) -
         if h not in cells:
             continue
         x, y = frame.pt(*centres[h])
+        ground = look.palette.ground if look.palette.ground is not None else 1.0  # (colour has a ground)
         paper = 1.0 if not look.palette.colour or h in m.obstacles else (
-            look.palette.terrain(m.terrain_specs.get(m.terrain[h])).band if h in m.terrain else look.palette.ground)
+            look.palette.terrain(m.terrain_specs.get(m.terrain[h])).band if h in m.terrain else ground)
         draw_label(c, x, y - tag_pt * 0.35, names[rid].upper(), BOLD, tag_pt,
                    look.palette.tag if look.palette.colour else 0.05, backdrop=True, paper=paper)
 
@@ -157,7 +160,7 @@ def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: Look) -
 
 
 def draw_hex_shape(canvas, hexes, x: float, y: float, width: float, height: float, *,
-                   orientation: str = "pointy", fill_gray: float = 0.78, stroke_gray: float = 0.1,
+                   orientation: hexgrid.Orientation = "pointy", fill_gray: float = 0.78, stroke_gray: float = 0.1,
                    line_width_mm: float = 0.3, max_hex_mm: float | None = None, mark=None) -> float:
     """Draw a multi-hex shape (a boss footprint, a piece's size diagram) fitted and centred
     in the box whose bottom-left corner is (x, y), all in mm. An empty shape is one hex.
@@ -228,48 +231,49 @@ def _box(layout: hexgrid.Layout, h) -> tuple[float, float, float, float]:
             cx + layout.hex_width / 2, cy + layout.hex_height / 2)
 
 
-def _legend_rows(m: HexMap, zone_names: dict) -> list[tuple[str, str, str]]:
-    """(kind, title, text) for everything drawn on this map."""
-    rows = [("grid", "Hex", f"{m.hex_size:g} mm flat to flat; the label gives its coordinates (q, r).")]
+def _legend_rows(m: HexMap, zone_names: dict, say: Say) -> list[tuple[str, str, str]]:
+    """(kind, title, text) for everything drawn on this map, in the pack's language (`say`)."""
+    rows = [("grid", say("Hex"), say("{size} mm flat to flat; the label gives its coordinates (q, r).").format(
+        size=f"{m.hex_size:g}"))]
     if m.obstacles:
-        rows.append(("obstacle", "Obstacle", "Blocks movement and line of sight."))
-    rows.extend(terrain_legend_rows(m))
+        rows.append(("obstacle", say("Obstacle"), say("Blocks movement and line of sight.")))
+    rows.extend(terrain_legend_rows(m, say))
     for zid in sorted(m.zones):
         name = zone_names.get(zid, zid)
         if getattr(m, "zones_optional", False):  # the pack's `start_zones: optional`
-            rows.append((f"zone:{zid}", f"{name} start (scenario)",
-                         f"Optional scenario setup: if all players agree, {name} figures are set up wholly "
-                         "inside these hexes. Otherwise set up as the rules say."))
+            rows.append((f"zone:{zid}", say("{name} start (scenario)").format(name=name),
+                         say("Optional scenario setup: if all players agree, {name} figures are set up wholly "
+                             "inside these hexes. Otherwise set up as the rules say.").format(name=name)))
         else:
-            rows.append((f"zone:{zid}", f"{name} start",
-                         f"{name} figures are set up wholly inside these hexes."))
+            rows.append((f"zone:{zid}", say("{name} start").format(name=name),
+                         say("{name} figures are set up wholly inside these hexes.").format(name=name)))
     regions = getattr(m, "regions", None) or {}
     if regions:
         names = getattr(m, "region_names", {})
-        rows.append(("region", "Regions", "Heavy lines border the named regions: "
-                     + ", ".join(names.get(r, r) for r in regions) + "."))
+        rows.append(("region", say("Regions"), say("Heavy lines border the named regions: {names}.").format(
+            names=", ".join(names.get(r, r) for r in regions))))
     return rows
 
 
-def _los_text(rule: str) -> str:
+def _los_text(rule: str, say: Say) -> str:
     if rule == "corners":
-        return ("Line of sight: two figures see each other if a straight line from a corner of one's hex to "
-                "a corner of the other's touches no obstacle or sight-blocking hex, not even at an edge or "
-                "a corner.")
-    base = ("Line of sight: draw a straight line between the centres of two hexes; obstacles and "
-            "sight-blocking terrain on the hexes it passes through block it.")
+        return say("Line of sight: two figures see each other if a straight line from a corner of one's hex to "
+                   "a corner of the other's touches no obstacle or sight-blocking hex, not even at an edge or "
+                   "a corner.")
+    base = say("Line of sight: draw a straight line between the centres of two hexes; obstacles and "
+               "sight-blocking terrain on the hexes it passes through block it.")
     if rule == "strict":
-        return base + (" A line running exactly along a hex edge or through a corner is blocked if a "
-                       "hex on either side blocks.")
-    return base + (" A line running exactly along a hex edge or through a corner is blocked only if "
-                   "hexes on both sides block.")
+        return base + " " + say("A line running exactly along a hex edge or through a corner is blocked if a "
+                                "hex on either side blocks.")
+    return base + " " + say("A line running exactly along a hex edge or through a corner is blocked only if "
+                            "hexes on both sides block.")
 
 
 def draw_hex_legend(c, m: HexMap, x: float, top: float, width: float, zone_names: dict,
-                    palette: Palette = COLOUR) -> float:
+                    palette: Palette = COLOUR, say: Say = as_written) -> float:
     """The legend block from `top` down (mm); returns the y below it."""
-    rows = _legend_rows(m, zone_names)
-    draw_text(c, x, top - 4, "Legend", 10, BOLD)
+    rows = _legend_rows(m, zone_names, say)
+    draw_text(c, x, top - 4, say("Legend"), 10, BOLD)
     y = top - 7
     swatch = 11.0
     unit = hexgrid.Layout.from_flat_to_flat(m.orientation, swatch)
@@ -291,69 +295,73 @@ def draw_hex_legend(c, m: HexMap, x: float, top: float, width: float, zone_names
         draw_text(c, text_x, y - 4, title, 8.5, BOLD)
         below = draw_paragraph(c, text_x, y - 4.6, width - swatch - 3, text, 7.5, grey=0.15)
         y = min(y - swatch - 2, below - 2.5)
-    return draw_paragraph(c, x, y, width, _los_text(m.line_of_sight), 7.5, grey=0.15) - 2
+    return draw_paragraph(c, x, y, width, _los_text(m.line_of_sight, say), 7.5, grey=0.15) - 2
 
 
-def _legend_height(m: HexMap, width: float, zone_names: dict, palette: Palette) -> float:
+def _legend_height(m: HexMap, width: float, zone_names: dict, palette: Palette, say: Say) -> float:
     """Measure the legend by drawing it on a scratch canvas (text wrapping decides)."""
     # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
-    return 1000 - draw_hex_legend(scratch, m, 0, 1000, width, zone_names, palette)
+    return 1000 - draw_hex_legend(scratch, m, 0, 1000, width, zone_names, palette, say)
 
 
-def _overview_layout(m: HexMap, paper: str, zone_names: dict, palette: Palette):
+def _overview_layout(m: HexMap, paper: str, zone_names: dict, palette: Palette, say: Say):
     """Pick the page orientation and legend position (below or beside the map) that print
     the overview largest. Returns (page, map box (x, y, w, h), legend (x, top, width))."""
     return overview_layout(m.layout().bounds(m.hexes), paper, lambda width: header_height(m, width),
-                           lambda width: _legend_height(m, width, zone_names, palette))
+                           lambda width: _legend_height(m, width, zone_names, palette, say))
 
 
-def _draw_overview(c, m: HexMap, plan: SheetPlan, page, box, legend, zone_names: dict, pack_name: str,
-                   palette: Palette) -> None:
+def _draw_overview(c, m: HexMap, plan: SheetPlan, page, box: Box, legend, zone_names: dict, pack_name: str,
+                   palette: Palette, say: Say) -> None:
     W, H = page
     width = W - 2 * MARGIN_MM
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, palette.title_font)
     sheets = len(plan.windows)
     layout = m.layout()
     paper = paper_title(plan.paper)
-    draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
-              f"{pack_name} · {len(m.hexes)} hexes, {m.orientation}-top, {m.hex_size:g} mm · "
-              f"true scale on {sheets} {paper} sheet{'s' if sheets != 1 else ''}", 8.5, grey=0.25)
+    grid = (say("{count} hexes, pointy-top, {size} mm") if m.orientation == "pointy" else
+            say("{count} hexes, flat-top, {size} mm")).format(count=len(m.hexes), size=f"{m.hex_size:g}")
+    scale = (say("true scale on {count} {paper} sheets") if sheets != 1 else
+             say("true scale on {count} {paper} sheet")).format(count=sheets, paper=paper)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5, f"{pack_name} · {grid} · {scale}", 8.5, grey=0.25)
     if m.notes:
         draw_paragraph(c, MARGIN_MM, H - MARGIN_MM - 14, width, m.notes, 8.5, grey=0.1)
     frame = fit_frame(layout.bounds(m.hexes), *box, max_scale=1.0)
     paint_hex_map(c, m, frame, layout, m.hexes, Look(line_mm=0.3 if frame.scale > 0.6 else 0.45, palette=palette),
                   zone_names)
-    draw_text(c, box[0] + box[2], box[1] - 4, f"Overview at {frame.scale * 100:.0f} % of true size",
+    draw_text(c, box[0] + box[2], box[1] - 4,
+              say("Overview at {percent} % of true size").format(percent=f"{frame.scale * 100:.0f}"),
               7, grey=0.35, align="right")
-    draw_hex_legend(c, m, legend[0], legend[1], legend[2], zone_names, palette)
+    draw_hex_legend(c, m, legend[0], legend[1], legend[2], zone_names, palette, say)
 
 
 def render_hex_map(c, m: HexMap, pack: Pack, paper: str, zone_names: dict, palette: Palette = COLOUR) -> int:
     """One hex map: overview with legend, assembly diagram when tiled, then the true-scale
     sheets. Returns the number of sheets."""
     plan = plan_hex_sheets(m, paper)
-    summary_page, box, legend = _overview_layout(m, paper, zone_names, palette)
+    say = words_of(pack)  # pnp's own words in the pack's language
+    summary_page, box, legend = _overview_layout(m, paper, zone_names, palette, say)
     key = f"map-{m.id}"
     c.setPageSize((summary_page[0] * MM, summary_page[1] * MM))
     c.bookmarkPage(key)
     c.addOutlineEntry(m.title, key, level=0)
-    _draw_overview(c, m, plan, summary_page, box, legend, zone_names, pack.spec.name, palette)
+    _draw_overview(c, m, plan, summary_page, box, legend, zone_names, pack.spec.name, palette, say)
     c.showPage()
     layout = m.layout()
     if len(plan.windows) > 1:
         c.setPageSize((summary_page[0] * MM, summary_page[1] * MM))
         draw_assembly(c, m, plan, summary_page, paint=lambda cv, frame: paint_hex_map(
             cv, m, frame, layout, m.hexes, Look(labels=False, line_mm=0.5, zone_tags=False, palette=palette)),
-            title_font=palette.title_font)
+            title_font=palette.title_font, say=say)
         c.showPage()
     texts: dict = {}  # each window's text boxes, read once for all the sheets beside it
     for win in plan.windows:
         c.setPageSize((plan.page[0] * MM, plan.page[1] * MM))
         draw_sheet(c, m, plan, win, paint=lambda cv, frame, w: paint_hex_map(
             cv, m, frame, layout, [h for h in m.hexes if w.touches(_box(layout, h))], Look(palette=palette),
-            zone_names), title_font=palette.title_font, texts=texts)
+            zone_names), title_font=palette.title_font, say=say, texts=texts)
         c.showPage()
     return len(plan.windows)
 

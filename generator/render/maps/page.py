@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Callable
 
 from reportlab.lib.utils import simpleSplit
 
+from generator.core import pdfium
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
+from generator.pack.translations.own import Say, as_written
 from generator.render.base.pdfout import MM, new_canvas
 
 if TYPE_CHECKING:
@@ -190,7 +192,8 @@ def draw_paragraph(c, x_mm, top_mm, width_mm, text, size_pt, font=REGULAR, leadi
     return y
 
 
-def draw_scale_bar(c, x_mm: float, y_mm: float, hex_mm: float, note: str | None = None) -> None:
+def draw_scale_bar(c, x_mm: float, y_mm: float, hex_mm: float, note: str | None = None,
+                   say: Say = as_written) -> None:
     """A 100 mm bar in 10 mm steps: measure it to check the sheet printed at 100 %. `note`
     replaces the line about the hex size (square maps state their tile size)."""
     c.saveState()
@@ -203,9 +206,10 @@ def draw_scale_bar(c, x_mm: float, y_mm: float, hex_mm: float, note: str | None 
         draw_text(c, x_mm + value, y_mm + 3.2, f"{value}", 6.5, align="centre")
     draw_text(c, x_mm + SCALE_BAR_MM + 3, y_mm + 0.3, "mm", 6.5)
     draw_text(c, x_mm + SCALE_BAR_MM + 11, y_mm + 3.0,
-              "Print at 100 % (actual size). This bar must measure 100 mm;", 6.5, grey=0.2)
+              say("Print at 100 % (actual size). This bar must measure 100 mm;"), 6.5, grey=0.2)
     draw_text(c, x_mm + SCALE_BAR_MM + 11, y_mm + 0.3,
-              note if note is not None else f"one hex is {hex_mm:g} mm flat to flat.", 6.5, grey=0.2)
+              note if note is not None else say("one hex is {size} mm flat to flat.").format(size=f"{hex_mm:g}"),
+              6.5, grey=0.2)
     c.restoreState()
 
 
@@ -262,9 +266,7 @@ def window_text_boxes(plan: SheetPlan, win: Window, paint) -> list[tuple[float, 
     paint(c, frame, win)
     c.showPage()
     c.save()
-    import pypdfium2 as pdfium  # deferred: a card build draws map shapes and never this; pdfium is slow to load
-    doc = pdfium.PdfDocument(buffer.getvalue())
-    try:
+    with pdfium.document(buffer.getvalue()) as doc:
         text = doc[0].get_textpage()
         boxes = []
         for i in range(text.count_chars()):
@@ -276,8 +278,6 @@ def window_text_boxes(plan: SheetPlan, win: Window, paint) -> list[tuple[float, 
                           frame.map_x0 + (right - frame.page_x) / frame.scale,
                           frame.map_y0 + (frame.page_top - bottom) / frame.scale))
         return boxes
-    finally:
-        doc.close()
 
 
 def _rotated_text(c, x_mm, y_mm, text, size_pt, angle, font=REGULAR, grey=0.2) -> None:
@@ -289,7 +289,7 @@ def _rotated_text(c, x_mm, y_mm, text, size_pt, angle, font=REGULAR, grey=0.2) -
 
 
 def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None = None,
-               title_font: str = BOLD, texts: dict | None = None) -> None:
+               title_font: str = BOLD, say: Say = as_written, texts: dict | None = None) -> None:
     """One true-scale sheet of any grid. `paint(c, frame, win)` draws the map inside the
     clipped window; `scale_note` is the scale bar's line about cell size (default: the hex size).
     `texts` keeps each window's text boxes (window_text_boxes) across the sheets of one map:
@@ -301,9 +301,11 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
 
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 5, m.title, 12, title_font)
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 9.2,
-              f"Sheet row {win.row + 1} of {plan.rows}, column {win.col + 1} of {plan.cols} · true scale",
+              say("Sheet row {row} of {rows}, column {col} of {cols} · true scale").format(
+                  row=win.row + 1, rows=plan.rows, col=win.col + 1, cols=plan.cols),
               7.5, grey=0.25)
-    draw_text(c, W - MARGIN_MM, H - MARGIN_MM - 7, f"Sheet {win.label}", 16, BOLD, align="right")
+    draw_text(c, W - MARGIN_MM, H - MARGIN_MM - 7, say("Sheet {label}").format(label=win.label), 16, BOLD,
+              align="right")
 
     c.saveState()
     clip = c.beginPath()
@@ -337,12 +339,12 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
         c.line(left * MM, (bottom - 3) * MM, left * MM, (top + 3) * MM)
         marks = along_y(left_nb, win.x0)
         _rotated_text(c, left - 3.2, frame.mm(0, (marks[0] + marks[1]) / 2)[1],
-                      f"CUT here, lay on {left_nb.label}", 6.5, 90)
+                      say("CUT here, lay on {label}").format(label=left_nb.label), 6.5, 90)
     if top_nb:
         c.line((left - 3) * MM, top * MM, (right + 3) * MM, top * MM)
         marks = along_x(top_nb, win.y0)
         draw_text(c, frame.mm((marks[0] + marks[1]) / 2, 0)[0], top + 1.6,
-                  f"CUT here, lay on {top_nb.label}", 6.5, grey=0.2, align="centre")
+                  say("CUT here, lay on {label}").format(label=top_nb.label), 6.5, grey=0.2, align="centre")
     c.setDash([])
     c.setLineWidth(0.2 * MM)
     # Crosses straddle each seam: the neighbour's cut edge runs through their centres, so
@@ -352,12 +354,13 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
         for y in along_y(right_nb, right_nb.x0):
             _cross(c, seam, frame.mm(0, y)[1])
         _rotated_text(c, right + 3.2, (top + bottom) / 2,
-                      f"sheet {right_nb.label} overlaps up to the crosses", 6.5, -90)
+                      say("sheet {label} overlaps up to the crosses").format(label=right_nb.label), 6.5, -90)
     if below_nb:
         seam = frame.mm(0, below_nb.y0)[1]
         for x in along_x(below_nb, below_nb.y0):
             _cross(c, frame.mm(x, 0)[0], seam)
-        draw_text(c, (left + right) / 2, bottom - 3.6, f"sheet {below_nb.label} overlaps up to the crosses",
+        draw_text(c, (left + right) / 2, bottom - 3.6,
+                  say("sheet {label} overlaps up to the crosses").format(label=below_nb.label),
                   6.5, grey=0.2, align="centre")
     if left_nb:
         for y in along_y(left_nb, win.x0):
@@ -366,19 +369,19 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
         for x in along_x(top_nb, win.y0):
             _cross(c, frame.mm(x, 0)[0], top)
     c.restoreState()
-    draw_scale_bar(c, MARGIN_MM, MARGIN_MM + 1.5, m.hex_size if scale_note is None else 0.0, scale_note)
+    draw_scale_bar(c, MARGIN_MM, MARGIN_MM + 1.5, m.hex_size if scale_note is None else 0.0, scale_note, say)
 
 
-def terrain_legend_rows(m) -> list[tuple[str, str, str]]:
+def terrain_legend_rows(m, say: Say = as_written) -> list[tuple[str, str, str]]:
     """Legend rows for the terrain a map uses, hex or square alike."""
     rows = []
     for tid in m.terrain_ids_in_use():
         spec = m.terrain_specs.get(tid)
         if spec is None:
-            rows.append((f"terrain:{tid}", tid, "Terrain not declared by the pack."))
+            rows.append((f"terrain:{tid}", tid, say("Terrain not declared by the pack.")))
             continue
-        facts = ("Walkable" if spec.walkable else "Impassable") + "; " + (
-            "blocks line of sight." if spec.blocks_sight else "does not block line of sight.")
+        facts = (say("Walkable") if spec.walkable else say("Impassable")) + "; " + (
+            say("blocks line of sight.") if spec.blocks_sight else say("does not block line of sight."))
         rows.append((f"terrain:{tid}", spec.name, f"{spec.text} {facts}".strip()))
     return rows
 
@@ -391,12 +394,17 @@ def header_height(m, width: float) -> float:
     return 14 + lines * 8.5 * 1.3 / MM + 4
 
 
-def overview_layout(bounds, paper: str, header_height, legend_height):
+Box = tuple[float, float, float, float]  # x, y (bottom left), width, height in mm
+OverviewPlace = tuple[tuple[float, float], Box, tuple[float, float, float]]  # page size, picture box, legend x, y, width
+
+
+def overview_layout(bounds: Box, paper: str, header_height: Callable[[float], float],
+                    legend_height: Callable[[float], float]) -> OverviewPlace:
     """For any map picture of `bounds` (mm): the page orientation and legend place (below or
     beside) that print it largest, given the header's and legend's heights at a width."""
     w, h = PAPERS_MM[paper]
     bw, bh = bounds[2] - bounds[0], bounds[3] - bounds[1]
-    best = None
+    best: tuple[float, tuple[float, float], Box, tuple[float, float, float]] | None = None
     for page in ((w, h), (h, w)):
         W, H = page
         width = W - 2 * MARGIN_MM
@@ -416,25 +424,28 @@ def overview_layout(bounds, paper: str, header_height, legend_height):
             scale = min(box[2] / bw, box[3] / bh, 1.0)
             if best is None or scale > best[0] + 1e-9:
                 best = (scale, page, box, legend)
+    if best is None:  # a header and legend taller than the page leave no room (no paper we offer is that small)
+        raise ValueError(f"no page of {paper} fits the map picture")
     return best[1], best[2], best[3]
 
 
 def draw_assembly(c, m, plan: SheetPlan, page, paint, steps: list[str] | None = None,
-                  title_font: str = BOLD) -> None:
+                  title_font: str = BOLD, say: Say = as_written) -> None:
     """The assembly diagram of any grid. `paint(c, frame)` draws the whole map small; `steps`
     replaces the numbered instructions (the default speaks of hexes)."""
     W, H = page
     width = W - 2 * MARGIN_MM
-    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, f"{m.title}: putting the sheets together", 16, title_font)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, say("{title}: putting the sheets together").format(title=m.title), 16,
+              title_font)
     steps = steps or [
-        f"1. Print the {len(plan.windows)} sheets at 100 % (actual size, no 'fit to page'). Check that "
-        "the scale bar at the foot of each sheet measures 100 mm.",
-        "2. On every sheet, cut along the dashed lines only (they are on the left and top edges of "
-        "sheets that join a neighbour). Leave the other edges as they are.",
-        "3. Lay each cut sheet over its neighbour to the left and above, so that the cut edge runs "
-        "through the centres of the neighbour's crosses: the half-crosses and hex lines continue "
-        "across the seam. One row of hexes is printed on both sheets; the upper sheet covers it.",
-        "4. Work row by row from the top left (R1 C1). Tape the seams on the back.",
+        say("1. Print the {count} sheets at 100 % (actual size, no 'fit to page'). Check that "
+            "the scale bar at the foot of each sheet measures 100 mm.").format(count=len(plan.windows)),
+        say("2. On every sheet, cut along the dashed lines only (they are on the left and top edges of "
+            "sheets that join a neighbour). Leave the other edges as they are."),
+        say("3. Lay each cut sheet over its neighbour to the left and above, so that the cut edge runs "
+            "through the centres of the neighbour's crosses: the half-crosses and hex lines continue "
+            "across the seam. One row of hexes is printed on both sheets; the upper sheet covers it."),
+        say("4. Work row by row from the top left (R1 C1). Tape the seams on the back."),
     ]
     y = H - MARGIN_MM - 10
     for step in steps:

@@ -35,7 +35,7 @@ from generator.render.base.pdfout import MM
 from generator.render.maps.cells import Look, cell_path, draw_feature_icon, draw_label, draw_pattern, paint_zones
 from generator.render.maps.palette import (COLOUR, SAVER, Palette, TerrainInk, luminance, mix, palette_for,
                                            set_fill, set_stroke)
-from generator.render.maps.page import (MARGIN_MM, Frame, MapImage, SheetPlan, Window, draw_assembly,
+from generator.render.maps.page import (MARGIN_MM, Box, Frame, MapImage, SheetPlan, Window, draw_assembly,
                                         draw_paragraph, draw_sheet, draw_text, fit_frame, header_height,
                                         image_pdf, overview_layout, straight_axis, terrain_legend_rows,
                                         window_area)
@@ -184,7 +184,7 @@ def paint_square_map(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, s
         spec = m.spec_of(t)
         if spec is not None and t not in m.obstacles:
             inks[t] = ink = palette.terrain(spec)
-            if palette.colour:  # the height's tint leaning to the terrain's colour, the pattern on it
+            if palette.colour and ink.fill is not None:  # the height's tint leaning to the terrain's colour, the pattern on it
                 fills[t] = mix(fills[t], ink.fill, 0.6)
                 inks[t] = TerrainInk(None, ink.marks, fills[t], ink.icon)
     c.saveState()
@@ -197,7 +197,7 @@ def paint_square_map(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, s
             _open_air(c, frame, layout, t, look)
     for t in tiles:
         spec = m.spec_of(t)
-        if t in inks:
+        if t in inks and spec is not None:  # inks holds tiles with a terrain
             draw_pattern(c, frame, layout, t, spec.pattern, inks[t] if palette.colour else None)
     # the grid: one closed path per tile, at exactly the stated size
     set_stroke(c, palette.grid if palette.colour else GRID_GREY)
@@ -407,7 +407,7 @@ def _overview_layout(m: SquareMap, pack: Pack, paper: str, zone_names: dict, pal
                            lambda width: _legend_height(m, pack, width, zone_names, palette))
 
 
-def _draw_overview(c, m: SquareMap, pack: Pack, plan: SheetPlan, page, box, legend, zone_names: dict,
+def _draw_overview(c, m: SquareMap, pack: Pack, plan: SheetPlan, page, box: Box, legend, zone_names: dict,
                    palette: Palette) -> None:
     W, H = page
     width = W - 2 * MARGIN_MM

@@ -22,7 +22,7 @@ from reportlab.lib.colors import HexColor
 
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
-from generator.maps.model import HexMap
+from generator.maps.model import HexMap, TileSpec
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.pdfout import MM
 from generator.render.maps.cells import Look, draw_label
@@ -35,6 +35,13 @@ BLEED_MM = 1.0  # the rim colour runs this far past the cut line
 RIM_MM = 2.0  # width of the coloured rim inside the cut line
 GAP_MM = 2.0  # white paper between the bleeds of neighbouring tiles (cut lines 4 mm apart)
 CUT_LINE_MM = 0.3
+
+
+def _tile(m: HexMap) -> TileSpec:
+    """The `tile:` of a map drawn here (only maps that are tiles come here)."""
+    if m.tile is None:
+        raise ValueError(f"the map `{m.id}` is not a tile")
+    return m.tile
 
 
 @dataclass(frozen=True)
@@ -73,7 +80,7 @@ def _pack(tiles: list[HexMap], page: tuple[float, float], margin: float, header:
         w, h = tile_extent(m)
         if w > right_edge - left_edge + 1e-6 or h > top_edge - bottom_edge + 1e-6:
             raise ValueError(f"the tile `{m.id}` ({w:.0f} × {h:.0f} mm) does not fit on the paper")
-        for copy in range(1, m.tile.copies + 1):
+        for copy in range(1, _tile(m).copies + 1):
             if x + w > right_edge + 1e-6:  # next shelf
                 x, y, shelf = left_edge, y - shelf - 2 * BLEED_MM - GAP_MM, 0.0
             if y - h < bottom_edge - 1e-6:  # next page
@@ -122,7 +129,7 @@ def draw_tile(c, m: HexMap, placed: PlacedTile, zone_names: dict, palette: Palet
     x0, y0, _, _ = layout.bounds(m.hexes)
     frame = Frame(x0, y0, placed.left, placed.top)
     loops = hexgrid.outline(layout, m.hexes)
-    colour = HexColor(m.tile.color)
+    colour = HexColor(_tile(m).color)
     c.saveState()
     c.setLineJoin(1)
     c.setStrokeColor(colour)
@@ -150,7 +157,7 @@ def draw_tile(c, m: HexMap, placed: PlacedTile, zone_names: dict, palette: Palet
     f = m.hex_size
     size = f * 0.36 * MM / 2.2  # about a third of the hex wide for two characters
     c.saveState()
-    draw_label(c, x, y - size * 0.15, m.tile.label, BOLD, size, 0.05, backdrop=backdrop)
+    draw_label(c, x, y - size * 0.15, _tile(m).label, BOLD, size, 0.05, backdrop=backdrop)
     title_size = f * 0.075 * MM
     width = c.stringWidth(m.title, REGULAR, title_size)
     if width > f * 0.8 * MM:
@@ -194,7 +201,7 @@ def _sets(tiles: list[HexMap]) -> list[tuple[str, str, list[HexMap]]]:
     """(set name, colour, its tiles) in first-seen order."""
     out: dict = {}
     for m in tiles:
-        out.setdefault(m.tile.set, (m.tile.color, []))[1].append(m)
+        out.setdefault(_tile(m).set, (_tile(m).color, []))[1].append(m)
     return [(name, colour, ms) for name, (colour, ms) in out.items()]
 
 
@@ -202,7 +209,7 @@ def _draw_contents(c, tiles: list[HexMap], plan: TilePlan, paper_mm, pack_name: 
                    palette: Palette) -> None:
     W, H = paper_mm
     width = W - 2 * MARGIN_MM
-    copies = sum(m.tile.copies for m in tiles)
+    copies = sum(_tile(m).copies for m in tiles)
     sizes = sorted({m.hex_size for m in tiles})
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, "Map tiles", 18, palette.title_font)
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
@@ -230,8 +237,8 @@ def _draw_contents(c, tiles: list[HexMap], plan: TilePlan, paper_mm, pack_name: 
         c.setFillColor(HexColor(colour))
         c.rect(MARGIN_MM * MM, (y - 0.8) * MM, 8 * MM, 4 * MM, stroke=0, fill=1)
         c.restoreState()
-        labels = ", ".join(m.tile.label + (f" ×{m.tile.copies}" if m.tile.copies > 1 else "") for m in ms)
-        draw_text(c, MARGIN_MM + 11, y, f"{name} ({sum(m.tile.copies for m in ms)}): {labels}", 8.5)
+        labels = ", ".join(_tile(m).label + (f" ×{_tile(m).copies}" if _tile(m).copies > 1 else "") for m in ms)
+        draw_text(c, MARGIN_MM + 11, y, f"{name} ({sum(_tile(m).copies for m in ms)}): {labels}", 8.5)
     draw_hex_legend(c, _legend_map(tiles), MARGIN_MM, y - 6, min(width, 150.0), zone_names, palette)
 
 
@@ -240,8 +247,8 @@ def _draw_tile_sheet(c, plan: TilePlan, n: int, pack_name: str, zone_names: dict
     page = plan.pages[n - 1]
     names = []
     for placed in page:
-        if placed.map.tile.set not in names:
-            names.append(placed.map.tile.set)
+        if _tile(placed.map).set not in names:
+            names.append(_tile(placed.map).set)
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 5, f"Map tiles · {', '.join(names)}", 12, palette.title_font)
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 9.2,
               f"{pack_name} · true scale · cut along the solid outlines", 7.5, grey=0.25)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from generator.pack.translations.own import words_of
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.pdfout import MM
 from generator.render.pieces.draw import (BLEED_MM, PagePlan, color, cut_line, fit_lines, fold_line, marker,
@@ -125,9 +126,10 @@ def dice_pages(kit: Kit, build) -> list[PagePlan]:
     plans = []
     for n, page in enumerate(pages, 1):
         def draw(c, page=page, n=n):
-            page_frame(kit, "Dice", "Cut on the solid line, fold every dashed line away from you and glue "
-                       "each tab inside the face it meets. Thin card rolls best.",
-                       f"{kit.title} · dice {n} of {len(pages)} · single-sided")
+            say = words_of(kit.pack)  # pnp's own words in the pack's language
+            page_frame(kit, say("Dice"), say("Cut on the solid line, fold every dashed line away from you and "
+                                             "glue each tab inside the face it meets. Thin card rolls best."),
+                       f"{kit.title} · " + say("dice {n} of {total} · single-sided").format(n=n, total=len(pages)))
             for index, left, top in page:
                 die, copy = items[index]
                 draw_die(kit, die, copy, left, top)

@@ -12,6 +12,7 @@ from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
 from generator.core.papers import DEFAULT_PAPER, PAPERS
 from generator.pack.load import pack_document
+from generator.pack.translations.own import Say, words_of
 from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.icons import IconSheet
@@ -28,39 +29,48 @@ if TYPE_CHECKING:
     from generator.render.pieces.draw import PagePlan
     from generator.render.pieces.model import Figure
 
-SECTION_TITLES = {
-    "counters-duplex": "Counters, double-sided",
-    "counters": "Counters, single-sided",
-    "figures": "Standees and bases",
-    "trackers": "Trackers",
-    "dice": "Dice",
-    "board": "Blank board",
-}
+def section_titles(say: Say) -> dict[str, str]:
+    """Each section's title on the contents page, in the pack's language."""
+    return {
+        "counters-duplex": say("Counters, double-sided"),
+        "counters": say("Counters, single-sided"),
+        "figures": say("Standees and bases"),
+        "trackers": say("Trackers"),
+        "dice": say("Dice"),
+        "board": say("Blank board"),
+    }
 
-ASSEMBLY = [  # (title, text, the sections it is about)
-    ("Counters", "Cut along the solid line round each counter. Two-sided counters: print their pages "
-                 "double-sided; the colour runs 1 mm past every cut line, so a small shift between the "
-                 "sides does not show. Glue the sheet to thin card before cutting for sturdier counters.",
-     ("counters-duplex", "counters", "trackers")),
-    ("Standees", "Cut out the strip. Fold it over at the dash-dot line at the figure's top and glue the "
-                 "two panels back to back. Fold the end tabs outwards at the dashed lines, one to each side, "
-                 "and glue them along the dashed standee line of the figure's base.", ("figures",)),
-    ("Bases", "Every base hex is exactly the size of a map hex. Glue the base to card and cut along the "
-              "solid outline; the thin lines inside show the hexes with their [q, r] coordinates, the dot "
-              "marks hex (0, 0). A custom model may stand on the base instead of a standee.", ("figures",)),
-    ("Trackers", "Slide a paper clip along the numbered edge (or turn the dial) to the current value.",
-     ("trackers",)),
-    ("Dice", "Cut round the net, fold every dashed line away from you and glue each tab inside the face "
-             "it meets, closing the last face over the tabs.", ("dice",)),
-    ("Blank board", "Trim and tape the sheets like a printed map (see its assembly page), then lay "
-                    "obstacle and terrain counters on it.", ("board",)),
-]
+
+def assembly(say: Say) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(title, text, the sections it is about): how to put each kind of piece together."""
+    return [
+        (say("Counters"), say("Cut along the solid line round each counter. Two-sided counters: print their pages "
+                              "double-sided; the colour runs 1 mm past every cut line, so a small shift between the "
+                              "sides does not show. Glue the sheet to thin card before cutting for sturdier "
+                              "counters."),
+         ("counters-duplex", "counters", "trackers")),
+        (say("Standees"), say("Cut out the strip. Fold it over at the dash-dot line at the figure's top and glue the "
+                              "two panels back to back. Fold the end tabs outwards at the dashed lines, one to each "
+                              "side, and glue them along the dashed standee line of the figure's base."),
+         ("figures",)),
+        (say("Bases"), say("Every base hex is exactly the size of a map hex. Glue the base to card and cut along the "
+                           "solid outline; the thin lines inside show the hexes with their [q, r] coordinates, the "
+                           "dot marks hex (0, 0). A custom model may stand on the base instead of a standee."),
+         ("figures",)),
+        (say("Trackers"), say("Slide a paper clip along the numbered edge (or turn the dial) to the current value."),
+         ("trackers",)),
+        (say("Dice"), say("Cut round the net, fold every dashed line away from you and glue each tab inside the face "
+                          "it meets, closing the last face over the tabs."), ("dice",)),
+        (say("Blank board"), say("Trim and tape the sheets like a printed map (see its assembly page), then lay "
+                                 "obstacle and terrain counters on it."), ("board",)),
+    ]
 
 
 def write_pieces(pack: Pack, out: Path, paper: str, build: Build | None, duplex: str,
                  back_offset: tuple[float, float]) -> dict:
     hex_mm, orientation = hex_geometry(pack)
-    title = f"{pack.spec.name} {pack.spec.version} · pieces" + (f" · {build.name}" if build else "")
+    say = words_of(pack)  # pnp's own words in the pack's language
+    title = f"{pack.spec.name} {pack.spec.version} · {say('pieces')}" + (f" · {build.name}" if build else "")
     kit = Kit(pack=pack, hex_mm=hex_mm, orientation=orientation, paper=paper,
               duplex=duplex if duplex in ("long-edge", "short-edge") else "long-edge",
               back_offset=back_offset, title=title)
@@ -93,9 +103,9 @@ def write_pieces(pack: Pack, out: Path, paper: str, build: Build | None, duplex:
     bases = sum(1 for f in figures if (cfg := spec.figures.get(f.side)) and cfg.base)
     w, h = kit.page_mm
     with atomic_output(out) as tmp:
-        c = new_canvas(str(tmp), (w * MM, h * MM), f"{pack.spec.name}: play pieces" +
-                       (f" for {build.name}" if build else ""),
-                       "Counters, standees, bases, trackers and a blank board")
+        c = new_canvas(str(tmp), (w * MM, h * MM), say("{game}: play pieces").format(game=pack.spec.name) +
+                       (" " + say("for {build}").format(build=build.name) if build else ""),
+                       say("Counters, standees, bases, trackers and a blank board"))
         kit.canvas = c
         kit.icons = IconSheet(c)
         kit.art = ArtLibrary(Path(pack.root), pack.spec.art_styles)
@@ -119,39 +129,50 @@ def _contents(kit: Kit, sections, build: Build | None, counters: int, standees: 
     x = MARGIN_MM + 2
     width = w - 2 * x
     y = h - MARGIN_MM - 10
-    text(c, x, y, f"{kit.pack.spec.name}: play pieces", 20, BOLD)
+    say = words_of(kit.pack)  # pnp's own words in the pack's language
+    text(c, x, y, say("{game}: play pieces").format(game=kit.pack.spec.name), 20, BOLD)
     y -= 7
-    what = f"for {build.name} ({kit.pack.spec.sides[build.side].name})" if build else "the whole kit"
-    text(c, x, y, f"Version {kit.pack.spec.version} · {what} · {kit.paper.upper() if kit.paper == 'a4' else 'Letter'}"
-         f" · hexes {kit.hex_mm:g} mm flat to flat, {kit.orientation}-top", 9, REGULAR, "#444444")
+    what = (say("for {build} ({side})").format(build=build.name, side=kit.pack.spec.sides[build.side].name)
+            if build else say("the whole kit"))
+    hexes = (say("hexes {size} mm flat to flat, pointy-top") if kit.orientation == "pointy" else
+             say("hexes {size} mm flat to flat, flat-top")).format(size=f"{kit.hex_mm:g}")
+    text(c, x, y, say("Version {version}").format(version=kit.pack.spec.version) + f" · {what} · "
+         f"{kit.paper.upper() if kit.paper == 'a4' else 'Letter'} · {hexes}", 9, REGULAR, "#444444")
     y -= 12
-    text(c, x, y, "Contents", 12, BOLD)
+    text(c, x, y, say("Contents"), 12, BOLD)
     y -= 2
+    titles = section_titles(say)
     for section, first, last in sections:
         y -= 6
-        pages = f"page {first}" if first == last else f"pages {first}–{last}"
-        text(c, x + 2, y, SECTION_TITLES.get(section, section), 10)
+        pages = say("page {n}").format(n=first) if first == last else say("pages {first}–{last}").format(
+            first=first, last=last)
+        text(c, x + 2, y, titles.get(section, section), 10)
         text(c, x + 70, y, pages, 10, BOLD)
     duplex = [s for s in sections if s[0] == "counters-duplex"]
     y -= 12
-    text(c, x, y, "Printing", 12, BOLD)
-    lines = ["Print at 100 % (\"actual size\", never \"fit to page\"): the bar below must measure 100 mm and "
-             f"the hex {kit.hex_mm:g} mm across its flats, the size of the map hexes."]
+    text(c, x, y, say("Printing"), 12, BOLD)
+    lines = [say("Print at 100 % (\"actual size\", never \"fit to page\"): the bar below must measure 100 mm and "
+                 "the hex {size} mm across its flats, the size of the map hexes.").format(size=f"{kit.hex_mm:g}")]
     if duplex:
         _, a, b = duplex[0]
-        lines.append(f"Print pages {a}–{b} double-sided, flipping on the {kit.duplex.replace('-', ' ')}; the backs are "
-                     "mirrored so every back lands behind its front. If your printer shifts the back side, read "
-                     "the shift on calibration.pdf and save it with pnp calibrate DX,DY (the numbers as read); "
-                     "later builds apply it. Print every other page single-sided.")
+        lines.append((say("Print pages {first}–{last} double-sided, flipping on the long edge; the backs are "
+                          "mirrored so every back lands behind its front. If your printer shifts the back side, read "
+                          "the shift on calibration.pdf and save it with pnp calibrate DX,DY (the numbers as read); "
+                          "later builds apply it. Print every other page single-sided.")
+                      if kit.duplex == "long-edge" else
+                      say("Print pages {first}–{last} double-sided, flipping on the short edge; the backs are "
+                          "mirrored so every back lands behind its front. If your printer shifts the back side, read "
+                          "the shift on calibration.pdf and save it with pnp calibrate DX,DY (the numbers as read); "
+                          "later builds apply it. Print every other page single-sided.")).format(first=a, last=b))
     else:
-        lines.append("Every page is single-sided.")
+        lines.append(say("Every page is single-sided."))
     for para in lines:
         for ln in simpleSplit(para, REGULAR, 9, width * MM):
             y -= 4.4
             text(c, x, y, ln, 9)
         y -= 1.5
     y -= 18
-    scale_bar(c, x, y, 100.0)
+    scale_bar(c, x, y, 100.0, say=say)
     hx, hy = x + 150, y + 1
     c.saveState()
     c.setLineWidth(0.5)
@@ -161,20 +182,22 @@ def _contents(kit: Kit, sections, build: Build | None, counters: int, standees: 
     text(c, hx, hy - 1, f"{kit.hex_mm:g} mm", 8, BOLD, "#222222", "centre")
     marker(c, f"pnp:check-hex:{kit.hex_mm:g}", hx, hy)
     y -= 26
-    text(c, x, y, "Putting the pieces together", 12, BOLD)
+    text(c, x, y, say("Putting the pieces together"), 12, BOLD)
     y -= 1
     present = {s[0] for s in sections}
-    for title, body, about in ASSEMBLY:
-        if not present.intersection(about):
-            continue
+    steps = [(title, body) for title, body, about in assembly(say) if present.intersection(about)]
+    # the titles' column: 28 mm, wider when a title in the pack's language needs it (`Leerer Spielplan`)
+    column = max([28.0] + [c.stringWidth(title, BOLD, 9.5) / MM + 3 for title, _ in steps])
+    for title, body in steps:
         y -= 5.5
         text(c, x, y, title, 9.5, BOLD)
-        for ln in simpleSplit(body, REGULAR, 8.5, (width - 28) * MM):
-            text(c, x + 28, y, ln, 8.5, REGULAR, "#222222")
+        for ln in simpleSplit(body, REGULAR, 8.5, (width - column) * MM):
+            text(c, x + column, y, ln, 8.5, REGULAR, "#222222")
             y -= 4.1
         y += 4.1
     y -= 10
-    text(c, x, y, f"In this file: {counters} counters, {standees} standees, {bases} bases.", 8.5, REGULAR, "#444444")
+    text(c, x, y, say("In this file: {counters} counters, {standees} standees, {bases} bases.").format(
+        counters=counters, standees=standees, bases=bases), 8.5, REGULAR, "#444444")
     marker(c, "pnp:page:contents:1", 0, 0)
 
 

@@ -18,6 +18,7 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
 
 from generator.grids import hexgrid
+from generator.pack.translations.own import Say, as_written, words_of
 from generator.render.base.colors import INK, strength
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
@@ -349,11 +350,11 @@ def page_frame(kit: Kit, heading: str, note: str, footer: str) -> None:
         _, lines = fit_lines(note, REGULAR, w - 2 * MARGIN_MM, 7.5, 7.5, 2)
         for i, ln in enumerate(lines):
             text(c, MARGIN_MM, h - MARGIN_MM - 9.3 - i * 3.1, ln, 7.5, REGULAR, "#444444")
-    scale_bar(c, MARGIN_MM, MARGIN_MM + 2.5)
+    scale_bar(c, MARGIN_MM, MARGIN_MM + 2.5, say=words_of(kit.pack))
     text(c, w - MARGIN_MM, MARGIN_MM + 2.8, footer, 6.5, REGULAR, "#555555", "right")
 
 
-def scale_bar(c, x: float, y: float, length: float = 50.0) -> None:
+def scale_bar(c, x: float, y: float, length: float = 50.0, say: Say = as_written) -> None:
     """A bar in 10 mm steps: if it does not measure `length` mm, the page was scaled."""
     c.saveState()
     c.setLineWidth(0.4)
@@ -362,7 +363,7 @@ def scale_bar(c, x: float, y: float, length: float = 50.0) -> None:
     for i in range(steps):
         c.setFillGray(0 if i % 2 == 0 else 1)
         c.rect((x + i * 10) * MM, y * MM, 10 * MM, 1.8 * MM, stroke=1, fill=1)
-    text(c, x + length + 2, y + 0.2, f"{length:g} mm at 100 %", 6, REGULAR, "#444444")
+    text(c, x + length + 2, y + 0.2, say("{length} mm at 100 %").format(length=f"{length:g}"), 6, REGULAR, "#444444")
     c.restoreState()
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
+from generator.pack.translations.own import words_of
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.pdfout import MM
 from generator.render.pieces.draw import (BLEED_MM, CUT_WIDTH_PT, PagePlan, centred_lines, color, cut_line,
@@ -286,10 +287,13 @@ def figure_pages(kit: Kit, figures: list[Figure]) -> list[PagePlan]:
 
 def _page(kit: Kit, side_name: str, page, draws, n: int, total: int):
     def draw(c):
-        page_frame(kit, f"Figures · {side_name}",
-                   "Cut on the solid lines. Standees: fold over at the dash-dot line and glue the panels back to "
-                   "back; fold the tabs out at the dashed lines and glue them along the dashed line of the base.",
-                   f"{kit.title} · {side_name} figures {n} of {total} · single-sided")
+        say = words_of(kit.pack)  # pnp's own words in the pack's language
+        page_frame(kit, say("Figures · {side}").format(side=side_name),
+                   say("Cut on the solid lines. Standees: fold over at the dash-dot line and glue the panels back "
+                       "to back; fold the tabs out at the dashed lines and glue them along the dashed line of the "
+                       "base."),
+                   f"{kit.title} · " + say("{side} figures {n} of {total} · single-sided").format(
+                       side=side_name, n=n, total=total))
         for index, left, top in page:
             draws[index](left, top)
         marker(c, f"pnp:page:figures:{n}", 0, 0)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from generator.grids import hexgrid
 from generator.maps.model import HexMap
+from generator.pack.translations.own import Say, words_of
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.pdfout import MM
 from generator.render.maps.document import plan_sheets, render_maps
@@ -178,8 +179,9 @@ def draw_clip(kit: Kit, t: Tracker, left: float, top: float) -> None:
     text(c, ix0 + icon + 3, iy0 + ih - icon * 0.55 - 3.6, side, 6.5, REGULAR, "#555555")
     size_pt, lines = fit_lines(name, BOLD, iw, 12.0, 5.5, 2)
     centred_lines(c, lines, BOLD, size_pt, ix0 + iw / 2, iy0 + ih - icon - 2.5, "#222222")
-    hint = (f"Starts at {t.start}. " if t.start is not None else "Mark your start value. ") + \
-        "Slide a paper clip along the edge; at 0 the character falls."
+    say = words_of(kit.pack)  # pnp's own words in the pack's language
+    hint = (say("Starts at {start}.").format(start=t.start) if t.start is not None else
+            say("Mark your start value.")) + " " + say("Slide a paper clip along the edge; at 0 the character falls.")
     size_pt, lines = fit_lines(hint, REGULAR, iw, 6.5, 4.2, 3)
     centred_lines(c, lines, REGULAR, size_pt, ix0 + iw / 2, iy0 + len(lines) * size_pt * 1.12 / MM + 0.5, "#444444")
     c.restoreState()
@@ -285,7 +287,8 @@ def draw_round(kit: Kit, left: float, top: float) -> None:
     bw, bh = round_box(kit)
     x0, y0, w, h = _strip(c, left, top, bw, bh)
     cell_w, cell_h = min(15.0, (w - 24) / spec.rounds), 11.0
-    text(c, x0 + 3, y0 + h - 7.5, "Round", 11, BOLD)
+    say = words_of(kit.pack)  # pnp's own words in the pack's language
+    text(c, x0 + 3, y0 + h - 7.5, say("Round"), 11, BOLD)
     cx0 = x0 + w - spec.rounds * cell_w
     c.setLineWidth(0.4)
     c.setStrokeColor(color("#777777"))
@@ -293,14 +296,15 @@ def draw_round(kit: Kit, left: float, top: float) -> None:
         c.setFillColor(tint("#555555", 0.08 if i % 2 else 0.16))
         c.rect((cx0 + i * cell_w) * MM, (y0 + h - cell_h) * MM, cell_w * MM, cell_h * MM, stroke=1, fill=1)
         text(c, cx0 + (i + 0.5) * cell_w, y0 + h - cell_h / 2 - 1.6, str(i + 1), 12, BOLD, "#222222", "centre")
-    text(c, x0 + 3, y0 + h - cell_h - 5, "Slide a paper clip along the top edge at the start of each round.",
+    text(c, x0 + 3, y0 + h - cell_h - 5, say("Slide a paper clip along the top edge at the start of each round."),
          7, REGULAR, "#444444")
     if spec.initiative:
         stat = kit.pack.spec.stats[spec.initiative]
         slots = min(most_characters(kit.pack), int((w - 6) // 23))
         size = min(22.0, (w - 6) / slots - 2)
-        text(c, x0 + 3, y0 + h - cell_h - 11.5, f"Turn order: lay the chips by current {stat.name}, highest first, "
-             "at the start of every round.", 7.5, BOLD, "#333333")
+        text(c, x0 + 3, y0 + h - cell_h - 11.5, say("Turn order: lay the chips by current {stat}, highest first, "
+                                                    "at the start of every round.").format(stat=stat.name),
+             7.5, BOLD, "#333333")
         sx0 = x0 + (w - slots * (size + 2) + 2) / 2
         for i in range(slots):
             sx = sx0 + i * (size + 2)
@@ -308,7 +312,7 @@ def draw_round(kit: Kit, left: float, top: float) -> None:
             c.setDash([1.5, 1.2])
             c.rect(sx * MM, (y0 + 6) * MM, size * MM, size * MM, stroke=1, fill=1)
             c.setDash([])
-            text(c, sx + size / 2, y0 + 2, _ordinal(i + 1), 7, BOLD, "#444444", "centre")
+            text(c, sx + size / 2, y0 + 2, _ordinal(i + 1, say), 7, BOLD, "#444444", "centre")
     c.restoreState()
     p = c.beginPath()
     p.rect(x0 * MM, y0 * MM, w * MM, h * MM)
@@ -333,7 +337,8 @@ def draw_phases(kit: Kit, left: float, top: float) -> None:
     bw, bh = phase_box(kit)
     x0, y0, w, h = _strip(c, left, top, bw, bh)
     text(c, x0 + 3, y0 + h - 6.5, spec.title or section.title, 11, BOLD)
-    text(c, x0 + 3, y0 + 2.5, "Move a marker (or a paper clip on the edge) to the step being played.",
+    say = words_of(kit.pack)  # pnp's own words in the pack's language
+    text(c, x0 + 3, y0 + 2.5, say("Put a marker (or a paper clip on the edge) on the step being played."),
          7, REGULAR, "#444444")
     cell_w, cell_h = (w - 6) / len(steps), 19.0
     c.setLineWidth(0.4)
@@ -352,8 +357,10 @@ def draw_phases(kit: Kit, left: float, top: float) -> None:
     marker(c, f"pnp:phase-tracker:{spec.section}:{len(steps)}", x0 + w / 2, y0 + h / 2)
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+def _ordinal(n: int, say: Say) -> str:
+    """`1st`, `2nd`: each ending is a word of its own, so a language says its ordinals (German `1.`)."""
+    ending = 4 if 10 <= n % 100 <= 20 else {1: 1, 2: 2, 3: 3}.get(n % 10, 4)
+    return {1: say("{n}st"), 2: say("{n}nd"), 3: say("{n}rd"), 4: say("{n}th")}[ending].format(n=n)
 
 
 # ---- pages -------------------------------------------------------------------------------------
@@ -382,10 +389,11 @@ def tracker_pages(kit: Kit, figures: list[Figure], build, extra=()) -> list[Page
     plans = []
     for n, page in enumerate(pages, 1):
         def draw(c, page=page, n=n):
-            page_frame(kit, "Trackers" + (" and counters" if extra else ""),
-                       "Cut on the solid lines. Mark the value with a paper clip on the edge "
-                       "(dials: join the two discs with a split pin).",
-                       f"{kit.title} · trackers {n} of {len(pages)} · single-sided")
+            say = words_of(kit.pack)  # pnp's own words in the pack's language
+            page_frame(kit, say("Trackers and counters") if extra else say("Trackers"),
+                       say("Cut on the solid lines. Mark the value with a paper clip on the edge "
+                           "(dials: join the two discs with a split pin)."),
+                       f"{kit.title} · " + say("trackers {n} of {total} · single-sided").format(n=n, total=len(pages)))
             for index, left, top in page:
                 draws[index](left, top)
             marker(c, f"pnp:page:trackers:{n}", 0, 0)
@@ -399,15 +407,16 @@ def tracker_pages(kit: Kit, figures: list[Figure], build, extra=()) -> list[Page
 def board_map(kit: Kit):
     """The blank board as a map with no obstacles, terrain or zones."""
     spec = pieces_spec(kit.pack).board
+    say = words_of(kit.pack)  # pnp's own words in the pack's language
     if spec.shape == "hexagon":
         cells = hexgrid.hexagon(spec.radius)
-        shape = f"a hexagon of radius {spec.radius}"
+        shape = say("A blank board of a hexagon of radius {radius}.").format(radius=spec.radius)
     else:
         cells = hexgrid.rectangle(spec.columns, spec.rows, kit.orientation)
-        shape = f"{spec.columns} × {spec.rows} hexes"
+        shape = say("A blank board of {columns} × {rows} hexes.").format(columns=spec.columns, rows=spec.rows)
     return HexMap(id="blank-board", file="game.yaml", title=spec.title,
-                  notes=f"A blank board of {shape}. Lay obstacle and terrain tokens on it to build maps of your own; "
-                        "the coordinates on each hex are the [q, r] that map files use.",
+                  notes=shape + " " + say("Lay obstacle and terrain tokens on it to build maps of your own; the "
+                                          "coordinates on each hex are the [q, r] that map files use."),
                   orientation=kit.orientation, hex_size=kit.hex_mm, hexes=frozenset(cells), obstacles=frozenset(),
                   terrain={}, zones={}, terrain_specs=dict(kit.pack.spec.terrain),
                   line_of_sight=kit.pack.spec.line_of_sight)

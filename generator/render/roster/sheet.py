@@ -217,6 +217,7 @@ class RosterSheet:
             candidate = self.paginate(blocks + tail)
             if pages is None or len(candidate) < len(pages):
                 pages = candidate
+        assert pages is not None  # the loop above tries three layouts
         qr_page = None
         for number, page in enumerate(pages, 1):
             first = number == 1

@@ -25,6 +25,7 @@ from generator.pack.display import deals_in_points, pack_in_points
 from generator.pack.icon_names import pack_icon_names
 from generator.pack.load import load_presets
 from generator.pack.typefaces import font_credits
+from generator.pack.translations.own import words_of
 from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import BOLD, ITALIC, REGULAR, display_font
 from generator.render.base.pack_icons import pack_icons
@@ -299,7 +300,8 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry, ink: str = DEFAUL
         raise InputError(problems)
     maps, draw_fn = load_maps(pack, ink)
     env, ctx = book_context(pack, maps)
-    contents_title = ChapterTitle(book, "Contents", pack.spec.name, "contents")
+    say = words_of(pack)  # pnp's own words in the pack's language
+    contents_title = ChapterTitle(book, say("Contents"), pack.spec.name, "contents")
     contents_title.toc = False
     story: list = [Cover(book, pack, geometry),
                    NextPageTemplate("contents-first"), PageBreak(), NextPageTemplate("contents"),
@@ -313,7 +315,7 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry, ink: str = DEFAUL
         tag_chapter(flow.flowables, file)
         if flow.title is None:
             flow.title = Path(path).stem.split("-", 1)[-1].replace("-", " ").capitalize()
-        story += _chapter(book, geometry, flow, f"Chapter {n}", str(n), 2, first=n == 1)
+        story += _chapter(book, geometry, flow, say("Chapter {n}").format(n=n), str(n), 2, first=n == 1)
         counts["chapters"] += 1
     letter = 0
     for page in REFERENCE_PAGES:
@@ -334,7 +336,7 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry, ink: str = DEFAUL
         elif page.generate == "maps":
             extra = map_catalogue(book, pack, width, key, maps, draw_fn)
         letter += 1
-        story += _chapter(book, geometry, flow, "Reference", chr(64 + letter), page.columns,
+        story += _chapter(book, geometry, flow, say("Reference"), chr(64 + letter), page.columns,
                           first=letter == 1 or page.new_page, extra=extra)
     return story, counts
 
@@ -352,8 +354,9 @@ def build_rulebook_pdf(pack: Pack, out_path, paper: str = DEFAULT_PAPER, ink: st
     geometry = Geometry.of(paper)
     book = pack_book(pack)
     story, counts = rulebook_story(pack, book, geometry, ink)
-    title = f"{pack.spec.name} {pack.spec.version}: Rulebook"
-    subject = pack.spec.summary or f"Rules of {pack.spec.name}"
+    say = words_of(pack)
+    title = f"{pack.spec.name} {pack.spec.version}: {say('Rulebook')}"
+    subject = pack.spec.summary or say("Rules of {game}").format(game=pack.spec.name)
     if hasattr(out_path, "write"):
         doc = _lay_out(out_path, book, geometry, story, pack, title, subject)
     else:
@@ -363,7 +366,8 @@ def build_rulebook_pdf(pack: Pack, out_path, paper: str = DEFAULT_PAPER, ink: st
 
 
 def _lay_out(target, book, geometry, story, pack, title, subject):
-    doc = RulebookDoc(target, book, geometry, f"{pack.spec.name} · Rulebook", title=title, subject=subject)
+    doc = RulebookDoc(target, book, geometry, f"{pack.spec.name} · {words_of(pack)('Rulebook')}", title=title,
+                      subject=subject)
     try:
         doc.multiBuild(story, canvasmaker=canvas_maker(title, subject))
     except LayoutError as exc:

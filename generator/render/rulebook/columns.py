@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable
 
+Placed = tuple[Flowable, float, float]  # a flowable in a column: it, its top and its height
+
 FUZZ = 1e-6
 
 
@@ -21,14 +23,14 @@ class Columns(Flowable):
         self.gap = gap
         self._placed = _placed  # fixed columns of a split part: [[(flowable, top, height)]]
         self._fixed_height = _height  # a split part fills its page: nothing goes below it
-        self._cols = None
+        self._cols: list[list[Placed]] | None = None  # the columns as laid out by the last wrap
 
     def _cw(self, aw: float) -> float:
         return (aw - self.gap * (self.ncols - 1)) / self.ncols
 
     def _fill(self, cw: float, ah: float, content: list):
         """Greedy fill of `ncols` columns of height `ah`: (columns, what is left over)."""
-        cols = []
+        cols: list[list[Placed]] = []
         rest = list(content)
         for _ in range(self.ncols):
             placed: list = []

@@ -11,6 +11,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
+from generator.pack.translations.own import words_of
 from generator.render.base.colors import tint
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.text import draw_layout
@@ -69,10 +70,11 @@ class Cover(Flowable):
         y = H - band * 0.30 - lay.height - 6 * mm
         c.setFillColor(HexColor("#ffffff"))
         c.setFont(self.book.display, 15)
-        c.drawString(margin, y, "R U L E B O O K")
+        say = words_of(self.pack)  # pnp's own words in the pack's language
+        c.drawString(margin, y, " ".join(say("RULEBOOK")))
         c.setFont(REGULAR, 10)
         c.setFillColor(HexColor(tint(st.accent, 0.75)))
-        c.drawString(margin, y - 16, f"Version {spec.version} · print-and-play edition")
+        c.drawString(margin, y - 16, say("Version {version} · print-and-play edition").format(version=spec.version))
         # the sets as a row of hexes with their emblems
         sets = list(spec.sets.values())
         hs = 17 * mm
@@ -110,11 +112,12 @@ class Cover(Flowable):
             lay = self.book.layout(spec.summary, W - 2 * margin - 20 * mm, 11.5, 1.4, False)
             draw_layout(c, icons, lay, margin + 10 * mm, y, W - 2 * margin - 20 * mm, "center", st.ink)
             y -= lay.height + 10 * mm
-        kit = [f"**{len(self.pack.cards)}** cards"]
-        for n, what in ((len(self.pack.rule_files), "chapters of rules"), (len(self.pack.preset_files), "ready-made presets"),
-                        (len(self.pack.map_files), "maps")):
+        kit = [say("**{count}** cards").format(count=len(self.pack.cards))]
+        for n, what in ((len(self.pack.rule_files), say("**{count}** chapters of rules")),
+                        (len(self.pack.preset_files), say("**{count}** ready-made presets")),
+                        (len(self.pack.map_files), say("**{count}** maps"))):
             if n:
-                kit.append(f"**{n}** {what}")
+                kit.append(what.format(count=n))
         lay = self.book.layout(" · ".join(kit), W - 2 * margin, 10, 1.3, False)
         draw_layout(c, icons, lay, margin, y, W - 2 * margin, "center", st.accent)
         c.setStrokeColor(HexColor(st.rule))

@@ -19,6 +19,7 @@ from reportlab.platypus import BaseDocTemplate, PageTemplate
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
+from generator.pack.translations.own import words_of
 from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import REGULAR
 from generator.render.base.pack_icons import pack_icons
@@ -108,8 +109,9 @@ def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_P
         raise InputError([Problem("rules.quick-reference", "the quick reference has nothing to show",
                                   Location(pack.game_file), expected="a `reference:` key or status keywords",
                                   fix="add `reference:` to game.yaml")])
-    title = f"{pack.spec.name} {pack.spec.version}: Quick Reference"
-    footer = f"{pack.spec.name} {pack.spec.version} · quick reference · the rulebook has the full rules"
+    say = words_of(pack)  # pnp's own words in the pack's language
+    title = f"{pack.spec.name} {pack.spec.version}: {say('Quick Reference')}"
+    footer = f"{pack.spec.name} {pack.spec.version} · {say('quick reference · the rulebook has the full rules')}"
     chosen = SIZES[-1]
     custom = pack_icons(pack, ArtLibrary(Path(pack.root)))  # read once for every size tried
     for size in SIZES:  # the largest size that fits one page

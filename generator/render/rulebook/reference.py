@@ -14,8 +14,10 @@ from generator.core.errors import InputError
 from generator.grids.hexgrid import Layout as HexLayout
 from generator.pack.cardlist import sorted_cards
 from generator.pack.display import deals_in_points, pack_in_points, stat_labels
+from generator.pack.fieldkind import BookColumn
 from generator.pack.fieldtypes import FIELD_KINDS, label as field_label, stat_text
 from generator.pack.load import preset_results
+from generator.pack.translations.own import words_of
 from generator.render.rulebook.tables import rich_table
 from generator.render.rulebook.text import Heading, RichText
 from generator.rules.engine import validate_build
@@ -37,9 +39,10 @@ def card_columns(pack: Pack, type_id: str, cards: list[Card]) -> tuple[list[str]
     prices its cards), then one or more columns per field the type declares; columns empty for
     every card are left out."""
     type_spec = pack.spec.card_types[type_id]
-    columns: list[tuple[str, object]] = [("Card", lambda c: c.name)]
+    say = words_of(pack)  # pnp's own words in the pack's language
+    columns: list[BookColumn] = [(say("Card"), lambda c: c.name)]
     if pack_in_points(pack):
-        columns.append(("Points", lambda c: str(c.points)))
+        columns.append((say("Points"), lambda c: str(c.points)))
     for fname, fspec in type_spec.fields.items():
         def get(c, fname=fname):
             return c.fields.get(fname)
@@ -52,6 +55,7 @@ def card_columns(pack: Pack, type_id: str, cards: list[Card]) -> tuple[list[str]
 
 def card_list(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
     st = book.style
+    say = words_of(pack)  # pnp's own words in the pack's language
     out: list[Flowable] = []
     cards = sorted_cards(pack)
     n = 0
@@ -60,7 +64,8 @@ def card_list(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
         if not of_set:
             continue
         n += 1
-        out.append(Heading(book, f"{set_spec.name} ({len(of_set)} cards)", st.h2, level=1, key=f"{key}-set{n}",
+        out.append(Heading(book, say("{set} ({count} cards)").format(set=set_spec.name, count=len(of_set)),
+                           st.h2, level=1, key=f"{key}-set{n}",
                            toc=True, reserve=st.line * 7, space_before=st.body * 1.2, space_after=st.body * 0.3))
         for type_id, type_spec in pack.spec.card_types.items():
             of_type = [c for c in of_set if c.type == type_id]
@@ -105,13 +110,16 @@ def presets(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
             raise InputError(stopped)
         report = validate_build(pack, build)
         points = report.points
+        assert points is not None  # validate_build always totals the build
         side = pack.spec.sides[build.side]
         priced = deals_in_points(pack, side)  # a game without points prints the cards alone
         out.append(Heading(book, build.name, st.h2, level=1, key=f"{key}-p{n}", toc=True, reserve=st.line * 6,
                            space_before=st.body * 1.4, space_after=st.body * 0.2))
-        limit = f" of {points.limit}" if points.limit is not None else ""
-        legal = "" if report.legal else " · *does not pass validation: run* `pnp validate`"
-        total = f" · **Total {points.total}**{limit} points" if priced else ""
+        say = words_of(pack)  # pnp's own words in the pack's language
+        legal = "" if report.legal else " · " + say("*does not pass validation: run* `pnp validate`")
+        total = "" if not priced else " · " + (
+            say("**Total {total}** of {limit} points").format(total=points.total, limit=points.limit)
+            if points.limit is not None else say("**Total {total}** points").format(total=points.total))
         out.append(_keep(RichText(book, f"{side.name} · {len(build.characters)} "
                                         f"{side.character_word(len(build.characters))}{total}{legal}",
                                   st.body, color=st.muted, space_after=st.body * 0.4)))
@@ -119,7 +127,7 @@ def presets(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
         for index, character in enumerate(build.characters):  # by position: two may share a name
             lines = [ln for ln in points.lines if ln.index == index]
             if len(build.characters) > 1:  # without points, the numbers are the line-up's order
-                head = (f"{character.name} · {by_char.get(index, 0)} points" if priced
+                head = (say("{name} · {points} points").format(name=character.name, points=by_char.get(index, 0)) if priced
                         else f"{index + 1}. {character.name}")
                 out.append(Heading(book, head, st.h3, level=None, key=None, reserve=st.line * 4,
                                    space_before=st.body * 0.6, space_after=st.body * 0.2))
@@ -133,12 +141,12 @@ def presets(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
                     out.append(RichText(book, f"**{pack.spec.card_types[side.base.type].name}:** "
                                         + ", ".join(names), st.table, space_after=st.body * 0.3))
             else:
-                rows = [["Card", "Type", "Points"]]
+                rows = [[say("Card"), say("Type"), say("Points")]]
                 for ln in lines:
                     type_name = pack.spec.card_types[ln.kind].name if ln.kind in pack.spec.card_types else ln.kind
                     count = f"{ln.count} × {ln.points} = " if ln.count > 1 else ""
                     rows.append([ln.name, type_name, f"{count}{ln.total}"])
-                rows.append(["**Total**", "", f"**{sum(ln.total for ln in lines)}**"])
+                rows.append([say("**Total**"), "", f"**{sum(ln.total for ln in lines)}**"])
                 table = rich_table(book, rows, width, st.table, ["left", "left", "right"])
                 table.spaceAfter = st.body * 0.4
                 out.append(table)
@@ -146,7 +154,8 @@ def presets(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
                     for d in character.deck]
             if deck:
                 listing = ", ".join(f"{copies}× {name}" for name, copies in deck)
-                out.append(RichText(book, f"**Deck ({sum(c for _, c in deck)}):** {listing}", st.table,
+                out.append(RichText(book, say("**Deck ({count}):** {cards}").format(count=sum(c for _, c in deck),
+                                                                                  cards=listing), st.table,
                                     space_after=st.body * 0.6))
     return out
 
@@ -203,18 +212,24 @@ def _outline(c, hexmap, x, y, w, h, st) -> None:
     c.restoreState()
 
 
-def _cells_word(m) -> str:
-    """`hexes`, or `tiles` for a square map."""
-    return "hexes" if getattr(m, "cell_word", "hex") == "hex" else "tiles"
+def _cells(m, say, what: str, count: int) -> str:
+    """`**Obstacles:** 6 hexes`, or `tiles` for a square map (in the pack's language)."""
+    hexes = getattr(m, "cell_word", "hex") == "hex"
+    if what == "obstacles":
+        words = say("**Obstacles:** {count} hexes") if hexes else say("**Obstacles:** {count} tiles")
+    else:
+        words = say("**Impassable:** {count} hexes") if hexes else say("**Impassable:** {count} tiles")
+    return words.format(count=count)
 
 
-def map_size(hexmap) -> str:
+def map_size(hexmap, say=str) -> str:
     if hasattr(hexmap, "size_text"):  # a square map (generator.maps.square) describes itself
         return hexmap.size_text()
     lay = HexLayout.from_flat_to_flat(hexmap.orientation, hexmap.hex_size)
     minx, miny, maxx, maxy = lay.bounds(hexmap.hexes)
-    return (f"{len(hexmap.hexes)} hexes · {(maxx - minx) / 10:.0f} × {(maxy - miny) / 10:.0f} cm printed "
-            f"({hexmap.hex_size:g} mm hexes)")
+    return say("{count} hexes · {width} × {height} cm printed ({size} mm hexes)").format(
+        count=len(hexmap.hexes), width=f"{(maxx - minx) / 10:.0f}", height=f"{(maxy - miny) / 10:.0f}",
+        size=f"{hexmap.hex_size:g}")
 
 
 def map_catalogue(book: Book, pack: Pack, width: float, key: str, maps: list, draw_fn) -> list[Flowable]:
@@ -224,15 +239,16 @@ def map_catalogue(book: Book, pack: Pack, width: float, key: str, maps: list, dr
         out.append(Heading(book, m.title, st.h2, level=1, key=f"{key}-m{n}", toc=True,
                            reserve=width * 0.7 + st.line * 2, space_before=st.body * 1.2, space_after=st.body * 0.3))
         out.append(_keep(MapThumbnail(book, m, width * 0.7, draw_fn)))
-        details = [f"**Size:** {map_size(m)}"]
+        say = words_of(pack)  # pnp's own words in the pack's language
+        details = [say("**Size:** {size}").format(size=map_size(m, say))]
         blocked = sum(1 for h in m.hexes if not m.walkable(h))
         if m.obstacles:
-            details.append(f"**Obstacles:** {len(m.obstacles)} {_cells_word(m)}")
+            details.append(_cells(m, say, "obstacles", len(m.obstacles)))
         terrain = [m.terrain_specs[t].name if t in m.terrain_specs else t for t in m.terrain_ids_in_use()]
         if terrain:
-            details.append(f"**Terrain:** {', '.join(terrain)}")
+            details.append(say("**Terrain:** {names}").format(names=", ".join(terrain)))
         if blocked and not m.obstacles:
-            details.append(f"**Impassable:** {blocked} {_cells_word(m)}")
+            details.append(_cells(m, say, "impassable", blocked))
         out.append(RichText(book, " · ".join(details), st.table, space_after=st.body * 0.3))
         if m.notes:
             _keep(out[-1])

@@ -94,7 +94,7 @@ def rich_table(book: Book, rows: list[list[str]], width: float, size: float | No
             if (header and r == 0) or (bold_first_column and i == 0):
                 text = bold(cell)
             color = st.accent if header and r == 0 else st.ink
-            cells.append(RichText(book, text, size, color=color, align=aligns[i], leading=1.22,
+            cells.append(RichText(book, text, size, color=color, align=aligns[i] or "left", leading=1.22,  # (all set above)
                                   hyphenate=True))
         data.append(cells)
     style = [

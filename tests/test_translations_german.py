@@ -1,0 +1,104 @@
+"""Boss Fight in German, made with `pnp translate` (card_data/boss_fight/translations/de.po): the
+example and the test of the whole translation workflow. Every string a player reads is
+translated (nothing falls back), the file is one gettext and Babel read alike, every card face
+fits (rules text at 6 pt or more, every other text at 5 pt or more, read back from what was
+drawn), and the kit builds in German from the command line, with German on the cards and in the
+rulebook and the PDFs in the language's own output folder. The builder's `?lang=de` serves the
+same pack."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.core.pdfwords import page_words
+from generator.kit import pack_faces
+from generator.pack.load import load_pack
+from generator.pack.translations.catalog import entries, read_catalog
+from generator.pack.translations.inventory import pack_sources
+from generator.render.cards.faces import CardShared
+from generator.render.cards.ink import face_ink
+
+REPO = Path(__file__).resolve().parents[1]
+BOSS_FIGHT = REPO / "card_data" / "boss_fight"
+PO = BOSS_FIGHT / "translations" / "de.po"
+RULES_PT, LABEL_PT = 6.0, 5.0
+
+
+@pytest.fixture(scope="module")
+def german():
+    return load_pack(BOSS_FIGHT, lang="de")
+
+
+def test_every_string_of_boss_fight_has_a_german_translation(german):
+    source = load_pack(BOSS_FIGHT)
+    states = {e.state for e in entries(read_catalog(PO, "de"), pack_sources(source),
+                                       [k.name for k in source.spec.keywords.values()])}
+    assert states == {"done"}
+    assert not german.translation.missing and not german.translation.stale
+    assert german.spec.language == "de" and german.spec.name == "Bosskampf"
+    assert german.cards["oriel-vance"].name == "Oriel Vance"
+    assert german.cards["basic-attack"].name == "Einfacher Angriff"
+    assert german.spec.keywords["immobilised"].name == "Festgesetzt"
+
+
+def test_the_german_file_is_gettext_clean():
+    if shutil.which("msgfmt") is None:
+        pytest.skip("needs gettext's msgfmt (`make test` installs it)")
+    check = subprocess.run(["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(PO)],
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    assert re.fullmatch(r"\d+ translated messages\.\n", check.stderr), check.stderr
+
+
+def test_every_german_card_fits_at_6_pt(german):
+    """Read back from what each face draws: a card's rules text (`text`) at 6 pt or more, its
+    other text (titles, type lines, flavour, stats) at 5 pt or more."""
+    shared = CardShared(german)
+    faces = [f for f in pack_faces(german, shared, copies=False) if f.card is not None]
+    assert len(faces) == len(german.cards)
+    small = []
+    for face, ink in zip(faces, face_ink(shared, faces)):
+        assert ink is not None, face.card.id
+        for drawn in ink.elements:
+            sizes = [run.size_pt for run in drawn.texts]
+            if drawn.name == "collation":  # the printer's fine print (index, version, id): 4.6 pt in any language
+                continue
+            floor = RULES_PT if drawn.name == "text" else LABEL_PT
+            if sizes and min(sizes) < floor - 0.005:
+                small.append(f"{face.card.id} {drawn.name}: {min(sizes)} pt")
+    assert small == []
+
+
+def test_the_german_kit_builds_from_the_command_line(tmp_path):
+    out = tmp_path / "kit"
+    result = CliRunner().invoke(main, ["build", str(BOSS_FIGHT), "--lang", "de", "--strict", "--only", "cards",
+                                       "-o", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output  # nothing prints untranslated, nothing overflows
+    words = " ".join(w for page in page_words(out / "cards.pdf").values() for w, _box in page)
+    assert "Festgesetzt" in words and "Einfacher Angriff" in words and "Bossteil" in words
+    assert "Immobilised" not in words and "Boss Piece" not in words
+
+
+def test_the_default_output_folder_is_the_languages_own(tmp_path, monkeypatch):
+    from generator.kit import output_dir
+    german = load_pack(BOSS_FIGHT, lang="de")
+    assert output_dir(german, None).name == "boss_fight-de"
+    assert output_dir(load_pack(BOSS_FIGHT), None).name == "boss_fight"
+
+
+def test_validate_checks_the_german_pack_and_the_report_counts_it():
+    result = CliRunner().invoke(main, ["validate", str(BOSS_FIGHT), "--lang", "de", "--strict"])
+    assert result.exit_code == 0, result.output
+    report = CliRunner().invoke(main, ["translate", str(BOSS_FIGHT), "--report", "--lang", "de"])
+    assert report.exit_code == 0, report.output
+    row = next(line for line in report.output.splitlines() if line.startswith("de "))
+    done, fuzzy, missing, broken, unfit = row.split()[1:]
+    assert (fuzzy, missing, broken, unfit) == ("0", "0", "0", "0") and int(done) > 1600
