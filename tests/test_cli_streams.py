@@ -87,6 +87,16 @@ def test_dash_is_refused_where_the_output_is_many_files(tmp_path, monkeypatch, a
     assert "Traceback" not in result.output and not (tmp_path / "-").exists()
 
 
+@pytest.mark.parametrize("command", ["build", "watch"])
+def test_an_empty_output_folder_name_is_refused(tmp_path, monkeypatch, command):
+    """`-o ""` (an unset shell variable) had built into the current folder."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, [command, str(BOSS_FIGHT), "-o", ""])
+    assert result.exit_code == 2, result.output
+    assert "cli.empty-folder" in result.stderr and "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_build_and_watch_share_one_output_folder_option():
     """One check of `-o` for the commands that write a kit's folder, not a copy per command."""
     from generator.cli.build import build

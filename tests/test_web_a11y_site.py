@@ -30,6 +30,9 @@ pytestmark = pytest.mark.browser
 
 PASSWORD = "correct horse battery"
 WIDTHS = {"desktop": 1280, "phone": 390}
+# a chart of the statistics whose content is wider than its box (it would lie over its neighbour)
+SPILLED = """() => [...document.querySelectorAll('.chartgrid > *')].filter(e => e.scrollWidth > e.clientWidth + 1
+  && getComputedStyle(e).overflowX === 'visible').map(e => e.textContent.trim().slice(0, 60))"""
 SHOWN_TO_NOBODY = re.compile(r"\(s\)|\{'|'\}|\bNone\b|\.yaml\b|builds/|pnp builds|builds folder")
 
 
@@ -122,10 +125,12 @@ def test_every_page_of_the_site_passes_axe_and_fits_a_phone(site, who, width):
         bad = describe(axe.run(pg))
         if bad:
             found[url] = bad
-        if width == "phone":
-            if pg.evaluate(SMALL):
-                small[url] = pg.evaluate(SMALL)
-            assert pg.evaluate("() => document.documentElement.scrollWidth") <= WIDTHS["phone"], url
+        if width == "phone" and pg.evaluate(SMALL):
+            small[url] = pg.evaluate(SMALL)
+        # nothing wider than the window, nor wider than its box (a published build's draw odds
+        # stood 32 px out of their chart at 1280 px, over the next one)
+        assert pg.evaluate("() => document.documentElement.scrollWidth") <= WIDTHS[width], url
+        assert pg.evaluate(SPILLED) == [], url
         said = pg.locator("body").inner_text()
         if SHOWN_TO_NOBODY.search(said):
             words[url] = SHOWN_TO_NOBODY.findall(said)

@@ -37,8 +37,10 @@ def points_option(ctx, param, value):
         raise click.BadParameter(str(exc)) from None
 
 
-# control characters a build or pack may carry in its text (an ESC could drive the terminal)
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# control characters a build or pack may carry in its text (an ESC could drive the terminal), and
+# the bidirectional overrides and isolates (U+202A-202E, U+2066-2069: a name could turn the rest
+# of the line around as it is shown); right-to-left text itself needs none of them
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def make_console(stderr: bool = False) -> Console:
@@ -84,15 +86,22 @@ def write_stdout(data: bytes | str) -> None:
 
 def kit_folder_option(command):
     """`-o/--out DIR` of the commands that write a kit's folder of files (`build`, `watch`): one
-    option, so `-o -` is refused alike, before any work (there is no one file to stream)."""
-    return click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False),
-                        callback=_no_stdout_folder, help="Output folder (default: output/<pack id>).")(command)
+    option, so `-o -` and `-o ''` are refused alike, before any work (there is no one file to
+    stream; an empty name would have been the current folder)."""
+    return click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False),
+                        callback=_kit_folder, help="Output folder (default: output/<pack id>).")(command)
 
 
-def _no_stdout_folder(ctx, param, value):
+def _kit_folder(ctx, param, value):
+    if value is None:
+        return None
     if is_stdout(value):
         refuse_stdout(ctx.info_name or "build", "a folder of files (PDFs, images, a save)")
-    return value
+    if value == "":  # read as a path, "" is the current folder: not what anyone types on purpose
+        raise InputError([Problem("cli.empty-folder", "-o names no folder (an empty name)", Location("-o"),
+                                  found=repr(value), expected="a folder", fix="give -o a folder to write into, "
+                                  "or leave it out for output/<pack id>")])
+    return Path(value)
 
 
 def refuse_stdout(command: str, writes: str, fix: str = "give -o a folder to write into") -> None:

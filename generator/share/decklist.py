@@ -72,7 +72,8 @@ class _Char:
 # without the spaces at its ends, a line break ends it, a control character cannot be shown.
 # Such a value is written as a JSON string instead (`## "  Grim\nTide "`), which reads back
 # exactly; so is a value that starts with `"` itself. Everything else is written as it is.
-_UNSHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # control characters and line breaks
+# control characters, line breaks, bidirectional overrides and isolates (a name that turns its line around)
+_UNSHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def _quoted(text) -> str:
@@ -80,7 +81,8 @@ def _quoted(text) -> str:
     text = str(text)
     if text == text.strip() and not _UNSHOWN.search(text) and not text.startswith('"'):
         return text
-    # json escapes the C0 controls, `"` and `\`; the C1 controls and the Unicode line breaks too:
+    # json escapes the C0 controls, `"` and `\`; the C1 controls, the Unicode line breaks and the
+    # bidirectional controls too:
     return _UNSHOWN.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
 
 

@@ -407,15 +407,16 @@ def tracker_pages(kit: Kit, figures: list[Figure], build, extra=()) -> list[Page
 def board_map(kit: Kit):
     """The blank board as a map with no obstacles, terrain or zones."""
     spec = pieces_spec(kit.pack).board
+    say = words_of(kit.pack)  # pnp's own words in the pack's language
     if spec.shape == "hexagon":
         cells = hexgrid.hexagon(spec.radius)
-        shape = f"a hexagon of radius {spec.radius}"
+        shape = say("A blank board of a hexagon of radius {radius}.").format(radius=spec.radius)
     else:
         cells = hexgrid.rectangle(spec.columns, spec.rows, kit.orientation)
-        shape = f"{spec.columns} × {spec.rows} hexes"
+        shape = say("A blank board of {columns} × {rows} hexes.").format(columns=spec.columns, rows=spec.rows)
     return HexMap(id="blank-board", file="game.yaml", title=spec.title,
-                  notes=f"A blank board of {shape}. Lay obstacle and terrain tokens on it to build maps of your own; "
-                        "the coordinates on each hex are the [q, r] that map files use.",
+                  notes=shape + " " + say("Lay obstacle and terrain tokens on it to build maps of your own; the "
+                                          "coordinates on each hex are the [q, r] that map files use."),
                   orientation=kit.orientation, hex_size=kit.hex_mm, hexes=frozenset(cells), obstacles=frozenset(),
                   terrain={}, zones={}, terrain_specs=dict(kit.pack.spec.terrain),
                   line_of_sight=kit.pack.spec.line_of_sight)
