@@ -15,14 +15,14 @@ from generator.pack.translations.own import Say, as_written, words_of
 from generator.render.base.fonts import BOLD
 from generator.render.pieces.draw import (BLEED_MM, GAP_MM, Face, PagePlan, draw_face, extent, marker,
                                           page_frame, text)
-from generator.render.pieces.model import most_characters, pieces_spec
+from generator.render.pieces.model import largest_footprint, most_characters, pieces_spec
 
 if TYPE_CHECKING:
     from generator.pack.model import Build, CounterFace, CounterSpec
     from generator.render.pieces.draw import Kit
     from generator.render.pieces.model import Figure
 
-SQUARE_CHIP_MM = 18.0  # initiative chips
+SQUARE_CHIP_MM = 20.0  # initiative chips: a two-line name at 5 pt; they lie in the round tracker's 22 mm slots
 DEFAULT_ROUND_MM = 20.0
 GROUP_HEAD_MM = 5.0
 
@@ -61,6 +61,8 @@ def count_of(kit: Kit, spec: CounterSpec) -> int:
     need = _map_need(kit, rule.per_map) if rule.per_map else 0
     if rule.per_character:
         need += rule.per_character * most_characters(kit.pack)
+    if rule.per_footprint:
+        need += largest_footprint(kit.pack, rule.per_footprint)
     return max(rule.min, need + rule.extra)
 
 
@@ -146,8 +148,8 @@ def _initiative_chips(kit: Kit, figures: list[Figure], build: Build | None) -> l
     if build is None:  # write-in chips for characters of one's own
         for side_id, side in kit.pack.spec.sides.items():
             color = next((f.color for f in figures if f.side == side_id), "#555555")
-            symbol = next((f.symbol for f in figures if f.side == side_id), None)
-            face = Face(label="", text=say("{side}: write a name").format(side=side.name), icon=symbol, color=color)
+            # the side and an invitation, no icon: the whole invitation fits, the middle left to write in
+            face = Face(label="", text=say("{side}: write a name").format(side=side.name), icon=None, color=color)
             items.append(CounterItem("initiative", len(items) + 1, "square", SQUARE_CHIP_MM, face, None, chips))
     return items
 
