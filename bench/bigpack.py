@@ -1,7 +1,9 @@
 """A big pack on disk for timing whole builds: a copy of card_data/boss_fight whose card
-files are repeated (ids and names suffixed) until the pack holds about N cards.
+files are repeated (ids and names suffixed) until the pack holds about N cards. With `vary`
+(`--vary`), each copy's rules text also gains a sentence of its own, so no two cards of the
+deck set the same text (as in a real deck of that size: nothing a text cache keeps is reused).
 
-    python bench/bigpack.py 9000 /tmp/big9k      # then: pnp build /tmp/big9k -o OUT
+    python bench/bigpack.py 9000 /tmp/big9k --vary   # then: pnp build /tmp/big9k -o OUT
 """
 
 from __future__ import annotations
@@ -16,7 +18,15 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "card_data" / "boss_fight"
 
 
-def make_big_pack(n: int, dest: Path) -> int:
+WORDS = "swift heavy burning shadowed ancient gleaming brittle hungry silent".split()
+
+
+def _varied(text: str, i: int) -> str:
+    extra = " ".join(WORDS[(i + k) % len(WORDS)] for k in range(1 + i % 7))
+    return f"{text} Then deal :damage:{i % 4 + 1} to a {extra} foe within {i % 5 + 1} :hex: of you."
+
+
+def make_big_pack(n: int, dest: Path, vary: bool = False) -> int:
     """Write the copy into `dest` (replaced if it exists); returns the number of cards."""
     dest = Path(dest)
     if dest.exists():
@@ -33,6 +43,8 @@ def make_big_pack(n: int, dest: Path) -> int:
                 if total + len(cards) >= n:
                     break
                 c = dict(c, id=f"{c['id']}-x{copy}", name=f"{c['name']} {copy}")
+                if vary and c.get("text"):
+                    c["text"] = _varied(c["text"], total + len(cards))
                 cards.append(c)
             if cards:
                 out = dest / "cards" / f"x{copy:04d}-{f.name}"
@@ -44,4 +56,4 @@ def make_big_pack(n: int, dest: Path) -> int:
 
 
 if __name__ == "__main__":
-    print(make_big_pack(int(sys.argv[1]), Path(sys.argv[2])))
+    print(make_big_pack(int(sys.argv[1]), Path(sys.argv[2]), vary="--vary" in sys.argv[3:]))

@@ -22,6 +22,7 @@ import pypdfium2.raw as pdfium_c
 from reportlab.lib.units import mm
 
 from generator.core.errors import InputError
+from generator.core.typesize import UNREADABLE_PT, floor_pt
 from generator.kit import build_faces, pack_faces
 from generator.preflight.layout import _PLACED, BAD_CONTRAST, MIN_CONTRAST, MIN_DPI, REJECT_DPI, SAFE_MM, Finding
 from generator.render.base.colors import contrast_ratio
@@ -302,6 +303,15 @@ def _check_ink(ink: FaceInk, name: str, width: float, height: float, safe_mm: fl
                                    f"inside the trim, where the cut cannot touch it", element=drawn.name,
                                    location=ink.layout.where(drawn.element)))
         paints.extend(drawn.paints)
+        if drawn.texts:  # type.min-size (issue 41): the smallest run against the element's role
+            role = drawn.element.role if kind == "text" else "label"
+            small, floor = min(run.size_pt for run in drawn.texts), floor_pt(role)
+            if small < floor - 0.005:
+                hint = "; a caption or tag may be marked `role: label` (5 pt)" if role == "rules" else ""
+                out.append(Finding("type.min-size", "error" if small < UNREADABLE_PT - 0.005 else "warning", name,
+                                   f"{role} text prints at {small:g} pt, under the {floor:g} pt it needs to be read "
+                                   f"(below {UNREADABLE_PT:g} pt it is an error){hint}", element=drawn.name,
+                                   location=ink.layout.where(drawn.element)))
         worst: dict = {}  # (text colour, colour under it): the lowest ratio, once per element
         for run in drawn.texts:
             under = _paint_under(paints, run.box)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pikepdf
+import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.export.cmyk import CmykConverter, convert_pdf
@@ -65,11 +66,27 @@ def test_near_neutral_text_is_black_ink_alone_and_shapes_keep_their_tint(tmp_pat
     assert not [f for f in check_pdf(dst, "dtc") if f.rule == "pdf.rich-black"]
 
 
-def test_the_shipped_kit_for_drivethrucards_has_no_rich_black_text(tmp_path):
+def test_a_coloured_dark_grey_that_would_print_rich_is_black_ink_alone():
+    """#6b604b (Raid Boss's captions, chroma above the neutral limit) converts to a rich black:
+    as text it prints in K alone, at the same lightness; as a shape it keeps its inks."""
+    from generator.export.cmyk import is_rich_black
+    conv = CmykConverter()
+    dark = (0x6b / 255, 0x60 / 255, 0x4b / 255)
+    assert is_rich_black(conv.rgb(*dark))
+    k_only = conv.text_black(*dark)
+    assert k_only is not None and k_only[:3] == (0.0, 0.0, 0.0) and not is_rich_black(k_only)
+    assert conv.text_black(*DEEP_RED) is None  # a colour that needs its inks stays one
+
+
+@pytest.mark.parametrize("name", ["boss_fight", "raid_boss", "final_boss"])
+def test_the_shipped_kit_for_drivethrucards_has_no_rich_black_text(tmp_path, name):
+    """Issue 41 item 6: Raid Boss's decks had 18 runs of small text in rich black (a warm dark
+    grey, #6b604b, too coloured to count as a neutral) and Final Boss's 3: text in any colour that
+    would print as a rich black is now black ink alone."""
     from click.testing import CliRunner
 
     from generator.cli import main
-    result = CliRunner().invoke(main, ["build", "card_data/boss_fight", "--service", "dtc", "--only", "cards",
+    result = CliRunner().invoke(main, ["build", f"card_data/{name}", "--service", "dtc", "--only", "cards",
                                        "-q", "-o", str(tmp_path)])
     assert result.exit_code == 0, result.output
     pdfs = sorted(tmp_path.rglob("*.pdf"))

@@ -6,6 +6,7 @@ format cannot hold a value as it is, it is written as a JSON string (docs/deckli
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 import yaml
@@ -68,7 +69,7 @@ def test_any_name_the_build_model_accepts_round_trips(name, character, notes):
 
 
 NASTY = ["  Grim Tide  ", "Grim\nTide", "\tTabbed", "\"Quoted\"", "Line\u2028Break", "\x1b[31mRed", " ", "C:\\path\\",
-         "Trailing nbsp\u00a0", "#1 Fan", "//not a comment", "Notes: x"]
+         "Trailing nbsp\u00a0", "#1 Fan", "//not a comment", "Notes: x", "Trojan\u202eecruoS", "Iso\u2067late\u2069"]
 
 
 @pytest.mark.parametrize("name", NASTY)
@@ -79,6 +80,7 @@ def test_a_nasty_name_through_the_command_and_a_file(name, tmp_path):
     assert result.exit_code == 0, result.output
     text = (tmp_path / "b.txt").read_text(encoding="utf-8")
     assert len(text.splitlines()) == len(text.split("\n")) - 1  # each value on its one line
+    assert not re.search("[\u202a-\u202e\u2066-\u2069]", text)  # no line turned around as it is shown
     again = load_build_file(tmp_path / "b.txt", pack())
     assert names_of(again) == names_of(load_build_file(build, pack()))
 
@@ -97,3 +99,14 @@ def test_names_written_as_they_are_do_not_round_trip_self_test(tmp_path, monkeyp
     monkeypatch.setattr("generator.share.decklist._quoted", str)
     with pytest.raises((AssertionError, InputError)):
         test_a_nasty_name_through_the_command_and_a_file("  Grim Tide  ", tmp_path)
+
+
+def test_a_name_that_would_turn_its_line_around_is_escaped_on_the_terminal(tmp_path):
+    """A bidirectional override in a build's name is shown as `\\u202e`, never sent to the
+    terminal, where it would reverse the rest of the line."""
+    build = tmp_path / "build.yaml"
+    build.write_text(yaml.safe_dump(with_names("Tide\u202e stniop 0", "Bastion\u2067x", None)), encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(build), "--pack", str(PACK_DIR)])
+    assert result.exit_code == 0, result.output
+    assert "Tide\\u202e stniop 0" in result.output and "Bastion\\u2067x" in result.output
+    assert not re.search("[\u202a-\u202e\u2066-\u2069]", result.output)

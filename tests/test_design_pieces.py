@@ -131,14 +131,14 @@ def test_damage_in_card_text_carries_the_packs_damage_symbol():
     assert "hit" in load_pack(BB).spec.icons
     texts = [p.read_text(encoding="utf-8") for p in sorted((BB / "cards").glob("*.yaml"))]
     assert not [t for t in texts if re.search(r"\b\d+ damage", t)]  # every number of damage has the symbol
-    assert sum(t.count(":hit: damage") for t in texts) == 15  # 14 on the fronts, 1 arena version
+    assert sum(t.count(":hit: damage") for t in texts) == 33  # six bosses' fronts, their cards and arena versions
 
 
 def test_battle_bosses_prints_four_resource_dice_per_player_with_the_tables_faces(tmp_path):
     out = tmp_path / "pieces.pdf"
     build_pieces_pdf(load_pack(BB), out)
     labels = [label for _, label, _, _ in Doc(out).find("pnp:die:resource-die:")]
-    assert len(labels) == 8
+    assert len(labels) == 4 * 6  # four for each player of the largest table, the 3 v 3 arena
     faces = labels[0].split("faces=")[1].split("|")
     # the resource table: 1-2 energy, 3 two energy, 4 crystal, 5 energy and crystal, 6 overload
     assert sorted(faces) == sorted(["Energy", "Energy", "2 Energy", "Crystal", "Energy + Crystal", "Energy + Overload"])

@@ -239,6 +239,7 @@ PACK_CHECKS = [
     ("raid_boss", "cards/heroes.yaml", "    max_hp: 12\n", "    max_hp: 11\n", "hero.base-hp", "    base_hp: 12"),
     ("raid_boss", "cards/heroes.yaml", "    skill_start: 0\n", "    skill_start: 7\n", "hero.skill-start",
      "    skill_start: 7"),
+    ("raid_boss", "cards/heroes.yaml", "    max_hp: 12\n", "    max_hp: 14\n", "hero.max-hp", "    max_hp: 14"),
     ("raid_boss", "cards/bosses.yaml", "    phase_two_at: 60\n", "    phase_two_at: 120\n", "boss.phase-threshold",
      "    phase_two_at: 120"),
     ("raid_boss", "cards/bosses.yaml", "    die_every: 30\n", "    die_every: 120\n", "boss.die-award",

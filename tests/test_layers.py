@@ -252,10 +252,10 @@ def test_the_checker_names_a_module_outside_every_layer(tmp_path):
 
 
 def test_the_shared_card_layouts_belong_to_no_game():
-    """templates/cards/ is the engine's: the frame, the plain back and the reference card any
+    """templates/cards/ is the engine's: the frame, the plain back and the reference card (and its back) any
     pack may use. A layout named after one game's card type lives in that pack."""
     shared = {p.stem for p in (GENERATOR.parent / "templates" / "cards").glob("*.yaml")}
-    assert shared == {"base", "back", "reference"}
+    assert shared == {"base", "back", "reference", "back-reference"}  # the reference card is two-sided
     types = set()
     for game in (GENERATOR.parent / "card_data").glob("*/game.yaml"):
         types |= set((yaml.safe_load(game.read_text(encoding="utf-8")) or {}).get("card_types") or {})

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from conftest import REPO
 from generator.cli import main
-from generator.pack.load import load_build, load_pack
+from generator.pack.load import load_build, load_pack, load_presets
 from generator.maps import load_pack_maps
 from generator.render.cards.faces import CardShared
 from generator.render.base.pdfout import MM
@@ -23,6 +23,8 @@ from test_maps import hexagons, painted
 PACK_DIR = REPO / "card_data" / "battle_bosses"
 REGIONS = ["Alpha Base", "Alpha Spawn", "Cool Zone", "The Wastes", "Hot Zone", "Omega Spawn", "Omega Base"]
 HEX_MM = 25.4  # PRINT-SPECS.md: 1 in flat to flat, the usual hex for 25-28 mm bases
+BOSSES = (("vexa", "cinder"), ("thorvald", "grove"), ("sable", "gale"), ("mortimer", "blight"), ("brask", "foundry"),
+          ("seraphine", "glass"))
 TOLERANCE_MM = 0.05
 
 
@@ -40,15 +42,15 @@ def test_the_pack_validates_with_its_counts(bb):
     by_type: dict = {}
     for card in bb.cards.values():
         by_type[card.type] = by_type.get(card.type, 0) + 1
-    assert by_type == {"dashboard": 3, "effect": 17, "upgrade": 10, "pet": 3}
-    assert report.stats["cards"] == 33 and report.stats["presets"] == 3
+    assert by_type == {"dashboard": 6, "effect": 29, "upgrade": 19, "pet": 3}
+    assert report.stats["cards"] == 57 and report.stats["presets"] == 6
     # every pet is the reward of a wild-camp counter, and has its pet tile
     counters = {c.id: c for c in bb.spec.pieces.counters}
     for pet in bb.cards_of("pet"):
         assert pet.fields["stats"]["health"] >= 1 and pet.fields["abilities"], pet.id
         assert f"pet-{pet.id}" in counters and f"camp-{pet.id}" in counters, pet.id
         assert "becomes your pet" in counters[f"camp-{pet.id}"].text
-    for boss, set_id in (("vexa", "cinder"), ("thorvald", "grove"), ("sable", "gale")):
+    for boss, set_id in BOSSES:
         own = [c for c in bb.cards.values() if c.fields.get("boss") == boss]
         assert len(own) == 7 and all(c.set == set_id for c in own)
         assert len(bb.cards[boss].fields["abilities"]) == 4
@@ -80,7 +82,48 @@ def test_pnp_validate_exits_0_and_every_report_is_legal(bb, in_repo):
     assert result.exit_code == 0, result.output
     assert "all legal" in result.output
     reports = validate_pack(bb)
-    assert len(reports) == 1 + 3 + 20 and all(r.legal for r in reports)
+    assert len(reports) == 1 + 6 + 20 and all(r.legal for r in reports)
+
+
+def test_six_different_bosses_for_the_three_a_side_arena(bb):
+    """Issue 41 item 1: the 3 v 3 arena needs six different bosses. Each new one is built like
+    the first three (a move, a minion maker, a special token, an ultimate; an Arena Health below
+    its Health; seven cards of its own with a promotion and two one-per-deck cards; a preset),
+    and stays within their range: Health 18 to 24, Arena Health 12 to 16, the move at 1 or 2
+    energy, the ultimate at 4 to 6."""
+    dashboards = bb.cards_of("dashboard")
+    assert len(dashboards) == 6 and len({d.set for d in dashboards}) == 6
+    assert bb.spec.sides["boss"].characters.kit == 6  # the largest table the kit prints for
+    for d in dashboards:
+        f = d.fields
+        assert 18 <= f["stats"]["health"] <= 24 and 12 <= f["arena_health"] <= 16, d.id
+        abilities = f["abilities"]
+        assert abilities[0]["cost"] in (1, 2) and "Move" in abilities[0]["text"], d.id
+        assert "Make a" in abilities[1]["text"], d.id
+        assert 4 <= abilities[-1]["cost"] <= 6, d.id
+        assert f["token"] and f["minion"] and len(f["minion_abilities"]) == 2 and f["arena_abilities"], d.id
+        arena = {a["name"] for a in f["arena_abilities"]}
+        assert arena <= {a["name"] for a in abilities}, d.id  # an arena version replaces a boss ability
+        own = [c for c in bb.cards.values() if c.fields.get("boss") == d.id]
+        assert sum(1 for c in own if c.type == "upgrade" and c.fields.get("promotion")) == 1, d.id
+        assert sum(1 for c in own if c.fields.get("deck_limit") == 1) == 2, d.id
+        counters = {c.id: c for c in bb.spec.pieces.counters}
+        minion = next(c for c in counters.values() if c.label.casefold() == d.fields["minion"].split()[-1].casefold())
+        assert minion.color == bb.spec.sets[d.set].color and minion.count == 12, d.id
+        assert any(c.label.casefold() == f["token"].casefold() for c in counters.values()), d.id
+    presets = {b.characters[0].bases[0].card.id for b in load_presets(bb)}
+    assert presets == {d.id for d in dashboards}
+    # six decks at once: every common card is printed twice for each of the six bosses
+    for card in bb.cards.values():
+        if card.set == "common":
+            assert card.copies == 12, card.id
+        elif card.type in ("effect", "upgrade"):
+            assert card.copies == (card.fields.get("deck_limit") or 2), card.id
+    needed: dict = {}
+    for build in load_presets(bb):
+        for entry in build.characters[0].deck:
+            needed[entry.card.id] = needed.get(entry.card.id, 0) + entry.copies
+    assert all(n <= bb.cards[cid].copies for cid, n in needed.items())  # all six presets from one kit
 
 
 def test_dashboards_are_large_cards_with_their_own_layout_and_back(bb):
@@ -274,15 +317,23 @@ def test_the_whole_kit_builds(tmp_path):
         assert (tmp_path / name).is_file() and any(name in line for line in lines), name
     cards = pypdf.PdfReader(str(tmp_path / "cards.pdf"))
     raw = b"".join(page.get_contents().get_data() for page in cards.pages)
-    for boss in ("vexa", "thorvald", "sable"):
+    for boss, _set in BOSSES:
         assert f"(pnp:face:{boss}:".encode() in raw and f"(pnp:back:{boss}:".encode() in raw
     pieces = pypdf.PdfReader(str(tmp_path / "pieces.pdf"))
     labels = [m[0] for page in pieces.pages for m in _markers(page)]
-    for kind, n in (("cinder-imp", 12), ("sproutling", 12), ("deckhand", 12), ("smoulder", 6), ("bramble", 6),
-                    ("loot", 5), ("energy", 24), ("crystal", 24)):
+    for kind, n in (("cinder-imp", 12), ("sproutling", 12), ("deckhand", 12), ("rotling", 12), ("drone", 12),
+                    ("wisp", 12), ("smoulder", 6), ("bramble", 6), ("loot", 5), ("miasma", 6), ("turret", 4),
+                    ("mirror", 4), ("energy", 40), ("crystal", 40)):
         assert sum(1 for lb in labels if lb.startswith(f"pnp:counter:{kind}:") and ":front:" in lb) == n, kind
-    assert sum(1 for lb in labels if lb.startswith("pnp:standee:boss:")) == 3
-    assert sum(1 for lb in labels if lb.startswith("pnp:tracker:health:boss:")) == 3
+    assert sum(1 for lb in labels if lb.startswith("pnp:standee:boss:")) == 6
+    assert sum(1 for lb in labels if lb.startswith("pnp:tracker:health:boss:")) == 6
+    # the arena's trackers: each team's base (20; 15 in 2 v 2) and four for wild monsters and pets
+    named = [lb for lb in labels if lb.startswith("pnp:tracker:health::")]
+    assert sorted(lb.split(":")[4] for lb in named) == ["base-alpha", "base-omega"] + ["wild"] * 4
+    assert all("max=20:start=20" in lb for lb in named if "base-" in lb)
+    assert all("max=8:" in lb for lb in named if ":wild:" in lb)  # the Thornback's 8 Health fits
+    assert max(p.fields["stats"]["health"] for p in load_pack(PACK_DIR).cards_of("pet")) <= 8
+    assert sum(1 for lb in labels if lb.startswith("pnp:die:resource-die:")) == 24  # four for each of six players
     rulebook = pypdf.PdfReader(str(tmp_path / "rulebook.pdf"))
     assert len(rulebook.pages) >= 10
 

@@ -212,11 +212,20 @@ def test_reference_card_layout_fits_a_poker_card(pack, tmp_path, with_reference)
     for e in layout.elements + layout.frame:  # inside the trim, text inside the 3 mm safe zone
         if not e.bleed:
             assert e.x >= 2 and e.y >= 2 and e.x + e.w <= 63.5 - 2 and e.y + e.h <= 88.9 - 2, e.id
+    back = shared.back_layout("reference")  # two-sided: the turn in front, combat and effects behind
+    assert back.name == "back-reference"
+    for e in back.elements + back.frame:
+        if not e.bleed:
+            assert e.x >= 2 and e.y >= 2 and e.x + e.w <= 63.5 - 2 and e.y + e.h <= 88.9 - 2, e.id
     path = tmp_path / "card.pdf"
     c = new_canvas(str(path), (70 * mm, 95 * mm), "reference card")
-    CardPainter(c, shared).draw_face(CardFace(None, False, 0, 0, "reference", "neutral", "reference"), 3 * mm, 3 * mm)
+    painter = CardPainter(c, shared)
+    for is_back in (False, True):
+        painter.draw_face(CardFace(None, is_back, 0, 0, "reference", "neutral", "reference"), 3 * mm, 3 * mm)
+        c.showPage()
     c.save()
-    text = re.sub(r"\s+", " ", PdfReader(path).pages[0].extract_text())
-    assert "Quick Reference" in text and "Poisoned" in text
+    front, behind = (re.sub(r"\s+", " ", page.extract_text()) for page in PdfReader(path).pages)
+    assert "Quick Reference" in front and "Move" in front
+    assert "Combat and Effects" in behind and "Poisoned" in behind
     if with_reference:
-        assert "Defence roll" in text
+        assert "The round" in front and "Defence roll" in behind

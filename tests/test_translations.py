@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 from babel.messages.pofile import read_po, write_po
 from click.testing import CliRunner
 
@@ -96,6 +97,18 @@ def test_a_chapter_by_unit_keeps_its_structure_in_any_words():
     assert "## DECK BUILDING RULES" in shouted and "| :move: | **{{ keywords.move.name }}** |" in shouted
     kinds = {u.kind for u in units(text)}
     assert kinds == {"heading", "paragraph", "list item", "table cell"}
+
+
+def test_a_diagrams_caption_is_a_unit_and_stays_one_yaml_string():
+    chapter = 'Text.\n\n```diagram line-of-sight\nfrom: [0, 0]\ncaption: "A sees B: the \\"solid\\" line."\n```\n'
+    (_, caption) = units(chapter)
+    assert (caption.kind, caption.text) == ("caption", 'A sees B: the "solid" line.')
+    german = translated_chapter(chapter, lambda t: {caption.text: 'A sieht B: die "feste" Linie.'}.get(t, t))
+    block = german.split("```")[1].split("\n", 1)[1]
+    assert yaml.safe_load(block)["caption"] == 'A sieht B: die "feste" Linie.'
+    plain = chapter.replace('"A sees B: the \\"solid\\" line."', "Plain: words")
+    assert yaml.safe_load(translated_chapter(plain, lambda t: {"Plain: words": "Schlicht: Wörter"}.get(t, t)).split("```")[1]
+                          .split("\n", 1)[1])["caption"] == "Schlicht: Wörter"
 
 
 def test_markup_a_translation_must_keep():

@@ -279,3 +279,24 @@ def test_relative_and_absolute_links_name_the_same_files(tmp_path, pack):
     (folder / "Boss-Fight.relative.json").unlink()
     write_tts_save(pack, folder, url_base="https://cdn.example.test/kit", pieces=False)
     assert not (folder / "Boss-Fight.relative.json").exists()
+
+
+def test_a_deck_of_own_backs_hides_its_cards_behind_one_image(tmp_path):
+    """Issue 41 item 6: Raid Boss's heroes each have their own back, and the heroes deck used the
+    first hero's back as the image TTS shows for a card hidden in a hand, so the table saw who
+    was hidden. The hidden slot is now the set's colour with a frame, the same for every card."""
+    rb = load_pack(REPO / "card_data" / "raid_boss")
+    shared = CardShared(rb)
+    faces = [f for f in pack_faces(rb, shared, copies=False) if f.type_id == "hero"]
+    index = raster.export_tts(rb, faces, tmp_path / "tts", shared)["index"]
+    (deck,) = [d for d in index["decks"] if d["type"] == "hero"]
+    assert deck.get("unique_back") and deck["cards"] == 12
+    with Image.open(tmp_path / "tts" / deck["face"]) as sheet, Image.open(tmp_path / "tts" / deck["back"]) as backs:
+        cols, rows = deck["columns"], deck["rows"]
+        hidden = np.asarray(_cell(sheet, cols, rows, cols * rows - 1).convert("RGB"), dtype=np.int16)
+        own = [np.asarray(_cell(backs, cols, rows, i).convert("RGB"), dtype=np.int16) for i in range(deck["cards"])]
+    for back in own:  # no hero's back: every one differs from the hidden image over much of the card
+        assert np.mean(np.abs(back - hidden)) > 20
+    colour = tuple(int(rb.spec.sets["heroes"].color[i:i + 2], 16) for i in (1, 3, 5))
+    h, w, _ = hidden.shape
+    assert tuple(hidden[h // 2, w // 2]) == colour and tuple(hidden[2, 2]) == colour

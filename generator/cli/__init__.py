@@ -53,7 +53,7 @@ def _terminated(signum, frame):
     # is a KeyboardInterrupt that carries its signal, so `finally` blocks run and PnpGroup ends
     # with 143.
     stop = KeyboardInterrupt(f"stopped by {signal.Signals(signum).name}")
-    stop.signum = signum
+    stop.signum = signum  # type: ignore[attr-defined]  # read back with getattr(exc, "signum", SIGINT)
     raise stop
 
 
@@ -220,7 +220,7 @@ class PnpGroup(click.Group):
         _exit_now(128 + signum)
 
 
-def _stop_behind(exc: BaseException) -> KeyboardInterrupt | None:
+def _stop_behind(exc: BaseException | None) -> KeyboardInterrupt | None:
     """The KeyboardInterrupt an exception was raised from (its cause or context, at any depth), or None."""
     seen = set()
     while exc is not None and id(exc) not in seen:

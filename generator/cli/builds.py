@@ -20,9 +20,8 @@ def builds():
 def export(folder, db_url, builds_dir):
     """Write every saved build (its newest version) to FOLDER as YAML build files that `pnp
     validate` reads; with accounts, each account's builds in a folder of its own."""
-    from generator.cli.serve import open_store  # the web stack is imported only when the command runs
-    from generator.community.store import Store, default_url, shown
+    from generator.cli.accounts import site_store  # the database stack only when the command runs
     from generator.community.transfer import export_builds
-    store = open_store(Store, db_url or default_url(builds_dir), shown)
+    store = site_store(db_url, builds_dir)
     written = export_builds(store, folder)
     click.echo(f"wrote {len(written)} build file{'' if len(written) == 1 else 's'} to {folder}/")

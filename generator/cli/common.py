@@ -37,8 +37,10 @@ def points_option(ctx, param, value):
         raise click.BadParameter(str(exc)) from None
 
 
-# control characters a build or pack may carry in its text (an ESC could drive the terminal)
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# control characters a build or pack may carry in its text (an ESC could drive the terminal), and
+# the bidirectional overrides and isolates (U+202A-202E, U+2066-2069: a name could turn the rest
+# of the line around as it is shown); right-to-left text itself needs none of them
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def make_console(stderr: bool = False) -> Console:

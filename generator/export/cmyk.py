@@ -42,6 +42,17 @@ _SHOW_TEXT = {"Tj", "TJ", "'", '"'}
 # card templates' warm and cool greys for secondary text are about 8-9; a colour that reads as
 # a colour (a dark red title: 47) keeps its inks.
 TEXT_NEUTRAL_CHROMA = 12.0
+# A rich black (or rich dark grey) is a dark colour built on all four plates: black with cyan,
+# magenta and yellow under it. Small type in one blurs, since the plates never register
+# exactly: text in a colour that converts to one prints in black ink alone (its lightness kept),
+# and `pnp preflight` warns about any left (pdf.rich-black). A dark colour that needs its inks
+# (a deep red: no cyan) is a colour, not rich black.
+RICH_BLACK_MIN_K = 0.5
+RICH_BLACK_MIN_CMY = 0.1
+
+
+def is_rich_black(cmyk: tuple) -> bool:
+    return cmyk[3] >= RICH_BLACK_MIN_K and min(cmyk[:3]) >= RICH_BLACK_MIN_CMY
 
 
 class CmykConverter:
@@ -99,15 +110,16 @@ class CmykConverter:
 
     def text_black(self, r: float, g: float, b: float) -> tuple[float, float, float, float] | None:
         """For text: K-only of the same lightness when the colour is near-neutral (and not an
-        exact neutral, which `rgb` already makes K-only), else None."""
+        exact neutral, which `rgb` already makes K-only) or would print as a rich black, else None."""
         key = ("text", round(r * 255), round(g * 255), round(b * 255))
         if key not in self._cache:
             rgb = key[1:]
             lab = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), self._srgb_to_lab).getpixel((0, 0))
             a, b_ = lab[1] - 128, lab[2] - 128  # Pillow's LAB stores a* and b* offset by 128
             near = rgb[0] != rgb[1] or rgb[1] != rgb[2]
+            neutral = (a * a + b_ * b_) ** 0.5 <= TEXT_NEUTRAL_CHROMA
             self._cache[key] = (self._k_for_lightness(lab[0])
-                                if near and (a * a + b_ * b_) ** 0.5 <= TEXT_NEUTRAL_CHROMA else None)
+                                if near and (neutral or is_rich_black(self.rgb(r, g, b))) else None)
         return self._cache[key]
 
     def _k_for_lightness(self, lightness: int) -> tuple[float, float, float, float]:

@@ -151,6 +151,19 @@ def _back_sheet(backs: list, cols: int, rows: int, card_px):
     return sheet
 
 
+def hidden_card(card_px: tuple[int, int], color: str):
+    """The hidden-card image of a deck whose cards each have their own back: the set's colour
+    with a white frame, the same for every card of the deck."""
+    # deferred: Pillow loads only when an image is made or read
+    from PIL import Image, ImageDraw
+    w, h = card_px
+    image = Image.new("RGB", (w, h), color)
+    inset, width = round(min(w, h) * 0.06), max(2, round(min(w, h) * 0.012))
+    ImageDraw.Draw(image).rounded_rectangle((inset, inset, w - 1 - inset, h - 1 - inset), radius=inset,
+                                            outline="#ffffff", width=width)
+    return image
+
+
 def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShared | None = None) -> dict:
     """Deck sheets for Tabletop Simulator: one deck per set and card type (they share a back),
     up to 69 cards a sheet plus the hidden-card image in the 70th slot, and the back image."""
@@ -196,9 +209,13 @@ def export_tts(pack: Pack, faces: list[CardFace], folder: Path, shared: CardShar
                         sheet.paste(img, ((i % cols) * card_px[0], (i // cols) * card_px[1]))
                 own = [tmp / f"back-{'-'.join(pack.back_key(set_id, type_id, f.card))}.png" for f in chunk]
                 unique = any(p != back_path for p in own)  # `backs: each`: a back sheet laid out like the faces
-                with Image.open(own[0] if unique else back_path) as hidden:  # TTS shows the last slot for hidden cards
-                    last = cols * rows - 1
+                last = cols * rows - 1  # TTS shows the last slot for a card hidden in a hand
+                if unique:  # no one card's back: that would tell the table which card is hidden
+                    hidden = hidden_card(card_px, pack.spec.sets[set_id].color if set_id in pack.spec.sets else "#555555")
                     sheet.paste(hidden, ((last % cols) * card_px[0], (last // cols) * card_px[1]))
+                else:
+                    with Image.open(back_path) as hidden:
+                        sheet.paste(hidden, ((last % cols) * card_px[0], (last // cols) * card_px[1]))
                 name = f"{set_id}-{type_id}-{n + 1}.png"
                 sheet.save(tmp / name, format="PNG")
                 back_name = back_path.name

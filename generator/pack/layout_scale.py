@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 from generator.core.errors import InputError, Location, Problem
+from generator.core.typesize import floor_pt
 from generator.pack.model import CARD_SIZES_MM
 
 X_KEYS = ("x", "w", "x2")
@@ -56,6 +57,13 @@ def scale_element(element: Layout, sx: float, sy: float) -> Layout:
             elif key in EVEN_KEYS:
                 value = _round(value * even)
         out[key] = value
+    if out.get("kind") == "text":  # type a player can read: never scaled below its role's floor
+        floor = floor_pt(out.get("role", "rules"))
+        for key in ("size", "min_size"):
+            if isinstance(out.get(key), (int, float)) and out[key] < floor:
+                out[key] = floor
+        if isinstance(out.get("h"), (int, float)):  # room for one line at that size
+            out["h"] = max(out["h"], _round(out.get("size", floor) * 1.2 * 25.4 / 72))
     return out
 
 

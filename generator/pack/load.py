@@ -17,6 +17,7 @@ from generator.pack.assets import FontError, read_ttf
 from generator.pack.buildshape import CharacterDoc, document_places
 from generator.pack.cache import Slot
 from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK, pack_icon_names
+from generator.pack.kitcopies import default_copies, kit_copies_problems
 from generator.pack.model import (CARD_SIZES_MM, BaseEntry, BaseSpec, Build, Card, Character, DeckEntry, FileKey,
                                   GameSpec, Pack, Ref, SideSpec)
 from generator.pack.pydantic_errors import problems_from
@@ -141,6 +142,8 @@ def _check_spec(spec: GameSpec, doc: Document) -> None:
                                     fix="e.g. zone: boss, terrain: base"))
                 else:
                     need(getattr(rule, key), known, ("rules", i, key), what)
+    for problem in kit_copies_problems(spec, doc.at):
+        out.add(problem)
     fields = {name for type_spec in spec.card_types.values() for name in type_spec.fields}
     for i, name in enumerate(spec.totals):
         need(name, fields, ("totals", i), "card field")
@@ -447,7 +450,6 @@ def _read_cards(doc: Addressed, spec: GameSpec, models: dict[str, type[BaseModel
             if unreadable is not None:
                 unreadable.add(valid.id)
             continue
-        type_spec = spec.card_types[type_id]
         common = {"id", "name", "type", "set", "points", "text", "flavour", "copies", "art", "audit_note"}
         fields = {k: v for k, v in values.items() if k not in common}
         if values["audit_note"]:
@@ -455,7 +457,7 @@ def _read_cards(doc: Addressed, spec: GameSpec, models: dict[str, type[BaseModel
         cards[valid.id] = Card(
             id=valid.id, name=valid.name, type=type_id, set=valid.set, points=valid.points,
             text=valid.text, flavour=valid.flavour,
-            copies=valid.copies if valid.copies is not None else type_spec.kit_copies,
+            copies=valid.copies if valid.copies is not None else default_copies(spec, type_id, valid.set, fields),
             art=art, fields=fields, location=location, order=len(cards),
             field_locations={k: doc.at(path + (k,)) for k in raw if isinstance(k, str)})
 

@@ -97,7 +97,9 @@ class FieldSpec(Strict):
 class CardTypeSpec(Strict):
     name: Name
     fields: dict[str, FieldSpec] = {}
-    kit_copies: int = Field(default=1, ge=0, le=99)
+    # copies the print kit makes of each card of the type (a card's own `copies:` wins): a number,
+    # or `table`: enough for the largest table to build any legal decks (generator/pack/kitcopies.py)
+    kit_copies: Annotated[int, Field(ge=0, le=99)] | Literal["table"] = 1
     size: str | CardSize | None = None
     # rounded corners of the die cut, mm (cut files); None: 3 mm
     corner_radius: float | None = Field(default=None, ge=0, le=20)
@@ -109,8 +111,9 @@ class CardTypeSpec(Strict):
 class CountRange(Strict):
     min: int = Field(default=0, ge=0)
     max: int | None = Field(default=None, ge=0)
-    # how many the print kit makes play pieces for (status counters) when there is no `max`:
-    # a printing choice, never a rule
+    # how many characters of the side sit at the largest table (Battle Bosses' arena: six bosses,
+    # one per build): the print kit makes play pieces and `kit_copies: table` cards for that
+    # many; default `max`. A printing choice, never a rule
     kit: int | None = Field(default=None, ge=1, le=50)
 
 

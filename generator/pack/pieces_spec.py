@@ -30,10 +30,14 @@ class CounterFace(Strict):
 class CounterCount(Strict):
     """How many to print when the number follows from the pack: the most any shipped map
     needs (`per_map: obstacles` or a terrain id), `per_character` times the most characters
-    one game can have, plus `extra`; never fewer than `min`."""
+    one game can have, the hexes of a side's largest footprint (`per_footprint`), plus
+    `extra`; never fewer than `min`."""
 
     per_map: str | None = None
     per_character: int = Field(default=0, ge=0, le=10)
+    # a side id: as many as the hexes of the largest base a character of that side can have
+    # (spare base hexes to build any footprint from)
+    per_footprint: str | None = None
     extra: int = Field(default=0, ge=0, le=200)
     min: int = Field(default=0, ge=0, le=500)
 
@@ -84,8 +88,23 @@ class PhaseTrackerSpec(Strict):
     title: Name | None = None  # default: the section's title
 
 
+class NamedTrackerSpec(Strict):
+    """A tracker for something that is not a character: a team's base, a wild monster, a pet.
+    It counts a stat (its icon and name) from `start` (or a value written in) down to 0."""
+
+    id: CardId
+    label: Label
+    stat: str
+    max: int = Field(ge=1, le=199)
+    start: int | None = Field(default=None, ge=0, le=199)
+    text: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = None  # what it is for
+    color: Color | None = None
+    count: int = Field(default=1, ge=1, le=24)
+
+
 class TrackersSpec(Strict):
     stats: dict[str, StatTrackerSpec] = {}
+    named: list[NamedTrackerSpec] = []  # trackers of things that are not characters (every one printed)
     round: RoundTrackerSpec | None = None
     phases: PhaseTrackerSpec | None = None
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from generator.core.papers import DEFAULT_PAPER
 from generator.kit import build_faces, pack_faces
 from generator.render.base.colors import BAD_CONTRAST, MIN_CONTRAST, contrast_ratio
+from generator.core.typesize import UNREADABLE_PT, floor_pt
 from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.ink import FaceInk, InkLog, Paint, draw_sides, recordable, side_key
 from generator.render.maps.document import build_maps_pdf
@@ -193,6 +194,7 @@ def _check_ink(ink: FaceInk, name: str, width: float, height: float, safe_mm: fl
         paints.extend(drawn.paints_pt)
         if not drawn.strings:
             continue
+        out += _check_type_size(ink, drawn, name)
         worst: dict = {}  # (text colour, colour under it): the lowest ratio, once per element
         for color, under in _texts_on_paint(drawn, paints):
             if under is None:
@@ -224,6 +226,21 @@ def _texts_on_paint(drawn, paints: list) -> list:
         return [(c, (1.0, 1.0, 1.0)) for c in drawn.text_colors]  # on the paper
     in_mm = [Paint(drawn.mm_box(box), color) for box, color in paints]
     return [(run.color, _paint_under(in_mm, run.box)) for run in drawn.texts]
+
+
+def _check_type_size(ink: FaceInk, drawn, name: str) -> list[Finding]:
+    """The smallest text an element draws, against the floor of its role: rules text 6 pt, a
+    label 5 pt (a warning below), anything below 4 pt an error."""
+    role = drawn.element.role if drawn.element.kind == "text" else "label"
+    floor = floor_pt(role)
+    small = round(min(s.size for s in drawn.strings), 2)  # sizes as the text runs round them
+    if small >= floor - 0.005:
+        return []
+    severity = "error" if small < UNREADABLE_PT - 0.005 else "warning"
+    hint = "; a caption or tag may be marked `role: label` (5 pt)" if role == "rules" else ""
+    return [Finding("type.min-size", severity, name,
+                    f"{role} text prints at {small:g} pt, under the {floor:g} pt it needs to be read "
+                    f"(below {UNREADABLE_PT:g} pt it is an error){hint}", element=drawn.name, location=ink.layout.where(drawn.element))]
 
 
 def _paint_under(paints, box) -> tuple[float, float, float] | None:

@@ -20,6 +20,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from generator.export.cmyk import is_rich_black
 from generator.export.raster import PNG_SIZES, png_px
 from generator.pack.model import CARD_SIZES_MM
 from generator.preflight.layout import MIN_DPI, REJECT_DPI, SAFE_MM, Finding
@@ -35,15 +36,7 @@ CMYK_SERVICES = {"dtc"}
 INK_LIMIT = {"dtc": 240.0}
 _STROKES = {"S", "s", "B", "B*", "b", "b*"}
 _SHOW_TEXT = {"Tj", "TJ", "'", '"'}
-RICH_BLACK_MAX_PT = 12.0  # registration of four plates blurs small type in rich black
-# A rich black (or rich dark grey) is a dark colour built on all four plates: black with cyan,
-# magenta and yellow under it. A dark colour that needs its inks (a deep red: no cyan) is not.
-RICH_BLACK_MIN_K = 0.5
-RICH_BLACK_MIN_CMY = 0.1
-
-
-def _rich_black(cmyk: tuple) -> bool:
-    return cmyk[3] >= RICH_BLACK_MIN_K and min(cmyk[:3]) >= RICH_BLACK_MIN_CMY
+RICH_BLACK_MAX_PT = 12.0  # registration of four plates blurs small type in rich black (export/cmyk.py)
 
 
 def is_rgb_space(cs, resources=None, depth: int = 0) -> bool:
@@ -134,7 +127,7 @@ class _Walker:
                 mode = int(args[0])
             elif op in _SHOW_TEXT and fill is not None and mode != 3:  # 3: invisible (pnp's markers)
                 shown = size * math.sqrt(abs(_det(tm) * _det(ctm)))
-                if _rich_black(fill) and shown < RICH_BLACK_MAX_PT - 1e-6:
+                if is_rich_black(fill) and shown < RICH_BLACK_MAX_PT - 1e-6:
                     self.rich_black.append(shown)
             if op == "q":
                 stack.append((ctm, lw, fill))

@@ -80,7 +80,8 @@ def judged(findings: list[Finding], pack: Pack) -> tuple[list[Problem], list[Vio
     problems: list[Problem] = []
     warnings: list[Violation] = []
     for finding, what in grouped(findings):
-        where = finding.location or Location(pack.game_file)
+        # (a finding's location is a layout element's Location, or None)
+        where = finding.location if isinstance(finding.location, Location) else Location(pack.game_file)
         if finding.page:
             what = f"{finding.file} page {finding.page}: {finding.element}"
         if finding.severity == "error":

@@ -87,8 +87,7 @@ def shared_cards(ctx: Context, rule: RuleSpec) -> list[Violation]:
         if len(uses) < 2:
             continue
         card = uses[0].card
-        type_spec = ctx.pack.spec.card_types.get(card.type)
-        printed = getattr(type_spec, "kit_copies", 1) or 1
+        printed = card.copies or 1
         if len(uses) <= printed:
             continue
         second = uses[printed]  # the first use beyond what the kit prints

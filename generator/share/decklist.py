@@ -28,6 +28,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
 from generator.core.limits import MAX_NOTES, MAX_POINTS, NotANumber, whole_number
@@ -71,7 +72,8 @@ class _Char:
 # without the spaces at its ends, a line break ends it, a control character cannot be shown.
 # Such a value is written as a JSON string instead (`## "  Grim\nTide "`), which reads back
 # exactly; so is a value that starts with `"` itself. Everything else is written as it is.
-_UNSHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # control characters and line breaks
+# control characters, line breaks, bidirectional overrides and isolates (a name that turns its line around)
+_UNSHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def _quoted(text) -> str:
@@ -79,7 +81,8 @@ def _quoted(text) -> str:
     text = str(text)
     if text == text.strip() and not _UNSHOWN.search(text) and not text.startswith('"'):
         return text
-    # json escapes the C0 controls, `"` and `\`; the C1 controls and the Unicode line breaks too:
+    # json escapes the C0 controls, `"` and `\`; the C1 controls, the Unicode line breaks and the
+    # bidirectional controls too:
     return _UNSHOWN.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
 
 
@@ -102,7 +105,7 @@ def _norm(text: str) -> str:
 def _labels(pack: Pack, side: SideSpec) -> dict:
     """Section label (normalised) -> kind, for one side: the build keys and the card type names."""
     types = pack.spec.card_types
-    out = {}
+    out: dict[str, str] = {}
 
     def add(kind, *names):
         for name in names:
@@ -186,7 +189,7 @@ def _read_header(key: str, value: str, line: int, col: int, source: str, pack: P
             head[field_name] = ("none", line, col)
             return
         try:  # the one parser of such numbers (core.limits): `²` or a 5,000-digit number is no limit
-            value = whole_number(value, MAX_POINTS)
+            number = whole_number(value, MAX_POINTS)
         except NotANumber:
             limits = pack.spec.points_limits
             named = [k for k in limits if _norm(k) == _norm(value)]
@@ -199,6 +202,9 @@ def _read_header(key: str, value: str, line: int, col: int, source: str, pack: P
                                         fix=f"did you mean `{guess}`?" if guess else None))
                 return
             value = named[0]
+        else:
+            head[field_name] = (number, line, col)
+            return
     elif field_name == "notes" and "notes" in head:
         value = head["notes"][0] + "\n" + value
     head[field_name] = (value, line, col)
@@ -236,7 +242,7 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>", side: s
     chars: list[_Char] = []
     # Lines are first split into header values, character headings, sections and card lines;
     # names are matched once the side (and so the section labels) is known.
-    entries = []  # (char index, section label text | None, line, col, text)
+    entries: list[tuple[int, str | None, int, int, str]] = []  # (char index, section label text | None, line, col, text)
     used_labels: set = set()
     all_labels = {}
     for spec in pack.spec.sides.values():
@@ -309,14 +315,14 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>", side: s
             raise InputError([Problem("decklist.side", f"unknown side `{side}`", Location(source), found=str(side),
                                       expected=f"one of: {', '.join(sorted(pack.spec.sides)) or '(none)'}")])
         side_id = _infer_side(pack, chars, used_labels, source, side)
-    side = pack.spec.sides[side_id]
-    labels = _labels(pack, side)
+    side_spec = pack.spec.sides[side_id]
+    labels = _labels(pack, side_spec)
     names = _Names(pack)
-    for ci, label, number, col, item in entries:
-        _add_entry(chars[ci], label, labels, side, names, number, col, item, source, problems)
+    for ci, heading, number, col, item in entries:
+        _add_entry(chars[ci], heading, labels, side_spec, names, number, col, item, source, problems)
     if problems:
         raise InputError(problems)
-    return _document(pack, side_id, side, labels, head, chars, source)
+    return _document(pack, side_id, side_spec, labels, head, chars, source)
 
 
 def _add_entry(char: _Char, label, labels: dict, side: SideSpec, names: _Names, number: int, col: int,
@@ -352,9 +358,8 @@ def _add_entry(char: _Char, label, labels: dict, side: SideSpec, names: _Names, 
         if m:
             count, name = int(m.group(1) or m.group(2)), m.group(3).strip()
             col += m.start(3)
-        elif _SUFFIX.match(item):
-            m = _SUFFIX.match(item)
-            count, name = int(m.group(2)), m.group(1).strip()
+        elif (suffix := _SUFFIX.match(item)) is not None:
+            count, name = int(suffix.group(2)), suffix.group(1).strip()
     types = _types_of(side, "equipment" if attach else kind)
     card_id = names.find(name, types)
     if card_id is None:
@@ -441,7 +446,7 @@ def _document(pack: Pack, side_id: str, side: SideSpec, labels: dict, head: dict
 def parse_decklist(text: str, pack: Pack, source: str = "<decklist>", side: str | None = None) -> dict:
     """The build document (the dict a build YAML file holds) that a deck list describes;
     `side` is taken when the text names none."""
-    return decklist_document(text, pack, source, side).data
+    return cast(dict, decklist_document(text, pack, source, side).data)  # the build dict _document made
 
 
 # ---- writing ---------------------------------------------------------------------------------

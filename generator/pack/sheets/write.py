@@ -25,6 +25,7 @@ from typing import Any
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.extras import install_line
+from generator.pack.kitcopies import default_copies
 from generator.pack.model import Card, GameSpec, Pack
 from generator.pack.fieldtypes import FIELD_KINDS
 from generator.pack.sheets.columns import flatten, type_shapes
@@ -41,7 +42,7 @@ def card_values(card: Card, spec: GameSpec) -> dict[str, object]:
     """A card's top-level values as the columns want them, defaults left out."""
     type_spec = spec.card_types[card.type]
     values: dict[str, object] = {"id": card.id, "name": card.name, "type": card.type, "set": card.set, "points": card.points,
-              "copies": card.copies if card.copies != type_spec.kit_copies else None,
+              "copies": card.copies if card.copies != default_copies(spec, card.type, card.set, card.fields) else None,
               "text": card.text, "flavour": card.flavour, "art": _art_cells(card),
               "audit_note": card.fields.get("audit_note")}
     for name, fspec in type_spec.fields.items():

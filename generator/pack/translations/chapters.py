@@ -17,6 +17,8 @@ _HEADING = re.compile(r"^(\s{0,3}#{1,6}\s+)(.*?)\s*$")
 _ITEM = re.compile(r"^(\s*(?:[-*+]|\d{1,3}[.)])\s+)(.*)$")
 _QUOTE = re.compile(r"^(\s*>\s?)(.*)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+# a diagram's caption, the one line of a ```diagram block a player reads: `caption: "..."` or plain
+_CAPTION = re.compile(r"""^(\s*caption:\s*)(?:"((?:[^"\\]|\\.)*)"|([^"'\s].*?))\s*$""")
 _STATEMENT_ONLY = re.compile(r"^\s*(\{%.*?%\}|\{#.*?#\}|\s)*$")
 _TABLE = re.compile(r"^\s*\|")
 _RULE = re.compile(r"^\s*\|?[\s:|-]*-[\s:|-]*$")  # a table's separator row: | --- | :-: |
@@ -32,7 +34,7 @@ class Unit:
     last: int
     end: int
     text: str
-    kind: str  # heading, paragraph, list item, quote, table cell
+    kind: str  # heading, paragraph, list item, quote, table cell, caption (of a diagram)
 
 
 def units(text: str) -> list[Unit]:
@@ -51,10 +53,19 @@ def units(text: str) -> list[Unit]:
             out.append(Unit(first, block_start, last, len(lines[last]), body, block_kind))
         block = []
 
+    diagram = False
     for n, line in enumerate(lines):
         if _FENCE.match(line):
             close()
             fenced = not fenced
+            diagram = fenced and line.strip()[3:].strip().startswith("diagram")
+            continue
+        caption = _CAPTION.match(line) if diagram else None
+        if caption:
+            start = len(caption[1]) + (1 if caption[2] is not None else 0)
+            raw = caption[2] if caption[2] is not None else caption[3]
+            body = re.sub(r"\\(.)", r"\1", raw) if caption[2] is not None else raw  # as the reader sees it
+            out.append(Unit(n, start, n, start + len(raw), body, "caption"))
             continue
         if fenced or not line.strip() or _STATEMENT_ONLY.match(line):
             close()
@@ -94,7 +105,8 @@ def _cells(n: int, line: str) -> list[Unit]:
 
 _NOTES = {"heading": "a heading of the rules", "paragraph": "a paragraph of the rules",
           "list item": "an item of a list in the rules", "quote": "a quoted paragraph of the rules",
-          "table cell": "a cell of a table in the rules (keep it to one line, no |)"}
+          "table cell": "a cell of a table in the rules (keep it to one line, no |)",
+          "caption": "the caption under a diagram of the rules (one line)"}
 
 
 def chapter_sources(text: str, where: str) -> list[Source]:
@@ -110,5 +122,10 @@ def translated_chapter(text: str, lookup: Callable[[str], str]) -> str:
             continue
         if u.kind == "table cell":
             new = new.replace("\n", " ").replace("|", "\\|")
+        elif u.kind == "caption":  # stays one YAML string: escaped inside its quotes, quoted when it had none
+            new = " ".join(new.split())
+            quoted = lines[u.first][u.start - 1:u.start] == '"'
+            new = new.replace("\\", "\\\\").replace('"', '\\"')
+            new = new if quoted else f'"{new}"'
         lines[u.first:u.last + 1] = (lines[u.first][:u.start] + new + lines[u.last][u.end:]).split("\n")
     return "\n".join(lines)

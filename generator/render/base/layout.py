@@ -17,6 +17,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
+from generator.core.typesize import ROLES
 from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.grids import squaregrid
 from generator.pack.model import CARD_SIZES_MM, CardSize
@@ -55,6 +56,10 @@ class Element(BaseModel):
     font: Literal["regular", "bold", "italic", "bold-italic", "display"] = "regular"
     size: float = Field(default=8, gt=0, le=200)
     min_size: float | None = Field(default=None, gt=0, le=200)
+    # `text`: what the words are to a player: `rules` (sentences to read, at least 6 pt) or a
+    # `label` (a caption, a tag, the collation line: at least 5 pt); the layout check holds the
+    # drawn text to it (render/base/typesize.py). Other kinds' text (numbers) counts as labels.
+    role: Literal[ROLES] = "rules"
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
     color: str = "#222222"

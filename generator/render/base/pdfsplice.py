@@ -15,8 +15,10 @@ import hashlib
 import io
 import re
 import string
+from typing import TYPE_CHECKING
 
-import pikepdf
+if TYPE_CHECKING:
+    import pikepdf
 
 _TAGGED = re.compile(r"^[A-Z]{6}\+")
 _FONT_FILES = ("/FontFile2", "/FontFile", "/FontFile3")
@@ -30,6 +32,7 @@ def _subset_tag(font_file: pikepdf.Object) -> str:
 
 def _retag(resources: pikepdf.Object, seen: set[tuple[int, int]]) -> None:
     """Tag every subset font under `resources` (and the forms it draws) by its data."""
+    import pikepdf  # deferred: every `pnp build` imports this module (pnp watch's redraw), few splice
     fonts = resources.get("/Font")
     for font in fonts.values() if isinstance(fonts, pikepdf.Dictionary) else ():
         descriptor = font.get("/FontDescriptor")
@@ -51,6 +54,7 @@ def _retag(resources: pikepdf.Object, seen: set[tuple[int, int]]) -> None:
 
 def splice_pages(old: bytes, new: bytes, places: dict[int, int]) -> bytes:
     """`old` with its page `places[k]` (0-based) replaced by page k of `new`, for each k given."""
+    import pikepdf  # deferred: every `pnp build` imports this module (pnp watch's redraw), few splice
     with pikepdf.open(io.BytesIO(old)) as target, pikepdf.open(io.BytesIO(new)) as source:
         seen: set[tuple[int, int]] = set()
         for page in source.pages:

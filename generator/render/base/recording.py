@@ -3,8 +3,9 @@
 Every drawing method the renderers use passes through here: when no recorder is set (most of
 the time) it only draws; when one is, the geometry of what it drew goes to the recorder, read
 from the call's own arguments and from ReportLab's public path object (the same numbers the
-PDF gets). A form (an icon, a card frame) is noted as it is defined, whether or not anything
-is being recorded, so placing it later can say what it covers.
+PDF gets). On a canvas that draws cards (`notes_forms`, set by the card painter), a form (an
+icon, a card frame) is noted as it is defined, whether or not anything is being recorded, so
+placing it later can say what it covers; elsewhere (maps, rulebook pages) only while recording.
 """
 
 from __future__ import annotations
@@ -78,9 +79,11 @@ class RecordingCanvas(rl_canvas.Canvas):
     """ReportLab's canvas, telling `ink` (the Recorder on top of `ink_stack`) what it paints."""
 
     ink: Recorder | None = None
+    notes_forms = False  # note every form as it is defined (render/cards/faces.py's CardPainter sets it)
 
     def __init__(self, *args, **kwargs):
         self.ink_stack: list = []
+        self.form_noted: list[bool] = []  # of each form being defined: is it noted
         self.form_ink: dict = {}  # form name -> the bounds of what it holds
         self.path_boxes: dict = {}  # a drawing call's path (by its arguments) -> its bounds
         super().__init__(*args, **kwargs)
@@ -99,11 +102,19 @@ class RecordingCanvas(rl_canvas.Canvas):
 
     def beginForm(self, name, lowerx=0, lowery=0, upperx=None, uppery=None):
         super().beginForm(name, lowerx, lowery, upperx, uppery)
-        recorder = Recorder()
-        recorder.form_name = name
-        self.record(recorder)
+        # a map's pattern forms hold thousands of dots that nothing checks: noted only on a
+        # card canvas, or inside a drawing being recorded
+        noted = self.notes_forms or self.ink is not None
+        self.form_noted.append(noted)
+        if noted:
+            recorder = Recorder()
+            recorder.form_name = name
+            self.record(recorder)
 
     def endForm(self, **extra_attributes):
+        if not self.form_noted.pop():
+            super().endForm(**extra_attributes)
+            return
         recorder = self.stop_recording()
         super().endForm(**extra_attributes)
         self.form_ink[recorder.form_name] = summary(recorder)

@@ -197,7 +197,9 @@ class TextFitter:
         self.family[DISPLAY] = fonts.get("display", self.family[BOLD])  # titles: the display face, else bold
         self.regular = self.family[REGULAR]
         self.styler = TextStyler(keywords, icons)
-        self.hyphenator = pyphen.Pyphen(lang=lang) if lang in pyphen.LANGUAGES else None
+        # the dictionary is read when a word first needs breaking (some 0.07 s of CPU; many decks never do)
+        self._lang = lang if lang in pyphen.LANGUAGES else None
+        self._hyphenator: pyphen.Pyphen | None = None
         self.keyword_color = keyword_color
         self.cache: dict = BoundedCache()
         self._widths: dict = {}  # grows with the vocabulary, not with the deck
@@ -327,14 +329,16 @@ class TextFitter:
 
     def _hyphenate(self, word: list[Run], room: float, size: float):
         """Split a one-run word at a hyphenation point so that `head-` fits in `room`."""
-        if self.hyphenator is None or len(word) != 1 or word[0].kind != "text":
+        if self._lang is None or len(word) != 1 or word[0].kind != "text":
             return None
         run = word[0]
         text = run.value
         if len(text) < 6 or room < size * 2:
             return None
+        if self._hyphenator is None:
+            self._hyphenator = pyphen.Pyphen(lang=self._lang)
         core = text.rstrip(".,;:!?)")
-        for pos in sorted(self.hyphenator.positions(core), reverse=True):
+        for pos in sorted(self._hyphenator.positions(core), reverse=True):
             if pos < 2 or len(core) - pos < 3:
                 continue
             head = Run("text", text[:pos] + "-", run.style)

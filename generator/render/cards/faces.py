@@ -117,6 +117,9 @@ class CardPainter:
     def __init__(self, canvas, shared: CardShared):
         self.canvas = canvas
         self.shared = shared
+        # every form this canvas defines is noted: a face the checks record may place it later
+        # (render/base/recording.py; on a plain ReportLab canvas the attribute does nothing)
+        canvas.notes_forms = True
         self.icons = IconSheet(canvas, shared.custom_icons)
         self.forms: set = set()
         self.form_elements: dict = {}  # form name -> its elements' records, made as it was defined

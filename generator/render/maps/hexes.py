@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 
 from generator.core.papers import DEFAULT_PAPER, paper_title
+from generator.core.typesize import LABEL_PT
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 from generator.maps.model import HexMap
@@ -57,7 +58,7 @@ def paint_hex_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, loo
             spec = m.terrain_specs.get(m.terrain[h])
             inks[h] = palette.terrain(spec)
             draw_pattern(c, frame, layout, h, spec.pattern if spec else "none", inks[h] if palette.colour else None)
-    labels = look.labels and label_mm(layout) * s >= 1.2  # below ~3.4 pt labels turn to noise
+    labels = look.labels and label_mm(layout) * s * MM >= LABEL_PT - 0.01  # smaller (a reduced overview): left out
     if labels:  # a plain band across the top of a patterned hex, under its label, before the grid
         size_pt = label_mm(layout) * s * MM
         for h in cells:
@@ -356,11 +357,12 @@ def render_hex_map(c, m: HexMap, pack: Pack, paper: str, zone_names: dict, palet
             cv, m, frame, layout, m.hexes, Look(labels=False, line_mm=0.5, zone_tags=False, palette=palette)),
             title_font=palette.title_font, say=say)
         c.showPage()
+    texts: dict = {}  # each window's text boxes, read once for all the sheets beside it
     for win in plan.windows:
         c.setPageSize((plan.page[0] * MM, plan.page[1] * MM))
         draw_sheet(c, m, plan, win, paint=lambda cv, frame, w: paint_hex_map(
             cv, m, frame, layout, [h for h in m.hexes if w.touches(_box(layout, h))], Look(palette=palette),
-            zone_names), title_font=palette.title_font, say=say)
+            zone_names), title_font=palette.title_font, say=say, texts=texts)
         c.showPage()
     return len(plan.windows)
 

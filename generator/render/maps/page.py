@@ -289,9 +289,11 @@ def _rotated_text(c, x_mm, y_mm, text, size_pt, angle, font=REGULAR, grey=0.2) -
 
 
 def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None = None,
-               title_font: str = BOLD, say: Say = as_written) -> None:
+               title_font: str = BOLD, say: Say = as_written, texts: dict | None = None) -> None:
     """One true-scale sheet of any grid. `paint(c, frame, win)` draws the map inside the
-    clipped window; `scale_note` is the scale bar's line about cell size (default: the hex size)."""
+    clipped window; `scale_note` is the scale bar's line about cell size (default: the hex size).
+    `texts` keeps each window's text boxes (window_text_boxes) across the sheets of one map:
+    a window is a neighbour of up to four sheets, and is read once."""
     W, H = plan.page
     frame = Frame(win.x0, win.y0, MARGIN_MM, H - MARGIN_MM - HEADER_MM)
     left, top = frame.mm(win.x0, win.y0)
@@ -321,7 +323,10 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
     # that neighbour so its cut edge sits on the neighbour's row of crosses.
     # The cut notes sit halfway between the first two crosses so they never cross an arm.
     # Crosses keep off the text either sheet of their seam prints there.
-    texts = {w: window_text_boxes(plan, w, paint) for w in (win, left_nb, top_nb, right_nb, below_nb) if w}
+    texts = {} if texts is None else texts
+    for w in (win, left_nb, top_nb, right_nb, below_nb):
+        if w and w not in texts:
+            texts[w] = window_text_boxes(plan, w, paint)
 
     def along_y(other: Window, x: float) -> list[float]:  # crosses of a vertical seam at map x
         return _mark_positions(win.y0, win.y1, x, False, texts[win] + texts[other])

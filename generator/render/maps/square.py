@@ -462,9 +462,10 @@ def render_square_map(c, m: SquareMap, pack: Pack, paper: str, zone_names: dict,
                                       air_text=False, palette=palette)),
                        steps=[s.format(n=len(plan.windows)) for s in ASSEMBLY_STEPS], title_font=palette.title_font)
         c.showPage()
+    texts: dict = {}  # each window's text boxes, read once for all the sheets beside it
     for win in plan.windows:
         c.setPageSize((plan.page[0] * MM, plan.page[1] * MM))
-        draw_sheet(c, m, plan, win,
+        draw_sheet(c, m, plan, win, texts=texts,
                    paint=lambda cv, frame, w: paint_square_map(
                        cv, m, frame, layout, [t for t in m.board if _in_window(layout, w, t)],
                        SquareLook(palette=palette),

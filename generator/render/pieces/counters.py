@@ -11,18 +11,18 @@ from typing import TYPE_CHECKING
 
 from generator.core.duplex import back_page_shift, flip_axis
 from generator.maps.load import load_pack_maps
-from generator.pack.translations.own import words_of
+from generator.pack.translations.own import Say, as_written, words_of
 from generator.render.base.fonts import BOLD
 from generator.render.pieces.draw import (BLEED_MM, GAP_MM, Face, PagePlan, draw_face, extent, marker,
                                           page_frame, text)
-from generator.render.pieces.model import most_characters, pieces_spec
+from generator.render.pieces.model import largest_footprint, most_characters, pieces_spec
 
 if TYPE_CHECKING:
     from generator.pack.model import Build, CounterFace, CounterSpec
     from generator.render.pieces.draw import Kit
     from generator.render.pieces.model import Figure
 
-SQUARE_CHIP_MM = 18.0  # initiative chips
+SQUARE_CHIP_MM = 20.0  # initiative chips: a two-line name at 5 pt; they lie in the round tracker's 22 mm slots
 DEFAULT_ROUND_MM = 20.0
 GROUP_HEAD_MM = 5.0
 
@@ -61,6 +61,8 @@ def count_of(kit: Kit, spec: CounterSpec) -> int:
     need = _map_need(kit, rule.per_map) if rule.per_map else 0
     if rule.per_character:
         need += rule.per_character * most_characters(kit.pack)
+    if rule.per_footprint:
+        need += largest_footprint(kit.pack, rule.per_footprint)
     return max(rule.min, need + rule.extra)
 
 
@@ -137,18 +139,18 @@ def _initiative_chips(kit: Kit, figures: list[Figure], build: Build | None) -> l
     if round_spec is None or round_spec.initiative is None:
         return []
     stat = kit.pack.spec.stats[round_spec.initiative]
+    say = words_of(kit.pack)  # pnp's own words in the pack's language
+    chips = say("turn order chips (for the {stat} ladder of the round tracker)").format(stat=stat.name)
     items = []
     for n, fig in enumerate(figures, 1):
         face = Face(label=fig.name, text=kit.pack.spec.sides[fig.side].name, icon=fig.symbol, color=fig.color)
-        items.append(CounterItem("initiative", n, "square", SQUARE_CHIP_MM, face, None,
-                                 f"turn order chips (for the {stat.name} ladder of the round tracker)"))
+        items.append(CounterItem("initiative", n, "square", SQUARE_CHIP_MM, face, None, chips))
     if build is None:  # write-in chips for characters of one's own
         for side_id, side in kit.pack.spec.sides.items():
             color = next((f.color for f in figures if f.side == side_id), "#555555")
-            symbol = next((f.symbol for f in figures if f.side == side_id), None)
-            face = Face(label="", text=f"{side.name}: write a name", icon=symbol, color=color)
-            items.append(CounterItem("initiative", len(items) + 1, "square", SQUARE_CHIP_MM, face, None,
-                                     f"turn order chips (for the {stat.name} ladder of the round tracker)"))
+            # the side and an invitation, no icon: the whole invitation fits, the middle left to write in
+            face = Face(label="", text=say("{side}: write a name").format(side=side.name), icon=None, color=color)
+            items.append(CounterItem("initiative", len(items) + 1, "square", SQUARE_CHIP_MM, face, None, chips))
     return items
 
 
@@ -215,16 +217,18 @@ def _groups(items: list[CounterItem]) -> list[list[CounterItem]]:
     return out
 
 
-def heading(items: list[CounterItem], continued: bool) -> str:
-    """`Obstacle × 20, Spawnling × 4 · hex 25.4 mm flat to flat · two-sided`."""
+def heading(items: list[CounterItem], continued: bool, say: Say = as_written) -> str:
+    """`Obstacle × 20, Spawnling × 4 · hex 25.4 mm flat to flat · two-sided`, in the pack's language."""
     counts: dict[str, int] = {}
     for item in items:
         counts[item.name] = counts.get(item.name, 0) + 1
     first = items[0]
-    shape = f"{first.shape} {first.size:g} mm" + (" flat to flat" if first.shape == "hex" else "")
+    shapes = {"hex": say("hex {size} mm flat to flat"), "square": say("square {size} mm"),
+              "round": say("round {size} mm")}
+    shape = shapes.get(first.shape, first.shape + " {size} mm").format(size=f"{first.size:g}")
     kinds = ", ".join(f"{name} × {n}" for name, n in counts.items())
-    return f"{kinds} · {shape}" + (" · two-sided" if first.back is not None else "") + \
-        (" (continued)" if continued else "")
+    return f"{kinds} · {shape}" + (" · " + say("two-sided") if first.back is not None else "") + \
+        (" " + say("(continued)") if continued else "")
 
 
 def pack_counters(kit: Kit, items: list[CounterItem]) -> list[list[tuple[CounterItem, float, float, str | None]]]:
@@ -254,7 +258,7 @@ def pack_counters(kit: Kit, items: list[CounterItem]) -> list[list[tuple[Counter
             block_w = lat.width(min(lat.cols, take), used_rows)
             x0 = left + (width - block_w) / 2
             y0 = y - GROUP_HEAD_MM - BLEED_MM
-            head = heading(queue[:take], continued)
+            head = heading(queue[:take], continued, words_of(kit.pack))
             continued = True
             for k, item in enumerate(queue[:take]):
                 col, row = (k // used_rows, k % used_rows) if lat.kind == "columns" else (k % lat.cols, k // lat.cols)
@@ -279,7 +283,7 @@ def counter_blocks(kit: Kit, items: list[CounterItem]) -> list[tuple[tuple[float
         lat = Lattice.make(first.shape, kit.orientation, first.size, width - 2 * BLEED_MM)
         rows = math.ceil(len(group) / lat.cols)
         cols = min(lat.cols, len(group))
-        head = heading(group, False)
+        head = heading(group, False, words_of(kit.pack))
         block_w = max(lat.width(cols, rows) + 2 * BLEED_MM, min(width, len(head) * 1.45))
         block_h = GROUP_HEAD_MM + lat.height(rows) + 2 * BLEED_MM
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from generator.pack.translations.own import words_of
 from generator.render.base.fonts import BOLD, REGULAR
+from generator.core.typesize import LABEL_PT
 from generator.render.base.pdfout import MM
 from generator.render.pieces.draw import (BLEED_MM, PagePlan, color, cut_line, fit_lines, fold_line, marker,
                                           page_frame, shelf_pack, text, tint)
@@ -77,14 +78,14 @@ def draw_die(kit: Kit, die: DieSpec, copy: int, left: float, top: float) -> None
         inner = e * 0.12
         c.roundRect((x + inner) * MM, (y + inner) * MM, (e - 2 * inner) * MM, (e - 2 * inner) * MM,
                     1.2 * MM, stroke=0, fill=1)
-        size_pt, lines = fit_lines(label, BOLD, e - 2 * inner - 1.5, e * 1.6, 5.0, 2)
+        size_pt, lines = fit_lines(label, BOLD, e - 2 * inner - 1.5, e * 1.6, LABEL_PT, 2)
         height = len(lines) * size_pt * 1.12 / MM
         y_line = y + e / 2 + height / 2
         for ln in lines:
             y_line -= size_pt * 1.12 / MM
             text(c, x + e / 2, y_line + size_pt * 0.22 / MM, ln, size_pt, BOLD, ink, "centre")
     # the die's name beside the net (outside every cut line), under the left arm
-    size_pt, lines = fit_lines(die.label, BOLD, e - 1.5, 8.0, 4.5, 2)
+    size_pt, lines = fit_lines(die.label, BOLD, e - 1.5, 8.0, LABEL_PT, 2)
     ty = oy + 2 * e - TAB_MM - 3.5
     for ln in lines:
         text(c, ox, ty, ln, size_pt, BOLD, "#333333")

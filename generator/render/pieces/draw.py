@@ -21,6 +21,7 @@ from generator.grids import hexgrid
 from generator.pack.translations.own import Say, as_written, words_of
 from generator.render.base.colors import INK, strength
 from generator.render.base.fonts import BOLD, REGULAR
+from generator.core.typesize import LABEL_PT
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
 from generator.render.pieces.patterns import pattern
@@ -138,8 +139,10 @@ def fit_lines(value: str, font: str, width_mm: float, max_pt: float, min_pt: flo
         fits = all(stringWidth(ln, font, size) <= width_mm * MM for ln in lines)
         if (len(lines) <= max_lines and fits) or size <= min_pt:
             break
-        size -= 0.25
-    lines = lines[:max_lines]
+        size = max(min_pt, size - 0.25)  # never below the floor the caller gives (5 pt for labels)
+    if len(lines) > max_lines:  # words left over: the last line says so rather than dropping them unseen
+        lines = lines[:max_lines]
+        lines[-1] += "…"
     out = []
     for ln in lines:
         while len(ln) > 1 and stringWidth(ln, font, size) > width_mm * MM:
@@ -259,19 +262,19 @@ def _face_blocks(face: Face, inner: float, width: float, cy: float, smaller: flo
     """The label and second line fitted to `width` mm, and the icon's size: (blocks of (lines,
     font, size pt), their height mm, icon size mm, the top of the stack mm). `smaller` < 1
     makes the type smaller (a round counter whose words would reach its cut)."""
-    label_pt = max(5.0, min(9.5, inner * 0.34 * 72 / 25.4)) * smaller
+    label_pt = max(LABEL_PT, min(9.5, inner * 0.34 * 72 / 25.4) * smaller)
     blocks = []  # (lines, font, size)
     if face.label:
-        size_pt, label_lines = fit_lines(face.label, BOLD, width, label_pt, 3.8 * smaller, 2)
+        size_pt, label_lines = fit_lines(face.label, BOLD, width, label_pt, LABEL_PT, 3)
         blocks.append((label_lines, BOLD, size_pt))
     if face.text:
-        small = max(3.6, min(label_pt * 0.72, 6.0))
-        size_pt, text_lines = fit_lines(face.text, REGULAR, width * 0.92, small, 3.4 * smaller, 1 if face.icon else 2)
+        small = max(LABEL_PT, min(label_pt * 0.72, 6.0))
+        size_pt, text_lines = fit_lines(face.text, REGULAR, width * 0.92, small, LABEL_PT, 2)
         blocks.append((text_lines, REGULAR, size_pt))
     text_h = sum(len(ls) * s * 1.12 / MM for ls, _, s in blocks)
     isize = 0.0
-    if face.icon:
-        isize = min(inner * (0.9 if blocks else 1.25), max(inner * 0.45, 1.8 * inner - text_h - 1.5))
+    if face.icon:  # `smaller` shrinks the icon too: the words then sit nearer the middle of a round face
+        isize = min(inner * (0.9 if blocks else 1.25), max(inner * 0.45, 1.8 * inner - text_h - 1.5)) * smaller
     total = isize + (0.8 if isize and blocks else 0.0) + text_h
     top = cy + total / 2 + (inner * 0.04 if isize else 0.0)
     return blocks, text_h, isize, top
@@ -319,7 +322,8 @@ def draw_face(kit: Kit, face: Face, shape: str, cx: float, cy: float, size: floa
         # 0.2 mm more: a font's bounding box reaches a little past its ascent and descent
         if shape != "round" or _lines_inside(blocks, isize, top, cy, r - ROUND_TEXT_CLEAR_MM - 0.2):
             break
-        width *= 0.9
+        if attempt >= 3:  # the icon has given way first; then narrower lines
+            width *= 0.9
     if isize:
         kit.icons.draw(face.icon, (cx - isize / 2) * MM, (top - isize) * MM, isize * MM, None)
     if blocks:
@@ -332,7 +336,7 @@ def draw_face(kit: Kit, face: Face, shape: str, cx: float, cy: float, size: floa
         for ls, font, size_pt in blocks:
             y = centred_lines(c, ls, font, size_pt, cx, y, INK)
     if face.badge:
-        text(c, cx, cy - r + band * 0.25 + 0.3, face.badge, 3.6, BOLD, "#ffffff", "centre")
+        text(c, cx, cy - r + band * 0.25 + 0.3, face.badge, LABEL_PT, BOLD, "#ffffff", "centre")
     c.restoreState()
     cut_line(c, shape_path(c, shape, kit.orientation, cx, cy, size))
 

@@ -21,6 +21,7 @@ from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 from generator.pack.translations.own import words_of
 from generator.render.base.fonts import BOLD, REGULAR
+from generator.core.typesize import LABEL_PT
 from generator.render.base.pdfout import MM
 from generator.render.pieces.draw import (BLEED_MM, CUT_WIDTH_PT, PagePlan, centred_lines, color, cut_line,
                                           fit_lines, fold_line, marker, page_frame, polygon_path, shelf_pack,
@@ -114,18 +115,20 @@ def _panel(kit: Kit, fig: Figure, x: float, y: float, w: float, h: float, back: 
         kit.art.draw(c, fig.art, fig.art_owner, *(v * MM for v in art_box), "cover")
         c.restoreState()
     else:
-        size = min(art_box[2] * 0.9, art_box[3] * 0.8)
+        # the emblem above, the initials below it in the same ink: never one drawn over the other
+        # (white initials over an emblem's gaps read 1.2:1 on the pale panel)
+        ink = "#ffffff" if back else fig.color
+        ipt = min(art_box[3] * 0.22, 12.0) * 72 / 25.4
+        size = min(art_box[2] * 0.9, art_box[3] * 0.72 - ipt / MM)
         ix = art_box[0] + (art_box[2] - size) / 2
-        iy = art_box[1] + (art_box[3] - size) / 2
+        iy = art_box[1] + (art_box[3] - size - ipt / MM * 1.2) / 2 + ipt / MM * 1.2
         if fig.symbol:
-            kit.icons.draw(fig.symbol, ix * MM, iy * MM, size * MM, "#ffffff" if back else fig.color)
-        initials = _initials(fig.name)
-        ipt = min(size * 0.32, 14) * 72 / 25.4
-        text(c, ix + size / 2, iy + size * 0.36, initials, ipt, BOLD, fig.color if back else "#ffffff", "centre")
+            kit.icons.draw(fig.symbol, ix * MM, iy * MM, size * MM, ink)
+        text(c, ix + size / 2, iy - ipt / MM * 1.05, _initials(fig.name), ipt, BOLD, ink, "centre")
     # the name band
     c.setFillColor(tint(fig.color, 0.25) if back else color(fig.color))
     c.rect(x * MM, y * MM, w * MM, band * MM, stroke=0, fill=1)
-    size_pt, lines = fit_lines(fig.name, BOLD, w - 2, min(8.0, band * 0.9), 3.8, 2)
+    size_pt, lines = fit_lines(fig.name, BOLD, w - 2, max(LABEL_PT, min(8.0, band * 0.9)), LABEL_PT, 2)
     block = len(lines) * size_pt * 1.12 / MM
     centred_lines(c, lines, BOLD, size_pt, x + w / 2, y + band / 2 + block / 2, INK_ON(back))
     c.restoreState()
@@ -150,7 +153,7 @@ def draw_standee(kit: Kit, fig: Figure, geo: StandeeGeometry, left: float, top: 
     c.restoreState()
     _panel(kit, fig, left, bottom + t, w, h, back=False)
     _panel(kit, fig, left, bottom + t + h, w, h, back=True)
-    tab_pt = min(5.5, t * 0.55 * 72 / 25.4)
+    tab_pt = max(LABEL_PT, min(5.5, t * 0.55 * 72 / 25.4))
     text(c, left + w / 2, bottom + t * 0.36, "glue to base", tab_pt, REGULAR, "#555555", "centre")
     c.saveState()
     cx, cy = (left + w / 2) * MM, (top - t / 2) * MM
@@ -229,16 +232,16 @@ def draw_base(kit: Kit, fig: Figure, left: float, top: float) -> None:
     ux, uy = ux / length, uy / length
     reach = kit.hex_mm / 2 - STANDEE_MARGIN_MM
     fold_line(c, ax - ux * reach, ay - uy * reach, bx + ux * reach, by + uy * reach, "valley")
-    label_pt = max(4.0, kit.hex_mm * 0.2)
+    label_pt = max(LABEL_PT, kit.hex_mm * 0.2 * 0.8)
     for h in cells:
         cx, cy = centre(h)
-        text(c, cx, cy - kit.hex_mm * 0.36, f"{h.q},{h.r}", label_pt * 0.8, REGULAR, "#555555", "centre")
+        text(c, cx, cy - kit.hex_mm * 0.36, f"{h.q},{h.r}", label_pt, REGULAR, "#555555", "centre")
         if h == hexgrid.ORIGIN:
             c.setFillColor(color(fig.color))
             c.circle((cx - kit.hex_mm * 0.28) * MM, (cy - kit.hex_mm * 0.30) * MM, 0.9 * MM, stroke=0, fill=1)
     mx, my = (ax + bx) / 2, (ay + by) / 2  # the middle of the standee line
     name_width = min(len(run) * kit.hex_mm, 3 * kit.hex_mm) * 0.78
-    size_pt, lines = fit_lines(fig.name, BOLD, name_width, 7.0, 3.8, 2)
+    size_pt, lines = fit_lines(fig.name, BOLD, name_width, 7.0, LABEL_PT, 2)
     block = len(lines) * size_pt * 1.12 / MM
     c.saveState()
     c.setFillColor(color("#ffffff"))
@@ -249,9 +252,9 @@ def draw_base(kit: Kit, fig: Figure, left: float, top: float) -> None:
     c.restoreState()
     centred_lines(c, lines, BOLD, size_pt, mx, my + 1.2 + block, "#222222")
     note = "standee line" if len(cells) == 1 else f"{len(cells)} hexes · standee line"
-    text(c, mx, my - 2.6, note, 4.2, REGULAR, "#555555", "centre")
+    text(c, mx, my - 2.6, note, LABEL_PT, REGULAR, "#555555", "centre")
     if len(hexgrid.connected_components(cells)) > 1:
-        text(c, mx, my - 5, "parts apart: glue onto card", 4.2, BOLD, "#7a1f1f", "centre")
+        text(c, mx, my - 5, "parts apart: glue onto card", LABEL_PT, BOLD, "#7a1f1f", "centre")
     ox0, oy0 = centre(hexgrid.ORIGIN) if hexgrid.ORIGIN in cellset else centre(cells[0])
     marker(c, f"pnp:base:{fig.side}:{fig.key}:{len(cells)}", ox0, oy0)
 

@@ -88,6 +88,18 @@ def footprint_of(pack: Pack, build: Build, character: Character) -> list[tuple[i
     return [tuple(h) for h in sorted(hexes or {hexgrid.ORIGIN})]
 
 
+def largest_footprint(pack: Pack, side_id: str) -> int:
+    """How many hexes the largest base of a side can cover: every base card it could take,
+    each anchored at (0, 0), so the union of all their hexes (at least one)."""
+    names = footprint_field(pack, side_id)
+    side = pack.spec.sides.get(side_id)
+    hexes: set[tuple[int, int]] = set()
+    for card in pack.cards_of(side.base.type) if side is not None else []:
+        for name in names:
+            hexes.update((int(q), int(r)) for q, r in card.fields.get(name) or [])
+    return max(1, len(hexes))
+
+
 def _side_look(pack: Pack, side_id: str) -> tuple[str, str | None]:
     """Colour and symbol of a side: those of the first set that belongs to it."""
     for s in pack.spec.sets.values():
@@ -174,7 +186,7 @@ def most_characters(pack: Pack) -> int:
     presets = None
     for side_id, side in pack.spec.sides.items():
         if side.characters.max is not None or side.characters.kit is not None:
-            total += side.characters.max if side.characters.max is not None else side.characters.kit
+            total += side.characters.kit if side.characters.kit is not None else side.characters.max
         else:
             presets = load_presets(pack) if presets is None else presets
             total += max([len(b.characters) for b in presets if b.side == side_id] or [side.characters.min or 1])
@@ -196,7 +208,7 @@ def hex_geometry(pack: Pack) -> tuple[float, str]:
 def _map_geometry(pack: Pack) -> tuple[list[float], list[str]]:
     if not pack.map_files:
         return [], []
-    maps = load_pack_maps(pack)
+    maps = [m for m in load_pack_maps(pack) if m.grid == "hex"]  # square maps have no hex to match
     return sorted({m.hex_size for m in maps}), sorted({m.orientation for m in maps})
 
 
@@ -248,6 +260,8 @@ def check_pieces(pack: Pack) -> list[Problem]:
         need(counter.keyword, pack.spec.keywords, path + ("keyword",), "keyword")
         need(counter.terrain, terrain, path + ("terrain",), "terrain")
         need(counter.for_each, sides, path + ("for_each",), "side")
+        if not isinstance(counter.count, int):
+            need(counter.count.per_footprint, sides, path + ("count", "per_footprint"), "side")
         if not isinstance(counter.count, int) and counter.count.per_map is not None:
             need(counter.count.per_map, {"obstacles", *terrain}, path + ("count", "per_map"),
                  "map feature", "use `obstacles` or a terrain id")
@@ -269,6 +283,8 @@ def check_pieces(pack: Pack) -> list[Problem]:
                     fix="name the field whose [q, r] lists give each card's size"))
     for stat in spec.trackers.stats:
         need(stat, pack.spec.stats, ("trackers", "stats"), "stat")
+    for i, named in enumerate(spec.trackers.named):
+        need(named.stat, pack.spec.stats, ("trackers", "named", i, "stat"), "stat")
     if spec.trackers.round is not None:
         need(spec.trackers.round.initiative, pack.spec.stats, ("trackers", "round", "initiative"), "stat")
     if spec.trackers.phases is not None:

@@ -21,6 +21,7 @@ from generator.grids import hexgrid
 from generator.maps.model import HexMap
 from generator.pack.translations.own import Say, words_of
 from generator.render.base.fonts import BOLD, REGULAR
+from generator.core.typesize import RULES_PT
 from generator.render.base.pdfout import MM
 from generator.render.maps.document import plan_sheets, render_maps
 from generator.render.pieces.draw import (BLEED_MM, PagePlan, centred_lines, color, cut_line, fit_lines,
@@ -28,6 +29,7 @@ from generator.render.pieces.draw import (BLEED_MM, PagePlan, centred_lines, col
 from generator.render.pieces.model import most_characters, pieces_spec
 
 if TYPE_CHECKING:
+    from generator.pack.pieces_spec import NamedTrackerSpec
     from generator.render.pieces.draw import Kit
     from generator.render.pieces.model import Figure
 
@@ -39,11 +41,12 @@ DIAL_STEP_MM = 5.6  # arc length per number on a dial
 @dataclass(frozen=True)
 class Tracker:
     stat: str
-    fig: Figure | None  # None: a write-in tracker
-    side: str
+    fig: Figure | None  # None: a write-in tracker, or a named one
+    side: str  # a side id; "" for a named tracker
     start: int | None
     max: int
     style: str
+    named: NamedTrackerSpec | None = None  # a tracker of something that is not a character
 
 
 def trackers_for(kit: Kit, figures: list[Figure], build) -> list[Tracker]:
@@ -65,6 +68,10 @@ def trackers_for(kit: Kit, figures: list[Figure], build) -> list[Tracker]:
                 out.append(Tracker(stat, fig, side_id, start, max(1, top if top is not None else start), tspec.style))
             if build is None and any(f.source == "preset" for f in figs):
                 out.append(Tracker(stat, None, side_id, None, max(1, top or 1), tspec.style))
+    if build is None:  # the whole kit: every named tracker, as many as it asks for
+        for named in spec.trackers.named:
+            style = spec.trackers.stats[named.stat].style if named.stat in spec.trackers.stats else "clip"
+            out += [Tracker(named.stat, None, "", named.start, named.max, style, named)] * named.count
     return out
 
 
@@ -134,8 +141,10 @@ def tracker_box(kit: Kit, t: Tracker) -> tuple[float, float]:
 
 
 def _names(kit: Kit, t: Tracker) -> tuple[str, str, str, str]:
-    side = kit.pack.spec.sides[t.side].name
     stat = kit.pack.spec.stats[t.stat]
+    if t.named is not None:
+        return t.named.label, "", stat.name, t.named.color or "#555555"
+    side = kit.pack.spec.sides[t.side].name
     name = t.fig.name if t.fig else f"Your {side.lower()}: ______________"
     colour = t.fig.color if t.fig else next((s.color for s in kit.pack.spec.sets.values() if s.side == t.side),
                                             "#555555")
@@ -180,15 +189,17 @@ def draw_clip(kit: Kit, t: Tracker, left: float, top: float) -> None:
     size_pt, lines = fit_lines(name, BOLD, iw, 12.0, 5.5, 2)
     centred_lines(c, lines, BOLD, size_pt, ix0 + iw / 2, iy0 + ih - icon - 2.5, "#222222")
     say = words_of(kit.pack)  # pnp's own words in the pack's language
-    hint = (say("Starts at {start}.").format(start=t.start) if t.start is not None else
-            say("Mark your start value.")) + " " + say("Slide a paper clip along the edge; at 0 the character falls.")
-    size_pt, lines = fit_lines(hint, REGULAR, iw, 6.5, 4.2, 3)
+    start = say("Starts at {start}.").format(start=t.start) if t.start is not None else say("Mark your start value.")
+    # a named tracker (a base, a wild monster) says what it is for in the pack's own words
+    what = (t.named.text or "") if t.named is not None else say("Slide a paper clip along the edge; at 0 the character falls.")
+    hint = f"{start} {what}".strip()
+    size_pt, lines = fit_lines(hint, REGULAR, iw, 6.5, RULES_PT, 4)
     centred_lines(c, lines, REGULAR, size_pt, ix0 + iw / 2, iy0 + len(lines) * size_pt * 1.12 / MM + 0.5, "#444444")
     c.restoreState()
     p = c.beginPath()
     p.rect(x0 * MM, y0 * MM, w * MM, h * MM)
     cut_line(c, p)
-    key = t.fig.key if t.fig else "write-in"
+    key = t.fig.key if t.fig else (t.named.id if t.named else "write-in")
     marker(c, f"pnp:tracker:{t.stat}:{t.side}:{key}:clip:max={t.max}:start={t.start}", x0 + w / 2, y0 + h / 2)
 
 
@@ -256,7 +267,7 @@ def draw_dial(kit: Kit, t: Tracker, left: float, top: float) -> None:
         p = c.beginPath()
         p.circle(x * MM, y * MM, radius * MM)
         cut_line(c, p)
-    key = t.fig.key if t.fig else "write-in"
+    key = t.fig.key if t.fig else (t.named.id if t.named else "write-in")
     marker(c, f"pnp:tracker:{t.stat}:{t.side}:{key}:dial:max={t.max}:start={t.start}", cx, cy)
 
 
@@ -407,15 +418,16 @@ def tracker_pages(kit: Kit, figures: list[Figure], build, extra=()) -> list[Page
 def board_map(kit: Kit):
     """The blank board as a map with no obstacles, terrain or zones."""
     spec = pieces_spec(kit.pack).board
+    say = words_of(kit.pack)  # pnp's own words in the pack's language
     if spec.shape == "hexagon":
         cells = hexgrid.hexagon(spec.radius)
-        shape = f"a hexagon of radius {spec.radius}"
+        shape = say("A blank board of a hexagon of radius {radius}.").format(radius=spec.radius)
     else:
         cells = hexgrid.rectangle(spec.columns, spec.rows, kit.orientation)
-        shape = f"{spec.columns} × {spec.rows} hexes"
+        shape = say("A blank board of {columns} × {rows} hexes.").format(columns=spec.columns, rows=spec.rows)
     return HexMap(id="blank-board", file="game.yaml", title=spec.title,
-                  notes=f"A blank board of {shape}. Lay obstacle and terrain tokens on it to build maps of your own; "
-                        "the coordinates on each hex are the [q, r] that map files use.",
+                  notes=shape + " " + say("Lay obstacle and terrain tokens on it to build maps of your own; the "
+                                          "coordinates on each hex are the [q, r] that map files use."),
                   orientation=kit.orientation, hex_size=kit.hex_mm, hexes=frozenset(cells), obstacles=frozenset(),
                   terrain={}, zones={}, terrain_specs=dict(kit.pack.spec.terrain),
                   line_of_sight=kit.pack.spec.line_of_sight)

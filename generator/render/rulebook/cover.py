@@ -13,8 +13,8 @@ from reportlab.platypus import Flowable
 
 from generator.pack.translations.own import words_of
 from generator.render.base.colors import tint
-from generator.render.base.fonts import BOLD, REGULAR
-from generator.render.base.text import draw_layout
+from generator.render.base.fonts import REGULAR
+from generator.render.base.text import FitError, draw_layout
 
 if TYPE_CHECKING:
     from generator.pack.model import Pack
@@ -53,14 +53,7 @@ class Cover(Flowable):
             for col in range(-1, int(W / (math.sqrt(3) * size)) + 2):
                 cx = col * math.sqrt(3) * size + (row % 2) * math.sqrt(3) * size / 2
                 cy = H - band + row * 1.5 * size
-                pts = [(cx + size * math.cos(math.radians(30 + 60 * i)), cy + size * math.sin(math.radians(30 + 60 * i)))
-                       for i in range(6)]
-                p = c.beginPath()
-                p.moveTo(*pts[0])
-                for pt in pts[1:]:
-                    p.lineTo(*pt)
-                p.close()
-                c.drawPath(p, fill=0, stroke=1)
+                c.drawPath(_hex_path(c, cx, cy, size), fill=0, stroke=1)
         c.restoreState()
         margin = 22 * mm
         icons = self.book.icons(c)
@@ -75,33 +68,28 @@ class Cover(Flowable):
         c.setFont(REGULAR, 10)
         c.setFillColor(HexColor(tint(st.accent, 0.75)))
         c.drawString(margin, y - 16, say("Version {version} · print-and-play edition").format(version=spec.version))
-        # the sets as a row of hexes with their emblems
+        # the sets as rows of hexes with their emblems, each captioned in a column of its own
+        # (two lines at most, never under 6 pt) so neighbouring names never run into each other
         sets = list(spec.sets.values())
         hs = 17 * mm
         r = hs / math.sqrt(3)
-        total = len(sets) * hs + (len(sets) - 1) * 4 * mm
-        x0 = (W - total) / 2 + hs / 2
+        pitch = 30 * mm  # a hex and its caption's column, with a gap
+        per_row = max(1, min(len(sets), int((W - 2 * margin + 2 * mm) // pitch)))
+        caption_w = pitch - 3 * mm
+        row_h = 2 * r + 16 * mm
         cy = H - band - 4 * mm - r
-        for i, s in enumerate(sets):
-            cx = x0 + i * (hs + 4 * mm)
-            pts = [(cx + r * math.cos(math.radians(30 + 60 * k)), cy + r * math.sin(math.radians(30 + 60 * k)))
-                   for k in range(6)]
-            p = c.beginPath()
-            p.moveTo(*pts[0])
-            for pt in pts[1:]:
-                p.lineTo(*pt)
-            p.close()
-            c.setFillColor(HexColor(s.color))
-            c.setStrokeColor(HexColor("#ffffff"))
-            c.setLineWidth(2.2)
-            c.drawPath(p, fill=1, stroke=1)
-            if s.symbol:
-                icons.draw(s.symbol, cx - hs * 0.27, cy - hs * 0.27, hs * 0.54, "#ffffff")
-            c.setFillColor(HexColor(st.muted))
-            c.setFont(BOLD, 7.5)
-            c.drawCentredString(cx, cy - r - 10, s.name)
+        for start in range(0, len(sets), per_row):
+            group = sets[start:start + per_row]
+            x0 = (W - len(group) * pitch) / 2 + pitch / 2
+            for i, s in enumerate(group):
+                cx = x0 + i * pitch
+                self._set_hex(c, icons, s, cx, cy, r, hs)
+                caption = self._caption(s.name, caption_w)
+                draw_layout(c, icons, caption, cx - caption_w / 2, cy - r - 3, caption_w, "center", st.muted)
+            cy -= row_h
+        cy += row_h
         # stats as a line of icons
-        y = cy - r - 30
+        y = cy - r - 16 * mm
         stats = [s for s in spec.stats.values() if s.icon]
         if stats:
             text = "   ".join(f":{s.icon}: {s.name}" for s in stats)
@@ -129,3 +117,32 @@ class Cover(Flowable):
             draw_layout(c, icons, lay, margin, 22 * mm, W - 2 * margin, "center", st.muted)
         c.restoreState()
         c.bookmarkHorizontal("cover", 0, H)
+
+    def _caption(self, name: str, width: float):
+        """A set's name in up to two lines of its column, 7.5 pt down to 6 pt."""
+        try:
+            return self.book.fitter.fit(f"**{name}**", width, 7.5 * 1.15 * 2, 7.5, 6.0, 1.15, False)
+        except FitError:  # a very long name: 6 pt, in as many lines as it takes
+            return self.book.layout(f"**{name}**", width, 6.0, 1.15, False)
+
+    @staticmethod
+    def _set_hex(c, icons, s, cx: float, cy: float, r: float, hs: float) -> None:
+        c.setFillColor(HexColor(s.color))
+        c.setStrokeColor(HexColor("#ffffff"))
+        c.setLineWidth(2.2)
+        c.drawPath(_hex_path(c, cx, cy, r), fill=1, stroke=1)
+        if s.symbol:
+            icons.draw(s.symbol, cx - hs * 0.27, cy - hs * 0.27, hs * 0.54, "#ffffff")
+
+
+def _hex_path(c, cx: float, cy: float, r: float):
+    """A pointy-top hexagon of corner radius r round (cx, cy), in points."""
+    p = c.beginPath()
+    for k in range(6):
+        x, y = cx + r * math.cos(math.radians(30 + 60 * k)), cy + r * math.sin(math.radians(30 + 60 * k))
+        if k:
+            p.lineTo(x, y)
+        else:
+            p.moveTo(x, y)
+    p.close()
+    return p

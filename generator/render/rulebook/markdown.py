@@ -14,6 +14,7 @@ from generator.core.errors import InputError, Location, Problem, did_you_mean, s
 from generator.core.yamlio import display_path
 from generator.pack.credits import pack_credits
 from generator.pack.icon_names import ICON_MARK, pack_icon_names
+from generator.pack.kitcopies import printed as kit_printed
 from generator.pack.load import pack_document
 from generator.pack.translations.apply import translated_chapter_text
 from generator.pack.translations.table import words_for
@@ -118,7 +119,13 @@ def template_context(pack: Pack) -> dict:
                     hexes.update((q, r) for q, r in c.fields.get(fname) or [])
         return sorted(hexes or {(0, 0)})
 
+    def printed(type_id, set_id=None):
+        """How many copies of these cards the kit prints, and why (generator/pack/kitcopies.py)."""
+        count(type_id, set_id)  # refuses an unknown type or set
+        return kit_printed(pack.cards_of(type_id, set_id), spec)
+
     return {
+        "printed": printed,
         "game": spec, "pack": spec, "rules": rule_values(pack), "points_limits": dict(spec.points_limits),
         "keywords": dict(spec.keywords), "stats": dict(spec.stats), "sets": dict(spec.sets),
         "card_types": dict(spec.card_types), "sides": dict(spec.sides), "terrain": dict(spec.terrain),
