@@ -97,12 +97,30 @@ def test_an_empty_output_folder_name_is_refused(tmp_path, monkeypatch, command):
     assert list(tmp_path.iterdir()) == []
 
 
+def _one_folder_check(commands) -> None:
+    out = [next(p for p in command.params if p.name == "out_dir") for command in commands]
+    assert out[0].callback is not None and all(o.callback is out[0].callback for o in out)
+
+
 def test_build_and_watch_share_one_output_folder_option():
     """One check of `-o` for the commands that write a kit's folder, not a copy per command."""
     from generator.cli.build import build
     from generator.cli.watch import watch_command
-    out = [next(p for p in command.params if p.name == "out_dir") for command in (build, watch_command)]
-    assert out[0].callback is out[1].callback is not None
+    _one_folder_check([build, watch_command])
+
+
+def test_a_command_with_its_own_output_option_is_caught_self_test():
+    """`watch` as it was: its own `-o`, which let `-` through."""
+    import click
+    from generator.cli.build import build
+
+    @click.command()
+    @click.option("-o", "--out", "out_dir", type=click.Path(path_type=Path, file_okay=False))
+    def own(out_dir):
+        """A command of its own."""
+
+    with pytest.raises(AssertionError):
+        _one_folder_check([build, own])
 
 
 def _run_on_pty(args: list[str], env: dict) -> tuple[bytes, bytes, int]:
