@@ -39,7 +39,7 @@ def _render_pages(args) -> list[str]:
             image = pdfium.image(page, scale=scale).convert("RGB")
             page.close()
             if image.size != (w, h):
-                image = image.resize((w, h), Image.LANCZOS)
+                image = image.resize((w, h), Image.Resampling.LANCZOS)
             image.save(target, format="PNG", optimize=False, **({"dpi": (dpi[0], dpi[0])} if dpi else {}))
             written.append(target)
     return written
@@ -89,7 +89,7 @@ def export_pngs(pack: Pack, faces: list[CardFace], folder: Path, size: str = "mp
     bleed_mm = (37.5 if size == "tgc" else 36) / DPI * 25.4
     distinct, backs, rows = plan_files(faces, {t: spec.name for t, spec in pack.spec.card_types.items()},
                                        lambda f: pack.back_key(f.set_id, f.type_id, f.card))
-    sizes = {}  # (trim mm) -> px, in first-seen order
+    sizes: dict[tuple[float, float], tuple[int, int]] = {}  # (trim mm) -> px, in first-seen order
     for face, _name in distinct:
         trim = pack.card_size_mm(face.type_id)
         sizes.setdefault(trim, png_px(trim, size))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from generator.core.duplex import back_page_shift, flip_axis
@@ -272,7 +273,7 @@ def pack_counters(kit: Kit, items: list[CounterItem]) -> list[list[tuple[Counter
     return [p for p in pages if p]
 
 
-def counter_blocks(kit: Kit, items: list[CounterItem]) -> list[tuple[tuple[float, float], object]]:
+def counter_blocks(kit: Kit, items: list[CounterItem]) -> list[tuple[tuple[float, float], Callable[..., None]]]:
     """Single-sided counters as boxes for a shared page: one block (heading and lattice)
     per run of same-shaped counters, as (w, h) and draw(left, top)."""
     left, _, right, _ = kit.area()

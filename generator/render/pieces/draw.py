@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
@@ -27,6 +27,7 @@ from generator.render.base.pdfout import MM
 from generator.render.pieces.patterns import pattern
 
 if TYPE_CHECKING:
+    from generator.pack.art import Art
     from generator.pack.model import Pack
     from generator.render.base.art import ArtLibrary
     from generator.render.base.icons import IconSheet
@@ -53,7 +54,7 @@ class Kit:
     paper: str
     duplex: str = "long-edge"
     back_offset: tuple[float, float] = (0.0, 0.0)
-    canvas: object = None
+    canvas: Any = None  # the ReportLab canvas of the PDF being drawn (ReportLab has no types)
     icons: IconSheet | None = None
     art: ArtLibrary | None = None
     doc: object = None  # the game.yaml Document, for error locations
@@ -249,7 +250,7 @@ class Face:
     text: str = ""
     icon: str | None = None
     color: str = "#555555"
-    art: str | None = None
+    art: str | Art | None = None  # a card's art, or a path from the pieces config
     art_owner: object = None
     pattern: str | None = None
     badge: str = ""  # a short tag on the rim, e.g. a copy number
