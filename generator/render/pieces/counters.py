@@ -19,6 +19,7 @@ from generator.render.pieces.draw import (BLEED_MM, GAP_MM, Face, PagePlan, draw
 from generator.render.pieces.model import largest_footprint, most_characters, pieces_spec
 
 if TYPE_CHECKING:
+    from generator.grids import hexgrid
     from generator.pack.model import Build, CounterFace, CounterSpec
     from generator.render.pieces.draw import Kit
     from generator.render.pieces.model import Figure
@@ -170,7 +171,7 @@ class Lattice:
     cols: int
 
     @classmethod
-    def make(cls, shape: str, orientation: str, size: float, width: float) -> "Lattice":
+    def make(cls, shape: str, orientation: hexgrid.Orientation, size: float, width: float) -> "Lattice":
         w, h = extent(shape, orientation, size)
         pitch = size + GAP_MM  # the gap is measured between parallel edges / between discs
         if shape == "square":

@@ -199,7 +199,7 @@ def most_characters(pack: Pack) -> int:
 # ---- geometry the pieces share with the maps -------------------------------------------------
 
 
-def hex_geometry(pack: Pack) -> tuple[float, str]:
+def hex_geometry(pack: Pack) -> tuple[float, hexgrid.Orientation]:
     """(flat-to-flat mm, orientation) of the pieces: the pieces config, else the maps'."""
     spec = pieces_spec(pack)
     sizes, orientations = _map_geometry(pack)
@@ -208,7 +208,7 @@ def hex_geometry(pack: Pack) -> tuple[float, str]:
     return float(size), orientation
 
 
-def _map_geometry(pack: Pack) -> tuple[list[float], list[str]]:
+def _map_geometry(pack: Pack) -> tuple[list[float], list[hexgrid.Orientation]]:
     if not pack.map_files:
         return [], []
     maps = [m for m in load_pack_maps(pack) if isinstance(m, HexMap)]  # square maps have no hex to match
