@@ -110,6 +110,9 @@ def layout_warnings(pack: Pack) -> list[str]:
     return [warning_line(v) for v in stray_layouts(pack)]
 
 
+UNPRINTABLE = ("card.unknown",)  # the rule errors a build file cannot be printed with
+
+
 def check_before_building(pack: Pack, build: Build | None = None) -> list[Violation]:
     """`pnp build` refuses what `pnp validate` refuses (exit 2), with the same findings, and
     keeps no file. What validate judges without drawing (validate/packs.py: pack_checks) is
@@ -118,9 +121,17 @@ def check_before_building(pack: Pack, build: Build | None = None) -> list[Violat
     drawn (_part_lines, with validate's `judged`). A rule broken (validate's exit 1) does not
     stop a build, which prints what a player asks for (a build in the making, a pack whose
     preset the rulebook marks as not legal): its violations are returned, to be printed with
-    the warnings."""
+    the warnings; except those nothing can print (UNPRINTABLE: a card the pack does not have),
+    which are refused (exit 2) in validate's words."""
     if build is not None:
-        return validate_build(pack, build).sorted_violations()
+        violations = validate_build(pack, build).sorted_violations()
+        # a card the pack does not have is a rule error to validate (exit 1) and cannot be printed:
+        # refused with validate's own words, not printed 'all the same' and then stopped by the kit
+        unknown = [v for v in violations if v.rule in UNPRINTABLE]
+        if unknown:
+            raise InputError([Problem(v.rule, v.message, v.location, found=None if v.observed is None else
+                                      str(v.observed), fix=v.fix) for v in unknown])
+        return violations
     reports, problems = pack_checks(pack)
     if problems:
         validate_pack(pack, checked=(reports, problems))  # raises InputError with every finding
