@@ -28,7 +28,7 @@ WORKERS = 2
 def _render_pages(args) -> list[str]:
     """Worker: render pages [start, stop) of a PDF to PNG files of exactly (w, h) pixels."""
     pdf_path, jobs = args
-    from PIL import Image
+    from PIL import Image  # deferred: Pillow loads in the worker that draws, not at start-up
     written = []
     with pdfium.document(pdf_path) as pdf:
         for page_index, target, (w, h), *dpi in jobs:  # dpi, when given, is stored in the PNG
