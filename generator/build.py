@@ -28,6 +28,7 @@ from generator.pack.translations.fallback import check_strict, fallback_warnings
 from generator.preflight.layout import LayoutChecks, contrast_findings, layout_findings
 from generator.preflight.render_check import judged
 from generator.render.cards.audit import stray_layouts
+from generator.rules.context import unknown_cards
 from generator.rules.engine import validate_build
 from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.redraw import SheetMemory  # pnp watch keeps one across builds
@@ -110,9 +111,6 @@ def layout_warnings(pack: Pack) -> list[str]:
     return [warning_line(v) for v in stray_layouts(pack)]
 
 
-UNPRINTABLE = ("card.unknown",)  # the rule errors a build file cannot be printed with
-
-
 def check_before_building(pack: Pack, build: Build | None = None) -> list[Violation]:
     """`pnp build` refuses what `pnp validate` refuses (exit 2), with the same findings, and
     keeps no file. What validate judges without drawing (validate/packs.py: pack_checks) is
@@ -121,16 +119,15 @@ def check_before_building(pack: Pack, build: Build | None = None) -> list[Violat
     drawn (_part_lines, with validate's `judged`). A rule broken (validate's exit 1) does not
     stop a build, which prints what a player asks for (a build in the making, a pack whose
     preset the rulebook marks as not legal): its violations are returned, to be printed with
-    the warnings; except those nothing can print (UNPRINTABLE: a card the pack does not have),
-    which are refused (exit 2) in validate's words."""
+    the warnings; except a card the pack does not have, which nothing can print: refused
+    (exit 2) in validate's words (rules/context.py: unknown_cards)."""
     if build is not None:
         violations = validate_build(pack, build).sorted_violations()
         # a card the pack does not have is a rule error to validate (exit 1) and cannot be printed:
         # refused with validate's own words, not printed 'all the same' and then stopped by the kit
-        unknown = [v for v in violations if v.rule in UNPRINTABLE]
+        unknown = unknown_cards(violations)
         if unknown:
-            raise InputError([Problem(v.rule, v.message, v.location, found=None if v.observed is None else
-                                      str(v.observed), fix=v.fix) for v in unknown])
+            raise InputError(unknown)
         return violations
     reports, problems = pack_checks(pack)
     if problems:
