@@ -240,6 +240,16 @@ class ChoiceField(_Plain, _ListsIfNotNone, _NoAudit, FieldKind):
 
     rulebook_columns = staticmethod(_book_choice)
 
+    @staticmethod
+    def page_text(pack: Pack, value: Any) -> str:
+        """The value as the card says it: through the translation, by the choice field that offers it."""
+        text = words.plain(pack, value)
+        if pack.translation is None or not isinstance(value, str):
+            return text
+        field = next((name for t in pack.spec.card_types.values() for name, f in t.fields.items()
+                      if f.type == "choice" and value in (f.choices or [])), None)
+        return pack.translation.pgettext(field, value) if field else text
+
 
 @register
 class StatsField(FieldKind):
