@@ -117,3 +117,19 @@ def test_validate_checks_the_german_pack_and_the_report_counts_it():
     done, fuzzy, missing, broken, unfit = row.split()[1:]
     assert (broken, unfit) == ("0", "0") and int(done) > 1600
     assert int(fuzzy) + int(missing) <= BEHIND * (int(done) + int(fuzzy) + int(missing))
+
+
+def test_the_card_list_says_choice_values_and_attack_kinds_in_german(german):
+    """The rulebook's Card List keeps the data's values (`Might`, rules match them) but prints them as the
+    cards do: through the translation, by their field (`constitution`) or as the layouts name them."""
+    from generator.pack.cardlist import sorted_cards
+    from generator.render.rulebook.reference import card_columns
+    heroes = [c for c in sorted_cards(german) if c.type == "hero"]
+    head, rows = card_columns(german, "hero", heroes)
+    column = head.index("Veranlagung")
+    assert {r[column] for r in rows} == {"Kraft", "Finesse", "Arkanum", "Glaube"}
+    head, _ = card_columns(german, "equipment", [c for c in sorted_cards(german) if c.type == "equipment"])
+    assert {"Einfach", "Schwer", "Besonders"} <= set(head) and "Basic" not in head
+    english = load_pack(BOSS_FIGHT)
+    head, rows = card_columns(english, "hero", [c for c in sorted_cards(english) if c.type == "hero"])
+    assert "Might" in {r[head.index("Constitution")] for r in rows}

@@ -100,7 +100,10 @@ def requirement_book_text(pack: Pack, req: Mapping[str, Any]) -> str:
     if req.get("stat"):
         return f"{stat_text(pack, req['stat'])} {req.get('min', 1)}+"
     count = req.get("min", 1)
-    return f"{req.get('value')}" + (f" ×{count}" if count and count != 1 else "")
+    value = f"{req.get('value')}"
+    if pack.translation is not None and req.get("field"):  # a choice value, in the pack's language
+        value = pack.translation.pgettext(str(req["field"]), value)
+    return value + (f" ×{count}" if count and count != 1 else "")
 
 
 def attack_order(kind: str) -> int:
@@ -153,6 +156,18 @@ class _ListsIfNotNone:
 
 def _book_str(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], object]) -> list[BookColumn]:
     return [(label(name, spec), lambda c: "" if get(c) is None else str(get(c)))]
+
+
+def _book_choice(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], object]) -> list[BookColumn]:
+    """A choice value as its card says it: the data keeps `Might`, a German Card List says `Kraft`."""
+    translation = pack.translation
+
+    def cell(c: Card) -> str:
+        value = get(c)
+        if value is None:
+            return ""
+        return translation.pgettext(name, str(value)) if translation is not None else str(value)
+    return [(label(name, spec), cell)]
 
 
 # ---- the types ---------------------------------------------------------------------------
@@ -223,7 +238,17 @@ class ChoiceField(_Plain, _ListsIfNotNone, _NoAudit, FieldKind):
     def sheet_shape(game: GameSpec) -> Shape:
         return TEXT
 
-    rulebook_columns = staticmethod(_book_str)
+    rulebook_columns = staticmethod(_book_choice)
+
+    @staticmethod
+    def page_text(pack: Pack, value: Any) -> str:
+        """The value as the card says it: through the translation, by the choice field that offers it."""
+        text = words.plain(pack, value)
+        if pack.translation is None or not isinstance(value, str):
+            return text
+        field = next((name for t in pack.spec.card_types.values() for name, f in t.fields.items()
+                      if f.type == "choice" and value in (f.choices or [])), None)
+        return pack.translation.pgettext(field, value) if field else text
 
 
 @register
@@ -377,7 +402,9 @@ class AttacksField(FieldKind):
                 a = (get(c) or {}).get(kind)
                 return f":damage:{a['damage']} :range:{a['range']}" if a else ""
             return cell
-        return [(kind.capitalize(), attack(kind)) for kind in ATTACK_KINDS]
+        t = pack.translation  # the layouts' word for the kind (`pgettext('attack', 'Basic')`)
+        return [(t.pgettext("attack", kind.capitalize()) if t is not None else kind.capitalize(), attack(kind))
+                for kind in ATTACK_KINDS]
 
     page_text = staticmethod(words.attacks)
 
