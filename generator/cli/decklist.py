@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -29,7 +30,7 @@ def decklist(build_file, pack_option, out_file):
     resolve_build(pack, build, unknown)  # a deck list names cards: one the pack lacks would not read back
     if unknown:
         raise InputError(unknown_cards(unknown, "cannot write a deck list of this build"))
-    document: object
+    document: Any  # a build document: from the deck list, or the YAML file as written
     if is_decklist_file(build_file):
         document = parse_decklist(read_text(build_file), pack, str(build_file))
     else:  # the file as written: a named limit (`beginner`) and unnamed characters stay so
