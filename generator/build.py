@@ -7,7 +7,9 @@ single-threaded. Each part's bytes do not depend on which process made it.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import os
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -223,6 +225,7 @@ def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = Bu
         except OSError as exc:  # a name too long, a loop of links...
             raise staging.output_error(exc, out) from None
         check_not_empty(pack, build, options.profile, options.only)
+        made = [f for f in [out, *out.parents] if not os.path.lexists(f)]  # a failed build takes back its folders
         opt = options if options.back_offset is not None else replace(options, back_offset=(0.0, 0.0))
         token = staging.new_token()
         pending: list = []
@@ -246,6 +249,9 @@ def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = Bu
             except BaseException:
                 if not committed:
                     staging.discard(pending, out, token)
+                    for folder in made:  # innermost first; one that holds anything stays
+                        with contextlib.suppress(OSError):
+                            folder.rmdir()
                 raise
         except OSError as exc:
             raise staging.output_error(exc, out) from None

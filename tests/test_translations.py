@@ -331,3 +331,11 @@ def test_a_string_pushed_down_by_a_new_one_keeps_its_translation_and_lends_none(
     assert (moved.string, moved.fuzzy) == ("Werte", False)
     assert (changed.string, changed.fuzzy, changed.previous_id) == ("Mindestens ein Würfel.", True,
                                                                     ["At least one die."])
+
+
+def test_the_spreadsheet_without_the_xlsx_extra_is_one_message_and_nothing_written(pack, monkeypatch):
+    import generator.pack.sheets.write as write
+    monkeypatch.setattr(write, "xlsx_available", lambda: False)
+    result = CliRunner().invoke(main, ["translate", str(pack), "--lang", "de", "--format", "xlsx"])
+    assert result.exit_code == 2 and "needs openpyxl" in result.output and "xlsx" in result.output
+    assert not (pack / "translations").exists()  # not even the PO file: nothing half done

@@ -133,3 +133,13 @@ def test_the_card_list_says_choice_values_and_attack_kinds_in_german(german):
     english = load_pack(BOSS_FIGHT)
     head, rows = card_columns(english, "hero", [c for c in sorted_cards(english) if c.type == "hero"])
     assert "Might" in {r[head.index("Constitution")] for r in rows}
+
+
+def test_a_tts_tooltip_names_the_icons_in_german(german):
+    """TTS shows a card's text as its tooltip, icons as words: the pack's German words for them."""
+    from generator.export.tts_save import card_object, icon_words
+    words = icon_words(german)
+    assert words["health"] == "Leben" and words["immobilised"] == "Festgesetzt"
+    assert icon_words(load_pack(BOSS_FIGHT)) == {}  # as written: the icons' own names, as before
+    tooltip = card_object(german.cards["gorge"], 1, 1, {}, (1.0, 1.0), "x", words)["Description"]
+    assert tooltip == "Heile 4 Leben."
