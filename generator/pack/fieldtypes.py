@@ -24,6 +24,7 @@ Classes here compose small mixins for what several types share, so a type is a f
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from functools import partial
 from types import GenericAlias
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
@@ -397,13 +398,11 @@ class AttacksField(FieldKind):
 
     @staticmethod
     def rulebook_columns(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], Any]) -> list[BookColumn]:
-        def attack(kind: str) -> Callable[[Card], str]:  # one kind's column
-            def cell(c: Card) -> str:
-                a = (get(c) or {}).get(kind)
-                return f":damage:{a['damage']} :range:{a['range']}" if a else ""
-            return cell
+        def cell(c: Card, kind: str) -> str:  # one kind's column, with the kind bound by partial
+            a = (get(c) or {}).get(kind)
+            return f":damage:{a['damage']} :range:{a['range']}" if a else ""
         t = pack.translation  # the layouts' word for the kind (`pgettext('attack', 'Basic')`)
-        return [(t.pgettext("attack", kind.capitalize()) if t is not None else kind.capitalize(), attack(kind))
+        return [(t.pgettext("attack", kind.capitalize()) if t is not None else kind.capitalize(), partial(cell, kind=kind))
                 for kind in ATTACK_KINDS]
 
     page_text = staticmethod(words.attacks)
