@@ -87,23 +87,13 @@ def test_ruff_fails_on_a_closure_over_a_loop_variable(tmp_path):
     assert "F401" in done.stdout and "B023" in done.stdout, done.stdout
 
 
-# the not-yet-clean list (pyproject.toml, `ignore_errors`) as it stood when this test was written: modules
-# leave it as they are typed; none may join it (a new module is written typed)
+# the not-yet-clean list (pyproject.toml, `ignore_errors`) as it stands (20 modules on 2026-11-28; 85 when
+# this test was written): modules leave it as they are typed and leave this set then; none may join it
 NOT_YET_CLEAN_AT_MOST = frozenset("generator." + name for name in (
-    "cli", "cli.textreport", "community.accounts", "community.dbbuilds", "community.middleware",
-    "community.routes_accounts", "community.routes_published", "community.store", "community.transfer",
-    "export.cmyk", "export.cut", "export.cut_pieces", "export.options", "export.order", "export.raster",
-    "export.tts_pieces", "export.tts_save", "kit", "maps.checks", "maps.model", "maps.reach", "maps.square",
-    "preflight.layout", "preflight.render_check", "render.base.cutguides", "render.base.layout",
-    "render.base.sheets", "render.base.text", "render.cards.faces", "render.cards.ink", "render.cards.redraw",
-    "render.cards.sheets", "render.maps.cells", "render.maps.hexes", "render.maps.page", "render.maps.square",
-    "render.maps.tiles", "render.pieces.counters", "render.pieces.dice", "render.pieces.document",
-    "render.pieces.draw", "render.pieces.figures", "render.pieces.model", "render.pieces.trackers",
-    "render.roster.sheet", "render.rulebook.columns", "render.rulebook.reference", "render.rulebook.tables",
-    "rules.audit", "rules.character_checks", "rules.checks", "rules.context", "rules.deck_checks", "rules.draw_odds",
-    "rules.engine", "rules.limits", "rules.pack_checks", "rules.params", "share.codes", "share.decklist",
-    "validate.maps", "web.common", "web.fixes", "web.fragments", "web.jobs", "web.picker", "web.routes_builds",
-    "web.routes_print", "web.rulebook", "web.site", "web.state", "web.storage", "web.view",
+    "render.base.cutguides", "render.base.layout", "render.base.sheets", "render.base.text", "render.cards.faces",
+    "render.cards.ink", "render.cards.redraw", "render.cards.sheets", "web.common", "web.fixes", "web.fragments",
+    "web.jobs", "web.picker", "web.routes_builds", "web.routes_print", "web.rulebook", "web.site", "web.state",
+    "web.storage", "web.view",
 ))
 
 
