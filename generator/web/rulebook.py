@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 from generator.export.iconimage import icon_names, icon_png
@@ -95,7 +96,7 @@ def markdown_page(text: str, slug: str, title: str | None, label: str, icons: di
     page = RulePage(slug, title or "", label)
     current = Section("", "")
     page.sections.append(current)
-    keep = []
+    keep: list[Token] = []
     i = 0
     while i < len(tokens):
         tok = tokens[i]
@@ -224,7 +225,8 @@ def search(book: RuleBook, query: str, limit: int = 50) -> list[Hit]:
     words = [w for w in query.casefold().split() if w][:10]
     if not words:
         return []
-    titled, other = [], []
+    titled: list[Hit] = []
+    other: list[Hit] = []
     for page in book.pages:
         for s in page.sections:
             hay = f"{s.title} {s.text}".casefold()
