@@ -237,7 +237,7 @@ def text_runs(shown: list[Shown], box: Callable, height_pt: float) -> tuple[Text
     return tuple(runs)
 
 
-def _flush(runs: list[TextRun], current) -> None:
+def _flush(runs: list[TextRun], current: list | None) -> list | None:  # the run gathered next: none yet
     if current:
         runs.append(TextRun(" ".join(" ".join(current[0]).split()), current[1], current[2], current[3]))
     return None
