@@ -65,7 +65,7 @@ def _finish_page(c, grid: Grid, spec: SheetSpec, slots, label: str) -> None:
 
 def home_plans(pack: Pack, faces: list[CardFace], spec: SheetSpec, duplex: str, back_offset=(0.0, 0.0)) -> list:
     """(front grid, back grid, faces) per sheet of the home sheets."""
-    plans = []
+    plans: list[tuple[Grid, Grid, list[CardFace]]] = []
     for size, group in size_groups(pack, faces):
         grid = make_grid(spec, size)
         back_grid = grid.mirrored(duplex if duplex != "none" else "long-edge", back_offset)
@@ -162,7 +162,7 @@ def write_gutterfold(pack: Pack, faces: list[CardFace], out: Path, sheet: str = 
     pw, ph = page_size_mm(spec)
     fold = spec.fold_gap if spec.fold_gap is not None else 2 * spec.bleed
     m = spec.margin
-    pages = []  # (grid, back grid, turned, faces): each card size gets its own grid, at its real size
+    pages: list[tuple[Grid, Grid, bool, list[CardFace]]] = []  # (grid, back grid, turned, faces): each card size gets its own grid, at its real size
     for size, group in size_groups(pack, faces):
         grid, turned = _fold_grid_or_none(spec, size, fold), False
         on_side = _fold_grid_or_none(spec, (size[1], size[0]), fold)
