@@ -7,7 +7,9 @@ single-threaded. Each part's bytes do not depend on which process made it.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import os
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -28,6 +30,7 @@ from generator.pack.translations.fallback import check_strict, fallback_warnings
 from generator.preflight.layout import LayoutChecks, contrast_findings, layout_findings
 from generator.preflight.render_check import judged
 from generator.render.cards.audit import stray_layouts
+from generator.rules.context import unknown_cards
 from generator.rules.engine import validate_build
 from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.redraw import SheetMemory  # pnp watch keeps one across builds
@@ -118,9 +121,16 @@ def check_before_building(pack: Pack, build: Build | None = None) -> list[Violat
     drawn (_part_lines, with validate's `judged`). A rule broken (validate's exit 1) does not
     stop a build, which prints what a player asks for (a build in the making, a pack whose
     preset the rulebook marks as not legal): its violations are returned, to be printed with
-    the warnings."""
+    the warnings; except a card the pack does not have, which nothing can print: refused
+    (exit 2) in validate's words (rules/context.py: unknown_cards)."""
     if build is not None:
-        return validate_build(pack, build).sorted_violations()
+        violations = validate_build(pack, build).sorted_violations()
+        # a card the pack does not have is a rule error to validate (exit 1) and cannot be printed:
+        # refused with validate's own words, not printed 'all the same' and then stopped by the kit
+        unknown = unknown_cards(violations)
+        if unknown:
+            raise InputError(unknown)
+        return violations
     reports, problems = pack_checks(pack)
     if problems:
         validate_pack(pack, checked=(reports, problems))  # raises InputError with every finding
@@ -215,6 +225,7 @@ def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = Bu
         except OSError as exc:  # a name too long, a loop of links...
             raise staging.output_error(exc, out) from None
         check_not_empty(pack, build, options.profile, options.only)
+        made = [f for f in [out, *out.parents] if not os.path.lexists(f)]  # a failed build takes back its folders
         opt = options if options.back_offset is not None else replace(options, back_offset=(0.0, 0.0))
         token = staging.new_token()
         pending: list = []
@@ -238,6 +249,9 @@ def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = Bu
             except BaseException:
                 if not committed:
                     staging.discard(pending, out, token)
+                    for folder in made:  # innermost first; one that holds anything stays
+                        with contextlib.suppress(OSError):
+                            folder.rmdir()
                 raise
         except OSError as exc:
             raise staging.output_error(exc, out) from None

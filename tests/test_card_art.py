@@ -290,18 +290,53 @@ def test_writing_xlsx_without_the_extra_says_how_to_add_it(tmp_path, monkeypatch
     assert result.exit_code == 2 and "sheet.xlsx-extra" in result.output and not (tmp_path / "other_game").exists()
 
 
-# the shipped packs whose every card has its own art (issue #40 item 2); the others still print the
-# placeholder on some cards, which `pnp validate` tells (art.missing)
-ART_DONE = ["boss_fight", "raid_boss", "tactics", "final_boss"]
+# issue #40 item 2: every card of every shipped pack has art of its own (copies are one card, so they
+# share it; distinct cards do not), as `pnp list --format json` reports it, and `pnp validate` has no
+# card left on the placeholder
+REPO = Path(__file__).resolve().parents[1]
+SHIPPED = sorted(p.name for p in (REPO / "card_data").iterdir() if (p / "game.yaml").is_file())
 
 
-@pytest.mark.parametrize("pack_id", ART_DONE)
-def test_every_card_of_a_finished_pack_has_art_of_its_own(pack_id):
+def art_problems(pack: Path) -> list[str]:
+    """What `pnp list --format json` shows against the rule: cards without art, art shared."""
     import json
-    from pathlib import Path
-    pack = Path(__file__).resolve().parents[1] / "card_data" / pack_id
-    cards = json.loads(CliRunner().invoke(main, ["list", str(pack), "--format", "json"]).output)["cards"]
-    arts = [c["art"] for c in cards]
-    assert None not in arts and len(set(arts)) == len(arts)  # copies share a card, so distinct cards differ
+    result = CliRunner().invoke(main, ["list", str(pack), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    assert document["schema"].startswith("pnp.cards/")
+    out = [f"{c['id']}: no art" for c in document["cards"] if c["art"] is None]
+    owners: dict[str, list[str]] = {}
+    for c in document["cards"]:
+        if c["art"] is not None:
+            owners.setdefault(c["art"], []).append(c["id"])
+    out += [f"{art}: shared by {', '.join(ids)}" for art, ids in owners.items() if len(ids) > 1]
+    return out
+
+
+def test_the_five_games_ship():
+    assert SHIPPED == ["battle_bosses", "boss_fight", "final_boss", "raid_boss", "tactics"]
+
+
+@pytest.mark.parametrize("pack_id", SHIPPED)
+def test_every_card_of_a_shipped_pack_has_art_of_its_own(pack_id):
+    pack = REPO / "card_data" / pack_id
+    assert art_problems(pack) == []
     result = CliRunner().invoke(main, ["validate", str(pack)])
     assert "art.missing" not in result.output and "art.licence" not in result.output
+
+
+def test_the_art_check_sees_a_card_without_art_and_art_shared(tmp_path):
+    """The guard above bites: Stepfall with one unit's art removed and another's given to a third."""
+    import shutil
+    pack = tmp_path / "tactics"
+    shutil.copytree(REPO / "card_data" / "tactics", pack)
+    units = pack / "cards" / "units.yaml"
+    text = units.read_text(encoding="utf-8")
+    arts = re.findall(r"\n    art: \{icon: ([a-z0-9-]+)\}", text)
+    assert len(arts) >= 3
+    text = text.replace(f"\n    art: {{icon: {arts[0]}}}", "", 1).replace(f"{{icon: {arts[2]}}}", f"{{icon: {arts[1]}}}", 1)
+    units.write_text(text, encoding="utf-8")
+    problems = art_problems(pack)
+    assert len(problems) == 2 and problems[0].endswith(": no art") and f"{arts[1]}: shared by" in problems[1]
+    result = CliRunner().invoke(main, ["validate", str(pack)])
+    assert "art.missing" in result.output and "1 card of 8" in result.output

@@ -145,13 +145,14 @@ def test_builds_folder_in_and_out_validates(tmp_path, db_url, preset):
     store.engine.dispose()
 
 
-def test_builds_export_from_a_database_that_is_not_there(tmp_path, monkeypatch):
+def test_the_site_commands_on_a_database_that_is_not_there(tmp_path, monkeypatch):
     """A mistyped --db (or a --builds folder beside no database) is said, not opened as a new
-    empty database that exports '0 build files'."""
+    empty database that exports '0 build files' or lists no account."""
     monkeypatch.chdir(tmp_path)
-    for args in (["--db", f"sqlite:///{tmp_path / 'typo.sqlite3'}"], ["--builds", "builds"]):
-        result = CliRunner().invoke(cli, ["builds", "export", "out", *args])
-        assert result.exit_code == 2 and "builds.no-database" in result.output, result.output
+    for command in (["builds", "export", "out"], ["accounts", "list"], ["accounts", "signout", "ada"]):
+        for args in (["--db", f"sqlite:///{tmp_path / 'typo.sqlite3'}"], ["--builds", "builds"]):
+            result = CliRunner().invoke(cli, [*command, *args])
+            assert result.exit_code == 2 and "site.no-database" in result.output, result.output
     assert list(tmp_path.iterdir()) == []
 
 

@@ -110,3 +110,16 @@ def test_a_name_that_would_turn_its_line_around_is_escaped_on_the_terminal(tmp_p
     assert result.exit_code == 0, result.output
     assert "Tide\\u202e stniop 0" in result.output and "Bastion\\u2067x" in result.output
     assert not re.search("[\u202a-\u202e\u2066-\u2069]", result.output)
+
+
+def test_a_build_naming_a_card_the_pack_lacks_gets_no_deck_list(tmp_path):
+    """A deck list names cards by name: one the pack lacks would have been written as its id under
+    an empty `##` and refused on the way back in. Refused here, in the validator's words."""
+    data = with_names("Typo", None, None)
+    data["characters"][1]["unit"] = "cliff-runnr"
+    build = tmp_path / "typo.yaml"
+    build.write_text(yaml.safe_dump(data), encoding="utf-8")
+    result = CliRunner().invoke(main, ["decklist", str(build), "--pack", str(PACK_DIR), "-o", str(tmp_path / "b.txt")])
+    assert result.exit_code == 2, result.output
+    assert "card.unknown cannot write a deck list of this build: no card with the id `cliff-runnr`" in result.output
+    assert "did you mean `cliff-runner`" in result.output and not (tmp_path / "b.txt").exists()

@@ -80,7 +80,7 @@ def test_build_gives_the_verdict_validate_gives(case, tmp_path):
     assert said and said <= _codes(built.output), (checked.output, built.output)  # the same findings
     made = sorted(p.name for p in (tmp_path / "out").iterdir()) if (tmp_path / "out").exists() else []
     if builds:
-        assert made == [], "a refused build keeps no file"
+        assert not (tmp_path / "out").exists(), "a refused build keeps no file, nor the folder it made"
         assert all(f"error {code}" in built.output for code in said)  # the same severities
     else:
         assert "cards.pdf" in made and "maps.pdf" in made
@@ -135,3 +135,27 @@ def test_the_parity_checks_bite_self_test(case, broken, tmp_path, monkeypatch):
             test_one_part_is_refused_for_what_the_pack_is_refused_for(tmp_path)
         else:
             test_build_gives_the_verdict_validate_gives(case, tmp_path)
+
+
+def test_a_build_file_naming_a_card_the_pack_lacks_is_refused_in_validates_words(tmp_path):
+    """validate calls it a rule error (exit 1: the build is not legal); a card that is not there
+    cannot be printed, so build refuses it (exit 2) with the same finding and the same words,
+    and no 'printed all the same' before it."""
+    build = tmp_path / "typo.yaml"
+    build.write_text((TACTICS / PRESET).read_text(encoding="utf-8").replace("unit: cliff-runner",
+                                                                          "unit: cliff-runnr"), encoding="utf-8")
+    runner = CliRunner()
+    checked = runner.invoke(main, ["validate", str(build), "--pack", str(TACTICS)])
+    assert checked.exit_code == 1
+    said = next(line.strip() for line in checked.output.splitlines() if "error card.unknown" in line)
+    built = runner.invoke(main, ["build", str(TACTICS), "--build", str(build), "--only", "cards",
+                                 "-o", str(tmp_path / "out")])
+    assert built.exit_code == 2, built.output
+    assert said in built.output and "did you mean `cliff-runner`" in built.output
+    assert "printed all the same" not in built.output and not (tmp_path / "out").exists()
+
+
+def test_without_the_unprintable_rules_the_test_above_fails_self_test(tmp_path, monkeypatch):
+    monkeypatch.setattr("generator.build.unknown_cards", lambda violations: [])
+    with pytest.raises(AssertionError):
+        test_a_build_file_naming_a_card_the_pack_lacks_is_refused_in_validates_words(tmp_path)

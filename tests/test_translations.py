@@ -311,3 +311,31 @@ def test_pnps_own_words_are_listed_once_and_marked_where_they_print():
                     and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
                 said.add(node.args[0].value)
     assert said == WORDS, (sorted(said - WORDS), sorted(WORDS - said))
+
+
+def test_a_string_pushed_down_by_a_new_one_keeps_its_translation_and_lends_none():
+    """A paragraph inserted above others moves them down a line each: the moved ones keep their own
+    translations, and the new one is missing, not a fuzzy copy of whatever stood on its line before.
+    A string that did change is fuzzy with its old source."""
+    from babel.messages.catalog import Catalog
+    from generator.pack.translations.catalog import updated_catalog
+    from generator.pack.translations.table import Source
+    old = Catalog(locale="de")
+    old.add("Statistics", "Werte", locations=[("rules/01.md", 10)])
+    old.add("At least one die.", "Mindestens ein Würfel.", locations=[("rules/01.md", 12)])
+    new = updated_catalog(old, [Source("rules/01.md", 10, "A new paragraph."),
+                                Source("rules/01.md", 12, "Statistics"),
+                                Source("rules/01.md", 14, "At least one six-sided die.")], "G", "1", "g", "de")
+    fresh, moved, changed = (new.get(t) for t in ("A new paragraph.", "Statistics", "At least one six-sided die."))
+    assert (fresh.string, fresh.fuzzy) == ("", False)
+    assert (moved.string, moved.fuzzy) == ("Werte", False)
+    assert (changed.string, changed.fuzzy, changed.previous_id) == ("Mindestens ein Würfel.", True,
+                                                                    ["At least one die."])
+
+
+def test_the_spreadsheet_without_the_xlsx_extra_is_one_message_and_nothing_written(pack, monkeypatch):
+    import generator.pack.sheets.write as write
+    monkeypatch.setattr(write, "xlsx_available", lambda: False)
+    result = CliRunner().invoke(main, ["translate", str(pack), "--lang", "de", "--format", "xlsx"])
+    assert result.exit_code == 2 and "needs openpyxl" in result.output and "xlsx" in result.output
+    assert not (pack / "translations").exists()  # not even the PO file: nothing half done

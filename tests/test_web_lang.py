@@ -40,6 +40,10 @@ def test_lang_serves_the_translation_and_is_remembered(env):
     assert '<strong lang="de">Deutsch</strong>' in page.text
     assert '<a href="?lang=" lang="en" hreflang="en">English</a>' in page.text
     assert "Die Brutmutter" in page.text and "The Brood Matron" not in page.text  # presets in German too
+    card = text(client.get("/p/boss_fight/cards/oriel-vance").text)
+    assert "Kraft" in card and "Might" not in card  # a choice value as the card says it
+    rules = text(client.get("/p/boss_fight/rules").text)
+    assert "Kapitel 3" in rules and "Chapter 3" not in rules and "Einen Boss bauen" in rules
     r = client.get("/api/boss_fight/cards?lang=")
     assert "Max-Age=0" in r.headers.get("set-cookie", "")
     client.cookies.clear()

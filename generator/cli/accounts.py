@@ -20,10 +20,21 @@ def _db_options(fn):
                         help="The site's database (default: pnp-site.sqlite3 beside --builds).")(fn)
 
 
-def _store(db_url: str | None, builds_dir: Path):
+def site_store(db_url: str | None, builds_dir: Path, made_here: bool = False):
+    """The site's database (`--db`, else the one beside `--builds`). Unless the command may make
+    it (`made_here`: `accounts add` names the designer before the site first runs), a SQLite file
+    that is not there is an error: opening it would make an empty database, and a mistyped path
+    would list no one, or export nothing, without a word."""
     from generator.cli.serve import open_store  # the database stack only when the command runs
     from generator.community.store import Store, default_url, shown
-    return open_store(Store, db_url or default_url(builds_dir), shown)
+    url = db_url or default_url(builds_dir)
+    if not made_here and url.startswith("sqlite:///") and not Path(url[len("sqlite:///"):]).is_file():
+        raise InputError([Problem("site.no-database", f"there is no database {shown(url)}",
+                                  Location("--db" if db_url else "--builds"), found=shown(url),
+                                  expected="the database `pnp serve` keeps the site in",
+                                  fix="name it with --db sqlite:///FILE, or --builds with the folder "
+                                      "`pnp serve` was started with")])
+    return open_store(Store, url, shown)
 
 
 def _password(from_stdin: bool, name: str) -> str:
@@ -71,7 +82,7 @@ def add(name, designer, password_stdin, db_url, builds_dir):
     if problem:
         raise InputError([Problem("accounts.name", f"`{name[:60]}` is not a usable name", Location("NAME"),
                                   found=name[:60], expected=problem)])
-    store = _store(db_url, builds_dir)
+    store = site_store(db_url, builds_dir, made_here=True)
     try:
         store.add_user(name, hash_password(_password(password_stdin, name)), "designer" if designer else "player")
     except Conflict:
@@ -87,7 +98,7 @@ def add(name, designer, password_stdin, db_url, builds_dir):
 @_db_options
 def list_accounts(db_url, builds_dir):
     """Every account: its name, role and when it was made."""
-    for user in _store(db_url, builds_dir).users():
+    for user in site_store(db_url, builds_dir).users():
         click.echo(f"{user.name}\t{user.role}\t{user.created_at:%Y-%m-%d %H:%M} UTC")
 
 
@@ -97,7 +108,7 @@ def list_accounts(db_url, builds_dir):
 @_db_options
 def role(name, role, db_url, builds_dir):
     """Make the account NAME a designer or a player (a running server sees it at the next request)."""
-    store = _store(db_url, builds_dir)
+    store = site_store(db_url, builds_dir)
     user = _user(store, name)
     store.set_role(user.name, role)
     click.echo(f"{user.name} is a {role}")
@@ -112,7 +123,7 @@ def password(name, password_stdin, db_url, builds_dir):
     from generator.cli.serve import require_accounts
     from generator.community.accounts import hash_password
     require_accounts("pnp accounts password")
-    store = _store(db_url, builds_dir)
+    store = site_store(db_url, builds_dir)
     user = _user(store, name)
     store.set_password(user.id, hash_password(_password(password_stdin, user.name)))
     click.echo(f"new password set for {user.name}; its sessions have ended")
@@ -123,7 +134,7 @@ def password(name, password_stdin, db_url, builds_dir):
 @_db_options
 def signout(name, db_url, builds_dir):
     """End every session of NAME (a lost phone, a shared computer)."""
-    store = _store(db_url, builds_dir)
+    store = site_store(db_url, builds_dir)
     user = _user(store, name)
     n = store.end_sessions(user.id)
     click.echo(f"ended {n} session{'' if n == 1 else 's'} of {user.name}")

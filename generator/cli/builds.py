@@ -6,8 +6,6 @@ from pathlib import Path
 
 import click
 
-from generator.core.errors import InputError, Location, Problem
-
 
 @click.group()
 def builds():
@@ -22,17 +20,8 @@ def builds():
 def export(folder, db_url, builds_dir):
     """Write every saved build (its newest version) to FOLDER as YAML build files that `pnp
     validate` reads; with accounts, each account's builds in a folder of its own."""
-    from generator.cli.serve import open_store  # the web stack is imported only when the command runs
-    from generator.community.store import Store, default_url, shown
+    from generator.cli.accounts import site_store  # the database stack only when the command runs
     from generator.community.transfer import export_builds
-    url = db_url or default_url(builds_dir)
-    if url.startswith("sqlite:///") and not Path(url[len("sqlite:///"):]).is_file():
-        # opening would make an empty database there, and "wrote 0 build files" would hide the mistake
-        raise InputError([Problem("builds.no-database", f"there is no database {shown(url)} to export from",
-                                  Location("--db" if db_url else "--builds"), found=shown(url),
-                                  expected="the database `pnp serve` saved the builds in",
-                                  fix="name it with --db sqlite:///FILE, or --builds with the folder "
-                                      "`pnp serve` was started with")])
-    store = open_store(Store, url, shown)
+    store = site_store(db_url, builds_dir)
     written = export_builds(store, folder)
     click.echo(f"wrote {len(written)} build file{'' if len(written) == 1 else 's'} to {folder}/")

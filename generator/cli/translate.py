@@ -46,6 +46,11 @@ def translate(pack_dir, langs, fmt, report):
         from generator.cli.translate_report import print_report
         print_report(pack, langs)
         return
+    if fmt == "xlsx":  # before any file is touched: the sheet is written with the `xlsx` extra
+        from generator.pack.sheets.write import xlsx_available, xlsx_missing
+        from generator.pack.translations.catalog import po_file
+        if not xlsx_available():
+            raise xlsx_missing(po_file(pack_dir, langs[0]).with_suffix(".xlsx"))
     from generator.cli.translate_report import update_lines
     for lang in langs:
         for line in update_lines(pack, lang, fmt):

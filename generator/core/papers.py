@@ -4,10 +4,15 @@ render/base/paper.py's, keyed by these names (it refuses to load if the two disa
 
 from __future__ import annotations
 
-PAPERS = ("a4", "letter")
-DEFAULT_PAPER = "a4"
+from typing import Final, Literal, get_args
+
+Paper = Literal["a4", "letter"]
 # sheet impositions (templates/sheets/*.yaml) may also use PrintPlayGames' 12 x 18 in press sheet
-PRESS_SHEETS = ("12x18",)
+PressSheet = Literal["12x18"]
+SheetPaper = Literal[Paper, PressSheet]  # what a sheet imposition's `paper:` may name (mypy and pydantic read it)
+PAPERS: tuple[str, ...] = get_args(Paper)
+DEFAULT_PAPER: Final = "a4"
+PRESS_SHEETS: tuple[str, ...] = get_args(PressSheet)
 SHEET_PAPERS = PAPERS + PRESS_SHEETS
 _TITLES = {"a4": "A4", "letter": "Letter", "12x18": "12 × 18 in"}
 

@@ -5,10 +5,13 @@ a number, a tag, a counter's name, the collation line) is a word or two read at 
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 RULES_PT = 6.0       # rules text: a sentence a player reads to know what a card or piece does
 LABEL_PT = 5.0       # a label: a caption, a tag, a number's name, a counter's name
 UNREADABLE_PT = 4.0  # below this nothing prints legibly on a home printer: an error
-ROLES = ("rules", "label")
+Role = Literal["rules", "label"]
+ROLES: tuple[str, ...] = get_args(Role)
 
 
 def floor_pt(role: str) -> float:

@@ -174,7 +174,7 @@ def _check(pack: Pack, card_id: str, face: str, dpi: int) -> Card:
 
 def render_png(pack: Pack, card_id: str, face: str, dpi: int, shared=None) -> bytes:
     """Draw one face (trim size, no bleed) and rasterize it: PNG bytes."""
-    from reportlab.lib.units import mm
+    from reportlab.lib.units import mm  # deferred: ReportLab loads when a face is first drawn
 
     card = pack.cards[card_id]
     shared = shared or CardShared(pack)

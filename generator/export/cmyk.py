@@ -55,6 +55,15 @@ def is_rich_black(cmyk: tuple) -> bool:
     return cmyk[3] >= RICH_BLACK_MIN_K and min(cmyk[:3]) >= RICH_BLACK_MIN_CMY
 
 
+def _pixel(image: Image.Image | None, xy: tuple[int, int] = (0, 0)) -> tuple[int, ...]:
+    """One pixel of a colour transform's result, as its channels (applyTransform gives None only
+    when asked to work in place, which this module never does)."""
+    if image is None:
+        raise ValueError("the colour transform made no image")
+    pixel = image.getpixel(xy)
+    return pixel if isinstance(pixel, tuple) else (int(pixel or 0),)
+
+
 class CmykConverter:
     """sRGB → the output profile's CMYK, with neutrals to K and a total ink limit (percent)."""
 
@@ -96,7 +105,7 @@ class CmykConverter:
         ramp = Image.new("CMYK", (256, 1))
         ramp.putdata([(0, 0, 0, k) for k in range(256)])
         lab = ImageCms.applyTransform(ramp, self._cmyk_to_lab)
-        return [lab.getpixel((i, 0))[0] for i in range(256)]  # L* scaled 0..255
+        return [_pixel(lab, (i, 0))[0] for i in range(256)]  # L* scaled 0..255
 
     def gray(self, level: float) -> tuple[float, float, float, float]:
         """A neutral (0 = black, 1 = white) as K only, matching its lightness."""
@@ -105,7 +114,7 @@ class CmykConverter:
         if level >= 1:
             return (0.0, 0.0, 0.0, 0.0)
         v = round(level * 255)
-        target = ImageCms.applyTransform(Image.new("RGB", (1, 1), (v, v, v)), self._srgb_to_lab).getpixel((0, 0))[0]
+        target = _pixel(ImageCms.applyTransform(Image.new("RGB", (1, 1), (v, v, v)), self._srgb_to_lab))[0]
         return self._k_for_lightness(target)
 
     def text_black(self, r: float, g: float, b: float) -> tuple[float, float, float, float] | None:
@@ -114,7 +123,7 @@ class CmykConverter:
         key = ("text", round(r * 255), round(g * 255), round(b * 255))
         if key not in self._cache:
             rgb = key[1:]
-            lab = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), self._srgb_to_lab).getpixel((0, 0))
+            lab = _pixel(ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), self._srgb_to_lab))
             a, b_ = lab[1] - 128, lab[2] - 128  # Pillow's LAB stores a* and b* offset by 128
             near = rgb[0] != rgb[1] or rgb[1] != rgb[2]
             neutral = (a * a + b_ * b_) ** 0.5 <= TEXT_NEUTRAL_CHROMA
@@ -136,9 +145,9 @@ class CmykConverter:
         if key[0] == key[1] == key[2]:
             out = self.gray(key[0] / 255)
         else:
-            c, m, y, k = ImageCms.applyTransform(Image.new("RGB", (1, 1), key), self._to_cmyk).getpixel((0, 0))
-            out = limit_ink(c / 255, m / 255, y / 255, k / 255, self.ink_limit)
-            out = tuple(round(v, 4) for v in out)
+            c, m, y, k = _pixel(ImageCms.applyTransform(Image.new("RGB", (1, 1), key), self._to_cmyk))
+            lc, lm, ly, lk = limit_ink(c / 255, m / 255, y / 255, k / 255, self.ink_limit)
+            out = (round(lc, 4), round(lm, 4), round(ly, 4), round(lk, 4))
         self._cache[key] = out
         return out
 
@@ -189,8 +198,9 @@ def _convert_stream(instructions, conv: CmykConverter) -> tuple[list, int]:
     Text shown in a near-neutral fill gets a K-only fill just before it (conv.text_black); at
     the end of the text object the converted fill comes back, so shapes drawn after it in the
     same colour keep their tint."""
-    out, changed = [], 0
-    space = {"fill": None, "stroke": None}  # names set by cs / CS
+    out: list[pikepdf.ContentStreamInstruction | pikepdf.ContentStreamInlineImage] = []
+    changed = 0
+    space: dict[str, str | None] = {"fill": None, "stroke": None}  # names set by cs / CS
     fill_rgb = None  # the fill colour in force (RGB 0..1), and its CMYK instruction
     fill_inst = None
     text_k = False  # a K-only fill was put in for text in this text object
@@ -243,7 +253,8 @@ def _convert_stream(instructions, conv: CmykConverter) -> tuple[list, int]:
                 text_k = True
         elif op == "ET" and text_k:
             out.append(inst)
-            out.append(fill_inst)  # the fill in force before the text, for what is drawn next
+            if fill_inst is not None:  # (a Q inside the text object may have taken it away)
+                out.append(fill_inst)  # the fill in force before the text, for what is drawn next
             text_k = False
             continue
         out.append(inst)
@@ -315,8 +326,7 @@ def convert_pdf(src: Path, dst: Path, conv: CmykConverter) -> dict:
             meta["dc:description"] = f"CMYK for {name}, total ink ≤ {conv.ink_limit * 100:g} %"
         pdf.save(dst, deterministic_id=True, compress_streams=True,
                  object_stream_mode=pikepdf.ObjectStreamMode.generate)
-    stats["profile"] = name
-    return stats
+    return {**stats, "profile": name}
 
 
 def _rewrite(pdf, stream, conv: CmykConverter, stats: dict) -> None:

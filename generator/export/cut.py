@@ -25,7 +25,7 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
-from generator.core.papers import DEFAULT_PAPER
+from generator.core.papers import DEFAULT_PAPER, Paper
 from generator.core.staging import replace_dir
 from generator.export.credits import write_credits
 from generator.pack.model import Pack
@@ -159,7 +159,7 @@ def _dxf(outlines: list[Outline], page_mm: tuple[float, float], inset: float, ta
 
 
 def export_cut(pack: Pack, faces: list[CardFace], folder: Path, machine: str = "silhouette",
-               paper: str = DEFAULT_PAPER, inset_mm: float = 0.0, shared: CardShared | None = None,
+               paper: Paper = DEFAULT_PAPER, inset_mm: float = 0.0, shared: CardShared | None = None,
                dxf: bool = True, pieces: bool = False, build=None, duplex: str = "long-edge",
                back_offset: tuple[float, float] = (0.0, 0.0)) -> dict:
     """`duplex` and `back_offset` (the calibration page's reading) place the backs exactly as

@@ -14,7 +14,7 @@ from typing import Any
 from generator.core.calibration import parse_offset, resolve_back_offset
 from generator.core.duplex import DUPLEX_MODES
 from generator.core.errors import InputError, Location, Problem
-from generator.core.papers import DEFAULT_PAPER, PAPERS
+from generator.core.papers import DEFAULT_PAPER, PAPERS, Paper
 from generator.export.profile_table import PROFILES
 from generator.export.service_table import resolve_service
 
@@ -53,7 +53,7 @@ def _bounded(value, bounds, where: str) -> float:
 @dataclass(frozen=True)
 class BuildOptions:
     profile: str = "home"
-    paper: str = DEFAULT_PAPER
+    paper: Paper = DEFAULT_PAPER
     duplex: str = "long-edge"
     back_offset: tuple[float, float] | None = (0.0, 0.0)  # None: the saved calibration's (with_calibration)
     png_size: str = "mpc"

@@ -28,7 +28,7 @@ WORKERS = 2
 def _render_pages(args) -> list[str]:
     """Worker: render pages [start, stop) of a PDF to PNG files of exactly (w, h) pixels."""
     pdf_path, jobs = args
-    from PIL import Image
+    from PIL import Image  # deferred: Pillow loads in the worker that draws, not at start-up
     written = []
     with pdfium.document(pdf_path) as pdf:
         for page_index, target, (w, h), *dpi in jobs:  # dpi, when given, is stored in the PNG
@@ -39,7 +39,7 @@ def _render_pages(args) -> list[str]:
             image = pdfium.image(page, scale=scale).convert("RGB")
             page.close()
             if image.size != (w, h):
-                image = image.resize((w, h), Image.LANCZOS)
+                image = image.resize((w, h), Image.Resampling.LANCZOS)
             image.save(target, format="PNG", optimize=False, **({"dpi": (dpi[0], dpi[0])} if dpi else {}))
             written.append(target)
     return written
@@ -89,7 +89,7 @@ def export_pngs(pack: Pack, faces: list[CardFace], folder: Path, size: str = "mp
     bleed_mm = (37.5 if size == "tgc" else 36) / DPI * 25.4
     distinct, backs, rows = plan_files(faces, {t: spec.name for t, spec in pack.spec.card_types.items()},
                                        lambda f: pack.back_key(f.set_id, f.type_id, f.card))
-    sizes = {}  # (trim mm) -> px, in first-seen order
+    sizes: dict[tuple[float, float], tuple[int, int]] = {}  # (trim mm) -> px, in first-seen order
     for face, _name in distinct:
         trim = pack.card_size_mm(face.type_id)
         sizes.setdefault(trim, png_px(trim, size))

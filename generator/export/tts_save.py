@@ -86,10 +86,22 @@ def linker(folder: Path, url_base: str | None = None, relative: bool = False):
 GRID_NAMES = {0: "squares", GRID_HEX_FLAT_TOP: "flat-top", GRID_HEX_POINTY_TOP: "pointy-top"}
 
 
-def card_object(card, card_id: int, deck_key: int, custom: dict, scale: tuple, where: str) -> dict:
+def icon_words(pack) -> dict[str, str]:
+    """In a pack loaded in another language, an icon in a tooltip reads as the word the pack gives it
+    there (a stat's or keyword's name: `:health:` is `Leben`); as written, the icon's own name."""
+    if pack.translation is None:
+        return {}
+    words = {k.icon: k.name for k in pack.spec.keywords.values() if getattr(k, "icon", None)}
+    words.update({s.icon: s.name for s in pack.spec.stats.values() if s.icon})
+    return words
+
+
+def card_object(card, card_id: int, deck_key: int, custom: dict, scale: tuple, where: str,
+                words: dict[str, str] | None = None) -> dict:
     nickname = card.name if card is not None else "Reference"
-    # the card text's inline icons (`:health:`) read as their names in TTS's tooltip
-    description = re.sub(r":([a-z0-9][a-z0-9-]*):", r"\1", card.text if card is not None else "").strip()
+    # the card text's inline icons (`:health:`) read as their names in TTS's tooltip (`words`: icon_words)
+    description = re.sub(r":([a-z0-9][a-z0-9-]*):", lambda m: (words or {}).get(m[1], m[1]),
+                         card.text if card is not None else "").strip()
     return {"GUID": _guid("card", where, card_id), "Name": "Card",
             "Transform": _transform(scale=scale[0], scale_z=scale[1], rot_z=180.0),
             "Nickname": nickname, "Description": description, "GMNotes": card.id if card is not None else "",
@@ -119,6 +131,7 @@ def build_saves(pack: Pack, folder: Path, url_base: str | None = None, relative:
         by_type.setdefault((entry["set"], entry["type"]), []).append(entry)
     objects, key = [], 0
     x = 0.0
+    words = icon_words(pack)
     for (set_id, type_id), sheets in by_type.items():
         w_mm, h_mm = pack.card_size_mm(type_id)
         scale = (w_mm / 25.4 / TTS_CARD_WIDTH_UNITS, h_mm / 25.4 / TTS_CARD_HEIGHT_UNITS)
@@ -132,7 +145,8 @@ def build_saves(pack: Pack, folder: Path, url_base: str | None = None, relative:
             for slot, card_id in enumerate(sheet["ids"]):
                 cid = key * 100 + slot
                 deck_ids.append(cid)
-                contained.append(card_object(pack.cards.get(card_id), cid, key, custom, scale, f"{sheet['face']}"))
+                contained.append(card_object(pack.cards.get(card_id), cid, key, custom, scale, f"{sheet['face']}",
+                                             words))
         set_name = pack.spec.sets[set_id].name if set_id in pack.spec.sets else set_id
         type_spec = pack.spec.card_types.get(type_id)
         name = f"{set_name} — {type_spec.name if type_spec else type_id.title()}"

@@ -21,8 +21,9 @@ Footprints come from builds generically: the union of the base cards' `hexes` fi
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from generator.core.errors import did_you_mean, short_list
 from generator.core.report import Violation
@@ -34,7 +35,7 @@ from generator.pack.load import load_presets
 
 if TYPE_CHECKING:
     from generator.core.errors import Location
-    from generator.maps.load import MapModel
+    from generator.maps.load import MapModel, OneMap
     from generator.grids.squaregrid import Square
     from generator.maps.model import CellEntry, HexMap, TileSpec
     from generator.pack.model import Build, Pack
@@ -49,7 +50,7 @@ class Footprint:
 
     name: str
     side: str
-    hexes: frozenset
+    hexes: frozenset[Hex]
     source: str  # the build file it came from
 
     @property
@@ -57,18 +58,19 @@ class Footprint:
         return len(self.hexes)
 
 
-def _hexes(hexes, limit: int = 4, word: str = "hex") -> str:
+def _hexes(hexes: Iterable[Hex | Square], limit: int = 4, word: str = "hex") -> str:
     items = [f"{word} {h}" for h in sorted(hexes)]
     return short_list(items, limit)
 
 
-def _word(m) -> str:
+def _word(m: MapModel) -> str:
     """What messages call one cell of this map: `hex`, or `tile` on a square map."""
-    return getattr(m, "cell_word", "hex")
+    word: str = getattr(m, "cell_word", "hex")
+    return word
 
 
 def map_violation(rule: str, message: str, location: Location, path: str = "", severity: str = "error",
-                  observed=None, expected=None, fix=None) -> Violation:
+                  observed: object = None, expected: object = None, fix: str | None = None) -> Violation:
     return Violation(rule, severity, message, location, path, observed, expected, fix=fix)
 
 
@@ -181,10 +183,10 @@ def check_overlap(m: MapModel) -> list[Violation]:
     return out
 
 
-def check_zone_ground(m: MapModel) -> list[Violation]:
+def check_zone_ground(m: OneMap) -> list[Violation]:
     """Errors: a start zone's hex that no figure may enter (an obstacle, or terrain the pack
     makes impassable such as a team's base): a side set up there could never be placed."""
-    out = []
+    out: list[Violation] = []
     for zid, zone in m.zones.items():
         blocked = sorted(h for h in zone if h in m.hexes and not m.walkable(h))
         if not blocked:
@@ -200,7 +202,7 @@ def check_zone_ground(m: MapModel) -> list[Violation]:
     return out
 
 
-def _ground(m: MapModel, cell: Hex | Square) -> str:
+def _ground(m: OneMap, cell: Any) -> str:  # a cell of m's own kind
     if cell in m.obstacles:
         return "an obstacle"
     spec = m.spec_of(cell)
@@ -284,13 +286,13 @@ class Placement:
         self._cells: frozenset[Hex] | None = None
 
     @property
-    def cells(self) -> frozenset:  # absolute hexes covered
+    def cells(self) -> frozenset[Hex]:  # absolute hexes covered
         if self._cells is None:
             self._cells = hexgrid.translate(self.shape, self.anchor)
         return self._cells
 
 
-def _orientations(fp: Footprint) -> list[frozenset]:
+def _orientations(fp: Footprint) -> list[frozenset[Hex]]:
     """Orientations about the footprint's centre hex, so a 60° turn is a turn in place.
     Mirror images count: the owner decides which way round to build the figure's base."""
     pivot = hexgrid.shape_center(fp.hexes)
@@ -298,20 +300,21 @@ def _orientations(fp: Footprint) -> list[frozenset]:
     return hexgrid.orientations(base, mirror=True)
 
 
-def placements(allowed: frozenset, shapes: list[frozenset]) -> list[Placement]:
+def placements(allowed: frozenset[Hex], shapes: list[frozenset[Hex]]) -> list[Placement]:
     return [Placement(placing.hex_of(k), shape.cells) for shape, k in _starts(allowed, shapes)]
 
 
-def _starts(allowed, shapes) -> list[tuple[placing.Shape, int]]:
+def _starts(allowed: Iterable[Hex], shapes: Sequence[frozenset[Hex] | placing.Shape]
+            ) -> list[tuple[placing.Shape, int]]:
     """(shape, anchor as int) for every placement, shape by shape, anchors in hex order."""
-    out = []
-    for shape in shapes:
-        shape = shape if isinstance(shape, placing.Shape) else placing.Shape(shape, MIN_DISTANCE)
+    out: list[tuple[placing.Shape, int]] = []
+    for given in shapes:
+        shape = given if isinstance(given, placing.Shape) else placing.Shape(given, MIN_DISTANCE)
         out += [(shape, k) for k in placing.anchors(allowed, shape)]
     return out
 
 
-def can_move(p: Placement, walkable: frozenset) -> bool:
+def can_move(p: Placement, walkable: frozenset[Hex]) -> bool:
     """One legal step (the whole body shifted one hex) or a 60° turn about any of its hexes:
     a multi-hex figure moves led by a hex of its choice and may turn around that lead
     hex, but never flips over (so turns only, no reflections)."""
@@ -326,24 +329,24 @@ def can_move(p: Placement, walkable: frozenset) -> bool:
     return False
 
 
-def _zone_of(m: HexMap, side: str, use_zones: bool = True):
+def _zone_of(m: HexMap, side: str, use_zones: bool = True) -> frozenset[Hex] | None:
     return m.zones.get(side) if use_zones else None
 
 
-def _party_cells(m: HexMap, footprint_side: str, pack_sides) -> tuple[frozenset, list[str]]:
+def _party_cells(m: HexMap, footprint_side: str, pack_sides: Collection[str]) -> tuple[frozenset[Hex], list[str]]:
     """Where the opposing party may start: the zones of the other sides, else anywhere."""
     zones = [z for z in m.zones if z != footprint_side and z in pack_sides]
     walkable = m.walkable_hexes
     if not zones:
         return walkable, []
-    cells = set()
+    cells: set[Hex] = set()
     for z in zones:
         cells |= m.zones[z]
     return frozenset(cells) & walkable, zones
 
 
-def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=(),
-                    use_zones: bool = True) -> tuple[list[Violation], dict]:
+def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides: Collection[str] = (),
+                    use_zones: bool = True) -> tuple[list[Violation], dict[str, Any]]:
     """use_zones: the figure and the party start in the map's zones (a scenario setup); else the
     figure stands anywhere it fits and the party needs room more than MIN_DISTANCE away from
     at least one of those places (the rules' own setup: the boss player chooses the spot)."""
@@ -372,7 +375,8 @@ def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides=(),
     return _check_party(m, fp, party, starts, pack_sides), stats
 
 
-def _check_party_open(m: HexMap, fp: Footprint, party: int, starts: list) -> list[Violation]:
+def _check_party_open(m: HexMap, fp: Footprint, party: int, starts: list[tuple[placing.Shape, int]]
+                      ) -> list[Violation]:
     """The rules' setup: the boss player picks the spot, so one spot with room is enough.
     starts: (placing.Shape, anchor as int) pairs."""
     cells = placing.keys(m.walkable_hexes)
@@ -394,7 +398,8 @@ def _check_party_open(m: HexMap, fp: Footprint, party: int, starts: list) -> lis
                fix="enlarge the map, or clear room away from where the boss can stand")]
 
 
-def _no_placement(m: HexMap, fp: Footprint, shapes, allowed, zoned: bool, where: Location) -> Violation:
+def _no_placement(m: HexMap, fp: Footprint, shapes: list[frozenset[Hex]], allowed: frozenset[Hex], zoned: bool,
+                  where: Location) -> Violation:
     """Explain the closest miss: where the footprint nearly fits and what is in the way."""
     best = None  # (blocked count, anchor, shape), the first of the fewest
     ok, anchors = placing.keys(allowed), [(h, placing.key(h)) for h in sorted(m.hexes)]
@@ -428,7 +433,8 @@ def _no_placement(m: HexMap, fp: Footprint, shapes, allowed, zoned: bool, where:
                          fix="clear those hexes" + (" or enlarge the zone" if zoned else " or enlarge the map"))
 
 
-def _check_party(m: HexMap, fp: Footprint, party: int, starts: list, pack_sides) -> list[Violation]:
+def _check_party(m: HexMap, fp: Footprint, party: int, starts: list[tuple[placing.Shape, int]],
+                 pack_sides: Collection[str]) -> list[Violation]:
     """starts: (placing.Shape, anchor as int) pairs."""
     hexes, zones = _party_cells(m, fp.side, pack_sides)
     cells = placing.keys(hexes)
@@ -461,7 +467,7 @@ SETUPS = ("rules", "zones", "both")  # `pnp validate MAP --setup`; `both` is wha
 
 
 def check_map(m: HexMap, pack: Pack, footprints: list[Footprint], party: int,
-              setup: str = "rules") -> tuple[list[Violation], dict]:
+              setup: str = "rules") -> tuple[list[Violation], dict[str, Any]]:
     """setup: `rules` checks the pack's own setup (zones only where the pack makes them the
     rule), `zones` the map's start zones, `both` each in turn (zone findings added)."""
     zones_required = getattr(pack.spec, "start_zones", "required") != "optional"

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from generator.core.errors import InputError, Problem
 from generator.maps.model import HexMap, hex_map_from_document
 from generator.maps.square import SquareMap, square_map_from_document
 from generator.pack.cache import Slot
 from generator.pack.load import file_key, pack_document
+from generator.pack.model import FileKey
 
 if TYPE_CHECKING:
     from generator.core.yamlio import Document
@@ -21,7 +22,9 @@ def map_id(path: Path) -> str:
 
 
 MapModel = HexMap | SquareMap
-MAP_FILES: Slot[dict[tuple[str, tuple | None], MapModel]] = Slot("map_files")  # each map by its file
+# a function of hex and square maps alike whose cells must be of the map's own kind: checked for each
+OneMap = TypeVar("OneMap", HexMap, SquareMap)
+MAP_FILES: Slot[dict[tuple[str, FileKey | None], MapModel]] = Slot("map_files")  # each map by its file
 MAPS: Slot[list[MapModel]] = Slot("maps")  # all of them, for the pack's map files
 
 

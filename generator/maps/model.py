@@ -10,12 +10,12 @@ found later (an obstacle off the grid, an unknown terrain) can point at the exac
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from generator.core.errors import InputError, Location, Problem
-from generator.core.yamlio import Document
+from generator.core.yamlio import Document, PathT
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 from generator.pack.model import ID_PATTERN, Pack, TerrainSpec
@@ -100,7 +100,7 @@ class CellEntry:
     cell: Hex | Square
     kind: str  # "shape" | "remove" | "obstacle" | "terrain" | "zone" | "region"
     name: str | None  # the terrain, zone or region id
-    path: tuple
+    path: PathT
     location: Location
 
     @property
@@ -110,30 +110,33 @@ class CellEntry:
                 "region": f"regions.{self.name}.hexes"}[self.kind]
 
 
-class TerrainCells:
+C = TypeVar("C", Hex, "Square")  # a map's cell: a Hex, or a square map's Square
+
+
+class TerrainCells(Generic[C]):
     """What a cell's obstacles and terrain mean, for hex and square maps alike; a map
     provides `cells` (where there is ground), `obstacles`, `terrain` and `terrain_specs`."""
 
     # what each map declares (HexMap, SquareMap: dataclass fields, and `cells` a property)
-    obstacles: frozenset[Any]
-    terrain: dict[Any, str]  # cell -> terrain id
+    obstacles: frozenset[C]
+    terrain: dict[C, str]  # cell -> terrain id
     terrain_specs: dict[str, TerrainSpec]
 
     @property
-    def cells(self) -> frozenset[Any]:
+    def cells(self) -> frozenset[C]:
         raise NotImplementedError  # each map says where it has ground
 
-    def spec_of(self, cell) -> TerrainSpec | None:
+    def spec_of(self, cell: C) -> TerrainSpec | None:
         tid = self.terrain.get(cell)
         return self.terrain_specs.get(tid) if tid is not None else None
 
-    def walkable(self, cell) -> bool:
+    def walkable(self, cell: C) -> bool:
         if cell not in self.cells or cell in self.obstacles:
             return False
         spec = self.spec_of(cell)
         return spec is None or spec.walkable
 
-    def blocks_sight(self, cell) -> bool:
+    def blocks_sight(self, cell: C) -> bool:
         if cell in self.obstacles:
             return True
         spec = self.spec_of(cell)
@@ -141,25 +144,25 @@ class TerrainCells:
 
 
 @dataclass
-class HexMap(TerrainCells):
+class HexMap(TerrainCells[Hex]):
     id: str
     file: str
     title: str
     notes: str
     orientation: Literal["pointy", "flat"]
     hex_size: float  # flat to flat, mm
-    hexes: frozenset  # the cells of the map
-    obstacles: frozenset  # on the map only
-    terrain: dict  # Hex -> terrain id (first listing wins), on the map only
-    zones: dict  # zone id -> frozenset of hexes on the map
-    terrain_specs: dict  # terrain id -> TerrainSpec (the pack's)
+    hexes: frozenset[Hex]  # the cells of the map
+    obstacles: frozenset[Hex]  # on the map only
+    terrain: dict[Hex, str]  # Hex -> terrain id (first listing wins), on the map only
+    zones: dict[str, frozenset[Hex]]  # zone id -> frozenset of hexes on the map
+    terrain_specs: dict[str, TerrainSpec]  # terrain id -> TerrainSpec (the pack's)
     line_of_sight: hexgrid.LosRule
     entries: tuple[CellEntry, ...] = ()
     doc: Document | None = field(default=None, repr=False)
     tile: TileSpec | None = None  # set when the map is a cut-out tile
-    regions: dict = field(default_factory=dict)  # region id -> frozenset of hexes on the map
-    region_names: dict = field(default_factory=dict)  # region id -> its printed name
-    region_teams: dict = field(default_factory=dict)  # region id -> its team, for regions that name one
+    regions: dict[str, frozenset[Hex]] = field(default_factory=dict)  # region id -> frozenset of hexes on the map
+    region_names: dict[str, str] = field(default_factory=dict)  # region id -> its printed name
+    region_teams: dict[str, str] = field(default_factory=dict)  # region id -> its team, for regions that name one
     zones_optional: bool = False  # the pack's `start_zones: optional`: zones are a scenario setup
 
     grid = "hex"  # the kind of grid (square maps are `generator.maps.square.SquareMap`)
@@ -170,16 +173,16 @@ class HexMap(TerrainCells):
         return self.hexes
 
     @property
-    def walkable_hexes(self) -> frozenset:
+    def walkable_hexes(self) -> frozenset[Hex]:
         return frozenset(h for h in self.hexes if self.walkable(h))
 
-    def layout(self, origin=(0.0, 0.0), scale: float = 1.0) -> hexgrid.Layout:
+    def layout(self, origin: tuple[float, float] = (0.0, 0.0), scale: float = 1.0) -> hexgrid.Layout:
         return hexgrid.Layout.from_flat_to_flat(self.orientation, self.hex_size * scale, origin)
 
-    def can_see(self, a, b) -> bool:
+    def can_see(self, a: Hex, b: Hex) -> bool:
         return hexgrid.line_of_sight(a, b, self.blocks_sight, self.line_of_sight)
 
-    def at(self, path: tuple, key: bool = False) -> Location:
+    def at(self, path: PathT, key: bool = False) -> Location:
         return self.doc.at(path, key) if self.doc else Location(self.file)
 
     def entries_of(self, kind: str, name: str | None = None) -> list[CellEntry]:
@@ -209,8 +212,8 @@ def hex_map_from_document(doc: Document, pack: Pack, mid: str) -> HexMap:
 
     entries: list[CellEntry] = []
 
-    def collect(values, path, kind, name=None) -> list[Hex]:
-        out = []
+    def collect(values: list[list[int]], path: PathT, kind: str, name: str | None = None) -> list[Hex]:
+        out: list[Hex] = []
         for i, pair in enumerate(values):
             h = Hex(pair[0], pair[1])
             entries.append(CellEntry(h, kind, name, path + (i,), doc.at(path + (i,))))
@@ -223,7 +226,7 @@ def hex_map_from_document(doc: Document, pack: Pack, mid: str) -> HexMap:
     elif shape.rectangle is not None:
         base = set(hexgrid.rectangle(shape.rectangle.columns, shape.rectangle.rows, spec.orientation))
     else:
-        base = set(collect(shape.hexes, ("shape", "hexes"), "shape"))
+        base = set(collect(shape.hexes or [], ("shape", "hexes"), "shape"))  # (the one kind given)
     removed = collect(shape.remove, ("shape", "remove"), "remove")
     cells = frozenset(base - set(removed))
 

@@ -15,7 +15,7 @@ duel tile has neither), so it passes. Each finding is at the YAML line to change
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from generator.core.report import Violation
 from generator.grids import hexgrid
@@ -25,6 +25,13 @@ from generator.pack.rule_names import registry_matches
 if TYPE_CHECKING:
     from generator.maps.model import HexMap
     from generator.pack.model import Pack, RuleSpec
+
+
+class MapCheck(Protocol):
+    """A map rule primitive (MAP_RULES): a map of the pack and the rule as game.yaml gives it, and
+    the violations it finds (as rules.context's BuildCheck and PackCheck are for builds and packs)."""
+
+    def __call__(self, m: HexMap, rule: RuleSpec) -> list[Violation]: ...
 
 
 def regions_cover(m: HexMap, rule: RuleSpec) -> list[Violation]:
@@ -74,13 +81,13 @@ def zone_beside(m: HexMap, rule: RuleSpec) -> list[Violation]:
     return out
 
 
-MAP_RULES = {"regions_cover": regions_cover, "zone_beside": zone_beside}
+MAP_RULES: dict[str, MapCheck] = {"regions_cover": regions_cover, "zone_beside": zone_beside}
 registry_matches("map", rule_names.MAP_CHECKS, MAP_RULES)
 
 
 def check_pack_map_rules(m: HexMap, pack: Pack) -> list[Violation]:
     """Every map rule of the pack's game.yaml over map `m`."""
-    out = []
+    out: list[Violation] = []
     for rule in pack.spec.rules:
         if rule.check in MAP_RULES:
             out.extend(MAP_RULES[rule.check](m, rule))

@@ -8,6 +8,8 @@ moves and its dilation are worked out once, as ints, and placements are (shape, 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 
@@ -15,11 +17,11 @@ STRIDE = 1 << 32  # map coordinates are within ±200 and footprints small: no tw
 _HALF = STRIDE // 2
 
 
-def key(h) -> int:
+def key(h: Sequence[int]) -> int:
     return h[0] * STRIDE + h[1]
 
 
-def keys(hexes) -> set[int]:
+def keys(hexes: Iterable[Sequence[int]]) -> set[int]:
     return {h[0] * STRIDE + h[1] for h in hexes}
 
 
@@ -31,7 +33,7 @@ def hex_of(k: int) -> Hex:
 class Shape:
     """One orientation of a footprint, relative to its anchor, with what is derived from it."""
 
-    def __init__(self, cells: frozenset, distance: int):
+    def __init__(self, cells: frozenset[Hex], distance: int):
         self.cells = cells
         self.offsets = sorted(key(h) for h in sorted(cells))
         self._distance = distance
@@ -64,7 +66,7 @@ def fits(allowed: set[int], offsets: list[int], anchor: int) -> bool:
     return all(anchor + o in allowed for o in offsets)
 
 
-def anchors(allowed_hexes, shape: Shape) -> list[int]:
+def anchors(allowed_hexes: Iterable[Hex], shape: Shape) -> list[int]:
     """The anchors (in the order of sorted hexes) where the shape lies wholly on `allowed_hexes`."""
     allowed = keys(allowed_hexes)
     offsets = shape.offsets

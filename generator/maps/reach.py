@@ -18,8 +18,9 @@ The other data checks (terrain, zones, off-grid, overlap) are the hex maps' own,
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from generator.grids import squaregrid
 from generator.grids.squaregrid import Square
@@ -79,7 +80,7 @@ def weakest_mover(pack: Pack) -> Mover:
     type_id = _mover_type(pack, movement)
     cards = [c for c in pack.cards.values() if c.type == type_id] if type_id else []
 
-    def lowest(field: str, default: int):
+    def lowest(field: str, default: int) -> tuple[int, str]:
         values = [(v, c.name) for c in cards if isinstance(v := c.fields.get(field), int)]
         if not values:
             return default, "the default"
@@ -122,11 +123,14 @@ def moves_from(m: SquareMap, t: Square, mover: Mover, movement: MovementSpec) ->
     return out
 
 
-def move_graph(m: SquareMap, mover: Mover, movement: MovementSpec) -> dict:
+Graph = dict[Square, list[Square]]  # a tile -> the tiles one move takes it to
+
+
+def move_graph(m: SquareMap, mover: Mover, movement: MovementSpec) -> Graph:
     return {t: moves_from(m, t, mover, movement) for t in sorted(m.walkable_cells)}
 
 
-def reach(graph: dict, starts) -> set:
+def reach(graph: Graph, starts: Iterable[Square]) -> set[Square]:
     seen = set(starts)
     queue = deque(sorted(seen))
     while queue:
@@ -137,15 +141,15 @@ def reach(graph: dict, starts) -> set:
     return seen
 
 
-def reversed_graph(graph: dict) -> dict:
-    back: dict = {t: [] for t in graph}
+def reversed_graph(graph: Graph) -> Graph:
+    back: Graph = {t: [] for t in graph}
     for t, targets in graph.items():
         for n in targets:
             back.setdefault(n, []).append(t)
     return back
 
 
-def strong_components(graph: dict) -> list[list[Square]]:
+def strong_components(graph: Graph) -> list[list[Square]]:
     """Strongly connected groups of the move graph (each tile reaches every other in its
     group), largest first, each sorted (Kosaraju, iterative)."""
     order, seen = [], set()
@@ -183,7 +187,7 @@ def strong_components(graph: dict) -> list[list[Square]]:
 # ---- the check ----------------------------------------------------------------------------------
 
 
-def _way_in(m: SquareMap, group: set, reached: set) -> tuple[int, Square, Square] | None:
+def _way_in(m: SquareMap, group: set[Square], reached: set[Square]) -> tuple[int, Square, Square] | None:
     """The smallest climb from a reached tile onto a tile of the group: (climb, from, to)."""
     best = None
     for t in sorted(group):
@@ -199,7 +203,7 @@ def _height_path(t: Square) -> str:
     return f"heights[{t.y}][{t.x}]"
 
 
-def _groups(tiles: set) -> list[list[Square]]:
+def _groups(tiles: set[Square]) -> list[list[Square]]:
     return squaregrid.connected_components(tiles)
 
 
@@ -214,7 +218,7 @@ def _tiles(n: int) -> str:
     return f"{n} tile{'s' if n != 1 else ''}"
 
 
-def _unreachable(m: SquareMap, group: list[Square], reached: set, whence: str, mover: Mover,
+def _unreachable(m: SquareMap, group: list[Square], reached: set[Square], whence: str, mover: Mover,
                  movement: MovementSpec, path: str) -> Violation:
     way = _way_in(m, set(group), reached)
     named = way[2] if way else group[0]
@@ -252,11 +256,11 @@ def _trap(m: SquareMap, group: list[Square], whence: str, mover: Mover, path: st
                          fix="add a step out of it, or make it open air if falling in is meant to be fatal")
 
 
-def check_reachability(m: SquareMap, pack: Pack) -> tuple[list[Violation], dict]:
+def check_reachability(m: SquareMap, pack: Pack) -> tuple[list[Violation], dict[str, Any]]:
     movement = movement_of(pack)
     mover = weakest_mover(pack)
     walkable = m.walkable_cells
-    stats = {"move": mover.move, "jump": mover.jump, "leap": movement.leap,
+    stats: dict[str, Any] = {"move": mover.move, "jump": mover.jump, "leap": movement.leap,
              "max_drop": movement.max_drop, "mover": mover.describe()}
     if not walkable:
         return [map_violation("map.reachability", "the map has no walkable tile", m.at(("heights",)), "heights",
@@ -267,12 +271,13 @@ def check_reachability(m: SquareMap, pack: Pack) -> tuple[list[Violation], dict]
     zones = {z: tiles & walkable for z, tiles in sorted(m.zones.items()) if z in pack.spec.sides}
     zones = {z: tiles for z, tiles in zones.items() if tiles}
     if zones:
-        starts = [(f"the `{z}` start zone", tiles, f"zones.{z}") for z, tiles in zones.items()]
+        starts: list[tuple[str, Collection[Square], str]] = [
+            (f"the `{z}` start zone", tiles, f"zones.{z}") for z, tiles in zones.items()]
     else:
         main = strong_components(graph)[0]
         starts = [(f"the main area of the map ({_tiles(len(main))} around tile {main[0]})", set(main), "heights")]
-    unreached_by: dict = {}
-    trapped_by: dict = {}
+    unreached_by: dict[Square, list[str]] = {}  # a tile -> the starts it cannot be reached from
+    trapped_by: dict[Square, list[str]] = {}  # a tile -> the starts it cannot return to
     for whence, tiles, _ in starts:
         reached = reach(graph, tiles)
         for t in walkable - reached:
@@ -296,7 +301,7 @@ def check_reachability(m: SquareMap, pack: Pack) -> tuple[list[Violation], dict]
     return out, stats
 
 
-def check_square_map(m: SquareMap, pack: Pack) -> tuple[list[Violation], dict]:
+def check_square_map(m: SquareMap, pack: Pack) -> tuple[list[Violation], dict[str, Any]]:
     violations: list[Violation] = []
     violations += check_terrain(m)
     violations += check_zones(m, pack)

@@ -28,11 +28,11 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from generator.core.errors import InputError, Location, Problem
-from generator.core.yamlio import Document
+from generator.core.yamlio import Document, PathT
 from generator.grids import squaregrid
 from generator.grids.squaregrid import Square
 from generator.maps.model import CellEntry, TerrainCells
-from generator.pack.model import ID_PATTERN, Pack
+from generator.pack.model import ID_PATTERN, Pack, TerrainSpec
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
 
@@ -64,7 +64,7 @@ class SquareMapSpec(BaseModel):
 
 
 @dataclass
-class SquareMap(TerrainCells):
+class SquareMap(TerrainCells[Square]):
     """A square-grid map. `heights` holds the tiles (a tile is a square with a height);
     a square of the board with no height is open air. Coordinates are `Square(x, y)`."""
 
@@ -75,26 +75,26 @@ class SquareMap(TerrainCells):
     columns: int
     rows: int
     tile_size: float  # mm, the side of a tile
-    heights: dict  # Square -> int, the tiles of the map
-    obstacles: frozenset  # on tiles only
-    terrain: dict  # Square -> terrain id (first listing wins), on tiles only
-    zones: dict  # zone id -> frozenset of tiles
-    terrain_specs: dict  # terrain id -> TerrainSpec (the pack's)
+    heights: dict[Square, int]  # Square -> int, the tiles of the map
+    obstacles: frozenset[Square]  # on tiles only
+    terrain: dict[Square, str]  # Square -> terrain id (first listing wins), on tiles only
+    zones: dict[str, frozenset[Square]]  # zone id -> frozenset of tiles
+    terrain_specs: dict[str, TerrainSpec]  # terrain id -> TerrainSpec (the pack's)
     line_of_sight: str
-    entries: tuple = ()
-    height_locations: dict = field(default_factory=dict)  # Square -> Location of its height value
+    entries: tuple[CellEntry, ...] = ()
+    height_locations: dict[Square, Location] = field(default_factory=dict)  # Square -> Location of its height value
     doc: Document | None = field(default=None, repr=False)
 
     grid = "square"
     cell_word = "tile"
 
     @cached_property
-    def cells(self) -> frozenset:
+    def cells(self) -> frozenset[Square]:
         """The squares with ground (a height); the rest of the board is open air."""
         return frozenset(self.heights)
 
     @property
-    def hexes(self) -> frozenset:
+    def hexes(self) -> frozenset[Square]:
         """The cells of the map, under the name map-generic code (counts, legends) uses."""
         return self.cells
 
@@ -103,11 +103,11 @@ class SquareMap(TerrainCells):
         """Every square of the columns × rows board, tiles and open air."""
         return [Square(x, y) for y in range(self.rows) for x in range(self.columns)]
 
-    def height(self, t) -> int | None:
+    def height(self, t: Square) -> int | None:
         return self.heights.get(t)
 
     @property
-    def walkable_cells(self) -> frozenset:
+    def walkable_cells(self) -> frozenset[Square]:
         return frozenset(t for t in self.heights if self.walkable(t))
 
     walkable_hexes = walkable_cells
@@ -116,19 +116,19 @@ class SquareMap(TerrainCells):
     def levels(self) -> list[int]:
         return sorted(set(self.heights.values()))
 
-    def layout(self, origin=(0.0, 0.0), scale: float = 1.0) -> squaregrid.Layout:
+    def layout(self, origin: tuple[float, float] = (0.0, 0.0), scale: float = 1.0) -> squaregrid.Layout:
         return squaregrid.Layout(self.tile_size * scale, origin)
 
-    def can_see(self, a, b, eye: float = 0.5) -> bool:
+    def can_see(self, a: Square, b: Square, eye: float = 0.5) -> bool:
         """Sight from a unit standing on a to one on b, over the heights of the tiles between."""
         # the sight of a square map is permissive or strict (squaregrid.LosRule): any other rule judges as strict
         rule: squaregrid.LosRule = "permissive" if self.line_of_sight == "permissive" else "strict"
         return squaregrid.line_of_sight_3d(a, b, self.height, self.blocks_sight, eye, rule)
 
-    def at(self, path: tuple, key: bool = False) -> Location:
+    def at(self, path: PathT, key: bool = False) -> Location:
         return self.doc.at(path, key) if self.doc else Location(self.file)
 
-    def height_at(self, t) -> Location:
+    def height_at(self, t: Square) -> Location:
         """Where the height of tile t is written (the `heights` list, or the map's size)."""
         data = self.doc.data if self.doc else {}
         return self.height_locations.get(t) or self.at(("heights",) if isinstance(data, dict) and "heights" in data
@@ -156,7 +156,7 @@ def square_map_from_document(doc: Document, pack: Pack, mid: str) -> SquareMap:
     except ValidationError as exc:
         raise InputError(problems_from(exc, doc, (), "the map", allowed_keys_fn(SquareMapSpec))) from None
 
-    problems = []
+    problems: list[Problem] = []
     heights: dict[Square, int] = {}
     locations: dict[Square, Location] = {}
     if spec.heights is None:
@@ -184,8 +184,8 @@ def square_map_from_document(doc: Document, pack: Pack, mid: str) -> SquareMap:
 
     entries: list[CellEntry] = []
 
-    def collect(values, path, kind, name=None) -> list[Square]:
-        out = []
+    def collect(values: list[list[int]], path: PathT, kind: str, name: str | None = None) -> list[Square]:
+        out: list[Square] = []
         for i, pair in enumerate(values):
             t = Square(pair[0], pair[1])
             entries.append(CellEntry(t, kind, name, path + (i,), doc.at(path + (i,))))
@@ -198,7 +198,7 @@ def square_map_from_document(doc: Document, pack: Pack, mid: str) -> SquareMap:
         for t in collect(values, ("terrain", tid), "terrain", tid):
             if t in heights:
                 terrain.setdefault(t, tid)
-    zones = {}
+    zones: dict[str, frozenset[Square]] = {}
     for zid, values in spec.zones.items():
         zones[zid] = frozenset(t for t in collect(values, ("zones", zid), "zone", zid) if t in heights)
 

@@ -24,6 +24,7 @@ Classes here compose small mixins for what several types share, so a type is a f
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from functools import partial
 from types import GenericAlias
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
@@ -100,7 +101,10 @@ def requirement_book_text(pack: Pack, req: Mapping[str, Any]) -> str:
     if req.get("stat"):
         return f"{stat_text(pack, req['stat'])} {req.get('min', 1)}+"
     count = req.get("min", 1)
-    return f"{req.get('value')}" + (f" ×{count}" if count and count != 1 else "")
+    value = f"{req.get('value')}"
+    if pack.translation is not None and req.get("field"):  # a choice value, in the pack's language
+        value = pack.translation.pgettext(str(req["field"]), value)
+    return value + (f" ×{count}" if count and count != 1 else "")
 
 
 def attack_order(kind: str) -> int:
@@ -153,6 +157,18 @@ class _ListsIfNotNone:
 
 def _book_str(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], object]) -> list[BookColumn]:
     return [(label(name, spec), lambda c: "" if get(c) is None else str(get(c)))]
+
+
+def _book_choice(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], object]) -> list[BookColumn]:
+    """A choice value as its card says it: the data keeps `Might`, a German Card List says `Kraft`."""
+    translation = pack.translation
+
+    def cell(c: Card) -> str:
+        value = get(c)
+        if value is None:
+            return ""
+        return translation.pgettext(name, str(value)) if translation is not None else str(value)
+    return [(label(name, spec), cell)]
 
 
 # ---- the types ---------------------------------------------------------------------------
@@ -223,7 +239,17 @@ class ChoiceField(_Plain, _ListsIfNotNone, _NoAudit, FieldKind):
     def sheet_shape(game: GameSpec) -> Shape:
         return TEXT
 
-    rulebook_columns = staticmethod(_book_str)
+    rulebook_columns = staticmethod(_book_choice)
+
+    @staticmethod
+    def page_text(pack: Pack, value: Any) -> str:
+        """The value as the card says it: through the translation, by the choice field that offers it."""
+        text = words.plain(pack, value)
+        if pack.translation is None or not isinstance(value, str):
+            return text
+        field = next((name for t in pack.spec.card_types.values() for name, f in t.fields.items()
+                      if f.type == "choice" and value in (f.choices or [])), None)
+        return pack.translation.pgettext(field, value) if field else text
 
 
 @register
@@ -372,12 +398,12 @@ class AttacksField(FieldKind):
 
     @staticmethod
     def rulebook_columns(pack: Pack, name: str, spec: FieldSpec, get: Callable[[Card], Any]) -> list[BookColumn]:
-        def attack(kind: str) -> Callable[[Card], str]:  # one kind's column
-            def cell(c: Card) -> str:
-                a = (get(c) or {}).get(kind)
-                return f":damage:{a['damage']} :range:{a['range']}" if a else ""
-            return cell
-        return [(kind.capitalize(), attack(kind)) for kind in ATTACK_KINDS]
+        def cell(c: Card, kind: str) -> str:  # one kind's column, with the kind bound by partial
+            a = (get(c) or {}).get(kind)
+            return f":damage:{a['damage']} :range:{a['range']}" if a else ""
+        t = pack.translation  # the layouts' word for the kind (`pgettext('attack', 'Basic')`)
+        return [(t.pgettext("attack", kind.capitalize()) if t is not None else kind.capitalize(), partial(cell, kind=kind))
+                for kind in ATTACK_KINDS]
 
     page_text = staticmethod(words.attacks)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from generator.core.errors import did_you_mean
+from generator.core.errors import Problem, did_you_mean
 from generator.core.report import Points, PointsLine, Violation
 from generator.core.yamlio import PathT
 
@@ -155,6 +155,16 @@ def unknown_card(pack: Pack, ref: Ref, place: str) -> Violation:
     return Violation("card.unknown", "error", f"no card with the id `{ref.id}` in {pack.spec.name}",
                      ref.location, path_text(ref.path), observed=ref.id, expected="a card id of the pack",
                      fix=fix)
+
+
+def unknown_cards(violations: list[Violation], doing: str = "") -> list[Problem]:
+    """The cards a build names that the pack does not have (its card.unknown violations) as
+    problems: a rule error to the validator (the build is not legal), but nothing can print it,
+    encode it or name it in a deck list, so the commands that would refuse it with these, in the
+    validator's words (`doing` before them: "cannot write a deck list of this build")."""
+    return [Problem(v.rule, f"{doing}: {v.message}" if doing else v.message, v.location,
+                    found=None if v.observed is None else str(v.observed), fix=v.fix)
+            for v in violations if v.rule == "card.unknown"]
 
 
 def points_of(ctx: Context) -> Points:

@@ -28,6 +28,7 @@ import os
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import yaml
@@ -36,11 +37,11 @@ from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.limits import MAX_COPIES, MAX_ITEMS, MAX_POINTS, MAX_SHARED_CHARACTERS, NotANumber, whole_number
 from generator.core.yamlio import parse_yaml
 from generator.pack.cache import Slot
-from generator.pack.buildshape import character_document, character_refs
+from generator.pack.buildshape import BuildDoc, character_document, character_refs
 from generator.pack.load import build_from_document
 
 if TYPE_CHECKING:
-    from generator.pack.model import Build, Pack
+    from generator.pack.model import Build, Pack, Ref
 
 FORMAT = 1
 UNLIMITED = MAX_POINTS + 2  # the points-limit value of `points_limit: none` (above every real limit + 1)
@@ -89,7 +90,7 @@ def _default_name(pack: Pack, side_id: str, base_ids: list[str], position: int) 
 
 
 class _Writer:
-    def __init__(self):
+    def __init__(self) -> None:
         self.value = 0
         self.count = 0
 
@@ -171,7 +172,7 @@ def _b32encode(data: bytes) -> str:
     return base64.b32encode(data).rstrip(b"=").translate(_FROM_RFC4648).decode("ascii")
 
 
-def _problem(code: str, message: str, column: int = 1, **kw) -> InputError:
+def _problem(code: str, message: str, column: int = 1, **kw: str | None) -> InputError:  # found, expected, fix
     return InputError([Problem(code, message, Location(WHERE, 1, column), **kw)])
 
 
@@ -244,7 +245,7 @@ def payload_of(pack: Pack, build: Build) -> bytes:
     w.uint(UNLIMITED if build.unlimited else (0 if build.points_limit is None else build.points_limit + 1))
     w.uint(len(build.characters))
 
-    def cards(refs):
+    def cards(refs: Sequence[Ref]) -> None:
         w.uint(len(refs))
         for ref in refs:
             w.put(index[ref.id], width)
@@ -271,8 +272,8 @@ def payload_of(pack: Pack, build: Build) -> bytes:
     return w.to_bytes()
 
 
-def _check_known(pack: Pack, build: Build, index: dict) -> None:
-    problems = []
+def _check_known(pack: Pack, build: Build, index: dict[str, int]) -> None:
+    problems: list[Problem] = []
     for char in build.characters:
         for _, ref, _ in character_refs(char):
             if ref.id not in index:
@@ -410,7 +411,7 @@ def decode(code: str, pack: Pack) -> SharedBuild:
                                fix="the code was not made by pnp from this pack: ask for it again")
             return ids[i]
 
-        def cards(what) -> tuple[str, ...]:
+        def cards(what: str) -> tuple[str, ...]:
             return tuple(card() for _ in range(r.uint(MAX_ITEMS, what)))
 
         characters = []
@@ -443,11 +444,11 @@ def decode(code: str, pack: Pack) -> SharedBuild:
 # ---- the build file ----------------------------------------------------------------------------
 
 
-def build_document(pack: Pack, shared: SharedBuild) -> dict:
+def build_document(pack: Pack, shared: SharedBuild) -> BuildDoc:
     """The decoded build in the build format, keys in the order a person writes them."""
     side = pack.spec.sides[shared.side]
     base = side.base
-    doc: dict = {"pack": shared.pack, "name": shared.name, "side": shared.side}
+    doc: BuildDoc = {"pack": shared.pack, "name": shared.name, "side": shared.side}
     if shared.points_limit is not None:
         doc["points_limit"] = shared.points_limit
     characters = []
@@ -462,7 +463,7 @@ def build_document(pack: Pack, shared: SharedBuild) -> dict:
     return doc
 
 
-def _scalar(value) -> str:
+def _scalar(value: object) -> str:
     if isinstance(value, int):
         return str(value)
     text = str(value)
@@ -474,11 +475,11 @@ def _scalar(value) -> str:
     return yaml.safe_dump(text, default_style='"', allow_unicode=True, width=10**9).strip()
 
 
-def _flow(items) -> str:
+def _flow(items: Iterable[object]) -> str:
     return "[" + ", ".join(_scalar(i) for i in items) + "]"
 
 
-def dump_build(doc: dict, schema_ref: str | None = None, note: str | None = None) -> str:
+def dump_build(doc: BuildDoc, schema_ref: str | None = None, note: str | None = None) -> str:
     """YAML text of a build document, formatted like the presets: deterministic, no library styling."""
     lines = []
     if schema_ref:
@@ -536,7 +537,7 @@ def unshare_text(code: str, pack: Pack, out_path: Path | None = None) -> str:
     return text
 
 
-def build_signature(build: Build) -> tuple:
+def build_signature(build: Build) -> tuple[object, ...]:
     """What makes two builds the same: names, side, limit and every card, copy and attachment."""
     return (build.name, build.side, build.points_limit, build.unlimited, tuple(
         (c.name, tuple((b.card.id, tuple(e.id for e in b.equipment)) for b in c.bases),

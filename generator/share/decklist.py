@@ -28,14 +28,15 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
 from generator.core.limits import MAX_NOTES, MAX_POINTS, NotANumber, whole_number
 from generator.core.yamlio import Document
-from generator.pack.buildshape import base_entries, character_document, document_places
-from generator.pack.model import Build, Pack, SideSpec
+from generator.pack.buildshape import BuildDoc, base_entries, character_document, document_places
+from generator.pack.model import Build, Card, Pack, SideSpec
 
+Head = dict[str, tuple[Any, int, int]]  # a header line's key -> (its value, line, column)
 HEADER_KEYS = {"name": "name", "pack": "pack", "side": "side", "points limit": "points_limit",
                "points": "points_limit", "limit": "points_limit", "notes": "notes"}
 NO_LIMIT = ("none", "no limit", "unlimited")
@@ -61,11 +62,11 @@ class _Char:
     name: str | None
     line: int
     column: int
-    bases: list = field(default_factory=list)  # [card id, line, col, [(equip id, line, col)]]
-    equipment: list = field(default_factory=list)  # [(id, line, col)]
-    abilities: list = field(default_factory=list)
-    deck: dict = field(default_factory=dict)  # id -> [copies, line, col]
-    sections: dict = field(default_factory=dict)  # section label -> (line, col) of its heading
+    bases: list[list[Any]] = field(default_factory=list)  # [card id, line, col, [(equip id, line, col)]]
+    equipment: list[tuple[str, int, int]] = field(default_factory=list)  # [(id, line, col)]
+    abilities: list[tuple[str, int, int]] = field(default_factory=list)
+    deck: dict[str, list[int]] = field(default_factory=dict)  # id -> [copies, line, col]
+    sections: dict[str, tuple[int, int]] = field(default_factory=dict)  # section label -> (line, col) of its heading
 
 
 # A name or the notes written as they are would not always read back the same: a line is read
@@ -76,7 +77,7 @@ class _Char:
 _UNSHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
-def _quoted(text) -> str:
+def _quoted(text: object) -> str:
     """`text` as it goes on one line of a deck list: as it is when it reads back so, else quoted."""
     text = str(text)
     if text == text.strip() and not _UNSHOWN.search(text) and not text.startswith('"'):
@@ -102,12 +103,12 @@ def _norm(text: str) -> str:
     return " ".join(str(text).casefold().split())
 
 
-def _labels(pack: Pack, side: SideSpec) -> dict:
+def _labels(pack: Pack, side: SideSpec) -> dict[str, str]:
     """Section label (normalised) -> kind, for one side: the build keys and the card type names."""
     types = pack.spec.card_types
     out: dict[str, str] = {}
 
-    def add(kind, *names):
+    def add(kind: str, *names: str) -> None:
         for name in names:
             n = _norm(name.replace("_", " ").replace("-", " "))
             out.setdefault(n, kind)
@@ -138,18 +139,18 @@ class _Names:
 
     def __init__(self, pack: Pack):
         self.pack = pack
-        self.by_name: dict = {}
+        self.by_name: dict[str, list[Card]] = {}
         for card in pack.cards.values():
             self.by_name.setdefault(_norm(card.name), []).append(card)
 
-    def find(self, text: str, types: tuple) -> str | None:
+    def find(self, text: str, types: tuple[str, ...]) -> str | None:
         if text in self.pack.cards:
             return text
         found = self.by_name.get(_norm(text), [])
         preferred = [c for c in found if c.type in types] or found
         return preferred[0].id if preferred else None
 
-    def guess(self, text: str, types: tuple) -> str | None:
+    def guess(self, text: str, types: tuple[str, ...]) -> str | None:
         cards = [c for c in self.pack.cards.values() if c.type in types] or list(self.pack.cards.values())
         names = {_norm(c.name): c.name for c in cards}
         guess = did_you_mean(_norm(text), names)
@@ -159,7 +160,7 @@ class _Names:
         return names[guess]
 
 
-def _types_of(side: SideSpec, kind: str) -> tuple:
+def _types_of(side: SideSpec, kind: str) -> tuple[str, ...]:
     if kind == "base":
         return (side.base.type,)
     if kind == "equipment":
@@ -168,8 +169,8 @@ def _types_of(side: SideSpec, kind: str) -> tuple:
     return ref.types if ref else ()
 
 
-def _read_header(key: str, value: str, line: int, col: int, source: str, pack: Pack, head: dict,
-                 problems: list) -> None:
+def _read_header(key: str, value: str, line: int, col: int, source: str, pack: Pack, head: Head,
+                 problems: list[Problem]) -> None:
     where = Location(source, line, col)
     field_name = HEADER_KEYS[key]
     if field_name in ("name", "notes"):
@@ -210,7 +211,7 @@ def _read_header(key: str, value: str, line: int, col: int, source: str, pack: P
     head[field_name] = (value, line, col)
 
 
-def _infer_side(pack: Pack, chars: list, used_labels: set, source: str, fallback: str | None = None) -> str:
+def _infer_side(pack: Pack, chars: list[_Char], used_labels: set[str], source: str, fallback: str | None = None) -> str:
     """The side whose sections the list uses (only one fits), else `fallback` (a form's
     choice), else an error asking for a `Side:` line."""
     sides = pack.spec.sides
@@ -237,13 +238,13 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>", side: s
     if len(lines) > MAX_LINES:
         raise InputError([Problem("decklist.too-long", f"the deck list has {len(lines)} lines", Location(source),
                                   found=str(len(lines)), expected=f"at most {MAX_LINES} lines")])
-    problems: list = []
-    head: dict = {}
+    problems: list[Problem] = []
+    head: Head = {}
     chars: list[_Char] = []
     # Lines are first split into header values, character headings, sections and card lines;
     # names are matched once the side (and so the section labels) is known.
     entries: list[tuple[int, str | None, int, int, str]] = []  # (char index, section label text | None, line, col, text)
-    used_labels: set = set()
+    used_labels: set[str] = set()
     all_labels = {}
     for spec in pack.spec.sides.values():
         all_labels.update(_labels(pack, spec))
@@ -325,8 +326,8 @@ def decklist_document(text: str, pack: Pack, source: str = "<decklist>", side: s
     return _document(pack, side_id, side_spec, labels, head, chars, source)
 
 
-def _add_entry(char: _Char, label, labels: dict, side: SideSpec, names: _Names, number: int, col: int,
-               item: str, source: str, problems: list) -> None:
+def _add_entry(char: _Char, label: str | None, labels: dict[str, str], side: SideSpec, names: _Names, number: int, col: int,
+               item: str, source: str, problems: list[Problem]) -> None:
     where = Location(source, number, col)
     attach = item.startswith("+")
     if attach:
@@ -382,11 +383,11 @@ def _add_entry(char: _Char, label, labels: dict, side: SideSpec, names: _Names, 
         getattr(char, kind).extend([(card_id, number, col)] * count)
 
 
-def _document(pack: Pack, side_id: str, side: SideSpec, labels: dict, head: dict, chars: list,
+def _document(pack: Pack, side_id: str, side: SideSpec, labels: dict[str, str], head: Head, chars: list[_Char],
               source: str) -> Document:
     doc = Document(source, None)
     pos, keys = doc.positions, doc.key_positions
-    data: dict = {"pack": head["pack"][0] if "pack" in head else pack.spec.id}
+    data: BuildDoc = {"pack": head["pack"][0] if "pack" in head else pack.spec.id}
     if "pack" in head:
         pos[("pack",)] = head["pack"][1:]
     title = head.get("name") or ((chars[0].name, chars[0].line, chars[0].column) if chars else None)
@@ -435,7 +436,7 @@ def _document(pack: Pack, side_id: str, side: SideSpec, labels: dict, head: dict
                 keys[path] = at
         if side.deck:
             heading = [at for label, at in char.sections.items() if labels.get(label) == "deck"]
-            first = min((tuple(v[1:]) for v in char.deck.values()), default=(char.line, char.column))
+            first = min(((v[1], v[2]) for v in char.deck.values()), default=(char.line, char.column))  # (line, col)
             keys[cpath + ("deck",)] = pos[cpath + ("deck",)] = heading[0] if heading else first
         out_chars.append(out)
     data["characters"] = out_chars
@@ -443,20 +444,20 @@ def _document(pack: Pack, side_id: str, side: SideSpec, labels: dict, head: dict
     return doc
 
 
-def parse_decklist(text: str, pack: Pack, source: str = "<decklist>", side: str | None = None) -> dict:
+def parse_decklist(text: str, pack: Pack, source: str = "<decklist>", side: str | None = None) -> BuildDoc:
     """The build document (the dict a build YAML file holds) that a deck list describes;
     `side` is taken when the text names none."""
-    return cast(dict, decklist_document(text, pack, source, side).data)  # the build dict _document made
+    return cast(BuildDoc, decklist_document(text, pack, source, side).data)  # the build dict _document made
 
 
 # ---- writing ---------------------------------------------------------------------------------
 
 
-def build_to_document(build: Build, pack: Pack) -> dict:
+def build_to_document(build: Build, pack: Pack) -> BuildDoc:
     """A loaded Build back as a build document (character names the pack would give anyway are left out)."""
     side = pack.spec.sides[build.side]
     base = side.base
-    doc: dict = {"pack": build.pack or pack.spec.id, "name": build.name, "side": build.side}
+    doc: BuildDoc = {"pack": build.pack or pack.spec.id, "name": build.name, "side": build.side}
     if getattr(build, "unlimited", False):
         doc["points_limit"] = "none"
     elif build.points_limit is not None:
@@ -476,7 +477,7 @@ def build_to_document(build: Build, pack: Pack) -> dict:
     return doc
 
 
-def _card_name(pack: Pack, card_id: str, names: dict) -> str:
+def _card_name(pack: Pack, card_id: str, names: dict[str, list[str]]) -> str:
     """The card's name, or its id where the name would not read back as this card."""
     card = pack.cards.get(card_id)
     if card is None or len(names.get(_norm(card.name), ())) > 1 or _COUNT.match(card.name) or _SUFFIX.match(card.name) \
@@ -485,7 +486,7 @@ def _card_name(pack: Pack, card_id: str, names: dict) -> str:
     return card.name
 
 
-def format_decklist(build, pack: Pack) -> str:
+def format_decklist(build: Build | BuildDoc, pack: Pack) -> str:
     """The deck list of a build: a Build as loaded, or a build document (dict)."""
     doc = build_to_document(build, pack) if isinstance(build, Build) else build
     side_id = doc.get("side")
@@ -495,11 +496,11 @@ def format_decklist(build, pack: Pack) -> str:
                                   expected=f"one of: {short_list(sorted(pack.spec.sides))}")])
     side = pack.spec.sides[side_id]
     base = side.base
-    names: dict = {}
+    names: dict[str, list[str]] = {}
     for card in pack.cards.values():
         names.setdefault(_norm(card.name), []).append(card.id)
 
-    def name(card_id):
+    def name(card_id: str) -> str:
         return _card_name(pack, card_id, names)
 
     lines = [f"# {_quoted(doc.get('name', ''))}".rstrip(), f"Pack: {doc.get('pack') or pack.spec.id}",

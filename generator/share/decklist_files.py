@@ -32,7 +32,7 @@ def load_build_file(path: Path, pack: Pack) -> Build:
     return load_build(path, pack)
 
 
-def pack_of_file(target: Path, pack_option: Path | None = None, cache: dict | None = None,
+def pack_of_file(target: Path, pack_option: Path | None = None, cache: dict[str, Pack] | None = None,
                  lang: str | None = None) -> Pack:
     """`pack.locate.pack_for`, which for a deck list outside any pack folder reads its `Pack:`
     line instead of a YAML `pack:` key (no line: the flagship pack)."""

@@ -10,6 +10,7 @@ from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Report
 from generator.core.yamlio import display_path
 from generator.pack.locate import is_map_file
+from generator.pack.model import Pack
 from generator.rules.engine import validate_build
 from generator.share.decklist_files import load_build_file, pack_of_file
 
@@ -33,7 +34,7 @@ def target_kind(target: Path) -> str:
 
 
 def validate_build_target(target: Path, points: int | str | None = None, pack_option: Path | None = None,
-                          cache: dict | None = None, max_characters: int | None = None,
+                          cache: dict[str, Pack] | None = None, max_characters: int | None = None,
                           lang: str | None = None) -> list[Report]:
     """The report of one build file or deck list, checked against its pack's rules (in the
     language `lang`: its messages as the translation words them)."""

@@ -75,7 +75,7 @@ def pack_checks(pack: Pack, points: int | str | None = None,
 def pack_report(pack: Pack) -> Report:
     """The pack's own data: counts per set and type (the loader already refused broken data)."""
     report = Report(file=pack.game_file, kind="pack", name=f"{pack.spec.name} {pack.spec.version}")
-    counts: dict = {}
+    counts: dict[str, dict[str, int]] = {}  # set -> card type -> cards
     for card in pack.cards.values():
         counts.setdefault(card.set, {}).setdefault(card.type, 0)
         counts[card.set][card.type] += 1

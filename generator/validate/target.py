@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.core.report import Report
+from generator.pack.model import Pack
 from generator.share.decklist_files import pack_of_file
 from generator.validate.builds import target_kind, validate_build_target
 from generator.validate.maps import validate_map_file
@@ -13,7 +14,7 @@ from generator.validate.packs import validate_pack
 
 
 def validate_target(target: Path, points: int | str | None = None, pack_option: Path | None = None,
-                    boss_build: Path | None = None, cache: dict | None = None, setup: str | None = None,
+                    boss_build: Path | None = None, cache: dict[str, Pack] | None = None, setup: str | None = None,
                     max_characters: int | None = None, lang: str | None = None, strict: bool = False) -> list[Report]:
     """Reports for one TARGET: a pack folder (its data, presets and maps), a build file or a map file.
     `points`: a number or `none`; `setup`: how a map is checked (generator.maps.checks.check_map)."""

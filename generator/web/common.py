@@ -14,7 +14,7 @@ from generator.core.limits import NotANumber, whole_number
 from generator.pack.buildshape import character_refs
 from generator.pack.fieldtypes import FIELD_KINDS, label
 from generator.pack.load import load_build, pack_document
-from generator.pack.model import Card, Pack
+from generator.pack.model import Build, Card, Pack
 from generator.pack.query import Query, parse_query
 from generator.web.site import Site
 from generator.web.state import clean_document
@@ -113,7 +113,7 @@ def card_fields(pack: Pack, card: Card) -> list[tuple[str, str]]:
 
 
 @per_pack
-def preset_docs(pack: Pack) -> dict[str, tuple[dict, object]]:
+def preset_docs(pack: Pack) -> dict[str, tuple[dict, Build]]:
     """The pack's presets that load: stem -> (build document, Build)."""
 
     out = {}

@@ -85,9 +85,9 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
         if not copies:
             return []
         have, want = _count(v.observed), _count(v.expected)
-        extra = have - want if have is not None and want is not None and 0 < have - want < copies else None
-        out = [(f"Remove {extra} × {name(card_key)}", {"op": "deck", "char": i, "card": card_key, "delta": -extra})] \
-            if extra else []
+        fewer = have - want if have is not None and want is not None and 0 < have - want < copies else None
+        out = [(f"Remove {fewer} × {name(card_key)}", {"op": "deck", "char": i, "card": card_key, "delta": -fewer})] \
+            if fewer else []
         out.append((f"Remove {copies} × {name(card_key)}" if copies > 1 else f"Remove 1 × {name(card_key)}",
                     {"op": "deck", "char": i, "card": card_key, "delta": -copies}))
         return out

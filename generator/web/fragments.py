@@ -11,6 +11,8 @@ first; nothing in it is needed."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from jinja2 import Environment
 from markupsafe import Markup
 
@@ -35,4 +37,4 @@ class Fragments:
         if html is None:
             html = getattr(self.env.get_template(template).module, macro)(*args)
             self.kept.put(key, html)
-        return html
+        return cast(Markup, html)  # what the macro gave (a Markup: the environment autoescapes)

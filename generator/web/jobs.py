@@ -32,7 +32,7 @@ from generator.core.errors import InputError, Location, Problem
 try:
     import fcntl
 except ImportError:  # Windows: claims are kept per process only
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # mypy reads the module as Linux's
 
 ENV_JOBS = "PNP_JOBS_DIR"  # the folder of the per-client lock files, shared by the worker processes
 JOBS_PER_PROCESS = 1

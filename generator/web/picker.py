@@ -72,6 +72,8 @@ def _picker(pack: Pack) -> dict:
         groups: dict[str, list] = {p: [] for p in ORDER}
         for n, card in enumerate(side_cards(pack, side_id)):
             place = place_of(pack, side_id, card.type)
+            if place is None:  # never: side_cards holds only the cards a place takes
+                continue
             w, h = pack.card_size_mm(card.type)
             owner_id = owner_of(pack, card)
             holder = pack.cards.get(owner_id) if owner_id else None

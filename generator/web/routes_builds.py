@@ -112,7 +112,8 @@ async def apply(request: Request, pack_id: str, payload: dict = Body(...)):
     milliseconds of CPU, and a hop to a worker thread and back costs more than it spares."""
     pack = site_of(request).pack(pack_id)
     doc = clean_document(payload.get("build"), pack)
-    target = payload.get("target") if isinstance(payload.get("target"), dict) else {}
+    sent = payload.get("target")
+    target = sent if isinstance(sent, dict) else {}
     op = parse_op(payload.get("op") or {"op": "view"})
     if op.op == "add" and op.char is None:
         op.char = target.get("char") if isinstance(target.get("char"), int) else None

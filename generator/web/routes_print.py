@@ -50,7 +50,8 @@ def back_offset() -> tuple[float, float]:
     """The printer's saved duplex reading (`pnp calibrate`) for long-edge printing, so the
     builder's PDFs line up like the CLI's; none saved (or an unreadable file) means none."""
     try:
-        return tuple(load_back_offset(duplex="long-edge") or (0.0, 0.0))
+        x, y = load_back_offset(duplex="long-edge") or (0.0, 0.0)
+        return (x, y)
     except (InputError, OSError, ValueError, TypeError):
         return (0.0, 0.0)
 

@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 from generator.export.iconimage import icon_names, icon_png
+from generator.pack.translations.own import words_of
 from generator.pack.model import Pack
 from generator.render.base.art import ArtLibrary
 from generator.render.base.pack_icons import pack_icons
@@ -94,7 +96,7 @@ def markdown_page(text: str, slug: str, title: str | None, label: str, icons: di
     page = RulePage(slug, title or "", label)
     current = Section("", "")
     page.sections.append(current)
-    keep = []
+    keep: list[Token] = []
     i = 0
     while i < len(tokens):
         tok = tokens[i]
@@ -163,13 +165,14 @@ def rule_book(pack: Pack) -> RuleBook:
     icons = {name: icon_url(pack, name) for name in icon_names(pack)}
     pages: list[RulePage] = []
     used: set[str] = set()
+    say = words_of(pack)  # pnp's own words in the pack's language, as the printed rulebook says them
     for n, path in enumerate(pack.rule_files, 1):
         file, source = chapter_source(path, pack)
         slug = slugify(Path(path).stem.split("-", 1)[-1] if "-" in Path(path).stem else Path(path).stem)
         while slug in used:
             slug += "-x"
         used.add(slug)
-        pages.append(markdown_page(render_template(env, source, ctx, file), slug, None, f"Chapter {n}", icons))
+        pages.append(markdown_page(render_template(env, source, ctx, file), slug, None, say("Chapter {n}").format(n=n), icons))
     for ref in REFERENCE_PAGES:
         key = ref.template.rsplit(".", 1)[0]
         if key == "glossary":
@@ -180,14 +183,14 @@ def rule_book(pack: Pack) -> RuleBook:
         text = render_template(env, source, ctx, file)
         if not text.strip() or key in used:
             continue
-        page = markdown_page(text, key, None, "Reference", icons)
+        page = markdown_page(text, key, None, say("Reference"), icons)
         page.link = _ELSEWHERE.get(key)
         if page.link and page.link[0] == "maps" and not pack.map_files:
             page.link = None
         pages.append(page)
     _, quick = sheet_text(pack, env)
     if any(line.strip() and not line.startswith("# ") for line in quick.splitlines()):
-        pages.append(markdown_page(quick, "quick-reference", None, "Quick reference", icons))
+        pages.append(markdown_page(quick, "quick-reference", None, say("Quick Reference"), icons))
     terms = {e["term"]: term_id(e["term"]) for e in glossary(pack, ctx["reference"])}
     return RuleBook(pages, terms)
 
@@ -222,7 +225,8 @@ def search(book: RuleBook, query: str, limit: int = 50) -> list[Hit]:
     words = [w for w in query.casefold().split() if w][:10]
     if not words:
         return []
-    titled, other = [], []
+    titled: list[Hit] = []
+    other: list[Hit] = []
     for page in book.pages:
         for s in page.sections:
             hay = f"{s.title} {s.text}".casefold()

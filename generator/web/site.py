@@ -55,8 +55,8 @@ class Site:
     _translating: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
-    def load(cls, targets: list[Path], builds_dir: Path, cache_dir: Path | None = None) -> "Site":
-        packs = {}
+    def load(cls, targets: list[Path], builds_dir: Path, cache_dir: Path | str | None = None) -> "Site":
+        packs: dict[str, Pack] = {}
         for folder in pack_dirs(targets):
             pack = load_pack(folder)
             packs.setdefault(pack.spec.id, pack)

@@ -8,8 +8,9 @@ a base card or to the character, abilities and an action deck.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
@@ -49,7 +50,7 @@ def side_of(pack: Pack, doc: dict):
 
 # what the pack's build models refuse but the editor still holds, to show by the validator's
 # message: a key not filled in yet, a name too long (the page takes up to MAX_PAGE_NAME)
-def _shown_later(error: dict) -> bool:
+def _shown_later(error: Mapping[str, Any]) -> bool:
     return error["type"] == "missing" or (error["type"] in ("string_too_long", "string_too_short")
                                           and error["loc"][-1:] == ("name",))
 
@@ -101,20 +102,24 @@ def clean_document(data, pack: Pack, strict: bool = False) -> dict:
     doc["characters"] = []
     for i, raw in enumerate(chars):
         name = _name(raw["name"], f"characters[{i}].name") if raw.get("name") else None
-        bases: list | str | None = [] if side.base.many else None
-        equipment, abilities, deck = [], [], {}
+        entries: list[tuple[str, list[str]]] = []  # a side with many base cards: (card, its equipment) each
+        one: str | None = None  # a side with one: that card, if chosen
+        equipment: list[str] = []
+        abilities: list[str] = []
+        deck: dict[str, int] = {}
         for place in document_places(side, raw):  # the one reading of a character's places
             if place.place == "base":
                 if side.base.many:
-                    bases.append((place.card, []))
+                    entries.append((place.card, []))
                 else:
-                    bases = place.card
+                    one = place.card
             elif place.base is not None:
-                bases[place.base][1].append(place.card)
+                entries[place.base][1].append(place.card)
             elif place.place == "deck":
                 deck[place.card] = place.copies
             else:
                 (equipment if place.place == "equipment" else abilities).append(place.card)
+        bases = entries if side.base.many else one
         doc["characters"].append(character_document(side, name, bases, equipment, abilities, deck,
                                                     empty_base_equipment=True))
     return doc
@@ -153,7 +158,7 @@ def document_from_yaml(text: str, pack: Pack, file: str) -> dict:
 
 def new_document(pack: Pack, side_id: str, name: str | None = None) -> dict:
     side = pack.spec.sides[side_id]
-    doc = {"pack": pack.spec.id, "name": name or f"New {side.name}", "side": side_id, "characters": []}
+    doc: dict[str, Any] = {"pack": pack.spec.id, "name": name or f"New {side.name}", "side": side_id, "characters": []}
     if side.base.many:  # a character made of several base cards can start empty
         doc["characters"].append({"name": doc["name"], **empty_character(pack, side_id)})
     return doc
@@ -226,7 +231,7 @@ def owner_character(pack: Pack, doc: dict, card_id: str) -> int | None:
     return found[0] if len(found) == 1 else None
 
 
-def _base_ids(char: dict, base) -> list[str]:
+def _base_ids(char: dict, base) -> list[str | None]:
     value = char.get(base.key)
     if isinstance(value, list):
         return [e.get(base.item_key or "card") for e in value if isinstance(e, dict)]
@@ -274,8 +279,9 @@ class Op:
     value: str | None = None
 
 
-OPS = ("view", "add", "remove", "deck", "add_char", "remove_char", "rename_char", "set_name", "set_limit", "move_char",
-       "set_notes", "fill_deck")
+OpName = Literal["view", "add", "remove", "deck", "add_char", "remove_char", "rename_char", "set_name", "set_limit",
+                 "move_char", "set_notes", "fill_deck"]
+OPS: tuple[str, ...] = get_args(OpName)
 
 
 def _whole(value):
@@ -294,7 +300,7 @@ Text = Annotated[str | None, Field(max_length=MAX_PAGE_NAME)]
 class OpIn(BaseModel):
     """A change as the page sends it: whole numbers (or their text), short texts; nothing else."""
     model_config = ConfigDict(extra="ignore", coerce_numbers_to_str=True)
-    op: Literal[OPS]
+    op: OpName
     char: Whole = None
     card: Text = None
     piece: Whole = None
@@ -328,10 +334,13 @@ def apply_op(doc: dict, op: Op, pack: Pack, cleaned: bool = False) -> dict:
     base = side.base
     chars = doc["characters"]
 
-    def char_at(index):
+    def index_of(index: int | None) -> int:
         if index is None or not 0 <= index < len(chars):
             raise _bad("no such character in the build", "char", index, f"0 to {len(chars) - 1}")
-        return chars[index]
+        return index
+
+    def char_at(index: int | None) -> dict:
+        return chars[index_of(index)]
 
     if op.op == "set_notes":
         notes = (op.value or "").replace("\r\n", "\n").strip()
@@ -366,10 +375,10 @@ def apply_op(doc: dict, op: Op, pack: Pack, cleaned: bool = False) -> dict:
         char_at(op.char)
         del chars[op.char]
     elif op.op == "move_char":
-        char_at(op.char)
-        j = op.char + op.delta
+        i = index_of(op.char)
+        j = i + op.delta
         if 0 <= j < len(chars):
-            chars[op.char], chars[j] = chars[j], chars[op.char]
+            chars[i], chars[j] = chars[j], chars[i]
     elif op.op == "rename_char":
         char = char_at(op.char)
         name = (op.value or "").strip()[:MAX_PAGE_NAME]
@@ -383,7 +392,8 @@ def apply_op(doc: dict, op: Op, pack: Pack, cleaned: bool = False) -> dict:
         _remove(op, side, char_at)
     elif op.op == "fill_deck":  # the one legal deck its base card leaves (rules/decided.py)
         char = char_at(op.char)
-        decided = decided_deck(pack, doc["side"], char.get(base.key)) if isinstance(char.get(base.key), str) else None
+        base_card = char.get(base.key)
+        decided = decided_deck(pack, doc["side"], base_card) if isinstance(base_card, str) else None
         if decided is None:
             raise _bad("this character's deck is not decided by its choice", "op", op.char,
                        fix="add the deck's cards from the list")

@@ -206,7 +206,7 @@ class Builds:
                 head = path.read_text(encoding="utf-8")[:4096] if st.st_size <= MAX_FILE_BYTES else ""
             except (OSError, UnicodeDecodeError):
                 continue
-            meta = {}
+            meta: dict = {}
             for line in head.splitlines():  # the top-level keys come first in build files
                 if re.match(r"^(pack|name|side):", line):
                     try:

@@ -190,7 +190,7 @@ def build_view(pack: Pack, doc: dict) -> BuildView:
     if report is not None and report.points is not None:
         view.total = report.points.total
     view.limit, view.limit_source = limit_source(pack, doc, report)
-    if report is not None:
+    if report is not None and build is not None:  # a report is of a build
         try:
             view.code = share_code(pack, build)
         except InputError as exc:

@@ -157,12 +157,15 @@ def updated_catalog(old: Catalog | None, sources: list[Source], game: str, versi
     previous: list[Message] = [m for m in old if m.id and isinstance(m.id, str)] if old else []
     by_key = {key_of(m): m for m in previous}
     revived = {key_of(m): m for m in (old.obsolete.values() if old else []) if isinstance(m.id, str)}
-    by_location: dict[tuple[str, int | None], Message] = {}
-    for m in previous:
-        for location in m.locations:
-            by_location.setdefault((location[0], location[1]), m)
     used: set[Key] = set()
     wanted = grouped(sources)
+    # what a changed string may have been: an old entry whose source the pack no longer has (one that
+    # only moved, a paragraph pushed down by a new one, is still wanted and keeps its own translation)
+    gone = [m for m in previous if key_of(m) not in wanted]
+    by_location: dict[tuple[str, int | None], Message] = {}
+    for m in gone:
+        for location in m.locations:
+            by_location.setdefault((location[0], location[1]), m)
     for key, group in wanted.items():
         locations = list(dict.fromkeys((s.where, s.line) for s in group))
         notes = list(dict.fromkeys(s.note for s in group if s.note))
@@ -174,8 +177,9 @@ def updated_catalog(old: Catalog | None, sources: list[Source], game: str, versi
             flags = set(before.flags) & {"fuzzy"}
             previous_id = list(before.previous_id) if before.fuzzy else []
         else:
-            stale = next((by_location[loc] for loc in locations if loc in by_location), None) \
-                or _similar(key[1], {_file_of(loc) for loc in locations}, previous)
+            stale = next((by_location[loc] for loc in locations if loc in by_location
+                          and key_of(by_location[loc]) not in used), None) \
+                or _similar(key[1], {_file_of(loc) for loc in locations}, [m for m in gone if key_of(m) not in used])
             if stale is not None and stale.string:  # its translation lives on here: not kept as obsolete
                 used.add(key_of(stale))
                 string, flags, comments = text_of(stale), {"fuzzy"}, list(stale.user_comments)

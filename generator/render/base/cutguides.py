@@ -14,6 +14,8 @@ over a card's bleed; guides are kept clear of it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
@@ -64,7 +66,7 @@ def _cut(segments: list[tuple], boxes: list[Box], vertical: bool) -> list[tuple]
 
 
 def guide_segments(grid: Grid, spec: SheetSpec, slots: list[Slot] | tuple[Slot, ...],
-                   avoid: list[Box] = ()) -> list[tuple[float, float, float, float]]:
+                   avoid: Sequence[Box] = ()) -> list[tuple[float, float, float, float]]:
     """Every cut line's guides (points, x1 y1 x2 y2): the line's stretches through waste
     inside the printable margin, `mark_gap` clear of trims, outside the `avoid` boxes."""
     if spec.marks != "crop" or not slots:

@@ -209,7 +209,7 @@ def path_points(code: list[str]) -> list:
     start = current = None
     for token in " ".join(code).split():
         c0 = token[0]
-        if c0.isdigit() or c0 in "-.":
+        if (c0.isascii() and c0.isdigit()) or c0 in "-.":
             stack.append(float(token))
             continue
         if c0 == "/":

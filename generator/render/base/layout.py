@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, get_args
 
 from jinja2 import StrictUndefined, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean
-from generator.core.typesize import ROLES
+from generator.core.typesize import Role
 from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.grids import squaregrid
 from generator.pack.model import CARD_SIZES_MM, CardSize
@@ -30,7 +30,8 @@ from generator.render.base.sandbox import (MAX_RENDERED_CHARS, MAX_VALUE_CHARS, 
 
 
 # the element kinds a layout may use; each is drawn by its module in generator.render.cards.elements
-ELEMENT_KINDS = ("box", "line", "text", "icon", "stats", "image", "hexshape", "squares", "pattern")
+ElementKind = Literal["box", "line", "text", "icon", "stats", "image", "hexshape", "squares", "pattern"]
+ELEMENT_KINDS: tuple[str, ...] = get_args(ElementKind)
 
 
 # One element of a card layout: the fields every kind may use (each kind reads its own FIELDS,
@@ -39,7 +40,7 @@ ELEMENT_KINDS = ("box", "line", "text", "icon", "stats", "image", "hexshape", "s
 class Element(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     id: str | None = None
-    kind: Literal[ELEMENT_KINDS]
+    kind: ElementKind
     when: str | None = None
     x: float = 0
     y: float = 0
@@ -59,7 +60,7 @@ class Element(BaseModel):
     # `text`: what the words are to a player: `rules` (sentences to read, at least 6 pt) or a
     # `label` (a caption, a tag, the collation line: at least 5 pt); the layout check holds the
     # drawn text to it (render/base/typesize.py). Other kinds' text (numbers) counts as labels.
-    role: Literal[ROLES] = "rules"
+    role: Role = "rules"
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
     color: str = "#222222"
@@ -144,7 +145,7 @@ class Layout:
 
     def _error(self, message: str, element: Element, context: dict, expected: str | None = None) -> InputError:
         """A layout problem, at the element in the layout file; the card it was drawing is named."""
-        card = context.get("card")
+        card: Any = context.get("card")
         card_at = getattr(card, "location", None) if card is not None else None
         where = f" for card `{card.id}`" + (f" ({card_at})" if card_at else "") if hasattr(card, "id") else ""
         return InputError([Problem("layout.template", f"layout `{self.name}` element "

@@ -10,13 +10,13 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 from reportlab.lib.units import mm
 
-from generator.core.duplex import back_page_shift, flip_axis
+from generator.core.duplex import Axis, back_page_shift, flip_axis
 from generator.core.errors import InputError, Location, Problem
 from generator.core.resources import TEMPLATES
 from generator.core.yamlio import load_yaml_file
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
-from generator.core.papers import DEFAULT_PAPER, SHEET_PAPERS
+from generator.core.papers import DEFAULT_PAPER, SheetPaper
 from generator.render.base.paper import PAPERS_MM, PRESS_SHEETS_MM
 
 SHEET_PAPERS_MM = {**PAPERS_MM, **PRESS_SHEETS_MM}
@@ -26,7 +26,7 @@ SHEETS_DIR = TEMPLATES / "sheets"
 class SheetSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     name: str
-    paper: Literal[SHEET_PAPERS] = DEFAULT_PAPER  # Literal[tuple] is Literal of each name
+    paper: SheetPaper = DEFAULT_PAPER
     orientation: Literal["portrait", "landscape"] = "portrait"
     columns: Annotated[int, Field(ge=1, le=30)] | Literal["auto"] = "auto"
     rows: Annotated[int, Field(ge=1, le=30)] | Literal["auto"] = "auto"
@@ -114,7 +114,7 @@ class Grid:
                                                 side(s, step_x, 0, gap_x / 2), side(s, 0, step_y, gap_y / 2))))
         return Grid(self.page_w, self.page_h, tuple(out), self.columns, self.rows)
 
-    def mirrored(self, duplex: str, reading_mm: tuple[float, float] = (0.0, 0.0), axis: str | None = None) -> "Grid":
+    def mirrored(self, duplex: str, reading_mm: tuple[float, float] = (0.0, 0.0), axis: Axis | None = None) -> "Grid":
         """Where backs go: a flip about a vertical edge mirrors columns (x → W − x − w), about
         a horizontal edge rows. `reading_mm` is the calibration page's reading (right and up
         positive, as `--back-offset` takes it); generator.core.duplex gives it the flip's sign.

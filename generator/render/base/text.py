@@ -364,7 +364,8 @@ class TextFitter:
             return None
         words = paragraphs[0]
         space = self.unit_width(self.regular, " ") * size
-        total, limit = 0, width + 1e-6
+        total: float = 0
+        limit = width + 1e-6
         measured = []
         for word, unit in zip(words, units[0]):
             w = unit * size if unit is not None else self.word_width(word, size)

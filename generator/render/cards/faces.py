@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
@@ -31,6 +32,9 @@ from generator.render.cards.elements import ELEMENTS
 from generator.render.cards.elements.box import MAX_BLEED_MM
 from generator.render.cards.fit import check_inside, layout_fits, wrong_size
 from generator.render.rulebook.quickref import reference_card_context
+
+if TYPE_CHECKING:
+    from generator.render.cards.ink import InkLog  # ink.py imports this module
 
 FONTS = {"regular": REGULAR, "bold": BOLD, "italic": ITALIC, "bold-italic": BOLD_ITALIC, "display": DISPLAY}
 
@@ -72,7 +76,7 @@ class CardShared:
         self.fitter = TextFitter(names, hyphenation_language(pack.spec.language), fonts=self.fonts,
                                  icons=known_icons() + sorted(self.custom_icons))
         self.notes: set[str] = set()  # things changed on the way to print, told after the build
-        self.ink = None  # an InkLog (render/cards/ink.py) while the layout checks record the drawing
+        self.ink: InkLog | None = None  # an InkLog (render/cards/ink.py) while the layout checks record the drawing
         self.base_context = {
             "pack": {"id": pack.spec.id, "name": pack.spec.name, "version": pack.spec.version,
                      "emblem": pack.spec.emblem, "back_pattern": pack.spec.back_pattern},
@@ -174,6 +178,7 @@ class CardPainter:
         """A card-less face (the reference card) whose layout is drawn for another size: scaled
         evenly to fit the pack's card and centred on the set colour, so it stays readable."""
         c = self.canvas
+        assert layout.size is not None  # a layout without a size fits every card and is never scaled
         (lw, lh), (cw, ch) = layout.size, card_mm
         scale = min(cw / lw, ch / lh)
         b = MAX_BLEED_MM * mm

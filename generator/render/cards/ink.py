@@ -237,7 +237,7 @@ def text_runs(shown: list[Shown], box: Callable, height_pt: float) -> tuple[Text
     return tuple(runs)
 
 
-def _flush(runs: list[TextRun], current) -> None:
+def _flush(runs: list[TextRun], current: list | None) -> list | None:  # the run gathered next: none yet
     if current:
         runs.append(TextRun(" ".join(" ".join(current[0]).split()), current[1], current[2], current[3]))
     return None
@@ -254,6 +254,7 @@ def draw_sides(shared: CardShared, faces: list[CardFace]) -> None:
     """Draw sides on a scratch page, for the InkLog listening on `shared` (those it has not seen
     yet; one that fails is left out: the renderer reports it)."""
     log = shared.ink
+    assert log is not None, "draw_sides draws for the InkLog listening on `shared`"
     painter = CardPainter(new_canvas(io.BytesIO(), (100, 100), "ink"), shared)
     for face in faces:
         if not log.wants(face) or not recordable(shared, face):

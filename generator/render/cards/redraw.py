@@ -128,7 +128,7 @@ class SheetMemory:
         """Drop the last file: the next build is whole."""
         self.data, self.reason = None, reason
 
-    def _refuse(self, reason: str) -> None:
+    def _refuse(self, reason: str) -> Redrawn | None:  # None: no redraw (see `reason`)
         self.reason = reason
         return None
 

@@ -65,7 +65,7 @@ def _finish_page(c, grid: Grid, spec: SheetSpec, slots, label: str) -> None:
 
 def home_plans(pack: Pack, faces: list[CardFace], spec: SheetSpec, duplex: str, back_offset=(0.0, 0.0)) -> list:
     """(front grid, back grid, faces) per sheet of the home sheets."""
-    plans = []
+    plans: list[tuple[Grid, Grid, list[CardFace]]] = []
     for size, group in size_groups(pack, faces):
         grid = make_grid(spec, size)
         back_grid = grid.mirrored(duplex if duplex != "none" else "long-edge", back_offset)
@@ -162,7 +162,7 @@ def write_gutterfold(pack: Pack, faces: list[CardFace], out: Path, sheet: str = 
     pw, ph = page_size_mm(spec)
     fold = spec.fold_gap if spec.fold_gap is not None else 2 * spec.bleed
     m = spec.margin
-    pages = []  # (grid, back grid, turned, faces): each card size gets its own grid, at its real size
+    pages: list[tuple[Grid, Grid, bool, list[CardFace]]] = []  # (grid, back grid, turned, faces): each card size gets its own grid, at its real size
     for size, group in size_groups(pack, faces):
         grid, turned = _fold_grid_or_none(spec, size, fold), False
         on_side = _fold_grid_or_none(spec, (size[1], size[0]), fold)
@@ -278,9 +278,9 @@ def write_calibration(pack: Pack, out: Path, sheet: str = DEFAULT_PAPER, duplex:
     spec = load_sheet(sheet)
     pw, ph = page_size_mm(spec)
     cx, cy = pw / 2, ph / 2
-    flip = duplex.replace("-", " ")
+    say = words_of(pack)  # pnp's own words in the pack's language
     with atomic_output(out) as tmp:
-        c = new_canvas(str(tmp), (pw * mm, ph * mm), "Duplex calibration", duplex)
+        c = new_canvas(str(tmp), (pw * mm, ph * mm), say("Duplex calibration"), duplex)
         # front: 1 mm scales through the centre, and fine 0.5 mm scales crossing the arms
         c.setLineWidth(0.3)
         c.setStrokeColor(HexColor("#000000"))
@@ -293,26 +293,30 @@ def write_calibration(pack: Pack, out: Path, sheet: str = DEFAULT_PAPER, duplex:
         _scale(c, FINE, along_x=True, fixed=cy - CAL_FINE_AT_MM, centre=cx, label_at=-5)
         _scale(c, FINE, along_x=False, fixed=cx - CAL_FINE_AT_MM, centre=cy, label_at=-3.2)
         c.setFont(REGULAR, 6.5)
-        c.drawCentredString(cx * mm, (cy - CAL_FINE_AT_MM - 9) * mm, "DX: fine scale, 0.5 mm ticks")
-        c.drawRightString((cx - CAL_FINE_AT_MM - 1) * mm, (cy + 9) * mm, "DY: fine scale")
+        c.drawCentredString(cx * mm, (cy - CAL_FINE_AT_MM - 9) * mm, say("DX: fine scale, 0.5 mm ticks"))
+        c.drawRightString((cx - CAL_FINE_AT_MM - 1) * mm, (cy + 9) * mm, say("DY: fine scale"))
         c.setFont(BOLD, 12)
-        c.drawCentredString(cx * mm, (ph - 25) * mm, "Duplex calibration — front")
+        c.drawCentredString(cx * mm, (ph - 25) * mm, say("Duplex calibration — front"))
         c.setFont(REGULAR, 9)
         lines = [
-            f"Print both pages double-sided, flip on the {flip}, at 100 % / actual size.",
-            "Hold the sheet up to a light: the back's thin cross shows through.",
-            "DX: where its upright line crosses the fine scale below the centre (right is +).",
-            "DY: where its level line crosses the fine scale left of the centre (up is +).",
-            "Type the two numbers exactly as you read them; pnp gives them the sign the flip needs.",
+            say("Print both pages double-sided, flip on the short edge, at 100 % / actual size.")
+            if duplex == "short-edge" else
+            say("Print both pages double-sided, flip on the long edge, at 100 % / actual size."),
+            say("Hold the sheet up to a light: the back's thin cross shows through."),
+            say("DX: where its upright line crosses the fine scale below the centre (right is +)."),
+            say("DY: where its level line crosses the fine scale left of the centre (up is +)."),
+            say("Type the two numbers exactly as you read them; pnp gives them the sign the flip needs."),
         ]
         for i, text in enumerate(lines):
             c.drawCentredString(cx * mm, (ph - 40 - i * 5.5) * mm, text)
         c.setFont(BOLD, 9)
-        c.drawCentredString(cx * mm, 60 * mm, "Example: the cross seen 1.5 mm right and 0.5 mm down reads 1.5, -0.5:")
+        c.drawCentredString(cx * mm, 60 * mm, say("Example: the cross seen 1.5 mm right and 0.5 mm down reads 1.5, "
+                                                  "-0.5:"))
         c.setFont(REGULAR, 9)
         for i, text in enumerate([f"pnp build --duplex {duplex} --back-offset 1.5,-0.5",
-                                  f"or save it for every later build:  pnp calibrate 1.5,-0.5 --duplex {duplex}",
-                                  "A cross on 0, 0 needs no offset."]):
+                                  say("or save it for every later build:") +
+                                  f"  pnp calibrate 1.5,-0.5 --duplex {duplex}",
+                                  say("A cross on 0, 0 needs no offset.")]):
             c.drawCentredString(cx * mm, (53 - i * 5.5) * mm, text)
         c.showPage()
         # back: one long thin cross at the centre
@@ -321,7 +325,7 @@ def write_calibration(pack: Pack, out: Path, sheet: str = DEFAULT_PAPER, duplex:
         c.line((cx - CAL_ARM_MM) * mm, cy * mm, (cx + CAL_ARM_MM) * mm, cy * mm)
         c.line(cx * mm, (cy - CAL_ARM_MM) * mm, cx * mm, (cy + CAL_ARM_MM) * mm)
         c.setFont(BOLD, 12)
-        c.drawCentredString(cx * mm, (ph - 25) * mm, "Duplex calibration — back")
+        c.drawCentredString(cx * mm, (ph - 25) * mm, say("Duplex calibration — back"))
         c.showPage()
         c.save()
     return {"pages": 2}

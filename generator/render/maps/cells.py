@@ -17,7 +17,7 @@ from generator.render.maps.palette import (COLOUR, GRID_GREY, LABEL_GREY, OBSTAC
 
 if TYPE_CHECKING:
     from generator.grids.layout import CellLayout
-    from generator.maps.load import MapModel
+    from generator.maps.load import OneMap
     from generator.render.maps.page import Frame
 
 __all__ = ["GRID_GREY", "LABEL_GREY", "OBSTACLE_FILL", "PATTERN_GREY", "ZONE_DASHES", "Look", "cell_path",
@@ -214,7 +214,7 @@ def draw_feature_icon(c, frame: Frame, cx: float, cy: float, size: float, ink: T
     sheet.draw(ink.icon, x - icon / 2, y - icon / 2, icon, svg_colour(ink.marks))
 
 
-def paint_zones(c, m: MapModel, frame: Frame, layout: CellLayout, cells: set, look: Look, zone_names: dict) -> None:
+def paint_zones(c, m: OneMap, frame: Frame, layout: CellLayout, cells: set, look: Look, zone_names: dict) -> None:
     s = frame.scale
     palette = look.palette
     for index, zid in enumerate(sorted(m.zones)):

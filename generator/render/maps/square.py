@@ -33,6 +33,7 @@ from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
 from generator.render.maps.cells import Look, cell_path, draw_feature_icon, draw_label, draw_pattern, paint_zones
+from generator.pack.translations.own import Say, as_written, words_of
 from generator.render.maps.palette import (COLOUR, SAVER, Palette, TerrainInk, luminance, mix, palette_for,
                                            set_fill, set_stroke)
 from generator.render.maps.page import (MARGIN_MM, Box, Frame, MapImage, SheetPlan, Window, draw_assembly,
@@ -307,55 +308,62 @@ def _swatch(c, x: float, top: float, heights: list, look: SquareLook,
     return SWATCH_MM * len(heights)
 
 
-def movement_text(movement: MovementSpec) -> str:
-    leap = (f" A figure may leap straight across {movement.leap} square{'s' if movement.leap != 1 else ''} "
-            "of open air; each counts as a step." if movement.leap else "")
-    drop = (f" It may drop at most {movement.max_drop} level{'s' if movement.max_drop != 1 else ''}."
-            if movement.max_drop is not None else " It may drop down any number of levels.")
-    return ("Moving: a figure steps to a tile beside it (never diagonally) whose height is at most its "
-            f"Jump above its own.{drop}{leap}")
+def movement_text(movement: MovementSpec, say: Say = as_written) -> str:
+    leap = "" if not movement.leap else " " + (
+        say("A figure may leap straight across {n} squares of open air; each counts as a step.") if movement.leap != 1
+        else say("A figure may leap straight across {n} square of open air; each counts as a step.")).format(
+        n=movement.leap)
+    drop = " " + ((say("It may drop at most {n} levels.") if movement.max_drop != 1 else
+                   say("It may drop at most {n} level.")).format(n=movement.max_drop)
+                  if movement.max_drop is not None else say("It may drop down any number of levels."))
+    return say("Moving: a figure steps to a tile beside it (never diagonally) whose height is at most its "
+               "Jump above its own.") + f"{drop}{leap}"
 
 
-def _los_text(rule: str) -> str:
-    base = ("Line of sight: a straight line from the centre of one tile to the centre of another. It is "
-            "blocked by obstacles and sight-blocking terrain it crosses, and by any tile standing higher "
-            "than the line (which runs half a level above the ground of both ends).")
+def _los_text(rule: str, say: Say) -> str:
+    base = say("Line of sight: a straight line from the centre of one tile to the centre of another. It is "
+               "blocked by obstacles and sight-blocking terrain it crosses, and by any tile standing higher "
+               "than the line (which runs half a level above the ground of both ends).")
     if rule == "strict":
-        return base + " A line through a grid corner is blocked if either tile there blocks."
-    return base + " A line through a grid corner is blocked only if both tiles there block."
+        return base + " " + say("A line through a grid corner is blocked if either tile there blocks.")
+    return base + " " + say("A line through a grid corner is blocked only if both tiles there block.")
 
 
 def _legend_rows(m: SquareMap, pack: Pack, zone_names: dict, palette: Palette = COLOUR) -> list:
     movement = pack.spec.movement or MovementSpec()
     levels = m.levels or [0]
+    say = words_of(pack)  # pnp's own words in the pack's language
     rows = [
-        ("tile", f"Tile: {m.tile_size:g} mm square",
-         f"The big number is the tile's height in levels; one level is {movement.level_mm:g} mm. The small "
-         "numbers give its place (x, y): column, then row, from the top left."),
-        ("levels", "Heights", ("Each height has its own tint, pale green on the ground, sand, then brown on the "
-                               "heights: " if palette.colour else "The higher the tile, the darker its grey: ") +
-         ", ".join(f"{h}" for h in levels) + " on this map."),
-        ("step", "Change of height", "A line between two tiles marks a step; the thicker the line, the "
-                                     "bigger the step."),
-        ("cliff", f"Drop of {TEETH_FROM} levels or more",
-         "Teeth on the line point down into the lower tile."),
+        ("tile", say("Tile: {size} mm square").format(size=f"{m.tile_size:g}"),
+         say("The big number is the tile's height in levels; one level is {size} mm. The small numbers give its "
+             "place (x, y): column, then row, from the top left.").format(size=f"{movement.level_mm:g}")),
+        ("levels", say("Heights"), (say("Each height has its own tint, pale green on the ground, sand, then brown "
+                                        "on the heights: {levels} on this map.") if palette.colour else
+                                    say("The higher the tile, the darker its grey: {levels} on this map.")).format(
+            levels=", ".join(f"{h}" for h in levels))),
+        ("step", say("Change of height"), say("A line between two tiles marks a step; the thicker the line, the "
+                                              "bigger the step.")),
+        ("cliff", say("Drop of {n} levels or more").format(n=TEETH_FROM),
+         say("Teeth on the line point down into the lower tile.")),
     ]
     if len(m.heights) < m.columns * m.rows:
-        rows.append(("air", "Open air", "No tile: nothing can stand here. The edge of a tile beside it is a "
-                                        "drop, marked with teeth."))
+        rows.append(("air", say("Open air"), say("No tile: nothing can stand here. The edge of a tile beside it is "
+                                                 "a drop, marked with teeth.")))
     if m.obstacles:
-        rows.append(("obstacle", "Obstacle", "Blocks movement and line of sight."))
-    rows.extend(terrain_legend_rows(m))
+        rows.append(("obstacle", say("Obstacle"), say("Blocks movement and line of sight.")))
+    rows.extend(terrain_legend_rows(m, say))
     for zid in sorted(m.zones):
         name = zone_names.get(zid, zid)
-        rows.append((f"zone:{zid}", f"{name} start", f"{name} units are set up on these tiles."))
+        rows.append((f"zone:{zid}", say("{name} start").format(name=name),
+                     say("{name} units are set up on these tiles.").format(name=name)))
     return rows
 
 
 def _draw_legend(c, m: SquareMap, pack: Pack, x: float, top: float, width: float, zone_names: dict,
                  palette: Palette) -> float:
     """The legend from `top` down (mm); returns the y below it."""
-    draw_text(c, x, top - 4, "Legend", 10, BOLD)
+    say = words_of(pack)  # pnp's own words in the pack's language
+    draw_text(c, x, top - 4, say("Legend"), 10, BOLD)
     y = top - 7
     box = 2 * SWATCH_MM
     levels = (m.levels or [0])[:6]
@@ -387,8 +395,8 @@ def _draw_legend(c, m: SquareMap, pack: Pack, x: float, top: float, width: float
             below -= SWATCH_MM + 1.5
         y = min(y - SWATCH_MM - 2, below - 2.5)
     movement = pack.spec.movement or MovementSpec()
-    y = draw_paragraph(c, x, y, width, movement_text(movement), 7.5, grey=0.15) - 1.5
-    return draw_paragraph(c, x, y, width, _los_text(m.line_of_sight), 7.5, grey=0.15) - 2
+    y = draw_paragraph(c, x, y, width, movement_text(movement, say), 7.5, grey=0.15) - 1.5
+    return draw_paragraph(c, x, y, width, _los_text(m.line_of_sight, say), 7.5, grey=0.15) - 2
 
 
 def _legend_height(m: SquareMap, pack: Pack, width: float, zone_names: dict, palette: Palette) -> float:
@@ -414,37 +422,44 @@ def _draw_overview(c, m: SquareMap, pack: Pack, plan: SheetPlan, page, box: Box,
     draw_text(c, MARGIN_MM, H - MARGIN_MM - 6, m.title, 18, palette.title_font)
     sheets = len(plan.windows)
     paper = paper_title(plan.paper)
-    draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5,
-              f"{pack.spec.name} · {m.columns} × {m.rows} squares, {len(m.heights)} tiles, heights "
-              f"{(m.levels or [0])[0]}–{(m.levels or [0])[-1]}, {m.tile_size:g} mm tiles · true scale on {sheets} "
-              f"{paper} sheet{'s' if sheets != 1 else ''}", 8.5, grey=0.25)
+    say = words_of(pack)  # pnp's own words in the pack's language
+    grid = say("{columns} × {rows} squares, {tiles} tiles, heights {low}–{high}, {size} mm tiles").format(
+        columns=m.columns, rows=m.rows, tiles=len(m.heights), low=(m.levels or [0])[0], high=(m.levels or [0])[-1],
+        size=f"{m.tile_size:g}")
+    scale = (say("true scale on {count} {paper} sheets") if sheets != 1 else
+             say("true scale on {count} {paper} sheet")).format(count=sheets, paper=paper)
+    draw_text(c, MARGIN_MM, H - MARGIN_MM - 11.5, f"{pack.spec.name} · {grid} · {scale}", 8.5, grey=0.25)
     if m.notes:
         draw_paragraph(c, MARGIN_MM, H - MARGIN_MM - 14, width, m.notes, 8.5, grey=0.1)
     layout = m.layout()
     frame = fit_frame(layout.bounds(m.board), *box, max_scale=1.0)
     paint_square_map(c, m, frame, layout, m.board,
                      SquareLook(line_mm=0.3 if frame.scale > 0.6 else 0.45, palette=palette), zone_names)
-    draw_text(c, box[0] + box[2], box[1] - 4, f"Overview at {frame.scale * 100:.0f} % of true size",
+    draw_text(c, box[0] + box[2], box[1] - 4,
+              say("Overview at {percent} % of true size").format(percent=f"{frame.scale * 100:.0f}"),
               7, grey=0.35, align="right")
     _draw_legend(c, m, pack, legend[0], legend[1], legend[2], zone_names, palette)
 
 
-ASSEMBLY_STEPS = [
-    "1. Print the {n} sheets at 100 % (actual size, no 'fit to page'). Check that the scale bar at "
-    "the foot of each sheet measures 100 mm.",
-    "2. On every sheet, cut along the dashed lines only (they are on the left and top edges of "
-    "sheets that join a neighbour). Leave the other edges as they are.",
-    "3. Lay each cut sheet over its neighbour to the left and above, so that the cut edge runs "
-    "through the centres of the neighbour's crosses: the half-crosses and the grid lines continue "
-    "across the seam. One row (or column) of tiles is printed on both sheets; the upper sheet covers it.",
-    "4. Work row by row from the top left (R1 C1). Tape the seams on the back.",
-]
+def assembly_steps(n: int, say: Say) -> list[str]:
+    """How to put a square map's sheets together (a hex map's steps speak of hexes: page.draw_assembly)."""
+    return [
+        say("1. Print the {count} sheets at 100 % (actual size, no 'fit to page'). Check that the scale bar "
+            "at the foot of each sheet measures 100 mm.").format(count=n),
+        say("2. On every sheet, cut along the dashed lines only (they are on the left and top edges of "
+            "sheets that join a neighbour). Leave the other edges as they are."),
+        say("3. Lay each cut sheet over its neighbour to the left and above, so that the cut edge runs "
+            "through the centres of the neighbour's crosses: the half-crosses and the grid lines continue "
+            "across the seam. One row (or column) of tiles is printed on both sheets; the upper sheet covers it."),
+        say("4. Work row by row from the top left (R1 C1). Tape the seams on the back."),
+    ]
 
 
 def render_square_map(c, m: SquareMap, pack: Pack, paper: str, zone_names: dict, palette: Palette = COLOUR) -> int:
     """One square map: overview with legend, assembly diagram when tiled, then the
     true-scale sheets. Returns the number of sheets."""
     plan = plan_square_sheets(m, paper)
+    say = words_of(pack)  # pnp's own words in the pack's language
     page, box, legend = _overview_layout(m, pack, paper, zone_names, palette)
     key = f"map-{m.id}"
     c.setPageSize((page[0] * MM, page[1] * MM))
@@ -460,7 +475,7 @@ def render_square_map(c, m: SquareMap, pack: Pack, paper: str, zone_names: dict,
                            cv, m, frame, layout, m.board,
                            SquareLook(heights=frame.scale > 0.25, coords=False, line_mm=0.5, zone_tags=False,
                                       air_text=False, palette=palette)),
-                       steps=[s.format(n=len(plan.windows)) for s in ASSEMBLY_STEPS], title_font=palette.title_font)
+                       steps=assembly_steps(len(plan.windows), say), title_font=palette.title_font, say=say)
         c.showPage()
     texts: dict = {}  # each window's text boxes, read once for all the sheets beside it
     for win in plan.windows:
@@ -470,7 +485,8 @@ def render_square_map(c, m: SquareMap, pack: Pack, paper: str, zone_names: dict,
                        cv, m, frame, layout, [t for t in m.board if _in_window(layout, w, t)],
                        SquareLook(palette=palette),
                        zone_names),
-                   scale_note=f"one tile is {m.tile_size:g} mm square.", title_font=palette.title_font)
+                   scale_note=say("one tile is {size} mm square.").format(size=f"{m.tile_size:g}"),
+                   title_font=palette.title_font, say=say)
         c.showPage()
     return len(plan.windows)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from generator.core.duplex import back_page_shift, flip_axis
@@ -18,6 +19,7 @@ from generator.render.pieces.draw import (BLEED_MM, GAP_MM, Face, PagePlan, draw
 from generator.render.pieces.model import largest_footprint, most_characters, pieces_spec
 
 if TYPE_CHECKING:
+    from generator.grids import hexgrid
     from generator.pack.model import Build, CounterFace, CounterSpec
     from generator.render.pieces.draw import Kit
     from generator.render.pieces.model import Figure
@@ -169,7 +171,7 @@ class Lattice:
     cols: int
 
     @classmethod
-    def make(cls, shape: str, orientation: str, size: float, width: float) -> "Lattice":
+    def make(cls, shape: str, orientation: hexgrid.Orientation, size: float, width: float) -> "Lattice":
         w, h = extent(shape, orientation, size)
         pitch = size + GAP_MM  # the gap is measured between parallel edges / between discs
         if shape == "square":
@@ -272,7 +274,7 @@ def pack_counters(kit: Kit, items: list[CounterItem]) -> list[list[tuple[Counter
     return [p for p in pages if p]
 
 
-def counter_blocks(kit: Kit, items: list[CounterItem]) -> list[tuple[tuple[float, float], object]]:
+def counter_blocks(kit: Kit, items: list[CounterItem]) -> list[tuple[tuple[float, float], Callable[..., None]]]:
     """Single-sided counters as boxes for a shared page: one block (heading and lattice)
     per run of same-shaped counters, as (w, h) and draw(left, top)."""
     left, _, right, _ = kit.area()

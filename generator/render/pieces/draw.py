@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
@@ -27,6 +27,8 @@ from generator.render.base.pdfout import MM
 from generator.render.pieces.patterns import pattern
 
 if TYPE_CHECKING:
+    from generator.pack.art import Art
+    from generator.core.yamlio import Document
     from generator.pack.model import Pack
     from generator.render.base.art import ArtLibrary
     from generator.render.base.icons import IconSheet
@@ -49,14 +51,14 @@ class Kit:
 
     pack: Pack
     hex_mm: float  # flat to flat
-    orientation: str  # pointy | flat
+    orientation: hexgrid.Orientation  # pointy | flat
     paper: str
     duplex: str = "long-edge"
     back_offset: tuple[float, float] = (0.0, 0.0)
-    canvas: object = None
+    canvas: Any = None  # the ReportLab canvas of the PDF being drawn (ReportLab has no types)
     icons: IconSheet | None = None
     art: ArtLibrary | None = None
-    doc: object = None  # the game.yaml Document, for error locations
+    doc: Document | None = None  # the game.yaml Document, for error locations
     title: str = ""
 
     @property
@@ -70,6 +72,20 @@ class Kit:
 
     def layout(self, f2f: float | None = None) -> hexgrid.Layout:
         return hexgrid.Layout.from_flat_to_flat(self.orientation, f2f or self.hex_mm)
+
+    @property
+    def art_library(self) -> ArtLibrary:
+        """The pack's art (document.py sets it before a page is drawn)."""
+        if self.art is None:
+            raise RuntimeError("the pieces kit has no art library yet")
+        return self.art
+
+    @property
+    def icon_sheet(self) -> IconSheet:
+        """The icons of the PDF (document.py sets it before a page is drawn)."""
+        if self.icons is None:
+            raise RuntimeError("the pieces kit has no icon sheet yet")
+        return self.icons
 
     def owner(self, path: tuple, ident: str):
         """Something ArtLibrary can name in an error: an id and a location in game.yaml."""
@@ -164,13 +180,13 @@ def centred_lines(c, lines: list[str], font: str, size: float, cx: float, top: f
 # ---- shapes ------------------------------------------------------------------------------------
 
 
-def hex_points(orientation: str, cx: float, cy: float, f2f: float) -> list[tuple[float, float]]:
+def hex_points(orientation: hexgrid.Orientation, cx: float, cy: float, f2f: float) -> list[tuple[float, float]]:
     """The six corners (mm, y up) of a hex of the given flat-to-flat size centred at (cx, cy)."""
     lay = hexgrid.Layout.from_flat_to_flat(orientation, f2f)
     return [(cx + dx, cy - dy) for dx, dy in lay.corner_offsets()]
 
 
-def extent(shape: str, orientation: str, size: float) -> tuple[float, float]:
+def extent(shape: str, orientation: hexgrid.Orientation, size: float) -> tuple[float, float]:
     """Width and height (mm) of a counter's cut outline."""
     if shape == "hex":
         lay = hexgrid.Layout.from_flat_to_flat(orientation, size)
@@ -192,7 +208,7 @@ def polygon_path(c, points):
     return p
 
 
-def shape_path(c, shape: str, orientation: str, cx: float, cy: float, size: float, grow: float = 0.0):
+def shape_path(c, shape: str, orientation: hexgrid.Orientation, cx: float, cy: float, size: float, grow: float = 0.0):
     """The outline of a counter, `grow` mm outside its cut line (negative: inside)."""
     if shape == "hex":
         return polygon_path(c, hex_points(orientation, cx, cy, size + 2 * grow))
@@ -249,7 +265,7 @@ class Face:
     text: str = ""
     icon: str | None = None
     color: str = "#555555"
-    art: str | None = None
+    art: str | Art | None = None  # a card's art, or a path from the pieces config
     art_owner: object = None
     pattern: str | None = None
     badge: str = ""  # a short tag on the rim, e.g. a copy number
@@ -311,7 +327,7 @@ def draw_face(kit: Kit, face: Face, shape: str, cx: float, cy: float, size: floa
     c.saveState()
     c.clipPath(shape_path(c, shape, kit.orientation, cx, cy, size, -band), stroke=0, fill=0)
     if face.art:
-        kit.art.draw(c, face.art, face.art_owner, (cx - r) * MM, (cy - r) * MM, 2 * r * MM, 2 * r * MM, "cover")
+        kit.art_library.draw(c, face.art, face.art_owner, (cx - r) * MM, (cy - r) * MM, 2 * r * MM, 2 * r * MM, "cover")
     else:
         pattern(c, face.pattern, cx - r, cy - r, cx + r, cy + r, max(1.6, r / 5))
     c.restoreState()
@@ -324,8 +340,8 @@ def draw_face(kit: Kit, face: Face, shape: str, cx: float, cy: float, size: floa
             break
         if attempt >= 3:  # the icon has given way first; then narrower lines
             width *= 0.9
-    if isize:
-        kit.icons.draw(face.icon, (cx - isize / 2) * MM, (top - isize) * MM, isize * MM, None)
+    if isize and face.icon:  # (an icon size is given only to a face with an icon)
+        kit.icon_sheet.draw(face.icon, (cx - isize / 2) * MM, (top - isize) * MM, isize * MM, None)
     if blocks:
         y = top - isize - (0.8 if isize else 0.0)
         if face.art or face.pattern:  # a white plate keeps the words legible over art

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from generator.grids import hexgrid
@@ -40,7 +41,7 @@ AXES = (Hex(1, 0), Hex(0, 1), Hex(1, -1))  # the three straight lines through a 
 # ---- geometry ----------------------------------------------------------------------------------
 
 
-def longest_run(footprint, orientation: str) -> tuple[list[Hex], Hex]:
+def longest_run(footprint, orientation: hexgrid.Orientation) -> tuple[list[Hex], Hex]:
     """The longest straight line of hexes in the footprint and its direction. Ties go to
     the direction nearest to horizontal on the page, then to the run nearest the middle."""
     cells = set(footprint)
@@ -63,6 +64,7 @@ def longest_run(footprint, orientation: str) -> tuple[list[Hex], Hex]:
             key = (-len(run), round(min(tilt(d), math.pi - tilt(d)), 6), hexgrid.distance(centre, mid), tuple(run[0]))
             if best is None or key < best[0]:
                 best = (key, run, d)
+    assert best is not None  # a footprint has at least one hex
     return best[1], best[2]
 
 
@@ -112,7 +114,8 @@ def _panel(kit: Kit, fig: Figure, x: float, y: float, w: float, h: float, back: 
         p = c.beginPath()
         p.rect(*(v * MM for v in art_box))
         c.clipPath(p, stroke=0, fill=0)
-        kit.art.draw(c, fig.art, fig.art_owner, *(v * MM for v in art_box), "cover")
+        ax, ay, aw, ah = (v * MM for v in art_box)
+        kit.art_library.draw(c, fig.art, fig.art_owner, ax, ay, aw, ah, "cover")
         c.restoreState()
     else:
         # the emblem above, the initials below it in the same ink: never one drawn over the other
@@ -123,7 +126,7 @@ def _panel(kit: Kit, fig: Figure, x: float, y: float, w: float, h: float, back: 
         ix = art_box[0] + (art_box[2] - size) / 2
         iy = art_box[1] + (art_box[3] - size - ipt / MM * 1.2) / 2 + ipt / MM * 1.2
         if fig.symbol:
-            kit.icons.draw(fig.symbol, ix * MM, iy * MM, size * MM, ink)
+            kit.icon_sheet.draw(fig.symbol, ix * MM, iy * MM, size * MM, ink)
         text(c, ix + size / 2, iy - ipt / MM * 1.05, _initials(fig.name), ipt, BOLD, ink, "centre")
     # the name band
     c.setFillColor(tint(fig.color, 0.25) if back else color(fig.color))
@@ -271,7 +274,8 @@ def figure_pages(kit: Kit, figures: list[Figure]) -> list[PagePlan]:
         figs = [f for f in figures if f.side == side_id]
         if config is None or not figs:
             continue
-        boxes, draws = [], []
+        boxes: list[tuple[float, float]] = []
+        draws: list[Callable[..., None]] = []  # each box's drawing, given its left and top
         if config.standee is not None:
             for fig in figs:
                 geo = standee_geometry(kit, fig, config.standee.height)

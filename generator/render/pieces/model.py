@@ -24,6 +24,7 @@ from generator.core.paths import resolve_inside
 from generator.grids import hexgrid
 from generator.grids.hexgrid import Hex
 from generator.maps.load import load_pack_maps
+from generator.maps.model import HexMap
 from generator.pack.cardlist import card_order
 from generator.pack.load import load_presets, pack_document
 from generator.pack.model import PiecesSpec, kebab
@@ -31,6 +32,7 @@ from generator.render.base.icons import known_icons
 from generator.rules.context import Context, resolve_build
 
 if TYPE_CHECKING:
+    from generator.pack.art import Art
     from generator.pack.model import Build, Card, Character, Pack
 
 DEFAULT_HEX_MM = 25.4  # 1 inch flat to flat, when neither the pieces nor any map says otherwise
@@ -51,7 +53,7 @@ class Figure:
     footprint: tuple[Hex, ...]
     color: str
     symbol: str | None
-    art: str | None = None
+    art: str | Art | None = None  # a card's art, or a path from the pieces config
     art_owner: object = None
     source: str = ""  # "card", "preset" or "build"
 
@@ -85,7 +87,7 @@ def footprint_of(pack: Pack, build: Build, character: Character) -> list[tuple[i
         for name in names:
             for pair in card.fields.get(name) or []:
                 hexes.add(Hex(int(pair[0]), int(pair[1])))
-    return [tuple(h) for h in sorted(hexes or {hexgrid.ORIGIN})]
+    return [(h[0], h[1]) for h in sorted(hexes or {hexgrid.ORIGIN})]
 
 
 def largest_footprint(pack: Pack, side_id: str) -> int:
@@ -185,8 +187,9 @@ def most_characters(pack: Pack) -> int:
     total = 0
     presets = None
     for side_id, side in pack.spec.sides.items():
-        if side.characters.max is not None or side.characters.kit is not None:
-            total += side.characters.kit if side.characters.kit is not None else side.characters.max
+        count = side.characters.kit if side.characters.kit is not None else side.characters.max
+        if count is not None:
+            total += count
         else:
             presets = load_presets(pack) if presets is None else presets
             total += max([len(b.characters) for b in presets if b.side == side_id] or [side.characters.min or 1])
@@ -196,7 +199,7 @@ def most_characters(pack: Pack) -> int:
 # ---- geometry the pieces share with the maps -------------------------------------------------
 
 
-def hex_geometry(pack: Pack) -> tuple[float, str]:
+def hex_geometry(pack: Pack) -> tuple[float, hexgrid.Orientation]:
     """(flat-to-flat mm, orientation) of the pieces: the pieces config, else the maps'."""
     spec = pieces_spec(pack)
     sizes, orientations = _map_geometry(pack)
@@ -205,10 +208,10 @@ def hex_geometry(pack: Pack) -> tuple[float, str]:
     return float(size), orientation
 
 
-def _map_geometry(pack: Pack) -> tuple[list[float], list[str]]:
+def _map_geometry(pack: Pack) -> tuple[list[float], list[hexgrid.Orientation]]:
     if not pack.map_files:
         return [], []
-    maps = [m for m in load_pack_maps(pack) if m.grid == "hex"]  # square maps have no hex to match
+    maps = [m for m in load_pack_maps(pack) if isinstance(m, HexMap)]  # square maps have no hex to match
     return sorted({m.hex_size for m in maps}), sorted({m.orientation for m in maps})
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from generator.grids import hexgrid
@@ -118,6 +119,7 @@ def clip_track(n_cells: int) -> ClipTrack:
         score = (abs(w / nc - h / (nr + 2)) + 0.002 * w * h, nc)
         if best is None or score < best[0]:
             best = (score, w, h, nc, nr)
+    assert best is not None  # at least one layout was tried
     _, w, h, nc, nr = best
     cw, ch = w / nc, h / (nr + 2)
     sh = (h - 2 * ch) / nr
@@ -183,16 +185,16 @@ def draw_clip(kit: Kit, t: Tracker, left: float, top: float) -> None:
     ix0, iy0 = x0 + ix, y0 + iy
     icon = min(ih * 0.42, 14.0)
     if stat.icon:
-        kit.icons.draw(stat.icon, (ix0 + 1) * MM, (iy0 + ih - icon - 1) * MM, icon * MM)
+        kit.icon_sheet.draw(stat.icon, (ix0 + 1) * MM, (iy0 + ih - icon - 1) * MM, icon * MM)
     text(c, ix0 + icon + 3, iy0 + ih - icon * 0.55, stat_name, 9, BOLD, "#333333")
     text(c, ix0 + icon + 3, iy0 + ih - icon * 0.55 - 3.6, side, 6.5, REGULAR, "#555555")
     size_pt, lines = fit_lines(name, BOLD, iw, 12.0, 5.5, 2)
     centred_lines(c, lines, BOLD, size_pt, ix0 + iw / 2, iy0 + ih - icon - 2.5, "#222222")
     say = words_of(kit.pack)  # pnp's own words in the pack's language
-    start = say("Starts at {start}.").format(start=t.start) if t.start is not None else say("Mark your start value.")
+    starts = say("Starts at {start}.").format(start=t.start) if t.start is not None else say("Mark your start value.")
     # a named tracker (a base, a wild monster) says what it is for in the pack's own words
     what = (t.named.text or "") if t.named is not None else say("Slide a paper clip along the edge; at 0 the character falls.")
-    hint = f"{start} {what}".strip()
+    hint = f"{starts} {what}".strip()
     size_pt, lines = fit_lines(hint, REGULAR, iw, 6.5, RULES_PT, 4)
     centred_lines(c, lines, REGULAR, size_pt, ix0 + iw / 2, iy0 + len(lines) * size_pt * 1.12 / MM + 0.5, "#444444")
     c.restoreState()
@@ -251,7 +253,7 @@ def draw_dial(kit: Kit, t: Tracker, left: float, top: float) -> None:
     p.close()
     c.drawPath(p, stroke=0, fill=1)
     if stat.icon:
-        kit.icons.draw(stat.icon, (tx - 5) * MM, (ty + rt * 0.25) * MM, 10 * MM)
+        kit.icon_sheet.draw(stat.icon, (tx - 5) * MM, (ty + rt * 0.25) * MM, 10 * MM)
     size_pt, lines = fit_lines(name, BOLD, rt * 1.5, 10.0, 5.0, 2)
     centred_lines(c, lines, BOLD, size_pt, tx, ty + 1, "#222222")
     text(c, tx, ty - rt * 0.45, f"{stat_name} · {side}", 6, REGULAR, "#444444", "centre")
@@ -295,6 +297,7 @@ def round_box(kit: Kit) -> tuple[float, float]:
 def draw_round(kit: Kit, left: float, top: float) -> None:
     c = kit.canvas
     spec = pieces_spec(kit.pack).trackers.round
+    assert spec is not None  # drawn only when the pack asks for a round tracker
     bw, bh = round_box(kit)
     x0, y0, w, h = _strip(c, left, top, bw, bh)
     cell_w, cell_h = min(15.0, (w - 24) / spec.rounds), 11.0
@@ -343,6 +346,7 @@ def draw_phases(kit: Kit, left: float, top: float) -> None:
     """The steps of one turn section in order, numbered, each in a cell a marker sits on."""
     c = kit.canvas
     spec = pieces_spec(kit.pack).trackers.phases
+    assert spec is not None  # drawn only when the pack asks for a phase tracker
     section = next(s for s in kit.pack.spec.reference.turn if s.id == spec.section)
     steps = section.steps
     bw, bh = phase_box(kit)
@@ -381,7 +385,8 @@ def tracker_pages(kit: Kit, figures: list[Figure], build, extra=()) -> list[Page
     """Trackers packed over pages; `extra` boxes ((w, h), draw(left, top)) share them."""
     spec = pieces_spec(kit.pack)
     trackers = trackers_for(kit, figures, build)
-    boxes, draws = [], []
+    boxes: list[tuple[float, float]] = []
+    draws: list[Callable[..., None]] = []  # each box's drawing, given its left and top
     if spec.trackers.round is not None and build is None:
         boxes.append(round_box(kit))
         draws.append(lambda l, t: draw_round(kit, l, t))
@@ -418,6 +423,7 @@ def tracker_pages(kit: Kit, figures: list[Figure], build, extra=()) -> list[Page
 def board_map(kit: Kit):
     """The blank board as a map with no obstacles, terrain or zones."""
     spec = pieces_spec(kit.pack).board
+    assert spec is not None  # drawn only when the pack asks for a blank board
     say = words_of(kit.pack)  # pnp's own words in the pack's language
     if spec.shape == "hexagon":
         cells = hexgrid.hexagon(spec.radius)
