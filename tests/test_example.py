@@ -77,6 +77,7 @@ def test_example_list_names_every_shipped_game_with_one_line():
     lines = res.output.splitlines()
     assert [line.split()[0] for line in lines] == sorted(p.parent.name for p in (REPO / "card_data").glob("*/game.yaml"))
     assert all(len(line.split(None, 1)) == 2 and line.endswith(".") for line in lines)
+    assert "tactics" in res.output and "Stepfall: " in res.output  # the id and the game's own name
 
 
 @pytest.mark.parametrize("size", ["poker", "tarot"])

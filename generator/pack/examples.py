@@ -25,11 +25,14 @@ SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=(?P<path>\S+)$", re
 
 
 def example_games() -> dict[str, str]:
-    """Example id -> the first sentence of its summary, in name order."""
+    """Example id -> the game's name and the first sentence of its summary, in id order (an id
+    such as `tactics` need not say the game is Stepfall: the line does)."""
     games = {}
     for game in sorted(EXAMPLES.glob("*/game.yaml")):
-        summary = str((yaml.safe_load(game.read_text(encoding="utf-8")) or {}).get("summary") or "")
-        games[game.parent.name] = summary.split(". ")[0].strip().rstrip(".") + "." if summary else ""
+        doc = yaml.safe_load(game.read_text(encoding="utf-8")) or {}
+        summary = str(doc.get("summary") or "")
+        first = summary.split(". ")[0].strip().rstrip(".") + "." if summary else ""
+        games[game.parent.name] = f"{doc.get('name') or game.parent.name}: {first}".rstrip(": ")
     return games
 
 
