@@ -30,7 +30,7 @@ def translation_problems(pack: Pack, lang: str) -> tuple[list[Problem], list[Vio
     at its line of the PO file), then what its drawing finds. Fallbacks are not counted here:
     `pnp translate --report` and `pnp validate --lang` say them."""
     try:
-        translated = load_pack(Path(pack.root), lang=lang)
+        translated = load_pack(Path(pack.root), pack.documents, lang=lang)  # the files it parsed, not again
     except InputError as exc:
         return [_in(lang, p) for p in exc.problems], []
     errors, warnings = render_problems(translated)

@@ -82,7 +82,7 @@ class Site:
             return pack
         with self._translating:  # one load per language, whichever worker thread asks first
             if (pack_id, lang) not in self.translated:
-                self.translated[(pack_id, lang)] = load_pack(Path(pack.root), lang=lang)
+                self.translated[(pack_id, lang)] = load_pack(Path(pack.root), pack.documents, lang=lang)
             return self.translated[(pack_id, lang)]
 
     def icon(self) -> tuple[Path, str]:
