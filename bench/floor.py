@@ -59,6 +59,8 @@ def load_cards(pack: Path) -> tuple[dict, list[dict]]:
     for path in sorted((pack / "cards").glob("*.yaml")):
         for card in yaml.load(path.read_text(encoding="utf-8"), Loader=LOADER).get("cards") or []:
             copies = card.get("copies", (types.get(card["type"]) or {}).get("kit_copies", 1))
+            if not isinstance(copies, int):  # `kit_copies: table`: bench/bigpack.py writes each card's
+                raise SystemExit(f"floor: {card['id']} states no copies (kit_copies: {copies})")
             faces.extend([card] * copies)
     return game, faces
 

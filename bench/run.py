@@ -181,6 +181,8 @@ def main() -> None:
     results: dict = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0],
                                  "load_before": round(os.getloadavg()[0], 2)}}
     results["whole"] = whole_process(quick)  # first, while this process is small (bench/whole.py)
+    print_whole(results["whole"])
+    print(json.dumps(results["whole"]), flush=True)  # kept on the screen should a later part fail
     results["startup"] = startup()
     # the parts, beside the whole: in this process from here on
     results["map_check_seconds_10000_hexes"] = map_check_seconds(3)
@@ -194,7 +196,6 @@ def main() -> None:
 
 
 def print_table(results: dict) -> None:
-    print_whole(results["whole"])
     print_startup(results["startup"])
     rows = []
     for key in ("validate_builds_per_second", "rebuild_seconds", "map_check_seconds_10000_hexes"):
