@@ -119,14 +119,38 @@ def test_the_loaded_pack_carries_its_presets_and_maps_to_the_workers(monkeypatch
     assert type(pack) is type(load_pack(Path("card_data/boss_fight")))
 
 
+def changed_documents(pack) -> list[str]:
+    """The files whose shared parsed document no longer holds what the file says."""
+    return [key[0] for key, doc in pack.documents.items()
+            if key is None or doc.data != yamlio.load_yaml_file(Path(key[0])).data]
+
+
+def validated_pack(cache: dict):
+    validate_target(Path("card_data/boss_fight"), cache=cache)
+    (pack,) = cache.values()
+    return pack
+
+
 def test_a_translation_leaves_the_shared_documents_as_parsed(monkeypatch):
     """The pack in German reuses the files the English pack parsed and translates copies of
     them: after validating both, every shared document still holds what its file says."""
     monkeypatch.chdir(REPO)
-    cache: dict = {}
-    validate_target(Path("card_data/boss_fight"), cache=cache)
-    (pack,) = cache.values()
+    pack = validated_pack({})
     kinds = {Path(key[0]).parent.name for key in pack.documents if key}
     assert {"boss_fight", "cards", "presets", "maps"} <= kinds  # game.yaml, card files, presets, maps
-    for key, doc in pack.documents.items():
-        assert key is not None and doc.data == yamlio.load_yaml_file(Path(key[0])).data, key[0]
+    assert changed_documents(pack) == []
+
+
+def test_the_shared_documents_guard_sees_a_translation_written_in_place(monkeypatch):
+    """Self-test: a translation that writes into the parsed card files is caught."""
+    import generator.pack.translations.apply as apply
+    from generator.pack.translations.sources import _replace
+    monkeypatch.chdir(REPO)
+
+    def in_place(doc, paths, lookup):
+        for path, text, context in paths:
+            _replace(doc.data, path, lookup(context, text, path))
+        return doc
+
+    monkeypatch.setattr(apply, "translated_document", in_place)
+    assert any("/cards/" in f for f in changed_documents(validated_pack({})))
