@@ -36,18 +36,24 @@ def test_lang_serves_the_translation_and_is_remembered(env):
     assert "Einfacher Angriff" in names(client)  # the cookie keeps it
     page = client.get("/p/boss_fight")
     assert page.status_code == 200 and "Bosskampf" in text(page.text)
+    assert page.text.count("<html lang=") == 1 and '<html lang="de"' in page.text  # a screen reader reads German
     # the pack page offers its languages, each in its own words, the one shown not a link
     assert '<strong lang="de">Deutsch</strong>' in page.text
     assert '<a href="?lang=" lang="en" hreflang="en">English</a>' in page.text
     assert "Die Brutmutter" in page.text and "The Brood Matron" not in page.text  # presets in German too
-    card = text(client.get("/p/boss_fight/cards/oriel-vance").text)
+    card_page = client.get("/p/boss_fight/cards/oriel-vance").text
+    assert '<html lang="de"' in card_page
+    card = text(card_page)
     assert "Kraft" in card and "Might" not in card  # a choice value as the card says it
-    rules = text(client.get("/p/boss_fight/rules").text)
+    rules_page = client.get("/p/boss_fight/rules").text
+    assert '<html lang="de"' in rules_page
+    rules = text(rules_page)
     assert "Kapitel 3" in rules and "Chapter 3" not in rules and "Einen Boss bauen" in rules
     r = client.get("/api/boss_fight/cards?lang=")
     assert "Max-Age=0" in r.headers.get("set-cookie", "")
     client.cookies.clear()
     assert names(client) == english
+    assert '<html lang="en"' in client.get("/p/boss_fight").text and '<html lang="en"' in client.get("/").text
     assert site.pack("boss_fight").spec.language == "en"  # outside a request: the pack as written
 
 

@@ -94,7 +94,7 @@ def language_report(pack: Pack, lang: str) -> LanguageReport:
         report.notes.append(f"no {display_path(path)} yet: `pnp translate {display_path(pack.root)} --lang {lang}`")
         return report
     try:
-        translated = load_pack(Path(pack.root), lang=lang)
+        translated = load_pack(Path(pack.root), pack.documents, lang=lang)  # its files parsed once
     except InputError as exc:
         report.notes.append(f"the {lang} pack does not load ({len(exc.problems)} error(s)): fit not measured")
         return report

@@ -9,7 +9,8 @@ from generator.core.errors import InputError, Problem
 from generator.maps.model import HexMap, hex_map_from_document
 from generator.maps.square import SquareMap, square_map_from_document
 from generator.pack.cache import Slot
-from generator.pack.load import file_key, pack_document
+from generator.pack.documents import file_key
+from generator.pack.load import pack_document
 from generator.pack.model import FileKey
 
 if TYPE_CHECKING:

@@ -16,6 +16,7 @@ from generator.pack.art import art_of, card_art_problems, pack_icon_problems
 from generator.pack.assets import FontError, read_ttf
 from generator.pack.buildshape import CharacterDoc, document_places
 from generator.pack.cache import Slot
+from generator.pack.documents import file_key, forget_changed, parsed_document
 from generator.pack.icon_names import BUILTIN_ICONS, ICON_MARK, pack_icon_names
 from generator.pack.kitcopies import default_copies, kit_copies_problems
 from generator.pack.model import (CARD_SIZES_MM, BaseEntry, BaseSpec, Build, Card, Character, DeckEntry, FileKey,
@@ -39,8 +40,8 @@ def find_pack_root(path: Path) -> Path | None:
     return None
 
 
-def load_game_spec(root: Path) -> tuple[GameSpec, Document]:
-    doc = load_yaml_file(root / "game.yaml")
+def load_game_spec(root: Path, documents: dict[FileKey | None, Document] | None = None) -> tuple[GameSpec, Document]:
+    doc = parsed_document(documents, root / "game.yaml") if documents is not None else load_yaml_file(root / "game.yaml")
     if not isinstance(doc.data, dict):
         raise InputError([Problem("schema.type", "game.yaml must be a mapping", doc.at(()),
                                   expected="keys such as id, name, sets, card_types")])
@@ -266,11 +267,11 @@ def _check_sizes_and_fields(spec: GameSpec, doc: Document, out: ProblemList) -> 
                                     fix="correct the default, or remove it"))
 
 
-def load_pack(root: Path, documents: dict[FileKey, Document] | None = None, lang: str | None = None) -> Pack:
-    """The pack in folder `root`, every card file read and checked. `documents` (pnp watch):
-    the card files parsed by an earlier load, by `file_key`; a file unchanged since is not
-    parsed again, and the dict is left holding this load's files. `lang`: the pack in that
-    language, from its translations/<lang>.po (pack/translations)."""
+def load_pack(root: Path, documents: dict[FileKey | None, Document] | None = None, lang: str | None = None) -> Pack:
+    """The pack in folder `root`, every card file read and checked. `documents` (pnp watch, or
+    the pack in its own language when loading it in another): the files parsed by an earlier
+    load, by `file_key` (pack/documents.py); a file unchanged since is not parsed again, and the
+    pack keeps this dict. `lang`: the pack in that language, from its translations/<lang>.po."""
     root = Path(root)
     if not (root / "game.yaml").is_file():
         where = display_path(root)
@@ -278,67 +279,42 @@ def load_pack(root: Path, documents: dict[FileKey, Document] | None = None, lang
                                   Location(where), expected="a folder with game.yaml",
                                   fix="give the pack folder, e.g. card_data/boss_fight")])
     _check_inside(root, [root / "game.yaml"])
-    spec, game_doc = load_game_spec(root)
-    layer = TranslationLayer(root, lang, spec, game_doc) if lang and lang != spec.language else None
+    documents = {} if documents is None else documents
+    forget_changed(documents)
+    spec, game_doc = load_game_spec(root, documents)
+    layer = TranslationLayer(root, lang, spec, game_doc, documents) if lang and lang != spec.language else None
     models = card_models(spec)
     problems = ProblemList()
     cards: dict[str, Card] = {}
-    docs: dict[str, Document] = {}
     unreadable: set[str] = set()  # ids of cards already reported as broken
     files = {part: sorted((root / part).glob(pattern))
              for part, pattern in (("cards", "*.yaml"), ("presets", "*.yaml"), ("maps", "*.yaml"), ("rules", "*.md"))}
     sheets = sheet_sources(root, problems.problems)  # cards from spreadsheets (pack/sheets)
     _check_inside(root, [f for group in files.values() for f in group] + [p for p, _ in sheets])
-    parsed: dict[FileKey, Document] = {}
     for path in files["cards"]:
-        key = file_key(path) if documents is not None else None
         try:
-            doc = documents.get(key) if documents is not None and key else None
-            doc = doc or load_yaml_file(path)
+            doc = parsed_document(documents, path)
         except InputError as exc:
             problems.problems.extend(exc.problems)
             continue
-        if key:
-            parsed[key] = doc
         _read_cards(layer.cards(doc) if layer else doc, spec, models, cards, problems, root, unreadable)
-        docs[doc.file] = doc
     for sheet_doc in load_sheet_documents(sheets, spec, cards, problems):  # after YAML: refs may name its cards
         _read_cards(layer.cards(sheet_doc) if layer else sheet_doc, spec, models, cards, problems, root, unreadable)
     _check_card_refs(cards, spec, problems, unreadable)
-    if documents is not None:
-        documents.clear()
-        documents.update(parsed)
     problems.raise_if_any()
     pack = Pack(
         root=root, spec=layer.spec if layer else spec, cards=cards, game_file=game_doc.file,
         preset_files=files["presets"], map_files=files["maps"], rule_files=files["rules"],
         translation=layer.finish(files["presets"], files["maps"], files["rules"]) if layer else None,
-    )
-    pack.documents[file_key(root / "game.yaml")] = game_doc
+        documents=documents)
     return pack
-
-
-def file_key(path: Path) -> FileKey | None:
-    """What identifies a file's contents for the run's caches: its path, modification time and
-    size (a file edited since, as under `pnp watch` or in a test, is read afresh)."""
-    try:
-        stat = Path(path).stat()
-    except OSError:
-        return None
-    return (str(path), stat.st_mtime_ns, stat.st_size)
 
 
 def pack_document(pack: Pack, path: Path) -> Document:
     """A YAML file of the pack's run (game.yaml, a preset, a map, a build), parsed once: later
-    stages ask the pack instead of reading the file again."""
-    path = Path(path)
-    key = file_key(path)
-    if key is None:
-        return load_yaml_file(path)  # reports the missing file as the reader does
-    doc = pack.documents.get(key)
-    if doc is None:  # a preset or map of a pack in another language is read in it
-        doc = pack.documents[key] = translated_pack_file(pack, path, load_yaml_file(path))
-    return doc
+    stages ask the pack instead of reading the file again; a preset or map of a pack in another
+    language is read in it (a translated copy, made once)."""
+    return translated_pack_file(pack, Path(path), parsed_document(pack.documents, Path(path)))
 
 
 PresetResult = tuple[Path, "Build | None", list[Problem]]

@@ -483,7 +483,8 @@ class Pack:
     map_files: list[Path] = field(default_factory=list)
     rule_files: list[Path] = field(default_factory=list)
     # Parsed once per run and carried to worker processes with the pack: the YAML documents of
-    # its files by path (game.yaml, presets, maps: generator.pack.load.pack_document) and the
+    # its files by file_key (game.yaml, card files, presets, maps, layouts: pack/documents.py),
+    # shared with the pack loaded in another language and never changed in place, and the
     # values made from them (its presets and its maps), filled by the loaders on first use.
     documents: dict[FileKey | None, Document] = field(default_factory=dict, repr=False, compare=False)
     loaded: PackCache = field(default_factory=PackCache, repr=False, compare=False)  # pack/cache.py

@@ -10,14 +10,14 @@ from generator.core.words import counted
 from generator.pack.credits import pack_credits
 from generator.pack.load import preset_results
 from generator.pack.model import Pack
-from generator.pack.translations.catalog import languages
+from generator.pack.translations.catalog import has_babel, languages
 from generator.pack.translations.fallback import strict_problems
 from generator.preflight.render_check import render_problems
 from generator.render.pieces.model import check_pieces
 from generator.rules.engine import validate_build
 from generator.rules.pack_checks import validate_pack_rules
 from generator.validate.maps import validate_map_file
-from generator.validate.translations import fallback_violations, translation_problems
+from generator.validate.translations import fallback_violations, translation_problems, unchecked_translations
 
 
 def validate_pack(pack: Pack, points: int | str | None = None, max_characters: int | None = None,
@@ -35,6 +35,8 @@ def validate_pack(pack: Pack, points: int | str | None = None, max_characters: i
     if pack.translation is not None:
         problems.extend(strict_problems(pack) if strict else [])
         reports[0].violations.extend(fallback_violations(pack))
+    elif not has_babel() and languages(pack.root):  # the default install: said once, not an error
+        reports[0].violations.append(unchecked_translations(pack))
     else:
         for lang in languages(pack.root):  # each translation's layout checks: does its text fit?
             found, said = translation_problems(pack, lang)

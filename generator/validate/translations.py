@@ -8,9 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.core.errors import InputError, Location, Problem
+from generator.core.extras import install_line
+from generator.core.yamlio import display_path
 from generator.core.report import Violation
 from generator.pack.load import load_pack
 from generator.pack.model import Pack
+from generator.pack.translations.catalog import FOLDER, languages
 from generator.pack.translations.fallback import fallback_warnings
 from generator.preflight.render_check import render_problems
 
@@ -27,7 +30,7 @@ def translation_problems(pack: Pack, lang: str) -> tuple[list[Problem], list[Vio
     at its line of the PO file), then what its drawing finds. Fallbacks are not counted here:
     `pnp translate --report` and `pnp validate --lang` say them."""
     try:
-        translated = load_pack(Path(pack.root), lang=lang)
+        translated = load_pack(Path(pack.root), pack.documents, lang=lang)  # the files it parsed, not again
     except InputError as exc:
         return [_in(lang, p) for p in exc.problems], []
     errors, warnings = render_problems(translated)
@@ -42,3 +45,14 @@ def fallback_violations(pack: Pack) -> list[Violation]:
         return []
     return [Violation("translation.fallback", "warning", line.removeprefix("warning: "), Location(t.file))
             for line in fallback_warnings(pack)]
+
+
+def unchecked_translations(pack: Pack) -> Violation:
+    """Without Babel (the `translations` extra) a pack's translations cannot be read: the pack
+    is checked in its own language and this says, once, which translations were not."""
+    langs = languages(pack.root)
+    files = [f"{FOLDER}/{lang}.po" for lang in langs]
+    return Violation("translation.unchecked", "warning",
+                     f"{' and '.join(files)} not checked: reading a translation needs Babel, the `translations` "
+                     "extra, which is not installed", Location(display_path(Path(pack.root) / files[0])),
+                     observed=", ".join(langs), fix=f"add the `translations` extra: {install_line('translations')}")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from generator.export.iconimage import emblem_ico, emblem_png
 from generator.pack.model import Pack
-from generator.pack.translations.catalog import languages, own_name
+from generator.pack.translations.catalog import own_name, readable_languages
 
 from generator.pack.credits import pack_credits
 from generator.pack.gameicons import icon_set
@@ -73,7 +73,7 @@ def _languages(pack: Pack) -> list[tuple[str, str, str, bool]]:
     """The pack's languages for its menu: (tag, its own name, the ?lang= value, shown now); the
     source language first (`?lang=` with no value goes back to it). Empty without translations."""
     source = pack.translation.source_language if pack.translation else pack.spec.language
-    tags = [t for t in languages(Path(pack.root)) if t != source]
+    tags = [t for t in readable_languages(Path(pack.root)) if t != source]
     if not tags:
         return []
     return [(tag, own_name(tag), "" if tag == source else tag, tag == pack.spec.language) for tag in [source, *tags]]

@@ -12,7 +12,7 @@ from fastapi import HTTPException
 
 from generator.pack.load import load_pack
 from generator.pack.model import Pack
-from generator.pack.translations.catalog import languages
+from generator.pack.translations.catalog import readable_languages
 from generator.web.language import LANG
 from generator.web.storage import Builds
 
@@ -78,11 +78,11 @@ class Site:
         if pack is None:
             raise HTTPException(404, f"no pack `{pack_id}` is served here")
         lang = LANG.get()
-        if not lang or lang == pack.spec.language or lang not in languages(pack.root):
+        if not lang or lang == pack.spec.language or lang not in readable_languages(pack.root):
             return pack
         with self._translating:  # one load per language, whichever worker thread asks first
             if (pack_id, lang) not in self.translated:
-                self.translated[(pack_id, lang)] = load_pack(Path(pack.root), lang=lang)
+                self.translated[(pack_id, lang)] = load_pack(Path(pack.root), pack.documents, lang=lang)
             return self.translated[(pack_id, lang)]
 
     def icon(self) -> tuple[Path, str]:

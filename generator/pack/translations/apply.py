@@ -14,7 +14,9 @@ from pydantic import ValidationError
 
 from generator.core.errors import InputError, Location, Problem
 from generator.core.yamlio import Document, display_path
-from generator.pack.model import GameSpec
+from generator.pack.cache import Slot
+from generator.pack.documents import parsed_document
+from generator.pack.model import FileKey, GameSpec
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
 from generator.pack.translations import catalog as po
@@ -34,9 +36,11 @@ class TranslationLayer:
     """One load of a pack in language `lang`: the PO file read, then each file translated as
     the loader reads it; `finish` gives the pack's `Translation`."""
 
-    def __init__(self, root: Path, lang: str, source: GameSpec, game_doc: Document):
+    def __init__(self, root: Path, lang: str, source: GameSpec, game_doc: Document,
+                 documents: dict[FileKey | None, Document] | None = None):
         po.need_babel(f"`--lang {lang}`")
         self.root, self.lang, self.source = Path(root), lang, source
+        self.documents = {} if documents is None else documents  # the run's parsed files, shared
         where = Location(display_path(po.po_file(root, lang)))
         po.check_language(lang, where)
         path = po.po_file(root, lang)
@@ -98,7 +102,8 @@ class TranslationLayer:
         counted over the whole kit."""
         if self.problems:
             raise InputError(self.problems)
-        sources = self.sources + other_sources(self.root, preset_files, map_files, rule_files)
+        sources = self.sources + other_sources(self.root, preset_files, map_files, rule_files,
+                                               lambda path: parsed_document(self.documents, path))
         missing, stale, lines = [], [], {}
         for entry in po.entries(self.catalog, sources, [k.name for k in self.source.keywords.values()]):
             if entry.line:
@@ -116,11 +121,24 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+TRANSLATED: Slot[dict[str, tuple[Document, Document]]] = Slot("translated_files")  # path -> (source, translated)
+
+
 def translated_pack_file(pack: Pack, path: Path, doc: Document) -> Document:
-    """A preset or map file of a translated pack, in its language (other files as they are)."""
-    translation = pack.translation
-    if translation is None:
+    """A preset or map file of a translated pack, in its language (other files as they are): a
+    copy of `doc` (the parsed file, shared with the pack in its own language), made once."""
+    if pack.translation is None:
         return doc
+    made = pack.loaded.made(TRANSLATED, dict)
+    known = made.get(str(path))
+    if known is None or known[0] is not doc:  # not made yet, or the file changed since
+        made[str(path)] = known = (doc, _translated_file(pack, path, doc))
+    return known[1]
+
+
+def _translated_file(pack: Pack, path: Path, doc: Document) -> Document:
+    translation = pack.translation
+    assert translation is not None
     resolved = Path(path).resolve()
     if any(Path(p).resolve() == resolved for p in pack.preset_files):
         patterns = PRESET_PATTERNS

@@ -45,19 +45,36 @@ def languages(root: Path) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.po")) if folder.is_dir() else []
 
 
+def has_babel() -> bool:
+    """Whether Babel (the `translations` extra, 36 MB) can be imported here."""
+    try:
+        import babel  # noqa: F401  # deferred: the `translations` extra
+    except ImportError:
+        return False
+    return True
+
+
+def readable_languages(root: Path) -> list[str]:
+    """The languages of `languages(root)` this install can read: none without Babel (the
+    builder then offers none, and serves the pack as written)."""
+    return languages(root) if has_babel() else []
+
+
 def need_babel(what: str = "translations") -> None:
     """An InputError saying how to add the `translations` extra, when Babel is missing."""
-    try:
-        import babel  # noqa: F401  # deferred: the `translations` extra, 36 MB
-    except ImportError:
+    if not has_babel():
         raise InputError([Problem("extra.missing", f"{what} need Babel, the `translations` extra, which is not "
                                   "installed", Location("command line"), expected="Babel installed beside pnp",
-                                  fix=f"add the `translations` extra: {install_line('translations')}")]) from None
+                                  fix=f"add the `translations` extra: {install_line('translations')}")])
 
 
 def language_name(lang: str) -> str:
-    """`German` for `de`, as Babel's locale data names it (the code itself when it knows none)."""
-    from babel import Locale, UnknownLocaleError  # deferred: the `translations` extra
+    """`German` for `de`, as Babel's locale data names it (the code itself without Babel or when
+    it knows none)."""
+    try:
+        from babel import Locale, UnknownLocaleError  # deferred: the `translations` extra
+    except ImportError:
+        return lang
     try:
         return Locale.parse(lang, sep="-").english_name or lang
     except (UnknownLocaleError, ValueError):

@@ -5,7 +5,7 @@ and the rulebook's page templates, found with Jinja's own extractor (`_`, `gette
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from jinja2 import Environment, TemplateSyntaxError
@@ -13,7 +13,7 @@ from jinja2.ext import extract_from_ast
 
 from generator.core.errors import InputError
 from generator.core.resources import TEMPLATES
-from generator.core.yamlio import load_yaml_file
+from generator.core.yamlio import Document, load_yaml_file
 from generator.pack.translations.table import Source
 
 GETTEXT_FUNCTIONS = ("_", "gettext", "pgettext")
@@ -47,12 +47,14 @@ def _marked(source: str, env: Environment) -> Iterator[tuple[int, str | None, st
             yield line, None, args[0]
 
 
-def layout_sources(root: Path) -> list[Source]:
+def layout_sources(root: Path, read: Callable[[Path], Document] = load_yaml_file) -> list[Source]:
+    """The words of the card layouts and rulebook pages the pack uses; `read` parses a layout
+    (the run's parsed files: pack/documents.py)."""
     env = Environment()
     out = []
     for path, where in used_templates(root, "cards", ".yaml"):
         try:
-            doc = load_yaml_file(path)
+            doc = read(path)
         except InputError:
             continue  # the layout loader reports it
         data = doc.data if isinstance(doc.data, dict) else {}

@@ -20,7 +20,8 @@ from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.typesize import Role
 from generator.core.yamlio import Document, display_path, load_yaml_file
 from generator.grids import squaregrid
-from generator.pack.model import CARD_SIZES_MM, CardSize
+from generator.pack.documents import parsed_document
+from generator.pack.model import CARD_SIZES_MM, CardSize, FileKey
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
 from generator.render.base.colors import shade, tint
@@ -183,8 +184,9 @@ def area_cells(spec) -> list[list[int]]:
 class LayoutSet:
     """All layouts of a template folder, loaded on demand and resolved once."""
 
-    def __init__(self, folders: list[Path]):
+    def __init__(self, folders: list[Path], documents: dict[FileKey | None, Document] | None = None):
         self.folders = folders
+        self.documents = documents  # the run's parsed files (pack/documents.py): a layout is parsed once
         self.env = make_environment()
         self._cache: dict[str, Layout] = {}
         self._paths: dict[str, Path | None] = {}  # resolved once per name (a set lives for one build)
@@ -224,7 +226,7 @@ class LayoutSet:
                                       if plain else "the name of a layout (a file name without .yaml, no folders)",
                                       fix=f"did you mean `{guess}`?" if guess else
                                       "add the layout, or extend an existing one")])
-        doc = load_yaml_file(path)
+        doc = parsed_document(self.documents, path) if self.documents is not None else load_yaml_file(path)
         spec = _validate(doc)
         frame, elements = list(spec.frame), list(spec.elements)
         locations: dict = {}

@@ -62,7 +62,7 @@ class CardShared:
     def __init__(self, pack: Pack):
         self.pack = pack
         folders = [Path(pack.root) / "templates" / "cards", TEMPLATES / "cards"]
-        self.layouts = LayoutSet([f for f in folders if f.is_dir()] or [TEMPLATES / "cards"])
+        self.layouts = LayoutSet([f for f in folders if f.is_dir()] or [TEMPLATES / "cards"], pack.documents)
         self.looked_up: set = set()  # card ids `name_of` read (pnp watch redraws a sheet naming a renamed card)
 
         def name_of(cid):
