@@ -5,10 +5,9 @@ turn its blocks into rulebook flowables: headings, paragraphs, lists, tables, qu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from markdown_it import MarkdownIt
 
 from generator.core.errors import InputError, Location, Problem, did_you_mean, short_list
 from generator.core.yamlio import display_path
@@ -239,6 +238,21 @@ def expand_reference(pack: Pack, env=None, context: dict | None = None) -> dict:
     return walk(data, ())
 
 
+def reference_card_has_lines(pack: Pack) -> bool:
+    """Whether the reference card (templates/cards/reference.yaml) has anything to say: a
+    `brief` of the pack's reference sections, an action type or a status effect. Without any,
+    the card would be a blank panel, so the kit leaves it out (generator/kit.py)."""
+    ref = pack.spec.reference
+    kinds = {k.kind for k in pack.spec.keywords.values()}
+    return any(s.brief for s in [*ref.turn, *ref.combat]) or bool(kinds & {"action-type", "status"})
+
+
+def reference_card_context(pack: Pack) -> dict:
+    """Extra context for templates/cards/reference.yaml: `reference` (the pack's summaries,
+    Jinja already applied). Merge it into the card renderer's context."""
+    return {"reference": expand_reference(pack)}
+
+
 # ---- Markdown to flowables -------------------------------------------------------------------------
 
 
@@ -310,11 +324,16 @@ def _inline(token) -> str:
     return "".join(out).strip()
 
 
-_MD = MarkdownIt("commonmark").enable("table")
+@cache
+def _markdown():
+    # deferred: markdown-it loads only when a rulebook page is set; a card build fills the
+    # quick reference card from this module's Jinja half and never parses Markdown
+    from markdown_it import MarkdownIt
+    return MarkdownIt("commonmark").enable("table")
 
 
 def markdown_flowables(flow: Flow, text: str) -> Flow:
-    tokens = _MD.parse(text)
+    tokens = _markdown().parse(text)
     st = flow.book.style
     lists: list[dict] = []  # open lists: {"ordered", "n"}
     item_first: list[bool] = []

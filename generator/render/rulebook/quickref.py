@@ -2,8 +2,9 @@
 from templates/rulebook/quick-reference.md over the pack's `reference:` and keywords. The
 text size is the largest (in quarter points) that keeps everything on one page.
 
-`reference_card_context(pack)` is what the card-sized reference card
-(templates/cards/reference.yaml) needs besides the usual card context."""
+What the card-sized reference card (templates/cards/reference.yaml) needs besides the usual
+card context, `reference_card_context(pack)` and `reference_card_has_lines(pack)`, lives in
+rulebook/markdown.py, so a card build loads no page layout, no maps and no markdown-it."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ from generator.render.base.pack_icons import pack_icons
 from generator.render.rulebook.book import (Geometry, book_frame, canvas_maker, pack_book, prose_problems,
                                             read_template)
 from generator.render.rulebook.columns import Columns
-from generator.render.rulebook.markdown import (Flow, environment, expand_reference, markdown_flowables,
+from generator.render.rulebook.markdown import (Flow, environment, expand_reference, markdown_flowables, reference_card_context,
+                                                reference_card_has_lines,
                                                 render_template, template_context)
 from generator.render.rulebook.text import BookStyle, ChapterTitle
 
@@ -35,15 +37,6 @@ if TYPE_CHECKING:
 
 TEMPLATE = "quick-reference.md"
 SIZES = [s / 4 for s in range(40, 23, -1)]  # 10 pt down to 6 pt
-
-
-def reference_card_has_lines(pack: Pack) -> bool:
-    """Whether the reference card (templates/cards/reference.yaml) has anything to say: a
-    `brief` of the pack's reference sections, an action type or a status effect. Without any,
-    the card would be a blank panel, so the kit leaves it out (generator/kit.py)."""
-    ref = pack.spec.reference
-    kinds = {k.kind for k in pack.spec.keywords.values()}
-    return any(s.brief for s in [*ref.turn, *ref.combat]) or bool(kinds & {"action-type", "status"})
 
 
 def sheet_text(pack: Pack, env=None) -> tuple[str, str]:
@@ -61,12 +54,6 @@ def has_quick_reference(pack: Pack) -> bool:
     _, text = sheet_text(pack)
     body = [line for line in text.splitlines() if line.strip() and not line.startswith("# ")]
     return bool(body)
-
-
-def reference_card_context(pack: Pack) -> dict:
-    """Extra context for templates/cards/reference.yaml: `reference` (the pack's summaries,
-    Jinja already applied). Merge it into the card renderer's context."""
-    return {"reference": expand_reference(pack)}
 
 
 class _Sheet(BaseDocTemplate):
