@@ -22,6 +22,7 @@ import pypdfium2.raw as pdfium_c
 from reportlab.lib.units import mm
 
 from generator.core.errors import InputError
+from generator.core.safezone import too_close
 from generator.core.typesize import UNREADABLE_PT, floor_pt
 from generator.kit import build_faces, pack_faces
 from generator.preflight.layout import _PLACED, BAD_CONTRAST, MIN_CONTRAST, MIN_DPI, REJECT_DPI, SAFE_MM, Finding
@@ -65,6 +66,7 @@ class ElementInk:
     bounds: Box | None      # the union of its ink; None: it drew nothing
     texts: tuple[TextRun, ...]
     paints: tuple[Paint, ...]
+    placed: Box | None      # `bounds` with each letter's loose (word) box: the safe zone's measure
 
 
 @dataclass(frozen=True)
@@ -148,13 +150,18 @@ def _read_page(page, b: float) -> tuple:
                 continue  # a line or an outline: ink, but nothing a text sits on
             color = _rgba(pdfium_c.FPDFPageObj_GetFillColor, obj.raw)
         paints.append(Paint(where, color))
-    texts = _text_runs(page.get_textpage(), box)
-    boxes.extend(t.box for t in texts)
-    bounds = None
-    if boxes:
-        bounds = (min(x[0] for x in boxes), min(x[1] for x in boxes), max(x[2] for x in boxes),
-                  max(x[3] for x in boxes))
-    return bounds, tuple(texts), tuple(paints)
+    textpage = page.get_textpage()
+    texts = _text_runs(textpage, box)
+    # the safe zone is measured on the word boxes PDFium gives (pnp preflight's pdf.safe-zone)
+    words = [box(*textpage.get_charbox(i, loose=True)) for i in range(textpage.count_chars())
+             if textpage.get_text_range(i, 1).strip()]
+    return _union(boxes + [t.box for t in texts]), tuple(texts), tuple(paints), _union(boxes + words)
+
+
+def _union(boxes: list) -> Box | None:
+    if not boxes:
+        return None
+    return (min(x[0] for x in boxes), min(x[1] for x in boxes), max(x[2] for x in boxes), max(x[3] for x in boxes))
 
 
 def _rgba(getter, *args) -> RGB | None:
@@ -292,10 +299,10 @@ def _check_ink(ink: FaceInk, name: str, width: float, height: float, safe_mm: fl
     paints = []  # everything painted so far, in drawing order
     for drawn in ink.elements:
         kind = drawn.element.kind
-        if kind in _PLACED and drawn.bounds is not None:
-            x0, y0, x1, y1 = drawn.bounds
+        if kind in _PLACED and drawn.placed is not None:  # the word box since issue 41 (was the ink)
+            x0, y0, x1, y1 = drawn.placed
             gaps = {"left": x0, "top": y0, "right": width - x1, "bottom": height - y1}
-            close = {side: gap for side, gap in gaps.items() if gap < safe_mm - 1e-6}
+            close = {side: gap for side, gap in gaps.items() if too_close(gap, safe_mm)}
             if close:
                 side, gap = min(close.items(), key=lambda kv: kv[1])
                 out.append(Finding("layout.safe-zone", "warning", name,

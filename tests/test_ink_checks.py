@@ -1,12 +1,15 @@
-"""Layout checks judged on what is drawn (issue 28): the safe zone measured on each element's
-ink, not its declared box; the WCAG contrast of every text run against the flat fill under
-it. Run by `pnp validate`, `pnp build` and `pnp preflight`; the shipped packs pass both.
+"""Layout checks judged on what is drawn (issue 28): the safe zone measured on what each
+element draws, not its declared box (a text by its word box, as `pnp preflight`'s
+pdf.safe-zone measures the finished PDF: issue 41); the WCAG contrast of every text run
+against the flat fill under it. Run by `pnp validate`, `pnp build` and `pnp preflight`; the
+shipped packs pass both.
 
 The distances are checked against the PDF the cards print in, read back with pypdf (the
-text's origin; the glyph's stem lies a fraction of a millimetre inside it)."""
+text's origin, where its word box starts)."""
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -42,7 +45,7 @@ def _findings(root: Path, rule: str) -> dict:
     return {(f.card, f.element): f for f in layout_findings(pack) if f.rule == rule}
 
 
-def test_safe_zone_is_measured_on_the_ink(tmp_path):
+def test_safe_zone_is_measured_on_what_is_drawn(tmp_path):
     root = _pack_with(
         tmp_path,
         # declared 1 mm from the left, drawn right-aligned far from it: no warning
@@ -73,7 +76,8 @@ def test_safe_zone_is_measured_on_the_ink(tmp_path):
     gap = float(near.message.split(" mm ")[0].rsplit(" ", 1)[1])
     expected_origin = (origins[0][1] - trim_left) * PT_MM
     assert expected_origin == pytest.approx(1.5, abs=0.05)  # the text starts where the layout says
-    assert 1.5 < gap < 1.5 + 0.3  # the E's stem sits a fraction of a millimetre inside its origin
+    # measured on the word box, which starts at the origin (the E's stem lies 0.24 mm further in)
+    assert gap == pytest.approx(expected_origin, abs=0.006)
     assert "from the left trim edge" in near.message and near.severity == "warning"
 
 
@@ -120,6 +124,30 @@ def test_validate_reports_drawn_warnings(tmp_path):
     assert result.exit_code == 0, result.output
     assert "layout.safe-zone" in result.output and "element `near`" in result.output
     assert "from the left trim edge" in result.output
+
+
+@pytest.mark.parametrize("x,warned", [(2.95, True), (3.05, False)])
+def test_validate_build_and_preflight_agree_on_the_safe_zone(tmp_path, x, warned):
+    """Issue 41 item 6: a label 2.95 mm from the trim (its word box; its ink starts 0.1 mm
+    further in) is warned by `pnp validate`, `pnp build` and `pnp preflight` (the layout's check
+    and the finished PDF's) alike; one at 3.05 mm by none of them."""
+    root = _pack_with(tmp_path, f'{{id: dmg, kind: text, x: {x}, y: 60.0, w: 20.0, h: 4.0, text: "**DMG**", '
+                                'size: 5.5, role: label}')
+    said = f"{x:.2f} mm from the left trim edge"
+    validated = CliRunner().invoke(main, ["validate", str(root)])
+    built = CliRunner().invoke(main, ["build", str(root), "--only", "cards", "-o", str(tmp_path / "out")])
+    assert validated.exit_code == 0 and built.exit_code == 0, validated.output + built.output
+    for output in (validated.output, built.output):
+        lines = [line for line in output.splitlines() if "layout.safe-zone" in line and "element `dmg`" in line]
+        assert bool(lines) == warned, output
+        assert all(said in line for line in lines), lines
+    result = CliRunner().invoke(main, ["preflight", str(root), "--service", "dtc", "--format", "json"])
+    found = json.loads(result.output)["findings"]
+    layout = [f for f in found if f["rule"] == "layout.safe-zone" and f["element"] == "dmg"]
+    pdf = [f for f in found if f["rule"] == "pdf.safe-zone" and "“DMG”" in f["message"]]
+    assert bool(layout) == warned and bool(pdf) == warned, found
+    assert all(said in f["message"] for f in layout)
+    assert all(f"is {x:.2f} mm from the trim" in f["message"] and f["severity"] == "warning" for f in pdf), pdf
 
 
 @pytest.mark.parametrize("name", PACKS)

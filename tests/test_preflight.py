@@ -73,7 +73,7 @@ def test_preflight_pack_names_the_card_and_element(bad_pack):
     assert low[0]["card"] == "first-unit" and low[0]["element"] == "art" and low[0]["severity"] == "warning"
     assert "72 dpi" in low[0]["message"]
     edge = [f for f in by_rule["layout.safe-zone"] if f["element"] == "edge-note"]
-    assert edge and edge[0]["card"] == "first-unit" and "1.24 mm from the left" in edge[0]["message"]  # the E's ink, 0.24 mm inside its origin
+    assert edge and edge[0]["card"] == "first-unit" and "1.00 mm from the left" in edge[0]["message"]  # its word box (the E's ink is 0.24 mm further in)
     # the same text found again in the file the service would get, on the card's own page
     pdf_edge = [f for f in by_rule.get("pdf.safe-zone", []) if "EDGE" in f["message"]]
     assert pdf_edge and pdf_edge[0]["card"] == "first-unit"

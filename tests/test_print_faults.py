@@ -97,12 +97,14 @@ def test_standee_initials_never_sit_on_the_emblem(tmp_path):
                 if not textpage.get_text_range(i, 1).strip():
                     continue
                 x0, y0, x1, y1 = textpage.get_charbox(i)
+                if y1 - y0 < 8:  # the initials are set large; a name label under the front's art sits beside
+                    continue     # the art's background form, whose bounds run past the clip that trims it
                 for fx0, fy0, fx1, fy1 in forms:
                     assert not _overlap((x0, y0, x1, y1), (fx0, fy0, fx1, fy1), 0.5), (n + 1, textpage.get_text_range(i, 1))
                 checked += 1
     finally:
         doc.close()
-    assert checked > 50
+    assert checked >= 12  # two or more letters of initials on each of six standees
 
 
 def test_the_write_in_turn_order_chip_keeps_its_words(bf_pieces):

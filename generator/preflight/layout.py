@@ -2,7 +2,8 @@
 
 These checks know each card and each layout element by name, so every finding says which
 card and which element: text, icons and statistics inside the safe zone (3 mm inside the
-trim, measured on the ink each element draws: render/cards/ink.py), text that cannot be
+trim, measured on what each element draws, a text by its word box: render/cards/ink.py,
+core/safezone.py, the same measure as `pnp preflight`'s pdf.safe-zone), text that cannot be
 read against the flat colour under it (WCAG contrast ratio), a face with nothing reaching
 the bleed edge, and raster art that would print below 300 dpi at the size it is placed.
 `pnp build` and `pnp validate` judge them alike (an error stops both: render_check.judged),
@@ -16,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from generator.core.papers import DEFAULT_PAPER
+from generator.core.safezone import SAFE_MM, nearest_trim, too_close
 from generator.kit import build_faces, pack_faces
 from generator.render.base.colors import BAD_CONTRAST, MIN_CONTRAST, contrast_ratio
 from generator.core.typesize import UNREADABLE_PT, floor_pt
@@ -23,7 +25,6 @@ from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.ink import FaceInk, InkLog, Paint, draw_sides, recordable, side_key
 from generator.render.maps.document import build_maps_pdf
 
-SAFE_MM = 3.0            # PRINT-SPECS.md: keep text 3 mm (1/8 in) inside the trim
 MIN_DPI, REJECT_DPI = 300, 150
 _PLACED = ("text", "icon", "stats", "hexshape", "squares")
 
@@ -181,12 +182,9 @@ def _check_ink(ink: FaceInk, name: str, width: float, height: float, safe_mm: fl
     paints: list = []  # everything painted so far, in drawing order: (box in points, colour)
     for drawn in ink.elements:
         kind = drawn.element.kind
-        if kind in _PLACED and drawn.bounds_pt is not None:
-            x0, y0, x1, y1 = drawn.mm_box(drawn.bounds_pt)
-            gaps = {"left": x0, "top": y0, "right": width - x1, "bottom": height - y1}
-            close = {side: gap for side, gap in gaps.items() if gap < safe_mm - 1e-6}
-            if close:
-                side, gap = min(close.items(), key=lambda kv: kv[1])
+        if kind in _PLACED and drawn.placed_pt is not None:
+            side, gap = nearest_trim(drawn.mm_box(drawn.placed_pt), width, height)
+            if too_close(gap, safe_mm):
                 out.append(Finding("layout.safe-zone", "warning", name,
                                    f"{kind} is drawn {gap:.2f} mm from the {side} trim edge; keep it {safe_mm:g} mm "
                                    f"inside the trim, where the cut cannot touch it", element=drawn.name,

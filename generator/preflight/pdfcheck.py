@@ -23,7 +23,8 @@ from pathlib import Path
 from generator.export.cmyk import is_rich_black
 from generator.export.raster import PNG_SIZES, png_px
 from generator.pack.model import CARD_SIZES_MM
-from generator.preflight.layout import MIN_DPI, REJECT_DPI, SAFE_MM, Finding
+from generator.core.safezone import SAFE_MM, nearest_trim, too_close
+from generator.preflight.layout import MIN_DPI, REJECT_DPI, Finding
 from generator.core import pdfium
 from generator.core.errors import InputError, Location, Problem
 from generator.core.pdfwords import page_words
@@ -363,19 +364,21 @@ def check_pdf(pdf_path: Path, service: str = "home", ink_limit: float | None = N
 
 def _page_render_checks(doc, n, page, media, trim, words, card, fname) -> list[Finding]:
     out = []
-    safe = SAFE_MM / PT_MM
     page_h = media[3] - media[1]
     # word boxes are from the top-left of the MediaBox
     tx0, ty0 = trim[0] - media[0], page_h - (trim[3] - media[1])
     tx1, ty1 = trim[2] - media[0], page_h - (trim[1] - media[1])
+    size_mm = ((tx1 - tx0) * PT_MM, (ty1 - ty0) * PT_MM)
     for word, (x0, y0, x1, y1) in words:
         if word.startswith("pnp:"):
             continue
-        gap = min(x0 - tx0, y0 - ty0, tx1 - x1, ty1 - y1)
-        if gap < safe - 0.3:  # 0.3 pt: word boxes are the font's, a hair larger than the ink
-            where = (f"is in the bleed, {-gap * PT_MM:.1f} mm outside the trim" if gap < 0
-                     else f"is {gap * PT_MM:.1f} mm from the trim")
-            out.append(Finding("pdf.safe-zone", "error" if gap < safe / 2 else "warning", card,
+        # the word box, measured as the layout check measures it (core/safezone.py)
+        _side, gap = nearest_trim(((x0 - tx0) * PT_MM, (y0 - ty0) * PT_MM, (x1 - tx0) * PT_MM, (y1 - ty0) * PT_MM),
+                                  *size_mm)
+        if too_close(gap):
+            where = (f"is in the bleed, {-gap:.1f} mm outside the trim" if gap < 0
+                     else f"is {gap:.2f} mm from the trim")
+            out.append(Finding("pdf.safe-zone", "error" if gap < SAFE_MM / 2 else "warning", card,
                                f"the text “{word[:30]}” {where}; keep text {SAFE_MM:g} mm inside the trim",
                                element=f"text “{word[:30]}”", page=n, file=fname))
     if media != trim:

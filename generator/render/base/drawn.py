@@ -96,6 +96,7 @@ class Shown(NamedTuple):
     ink: StringInk
     first_bottom: float       # the bottom of its first letter
     text: str
+    word: Box                 # its word box (render/base/glyphs.py), where the safe zone is measured
 
 
 def shown_strings(raw: list) -> list[Shown]:
@@ -107,13 +108,15 @@ def shown_strings(raw: list) -> list[Shown]:
             continue  # only blanks
         k = size / 1000
         l, bt, r, t = ink.box
+        wl, wb, wr, wt = ink.word or ink.box
         if m is None:  # text as is: a translation only
             out.append(Shown((l * k + e, bt * k + f, r * k + e, t * k + f), color, size, (e, f), ink,
-                             ink.first_bottom * k + f, text))
+                             ink.first_bottom * k + f, text, (wl * k + e, wb * k + f, wr * k + e, wt * k + f)))
             continue
         box = transform_box(m, (l * k, bt * k, r * k, t * k))
         first_bottom = m[3] * ink.first_bottom * k + f if m[1] == 0 and m[2] == 0 else box[1]
-        out.append(Shown(box, color, size, (e, f), ink, first_bottom, text))
+        out.append(Shown(box, color, size, (e, f), ink, first_bottom, text,
+                         transform_box(m, (wl * k, wb * k, wr * k, wt * k))))
     return out
 
 

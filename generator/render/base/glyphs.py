@@ -9,6 +9,13 @@ top, each `round(units * 1000 / unitsPerEm)` with halves rounded up, in integers
 is placed after the whole-thousandth advances of those before it (a PDF reader's reading of
 the /Widths array). A glyph with no outline (a space) has no box; a string's ink is the union
 of its letters' boxes.
+
+A string's word box is what a PDF reader gives as its letters' loose boxes (PDFium's
+FPDFText_GetLooseCharBox, what `pnp preflight` reads back): each non-blank letter from its pen
+position to its advance, from the font's descent to its ascent as the embedded font's
+descriptor gives them (read as integers, the descent no lower than the font's box), grown to
+the letter's outline where that reaches further. The safe zone is measured on it
+(core/safezone.py).
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ class StringInk(NamedTuple):
     first_width: float       # advances of its first and last characters
     last_width: float
     width: float             # its whole advance
+    word: tuple[float, float, float, float] | None  # its word box (see above): left, bottom, right, top
 
 
 def _per_mille(units: int, em: int) -> int:
@@ -55,6 +63,10 @@ class GlyphBoxes:
         self._boxes: dict = {}
         self._advances: dict = {}
         self._tables: tuple | None = None
+        # the ascent and descent a PDF reader takes from the font descriptor ReportLab writes
+        bbox = getattr(face, "bbox", None) or (0, -1e9, 0, 1e9)
+        self.ascent = float(min(math.trunc(getattr(face, "ascent", 1000)), math.trunc(bbox[3])))
+        self.descent = float(max(math.trunc(getattr(face, "descent", 0)), math.trunc(bbox[1])))
         if not self._char_to_glyph:  # a Type 1 font: its own bounding boxes are not kept; use its metrics
             return
         head = face.get_table("head")
@@ -147,10 +159,13 @@ def string_ink(font_name: str, text: str) -> StringInk:
     xs = list(accumulate(map(advance.__getitem__, text), initial=0.0))
     stripped = text.strip()
     if not stripped:
-        return StringInk(None, 0.0, "", "", "", 0.0, 0.0, xs[-1])
+        return StringInk(None, 0.0, "", "", "", 0.0, 0.0, xs[-1], None)
     box = (min(map(add, xs, map(left.__getitem__, text))), min(map(bottom.__getitem__, text)),
            max(map(add, xs, map(right.__getitem__, text))), max(map(top.__getitem__, text)))
     end = len(text.rstrip()) - 1
     first, last = stripped[0], stripped[-1]
+    glyphs = advance.glyphs
+    word = (min(xs[len(text) - len(text.lstrip())], box[0]), min(glyphs.descent, box[1]),
+            max(xs[end + 1], box[2]), max(glyphs.ascent, box[3]))
     return StringInk(box, bottom[first], first, last, text[end - 1] if end > 0 else "", advance[first],
-                     advance[last], xs[-1])
+                     advance[last], xs[-1], word)

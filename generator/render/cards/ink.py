@@ -60,7 +60,7 @@ class ElementInk:
     `*_pt` forms are in points from the trim's bottom-left, y up, as recorded."""
 
     __slots__ = ("element", "name", "drawn", "_objects", "_raw", "_height", "_strings", "_bounds_pt", "_text_pt",
-                 "_colors", "_texts", "_paints_pt")
+                 "_colors", "_texts", "_paints_pt", "_placed_pt")
 
     def __init__(self, element: Element, name: str, drawn: bool = True, objects: list | None = None,
                  raw: list | None = None, height_pt: float = 0.0):
@@ -72,6 +72,7 @@ class ElementInk:
         self._colors: tuple | None = None
         self._texts: tuple[TextRun, ...] | None = None
         self._paints_pt: list | None = None
+        self._placed_pt: Box | None | bool = False
 
     def mm_box(self, b: Box) -> Box:
         """A recorded box (points, y up) in mm from the trim's top-left, y down."""
@@ -105,6 +106,18 @@ class ElementInk:
                 boxes.append(self.text_box_pt)
             self._bounds_pt = _union(boxes)
         return self._bounds_pt  # type: ignore[return-value]
+
+    @property
+    def placed_pt(self) -> Box | None:
+        """What the safe zone is measured on (core/safezone.py): `bounds_pt` with each string's
+        word box in place of its letters' outlines."""
+        if self._placed_pt is False:
+            self._placed_pt = _union([o[0] for o in self._objects] + [s.word for s in self.strings])
+        return self._placed_pt  # type: ignore[return-value]
+
+    @property
+    def placed(self) -> Box | None:
+        return None if self.placed_pt is None else self.mm_box(self.placed_pt)
 
     @property
     def text_colors(self) -> tuple:
