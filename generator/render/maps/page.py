@@ -411,12 +411,12 @@ def overview_layout(bounds: Box, paper: str, header_height: Callable[[float], fl
     w, h = PAPERS_MM[paper]
     bw, bh = bounds[2] - bounds[0], bounds[3] - bounds[1]
     best: tuple[float, tuple[float, float], Box, tuple[float, float, float]] | None = None
+    side = legend_height(LEGEND_SIDE_MM)  # the same in either orientation: measured (drawn) once
     for page in ((w, h), (h, w)):
         W, H = page
         width = W - 2 * MARGIN_MM
         top = H - MARGIN_MM - header_height(width)
         below = legend_height(width)
-        side = legend_height(LEGEND_SIDE_MM)
         options = [
             ((MARGIN_MM, MARGIN_MM + below + 7, width, top - MARGIN_MM - below - 7),
              (MARGIN_MM, MARGIN_MM + below, width)),
