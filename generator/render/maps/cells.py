@@ -43,11 +43,22 @@ def _line(c, frame: Frame, a, b) -> None:
     c.line(*frame.pt(*a), *frame.pt(*b))
 
 
+def for_text_only(c) -> None:
+    """Mark `c` as a scratch page that only its text is read from (page.window_text_boxes):
+    the cells' patterns, rock and icons, which hold no text and set no state outside their
+    own saveState, are left off it."""
+    c._pnp_text_only = True
+
+
+def _text_only(c) -> bool:
+    return bool(c.__dict__.get("_pnp_text_only"))
+
+
 def draw_pattern(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: TerrainInk | None = None) -> None:
     """Fill one cell with its terrain's pattern, clipped to the cell: in the saver look a
     low-ink grey pattern on the paper, in colour the terrain's fill with the pattern in a
     darker shade of it. Spacing follows the cell size so a thumbnail looks like the full-size map."""
-    if pattern == "none" and (ink is None or ink.fill is None):
+    if (pattern == "none" and (ink is None or ink.fill is None)) or _text_only(c):
         return
     # Every cell of a terrain carries the same clipped pattern: draw it once per document as
     # a form at the first cell, then place copies, shifted, on the others.
@@ -177,7 +188,7 @@ _BOULDERS = (
 
 def draw_rock(c, frame: Frame, cx: float, cy: float, radius: float, palette: Palette) -> None:
     """The rock of a colour map's obstacle, centred at (cx, cy) map mm, `radius` mm across."""
-    if palette.rock is None:
+    if palette.rock is None or _text_only(c):
         return
     c.saveState()
     c.setLineJoin(1)
@@ -197,7 +208,7 @@ def draw_rock(c, frame: Frame, cx: float, cy: float, radius: float, palette: Pal
 def draw_feature_icon(c, frame: Frame, cx: float, cy: float, size: float, ink: TerrainInk) -> None:
     """A terrain's icon (game.yaml `icon:`) on a disc of its light tint, centred at (cx, cy)
     map mm, `size` mm across: colour maps mark features (a beacon, a crystal vein) this way."""
-    if not ink.icon:
+    if not ink.icon or _text_only(c):
         return
     sheet = getattr(c, "_pnp_icon_sheet", None)  # the rulebook's, when a thumbnail is drawn there
     if sheet is None:  # one sheet per canvas: an icon's form is defined once per document

@@ -17,6 +17,7 @@ from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.pack.translations.own import Say, as_written
 from generator.render.base.pdfout import MM, new_canvas
+from generator.render.maps.cells import for_text_only
 
 if TYPE_CHECKING:
     from generator.pack.model import Pack
@@ -269,6 +270,7 @@ def window_text_boxes(plan: SheetPlan, win: Window, paint) -> list[tuple[float, 
     frame = Frame(win.x0, win.y0, MARGIN_MM, H - MARGIN_MM - HEADER_MM)
     buffer = io.BytesIO()
     c = new_canvas(buffer, (W * MM, H * MM), "marks")
+    for_text_only(c)  # only the text is read: the cells' patterns, rock and icons are left off
     paint(c, frame, win)
     c.showPage()
     c.save()
