@@ -17,6 +17,7 @@ and read back with PDFium:
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -43,8 +44,8 @@ def _dump(findings, root: Path | None = None) -> list[dict]:
     out = []
     for f in findings:
         d = dict(f.as_dict(), location=str(f.location) if f.location else None)
-        if root is not None and d["location"]:
-            d["location"] = d["location"].replace(str(root), "PACK")
+        if root is not None and d["location"]:  # locations are relative to the working folder, whichever it is
+            d["location"] = d["location"].replace(os.path.relpath(root), "PACK").replace(str(root), "PACK")
         out.append(d)
     return out
 
