@@ -26,7 +26,8 @@ import pytest
 from packaging.version import Version
 
 REPO = Path(__file__).resolve().parents[1]
-SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "generator", "templates", "card_data"]
+SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "docs/package.md", "LICENSE", "generator", "templates",
+           "card_data"]
 # site-packages of a fresh install, pip and setuptools excluded (the venv is made without them):
 # 119 MB measured on 2026-11-26 once ezdxf (DXF: our own writer) and numpy (pixel arithmetic: Pillow)
 # left the default install; 153 MB once the builder saved into a database by default (issue #29 asks
@@ -34,7 +35,9 @@ SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", 
 # platformdirs replaced by click's app folder, a shared site's accounts (argon2-cffi, itsdangerous)
 # moved to the `accounts` extra and right-to-left text (python-bidi, arabic-reshaper) to `rtl`;
 # 149.19 MB on 2026-11-28 with the display typefaces (0.22 MB) and the bundled icon set (1.2 MB) in, and
-# writing .xlsx (openpyxl, 2.4 MB) moved to the `xlsx` extra. Issue #23's target. README, "Install size".
+# writing .xlsx (openpyxl, 2.4 MB) moved to the `xlsx` extra; 149.85 MB later that day with every card's
+# art, the translations code and the wheel's description cut to docs/package.md (the README was 69 KB
+# of METADATA); the examples' translations stay out of the wheel. Issue #23's target. README, "Install size".
 SITE_PACKAGES_BUDGET_MB = 150
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -48,7 +51,7 @@ def build_wheel(tmp: Path) -> Path:
         if (REPO / name).is_dir():
             shutil.copytree(REPO / name, src / name, ignore=shutil.ignore_patterns("__pycache__", ".cache", "_data"))
         else:
-            src.mkdir(parents=True, exist_ok=True)
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(REPO / name, src / name)
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", str(src), "-w", str(tmp / "wheel")], cwd=tmp)
     (wheel,) = (tmp / "wheel").glob("*.whl")
