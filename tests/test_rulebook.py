@@ -15,8 +15,8 @@ from reportlab.lib.units import mm
 from generator.core.errors import InputError
 from generator.pack.load import load_build, load_pack
 from generator.render.rulebook.book import build_rulebook_pdf
-from generator.render.rulebook.markdown import (chapter_source, environment, render_template,
-                                                template_context)
+from generator.render.rulebook.templating import (chapter_source, environment, render_template,
+                                                  template_context)
 from generator.rules.engine import validate_build
 
 from conftest import PACK_DIR

@@ -37,9 +37,9 @@ from generator.render.maps.palette import DEFAULT_INK, palette_for
 from generator.render.rulebook.columns import BookFrame, Columns, MeasureFirst, NewPageUnless
 from generator.render.rulebook.cover import Cover
 from generator.render.rulebook.errors import layout_error, tag_chapter
-from generator.render.rulebook.markdown import (Flow, chapter_source, environment, expand_reference,
-                                                markdown_flowables, prose_icon_problems, reference_icon_problems,
-                                                render_template, template_context)
+from generator.render.rulebook.markdown import Flow, markdown_flowables
+from generator.render.rulebook.templating import (chapter_source, environment, expand_reference, prose_icon_problems,
+                                                  reference_icon_problems, render_template, template_context)
 from generator.render.rulebook.reference import card_list, map_catalogue, presets
 from generator.render.rulebook.text import Book, BookStyle, ChapterTitle, Contents, Heading
 

@@ -4,7 +4,7 @@ text size is the largest (in quarter points) that keeps everything on one page.
 
 What the card-sized reference card (templates/cards/reference.yaml) needs besides the usual
 card context, `reference_card_context(pack)` and `reference_card_has_lines(pack)`, lives in
-rulebook/markdown.py, so a card build loads no page layout, no maps and no markdown-it."""
+rulebook/templating.py, so a card build loads no page layout, no maps and no markdown-it."""
 
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ from generator.render.base.pack_icons import pack_icons
 from generator.render.rulebook.book import (Geometry, book_frame, canvas_maker, pack_book, prose_problems,
                                             read_template)
 from generator.render.rulebook.columns import Columns
-from generator.render.rulebook.markdown import (Flow, environment, expand_reference, markdown_flowables, reference_card_context,
-                                                reference_card_has_lines,
-                                                render_template, template_context)
+from generator.render.rulebook.markdown import Flow, markdown_flowables
+from generator.render.rulebook.templating import (environment, expand_reference, reference_card_context,
+                                                  reference_card_has_lines, render_template, template_context)
 from generator.render.rulebook.text import BookStyle, ChapterTitle
 
 if TYPE_CHECKING:
