@@ -31,7 +31,7 @@ from generator.render.base.text import TextFitter, hyphenation_language
 from generator.render.cards.elements import ELEMENTS
 from generator.render.cards.elements.box import MAX_BLEED_MM
 from generator.render.cards.fit import check_inside, layout_fits, wrong_size
-from generator.render.rulebook.markdown import reference_card_context
+from generator.render.rulebook.templating import reference_card_context
 
 if TYPE_CHECKING:
     from generator.render.cards.ink import InkLog  # ink.py imports this module

@@ -34,12 +34,12 @@ from generator.render.base.paper import PAPERS, page_size_pt
 from generator.render.base.pdfout import new_canvas
 from generator.render.maps.document import draw_map_thumbnail
 from generator.render.maps.palette import DEFAULT_INK, palette_for
-from generator.render.rulebook.columns import Columns, NewPageUnless
+from generator.render.rulebook.columns import BookFrame, Columns, MeasureFirst, NewPageUnless
 from generator.render.rulebook.cover import Cover
 from generator.render.rulebook.errors import layout_error, tag_chapter
-from generator.render.rulebook.markdown import (Flow, chapter_source, environment, expand_reference,
-                                                markdown_flowables, prose_icon_problems, reference_icon_problems,
-                                                render_template, template_context)
+from generator.render.rulebook.markdown import Flow, markdown_flowables
+from generator.render.rulebook.templating import (chapter_source, environment, expand_reference, prose_icon_problems,
+                                                  reference_icon_problems, render_template, template_context)
 from generator.render.rulebook.reference import card_list, map_catalogue, presets
 from generator.render.rulebook.text import Book, BookStyle, ChapterTitle, Contents, Heading
 
@@ -108,7 +108,7 @@ class Geometry:
 
 
 def book_frame(x, y, w, h, name) -> Frame:
-    return Frame(x, y, w, h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id=name)
+    return BookFrame(x, y, w, h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id=name)
 
 
 class RulebookDoc(BaseDocTemplate):
@@ -120,6 +120,7 @@ class RulebookDoc(BaseDocTemplate):
     def __init__(self, filename, book: Book, geometry: Geometry, header: str, **kw):
         super().__init__(filename, pagesize=(geometry.width, geometry.height), invariant=1,
                          author="pnp", creator="pnp print-and-play generator", **kw)
+        self.measuring = False  # a pass that only finds where everything falls (columns.BookFrame)
         self.book = book
         self.geometry = geometry
         self.header = header
@@ -369,7 +370,8 @@ def _lay_out(target, book, geometry, story, pack, title, subject):
     doc = RulebookDoc(target, book, geometry, f"{pack.spec.name} · {words_of(pack)('Rulebook')}", title=title,
                       subject=subject)
     try:
-        doc.multiBuild(story, canvasmaker=canvas_maker(title, subject))
+        # the passes that only find the contents' page numbers are measured, not drawn; the last is drawn
+        doc.multiBuild([MeasureFirst(doc, story), *story], canvasmaker=canvas_maker(title, subject))
     except LayoutError as exc:
         height = geometry.height - geometry.margin_top - geometry.margin_bottom
         raise layout_error(exc, getattr(doc, "placing", None), doc.canv, geometry.column_width, height) from None
