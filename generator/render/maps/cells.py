@@ -44,8 +44,8 @@ def _line(c, frame: Frame, a, b) -> None:
 
 
 def for_text_only(c) -> None:
-    """Mark `c` as a scratch page that only its text is read from (page.window_text_boxes):
-    the cells' shapes (fills, patterns, grid, rock, icons, zone and region lines), which hold
+    """Mark `c` as a scratch page that only its text is read from (page.window_text_boxes,
+    and the legends measured by their wrapped text): the cells' shapes (fills, patterns, grid, rock, icons, zone and region lines), which hold
     no text and set no state their labels depend on, are left off it."""
     c._pnp_text_only = True
 

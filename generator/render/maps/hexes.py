@@ -18,7 +18,7 @@ from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
 from generator.render.maps.cells import (Look, cell_path, draw_feature_icon, draw_label, draw_pattern, draw_rock,
-                                         label_mm, paint_zones, text_only)
+                                         for_text_only, label_mm, paint_zones, text_only)
 from generator.render.maps.palette import COLOUR, Ink, Palette, palette_for, set_fill, set_stroke
 from generator.render.maps.page import (MARGIN_MM, Box, Frame, MapImage, SheetPlan, Window, draw_assembly,
                                         draw_paragraph, draw_sheet, draw_text, fit_frame, header_height,
@@ -316,10 +316,12 @@ def draw_hex_legend(c, m: HexMap, x: float, top: float, width: float, zone_names
 
 
 def _legend_height(m: HexMap, width: float, zone_names: dict, palette: Palette, say: Say) -> float:
-    """Measure the legend by drawing it on a scratch canvas (text wrapping decides)."""
+    """Measure the legend by drawing its text on a scratch canvas (text wrapping decides; the
+    swatches' cells are left off it: cells.for_text_only)."""
     # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
+    for_text_only(scratch)
     return 1000 - draw_hex_legend(scratch, m, 0, 1000, width, zone_names, palette, say)
 
 

@@ -32,8 +32,8 @@ from generator.pack.model import MovementSpec
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
-from generator.render.maps.cells import (Look, cell_path, draw_feature_icon, draw_label, draw_pattern, paint_zones,
-                                         text_only)
+from generator.render.maps.cells import (Look, cell_path, draw_feature_icon, draw_label, draw_pattern,
+                                         for_text_only, paint_zones, text_only)
 from generator.pack.translations.own import Say, as_written, words_of
 from generator.render.maps.palette import (COLOUR, SAVER, Palette, TerrainInk, luminance, mix, palette_for,
                                            set_fill, set_stroke)
@@ -421,6 +421,7 @@ def _legend_height(m: SquareMap, pack: Pack, width: float, zone_names: dict, pal
     # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
+    for_text_only(scratch)  # its text decides the height: the swatches' tiles are left off
     return 1000 - _draw_legend(scratch, m, pack, 0, 1000, width, zone_names, palette)
 
 
