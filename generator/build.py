@@ -87,7 +87,7 @@ def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, ou
         # the layout checks of the same faces listen to their drawing: each side is checked as the
         # outputs draw it the first time, and judged once the outputs are written
         checks = LayoutChecks(pack, job.shared, build, job.faces)
-    yield from writer(opt.profile).write(job)
+    yield from writer(opt.profile, part).write(job)
     if checks is not None:
         errors, warnings = judged(checks.findings(), pack)
         stopped.extend(errors)  # the build keeps none of its files (run_build)

@@ -11,7 +11,7 @@ from generator.core.errors import InputError, Problem
 from generator.pack.buildshape import character_refs
 from generator.pack.cardlist import card_order
 from generator.render.cards.faces import CardFace
-from generator.render.rulebook.markdown import reference_card_has_lines
+from generator.render.rulebook.templating import reference_card_has_lines
 
 if TYPE_CHECKING:
     from generator.pack.model import Build, Card, Pack

@@ -143,7 +143,7 @@ def test_the_sandbox_still_reads_what_layouts_need(layout_context):
                                     "{% include 'rules/01-introduction.md' %}",
                                     "{{ cycler.__init__.__globals__.os.environ }}", "{{ cards[0].__dict__ }}"])
 def test_rule_chapter_jinja_is_sandboxed_too(source, pack, monkeypatch):
-    from generator.render.rulebook.markdown import environment, render_template, template_context
+    from generator.render.rulebook.templating import environment, render_template, template_context
     monkeypatch.setenv("PNP_CONTAINMENT_SECRET", SECRET)
     with pytest.raises(InputError) as caught:
         render_template(environment(), "# Rules\n\nSome text.\n\n" + source + "\n", template_context(pack),

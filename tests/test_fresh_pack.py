@@ -136,7 +136,7 @@ def test_generated_pages_follow_what_the_pack_has():
     battle_bosses prices nothing: the Presets intro and the Card List say only that."""
     from generator.pack.load import load_pack
     from generator.render.rulebook.book import book_context
-    from generator.render.rulebook.markdown import render_template
+    from generator.render.rulebook.templating import render_template
     from generator.render.rulebook.book import read_template
 
     def page(name, template):

@@ -410,7 +410,7 @@ def test_an_endless_layout_ends_the_build_with_a_layout_error(tmp_path, monkeypa
 def test_an_endless_rule_chapter_is_stopped_with_its_line(monkeypatch):
     from generator.pack.load import load_pack
     from generator.render.base import sandbox
-    from generator.render.rulebook.markdown import environment, render_template, template_context
+    from generator.render.rulebook.templating import environment, render_template, template_context
     monkeypatch.setattr(sandbox, "MAX_STEPS", 100_000)
     pack = load_pack(REPO / "card_data" / "boss_fight")
     with hang_guard(), pytest.raises(InputError) as caught:

@@ -22,10 +22,11 @@ MODULES = REPO / "generator" / "export" / "profiles"
 
 def test_the_table_and_the_modules_agree():
     modules = {p.stem for p in MODULES.glob("*.py") if p.stem != "__init__"}
-    assert {row.module for row in PROFILES.values()} == modules
+    assert set().union(*(row.modules() for row in PROFILES.values())) == modules
     for name, row in PROFILES.items():
-        module = writer(name)
-        assert module.NAME == name and callable(module.write) and module.__doc__
+        for part in row.parts:
+            module = writer(name, part)
+            assert module.NAME == name and callable(module.write) and module.__doc__
         assert row.help and row.parts and row.colors and set(row.colors) <= {"rgb", "cmyk"}
 
 
@@ -121,3 +122,20 @@ def test_a_service_preset_sets_the_profile_and_its_colour():
     from generator.export.options import BuildOptions
     assert (BuildOptions.make(service="dtc").profile, BuildOptions.make(service="dtc").color) == ("dtc", "cmyk")
     assert BuildOptions.make(service="dtc", color="rgb").color == "rgb"
+
+
+# what `pnp build --only cards` must not load: the kit's other parts and ReportLab's SVG drawing
+NOT_FOR_CARDS = ("generator.render.pieces.document", "generator.export.profiles.home_", "reportlab.graphics")
+
+
+def test_a_cards_build_loads_no_other_part(tmp_path):
+    """The home kit's pieces, maps and rulebook have writer modules of their own (profile_table's
+    part_modules), and SVG art loads reportlab.graphics only when drawn: a cards build of a pack
+    with pieces, maps and rules imports none of them."""
+    code = ("import sys; from generator.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
+            f"print(sorted(m for m in sys.modules if m.startswith({NOT_FOR_CARDS!r})), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, "build", str(REPO / "card_data" / "tactics"), "--only", "cards",
+                           "-q", "-o", str(tmp_path)], capture_output=True, text=True, check=True)
+    assert done.stderr.strip().splitlines()[-1] == "[]"
+    assert (tmp_path / "cards.pdf").exists()

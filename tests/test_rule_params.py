@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.pack.load import load_build, load_pack
-from generator.render.rulebook.markdown import rule_values
+from generator.render.rulebook.templating import rule_values
 from generator.rules.checks import CHECKS
 from generator.rules.engine import validate_build
 from generator.rules.params import PARAMETERS, declares, parameter

@@ -235,7 +235,7 @@ def test_a_pack_in_another_language_and_what_falls_back(pack):
     assert t.said == "German (de)" and t.file.endswith("translations/de.po")
     assert len(t.missing) == sum(1 for m in catalog(pack / "translations" / "de.po") if m.id and not m.string)
     assert 1500 < len(t.missing) and not t.stale
-    from generator.render.rulebook.markdown import chapter_source
+    from generator.render.rulebook.templating import chapter_source
     _, chapter = chapter_source(pack / "rules" / "05-action-decks.md", german)
     assert chapter.startswith("# Aktionsdecks\n")
     from generator.pack.translations.fallback import fallback_warnings, strict_problems

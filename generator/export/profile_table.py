@@ -21,10 +21,22 @@ class ProfileRow:
     colors: tuple[str, ...] = ("rgb",)  # the colours it prints in; the first is its default
     calibrated: bool = False        # printed duplex at home: the saved back-offset reading applies
     parts: tuple[str, ...] = ("cards",)  # what it builds (`--only` chooses among the home kit's)
+    # parts written by a module of their own, (part, module) pairs: the home kit's pieces, maps and
+    # rulebook, so that `--only cards` (and the cards worker of a whole kit) loads no piece, map or
+    # rulebook renderer; every other part is `module`'s
+    part_modules: tuple[tuple[str, str], ...] = ()
+
+    def module_of(self, part: str | None = None) -> str:
+        """The module of export/profiles/ that writes `part` of this profile."""
+        return dict(self.part_modules).get(part or "", self.module)
+
+    def modules(self) -> set[str]:
+        return {self.module, *(module for _, module in self.part_modules)}
 
 
 PROFILES: dict[str, ProfileRow] = {row.name: row for row in (
-    ProfileRow("home", "home sheets", "home", calibrated=True, parts=("rulebook", "maps", "cards", "pieces")),
+    ProfileRow("home", "home sheets", "home", calibrated=True, parts=("rulebook", "maps", "cards", "pieces"),
+               part_modules=(("pieces", "home_pieces"), ("maps", "home_maps"), ("rulebook", "home_rulebook"))),
     ProfileRow("gutterfold", "gutterfold", "gutterfold"),
     ProfileRow("print-shop", "print-shop PDF", "print_shop", colors=("rgb", "cmyk")),
     ProfileRow("png", "PNG per card", "png"),

@@ -7,7 +7,7 @@ A primitive that has a parameter a pack may leave out says so where it is define
 
 and reads it with `parameter(rule, "size")`. The editor's deck target (generator.web.view),
 the copy picker (generator.web.picker, through `copy_limit_of`) and the rulebook's
-`{{ rules.deck_size }}` (generator.render.rulebook.markdown) read the same value, so a rule
+`{{ rules.deck_size }}` (generator.render.rulebook.templating) read the same value, so a rule
 without `size:` means 30 everywhere. `PARAMETERS` maps a primitive's name to its defaults."""
 
 from __future__ import annotations

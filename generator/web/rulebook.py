@@ -20,7 +20,7 @@ from generator.pack.model import Pack
 from generator.render.base.art import ArtLibrary
 from generator.render.base.pack_icons import pack_icons
 from generator.render.rulebook.book import REFERENCE_PAGES, book_context, glossary, load_maps, read_template
-from generator.render.rulebook.markdown import chapter_source, render_template
+from generator.render.rulebook.templating import chapter_source, render_template
 from generator.render.rulebook.quickref import sheet_text
 from generator.web.common import per_pack
 

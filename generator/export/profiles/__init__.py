@@ -57,11 +57,12 @@ class ProfileWriter(Protocol):
     def write(self, job: ProfileJob) -> Iterator[str]: ...
 
 
-def writer(name: str) -> ProfileWriter:
-    """The module that writes profile `name` (loaded on first use, so a build imports only its
-    own profile's drawing code); its NAME must be the table's (checked here, and for every
-    profile by tests/test_profiles.py)."""
-    module = importlib.import_module(f"{__name__}.{PROFILES[name].module}")
+def writer(name: str, part: str | None = None) -> ProfileWriter:
+    """The module that writes profile `name` (`part` of it, where the table gives that part a
+    module of its own), loaded on first use, so a build imports only the drawing code of its own
+    profile and parts; its NAME must be the table's (checked here, and for every profile by
+    tests/test_profiles.py)."""
+    module = importlib.import_module(f"{__name__}.{PROFILES[name].module_of(part)}")
     if getattr(module, "NAME", None) != name:
         raise RuntimeError(f"{module.__name__} declares NAME {getattr(module, 'NAME', None)!r}, "
                            f"but export/profile_table.py routes `{name}` to it")
@@ -69,5 +70,7 @@ def writer(name: str) -> ProfileWriter:
 
 
 if TYPE_CHECKING:  # every writer module, held to ProfileWriter by mypy (never imported at run time)
-    from generator.export.profiles import cut, dtc, gutterfold, home, png, print_shop, printplaygames, tts
-    WRITERS: tuple[ProfileWriter, ...] = (cut, dtc, gutterfold, home, png, print_shop, printplaygames, tts)
+    from generator.export.profiles import (cut, dtc, gutterfold, home, home_maps, home_pieces, home_rulebook, png,
+                                           print_shop, printplaygames, tts)
+    WRITERS: tuple[ProfileWriter, ...] = (cut, dtc, gutterfold, home, home_maps, home_pieces, home_rulebook, png,
+                                          print_shop, printplaygames, tts)

@@ -8,13 +8,15 @@ rendered.
 
 from __future__ import annotations
 
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import STATE_DEFAULTS
-
 from generator.render.base.fonts import REGULAR, register_fonts
 
 
 def draw_graphic(drawing, canvas, x: float, y: float) -> None:
+    # deferred: reportlab.graphics loads reportlab.platypus (about 40 ms), and only a pack's SVG
+    # art or a roster's QR code draws through here
+    from reportlab.graphics import renderPDF
+    from reportlab.graphics.shapes import STATE_DEFAULTS
+
     register_fonts()
     before = STATE_DEFAULTS["fontName"]
     STATE_DEFAULTS["fontName"] = REGULAR

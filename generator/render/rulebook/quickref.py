@@ -4,7 +4,7 @@ text size is the largest (in quarter points) that keeps everything on one page.
 
 What the card-sized reference card (templates/cards/reference.yaml) needs besides the usual
 card context, `reference_card_context(pack)` and `reference_card_has_lines(pack)`, lives in
-rulebook/markdown.py, so a card build loads no page layout, no maps and no markdown-it."""
+rulebook/templating.py, so a card build loads no page layout, no maps and no markdown-it."""
 
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ from generator.render.base.pack_icons import pack_icons
 from generator.render.rulebook.book import (Geometry, book_frame, canvas_maker, pack_book, prose_problems,
                                             read_template)
 from generator.render.rulebook.columns import Columns
-from generator.render.rulebook.markdown import (Flow, environment, expand_reference, markdown_flowables, reference_card_context,
-                                                reference_card_has_lines,
-                                                render_template, template_context)
+from generator.render.rulebook.markdown import Flow, markdown_flowables
+from generator.render.rulebook.templating import (environment, expand_reference, reference_card_context,
+                                                  reference_card_has_lines, render_template, template_context)
 from generator.render.rulebook.text import BookStyle, ChapterTitle
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ class _Sheet(BaseDocTemplate):
         g = geometry
         self.geometry, self.footer, self.accent = g, footer, accent
         self.pages = 0
+        self.measuring = False  # a size tried is laid out, not drawn (columns.BookFrame)
         top = g.height - 14 * mm
         frame = book_frame(12 * mm, 14 * mm, g.width - 24 * mm, top - 14 * mm, "sheet")
         self.addPageTemplates([PageTemplate("sheet", [frame], onPageEnd=self._decorate)])
@@ -104,6 +105,7 @@ def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_P
     for size in SIZES:  # the largest size that fits one page
         book = pack_book(pack, replace(BookStyle(), h1=18.0).scaled(size), custom)
         doc = _Sheet(io.BytesIO(), geometry, footer, book.style.accent, title=title)
+        doc.measuring = True  # only its page count is wanted: laid out, not drawn (columns.BookFrame)
         doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))
         if doc.pages <= 1:
             chosen = size

@@ -1,0 +1,29 @@
+"""The home kit's rulebook (rulebook.pdf) and its one-sheet quick reference
+(quick-reference.pdf) (export/profiles/home.py has the kit's cards)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from generator.render.rulebook.book import build_rulebook_pdf
+from generator.render.rulebook.quickref import build_quick_reference_pdf, has_quick_reference
+
+if TYPE_CHECKING:
+    from generator.export.profiles import ProfileJob
+
+NAME = "home"
+
+
+def write(job: ProfileJob) -> Iterator[str]:
+    """rulebook.pdf and quick-reference.pdf, for a whole pack with rule chapters."""
+    pack, build, opt, out = job.pack, job.build, job.opt, job.out
+    if pack.rule_files and not build:
+        yield job.timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper,
+                        ink=opt.ink)
+        if has_quick_reference(pack):
+            yield job.timed(out / "quick-reference.pdf", build_quick_reference_pdf, pack,
+                            out / "quick-reference.pdf", paper=opt.paper)
+        else:
+            yield (f"note: no quick-reference.pdf: {pack.spec.name} has no `reference:` sections, action types "
+                   "or status effects to put on it (game.yaml)")
