@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import runpy
+from pathlib import Path
 
 import pytest
 import yaml
@@ -13,6 +15,7 @@ from jsonschema import Draft202012Validator
 
 from conftest import REPO
 from generator.cli import main
+from generator.pack.examples import copy_example, example_games
 
 SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
 
@@ -78,6 +81,27 @@ def test_example_list_names_every_shipped_game_with_one_line():
     assert [line.split()[0] for line in lines] == sorted(p.parent.name for p in (REPO / "card_data").glob("*/game.yaml"))
     assert all(len(line.split(None, 1)) == 2 and line.endswith(".") for line in lines)
     assert "tactics" in res.output and "Stepfall: " in res.output  # the id and the game's own name
+
+
+def test_an_installed_wheels_example_archive_copies_as_the_folder_does(tmp_path):
+    """A wheel holds each example as setup.py's <game>.tar.xz (tests/test_install.py installs one):
+    listed with the same line, copied into the same files, byte for byte (Boss Fight's German
+    translations/de.po too, as plain text), at under a third of their size."""
+    archive_example = runpy.run_path(str(REPO / "setup.py"), run_name="setup")["archive_example"]
+    shipped = tmp_path / "card_data"
+    shipped.mkdir()
+    source = REPO / "card_data" / "boss_fight"
+    archive_example(source, shipped / "boss_fight.tar.xz")
+    files = sorted(p.relative_to(source) for p in source.rglob("*") if p.is_file() and ".cache" not in p.parts
+                   and "__pycache__" not in p.parts)
+    assert (shipped / "boss_fight.tar.xz").stat().st_size * 3 < sum((source / rel).stat().st_size for rel in files)
+    assert example_games(shipped) == {"boss_fight": example_games()["boss_fight"]}
+    from_archive = copy_example("boss_fight", tmp_path / "a", where=shipped)
+    from_folder = copy_example("boss_fight", tmp_path / "b")
+    copied = sorted(p.relative_to(from_archive) for p in from_archive.rglob("*") if p.is_file())
+    assert copied == sorted(p.relative_to(from_folder) for p in from_folder.rglob("*") if p.is_file())
+    assert {Path("translations/de.po"), Path("game.yaml")} <= set(copied)
+    assert all((from_archive / rel).read_bytes() == (from_folder / rel).read_bytes() for rel in copied)
 
 
 @pytest.mark.parametrize("size", ["poker", "tarot"])

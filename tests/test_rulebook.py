@@ -146,6 +146,30 @@ def test_rulebook_is_byte_identical_across_builds(built, pack, tmp_path, monkeyp
     assert not list(tmp_path.glob(".*.pdf*"))  # no temporary files left behind
 
 
+def test_rulebook_is_measured_until_the_contents_settle_then_drawn_once(pack, tmp_path, monkeypatch):
+    """The passes that only find the contents' page numbers lay the pages out without drawing
+    them; the one drawn pass makes the same file as drawing every pass (multiBuild alone)."""
+    from generator.render.rulebook import book, columns
+    firsts = []
+    multi_build = book.RulebookDoc.multiBuild
+
+    def spy(doc, story, **kw):
+        firsts.append(story[0])
+        return multi_build(doc, story, **kw)
+
+    monkeypatch.setattr(book.RulebookDoc, "multiBuild", spy)
+    build_rulebook_pdf(pack, tmp_path / "measured.pdf")
+    monkeypatch.setattr(columns, "MEASURED_PASSES", 0)  # every pass drawn
+    build_rulebook_pdf(pack, tmp_path / "drawn.pdf")
+    measured, drawn = firsts
+    assert isinstance(measured, columns.MeasureFirst) and measured.settled
+    # the contents' entries are known from the story before the first pass (book.expected_contents):
+    # one measured pass finds their pages, one drawn pass prints them
+    assert (measured.measured, measured.drawn) == (1, 1)
+    assert (drawn.measured, drawn.drawn) == (0, 2)  # drawn twice: the pages found, then printed
+    assert (tmp_path / "measured.pdf").read_bytes() == (tmp_path / "drawn.pdf").read_bytes()
+
+
 def test_letter_paper(pack, tmp_path):
     path = tmp_path / "letter.pdf"
     info = build_rulebook_pdf(pack, path, paper="letter")

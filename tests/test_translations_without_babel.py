@@ -5,8 +5,12 @@ the builder offers no language it cannot read and serves the pack as written."""
 
 from __future__ import annotations
 
+import re
+import signal
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -59,3 +63,38 @@ def test_the_builder_without_babel_offers_no_language_and_serves_the_pack(no_bab
     r = client.get("/api/boss_fight/cards?lang=de")
     assert r.status_code == 200 and "Basic Attack" in r.text and "Einfacher Angriff" not in r.text
     assert client.get("/p/boss_fight/rules?lang=de").status_code == 200
+
+
+def test_serve_says_at_start_that_the_translations_are_not_offered_and_how_to_add_them(tmp_path):
+    server = subprocess.Popen([sys.executable, "-c", WITHOUT_BABEL, "serve", str(BOSS_FIGHT), "--port", "0",
+                               "--builds", str(tmp_path / "builds"), "--cache", str(tmp_path / "cache")],
+                              cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        started = server.stdout.readline()  # the note follows it on stderr, before the server answers
+        port = re.search(r"pnp serve: Boss Fight at http://localhost:(\d+)/", started)
+        assert port, started
+        answered = None
+        for _ in range(600):  # until it answers (then Ctrl-C stops it as a person's would), at most a minute
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port[1]}/p/boss_fight?lang=de", timeout=10) as r:
+                    answered = r.read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+        # no language menu, the pack as written
+        assert answered is not None and 'class="languages"' not in answered and '<html lang="en">' in answered
+    finally:
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=60)
+    assert server.returncode == 0 and "Traceback" not in out + err, out + err
+    said = [line for line in err.splitlines() if "translation" in line]
+    assert len(said) == 1 and said[0].startswith("note: translations not offered (Boss Fight: de)"), err
+    assert re.search(r"the `translations` extra; add it: \S+ -m pip install 'babel>=[\d.]+'$", said[0]), said[0]
+
+
+def test_serve_says_nothing_of_translations_it_can_read_or_a_pack_without_any():
+    pytest.importorskip("babel")
+    from generator.cli.serve import translations_note
+    from generator.pack.load import load_pack
+    assert translations_note([load_pack(REPO / BOSS_FIGHT)]) is None
+    assert translations_note([load_pack(REPO / "card_data" / "tactics")]) is None

@@ -119,6 +119,8 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open
                    "every saved build; use --accounts to give each player their own (README, Hosting a game's "
                    "site); it answers only to the addresses of this computer and the names given with "
                    "--allowed-host", err=True)
+    if (note := translations_note(site.packs.values())) is not None:
+        click.echo(note, err=True)
     if open_browser:
         webbrowser.open(url)
     try:
@@ -129,6 +131,19 @@ def serve(packs, host, port, builds_dir, cache_dir, workers, allowed_hosts, open
     finally:
         sock.close()
         jobs.cleanup()
+
+
+def translations_note(packs) -> str | None:
+    """One line when a served pack has translations this install cannot read (Babel, the
+    `translations` extra, is missing): the builder then offers only each pack's own language, and
+    says so here rather than leaving the languages out without a word. None otherwise."""
+    from generator.pack.translations.catalog import has_babel, languages
+    held = [(pack.spec.name, langs) for pack in packs if (langs := languages(Path(pack.root)))]
+    if not held or has_babel():
+        return None
+    said = "; ".join(f"{name}: {', '.join(langs)}" for name, langs in held)
+    return (f"note: translations not offered ({said}): reading them needs Babel, the `translations` extra; "
+            f"add it: {install_line('translations')}")
 
 
 def require_accounts(option: str) -> None:

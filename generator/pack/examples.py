@@ -1,6 +1,9 @@
 """`pnp example`: the example games that ship with pnp, copied into a folder the user owns,
 with the JSON Schemas their YAML files name written next to them (`schemas/`), so an editor
-checks the copy as it checks the original."""
+checks the copy as it checks the original. A checkout holds each game as a folder; an installed
+wheel as one archive, `<game>.tar.xz` (setup.py makes it: a fifth of the room), unpacked here
+into the same files, so the copy is the same either way (its translations/*.po as plain text a
+translator edits)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import errno
 import os
 import re
 import shutil
+import tarfile
 from pathlib import Path
 
 import yaml
@@ -24,28 +28,50 @@ from generator.pack.schema_export import write_schemas
 SCHEMA_LINE = re.compile(r"^# yaml-language-server: \$schema=(?P<path>\S+)$", re.M)
 
 
-def example_games() -> dict[str, str]:
+ARCHIVE = ".tar.xz"  # an example as an installed wheel holds it (setup.py writes it, game.yaml first)
+
+
+def example_sources(where: Path = EXAMPLES) -> dict[str, Path]:
+    """Example id -> its folder (a checkout) or its archive (an installed wheel), in id order."""
+    found = {game.parent.name: game.parent for game in where.glob("*/game.yaml")}
+    for archive in where.glob(f"*{ARCHIVE}"):
+        found.setdefault(archive.name.removesuffix(ARCHIVE), archive)
+    return dict(sorted(found.items()))
+
+
+def _game_text(source: Path) -> str:
+    if source.is_dir():
+        return (source / "game.yaml").read_text(encoding="utf-8")
+    with tarfile.open(source) as tar:
+        for member in tar:  # game.yaml comes first: the rest is not unpacked
+            if member.name == "game.yaml" and (data := tar.extractfile(member)) is not None:
+                return data.read().decode("utf-8")
+    return ""
+
+
+def example_games(where: Path = EXAMPLES) -> dict[str, str]:
     """Example id -> the game's name and the first sentence of its summary, in id order (an id
     such as `tactics` need not say the game is Stepfall: the line does)."""
     games = {}
-    for game in sorted(EXAMPLES.glob("*/game.yaml")):
-        doc = yaml.safe_load(game.read_text(encoding="utf-8")) or {}
+    for game_id, source in example_sources(where).items():
+        doc = yaml.safe_load(_game_text(source)) or {}
         summary = str(doc.get("summary") or "")
         first = summary.split(". ")[0].strip().rstrip(".") + "." if summary else ""
-        games[game.parent.name] = f"{doc.get('name') or game.parent.name}: {first}".rstrip(": ")
+        games[game_id] = f"{doc.get('name') or game_id}: {first}".rstrip(": ")
     return games
 
 
 TEMP_PREFIX = ".pnp-example."  # the copy under way, hidden beside its target, with the command's token
 
 
-def copy_example(name: str, target: Path, layout_model: type[BaseModel] | None = None) -> Path:
+def copy_example(name: str, target: Path, layout_model: type[BaseModel] | None = None,
+                 where: Path = EXAMPLES) -> Path:
     """Copy the example `name` into `target` (a new or empty folder) with its schemas; the copy's
     `$schema` lines point at them. Returns the target. All or nothing: the copy is made in a
     hidden folder beside the target and renamed into place when whole, so an interrupted copy
     leaves nothing half-made (and a copy killed outright leaves only that hidden folder, which
     the next `pnp example` there removes); every folder it cannot use is one clear error."""
-    games = example_games()
+    games = example_games(where)
     if name not in games:
         guess = did_you_mean(name, games)
         raise InputError([Problem("example.unknown", f"no example game `{name}`", Location("command line"),
@@ -56,7 +82,7 @@ def copy_example(name: str, target: Path, layout_model: type[BaseModel] | None =
         absolute = Path(os.path.abspath(target))  # `.` and `..` resolved by name, links left as they are
         if absolute.is_relative_to(Path.cwd()):
             shown = Path(os.path.relpath(absolute))
-        return _copy_into(name, absolute, shown, layout_model)
+        return _copy_into(example_sources(where)[name], name, absolute, shown, layout_model)
     except OSError as exc:  # a folder it may not write, under a file, a name too long, a full disk...
         # the hidden copy means nothing to the reader: name the target; on the way, a file: name it
         where = Path(exc.filename) if exc.filename and TEMP_PREFIX not in str(exc.filename) else shown
@@ -68,7 +94,7 @@ def copy_example(name: str, target: Path, layout_model: type[BaseModel] | None =
         raise output_error(exc, shown, noun="folder", choose=f"name another folder: pnp example {name} FOLDER") from None
 
 
-def _copy_into(name: str, target: Path, shown: Path, layout_model: type[BaseModel] | None) -> Path:
+def _copy_into(source: Path, name: str, target: Path, shown: Path, layout_model: type[BaseModel] | None) -> Path:
     empty = _check_target(name, target, shown)
     made = _make_parents(target.parent)
     tmp = target.parent / f"{TEMP_PREFIX}{new_token()}"
@@ -76,7 +102,10 @@ def _copy_into(name: str, target: Path, shown: Path, layout_model: type[BaseMode
     done = False
     try:
         sweep_stale_beside(target.parent, TEMP_PREFIX)
-        _copy_tree(EXAMPLES / name, tmp)
+        if source.is_dir():
+            _copy_tree(source, tmp)
+        else:
+            _unpack(source, tmp)
         write_pack_schemas(tmp, layout_model)
         with signals_blocked():  # a Ctrl-C now waits for the rename: the folder is whole, or not there
             if empty:  # the folder the user made (maybe the one they stand in) stays: fill it
@@ -117,6 +146,17 @@ def _copy_tree(source: Path, tmp: Path) -> None:
         if first:
             raise first[0] from None
         raise OSError(errno.EIO, f"the copy failed ({exc})", str(tmp)) from None
+
+
+def _unpack(archive: Path, tmp: Path) -> None:
+    """The archive's files into `tmp` (setup.py made it of plain files and their folders; the
+    `data` filter refuses anything else, where this Python has it: 3.11.4 and later)."""
+    tmp.mkdir()
+    with tarfile.open(archive) as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(tmp, filter="data")
+        else:
+            tar.extractall(tmp)
 
 
 def _check_target(name: str, target: Path, shown: Path) -> bool:

@@ -60,10 +60,10 @@ def readable_languages(root: Path) -> list[str]:
     return languages(root) if has_babel() else []
 
 
-def need_babel(what: str = "translations") -> None:
+def need_babel(what: str = "reading translations") -> None:
     """An InputError saying how to add the `translations` extra, when Babel is missing."""
     if not has_babel():
-        raise InputError([Problem("extra.missing", f"{what} need Babel, the `translations` extra, which is not "
+        raise InputError([Problem("extra.missing", f"{what} needs Babel, the `translations` extra, which is not "
                                   "installed", Location("command line"), expected="Babel installed beside pnp",
                                   fix=f"add the `translations` extra: {install_line('translations')}")])
 

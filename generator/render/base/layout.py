@@ -8,6 +8,7 @@ so they are drawn once per document as a PDF form and placed under every card.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -87,11 +88,37 @@ class LayoutFile(BaseModel):
     elements: list[Element] = []
 
 
+# What tells one printed copy of a card from another (`index`, `total`), and the filter whose
+# calls `pnp watch` notes per sheet (`name_of`): a template naming any of them is run again
+# for every copy; the names are looked for in the text, so `loop.index` counts too.
+_PER_COPY = re.compile(r"\b(index|total|name_of)\b")
+
+
+@functools.lru_cache(maxsize=4096)
+def same_for_copies(source: str) -> bool:
+    """Does a template (or expression) give every copy of a card the same value?"""
+    return _PER_COPY.search(source) is None
+
+
+class FaceContext(dict):
+    """The values a face's templates see, and `memo`: None, or what its templates gave the
+    face drawn before it, when that was a copy of the same card on the same side (render/
+    cards/faces.py): a kit prints most cards several times, and each copy's templates but the
+    collation line give what the first copy's gave."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.memo: dict | None = None
+
+
 class Layout:
     """A resolved layout: frame and elements after `extends`, with compiled Jinja."""
 
     def __init__(self, name: str, file: str, frame: list[Element], elements: list[Element], env,
-                 locations: dict | None = None, size: tuple[float, float] | None = None):
+                 locations: dict | None = None, size: tuple[float, float] | None = None,
+                 compiled: tuple[dict, dict] | None = None):
         self.name = name
         self.size = size  # (width, height) mm it is drawn for, or None: any size its elements fit
         self.file = file
@@ -99,8 +126,9 @@ class Layout:
         self.elements = elements
         self.env = env
         self.locations = locations or {}  # id(element) -> where it is written (file:line:column)
-        self._templates: dict = {}
-        self._expressions: dict = {}
+        # source -> compiled template, expression -> compiled function: shared by the layouts of
+        # one set (`compiled`), so the frame a dozen card types extend is compiled once
+        self._templates, self._expressions = compiled if compiled is not None else ({}, {})
 
     def where(self, element: Element) -> Location:
         return self.locations.get(id(element)) or Location(self.file)
@@ -108,6 +136,9 @@ class Layout:
     def render(self, source: str, context: dict, element: Element) -> str:
         if "{{" not in source and "{%" not in source:
             return source
+        memo = getattr(context, "memo", None)
+        if memo is not None and ("render", source) in memo:
+            return memo["render", source]
         template = self._templates.get(source)
         if template is None:
             template = self._compile(lambda: self.env.from_string(source), element)
@@ -116,14 +147,22 @@ class Layout:
         if len(text) > MAX_RENDERED_CHARS:
             raise self._error(f"renders to {len(text):,} characters", element, context,
                               expected=f"at most {MAX_RENDERED_CHARS:,} characters")
+        if memo is not None and same_for_copies(source):
+            memo["render", source] = text
         return text
 
     def evaluate(self, expression: str, context: dict, element: Element):
+        memo = getattr(context, "memo", None)
+        if memo is not None and ("evaluate", expression) in memo:
+            return memo["evaluate", expression]
         fn = self._expressions.get(expression)
         if fn is None:
             fn = self._compile(lambda: self.env.compile_expression(expression), element)
             self._expressions[expression] = fn
-        return self._run(lambda: run_within_budget(lambda: fn(**context)), element, context)
+        value = self._run(lambda: run_within_budget(lambda: fn(**context)), element, context)
+        if memo is not None and same_for_copies(expression):
+            memo["evaluate", expression] = value
+        return value
 
     def _compile(self, make, element: Element):
         try:
@@ -190,6 +229,7 @@ class LayoutSet:
         self.env = make_environment()
         self._cache: dict[str, Layout] = {}
         self._paths: dict[str, Path | None] = {}  # resolved once per name (a set lives for one build)
+        self._compiled: tuple[dict, dict] = ({}, {})  # what its layouts compiled, shared (same env)
 
     def path_of(self, name: str) -> Path | None:
         if not isinstance(name, str) or not LAYOUT_NAME.match(name):
@@ -245,7 +285,7 @@ class LayoutSet:
         size = _layout_size(spec, doc)
         if size is None and spec.extends:
             size = parent.size
-        layout = Layout(name, doc.file, frame, elements, self.env, locations, size)
+        layout = Layout(name, doc.file, frame, elements, self.env, locations, size, self._compiled)
         self._cache[name] = layout
         return layout
 

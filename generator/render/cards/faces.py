@@ -25,7 +25,7 @@ from generator.render.base.drawn import Recorder
 from generator.render.base.colors import hex_color
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR, register_pack_fonts
 from generator.render.base.icons import IconSheet, known_icons
-from generator.render.base.layout import Element, Layout, LayoutSet, run_within_budget
+from generator.render.base.layout import Element, FaceContext, Layout, LayoutSet, run_within_budget
 from generator.render.base.pack_icons import pack_icons
 from generator.render.base.text import TextFitter, hyphenation_language
 from generator.render.cards.elements import ELEMENTS
@@ -103,9 +103,9 @@ class CardShared:
             return self.layouts.get(f"back-{type_id}")
         return self.layouts.get("back")
 
-    def context(self, card: Card | None, set_id: str, type_id: str, index: int = 0, total: int = 0) -> dict:
+    def context(self, card: Card | None, set_id: str, type_id: str, index: int = 0, total: int = 0) -> FaceContext:
         spec = self.pack.spec
-        ctx = dict(self.base_context)
+        ctx = FaceContext(self.base_context)
         ctx["set"] = {"id": set_id, **spec.sets[set_id].model_dump()} if set_id in spec.sets else {"id": set_id}
         type_spec = spec.card_types.get(type_id)
         ctx["type"] = {"id": type_id, "name": type_spec.name if type_spec else type_id.title()}
@@ -129,6 +129,7 @@ class CardPainter:
         self.form_elements: dict = {}  # form name -> its elements' records, made as it was defined
         self.recording: list | None = None  # the face being recorded: [(element, drawn, Recorder)]
         self.width_mm, self.height_mm = shared.pack.card_size_mm()
+        self.memos: dict = {}  # side (back?) -> (card, layout, set, type, what its templates gave)
 
     # ---- public ---------------------------------------------------------------------
     def draw_face(self, face: CardFace, x: float, y: float, tick: bool = True) -> None:
@@ -144,6 +145,7 @@ class CardPainter:
         self.width_mm, self.height_mm = card_mm
         layout = shared.back_layout(face.type_id) if face.back else shared.layouts.get(face.layout)
         ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
+        ctx.memo = self._memo(face)
         if not layout_fits(layout, card_mm):
             if face.card is not None:
                 raise wrong_size(layout, face.type_id, card_mm, face.back, display_path(shared.pack.root))
@@ -158,6 +160,16 @@ class CardPainter:
         else:
             self._draw_layout(face, layout, ctx, x, y)
         self._marker(face, x, y)
+
+    def _memo(self, face: CardFace) -> dict | None:
+        """What the templates gave the face last drawn on this side, if it was a copy of the
+        same card (a kit's copies are drawn one after another; Layout.render)."""
+        if face.card is None:
+            return None
+        last = self.memos.get(face.back)
+        if last is None or last[0] is not face.card or last[1:4] != (face.layout, face.set_id, face.type_id):
+            last = self.memos[face.back] = (face.card, face.layout, face.set_id, face.type_id, {})
+        return last[4]
 
     def _draw_layout(self, face: CardFace, layout: Layout, ctx: dict, x: float, y: float, tag: str = "") -> None:
         if face.back:

@@ -8,7 +8,10 @@ as if platypus had drawn them itself."""
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable
+import functools
+
+from reportlab.platypus import Flowable, Frame
+from reportlab.platypus.doctemplate import ActionFlowable
 
 Placed = tuple[Flowable, float, float]  # a flowable in a column: it, its top and its height
 
@@ -122,6 +125,10 @@ class Columns(Flowable):
                 if doc is not None:
                     doc.afterFlowable(f)
 
+    def inside(self) -> list[Flowable]:
+        """What `draw` draws, in its order (each reported to the document as it is drawn)."""
+        return [f for col in self._cols or [] for f, _top, _h in col]
+
 
 class NewPageUnless(Flowable):
     """Start a new page unless at least `need` points are left in the frame, or what follows
@@ -153,3 +160,75 @@ class NewPageUnless(Flowable):
 
     def draw(self):
         pass
+
+
+class BookFrame(Frame):
+    """A platypus frame that, while its document only measures (`doc.measuring` set: a pass
+    that finds where everything falls, on a canvas that is never saved), places each flowable
+    without drawing it. The document still hears of each one as if it had been drawn (what
+    `Columns` holds included), so the outline and the contents' page numbers of a measured pass
+    are those of a drawn one: the rulebook measures until its contents are settled and draws once
+    (MeasureFirst), the quick reference measures each size it tries (quickref.py)."""
+
+    def add(self, flowable, canv, trySplit=0):
+        doc = getattr(canv, "_doctemplate", None)
+        if doc is None or not getattr(doc, "measuring", False):
+            return super().add(flowable, canv, trySplit)
+        flowable.drawOn = functools.partial(_placed, flowable, doc)  # shadows the method for this one call
+        try:
+            return super().add(flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
+
+
+def _placed(flowable, doc, canvas, x, y, _sW=0) -> None:
+    """A flowable's drawOn in a measured pass: what it would have drawn inside is reported, not drawn."""
+    for inner in flowable.inside() if isinstance(flowable, Columns) else ():
+        _placed(inner, doc, canvas, x, y)
+        doc.afterFlowable(inner)
+
+
+MEASURED_PASSES = 4  # the rulebook's contents settle in one (their entries known beforehand: book.expected_contents)
+
+
+class MeasureFirst(ActionFlowable):
+    """First in a story that platypus lays out until its indexing flowables (the table of
+    contents) are satisfied (multiBuild): the passes that only find the page numbers are
+    measured, not drawn (`doc.measuring`, BookFrame), and the pass after they settle is drawn,
+    and is the last one, its page numbers being those found. Stands nowhere on the page (an
+    action that does nothing) and tells multiBuild, as an indexing flowable, whether the drawn
+    pass has been made. A story that has not settled after MEASURED_PASSES is drawn at every
+    pass after that, as multiBuild does by itself: the same pages, only slower."""
+
+    def __init__(self, doc, story: list):
+        super().__init__()
+        self.doc = doc
+        self.others = [f for f in story if f.isIndexing()]
+        self.limit = MEASURED_PASSES
+        self.measured = 0  # passes laid out without drawing
+        self.drawn = 0  # passes drawn (one, unless the measured ones did not settle)
+        self.settled = False
+
+    def apply(self, doc) -> None:
+        pass
+
+    def isIndexing(self):
+        return 1
+
+    def notify(self, kind, stuff) -> None:
+        pass
+
+    def beforeBuild(self) -> None:
+        self.doc.measuring = not self.settled and self.measured < self.limit
+
+    def afterBuild(self) -> None:
+        if self.doc.measuring:
+            self.measured += 1
+            # an indexing flowable may know sooner that the next pass will be laid out as this one
+            self.settled = all(getattr(f, "settled", f.isSatisfied)() for f in self.others)
+        else:
+            self.drawn += 1
+        self.doc.measuring = False
+
+    def isSatisfied(self):
+        return self.drawn > 0

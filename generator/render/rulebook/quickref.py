@@ -63,6 +63,7 @@ class _Sheet(BaseDocTemplate):
         g = geometry
         self.geometry, self.footer, self.accent = g, footer, accent
         self.pages = 0
+        self.measuring = False  # a size tried is laid out, not drawn (columns.BookFrame)
         top = g.height - 14 * mm
         frame = book_frame(12 * mm, 14 * mm, g.width - 24 * mm, top - 14 * mm, "sheet")
         self.addPageTemplates([PageTemplate("sheet", [frame], onPageEnd=self._decorate)])
@@ -104,6 +105,7 @@ def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_P
     for size in SIZES:  # the largest size that fits one page
         book = pack_book(pack, replace(BookStyle(), h1=18.0).scaled(size), custom)
         doc = _Sheet(io.BytesIO(), geometry, footer, book.style.accent, title=title)
+        doc.measuring = True  # only its page count is wanted: laid out, not drawn (columns.BookFrame)
         doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))
         if doc.pages <= 1:
             chosen = size

@@ -67,14 +67,17 @@ def _span(half: float, step: float) -> range:
     return range(-n, n + 1)
 
 
+# a pointy hex's corners on the unit circle (worked out once: a card back holds hundreds of hexes)
+_CORNERS = tuple((math.cos(math.radians(30 + 60 * k)), math.sin(math.radians(30 + 60 * k))) for k in range(6))
+
+
 def _hexes(path, cx, cy, hw, hh, step) -> None:
     """Pointy hexes edge to edge, `step` across the flats."""
     r = step / math.sqrt(3)
     for row in _span(hh, 1.5 * r):
         for col in _span(hw, step):
             x, y = cx + col * step + (step / 2 if row % 2 else 0.0), cy + row * 1.5 * r
-            pts = [(x + r * math.cos(math.radians(30 + 60 * k)), y + r * math.sin(math.radians(30 + 60 * k)))
-                   for k in range(6)]
+            pts = [(x + r * cos, y + r * sin) for cos, sin in _CORNERS]
             path.moveTo(*pts[0])
             for pt in pts[1:]:
                 path.lineTo(*pt)

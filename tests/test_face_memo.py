@@ -1,0 +1,87 @@
+"""Copies of a card drawn one after another share what their templates gave (render/base/
+layout.py's FaceContext memo): each copy's collation line still counts it, a template that
+names `index`, `total` or `name_of` runs for every copy, and the drawing is the same as with
+no memo at all."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from generator.kit import pack_faces
+from generator.pack.load import load_pack
+from generator.render.base.layout import Layout, same_for_copies
+from generator.render.base.pdfout import new_canvas
+from generator.render.cards.faces import CardPainter, CardShared
+
+PACK = Path("card_data/boss_fight")
+
+
+@pytest.fixture(scope="module")
+def pack():
+    return load_pack(PACK)
+
+
+def _draw(pack, faces, monkeypatch, memo: bool = True) -> tuple[bytes, list]:
+    """The PDF of `faces` drawn one after another, and the template sources run (not taken
+    from the memo)."""
+    shared = CardShared(pack)
+    out = io.BytesIO()
+    c = new_canvas(out, (600.0, 800.0), "memo")
+    painter = CardPainter(c, shared)
+    ran: list = []
+    original = Layout.render
+
+    def counting(self, source, context, element):
+        if context.memo is None or ("render", source) not in context.memo:
+            ran.append(source)
+        return original(self, source, context, element)
+
+    monkeypatch.setattr(Layout, "render", counting)
+    if not memo:
+        monkeypatch.setattr(CardPainter, "_memo", lambda self, face: None)
+    for face in faces:
+        painter.draw_face(face, 20.0, 20.0, tick=False)
+    c.showPage()
+    c.save()
+    monkeypatch.undo()
+    return out.getvalue(), ran
+
+
+def test_copies_share_templates_but_not_their_number(pack, monkeypatch):
+    shared = CardShared(pack)
+    face = next(f for f in pack_faces(pack, shared, copies=False) if f.card is not None and f.card.text)
+    copies = [replace(face, index=i, total=3) for i in (1, 2, 3)]
+    with_memo, ran = _draw(pack, copies, monkeypatch)
+    assert ran.count("{{ card.name }}") == 1, ran  # the title: run for the first copy only
+    assert len([s for s in ran if "{{ index }}" in s]) == 3  # the collation line: each copy its own number
+    without, ran_all = _draw(pack, copies, monkeypatch, memo=False)
+    assert ran_all.count("{{ card.name }}") == 3
+    assert with_memo == without  # the same drawing, byte for byte
+
+
+def test_another_card_or_side_starts_afresh(pack):
+    shared = CardShared(pack)
+    faces = [f for f in pack_faces(pack, shared, copies=False) if f.card is not None][:2]
+    out = io.BytesIO()
+    painter = CardPainter(new_canvas(out, (600.0, 800.0), "memo"), shared)
+    first = painter._memo(faces[0])
+    assert painter._memo(faces[0]) is first  # a copy: the same memo
+    assert painter._memo(faces[1]) is not first  # another card: a new one
+    back = replace(faces[1], back=True)
+    assert painter._memo(back) is not painter._memo(faces[1])  # each side its own
+    assert painter._memo(replace(faces[0], card=None)) is None  # a face without a card: none
+
+
+@pytest.mark.parametrize("source, same", [
+    ("{{ card.name }}", True),
+    ("{{ index }}/{{ total }}", False),
+    ("{% for x in card.tags %}{{ loop.index }}{% endfor %}", False),
+    ("{{ card.created_by | map('name_of') | join(', ') }}", False),
+    ("card.points > 0", True),
+])
+def test_which_templates_are_the_same_for_every_copy(source, same):
+    assert same_for_copies(source) is same
