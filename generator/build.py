@@ -17,7 +17,7 @@ from pathlib import Path
 from generator.core import progress, staging
 from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Violation
-from generator.core.workers import past_stopping, progress_queue, stop_on_signals, worker_pool
+from generator.core.workers import PROCESSES as WORKERS, past_stopping, progress_queue, stop_on_signals, worker_pool
 from generator.export.credits import credits_output
 from generator.export.options import BuildOptions
 from generator.export.profile_table import PROFILES
@@ -40,7 +40,6 @@ from generator.validate.packs import pack_checks, validate_pack
 
 PART_ORDER = ("cards", "pieces", "maps", "rulebook")  # a part at a time, in this order; the worker pool takes
 # a profile's parts in its table order (longest first)
-WORKERS = 2
 
 
 # what a writer's numbers are, where a plain "N things" would not say it

@@ -53,7 +53,7 @@ def validate(targets, points, max_characters, setup, fmt, pack_option, boss_buil
                 # map checks, which `pnp validate BUILD` never needs
                 from generator.validate.target import validate_target
                 reports.extend(validate_target(target, points, pack_option, boss_build, cache, setup, max_characters,
-                                               lang, strict))
+                                               lang, strict, parallel=True))
         except InputError as exc:
             problems.extend(exc.problems)
     audit_rows = []

@@ -35,6 +35,7 @@ from generator.core import progress
 from generator.core.errors import WorkerDied  # noqa: F401  (raised here; defined there so the CLI need not load this module)
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+PROCESSES = 2  # workers at once: two cores, each worker's ReportLab single-threaded
 REAP_SECONDS = 1.0  # how long a terminated worker may take to go before it is killed
 
 Job = TypeVar("Job")

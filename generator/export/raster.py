@@ -11,7 +11,7 @@ from pathlib import Path
 
 from generator.core import pdfium, staging
 from generator.export.credits import write_credits
-from generator.core.workers import worker_pool
+from generator.core.workers import PROCESSES as WORKERS, worker_pool
 from generator.export.order import plan_files, write_manifest
 from generator.pack.model import Pack
 from generator.render.cards.faces import CardFace, CardShared
@@ -22,7 +22,6 @@ DPI = 300
 # print services' pixel sizes for a poker card at 300 dpi (PRINT-SPECS.md)
 PNG_SIZES = {"mpc": (822, 1122), "tgc": (825, 1125)}
 TTS_MAX_COLUMNS, TTS_MAX_ROWS, TTS_MAX_PX = 10, 7, 4096
-WORKERS = 2
 
 
 def _render_pages(args) -> list[str]:

@@ -12,24 +12,28 @@ from generator.pack.load import preset_results
 from generator.pack.model import Pack
 from generator.pack.translations.catalog import has_babel, languages
 from generator.pack.translations.fallback import strict_problems
-from generator.preflight.render_check import render_problems
 from generator.render.pieces.model import check_pieces
 from generator.rules.engine import validate_build
 from generator.rules.pack_checks import validate_pack_rules
+from generator.validate.drawn import drawn_problems
 from generator.validate.maps import validate_map_file
-from generator.validate.translations import fallback_violations, translation_problems, unchecked_translations
+from generator.validate.translations import fallback_violations, unchecked_translations
 
 
 def validate_pack(pack: Pack, points: int | str | None = None, max_characters: int | None = None,
-                  strict: bool = False, checked: tuple[list[Report], list[Problem]] | None = None) -> list[Report]:
+                  strict: bool = False, checked: tuple[list[Report], list[Problem]] | None = None,
+                  parallel: bool = False) -> list[Report]:
     """The pack's verdict: `pack_checks` (or what they already gave, `checked`), then every face,
     map page and rulebook block drawn in memory (what `pnp build` would stop on). In its own
     language also every translation it has, drawn in memory (what does not fit, language by
     language: `pnp build --lang` draws and judges the same); in a translation (`--lang`) what
-    falls back to the source language is a warning, with `strict` an error. Raises InputError
-    with every problem found, else returns the reports."""
+    falls back to the source language is a warning, with `strict` an error. With `parallel`
+    the languages are drawn at once in worker processes (drawn.py). Raises InputError with
+    every problem found, else returns the reports."""
     reports, problems = checked if checked is not None else pack_checks(pack, points, max_characters)
-    errors, warnings = render_problems(pack)
+    # in its own language each translation's layout checks too: does its text fit?
+    langs = languages(pack.root) if pack.translation is None and has_babel() else []
+    (errors, warnings), *translated = drawn_problems(pack, langs, parallel)
     problems = problems + errors
     reports[0].violations.extend(warnings)
     if pack.translation is not None:
@@ -37,11 +41,9 @@ def validate_pack(pack: Pack, points: int | str | None = None, max_characters: i
         reports[0].violations.extend(fallback_violations(pack))
     elif not has_babel() and languages(pack.root):  # the default install: said once, not an error
         reports[0].violations.append(unchecked_translations(pack))
-    else:
-        for lang in languages(pack.root):  # each translation's layout checks: does its text fit?
-            found, said = translation_problems(pack, lang)
-            problems.extend(found)
-            reports[0].violations.extend(said)
+    for found, said in translated:
+        problems.extend(found)
+        reports[0].violations.extend(said)
     if problems:
         raise InputError(problems)
     return reports

@@ -15,13 +15,15 @@ from generator.validate.packs import validate_pack
 
 def validate_target(target: Path, points: int | str | None = None, pack_option: Path | None = None,
                     boss_build: Path | None = None, cache: dict[str, Pack] | None = None, setup: str | None = None,
-                    max_characters: int | None = None, lang: str | None = None, strict: bool = False) -> list[Report]:
+                    max_characters: int | None = None, lang: str | None = None, strict: bool = False,
+                    parallel: bool = False) -> list[Report]:
     """Reports for one TARGET: a pack folder (its data, presets and maps), a build file or a map file.
-    `points`: a number or `none`; `setup`: how a map is checked (generator.maps.checks.check_map)."""
+    `points`: a number or `none`; `setup`: how a map is checked (generator.maps.checks.check_map);
+    `parallel`: a pack's languages drawn at once, in worker processes (drawn.py)."""
     kind = target_kind(target)
     if kind == "build":
         return validate_build_target(target, points, pack_option, cache, max_characters, lang)
     pack = pack_of_file(target, pack_option, cache, lang)
     if kind == "pack":
-        return validate_pack(pack, points, max_characters, strict)
+        return validate_pack(pack, points, max_characters, strict, parallel=parallel)
     return validate_map_file(pack, target, boss_build, setup or "rules")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from generator.render.base.glyphs import StringInk, string_ink
+from generator.render.base.glyphs import StringInk, letter_boxes, string_ink
 
 Matrix = tuple[float, float, float, float, float, float]
 Box = tuple[float, float, float, float]  # left, bottom, right, top
@@ -117,6 +117,18 @@ def shown_strings(raw: list) -> list[Shown]:
         first_bottom = m[3] * ink.first_bottom * k + f if m[1] == 0 and m[2] == 0 else box[1]
         out.append(Shown(box, color, size, (e, f), ink, first_bottom, text,
                          transform_box(m, (wl * k, wb * k, wr * k, wt * k))))
+    return out
+
+
+def shown_letters(raw: list) -> list[Box]:
+    """The box of every letter that is not blank in the strings a recorder noted
+    (`Recorder.shown`), in recorder space, as a PDF reader gives each character's box."""
+    out = []
+    for font, size, text, e, f, m, _color in raw:
+        k = size / 1000
+        for l, b, r, t in letter_boxes(font, text):
+            box = (l * k, b * k, r * k, t * k)
+            out.append((box[0] + e, box[1] + f, box[2] + e, box[3] + f) if m is None else transform_box(m, box))
     return out
 
 

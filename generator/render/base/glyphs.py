@@ -169,3 +169,18 @@ def string_ink(font_name: str, text: str) -> StringInk:
             max(xs[end + 1], box[2]), max(glyphs.ascent, box[3]))
     return StringInk(box, bottom[first], first, last, text[end - 1] if end > 0 else "", advance[first],
                      advance[last], xs[-1], word)
+
+
+def letter_boxes(font_name: str, text: str) -> list[tuple[float, float, float, float]]:
+    """The box of each letter of `text` that is not blank, set in `font_name`, from the
+    string's origin in thousandths of the font size: what a PDF reader gives as each
+    character's box (PDFium's FPDFText_GetCharBox; the map sheets keep their alignment crosses
+    off them)."""
+    advance, left, bottom, right, top = _tables(font_name)
+    boxes = []
+    x = 0.0
+    for ch in text:
+        if not ch.isspace():
+            boxes.append((x + left[ch], bottom[ch], x + right[ch], top[ch]))
+        x += advance[ch]
+    return boxes

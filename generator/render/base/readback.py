@@ -98,10 +98,37 @@ def _inside(polys, x: float, y: float) -> bool:
     return inside
 
 
+class _Paint:
+    """A painted object of a page: its bounds, flat colour (None: an image, shading, form or
+    see-through fill) and, read from PDFium only when a text's middle falls inside its bounds
+    (most never are asked), its outline (None for a plain box) and clipping paths."""
+
+    __slots__ = ("obj", "bounds", "color", "is_path", "_outline", "_clips")
+
+    def __init__(self, obj, bounds, color: RGB | None, is_path: bool):
+        self.obj, self.bounds, self.color, self.is_path = obj, bounds, color, is_path
+        self._outline: list | None = None
+        self._clips: list | None = None
+
+    def holds(self, x: float, y: float) -> bool:
+        """Whether the paint covers the point (x, y): inside its bounds, its outline and its clips."""
+        l, b, r, t = self.bounds
+        if not (l <= x <= r and b <= y <= t):
+            return False
+        if self.is_path:
+            if self._outline is None:
+                self._outline = _outline(self.obj)
+            if not _inside(self._outline, x, y):
+                return False
+        if self._clips is None:
+            self._clips = _clips(self.obj)
+        return all(_inside(clip, x, y) for clip in self._clips)
+
+
 def text_on_paint(page) -> list[TextOnPaint]:
     """Every visible text object of a page and the flat colour under its middle."""
     pdfium_c = _raw()
-    paints: list = []  # (bounds, outline or None for a plain box, colour or None, clipping paths)
+    paints: list[_Paint] = []
     out = []
     for obj in page.get_objects(max_depth=1):
         bounds = obj.get_bounds()
@@ -109,9 +136,9 @@ def text_on_paint(page) -> list[TextOnPaint]:
             fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
             pdfium_c.FPDFPath_GetDrawMode(obj.raw, fill_mode, stroke)
             if fill_mode.value:
-                paints.append((bounds, _outline(obj), fill_color(obj.raw), _clips(obj)))
+                paints.append(_Paint(obj, bounds, fill_color(obj.raw), True))
         elif obj.type in (pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_SHADING, pdfium_c.FPDF_PAGEOBJ_FORM):
-            paints.append((bounds, None, None, _clips(obj)))
+            paints.append(_Paint(obj, bounds, None, False))
         elif obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT:
             if pdfium_c.FPDFTextObj_GetTextRenderMode(obj.raw) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
                 continue
@@ -122,10 +149,9 @@ def text_on_paint(page) -> list[TextOnPaint]:
             if not all(_inside(clip, x, y) for clip in _clips(obj)):
                 continue  # clipped away (a label of a cell cut off at the edge of a map sheet's window)
             under: RGB | None = (1.0, 1.0, 1.0)
-            for (l, b, r, t), outline, paint, clips in reversed(paints):
-                if l <= x <= r and b <= y <= t and (outline is None or _inside(outline, x, y)) \
-                        and all(_inside(clip, x, y) for clip in clips):
-                    under = paint
+            for paint in reversed(paints):
+                if paint.holds(x, y):
+                    under = paint.color
                     break
             if under is not None:
                 out.append(TextOnPaint("", color, under, contrast_ratio(color, under), tuple(bounds)))

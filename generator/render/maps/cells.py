@@ -44,13 +44,14 @@ def _line(c, frame: Frame, a, b) -> None:
 
 
 def for_text_only(c) -> None:
-    """Mark `c` as a scratch page that only its text is read from (page.window_text_boxes):
-    the cells' patterns, rock and icons, which hold no text and set no state outside their
-    own saveState, are left off it."""
+    """Mark `c` as a scratch page that only its text is read from (page.window_text_boxes,
+    and the legends measured by their wrapped text): the cells' shapes (fills, patterns, grid, rock, icons, zone and region lines), which hold
+    no text and set no state their labels depend on, are left off it."""
     c._pnp_text_only = True
 
 
-def _text_only(c) -> bool:
+def text_only(c) -> bool:
+    """`c` is a scratch page that only its text is read from (for_text_only)."""
     return bool(c.__dict__.get("_pnp_text_only"))
 
 
@@ -58,7 +59,7 @@ def draw_pattern(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: Terr
     """Fill one cell with its terrain's pattern, clipped to the cell: in the saver look a
     low-ink grey pattern on the paper, in colour the terrain's fill with the pattern in a
     darker shade of it. Spacing follows the cell size so a thumbnail looks like the full-size map."""
-    if (pattern == "none" and (ink is None or ink.fill is None)) or _text_only(c):
+    if (pattern == "none" and (ink is None or ink.fill is None)) or text_only(c):
         return
     # Every cell of a terrain carries the same clipped pattern: draw it once per document as
     # a form at the first cell, then place copies, shifted, on the others.
@@ -188,7 +189,7 @@ _BOULDERS = (
 
 def draw_rock(c, frame: Frame, cx: float, cy: float, radius: float, palette: Palette) -> None:
     """The rock of a colour map's obstacle, centred at (cx, cy) map mm, `radius` mm across."""
-    if palette.rock is None or _text_only(c):
+    if palette.rock is None or text_only(c):
         return
     c.saveState()
     c.setLineJoin(1)
@@ -208,7 +209,7 @@ def draw_rock(c, frame: Frame, cx: float, cy: float, radius: float, palette: Pal
 def draw_feature_icon(c, frame: Frame, cx: float, cy: float, size: float, ink: TerrainInk) -> None:
     """A terrain's icon (game.yaml `icon:`) on a disc of its light tint, centred at (cx, cy)
     map mm, `size` mm across: colour maps mark features (a beacon, a crystal vein) this way."""
-    if not ink.icon or _text_only(c):
+    if not ink.icon or text_only(c):
         return
     sheet = getattr(c, "_pnp_icon_sheet", None)  # the rulebook's, when a thumbnail is drawn there
     if sheet is None:  # one sheet per canvas: an icon's form is defined once per document
@@ -230,14 +231,15 @@ def paint_zones(c, m: OneMap, frame: Frame, layout: CellLayout, cells: set, look
     palette = look.palette
     for index, zid in enumerate(sorted(m.zones)):
         dash = ZONE_DASHES[index % len(ZONE_DASHES)]
-        c.saveState()
-        set_stroke(c, palette.zone_ink(zid))
-        c.setLineWidth(max(0.15, 0.5 * s) * MM)
-        c.setLineCap(1)
-        c.setDash([d * s * MM for d in dash])
-        for h in sorted(m.zones[zid] & cells):
-            c.drawPath(cell_path(c, frame, layout, h, 0.82), stroke=1, fill=0)
-        c.restoreState()
+        if not text_only(c):
+            c.saveState()
+            set_stroke(c, palette.zone_ink(zid))
+            c.setLineWidth(max(0.15, 0.5 * s) * MM)
+            c.setLineCap(1)
+            c.setDash([d * s * MM for d in dash])
+            for h in sorted(m.zones[zid] & cells):
+                c.drawPath(cell_path(c, frame, layout, h, 0.82), stroke=1, fill=0)
+            c.restoreState()
         tag_pt = label_mm(layout) * 0.85 * s * MM
         if look.zone_tags and tag_pt >= 3.5:
             tag = zone_names.get(zid, zid).upper()

@@ -18,7 +18,7 @@ from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
 from generator.render.maps.cells import (Look, cell_path, draw_feature_icon, draw_label, draw_pattern, draw_rock,
-                                         label_mm, paint_zones)
+                                         for_text_only, label_mm, paint_zones, text_only)
 from generator.render.maps.palette import COLOUR, Ink, Palette, palette_for, set_fill, set_stroke
 from generator.render.maps.page import (MARGIN_MM, Box, Frame, MapImage, SheetPlan, Window, draw_assembly,
                                         draw_paragraph, draw_sheet, draw_text, fit_frame, header_height,
@@ -39,9 +39,34 @@ def paint_hex_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, loo
     so outlines stay crisp on top of fills and patterns."""
     cells = sorted(cells)
     s = frame.scale
-    palette = look.palette
     c.saveState()
     c.setLineJoin(1)
+    labels = look.labels and label_mm(layout) * s * MM >= LABEL_PT - 0.01  # smaller (a reduced overview): left out
+    size_pt = label_mm(layout) * s * MM
+    if not text_only(c):  # a scratch page whose text alone is read (page.window_text_boxes) has no cells
+        _paint_cells(c, m, frame, layout, cells, look, labels, size_pt)
+    paint_zones(c, m, frame, layout, set(cells), look, zone_names or {})
+    _paint_regions(c, m, frame, layout, set(cells), look)
+    if labels:
+        palette = look.palette
+        for h in cells:
+            cx, cy = layout.center(h)
+            x, y = frame.pt(cx, cy - layout.size * 0.58)
+            ink: Ink
+            if h in m.obstacles:
+                ink = 1.0 if palette.colour else 0.1  # on the dark rock in colour, on mid grey in the saver
+            else:
+                ink = palette.label
+            draw_label(c, x, y - size_pt * 0.35, f"{h.q},{h.r}", REGULAR, size_pt, ink)
+    c.restoreState()
+
+
+def _paint_cells(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells: list, look: Look, labels: bool,
+                 size_pt: float) -> None:
+    """The cells of paint_hex_map under its zones and labels: ground, obstacles, terrain, the
+    bands under labels, the grid, rims, rock and icons."""
+    s = frame.scale
+    palette = look.palette
     if palette.ground is not None:  # colour: the open ground, under everything
         set_fill(c, palette.ground)
         for h in cells:
@@ -58,9 +83,7 @@ def paint_hex_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, loo
             spec = m.terrain_specs.get(m.terrain[h])
             inks[h] = palette.terrain(spec)
             draw_pattern(c, frame, layout, h, spec.pattern if spec else "none", inks[h] if palette.colour else None)
-    labels = look.labels and label_mm(layout) * s * MM >= LABEL_PT - 0.01  # smaller (a reduced overview): left out
     if labels:  # a plain band across the top of a patterned hex, under its label, before the grid
-        size_pt = label_mm(layout) * s * MM
         for h in cells:
             if h in m.terrain and h not in m.obstacles:
                 c.saveState()
@@ -88,19 +111,6 @@ def paint_hex_map(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells, loo
                 draw_rock(c, frame, cx, cy + layout.size * 0.08, layout.size * 0.5, palette)
             elif h in inks and inks[h].icon:
                 draw_feature_icon(c, frame, cx, cy + layout.size * 0.05, layout.size * 0.62, inks[h])
-    paint_zones(c, m, frame, layout, set(cells), look, zone_names or {})
-    _paint_regions(c, m, frame, layout, set(cells), look)
-    if labels:
-        for h in cells:
-            cx, cy = layout.center(h)
-            x, y = frame.pt(cx, cy - layout.size * 0.58)
-            ink: Ink
-            if h in m.obstacles:
-                ink = 1.0 if palette.colour else 0.1  # on the dark rock in colour, on mid grey in the saver
-            else:
-                ink = palette.label
-            draw_label(c, x, y - size_pt * 0.35, f"{h.q},{h.r}", REGULAR, size_pt, ink)
-    c.restoreState()
 
 
 REGION_LINE_MM = 1.2
@@ -116,23 +126,8 @@ def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: Look) -
     if not regions:
         return
     s = frame.scale
-    c.saveState()
-    c.setLineJoin(1)
-    c.setLineCap(1)
-    set_stroke(c, look.palette.region if look.palette.colour else REGION_GREY)
-    c.setLineWidth(max(0.5, REGION_LINE_MM * s) * MM)
-    for rid in sorted(regions):
-        shown = regions[rid] & cells
-        if not shown:
-            continue
-        path = c.beginPath()
-        for loop in hexgrid.outline(layout, regions[rid]):
-            path.moveTo(*frame.pt(*loop[0]))
-            for point in loop[1:]:
-                path.lineTo(*frame.pt(*point))
-            path.close()
-        c.drawPath(path, stroke=1, fill=0)
-    c.restoreState()
+    if not text_only(c):
+        _region_lines(c, frame, layout, regions, cells, look)
     tag_pt = label_mm(layout) * 1.05 * s * MM
     if not look.zone_tags or tag_pt < 3.5:
         return
@@ -156,6 +151,27 @@ def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: Look) -
         draw_label(c, x, y - tag_pt * 0.35, names[rid].upper(), BOLD, tag_pt,
                    look.palette.tag if look.palette.colour else 0.05, backdrop=True, paper=paper)
 
+
+
+def _region_lines(c, frame: Frame, layout, regions: dict, cells: set, look: Look) -> None:
+    """The heavy line along the outline of each region shown."""
+    c.saveState()
+    c.setLineJoin(1)
+    c.setLineCap(1)
+    set_stroke(c, look.palette.region if look.palette.colour else REGION_GREY)
+    c.setLineWidth(max(0.5, REGION_LINE_MM * frame.scale) * MM)
+    for rid in sorted(regions):
+        shown = regions[rid] & cells
+        if not shown:
+            continue
+        path = c.beginPath()
+        for loop in hexgrid.outline(layout, regions[rid]):
+            path.moveTo(*frame.pt(*loop[0]))
+            for point in loop[1:]:
+                path.lineTo(*frame.pt(*point))
+            path.close()
+        c.drawPath(path, stroke=1, fill=0)
+    c.restoreState()
 
 # ---- reusable small drawings -------------------------------------------------------------------
 
@@ -300,10 +316,12 @@ def draw_hex_legend(c, m: HexMap, x: float, top: float, width: float, zone_names
 
 
 def _legend_height(m: HexMap, width: float, zone_names: dict, palette: Palette, say: Say) -> float:
-    """Measure the legend by drawing it on a scratch canvas (text wrapping decides)."""
+    """Measure the legend by drawing its text on a scratch canvas (text wrapping decides; the
+    swatches' cells are left off it: cells.for_text_only)."""
     # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
+    for_text_only(scratch)
     return 1000 - draw_hex_legend(scratch, m, 0, 1000, width, zone_names, palette, say)
 
 

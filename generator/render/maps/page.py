@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Callable
 
 from reportlab.lib.utils import simpleSplit
 
-from generator.core import pdfium
+from generator.render.base.drawn import Recorder, shown_letters
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.pack.translations.own import Say, as_written
@@ -263,29 +263,26 @@ def _mark_positions(lo: float, hi: float, seam: float | None = None, along_x: bo
 
 
 def window_text_boxes(plan: SheetPlan, win: Window, paint) -> list[tuple[float, float, float, float]]:
-    """The text `paint` draws in a window (cell labels, zone names, start marks), as boxes in
-    map mm: drawn alone on a scratch page and read back with PDFium, so the crosses of a
-    seam can keep off what either of its two sheets prints there."""
+    """The text `paint` draws in a window (cell labels, zone names, start marks), as the boxes
+    of its letters in map mm, so the crosses of a seam can keep off what either of its two
+    sheets prints there: the window's text alone is painted on a scratch canvas that records
+    each string it shows (render/base/recording.py), and each letter's box is worked out from
+    the font as a PDF reader gives it (base/drawn.py: shown_letters); nothing is written."""
     W, H = plan.page
     frame = Frame(win.x0, win.y0, MARGIN_MM, H - MARGIN_MM - HEADER_MM)
-    buffer = io.BytesIO()
-    c = new_canvas(buffer, (W * MM, H * MM), "marks")
-    for_text_only(c)  # only the text is read: the cells' patterns, rock and icons are left off
+    c = new_canvas(io.BytesIO(), (W * MM, H * MM), "marks")
+    for_text_only(c)  # only the text is wanted: the cells' shapes are left off it
+    recorder = c.record(Recorder())
     paint(c, frame, win)
-    c.showPage()
-    c.save()
-    with pdfium.document(buffer.getvalue()) as doc:
-        text = doc[0].get_textpage()
-        boxes = []
-        for i in range(text.count_chars()):
-            if not text.get_text_range(i, 1).strip():
-                continue
-            left, bottom, right, top = (v / MM for v in text.get_charbox(i))
-            boxes.append((frame.map_x0 + (left - frame.page_x) / frame.scale,
-                          frame.map_y0 + (frame.page_top - top) / frame.scale,
-                          frame.map_x0 + (right - frame.page_x) / frame.scale,
-                          frame.map_y0 + (frame.page_top - bottom) / frame.scale))
-        return boxes
+    c.stop_recording()
+    boxes = []
+    for left, bottom, right, top in shown_letters(recorder.shown):
+        left, bottom, right, top = left / MM, bottom / MM, right / MM, top / MM
+        boxes.append((frame.map_x0 + (left - frame.page_x) / frame.scale,
+                      frame.map_y0 + (frame.page_top - top) / frame.scale,
+                      frame.map_x0 + (right - frame.page_x) / frame.scale,
+                      frame.map_y0 + (frame.page_top - bottom) / frame.scale))
+    return boxes
 
 
 def _rotated_text(c, x_mm, y_mm, text, size_pt, angle, font=REGULAR, grey=0.2) -> None:

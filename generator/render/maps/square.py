@@ -32,7 +32,8 @@ from generator.pack.model import MovementSpec
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
-from generator.render.maps.cells import Look, cell_path, draw_feature_icon, draw_label, draw_pattern, paint_zones
+from generator.render.maps.cells import (Look, cell_path, draw_feature_icon, draw_label, draw_pattern,
+                                         for_text_only, paint_zones, text_only)
 from generator.pack.translations.own import Say, as_written, words_of
 from generator.render.maps.palette import (COLOUR, SAVER, Palette, TerrainInk, luminance, mix, palette_for,
                                            set_fill, set_stroke)
@@ -91,6 +92,19 @@ def _open_air(c, frame: Frame, layout: squaregrid.Layout, t: Square, look: Squar
     tile = layout.tile
     cx, cy = layout.center(t)
     palette = look.palette
+    if not text_only(c):  # a scratch page whose text alone is read (page.window_text_boxes)
+        _air_marks(c, frame, layout, t, palette)
+    size_pt = tile * 0.075 * s * MM
+    if look.air_text and size_pt >= 4:
+        x, y = frame.pt(cx, cy)
+        draw_label(c, x, y - size_pt * 0.35, "open air", BOLD, size_pt, palette.tag if palette.colour else 0.3,
+                   backdrop=True, paper=palette.air)
+
+
+def _air_marks(c, frame: Frame, layout: squaregrid.Layout, t: Square, palette: Palette) -> None:
+    s = frame.scale
+    tile = layout.tile
+    cx, cy = layout.center(t)
     c.saveState()
     if palette.colour:
         set_fill(c, palette.air)
@@ -104,11 +118,6 @@ def _open_air(c, frame: Frame, layout: squaregrid.Layout, t: Square, look: Squar
         c.line(*frame.pt(cx - tile / 2 + k, cy + tile / 2), *frame.pt(cx + tile / 2 + k, cy - tile / 2))
         k += step
     c.restoreState()
-    size_pt = tile * 0.075 * s * MM
-    if look.air_text and size_pt >= 4:
-        x, y = frame.pt(cx, cy)
-        draw_label(c, x, y - size_pt * 0.35, "open air", BOLD, size_pt, palette.tag if palette.colour else 0.3,
-                   backdrop=True, paper=palette.air)
 
 
 def _teeth(c, frame: Frame, a, b, towards: Square, step: int, tile: float) -> None:
@@ -170,6 +179,25 @@ def _obstacle(c, frame: Frame, layout: squaregrid.Layout, t: Square, palette: Pa
     c.restoreState()
 
 
+
+def _paint_tiles(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, squares: list, tiles: list, inks: dict,
+                 look: SquareLook) -> None:
+    """What paint_square_map draws over the tiles' fills: terrain, the grid, obstacles, contour lines."""
+    palette = look.palette
+    for t in tiles:
+        spec = m.spec_of(t)
+        if t in inks and spec is not None:  # inks holds tiles with a terrain
+            draw_pattern(c, frame, layout, t, spec.pattern, inks[t] if palette.colour else None)
+    # the grid: one closed path per tile, at exactly the stated size
+    set_stroke(c, palette.grid if palette.colour else GRID_GREY)
+    c.setLineWidth(max(0.1, look.line_mm * frame.scale) * MM)
+    for t in tiles:
+        c.drawPath(_square_path(c, frame, layout, t), stroke=1, fill=0)
+    for t in tiles:
+        if t in m.obstacles:
+            _obstacle(c, frame, layout, t, palette)
+    _paint_edges(c, m, frame, layout, set(squares), palette)
+
 def paint_square_map(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, squares,
                      look: SquareLook = SquareLook(), zone_names: dict | None = None) -> None:
     """Draw the given squares of the board (tiles and open air): fills by height, open air,
@@ -190,25 +218,15 @@ def paint_square_map(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, s
                 inks[t] = TerrainInk(None, ink.marks, fills[t], ink.icon)
     c.saveState()
     c.setLineJoin(0)
-    for t in tiles:
+    shapes = not text_only(c)  # a scratch page whose text alone is read (page.window_text_boxes) has none
+    for t in tiles if shapes else ():
         set_fill(c, fills[t])
         c.drawPath(_square_path(c, frame, layout, t), stroke=0, fill=1)
     for t in squares:
         if t not in m.heights:
             _open_air(c, frame, layout, t, look)
-    for t in tiles:
-        spec = m.spec_of(t)
-        if t in inks and spec is not None:  # inks holds tiles with a terrain
-            draw_pattern(c, frame, layout, t, spec.pattern, inks[t] if palette.colour else None)
-    # the grid: one closed path per tile, at exactly the stated size
-    set_stroke(c, palette.grid if palette.colour else GRID_GREY)
-    c.setLineWidth(max(0.1, look.line_mm * s) * MM)
-    for t in tiles:
-        c.drawPath(_square_path(c, frame, layout, t), stroke=1, fill=0)
-    for t in tiles:
-        if t in m.obstacles:
-            _obstacle(c, frame, layout, t, palette)
-    _paint_edges(c, m, frame, layout, set(squares), palette)
+    if shapes:
+        _paint_tiles(c, m, frame, layout, squares, tiles, inks, look)
     tile = layout.tile
     if palette.colour:  # a feature's icon in the tile's lower right corner, clear of its number
         for t in tiles:
@@ -403,6 +421,7 @@ def _legend_height(m: SquareMap, pack: Pack, width: float, zone_names: dict, pal
     # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
+    for_text_only(scratch)  # its text decides the height: the swatches' tiles are left off
     return 1000 - _draw_legend(scratch, m, pack, 0, 1000, width, zone_names, palette)
 
 

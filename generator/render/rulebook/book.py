@@ -111,6 +111,35 @@ def book_frame(x, y, w, h, name) -> Frame:
     return BookFrame(x, y, w, h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id=name)
 
 
+def outline_level(level: int, previous: int) -> int:
+    """A heading's outline level after one at `previous`: outline levels may only deepen one at a time."""
+    return max(0, min(level, previous + 1))
+
+
+def expected_contents(story: list) -> list[tuple]:
+    """The table of contents' entries, their pages aside (0): every chapter title and heading
+    the story holds, in drawing order, as RulebookDoc lists them when they are drawn."""
+    entries: list[tuple] = []
+    previous = -1
+
+    def walk(flowables: list) -> None:
+        nonlocal previous
+        for f in flowables:
+            if isinstance(f, Columns):
+                walk(f.content)
+            elif isinstance(f, ChapterTitle):
+                previous = outline_level(0, previous)
+                if f.toc:
+                    entries.append((previous, f.title, 0, f.key, f.toc_label))
+            elif isinstance(f, Heading) and f.key and f.level is not None:
+                previous = outline_level(f.level, previous)
+                if f.toc:
+                    entries.append((previous, f.title, 0, f.key, ""))
+
+    walk(story)
+    return entries
+
+
 class RulebookDoc(BaseDocTemplate):
     """Page templates: `cover`; `contents-first`/`contents` (two frames, for the table of
     contents, which platypus must see at the top level); `page`, one full-width frame in which
@@ -166,8 +195,7 @@ class RulebookDoc(BaseDocTemplate):
             self._fresh = False
 
     def _outline(self, title: str, key: str, level: int, toc: bool, label: str) -> None:
-        level = max(0, min(level, self._level + 1))  # outline levels may only deepen one at a time
-        self._level = level
+        level = self._level = outline_level(level, self._level)
         self.canv.addOutlineEntry(title, key, level=level, closed=level == 0)
         if toc:
             self.notify("TOCEntry", (level, title, self.page, key, label))
@@ -371,6 +399,8 @@ def _lay_out(target, book, geometry, story, pack, title, subject):
                       subject=subject)
     try:
         # the passes that only find the contents' page numbers are measured, not drawn; the last is drawn
+        for contents in (f for f in story if isinstance(f, Contents)):
+            contents.expect(expected_contents(story))  # so the first pass lays the contents out at their length
         doc.multiBuild([MeasureFirst(doc, story), *story], canvasmaker=canvas_maker(title, subject))
     except LayoutError as exc:
         height = geometry.height - geometry.margin_top - geometry.margin_bottom

@@ -188,7 +188,7 @@ def _placed(flowable, doc, canvas, x, y, _sW=0) -> None:
         doc.afterFlowable(inner)
 
 
-MEASURED_PASSES = 4  # the rulebook's contents settle in three: the first lists no entry, the second moves the pages
+MEASURED_PASSES = 4  # the rulebook's contents settle in one (their entries known beforehand: book.expected_contents)
 
 
 class MeasureFirst(ActionFlowable):
@@ -224,7 +224,8 @@ class MeasureFirst(ActionFlowable):
     def afterBuild(self) -> None:
         if self.doc.measuring:
             self.measured += 1
-            self.settled = all(f.isSatisfied() for f in self.others)
+            # an indexing flowable may know sooner that the next pass will be laid out as this one
+            self.settled = all(getattr(f, "settled", f.isSatisfied)() for f in self.others)
         else:
             self.drawn += 1
         self.doc.measuring = False

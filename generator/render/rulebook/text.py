@@ -315,6 +315,17 @@ class Contents(IndexingFlowable):
     def isSatisfied(self):
         return self._entries == self._last
 
+    def expect(self, entries: list) -> None:
+        """The entries the next pass is laid out with (their page numbers aside: see `settled`),
+        known before any pass from the story (book.expected_contents)."""
+        self._entries = list(entries)
+
+    def settled(self) -> bool:
+        """The next pass is laid out as the last one: the same entries at the same levels. A line's
+        height does not depend on its page number, so the pages this pass found are those the next
+        will find and print (columns.MeasureFirst)."""
+        return [e[:2] + e[3:] for e in self._entries] == [e[:2] + e[3:] for e in self._last]
+
     def beforeBuild(self):
         self._last = self._entries[:]
         self._entries = []
