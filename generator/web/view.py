@@ -307,13 +307,14 @@ def card_tag(pack: Pack, card, owner: bool = False) -> str:
     words = []
     spec = pack.spec.card_types.get(card.type)
     for name, f in (spec.fields.items() if spec else []):
-        if f.type == "choice" and card.fields.get(name) is not None:
-            words.append(str(card.fields[name]))
+        if f.type == "choice" and card.fields.get(name) is not None:  # as the card says it (`Kraft`, not `Might`)
+            value = str(card.fields[name])
+            words.append(pack.translation.pgettext(name, value) if pack.translation is not None else value)
             break
     for rule in pack.spec.rules if owner else ():
         owner_id = card.fields.get(parameter(rule, "field")) if rule.check == "owner" else None
         if isinstance(owner_id, str) and owner_id:
             holder = pack.cards.get(owner_id)
-            words.append(f"{holder.name if holder else owner_id} only")
+            words.append(str(gettext("{name} only")).format(name=holder.name if holder else owner_id))
             break
     return " · ".join(words)
