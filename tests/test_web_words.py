@@ -140,6 +140,14 @@ def test_a_page_speaks_its_packs_language(client):
     assert builder_words("en") is None and builder_words("xx") is None and builder_words("de") is not None
 
 
+def test_a_shared_build_in_german(client):
+    client.cookies.clear()
+    code = re.search(r'data-code="([^"]+)"', client.get("/p/boss_fight/edit?preset=party-oathsworn").text)[1]
+    page = client.get(f"/b/{code}?lang=de").text
+    client.cookies.clear()
+    assert "Eine geteilte Aufstellung, nur zum Lesen." in page and english_left(page) == set()
+
+
 def test_a_german_editor_change_answers_in_german(client):
     client.cookies.clear()
     page = client.get("/p/boss_fight/edit?side=hero&lang=de").text
