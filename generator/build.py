@@ -12,11 +12,12 @@ import errno
 import os
 import time
 from dataclasses import replace
+from collections.abc import Callable
 from pathlib import Path
 
 from generator.core import progress, staging
 from generator.core.errors import InputError, Location, Problem
-from generator.core.report import Violation
+from generator.core.report import Report, Violation
 from generator.core.workers import PROCESSES as WORKERS, past_stopping, progress_queue, stop_on_signals, worker_pool
 from generator.export.credits import credits_output
 from generator.export.options import BuildOptions
@@ -28,14 +29,14 @@ from generator.pack.load import load_pack, load_presets
 from generator.pack.model import Build, Pack
 from generator.pack.translations.fallback import check_strict, fallback_warnings
 from generator.preflight.layout import LayoutChecks, contrast_findings, layout_findings
-from generator.preflight.render_check import judged
+from generator.preflight.verdict import judged
 from generator.render.cards.audit import stray_layouts
 from generator.rules.context import unknown_cards
 from generator.rules.engine import validate_build
 from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.redraw import SheetMemory  # pnp watch keeps one across builds
 from generator.share.decklist_files import load_build_file
-from generator.validate.packs import pack_checks, validate_pack
+from generator.validate.checks import pack_checks
 
 
 PART_ORDER = ("cards", "pieces", "maps", "rulebook")  # a part at a time, in this order; the worker pool takes
@@ -112,11 +113,18 @@ def layout_warnings(pack: Pack) -> list[str]:
     return [warning_line(v) for v in stray_layouts(pack)]
 
 
-def check_before_building(pack: Pack, build: Build | None = None) -> list[Violation]:
+# validate's whole verdict of a pack its first checks refuse: validate/packs.py's validate_pack, given the
+# reports and problems pack_checks found; it raises InputError with every finding. The command line
+# passes it (cli/common.py: refused_verdict) and loads it only for a refused pack: it draws every face,
+# map page and rulebook block in memory, which a build that goes ahead never needs for its checks.
+Verdict = Callable[[Pack, tuple[list[Report], list[Problem]]], object]
+
+
+def check_before_building(pack: Pack, build: Build | None = None, verdict: Verdict | None = None) -> list[Violation]:
     """`pnp build` refuses what `pnp validate` refuses (exit 2), with the same findings, and
-    keeps no file. What validate judges without drawing (validate/packs.py: pack_checks) is
+    keeps no file. What validate judges without drawing (validate/checks.py: pack_checks) is
     asked first; when it refuses anything, the pack's whole verdict is validate's own (the
-    drawn checks too), raised before a file is made. What the drawing finds is judged as it is
+    drawn checks too: `verdict`; without one, what pack_checks found), raised before a file is made. What the drawing finds is judged as it is
     drawn (_part_lines, with validate's `judged`). A rule broken (validate's exit 1) does not
     stop a build, which prints what a player asks for (a build in the making, a pack whose
     preset the rulebook marks as not legal): its violations are returned, to be printed with
@@ -132,7 +140,9 @@ def check_before_building(pack: Pack, build: Build | None = None) -> list[Violat
         return violations
     reports, problems = pack_checks(pack)
     if problems:
-        validate_pack(pack, checked=(reports, problems))  # raises InputError with every finding
+        if verdict is not None:
+            verdict(pack, (reports, problems))  # raises InputError with every finding
+        raise InputError(problems)
     # info (the cards still printing the placeholder) is validate's to-do list, not a build's warning
     return [v for r in reports for v in r.sorted_violations() if v.severity != "info"]
 
@@ -160,9 +170,10 @@ def _read_shared_files(pack: Pack) -> None:
 
 def build_folder(pack_dir: Path, build_file: Path | None = None, options: BuildOptions = BuildOptions(),
                  out_dir: Path | None = None, parallel: bool = True, memory: SheetMemory | None = None,
-                 lang: str | None = None, strict: bool = False):
+                 lang: str | None = None, strict: bool = False, verdict: Verdict | None = None):
     """`run_build` for a pack folder and a build file (YAML or a deck list), as the command
-    line names them: loads both, then yields run_build's lines. `memory` (pnp watch) keeps
+    line names them: loads both, then yields run_build's lines (a refused pack: `verdict`, as
+    check_before_building says). `memory` (pnp watch) keeps
     what `redraw_cards` needs of the home profile's cards.pdf. `lang`: the kit in that language
     (the pack's translations/<lang>.po); what falls back to the source language is a warning,
     with `strict` an error."""
@@ -173,16 +184,17 @@ def build_folder(pack_dir: Path, build_file: Path | None = None, options: BuildO
         yield from fallback_warnings(pack)
         build = load_build_file(build_file, pack) if build_file else None
         stem = Path(build_file).stem if build_file else None
-        yield from map(warning_line, check_before_building(pack, build))
+        yield from map(warning_line, check_before_building(pack, build, verdict))
         yield from run_build(pack, build, options, out_dir, stem=stem, parallel=parallel, memory=memory)
 
 
-def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, memory: SheetMemory) -> list[str] | None:
+def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, memory: SheetMemory,
+                 verdict: Verdict | None = None) -> list[str] | None:
     """`pnp watch` after an edit to card files alone: cards.pdf with only the sheets of the
     changed cards redrawn (render/cards/redraw.py), and the layout warnings of those sheets;
     None, with `memory.reason`, when the whole part must be built."""
     pack = load_pack(Path(pack_dir), memory.documents)
-    warnings = check_before_building(pack)
+    warnings = check_before_building(pack, verdict=verdict)
     shared = CardShared(pack)
     faces = pack_faces(pack, shared)
     # the drawn checks of the faces that changed, judged before cards.pdf is touched

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.validate.packs import pack_report
+from generator.validate.checks import pack_report
 from generator.core.errors import InputError
 from generator.pack import expr
 from generator.pack.load import load_pack

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from conftest import REPO
-from generator.validate.packs import pack_report
+from generator.validate.checks import pack_report
 from generator.pack.load import load_build, load_pack
 from generator.rules.engine import validate_build
 

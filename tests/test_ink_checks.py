@@ -21,7 +21,8 @@ from generator.cli import main
 from generator.kit import pack_faces
 from generator.pack.load import load_pack
 from generator.pack.scaffold import create_pack
-from generator.preflight.layout import contrast_findings, layout_findings, map_findings
+from generator.preflight.layout import contrast_findings, layout_findings
+from generator.preflight.render_check import map_findings
 from generator.render.base.colors import contrast_ratio
 from generator.render.base.readback import low_contrast_text
 from generator.render.cards.faces import CardShared

@@ -27,7 +27,7 @@ from generator.maps.load import MAPS
 from generator.maps.checks import footprint_of, largest_party, preset_footprints
 from generator.pack.load import load_presets as preset_builds
 from generator.render.maps.document import build_maps_pdf, draw_map_thumbnail, export_map_pngs, plan_sheets
-from generator.render.maps.hexes import draw_hex_shape
+from generator.render.maps.shapes import draw_hex_shape
 from generator.render.maps.page import MARGIN_MM
 from generator.render.maps.palette import COLOUR
 from generator.render.base.pdfout import MM, new_canvas

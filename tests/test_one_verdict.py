@@ -107,7 +107,7 @@ def test_build_of_a_build_file_says_what_validate_says(tmp_path):
 
 def _judged_as_warnings(findings, pack):
     """Build's judgement before issue 37: every drawn finding a warning."""
-    from generator.preflight.render_check import judged
+    from generator.preflight.verdict import judged
     errors, warnings = judged(findings, pack)
     from generator.core.report import Violation
     return [], warnings + [Violation(p.code, "warning", p.message, p.location) for p in errors]
@@ -125,7 +125,7 @@ def test_one_part_is_refused_for_what_the_pack_is_refused_for(tmp_path):
 
 @pytest.mark.parametrize("case,broken", [
     ("unreadable-text", ("generator.build.judged", _judged_as_warnings)),  # text below 3:1 printed, as it was
-    (None, ("generator.build.check_before_building", lambda pack, build=None: [])),  # nothing asked first
+    (None, ("generator.build.check_before_building", lambda pack, build=None, verdict=None: [])),  # nothing asked first
 ])
 def test_the_parity_checks_bite_self_test(case, broken, tmp_path, monkeypatch):
     """With build's own judgement or its first question taken away, the tests above fail."""

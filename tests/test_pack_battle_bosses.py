@@ -17,7 +17,8 @@ from generator.maps import load_pack_maps
 from generator.render.cards.faces import CardShared
 from generator.render.base.pdfout import MM
 from generator.rules.engine import validate_build
-from generator.validate.packs import pack_report, validate_pack
+from generator.validate.checks import pack_report
+from generator.validate.packs import validate_pack
 from test_maps import hexagons, painted
 
 PACK_DIR = REPO / "card_data" / "battle_bosses"

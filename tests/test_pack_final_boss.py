@@ -20,7 +20,7 @@ from pypdf import PdfReader
 from generator.build import build_folder
 from generator.core.errors import InputError
 from generator.pack.load import load_pack
-from generator.validate.packs import pack_report
+from generator.validate.checks import pack_report
 from generator.core.yamlio import display_path
 
 REPO = Path(__file__).resolve().parents[1]

@@ -14,7 +14,7 @@ from pypdf import PdfReader
 
 from generator.cli import main
 from generator.pack.load import load_pack
-from generator.validate.packs import pack_report
+from generator.validate.checks import pack_report
 
 from conftest import REPO
 

@@ -9,7 +9,7 @@ import pytest
 
 from generator.core.errors import InputError
 from generator.pack.load import load_pack
-from generator.validate.packs import pack_report
+from generator.validate.checks import pack_report
 
 FIXTURE = Path(__file__).parent / "fixtures" / "packs" / "decked"
 

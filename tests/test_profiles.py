@@ -4,6 +4,7 @@ builds a pack into the files its row promises."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -124,18 +125,32 @@ def test_a_service_preset_sets_the_profile_and_its_colour():
     assert BuildOptions.make(service="dtc", color="rgb").color == "rgb"
 
 
-# what `pnp build --only cards` must not load: the kit's other parts and ReportLab's SVG drawing
-NOT_FOR_CARDS = ("generator.render.pieces.document", "generator.export.profiles.home_", "reportlab.graphics")
+# what `pnp build --only cards` must not load: the kit's other parts, ReportLab's SVG drawing and
+# page layout (platypus), the map painters, and validate's drawn verdict (only a refused pack needs it)
+NOT_FOR_CARDS = ("generator.render.pieces.document", "generator.export.profiles.home_", "reportlab.graphics",
+                 "reportlab.platypus", "generator.render.rulebook.book", "generator.render.maps.document",
+                 "generator.render.maps.hexes", "generator.render.maps.square", "generator.validate.packs")
+
+
+def _loaded_by_a_cards_build(out: Path, first: str = "") -> list[str]:
+    """The modules of NOT_FOR_CARDS that `pnp build tactics --only cards` loaded (after `first`)."""
+    code = (f"import sys; {first}\nfrom generator.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
+            f"print(sorted(m for m in sys.modules if m.startswith({NOT_FOR_CARDS!r})), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, "build", str(REPO / "card_data" / "tactics"), "--only", "cards",
+                           "-q", "-o", str(out)], capture_output=True, text=True, check=True)
+    assert (out / "cards.pdf").exists()
+    return ast.literal_eval(done.stderr.strip().splitlines()[-1])  # the printed list
 
 
 def test_a_cards_build_loads_no_other_part(tmp_path):
     """The home kit's pieces, maps and rulebook have writer modules of their own (profile_table's
-    part_modules), and SVG art loads reportlab.graphics only when drawn: a cards build of a pack
-    with pieces, maps and rules imports none of them."""
-    code = ("import sys; from generator.cli import main\n"
-            "try:\n    main(sys.argv[1:])\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
-            f"print(sorted(m for m in sys.modules if m.startswith({NOT_FOR_CARDS!r})), file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", code, "build", str(REPO / "card_data" / "tactics"), "--only", "cards",
-                           "-q", "-o", str(tmp_path)], capture_output=True, text=True, check=True)
-    assert done.stderr.strip().splitlines()[-1] == "[]"
-    assert (tmp_path / "cards.pdf").exists()
+    part_modules), SVG art loads reportlab.graphics only when drawn, card faces draw hex and square
+    shapes from render/maps/shapes.py, and validate's drawn verdict is the command line's to load
+    for a refused pack (cli/common.py: refused_verdict): a cards build of a pack with pieces, maps
+    and rules (tactics) imports none of them."""
+    assert _loaded_by_a_cards_build(tmp_path) == []
+
+
+def test_the_cards_build_import_check_sees_a_heavy_module_self_test(tmp_path):
+    assert "generator.validate.packs" in _loaded_by_a_cards_build(tmp_path, "import generator.validate.packs")

@@ -60,6 +60,8 @@ def test_the_builder_without_babel_offers_no_language_and_serves_the_pack(no_bab
     client, _site = make_client(tmp_path / "builds", tmp_path / "cache")
     page = client.get("/p/boss_fight")
     assert page.status_code == 200 and 'class="languages"' not in page.text
+    asked = client.get("/p/boss_fight?lang=de").text  # the builder's own words too stay as written
+    assert ">Browse the cards<" in asked and "Karten ansehen" not in asked
     r = client.get("/api/boss_fight/cards?lang=de")
     assert r.status_code == 200 and "Basic Attack" in r.text and "Einfacher Angriff" not in r.text
     assert client.get("/p/boss_fight/rules?lang=de").status_code == 200

@@ -9,7 +9,7 @@ import sys
 import click
 
 from generator.cli.build_options import export_options
-from generator.cli.common import current_pack, kit_folder_option
+from generator.cli.common import current_pack, kit_folder_option, refused_verdict
 from generator.cli.progress import echo_line, progress_display
 from generator.core.errors import InputError
 from generator.core.papers import DEFAULT_PAPER, PAPERS
@@ -65,7 +65,8 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
     made = 0
     try:
         with progress_display(quiet):
-            for line in build_folder(pack_dir, build_file, options, out_dir, lang=lang, strict=strict):
+            for line in build_folder(pack_dir, build_file, options, out_dir, lang=lang, strict=strict,
+                                     verdict=refused_verdict):
                 echo_line(line)
                 made += line.startswith("wrote ")
     except InputError:

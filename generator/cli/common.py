@@ -18,6 +18,9 @@ from generator.rules.limits import parse_points
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from generator.core.report import Report
+    from generator.pack.model import Pack
+
 
 def current_pack() -> Path:
     """The pack of a command given none: the current folder, when it is a pack (holds a
@@ -108,3 +111,13 @@ def refuse_stdout(command: str, writes: str, fix: str = "give -o a folder to wri
     """`-o -` where the output is not one file: an input error (exit 2), said in one line."""
     raise InputError([Problem("cli.stdout", f"`pnp {command} -o -` cannot write to standard output: it writes "
                               f"{writes}", Location("-o"), found="-", expected="a folder", fix=fix)])
+
+
+def refused_verdict(pack: Pack, checked: tuple[list[Report], list[Problem]]) -> None:
+    """`pnp build` and `pnp watch` refuse a pack with validate's whole verdict (build.py:
+    check_before_building): given what its first checks found, validate_pack draws every face,
+    map page and rulebook block in memory and raises InputError with every finding. Loaded here,
+    only when a pack is refused, so a build that goes ahead loads no map or rulebook layout for
+    its checks."""
+    from generator.validate.packs import validate_pack  # deferred: it loads every renderer, for a refused pack only
+    validate_pack(pack, checked=checked)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import current_pack, kit_folder_option
+from generator.cli.common import current_pack, kit_folder_option, refused_verdict
 from generator.cli.progress import echo_line
 from generator.core.errors import InputError, Location, Problem
 from generator.core.papers import DEFAULT_PAPER, PAPERS
@@ -80,7 +80,7 @@ def watch(pack_dir: Path, echo, paper: str = DEFAULT_PAPER, out_dir: Path | None
         start = time.perf_counter()
         try:
             if quick and parts == {"cards"}:
-                lines = redraw_cards(pack_dir, options.part("cards"), out_dir, memory)
+                lines = redraw_cards(pack_dir, options.part("cards"), out_dir, memory, verdict=refused_verdict)
                 if lines is not None:
                     for line in lines:
                         echo(line)
@@ -89,7 +89,7 @@ def watch(pack_dir: Path, echo, paper: str = DEFAULT_PAPER, out_dir: Path | None
                 echo(f"building all of cards.pdf: {memory.reason}")
             for part in sorted(parts):
                 for line in build_folder(pack_dir, None, options.part(part), out_dir,
-                                         memory=memory if part == "cards" else None):
+                                         memory=memory if part == "cards" else None, verdict=refused_verdict):
                     echo(line)
             echo(f"rebuilt {', '.join(sorted(parts))} in {time.perf_counter() - start:.2f} s")
         except InputError as exc:

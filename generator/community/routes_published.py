@@ -15,6 +15,7 @@ from generator.web.memo import digest
 from generator.web.pages import page
 from generator.web.state import document_from_yaml, to_yaml
 from generator.web.view import build_view
+from generator.web.words import page_language
 from generator.community.common import cache_of, designer, pages_of, store_of
 from generator.community.dbbuilds import owner_now, asker
 from generator.community.middleware import CSRF_JS
@@ -99,7 +100,8 @@ def _kept(request: Request, key: tuple, name: str, context) -> HTMLResponse:
     depends on (the route's parameters, what the asker may see); the account links and CSRF
     token are put in after (middleware.inject)."""
     site_of(request).pack(key[1])  # 404 for a pack not served, before anything is kept
-    kept, at = pages_of(request), digest(store_of(request).generation(), *key)
+    # the page's language too: the pack's texts and the builder's words are drawn in it (web/words.py)
+    kept, at = pages_of(request), digest(store_of(request).generation(), page_language(), *key)
     html = kept.get(at)
     if html is None:
         html = request.app.state.jinja.get_template(name).render(site=site_of(request), **context()).encode()

@@ -35,7 +35,10 @@ class ProfileRow:
 
 
 PROFILES: dict[str, ProfileRow] = {row.name: row for row in (
-    ProfileRow("home", "home sheets", "home", calibrated=True, parts=("rulebook", "maps", "cards", "pieces"),
+    # the home kit's parts, longest first (the build's two workers take them in this order, each the next
+    # part when it is free): Boss Fight's cards 0.73 s CPU, rulebook 0.58, maps 0.56, pieces 0.15, so
+    # cards + pieces beside rulebook + maps
+    ProfileRow("home", "home sheets", "home", calibrated=True, parts=("cards", "rulebook", "maps", "pieces"),
                part_modules=(("pieces", "home_pieces"), ("maps", "home_maps"), ("rulebook", "home_rulebook"))),
     ProfileRow("gutterfold", "gutterfold", "gutterfold"),
     ProfileRow("print-shop", "print-shop PDF", "print_shop", colors=("rgb", "cmyk")),

@@ -12,18 +12,14 @@ the bleed edge, and raster art that would print below 300 dpi at the size it is 
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
-from generator.core.papers import DEFAULT_PAPER
 from generator.core.safezone import SAFE_MM, nearest_trim, too_close
 from generator.kit import build_faces, pack_faces
 from generator.render.base.colors import BAD_CONTRAST, MIN_CONTRAST, contrast_ratio
 from generator.core.typesize import UNREADABLE_PT, floor_pt
 from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.ink import FaceInk, InkLog, Paint, draw_sides, recordable, side_key
-from generator.render.maps.document import build_maps_pdf
 
 MIN_DPI, REJECT_DPI = 300, 150
 _PLACED = ("text", "icon", "stats", "hexshape", "squares")
@@ -296,13 +292,3 @@ def contrast_findings(low, file: str = "maps.pdf") -> list[Finding]:
                            f"needs at least {MIN_CONTRAST:g}:1 to be read (below {BAD_CONTRAST:g}:1 it is an error)",
                            element=f"text “{t.text[:30]}”", page=page, file=file))
     return out
-
-
-def map_findings(pack, paper: str = DEFAULT_PAPER) -> list[Finding]:
-    """The contrast of every text on the pack's map pages, drawn into a scratch folder."""
-    if not pack.map_files:
-        return []
-    low: list = []
-    with tempfile.TemporaryDirectory(prefix="pnp-maps-") as d:
-        build_maps_pdf(pack, Path(d) / "maps.pdf", paper=paper, low_contrast=low)
-    return contrast_findings(low)

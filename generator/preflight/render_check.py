@@ -7,16 +7,20 @@ card types the pack does not have."""
 from __future__ import annotations
 
 import io
+import tempfile
+from pathlib import Path
 
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError, Location, Problem
 from generator.core.report import Violation
 from generator.kit import pack_faces
 from generator.pack.model import Pack
-from generator.preflight.layout import Finding, LayoutChecks, grouped, map_findings
+from generator.preflight.layout import Finding, LayoutChecks, contrast_findings
+from generator.preflight.verdict import judged
 from generator.render.base.pdfout import new_canvas
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
+from generator.render.maps.document import build_maps_pdf
 from generator.render.rulebook.book import Geometry, pack_book, rulebook_story
 from generator.render.rulebook.errors import check_story
 
@@ -72,25 +76,6 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
     return list(unique.values()), warnings
 
 
-def judged(findings: list[Finding], pack: Pack) -> tuple[list[Problem], list[Violation]]:
-    """What the drawn checks' findings mean, decided here for `pnp validate` and `pnp build`
-    alike (build.py judges what its own drawing finds with this): an error stops both (exit 2,
-    no file kept), anything else is a warning. One per rule, element and message, naming the
-    cards it concerns."""
-    problems: list[Problem] = []
-    warnings: list[Violation] = []
-    for finding, what in grouped(findings):
-        # (a finding's location is a layout element's Location, or None)
-        where = finding.location if isinstance(finding.location, Location) else Location(pack.game_file)
-        if finding.page:
-            what = f"{finding.file} page {finding.page}: {finding.element}"
-        if finding.severity == "error":
-            problems.append(Problem(finding.rule, f"{what}: {finding.message}", where))
-        else:
-            warnings.append(Violation(finding.rule, "warning", f"{what}: {finding.message}", where))
-    return problems, warnings
-
-
 def rulebook_problems(pack: Pack) -> list[Problem]:
     """Chapter templates rendered and every block measured against a column (fast: no full layout)."""
     geometry = Geometry.of(DEFAULT_PAPER)
@@ -98,3 +83,13 @@ def rulebook_problems(pack: Pack) -> list[Problem]:
     canvas = new_canvas(io.BytesIO(), (geometry.width, geometry.height), "check")
     height = geometry.height - geometry.margin_top - geometry.margin_bottom
     return check_story(story, canvas, geometry.column_width, height)
+
+
+def map_findings(pack, paper: str = DEFAULT_PAPER) -> list[Finding]:
+    """The contrast of every text on the pack's map pages, drawn into a scratch folder."""
+    if not pack.map_files:
+        return []
+    low: list = []
+    with tempfile.TemporaryDirectory(prefix="pnp-maps-") as d:
+        build_maps_pdf(pack, Path(d) / "maps.pdf", paper=paper, low_contrast=low)
+    return contrast_findings(low)

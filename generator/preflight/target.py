@@ -12,7 +12,8 @@ from generator.export.options import BuildOptions
 from generator.export.profiles import ProfileJob, writer
 from generator.kit import pack_faces
 from generator.pack.load import load_pack
-from generator.preflight.layout import Finding, layout_findings, map_findings
+from generator.preflight.layout import Finding, layout_findings
+from generator.preflight.render_check import map_findings
 from generator.preflight.pdfcheck import check_pdf, check_pngs
 from generator.render.cards.faces import CardShared
 

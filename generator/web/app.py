@@ -27,6 +27,7 @@ from generator.web import (routes_api, routes_builds, routes_cards, routes_compa
                            routes_pages, routes_print, routes_rules)
 from generator.web.pages import HERE, page, problems_response, templates, wants_json
 from generator.web.site import Site
+from generator.web.words import gettext
 
 log = logging.getLogger("pnp.web")
 
@@ -60,8 +61,10 @@ def create_app(site: Site, hosts: Hosts | None = None) -> FastAPI:
         message = exc.detail if isinstance(exc.detail, str) else "request refused"
         if wants_json(request):
             return JSONResponse({"detail": message}, status_code=exc.status_code, headers=exc.headers)
+        if message == "Not Found":  # Starlette's own for a path no route has: in the page's words
+            message = gettext("Not Found")
         return page(request, "error.html", status=exc.status_code, message=message, problems=[],
-                    title="Not found" if exc.status_code == 404 else "That did not work")
+                    title=gettext("Not found") if exc.status_code == 404 else gettext("That did not work"))
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError):

@@ -17,6 +17,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from generator.web.memo import Recent
+from generator.web.words import page_language
 
 MAX_BYTES = 4 * 1024 * 1024  # per worker and app: some 6,000 rows of a card list
 MAX_ENTRY = 64 * 1024
@@ -32,7 +33,7 @@ class Fragments:
         self.kept = Recent(max_bytes, max_entry)
 
     def __call__(self, template: str, macro: str, *args) -> Markup:
-        key = (template, macro, args)
+        key = (template, macro, page_language(), args)  # the builder's words are the page's language's
         html = self.kept.get(key)
         if html is None:
             html = getattr(self.env.get_template(template).module, macro)(*args)

@@ -11,6 +11,8 @@ from contextvars import ContextVar
 from urllib.parse import parse_qs
 
 LANG: ContextVar[str | None] = ContextVar("pnp_lang", default=None)
+# the language of the pack the page shows (Site.pack sets it), which the builder's own words follow (web/words.py)
+SHOWN: ContextVar[str | None] = ContextVar("pnp_shown", default=None)
 COOKIE = "pnp_lang"
 _TAG = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$")  # a language tag, at most 35 characters
 
@@ -49,7 +51,7 @@ class LanguageChoice:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         asked = _asked(scope)
-        token = LANG.set(asked if asked is not None else _cookie(scope))
+        token, shown = LANG.set(asked if asked is not None else _cookie(scope)), SHOWN.set(None)
         try:
             if asked is None:
                 return await self.app(scope, receive, send)
@@ -62,3 +64,4 @@ class LanguageChoice:
             return await self.app(scope, receive, remembering)
         finally:
             LANG.reset(token)
+            SHOWN.reset(shown)

@@ -18,6 +18,7 @@ from generator.core.report import reports_document
 from generator.web.fixes import words
 from generator.web.fragments import Fragments
 from generator.web.rulebook import card_terms, linked_keywords
+from generator.web.words import gettext, js_words, pgettext
 
 HERE = Path(__file__).parent
 
@@ -31,6 +32,7 @@ def templates() -> Environment:
     env.filters["words"] = words
     env.filters["keywords"] = linked_keywords
     env.filters["terms"] = card_terms
+    env.globals.update(_=gettext, gettext=gettext, pgettext=pgettext, js_words=js_words)  # web/words.py
     env.globals["MAX_POINTS"] = MAX_POINTS  # the points box's bound, as the page document takes it
     env.globals["kept"] = Fragments(env)  # the editor's rows and charts, drawn once per worker (web/fragments.py)
     env.policies["json.dumps_function"] = _dumps  # `tojson`: the same text, without a new encoder per call
@@ -80,4 +82,4 @@ def problems_response(request: Request, problems: list[Problem], status: int = 4
     if request.headers.get("x-pnp-fragment") == "1":  # a change made in the editor: the page shows it in place
         html = request.app.state.jinja.get_template("_problems.html").render(problems=problems)
         return HTMLResponse(html, status_code=status)
-    return page(request, "error.html", status=status, problems=problems, title="That did not work")
+    return page(request, "error.html", status=status, problems=problems, title=gettext("That did not work"))

@@ -19,6 +19,7 @@ from generator.web.state import (apply_op, blocked, clean_document, document_fro
 from generator.web.storage import MAX_FILE_BYTES, SUFFIX, slug
 from generator.web.picker import picker
 from generator.web.view import allows_no_limit, build_view
+from generator.web.words import gettext
 from generator.share.codes import build_document, decode
 from generator.share.decklist import parse_decklist
 from generator.maps.checks import footprint_sides
@@ -77,7 +78,7 @@ def new_build(request: Request, pack_id: str):
     if not pack.spec.sides:
         raise _no_sides(pack)
     presets = [(stem, doc) for stem, (doc, _) in preset_docs(pack).items()]
-    return page(request, "new.html", title=f"New build: {pack.spec.name}", pack=pack, presets=presets,
+    return page(request, "new.html", title=gettext("New build: {name}").format(name=pack.spec.name), pack=pack, presets=presets,
                 saved=site.builds.entries(pack.spec.id))
 
 
@@ -172,7 +173,7 @@ def followed(pack: Pack, doc: dict, op, target: dict, before: int) -> dict:
 def saved(request: Request, pack_id: str):
     site = site_of(request)
     pack = site.pack(pack_id)
-    return page(request, "builds.html", title=f"Saved builds: {pack.spec.name}", pack=pack,
+    return page(request, "builds.html", title=gettext("Saved builds: {name}").format(name=pack.spec.name), pack=pack,
                 saved=site.builds.entries(pack.spec.id), folder=site.builds.folder)
 
 
@@ -257,7 +258,7 @@ async def import_build(request: Request, pack_id: str, upload: UploadFile | None
         doc, notice = await _imported(pack, upload, code, decklist, side)
     except InputError as exc:  # shown on the import form, with what was pasted kept
         presets = [(stem, d) for stem, (d, _) in preset_docs(pack).items()]
-        return page(request, "new.html", status=getattr(exc, "status", 422), title=f"New build: {pack.spec.name}",
+        return page(request, "new.html", status=getattr(exc, "status", 422), title=gettext("New build: {name}").format(name=pack.spec.name),
                     pack=pack, presets=presets, saved=site.builds.entries(pack.spec.id), problems=exc.problems,
                     form={"code": code, "decklist": decklist, "side": side})
     return editor_page(request, pack, doc, notice=notice)

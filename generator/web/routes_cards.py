@@ -14,6 +14,7 @@ from generator.web.pages import page
 from generator.web.common import CardFilter, card_fields, card_or_404, number_field, preset_uses, site_of
 from generator.export.cardimage import card_image
 from generator.web.picker import THUMB_DPI
+from generator.web.words import gettext
 
 router = APIRouter(include_in_schema=False)
 PAGE_SIZE = 48
@@ -42,7 +43,7 @@ def browser(request: Request, pack_id: str, side: str = "", set: str = "", type:
     page_no = page_no if page_no <= max_page else max_page
     shown = cards[(page_no - 1) * PAGE_SIZE: page_no * PAGE_SIZE]
     query = {k: v for k, v in dict(side=side, set=set, type=type, min=min, max=max, q=q).items() if v}
-    return page(request, "cards.html", title=f"{pack.spec.name}: cards", pack=pack, cards=shown, total=len(cards),
+    return page(request, "cards.html", title=gettext("{name}: cards").format(name=pack.spec.name), pack=pack, cards=shown, total=len(cards),
                 flt=flt, query=query, page_no=page_no, pages=pages, raw={"min": min, "max": max, "q": q},
                 problems=problems, status=422 if problems else 200)
 

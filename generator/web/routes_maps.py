@@ -14,6 +14,7 @@ from generator.pack.model import Pack
 from generator.web.pages import page
 from generator.web.common import preset_docs, site_of
 from generator.web.state import clean_document, document_from_yaml, to_build
+from generator.web.words import gettext
 from generator.maps import load_map
 from generator.maps.checks import check_footprint, footprint_of, footprint_sides, largest_party, placements
 from generator.render.maps.svg import map_legend, map_svg
@@ -42,7 +43,7 @@ def maps(request: Request, pack_id: str, code: str = Query("", max_length=4000))
             continue
         items.append((Path(path).stem, m.title, getattr(m, "grid", "hex"), _verdict(pack, m, chosen)))
     side = pack.spec.sides[chosen.side].name if chosen is not None else None
-    return page(request, "maps.html", title=f"{pack.spec.name}: maps", pack=pack, items=items, code=code,
+    return page(request, "maps.html", title=gettext("{name}: maps").format(name=pack.spec.name), pack=pack, items=items, code=code,
                 build=chosen, side_name=side)
 
 

@@ -16,6 +16,7 @@ from generator.pack.credits import pack_credits
 from generator.pack.gameicons import icon_set
 from generator.web.pages import page
 from generator.web.common import per_pack, preset_docs, site_of
+from generator.web.words import gettext
 
 router = APIRouter(include_in_schema=False)
 
@@ -25,7 +26,7 @@ def start(request: Request):
     site = site_of(request)
     if len(site.packs) == 1:
         return RedirectResponse(f"/p/{next(iter(site.packs))}", status_code=302)
-    return page(request, "start.html", title="Game packs", packs=list(site.packs.values()))
+    return page(request, "start.html", title=gettext("Game packs"), packs=list(site.packs.values()))
 
 
 ICON_CACHE = {"Cache-Control": "public, max-age=86400"}
@@ -84,7 +85,7 @@ def about(request: Request, pack_id: str):
     """The game's credits: its makers, and who made the art its cards print, under which licence."""
     pack = site_of(request).pack(pack_id)
     credits = pack_credits(pack)
-    return page(request, "about.html", title=f"About {pack.spec.name}", pack=pack, credits=credits,
+    return page(request, "about.html", title=gettext("About {name}").format(name=pack.spec.name), pack=pack, credits=credits,
                 icons=icon_set())
 
 

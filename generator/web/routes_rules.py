@@ -9,6 +9,7 @@ from fastapi.responses import Response
 from generator.web.common import site_of
 from generator.web.pages import page
 from generator.web.rulebook import icon_picture, rule_book, search
+from generator.web.words import gettext
 
 router = APIRouter(include_in_schema=False)
 
@@ -16,7 +17,7 @@ router = APIRouter(include_in_schema=False)
 @router.get("/p/{pack_id}/rules")
 def contents(request: Request, pack_id: str):
     pack = site_of(request).pack(pack_id)
-    return page(request, "rules_index.html", title=f"{pack.spec.name}: rules", pack=pack, book=rule_book(pack))
+    return page(request, "rules_index.html", title=gettext("{name}: rules").format(name=pack.spec.name), pack=pack, book=rule_book(pack))
 
 
 @router.get("/p/{pack_id}/rules/search")

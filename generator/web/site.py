@@ -13,7 +13,7 @@ from fastapi import HTTPException
 from generator.pack.load import load_pack
 from generator.pack.model import Pack
 from generator.pack.translations.catalog import readable_languages
-from generator.web.language import LANG
+from generator.web.language import LANG, SHOWN
 from generator.web.storage import Builds
 
 ENV_PACKS = "PNP_PACKS"      # pack folders, separated by os.pathsep (unset: the current folder)
@@ -78,12 +78,13 @@ class Site:
         if pack is None:
             raise HTTPException(404, f"no pack `{pack_id}` is served here")
         lang = LANG.get()
-        if not lang or lang == pack.spec.language or lang not in readable_languages(pack.root):
-            return pack
-        with self._translating:  # one load per language, whichever worker thread asks first
-            if (pack_id, lang) not in self.translated:
-                self.translated[(pack_id, lang)] = load_pack(Path(pack.root), pack.documents, lang=lang)
-            return self.translated[(pack_id, lang)]
+        if lang and lang != pack.spec.language and lang in readable_languages(pack.root):
+            with self._translating:  # one load per language, whichever worker thread asks first
+                if (pack_id, lang) not in self.translated:
+                    self.translated[(pack_id, lang)] = load_pack(Path(pack.root), pack.documents, lang=lang)
+                pack = self.translated[(pack_id, lang)]
+        SHOWN.set(pack.spec.language)  # the page's own words follow the pack's (web/words.py)
+        return pack
 
     def icon(self) -> tuple[Path, str]:
         """The builder's own mark (a card with a fold line) and its media type: the site's icon

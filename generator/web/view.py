@@ -18,6 +18,7 @@ from generator.web import charts
 from generator.web.fixes import fixes, key
 from generator.web.common import per_pack
 from generator.web.state import NO_LIMIT, WHERE, side_of, to_build
+from generator.web.words import gettext
 from generator.core.yamlio import parse_yaml
 from generator.pack.load import build_from_document
 
@@ -134,8 +135,9 @@ def allows_no_limit(pack: Pack) -> bool:
 
 
 def limit_source(pack: Pack, doc: dict, report: Report | None) -> tuple[int | None, str]:
-    """The limit in force and where it comes from, in words: the validator's own answer
-    where the report carries it (`limit_source`), else read from the build and the pack."""
+    """The limit in force and where it comes from, in words (the page's language: web/words.py):
+    the validator's own answer where the report carries it (`limit_source`), else read from the
+    build and the pack."""
     spec = pack.spec
     value = doc.get("points_limit")
     points = report.points if report is not None else None
@@ -143,18 +145,18 @@ def limit_source(pack: Pack, doc: dict, report: Report | None) -> tuple[int | No
     source = getattr(points, "limit_source", None)
     default = spec.default_points_limit
     if source == "command line":
-        return limit, "set for this check"
+        return limit, gettext("set for this check")
     if value == NO_LIMIT or (source == "build" and limit is None):
-        return None, "no limit, set in this build"
+        return None, gettext("no limit, set in this build")
     if isinstance(value, str):
-        return limit, f"{value} ({spec.points_limits.get(value)}), set in this build"
+        return limit, gettext("{name} ({limit}), set in this build").format(name=value, limit=spec.points_limits.get(value))
     if value is not None or source == "build":
-        return limit, "set in this build"
+        return limit, gettext("set in this build")
     if default is None or (source is None and points is not None and hasattr(points, "limit_source")):
-        return limit, "the pack sets no limit"
+        return limit, gettext("the pack sets no limit")
     if isinstance(default, str):
-        return limit, f"the pack default: {default} ({spec.points_limits.get(default)})"
-    return limit, "the pack default"
+        return limit, gettext("the pack default: {name} ({limit})").format(name=default, limit=spec.points_limits.get(default))
+    return limit, gettext("the pack default")
 
 
 def build_view(pack: Pack, doc: dict) -> BuildView:
@@ -305,13 +307,14 @@ def card_tag(pack: Pack, card, owner: bool = False) -> str:
     words = []
     spec = pack.spec.card_types.get(card.type)
     for name, f in (spec.fields.items() if spec else []):
-        if f.type == "choice" and card.fields.get(name) is not None:
-            words.append(str(card.fields[name]))
+        if f.type == "choice" and card.fields.get(name) is not None:  # as the card says it (`Kraft`, not `Might`)
+            value = str(card.fields[name])
+            words.append(pack.translation.pgettext(name, value) if pack.translation is not None else value)
             break
     for rule in pack.spec.rules if owner else ():
         owner_id = card.fields.get(parameter(rule, "field")) if rule.check == "owner" else None
         if isinstance(owner_id, str) and owner_id:
             holder = pack.cards.get(owner_id)
-            words.append(f"{holder.name if holder else owner_id} only")
+            words.append(str(gettext("{name} only")).format(name=holder.name if holder else owner_id))
             break
     return " · ".join(words)

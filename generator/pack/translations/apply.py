@@ -68,8 +68,7 @@ class TranslationLayer:
 
     def _usable(self, keyword_names: list[str]) -> tuple[dict[Key, str], list[Problem]]:
         """The translated, not fuzzy entries whose markup survived; an error for each other."""
-        done = {(m.context, str(m.id)): str(m.string) for m in self.catalog
-                if m.id and m.string and not m.fuzzy and isinstance(m.id, str) and isinstance(m.string, str)}
+        done = po.usable_strings(self.catalog)
         keywords = {name: done[(None, name)] for name in keyword_names if (None, name) in done}
         strings, problems = {}, []
         for m in self.catalog:

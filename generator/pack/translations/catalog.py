@@ -134,6 +134,12 @@ def read_catalog(path: Path, lang: str) -> Catalog:
     return catalog
 
 
+def usable_strings(catalog: Catalog) -> dict[Key, str]:
+    """The catalog's translated entries that are not fuzzy (stale): (context, source) -> text."""
+    return {(m.context, m.id): m.string for m in catalog
+            if m.id and m.string and not m.fuzzy and isinstance(m.id, str) and isinstance(m.string, str)}
+
+
 def _stamp() -> dt.datetime:
     return dt.datetime.fromtimestamp(export_stamp(), dt.timezone.utc)
 

@@ -33,8 +33,10 @@ def used_templates(root: Path, kind: str, suffix: str) -> list[tuple[Path, str]]
     return [out[name] for name in sorted(out)]
 
 
-def _marked(source: str, env: Environment) -> Iterator[tuple[int, str | None, str]]:
-    """(line in the source, context, text) of each literal `_()`/`pgettext()` call."""
+def marked(source: str, env: Environment | None = None) -> Iterator[tuple[int, str | None, str]]:
+    """(line in the source, context, text) of each literal `_()`/`pgettext()` call of a Jinja
+    template (the builder's pages mark their words so too: web/words.py)."""
+    env = env or Environment()
     try:
         tree = env.parse(source)
     except TemplateSyntaxError:
@@ -68,13 +70,13 @@ def layout_sources(root: Path, read: Callable[[Path], Document] = load_yaml_file
                         continue
                     source = value if key == "text" else "{{ " + value + " }}"
                     line = doc.at((part, i, key)).line or 1
-                    for _n, context, text in _marked(source, env):
+                    for _n, context, text in marked(source, env):
                         out.append(Source(where, line, text, context, _NOTE["cards"]))
     for path, where in used_templates(root, "rulebook", ".md"):
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        for line, context, words in _marked(text, env):
+        for line, context, words in marked(text, env):
             out.append(Source(where, line, words, context, _NOTE["rulebook"]))
     return out

@@ -14,6 +14,7 @@ over a card's bleed; guides are kept clear of it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from reportlab.lib.colors import HexColor
@@ -71,19 +72,28 @@ def guide_segments(grid: Grid, spec: SheetSpec, slots: list[Slot] | tuple[Slot, 
     inside the printable margin, `mark_gap` clear of trims, outside the `avoid` boxes."""
     if spec.marks != "crop" or not slots:
         return []
-    m, gap, shortest = spec.margin * mm, spec.mark_gap * mm, MIN_GUIDE_MM * mm
-    reach = (spec.bleed + spec.mark_length) * mm  # into a margin: past the bleed, then mark_length
+    return list(_segments(grid.page_w, grid.page_h, spec.margin, spec.mark_gap, spec.bleed, spec.mark_length,
+                          tuple(slots), tuple(tuple(b) for b in avoid)))
+
+
+@functools.lru_cache(maxsize=64)
+def _segments(page_w: float, page_h: float, margin: float, mark_gap: float, bleed: float, mark_length: float,
+              slots: tuple[Slot, ...], avoid: tuple[Box, ...]) -> tuple:
+    """guide_segments' work, kept: every full sheet of a deck has the same grid, and its
+    footer (the box the guides avoid) differs only with the sheet number's digits."""
+    m, gap, shortest = margin * mm, mark_gap * mm, MIN_GUIDE_MM * mm
+    reach = (bleed + mark_length) * mm  # into a margin: past the bleed, then mark_length
     xs = sorted({round(s.x, 4) for s in slots} | {round(s.x + s.w, 4) for s in slots})
     ys = sorted({round(s.y, 4) for s in slots} | {round(s.y + s.h, 4) for s in slots})
     vertical, horizontal = [], []
     for x in xs:
         blocked = [(s.y, s.y + s.h) for s in slots if s.x - EPS <= x <= s.x + s.w + EPS]
-        vertical += [(x, a, x, b) for a, b in _free(m, grid.page_h - m, blocked, gap, reach)]
+        vertical += [(x, a, x, b) for a, b in _free(m, page_h - m, blocked, gap, reach)]
     for y in ys:
         blocked = [(s.x, s.x + s.w) for s in slots if s.y - EPS <= y <= s.y + s.h + EPS]
-        horizontal += [(a, y, b, y) for a, b in _free(m, grid.page_w - m, blocked, gap, reach)]
+        horizontal += [(a, y, b, y) for a, b in _free(m, page_w - m, blocked, gap, reach)]
     out = _cut(vertical, list(avoid), True) + _cut(horizontal, list(avoid), False)
-    return [s for s in out if abs(s[2] - s[0]) + abs(s[3] - s[1]) >= shortest]
+    return tuple(s for s in out if abs(s[2] - s[0]) + abs(s[3] - s[1]) >= shortest)
 
 
 def draw_guides(canvas, segments) -> None:

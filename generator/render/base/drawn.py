@@ -272,6 +272,55 @@ def path_points(code: list[str]) -> list:
     return painted
 
 
+def filled_bounds(code: list[str]) -> Box | None:
+    """What `path_bounds(points, False, width)` gives for the last path `path_points(code)`
+    paints, without listing its points (an icon's outline holds thousands): the bounds of
+    every point it keeps, in the same order, so the same floats. As there, an `m` that
+    nothing follows before the next `m` is left out, and `h` adds no point not already in."""
+    result: Box | None = None
+    x0 = y0 = math.inf
+    x1 = y1 = -math.inf
+    stack: list = []
+    lone = None  # the last `m`'s point while nothing has followed it
+    drawn = False  # path_points' `points` is not empty
+    for token in " ".join(code).split():
+        c0 = token[0]
+        if (c0.isascii() and c0.isdigit()) or c0 in "-.":
+            stack.append(float(token))
+            continue
+        if c0 == "/":
+            stack.append(token)
+            continue
+        if token == "m":
+            lone = (stack[-2], stack[-1])  # replaces a lone `m` before it
+            drawn = True
+        else:
+            if lone is not None and (token in _SEGMENTS or token in _PAINT):  # followed: it stays
+                x0, y0, x1, y1 = min(x0, lone[0]), min(y0, lone[1]), max(x1, lone[0]), max(y1, lone[1])
+                lone = None
+            n = _SEGMENTS.get(token)
+            if n and len(stack) < n:
+                raise IndexError(f"path operator `{token}` without its numbers")  # as path_points
+            if n and drawn:
+                xs, ys = stack[-n::2], stack[1 - n::2]
+                x0, y0, x1, y1 = min(x0, *xs), min(y0, *ys), max(x1, *xs), max(y1, *ys)
+            elif token == "re":
+                x, y, w, h = stack[-4:]
+                x0, y0, x1, y1 = min(x0, x, x + w), min(y0, y, y + h), max(x1, x, x + w), max(y1, y, y + h)
+                drawn = True
+            elif token == "n" or token in _PAINT:
+                if token != "n":
+                    result = (x0, y0, x1, y1) if drawn else None
+                x0 = y0 = math.inf
+                x1 = y1 = -math.inf
+                lone, drawn = None, False
+        stack.clear()
+    return result
+
+
+_SEGMENTS = {"l": 2, "c": 6, "v": 4, "y": 4, "re": 0, "h": 0}  # path operators, and the numbers whose points they add
+
+
 _PAINT = {"S": (True, False), "s": (True, False), "f": (False, True), "F": (False, True), "f*": (False, True),
           "B": (True, True), "B*": (True, True), "b": (True, True), "b*": (True, True)}
 

@@ -15,7 +15,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 from reportlab.pdfgen.textobject import PDFTextObject
 
-from generator.render.base.drawn import Recorder, flat_color, path_bounds, path_points, summary
+from generator.render.base.drawn import Recorder, filled_bounds, flat_color, path_bounds, path_points, summary
 
 PATH_MEMO = 4096  # paths whose bounds a canvas keeps (a deck's badges and boxes are a few dozen)
 
@@ -171,9 +171,13 @@ class RecordingCanvas(rl_canvas.Canvas):
         if box is False:
             if len(self.path_boxes) >= PATH_MEMO:
                 self.path_boxes.clear()
-            box = None
-            for points, s, _f in path_points(_path(make_path().getCode(), stroke, fill)):
-                box = path_bounds(points, s, ink.line_width)
+            code = _path(make_path().getCode(), stroke, fill)
+            if stroke and ink.line_width:
+                box = None
+                for points, s, _f in path_points(code):
+                    box = path_bounds(points, s, ink.line_width)
+            else:  # filled only (an icon's outline, a badge): the bounds of its points
+                box = filled_bounds(code)
             self.path_boxes[key] = box
         ink.paint_box(box, bool(stroke), bool(fill))
 

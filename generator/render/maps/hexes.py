@@ -1,6 +1,6 @@
-"""The hex painter: a hex map's cells, regions, legend, overview page and sheets, the small hex
-drawings cards and the rulebook reuse (`draw_hex_shape`), and the one-page image for PNG export.
-"""
+"""The hex painter: a hex map's cells, regions, legend, overview page and sheets, and the
+one-page image for PNG export. The small hex drawing cards and the rulebook reuse,
+`draw_hex_shape`, is render/maps/shapes.py's."""
 
 from __future__ import annotations
 
@@ -152,7 +152,6 @@ def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: Look) -
                    look.palette.tag if look.palette.colour else 0.05, backdrop=True, paper=paper)
 
 
-
 def _region_lines(c, frame: Frame, layout, regions: dict, cells: set, look: Look) -> None:
     """The heavy line along the outline of each region shown."""
     c.saveState()
@@ -172,34 +171,6 @@ def _region_lines(c, frame: Frame, layout, regions: dict, cells: set, look: Look
             path.close()
         c.drawPath(path, stroke=1, fill=0)
     c.restoreState()
-
-# ---- reusable small drawings -------------------------------------------------------------------
-
-
-def draw_hex_shape(canvas, hexes, x: float, y: float, width: float, height: float, *,
-                   orientation: hexgrid.Orientation = "pointy", fill_gray: float = 0.78, stroke_gray: float = 0.1,
-                   line_width_mm: float = 0.3, max_hex_mm: float | None = None, mark=None) -> float:
-    """Draw a multi-hex shape (a boss footprint, a piece's size diagram) fitted and centred
-    in the box whose bottom-left corner is (x, y), all in mm. An empty shape is one hex.
-    `mark`, if given, is a hex that gets a dot (e.g. the piece's own hex). Returns the
-    flat-to-flat size the hexes were drawn at, in mm."""
-    cells = sorted(hexgrid.shape_of(hexes)) or [hexgrid.ORIGIN]
-    unit = hexgrid.Layout.from_flat_to_flat(orientation, 1.0)
-    frame = fit_frame(unit.bounds(cells), x, y, width, height,
-                      max_scale=max_hex_mm if max_hex_mm is not None else None)
-    canvas.saveState()
-    canvas.setLineJoin(1)
-    canvas.setFillGray(fill_gray)
-    canvas.setStrokeGray(stroke_gray)
-    canvas.setLineWidth(line_width_mm * MM)
-    for h in cells:
-        canvas.drawPath(cell_path(canvas, frame, unit, h), stroke=1, fill=1)
-    if mark is not None and hexgrid.as_hex(mark) in cells:
-        canvas.setFillGray(stroke_gray)
-        cx, cy = unit.center(mark)
-        canvas.circle(*frame.pt(cx, cy), 0.12 * frame.scale * MM, stroke=0, fill=1)
-    canvas.restoreState()
-    return frame.scale
 
 
 def _plan(m: HexMap, paper: str, landscape: bool) -> SheetPlan:

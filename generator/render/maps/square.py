@@ -510,33 +510,6 @@ def render_square_map(c, m: SquareMap, pack: Pack, paper: str, zone_names: dict,
     return len(plan.windows)
 
 
-def draw_square_shape(canvas, cells, x: float, y: float, width: float, height: float, *,
-                      fill_gray: float = 0.78, stroke_gray: float = 0.1, line_width_mm: float = 0.25,
-                      max_cell_mm: float | None = None, mark=None) -> float:
-    """Draw a set of square tiles (an area of effect, a footprint) fitted and centred in the
-    box whose bottom-left corner is (x, y) mm; nothing for an empty set. `mark` (a tile, e.g.
-    the target (0, 0)) is drawn darker with a dot. Returns the tile size drawn, in mm."""
-    tiles = sorted({squaregrid.as_square(t) for t in cells})
-    if not tiles:
-        return 0.0
-    unit = squaregrid.Layout(1.0)
-    frame = fit_frame(unit.bounds(tiles), x, y, width, height, max_scale=max_cell_mm)
-    marked = squaregrid.as_square(mark) if mark is not None else None
-    canvas.saveState()
-    canvas.setLineJoin(0)
-    canvas.setStrokeGray(stroke_gray)
-    canvas.setLineWidth(line_width_mm * MM)
-    for t in tiles:
-        canvas.setFillGray(fill_gray * 0.62 if t == marked else fill_gray)
-        canvas.drawPath(_square_path(canvas, frame, unit, t), stroke=1, fill=1)
-    if marked in tiles:
-        canvas.setFillGray(stroke_gray)
-        cx, cy = unit.center(marked)
-        canvas.circle(*frame.pt(cx, cy), 0.14 * frame.scale * MM, stroke=0, fill=1)
-    canvas.restoreState()
-    return frame.scale
-
-
 def draw_square_thumbnail(canvas, m: SquareMap, x: float, y: float, width: float, height: float, *,
                           labels: bool = False, palette: Palette = COLOUR) -> float:
     """The whole map fitted and centred in the box (x, y bottom-left, mm). Returns the scale."""

@@ -7,6 +7,16 @@ document.addEventListener("click", (e) => {
   if (back && history.length > 1) { e.preventDefault(); history.back(); }
 });
 
+// The few words this script writes, in the page's language: the page gives them where it is not
+// English (generator/web/words.py, JS_WORDS); `{name}` is filled in from `values`.
+const pnpWords = (() => {
+  const el = document.getElementById("pnp-words");
+  return el ? JSON.parse(el.textContent) : {};
+})();
+function tr(text, values) {
+  return (pnpWords[text] || text).replace(/\{(\w+)\}/g, (m, k) => (values && k in values ? String(values[k]) : m));
+}
+
 (function () {
   "use strict";
   const root = document.querySelector("[data-editor]");
@@ -153,7 +163,7 @@ document.addEventListener("click", (e) => {
     d.name = `${d.name} (copy)`.slice(0, 200);
     state.stem = null;
     queue({ op: "view", char: state.char }, { build: JSON.stringify(d) })
-      .then(() => say("This is a copy: save it to keep it.", "notice"));
+      .then(() => say(tr("This is a copy: save it to keep it."), "notice"));
   });
 
   document.addEventListener("submit", (e) => {
@@ -245,7 +255,7 @@ document.addEventListener("click", (e) => {
       if (more && !blocked) {
         const full = li.dataset.place !== "base" || most === 1 ? most !== null && have >= most : false;
         more.disabled = full;
-        more.title = full ? `at most ${most}` : "";
+        more.title = full ? tr("at most {n}", { n: most }) : "";
       }
     });
   }
@@ -300,7 +310,7 @@ document.addEventListener("click", (e) => {
       if (searchWhy) {
         searchWhy.hidden = !problem;
         const plain = (t) => String(t || "").replace(/`/g, "");  // the page's words: no backticks
-        searchWhy.textContent = problem ? `${plain(problem.message)}${problem.column ? ` (at character ${problem.column})` : ""}`
+        searchWhy.textContent = problem ? `${plain(problem.message)}${problem.column ? tr(" (at character {n})", { n: problem.column }) : ""}`
           + (problem.fix ? `: ${plain(problem.fix)}` : "") : "";
       }
       applyFilters();
@@ -336,7 +346,7 @@ document.addEventListener("click", (e) => {
       const all = group.querySelectorAll(".pick li").length;
       const shown = group.querySelectorAll(".pick li:not([hidden])").length;
       const count = group.querySelector(".count");
-      if (count) count.textContent = shown === all ? `(${all})` : `(${shown} of ${all})`;
+      if (count) count.textContent = shown === all ? `(${all})` : tr("({shown} of {count})", { shown, count: all });
     });
   }
 

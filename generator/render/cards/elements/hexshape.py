@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from reportlab.lib.units import mm
 
-from generator.render.maps.hexes import draw_hex_shape
+from generator.render.maps.shapes import draw_hex_shape
 
 if TYPE_CHECKING:
     from generator.render.base.layout import Element, Layout

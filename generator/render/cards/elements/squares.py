@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from reportlab.lib.units import mm
 
-from generator.render.maps.square import draw_square_shape
+from generator.render.maps.shapes import draw_square_shape
 
 if TYPE_CHECKING:
     from generator.render.base.layout import Element, Layout

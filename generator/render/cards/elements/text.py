@@ -25,7 +25,13 @@ def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: f
     text = layout.render(e.text or "", ctx, e).strip()
     if not text:
         return
-    text = checked_text(p.shared, e, layout, ctx, text)
+    memo = getattr(ctx, "memo", None)  # a copy of the card drawn just before: its text was checked
+    checked = memo.get(("checked", id(e), text)) if memo is not None else None
+    if checked is None:
+        checked = checked_text(p.shared, e, layout, ctx, text)
+        if memo is not None:
+            memo["checked", id(e), text] = checked
+    text = checked
     min_size = e.min_size if e.min_size is not None else e.size
     try:
         lay = _fit(p, text, e, w, h, min_size)
