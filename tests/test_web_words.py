@@ -27,7 +27,8 @@ MARKUP = re.compile(r"</?\w+[^>]*>|&\w+;")
 PAGES = ["/", "/p/boss_fight", "/p/boss_fight/cards", "/p/boss_fight/cards?q=zzzz", "/p/boss_fight/new",
          "/p/boss_fight/builds", "/p/boss_fight/edit?side=hero", "/p/boss_fight/edit?preset=party-oathsworn",
          "/p/boss_fight/edit?preset=boss-brood-matron", "/p/boss_fight/cards?q=points%3C%3C",
-         "/p/boss_fight/cards/oriel-vance", "/p/boss_fight/rules", "/p/boss_fight/maps", "/p/boss_fight/about"]
+         "/p/boss_fight/cards/oriel-vance", "/p/boss_fight/rules", "/p/boss_fight/maps", "/p/boss_fight/about",
+         "/p/boss_fight/rules/combat", "/p/boss_fight/rules/search?q=zzqx", "/p/boss_fight/maps/ash-pit"]
 # words German writes as English does (a name, a symbol); any other English word on a German page is a leftover
 SAME_IN_GERMAN = {"Deck", "Limit", "Set", "{n} × {name}"}
 
