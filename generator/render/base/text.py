@@ -21,6 +21,7 @@ from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
 from generator.render.base.colors import hex_color
 from generator.render.base.drawn import flat_color
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR, register_fonts
+from generator.render.base.hyphenation import hyphenator
 from generator.render.base.icons import known_icons
 from generator.render.base.scripts import ARABIC, has_rtl, rtl_text, shape_arabic, visual_words
 
@@ -336,7 +337,7 @@ class TextFitter:
         if len(text) < 6 or room < size * 2:
             return None
         if self._hyphenator is None:
-            self._hyphenator = pyphen.Pyphen(lang=self._lang)
+            self._hyphenator = hyphenator(self._lang)  # its patterns parsed as words need them
         core = text.rstrip(".,;:!?)")
         for pos in sorted(self._hyphenator.positions(core), reverse=True):
             if pos < 2 or len(core) - pos < 3:
