@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -433,3 +434,17 @@ def test_character_names_are_not_cut_off_on_a_phone(server, page):
     }).map((i) => i.value || i.placeholder)""")
     names = page.locator(".char .cname").count()
     assert names == 4 and cut == [], cut
+
+
+def test_the_editor_in_german_writes_its_own_words_in_german(server, page, tmp_path):
+    """Under ?lang=de the words the editor's script writes itself are German too (web/words.py,
+    JS_WORDS): a group's count while filtering, the note after Duplicate."""
+    base, _store = server
+    page.goto(f"{base}/p/boss_fight/edit?preset=party-oathsworn&lang=de")
+    expect(page.locator("#verdict")).to_have_text("GÜLTIG")
+    page.fill("#picker-filter", "zzzz-nichts")
+    expect(page.locator("details[data-place] .count").first).to_have_text(re.compile(r"^\(0 von \d+\)$"))
+    page.fill("#picker-filter", "")
+    page.click("button[data-duplicate]")
+    expect(page.locator("#flash")).to_have_text("Das ist eine Kopie: Speichere sie, um sie zu behalten.")
+    shoot(page, tmp_path, "editor-german")

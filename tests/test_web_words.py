@@ -26,7 +26,9 @@ MARKUP = re.compile(r"</?\w+[^>]*>|&\w+;")
 # the pages a player sees, as the German page of each must show no English control word
 PAGES = ["/", "/p/boss_fight", "/p/boss_fight/cards", "/p/boss_fight/cards?q=zzzz", "/p/boss_fight/new",
          "/p/boss_fight/builds", "/p/boss_fight/edit?side=hero", "/p/boss_fight/edit?preset=party-oathsworn",
-         "/p/boss_fight/edit?preset=boss-brood-matron", "/p/boss_fight/cards?q=points%3C%3C"]
+         "/p/boss_fight/edit?preset=boss-brood-matron", "/p/boss_fight/cards?q=points%3C%3C",
+         "/p/boss_fight/cards/oriel-vance", "/p/boss_fight/rules", "/p/boss_fight/maps", "/p/boss_fight/about",
+         "/p/boss_fight/rules/combat", "/p/boss_fight/rules/search?q=zzqx", "/p/boss_fight/maps/ash-pit"]
 # words German writes as English does (a name, a symbol); any other English word on a German page is a leftover
 SAME_IN_GERMAN = {"Deck", "Limit", "Set", "{n} × {name}"}
 
@@ -139,6 +141,14 @@ def test_a_page_speaks_its_packs_language(client):
     assert builder_words("en") is None and builder_words("xx") is None and builder_words("de") is not None
 
 
+def test_a_shared_build_in_german(client):
+    client.cookies.clear()
+    code = re.search(r'data-code="([^"]+)"', client.get("/p/boss_fight/edit?preset=party-oathsworn").text)[1]
+    page = client.get(f"/b/{code}?lang=de").text
+    client.cookies.clear()
+    assert "Eine geteilte Aufstellung, nur zum Lesen." in page and english_left(page) == set()
+
+
 def test_a_german_editor_change_answers_in_german(client):
     client.cookies.clear()
     page = client.get("/p/boss_fight/edit?side=hero&lang=de").text
@@ -146,3 +156,15 @@ def test_a_german_editor_change_answers_in_german(client):
                     headers={"x-pnp-fragment": "1", "origin": "http://localhost"})
     client.cookies.clear()
     assert r.status_code == 200 and "Name der Aufstellung" in r.text and english_left(r.text) == set()
+
+
+def test_a_german_builds_rule_messages_come_from_the_packs_translation(client):
+    """The rules' own messages (pnp's words, pack/translations/own.py) print in the pack's language;
+    their fix buttons in the builder's."""
+    client.cookies.clear()
+    page = client.get("/p/boss_fight/edit?side=boss&lang=de").text  # an empty boss: no part, an empty deck
+    client.cookies.clear()
+    assert "hat 0 Karten; es müssen genau 30 sein" in page and "must have exactly" not in page
+    assert "nötig sind mindestens 1" in page and "it needs at least" not in page
+    english = client.get("/p/boss_fight/edit?side=boss").text
+    assert "has 0 cards; it must have exactly 30" in english and "es müssen" not in english

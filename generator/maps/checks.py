@@ -21,6 +21,7 @@ Footprints come from builds generically: the union of the base cards' `hexes` fi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -292,12 +293,15 @@ class Placement:
         return self._cells
 
 
-def _orientations(fp: Footprint) -> list[frozenset[Hex]]:
-    """Orientations about the footprint's centre hex, so a 60° turn is a turn in place.
-    Mirror images count: the owner decides which way round to build the figure's base."""
-    pivot = hexgrid.shape_center(fp.hexes)
-    base = hexgrid.translate(fp.hexes, Hex(-pivot.q, -pivot.r))
-    return hexgrid.orientations(base, mirror=True)
+@functools.lru_cache(maxsize=256)
+def _shapes(hexes: frozenset[Hex]) -> tuple[placing.Shape, ...]:
+    """A footprint's orientations about its centre hex, so a 60° turn is a turn in place. Mirror
+    images count: the owner decides which way round to build the figure's base. Made once per
+    footprint in a process (their moves and dilation too, when first asked): a pack's bosses
+    stand on every one of its maps."""
+    pivot = hexgrid.shape_center(hexes)
+    base = hexgrid.translate(hexes, Hex(-pivot.q, -pivot.r))
+    return tuple(placing.Shape(shape, MIN_DISTANCE) for shape in hexgrid.orientations(base, mirror=True))
 
 
 def placements(allowed: frozenset[Hex], shapes: list[frozenset[Hex]]) -> list[Placement]:
@@ -353,8 +357,9 @@ def check_footprint(m: HexMap, fp: Footprint, party: int, pack_sides: Collection
     walkable = m.walkable_hexes
     zone = _zone_of(m, fp.side, use_zones)
     start_cells = walkable & zone if zone is not None else walkable
-    shapes = _orientations(fp)
-    starts = _starts(start_cells, [placing.Shape(shape, MIN_DISTANCE) for shape in shapes])
+    shaped = _shapes(fp.hexes)
+    shapes = [shape.cells for shape in shaped]
+    starts = _starts(start_cells, shaped)
     zone_path = ("zones", fp.side)
     where = m.at(zone_path, key=True) if zone is not None else m.at(("shape",))
     stats = {"size": fp.size, "orientations": len(shapes), "start_placements": len(starts)}

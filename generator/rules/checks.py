@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from generator.core.report import Contributor, Violation
 from generator.core.yamlio import PathT
 from generator.pack.rule_names import BUILD_CHECKS, registry_matches
+from generator.pack.translations.own import words_of
 from generator.rules.context import BuildCheck, Context, Placed, path_text, place_types, points_of
 from generator.rules.params import declares, parameter
 
@@ -63,11 +64,12 @@ def structure(ctx: Context) -> list[Violation]:
         count = len(ch.bases)
         base = side.base
         if count < base.min or (base.max is not None and count > base.max):
-            type_name = _type_name(ctx.pack, base.type)
+            type_name, say = _type_name(ctx.pack, base.type), words_of(ctx.pack)  # in the pack's language
             out.append(Violation("build.base", "error",
-                                 f"{ch.name} has {count} {type_name} card(s); it needs at least {base.min}",
+                                 say("{character} has {count} {type} card(s); it needs at least {min}").format(
+                                     character=ch.name, count=count, type=type_name, min=base.min),
                                  ch.location, _path_tuple(ch.path + (base.key,)), observed=count,
-                                 expected=f"at least {base.min}", fix=f"add a {type_name} card"))
+                                 expected=f"at least {base.min}", fix=say("add a {type} card").format(type=type_name)))
     return out
 
 
@@ -93,10 +95,12 @@ def points_limit(ctx: Context, rule: RuleSpec) -> list[Violation]:
     is_base = {c.id: ctx.pack.cards[c.id].type == base_type for c in contributors if c.id in ctx.pack.cards}
     fitting = sorted((c for c in contributors if c.points >= over),
                      key=lambda c: (is_base.get(c.id, False), c.points, c.id))
-    fix = (f"remove 1 × {fitting[0].name} ({fitting[0].points} points)" if fitting
-           else f"remove cards worth at least {over} points")
+    say = words_of(ctx.pack)  # in the pack's language (pack/translations/own.py)
+    fix = (say("remove 1 × {card} ({points} points)").format(card=fitting[0].name, points=fitting[0].points)
+           if fitting else say("remove cards worth at least {over} points").format(over=over))
     return [Violation(rule.id, rule.severity,
-                      f"{ctx.build.name} costs {total} points, {over} over the limit of {ctx.limit}",
+                      say("{build} costs {total} points, {over} over the limit of {limit}").format(
+                          build=ctx.build.name, total=total, over=over, limit=ctx.limit),
                       ctx.build.points_limit_location, "points_limit", observed=total,
                       expected=f"at most {ctx.limit}", contributors=contributors, fix=fix)]
 
@@ -104,11 +108,13 @@ def points_limit(ctx: Context, rule: RuleSpec) -> list[Violation]:
 def deck_words(ctx: Context) -> str:
     """What the pack calls a character's deck, in its own words: `action deck` when the deck
     holds one card type named Action, else `deck` (no game's words in another game's messages)."""
-    deck = ctx.side.deck
+    deck, say = ctx.side.deck, words_of(ctx.pack)
     types = list(deck.types) if deck is not None else []
     if len(types) == 1 and types[0] in ctx.pack.spec.card_types:
-        return f"{ctx.pack.spec.card_types[types[0]].name.lower()} deck"
-    return "deck"
+        name = ctx.pack.spec.card_types[types[0]].name
+        # English writes the type lower case inside a sentence; a translation keeps its name as written
+        return say("{type} deck").format(type=name.lower() if ctx.pack.translation is None else name)
+    return say("deck")
 
 
 @declares("deck_size", size=30)
@@ -119,9 +125,9 @@ def deck_size(ctx: Context, rule: RuleSpec) -> list[Violation]:
         n = sum(e.copies for e in ch.deck)
         if n == size:
             continue
-        diff = n - size
-        fix = f"remove {diff} card(s)" if diff > 0 else f"add {-diff} card(s)"
-        template = rule.message or "{character}'s {deck} has {count} cards; it must have exactly {size}"
+        diff, say = n - size, words_of(ctx.pack)
+        fix = say("remove {n} card(s)").format(n=diff) if diff > 0 else say("add {n} card(s)").format(n=-diff)
+        template = rule.message or say("{character}'s {deck} has {count} cards; it must have exactly {size}")
         out.append(Violation(rule.id, rule.severity,
                              template.format(character=ch.name, count=n, size=size, deck=deck_words(ctx)),
                              ch.deck_location, _path_tuple(ch.path + ("deck",)), observed=n,
@@ -138,11 +144,12 @@ def copy_limit(ctx: Context, rule: RuleSpec) -> list[Violation]:
             if p.copies > limit:
                 extra = p.copies - limit
                 values = {"character": ch.name, "count": p.copies, "card": p.card.name, "limit": limit}
-                template = rule.message or "{character}'s deck has {count} copies of {card}; at most {limit} allowed"
+                say = words_of(ctx.pack)
+                template = rule.message or say("{character}'s deck has {count} copies of {card}; at most {limit} allowed")
                 out.append(Violation(rule.id, rule.severity, template.format(**values),
                                      p.ref.location, _path(p.ref), observed=p.copies, expected=f"at most {limit}",
                                      contributors=(Contributor(p.card.id, p.card.name, p.card.points, p.copies),),
-                                     fix=f"remove {extra} × {p.card.name}"))
+                                     fix=say("remove {n} × {card}").format(n=extra, card=p.card.name)))
     return out
 
 

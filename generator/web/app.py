@@ -61,6 +61,8 @@ def create_app(site: Site, hosts: Hosts | None = None) -> FastAPI:
         message = exc.detail if isinstance(exc.detail, str) else "request refused"
         if wants_json(request):
             return JSONResponse({"detail": message}, status_code=exc.status_code, headers=exc.headers)
+        if message == "Not Found":  # Starlette's own for a path no route has: in the page's words
+            message = gettext("Not Found")
         return page(request, "error.html", status=exc.status_code, message=message, problems=[],
                     title=gettext("Not found") if exc.status_code == 404 else gettext("That did not work"))
 

@@ -24,6 +24,7 @@ from generator.pack.model import Pack
 from generator.rules import checks
 from generator.rules.engine import rule_spec, rule_violations
 from generator.web.state import apply_op, parse_op, side_of, to_build
+from generator.web.words import gettext
 
 MAX_TRIED = 16  # violations given a fix button per change: the validator runs once per candidate
 MAX_DECK_TRIES = 8  # cards tried for a deck that is over as a whole
@@ -63,7 +64,7 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
         have, want = _count(v.observed), _count(v.expected)
         if have is not None and want is not None and have > want:
             last = len(chars) - 1
-            return [(f"Remove {char_name(last)}", {"op": "remove_char", "char": last})]
+            return [(gettext("Remove {name}").format(name=char_name(last)), {"op": "remove_char", "char": last})]
         return []
     m = _PATH.match(v.path or "")
     if not m:
@@ -78,7 +79,7 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
         if have is None or want is None or have <= want:
             return []
         extra = have - want
-        return [(f"Remove {extra} × {name(cid)}", {"op": "deck", "char": i, "card": cid, "delta": -extra})
+        return [(gettext("Remove {n} × {name}").format(n=extra, name=name(cid)), {"op": "deck", "char": i, "card": cid, "delta": -extra})
                 for cid, n in char.get("deck", {}).items() if n >= extra][:MAX_DECK_TRIES]
     if place == "deck" and card_key:
         copies = char.get("deck", {}).get(card_key, 0)
@@ -86,15 +87,15 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
             return []
         have, want = _count(v.observed), _count(v.expected)
         fewer = have - want if have is not None and want is not None and 0 < have - want < copies else None
-        out = [(f"Remove {fewer} × {name(card_key)}", {"op": "deck", "char": i, "card": card_key, "delta": -fewer})] \
+        out = [(gettext("Remove {n} × {name}").format(n=fewer, name=name(card_key)), {"op": "deck", "char": i, "card": card_key, "delta": -fewer})] \
             if fewer else []
-        out.append((f"Remove {copies} × {name(card_key)}" if copies > 1 else f"Remove 1 × {name(card_key)}",
+        out.append((gettext("Remove {n} × {name}").format(n=max(copies, 1), name=name(card_key)),
                     {"op": "deck", "char": i, "card": card_key, "delta": -copies}))
         return out
     if place in ("equipment", "abilities") and index is not None:
         items = char.get(place, [])
         j = int(index)
-        return [(f"Remove {name(items[j])}", {"op": "remove", "char": i, "place": place, "index": j})] \
+        return [(gettext("Remove {name}").format(name=name(items[j])), {"op": "remove", "char": i, "place": place, "index": j})] \
             if j < len(items) else []
     if place == base.key and base.many and index is not None:
         items = char.get(base.key, [])
@@ -104,7 +105,7 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
         if eq_index is not None:
             eq = items[j].get("equipment", [])
             k = int(eq_index)
-            return [(f"Remove {name(eq[k])}", {"op": "remove", "char": i, "place": "equipment", "piece": j,
+            return [(gettext("Remove {name}").format(name=name(eq[k])), {"op": "remove", "char": i, "place": "equipment", "piece": j,
                                                "index": k})] if k < len(eq) else []
         item = items[j].get(base.item_key or "card")
         # a piece that carries too much: take off what it carries, among the violation's
@@ -115,11 +116,11 @@ def candidates(pack: Pack, doc: dict, v: Violation) -> list[tuple[str, dict]]:
         have, want = _count(v.observed), _count(v.expected)
         over = have - want if have is not None and want is not None else 0
         carried = dict.fromkeys(c.id for c in v.contributors if c.id in attached and c.points >= over)
-        return [(f"Remove {name(cid)}", {"op": "remove", "char": i, "place": "equipment", "piece": j,
+        return [(gettext("Remove {name}").format(name=name(cid)), {"op": "remove", "char": i, "place": "equipment", "piece": j,
                                          "index": attached.index(cid)}) for cid in carried] + \
-            [(f"Remove {name(item)}", {"op": "remove", "char": i, "place": "base", "index": j})]
+            [(gettext("Remove {name}").format(name=name(item)), {"op": "remove", "char": i, "place": "base", "index": j})]
     if place == base.key and not base.many:
-        return [(f"Remove {char_name(i)}", {"op": "remove_char", "char": i})]
+        return [(gettext("Remove {name}").format(name=char_name(i)), {"op": "remove_char", "char": i})]
     return []
 
 

@@ -234,7 +234,7 @@ def confirm_delete(request: Request, pack_id: str, stem: str):
         name = document_from_yaml(text, pack, stem)["name"]
     except InputError:  # a file that no longer loads is still deleted: named by its file name
         name = stem
-    return page(request, "delete.html", title="Delete a build", pack=pack, stem=stem, build_name=name)
+    return page(request, "delete.html", title=gettext("Delete a build"), pack=pack, stem=stem, build_name=name)
 
 
 @router.post("/p/{pack_id}/builds/{stem}/delete")
@@ -325,9 +325,10 @@ def shared(request: Request, code: str):
     if len(code) > 4000:
         raise InputError([Problem("share.damaged", "that share code is far too long", Location("share code"))])
     pack, decoded = decode_any(site, code.strip())
+    pack = site.pack(pack.spec.id)  # in the language asked for, as every other page shows it
     doc = clean_document(build_document(pack, decoded), pack)
     ctx = _editor_context(pack, doc)
-    return page(request, "shared.html", title=f"{doc['name']}: shared build", code=ctx["view"].code or code,
+    return page(request, "shared.html", title=gettext("{name}: shared build").format(name=doc["name"]), code=ctx["view"].code or code,
                 qr=qr_svg(ctx["view"].code or code), **ctx)
 
 

@@ -85,7 +85,7 @@ def about(request: Request, pack_id: str):
     """The game's credits: its makers, and who made the art its cards print, under which licence."""
     pack = site_of(request).pack(pack_id)
     credits = pack_credits(pack)
-    return page(request, "about.html", title=f"About {pack.spec.name}", pack=pack, credits=credits,
+    return page(request, "about.html", title=gettext("About {name}").format(name=pack.spec.name), pack=pack, credits=credits,
                 icons=icon_set())
 
 

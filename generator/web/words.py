@@ -57,16 +57,16 @@ def page_language() -> str | None:
     return SHOWN.get() or LANG.get()
 
 
-def gettext(text: str) -> Markup:
+def gettext(text: str) -> str:
     """`_("Save")` in a template: the word in the page's language. Markup, as Jinja's own i18n
-    extension gives it: the words are the template's (and pnp's own de.po, whose entries a test
-    holds to the same markup), so they print as written, and `.format(name=...)` escapes what
-    it fills in."""
+    extension gives it (typed as the str it is): the words are the template's (and pnp's own
+    de.po, whose entries a test holds to the same markup), so they print as written, and
+    `.format(name=...)` escapes what it fills in (a route's title, a fix button's label too)."""
     words = builder_words(page_language())
     return Markup(words.gettext(text) if words is not None else text)
 
 
-def pgettext(context: str, text: str) -> Markup:
+def pgettext(context: str, text: str) -> str:
     words = builder_words(page_language())
     return Markup(words.pgettext(context, text) if words is not None else text)
 

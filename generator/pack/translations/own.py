@@ -18,6 +18,21 @@ from generator.pack.translations.table import Source
 
 # (where it prints, the words, a note for the translator). {names} are filled in; keep them.
 OWN_WORDS: tuple[tuple[str, str, str], ...] = (
+    ("rules", "{build} costs {total} points, {over} over the limit of {limit}",
+     "a build over its points limit: the builder, pnp validate and the roster say it"),
+    ("rules", "remove 1 × {card} ({points} points)", "the fix of a build over its points limit"),
+    ("rules", "remove cards worth at least {over} points", "the fix of a build over its points limit"),
+    ("rules", "{character}'s {deck} has {count} cards; it must have exactly {size}",
+     "a deck of the wrong size ({deck}: the next entry, or `deck`)"),
+    ("rules", "{type} deck", "a deck named by the one card type it holds ({type}: Action)"),
+    ("rules", "deck", "a deck of several card types"),
+    ("rules", "remove {n} card(s)", "the fix of a deck too large (pnp writes `3 cards`, `1 card` in English)"),
+    ("rules", "add {n} card(s)", "the fix of a deck too small"),
+    ("rules", "{character}'s deck has {count} copies of {card}; at most {limit} allowed", "too many copies of a card"),
+    ("rules", "remove {n} × {card}", "the fix of too many copies of a card"),
+    ("rules", "{character} has {count} {type} card(s); it needs at least {min}",
+     "a character without its base card ({type}: Hero, Boss Part)"),
+    ("rules", "add a {type} card", "the fix of a character without its base card"),
     ("rulebook", "RULEBOOK", "the rulebook cover's subtitle, set spaced out"),
     ("rulebook", "Version {version} · print-and-play edition", "the rulebook cover"),
     ("rulebook", "**{count}** cards", "the rulebook cover: what the kit holds"),

@@ -65,20 +65,20 @@ def _polygons(segments, m=None) -> list[list[tuple[float, float]]]:
     return polys
 
 
-def _outline(obj) -> list[list[tuple[float, float]]]:
-    """The path's subpaths as polygons in page points."""
+def _outline(raw) -> list[list[tuple[float, float]]]:
+    """The path's subpaths as polygons in page points (`raw`: PDFium's handle of the path object)."""
     pdfium_c = _raw()
     m = pdfium_c.FS_MATRIX()
-    pdfium_c.FPDFPageObj_GetMatrix(obj.raw, m)
-    return _polygons((pdfium_c.FPDFPath_GetPathSegment(obj.raw, i)
-                      for i in range(pdfium_c.FPDFPath_CountSegments(obj.raw))), m)
+    pdfium_c.FPDFPageObj_GetMatrix(raw, m)
+    return _polygons((pdfium_c.FPDFPath_GetPathSegment(raw, i)
+                      for i in range(pdfium_c.FPDFPath_CountSegments(raw))), m)
 
 
-def _clips(obj) -> list[list[list[tuple[float, float]]]]:
+def _clips(raw) -> list[list[list[tuple[float, float]]]]:
     """The object's clipping paths (PDFium gives them in page points); a point is painted only
     inside every one of them."""
     pdfium_c = _raw()
-    clip = pdfium_c.FPDFPageObj_GetClipPath(obj.raw)
+    clip = pdfium_c.FPDFPageObj_GetClipPath(raw)
     if not clip:
         return []
     return [_polygons(pdfium_c.FPDFClipPath_GetPathSegment(clip, i, j)
@@ -103,26 +103,36 @@ class _Paint:
     see-through fill) and, read from PDFium only when a text's middle falls inside its bounds
     (most never are asked), its outline (None for a plain box) and clipping paths."""
 
-    __slots__ = ("obj", "bounds", "color", "is_path", "_outline", "_clips")
+    __slots__ = ("raw", "left", "bottom", "right", "top", "color", "is_path", "_outline", "_clips")
 
-    def __init__(self, obj, bounds, color: RGB | None, is_path: bool):
-        self.obj, self.bounds, self.color, self.is_path = obj, bounds, color, is_path
+    def __init__(self, raw, bounds, color: RGB | None, is_path: bool):
+        self.raw, self.color, self.is_path = raw, color, is_path
+        self.left, self.bottom, self.right, self.top = bounds
         self._outline: list | None = None
         self._clips: list | None = None
 
-    def holds(self, x: float, y: float) -> bool:
-        """Whether the paint covers the point (x, y): inside its bounds, its outline and its clips."""
-        l, b, r, t = self.bounds
-        if not (l <= x <= r and b <= y <= t):
-            return False
+    def covers(self, x: float, y: float) -> bool:
+        """Whether the paint, whose bounds hold (x, y), covers it: inside its outline and its clips."""
         if self.is_path:
             if self._outline is None:
-                self._outline = _outline(self.obj)
+                self._outline = _outline(self.raw)
             if not _inside(self._outline, x, y):
                 return False
         if self._clips is None:
-            self._clips = _clips(self.obj)
+            self._clips = _clips(self.raw)
         return all(_inside(clip, x, y) for clip in self._clips)
+
+
+def _objects(page):
+    """(handle, type, bounds) of each of the page's own objects (a form is one object), in painting
+    order, through PDFium's C calls: the page holds thousands, and the checks keep few."""
+    pdfium_c = _raw()
+    l, b, r, t = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
+    for i in range(pdfium_c.FPDFPage_CountObjects(page.raw)):
+        raw = pdfium_c.FPDFPage_GetObject(page.raw, i)
+        if not pdfium_c.FPDFPageObj_GetBounds(raw, l, b, r, t):
+            raise RuntimeError("PDFium could not locate a page object")
+        yield raw, pdfium_c.FPDFPageObj_GetType(raw), (l.value, b.value, r.value, t.value)
 
 
 def text_on_paint(page) -> list[TextOnPaint]:
@@ -130,27 +140,27 @@ def text_on_paint(page) -> list[TextOnPaint]:
     pdfium_c = _raw()
     paints: list[_Paint] = []
     out = []
-    for obj in page.get_objects(max_depth=1):
-        bounds = obj.get_bounds()
-        if obj.type == pdfium_c.FPDF_PAGEOBJ_PATH:
-            fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
-            pdfium_c.FPDFPath_GetDrawMode(obj.raw, fill_mode, stroke)
+    fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
+    not_flat = (pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_SHADING, pdfium_c.FPDF_PAGEOBJ_FORM)
+    for raw, kind, bounds in _objects(page):
+        if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
+            pdfium_c.FPDFPath_GetDrawMode(raw, fill_mode, stroke)
             if fill_mode.value:
-                paints.append(_Paint(obj, bounds, fill_color(obj.raw), True))
-        elif obj.type in (pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_SHADING, pdfium_c.FPDF_PAGEOBJ_FORM):
-            paints.append(_Paint(obj, bounds, None, False))
-        elif obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT:
-            if pdfium_c.FPDFTextObj_GetTextRenderMode(obj.raw) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+                paints.append(_Paint(raw, bounds, fill_color(raw), True))
+        elif kind in not_flat:
+            paints.append(_Paint(raw, bounds, None, False))
+        elif kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
+            if pdfium_c.FPDFTextObj_GetTextRenderMode(raw) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
                 continue
-            color = fill_color(obj.raw)
+            color = fill_color(raw)
             if color is None:
                 continue
             x, y = (bounds[0] + bounds[2]) / 2, (bounds[1] + bounds[3]) / 2
-            if not all(_inside(clip, x, y) for clip in _clips(obj)):
+            if not all(_inside(clip, x, y) for clip in _clips(raw)):
                 continue  # clipped away (a label of a cell cut off at the edge of a map sheet's window)
             under: RGB | None = (1.0, 1.0, 1.0)
             for paint in reversed(paints):
-                if paint.holds(x, y):
+                if paint.left <= x <= paint.right and paint.bottom <= y <= paint.top and paint.covers(x, y):
                     under = paint.color
                     break
             if under is not None:

@@ -11,6 +11,7 @@ placing it later can say what it covers; elsewhere (maps, rulebook pages) only w
 from __future__ import annotations
 
 from reportlab.lib.colors import toColor
+from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 from reportlab.pdfgen.textobject import PDFTextObject
@@ -18,6 +19,7 @@ from reportlab.pdfgen.textobject import PDFTextObject
 from generator.render.base.drawn import Recorder, filled_bounds, flat_color, path_bounds, path_points, summary
 
 PATH_MEMO = 4096  # paths whose bounds a canvas keeps (a deck's badges and boxes are a few dozen)
+TEXT_MEMO = 8192  # strings whose text operators a canvas keeps (a kit's copies follow each other)
 
 
 def _color(value):
@@ -29,7 +31,34 @@ def _path(code: str, stroke, fill) -> list[str]:
     return [code, ops[bool(stroke), bool(fill)]]
 
 
-class InkTextObject(PDFTextObject):
+class MemoTextObject(PDFTextObject):
+    """A text object whose strings in a TrueType font are encoded once per document: the
+    operators ReportLab writes for a string (its subset's `Tf` when the subset changes, then
+    `(…) Tj`) depend only on the font, size, leading, the subset in use and the string, and
+    a deck shows the same strings again and again (every copy of a card). The font's subset
+    keeps every character it was given, so the string encodes the same way each time."""
+
+    _curSubset: int  # ReportLab's own: the subset of the font in use (-1: none yet)
+
+    def _formatText(self, text):
+        canvas = self._canvas
+        memo = getattr(canvas, "text_memo", None)
+        if memo is None or type(text) is not str:  # (a shaped string carries its own positions)
+            return super()._formatText(text)
+        key = (self._fontname, self._fontsize, self._leading, self._curSubset, text)
+        hit = memo.get(key)
+        if hit is not None:
+            self._curSubset = hit[1]
+            return hit[0]
+        code = super()._formatText(text)
+        if getFont(self._fontname)._dynamicFont:  # TrueType: the operators above, nothing else
+            if len(memo) >= TEXT_MEMO:
+                memo.clear()
+            memo[key] = (code, self._curSubset)
+        return code
+
+
+class InkTextObject(MemoTextObject):
     """A text object that remembers, in order, each colour it sets and each string it shows
     (font, size, text matrix), to be told to the recorder when the canvas draws it."""
 
@@ -86,6 +115,7 @@ class RecordingCanvas(rl_canvas.Canvas):
         self.form_noted: list[bool] = []  # of each form being defined: is it noted
         self.form_ink: dict = {}  # form name -> the bounds of what it holds
         self.path_boxes: dict = {}  # a drawing call's path (by its arguments) -> its bounds
+        self.text_memo: dict = {}  # a string's text operators, per font state (MemoTextObject)
         super().__init__(*args, **kwargs)
 
     # ---- recording ----------------------------------------------------------------------
@@ -299,7 +329,7 @@ class RecordingCanvas(rl_canvas.Canvas):
         """ReportLab's text object; while recording, one that notes what it shows (`noted`
         False: the caller notes its strings itself, render/base/text.py's draw_layout)."""
         if self.ink is None or not noted:
-            return super().beginText(x, y, direction)
+            return MemoTextObject(self, x, y, direction=direction)
         return InkTextObject(self, x, y, direction=direction)
 
     def drawText(self, aTextObject):

@@ -21,6 +21,7 @@ from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
 from generator.render.base.colors import hex_color
 from generator.render.base.drawn import flat_color
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR, register_fonts
+from generator.render.base.hyphenation import hyphenator
 from generator.render.base.icons import known_icons
 from generator.render.base.scripts import ARABIC, has_rtl, rtl_text, shape_arabic, visual_words
 
@@ -336,7 +337,7 @@ class TextFitter:
         if len(text) < 6 or room < size * 2:
             return None
         if self._hyphenator is None:
-            self._hyphenator = pyphen.Pyphen(lang=self._lang)
+            self._hyphenator = hyphenator(self._lang)  # its patterns parsed as words need them
         core = text.rstrip(".,;:!?)")
         for pos in sorted(self._hyphenator.positions(core), reverse=True):
             if pos < 2 or len(core) - pos < 3:
@@ -449,57 +450,102 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
     if valign_height is not None and valign != "top":
         spare = valign_height - layout.height
         y -= spare / 2 if valign == "middle" else spare
-    base_color = hex_color(color)
     # Every string is placed with setTextOrigin (the cursor textOut moves is not used); one text
     # object for the whole layout. While the layout checks record the drawing (render/base/
     # drawn.py), each string is noted here as it is placed, with its font, size and colour.
     ink = getattr(canvas, "ink", None)
-    text = canvas.beginText(noted=False) if ink is not None else canvas.beginText()
-    current_font = current_color = current_flat = None
-    icon_calls = []
+    _draw_planned(canvas, icons, layout, _plan(layout, align, width, color, keyword_color), x, y, ascent, descent,
+                  ink)
+
+
+# A layout drawn again (each copy of a card, the same rules line on many cards): the operations
+# of its text object, worked out once. The fitter keeps each Layout it made (TextFitter.cache),
+# so the same object comes back; it is kept here with what the plan was made for.
+_PLANS: dict = {}
+_PLANS_KEPT = 1024
+_TEXT, _FONT, _FILL = 0, 1, 2
+
+
+def _plan(layout: Layout, align: str, width: float, color: str, keyword_color: str | None) -> tuple:
+    """Per line: its offset, the text object's operations in order ((_TEXT, x, string),
+    (_FONT, name), (_FILL, colour)), its icons (name, x) and how far the next line is down;
+    the operations draw_layout's loop makes for it, strings of one style joined alike."""
+    hit = _PLANS.get(id(layout))
+    if hit is not None and hit[0] is layout and hit[1] == (align, width, color, keyword_color):
+        return hit[2]
+    size = layout.size
+    base_color = hex_color(color)
+    current_font = current_color = None
+    lines = []
     for line in layout.lines:
-        baseline = y - ascent
         offset = 0.0
         if align == "center":
             offset = (width - line.width) / 2
         elif align == "right":
             offset = width - line.width
+        ops: list = []
+        icon_runs = []
         pending, pending_x, pending_end = "", 0.0, None
         for run in line.runs:
             if run.kind == "icon":
-                icon_size = size * ICON_SCALE
-                icon_calls.append((run.value, x + offset + run.x + size * 0.04,
-                                   baseline + descent * 0.35, icon_size))
+                icon_runs.append((run.value, run.x))
                 continue
             col = (keyword_color or run.color) if run.color else color
             if pending and run.font == current_font and col == current_color and pending_end is not None \
                     and abs(run.x - pending_end - _space(run.font) * size) < 0.01:
-                pending += " " + run.value  # same style, one space apart: one string
+                pending += " " + run.value
                 pending_end = run.x + run.width
                 continue
             if pending:
-                text.setTextOrigin(x + offset + pending_x, baseline)
-                text.textOut(pending)
-                if ink is not None:
-                    ink.text_at(current_font, size, pending, x + offset + pending_x, baseline, current_flat)
+                ops.append((_TEXT, pending_x, pending))
             if run.font != current_font:
-                text.setFont(run.font, size)
+                ops.append((_FONT, run.font))
                 current_font = run.font
             if col != current_color:
-                fill = hex_color(col) if col != color else base_color
-                text.setFillColor(fill)
+                ops.append((_FILL, hex_color(col) if col != color else base_color))
                 current_color = col
-                if ink is not None:
-                    current_flat = flat_color(fill)
             pending, pending_x, pending_end = run.value, run.x, run.x + run.width
         if pending:
-            text.setTextOrigin(x + offset + pending_x, baseline)
-            text.textOut(pending)
-            if ink is not None:
-                ink.text_at(current_font, size, pending, x + offset + pending_x, baseline, current_flat)
-        y -= layout.leading + (size * 0.35 if line.paragraph_end else 0.0)
-    if ink is not None and current_color is not None:
-        ink.fill = current_flat  # a colour set inside the text outlives it, as in the PDF
+            ops.append((_TEXT, pending_x, pending))
+        lines.append((offset, tuple(ops), tuple(icon_runs), layout.leading + (size * 0.35 if line.paragraph_end else 0.0)))
+    plan = tuple(lines)
+    if len(_PLANS) >= _PLANS_KEPT:
+        _PLANS.clear()
+    _PLANS[id(layout)] = (layout, (align, width, color, keyword_color), plan)
+    return plan
+
+
+def _draw_planned(canvas, icons, layout: Layout, plan: tuple, x: float, y: float, ascent: float,
+                  descent: float, ink=None) -> None:
+    """Draw a layout's plan with its first line's top at `y`; `ink`: the recorder to tell each
+    string placed, with its font, size and colour."""
+    size = layout.size
+    text = canvas.beginText(noted=False) if ink is not None else canvas.beginText()
+    font = flat = None
+    filled = False
+    icon_calls = []
+    for offset, ops, icon_runs, step in plan:
+        baseline = y - ascent
+        left = x + offset
+        for op in ops:
+            if op[0] == _TEXT:
+                text.setTextOrigin(left + op[1], baseline)
+                text.textOut(op[2])
+                if ink is not None:
+                    ink.text_at(font, size, op[2], left + op[1], baseline, flat)
+            elif op[0] == _FONT:
+                text.setFont(op[1], size)
+                font = op[1]
+            else:
+                text.setFillColor(op[1])
+                filled = True
+                if ink is not None:
+                    flat = flat_color(op[1])
+        for name, run_x in icon_runs:
+            icon_calls.append((name, left + run_x + size * 0.04, baseline + descent * 0.35, size * ICON_SCALE))
+        y -= step
+    if ink is not None and filled:
+        ink.fill = flat  # a colour set inside the text outlives it, as in the PDF
     canvas.drawText(text)
     for name, ix, iy, isize in icon_calls:
         icons.draw(name, ix, iy, isize)

@@ -1,0 +1,48 @@
+"""Hyphenation dictionaries read as words need them (render/base/hyphenation.py): every
+dictionary pyphen ships gives the same patterns, parsed, as pyphen's own reading, the same
+hyphenation points for real words, and the text fitter uses it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyphen
+import pytest
+
+from generator.render.base.hyphenation import hyphenator, read_patterns
+from generator.render.base.text import TextFitter
+
+DICTIONARIES = sorted({path for name, path in pyphen.LANGUAGES.items() if name == path.name[5:-4]})
+
+
+@pytest.mark.parametrize("path", DICTIONARIES, ids=lambda p: p.name)
+def test_every_dictionary_gives_pyphens_own_patterns(path):
+    ours, theirs = read_patterns(Path(path)), pyphen.HyphDict(Path(path))
+    parsed = {letters: ours.patterns.get(letters) for letters in ours.patterns}
+    assert parsed == theirs.patterns and ours.maxlen == theirs.maxlen
+    # a nonstandard hyphenation (hu_HU's `ssz/sz=sz`) keeps its data too
+    assert {k: [getattr(v, "data", None) for v in values] for k, (_o, values) in parsed.items()} == \
+        {k: [getattr(v, "data", None) for v in values] for k, (_o, values) in theirs.patterns.items()}
+
+
+WORDS = {"de_DE": "Aktionsdeck Schwerer Angriff Heldengruppe Festgesetzt Kohlenbrustkorb Überflutete "
+                  "Zwillingsinseln Dämmerwacht-Vettel Spiegelhandarm",
+         "en_GB": "Immobilised straight extraordinary hyphenation Greymantle Behemoth constitution"}
+
+
+@pytest.mark.parametrize("lang", sorted(WORDS))
+def test_the_same_hyphenation_points(lang):
+    ours, theirs = hyphenator(lang), pyphen.Pyphen(lang=lang, cache=False)
+    assert ours.hd is not theirs.hd  # ours, not a second reading of pyphen's
+    for word in WORDS[lang].split():
+        assert ours.positions(word) == theirs.positions(word), word
+    assert ours.positions("Kohlenbrustkorb" if lang == "de_DE" else "extraordinary")
+
+
+def test_the_fitter_hyphenates_with_it():
+    path = pyphen.LANGUAGES["de_DE"]
+    pyphen.hdcache.pop(path, None)
+    layout = TextFitter([], "de_DE").fit("Die Zwillingsinselverwaltung kommt", 70, 60, 9, 8)
+    words = [[run.value for run in line.runs] for line in layout.lines]
+    assert words[:2] == [["Die", "Zwillingsin-"], ["selverwaltung"]]
+    assert isinstance(pyphen.hdcache[path].patterns, dict) and type(pyphen.hdcache[path].patterns) is not dict

@@ -1,0 +1,45 @@
+"""render/base/text.py draws a fitted layout from a plan worked out once per layout (its
+strings, fonts and colours in order): drawing the same layout again, elsewhere, writes the
+same operators as working the plan out afresh, and a change of colour, alignment or width
+makes a plan of its own."""
+
+from __future__ import annotations
+
+import io
+
+from generator.render.base import text as text_module
+from generator.render.base.icons import IconSheet
+from generator.render.base.pdfout import new_canvas
+from generator.render.base.text import TextFitter, draw_layout
+
+TEXT = "**Heavy** :damage:3 deal *Stunned* to a foe; then move 2 :hex: and Stunned again, left or right."
+
+
+def _ops(layout, fresh: bool, **kwargs) -> list[str]:
+    c = new_canvas(io.BytesIO(), (400.0, 400.0), "plan")
+    icons = IconSheet(c, {})
+    for x, top in ((10.0, 300.0), (123.4, 87.65)):
+        if fresh:
+            text_module._PLANS.clear()
+        draw_layout(c, icons, layout, x, top, 150.0, **kwargs)
+    return list(c._code)
+
+
+def test_a_layout_drawn_again_writes_what_a_fresh_plan_writes():
+    fitter = TextFitter(["Stunned"])
+    layout = fitter.fit(TEXT, 150.0, 80.0, 9.0, 5.0)
+    for kwargs in ({}, {"align": "center", "color": "#5a5246"}, {"align": "right", "keyword_color": "#ffffff"}):
+        planned = _ops(layout, fresh=False, **kwargs)
+        assert planned == _ops(layout, fresh=True, **kwargs)
+        assert any("Tj" in op for op in planned)  # text was drawn
+
+
+def test_another_colour_alignment_or_width_is_planned_afresh():
+    fitter = TextFitter(["Stunned"])
+    layout = fitter.fit(TEXT, 150.0, 80.0, 9.0, 5.0)
+    first = text_module._plan(layout, "left", 150.0, "#222222", None)
+    assert text_module._plan(layout, "left", 150.0, "#222222", None) is first
+    assert text_module._plan(layout, "center", 150.0, "#222222", None) is not first
+    assert text_module._plan(layout, "left", 150.0, "#ff0000", None) is not first
+    assert text_module._plan(layout, "center", 160.0, "#222222", None) != text_module._plan(
+        layout, "center", 150.0, "#222222", None)
