@@ -126,10 +126,12 @@ def test_a_service_preset_sets_the_profile_and_its_colour():
 
 
 # what `pnp build --only cards` must not load: the kit's other parts, ReportLab's SVG drawing and
-# page layout (platypus), the map painters, and validate's drawn verdict (only a refused pack needs it)
+# page layout (platypus), the map painters, validate's drawn verdict (only a refused pack needs it) and
+# the worker pool's multiprocessing and ctypes (one part starts no pool)
 NOT_FOR_CARDS = ("generator.render.pieces.document", "generator.export.profiles.home_", "reportlab.graphics",
                  "reportlab.platypus", "generator.render.rulebook.book", "generator.render.maps.document",
-                 "generator.render.maps.hexes", "generator.render.maps.square", "generator.validate.packs")
+                 "generator.render.maps.hexes", "generator.render.maps.square", "generator.validate.packs",
+                 "multiprocessing", "ctypes")
 
 
 def _loaded_by_a_cards_build(out: Path, first: str = "") -> list[str]:

@@ -18,21 +18,21 @@ with SIGKILL (PR_SET_PDEATHSIG).
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import multiprocessing
 import os
 import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from multiprocessing.connection import Connection, wait
-from multiprocessing.process import BaseProcess
-from multiprocessing.queues import Queue
 from types import FrameType
-from typing import Literal, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar, cast
 
 from generator.core import progress
 from generator.core.errors import WorkerDied  # noqa: F401  (raised here; defined there so the CLI need not load this module)
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
+    from multiprocessing.queues import Queue
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 PROCESSES = 2  # workers at once: two cores, each worker's ReportLab single-threaded
@@ -61,6 +61,7 @@ def _die_with_parent() -> None:
     """Linux: the kernel kills this worker when the process that forked it dies."""
     if not sys.platform.startswith("linux"):
         return
+    import ctypes  # deferred: only a forked worker asks the kernel this, and every command loads this module
     with contextlib.suppress(Exception):
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
 
@@ -116,6 +117,8 @@ class WorkerPool:
 
     def __init__(self, processes: int, progress_queue: Events | None = None):
         self.processes = max(1, processes)
+        # deferred: multiprocessing loads when a pool starts; a build of one part (`--only cards`) starts none
+        import multiprocessing
         self.running: dict[Connection, tuple[BaseProcess, int]] = {}  # connection -> (process, job index)
         self.context = multiprocessing.get_context("fork")
         self.events = progress_queue
@@ -131,6 +134,7 @@ class WorkerPool:
                      interval: float = 0.1) -> Iterator[tuple[int, Result]]:
         """Yield (job index, result) as each job finishes; `idle()` is called every `interval`
         seconds while none has (the build drains its workers' progress events there)."""
+        from multiprocessing.connection import wait  # deferred: loaded with the pool (see __init__)
         waiting = list(enumerate(jobs))
         while waiting or self.running:
             while waiting and len(self.running) < self.processes:
@@ -142,7 +146,7 @@ class WorkerPool:
                     self.running[recv] = (process, index)
                 send.close()
             # wait() hands back some of the objects it was given (typeshed widens them to any waitable)
-            ready = cast(list[Connection], wait(list(self.running), None if idle is None else interval))
+            ready = cast("list[Connection]", wait(list(self.running), None if idle is None else interval))
             if idle is not None:
                 idle()
             for conn in ready:
@@ -180,6 +184,7 @@ class WorkerPool:
 
 def progress_queue() -> Events:
     """A queue the workers of `worker_pool(..., progress_queue=q)` put their progress events on."""
+    import multiprocessing  # deferred: loaded with the pool that needs it (see WorkerPool)
     return multiprocessing.get_context("fork").Queue()
 
 

@@ -5,6 +5,7 @@ points per character and per card type, each deck by the deck cards' first choic
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import NamedTuple
 
 from generator.grids import hexgrid
@@ -13,6 +14,7 @@ from generator.core.report import Report
 from generator.maps.checks import footprint_of, footprint_sides
 from generator.rules.draw_odds import first_choice_field, opening_odds
 from generator.web.common import per_pack
+from generator.web.words import gettext
 
 BAR_W = 260.0  # the longest bar, in SVG units
 ROW_H = 18.0
@@ -64,14 +66,23 @@ class Odds(NamedTuple):
     rows: tuple
 
 
-def bars(pairs: list[tuple[str, int]], unit: str = "") -> Bars | None:
-    """A horizontal bar chart: one row per (label, value), the longest bar BAR_W wide."""
+def points_text(n: int) -> str:
+    """`34 pts`, `1 pt`: a bar's value in the page's language (web/words.py)."""
+    return str(gettext("{n} pt") if n == 1 else gettext("{n} pts")).format(n=n)
+
+
+def cards_text(n: int) -> str:
+    return str(gettext("{n} card") if n == 1 else gettext("{n} cards")).format(n=n)
+
+
+def bars(pairs: list[tuple[str, int]], unit: Callable[[int], str] = str) -> Bars | None:
+    """A horizontal bar chart: one row per (label, value), the longest bar BAR_W wide; `unit`
+    says a value in words (points_text, cards_text; a bare number by default)."""
     pairs = [(label, value) for label, value in pairs if value]
     if not pairs:
         return None
     top = max(v for _, v in pairs) or 1
-    rows = tuple(Bar(label, value, i * ROW_H, max(2.0, BAR_W * value / top),
-                     f"{value}{unit[:-1] if value == 1 and unit.endswith('s') else unit}")
+    rows = tuple(Bar(label, value, i * ROW_H, max(2.0, BAR_W * value / top), unit(value))
                  for i, (label, value) in enumerate(pairs))
     return Bars(rows, len(rows) * ROW_H, BAR_W)
 
@@ -123,12 +134,12 @@ def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None)
         names = [character_name(pack, side, i, c) for i, c in enumerate(doc["characters"])]
         totals = points.by_character()  # by position in newer reports, by name in older ones
         out["per_character"] = bars([(names[k] if isinstance(k, int) and k < len(names) else str(k), v)
-                                     for k, v in totals.items()], " pts")
+                                     for k, v in totals.items()], points_text)
     by_type: dict[str, int] = {}
     for line in points.lines if points is not None else []:
         name = pack.spec.card_types[line.kind].name if line.kind in pack.spec.card_types else line.kind
         by_type[name] = by_type.get(name, 0) + line.total
-    out["per_type"] = bars(sorted(by_type.items(), key=lambda kv: -kv[1]), " pts")
+    out["per_type"] = bars(sorted(by_type.items(), key=lambda kv: -kv[1]), points_text)
     field = deck_field(pack, side)
     deck_charts = _deck_charts(pack)
     decks = [dict(deck_charts(doc["side"], tuple(char["deck"].items())), index=i)
@@ -168,7 +179,7 @@ def _deck_charts(pack: Pack):
             by_value[value] = by_value.get(value, 0) + n
             by_copies[n] = by_copies.get(n, 0) + 1
         return {"by_value": bars(sorted(by_value.items(), key=lambda kv: -kv[1])), "field": " / ".join(fields),
-                "by_copies": bars([(f"{n}×", by_copies[n]) for n in sorted(by_copies)], " cards"),
+                "by_copies": bars([(f"{n}×", by_copies[n]) for n in sorted(by_copies)], cards_text),
                 "by_cost": by_cost(pack, side, deck), "odds": odds_rows(pack, side, deck)}
     return of
 
@@ -185,7 +196,7 @@ def by_cost(pack: Pack, side, deck: dict) -> dict | None:
         if isinstance(value, int) and isinstance(n, int):
             counts[value] = counts.get(value, 0) + n
     label = pack.spec.card_types[side.deck.types[0]].fields[name].label or name
-    chart = bars([(f"{label} {v}", counts[v]) for v in sorted(counts)], " cards")
+    chart = bars([(f"{label} {v}", counts[v]) for v in sorted(counts)], cards_text)
     return {"chart": chart, "label": label} if chart else None
 
 

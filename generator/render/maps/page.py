@@ -329,15 +329,17 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
     # The cut notes sit halfway between the first two crosses so they never cross an arm.
     # Crosses keep off the text either sheet of their seam prints there.
     texts = {} if texts is None else texts
-    for w in (win, left_nb, top_nb, right_nb, below_nb):
-        if w and w not in texts:
+
+    def text_of(w: Window) -> list:  # read when a seam first needs it (a sheet alone has no seam)
+        if w not in texts:
             texts[w] = window_text_boxes(plan, w, paint)
+        return texts[w]
 
     def along_y(other: Window, x: float) -> list[float]:  # crosses of a vertical seam at map x
-        return _mark_positions(win.y0, win.y1, x, False, texts[win] + texts[other])
+        return _mark_positions(win.y0, win.y1, x, False, text_of(win) + text_of(other))
 
     def along_x(other: Window, y: float) -> list[float]:  # crosses of a horizontal seam at map y
-        return _mark_positions(win.x0, win.x1, y, True, texts[win] + texts[other])
+        return _mark_positions(win.x0, win.x1, y, True, text_of(win) + text_of(other))
 
     c.setDash([2 * MM, 1.2 * MM])
     if left_nb:
