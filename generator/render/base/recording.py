@@ -19,7 +19,7 @@ from reportlab.pdfgen.textobject import PDFTextObject
 from generator.render.base.drawn import Recorder, filled_bounds, flat_color, path_bounds, path_points, summary
 
 PATH_MEMO = 4096  # paths whose bounds a canvas keeps (a deck's badges and boxes are a few dozen)
-TEXT_MEMO = 8192  # strings whose text operators a canvas keeps (a kit's copies follow each other)
+TEXT_MEMO = 2048  # strings whose text operators a canvas keeps (a kit's copies follow each other; 8,192 found 4 % more, for 3 MB)
 
 
 def _color(value):

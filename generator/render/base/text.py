@@ -462,7 +462,7 @@ def draw_layout(canvas, icons, layout: Layout, x: float, top: float, width: floa
 # of its text object, worked out once. The fitter keeps each Layout it made (TextFitter.cache),
 # so the same object comes back; it is kept here with what the plan was made for.
 _PLANS: dict = {}
-_PLANS_KEPT = 1024
+_PLANS_KEPT = 256  # as many as the fitter keeps layouts (TextFitter.cache): the plans keep theirs alive
 _TEXT, _FONT, _FILL = 0, 1, 2
 
 
