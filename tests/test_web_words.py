@@ -28,7 +28,8 @@ PAGES = ["/", "/p/boss_fight", "/p/boss_fight/cards", "/p/boss_fight/cards?q=zzz
          "/p/boss_fight/builds", "/p/boss_fight/edit?side=hero", "/p/boss_fight/edit?preset=party-oathsworn",
          "/p/boss_fight/edit?preset=boss-brood-matron", "/p/boss_fight/cards?q=points%3C%3C",
          "/p/boss_fight/cards/oriel-vance", "/p/boss_fight/rules", "/p/boss_fight/maps", "/p/boss_fight/about",
-         "/p/boss_fight/rules/combat", "/p/boss_fight/rules/search?q=zzqx", "/p/boss_fight/maps/ash-pit"]
+         "/p/boss_fight/rules/combat", "/p/boss_fight/rules/search?q=zzqx", "/p/boss_fight/maps/ash-pit",
+         "/p/boss_fight/help/search", "/p/boss_fight/compare", "/p/boss_fight/compare?a=zz&b=PNP1-x"]
 # words German writes as English does (a name, a symbol); any other English word on a German page is a leftover
 SAME_IN_GERMAN = {"Deck", "Limit", "Set", "{n} × {name}"}
 
@@ -168,3 +169,19 @@ def test_a_german_builds_rule_messages_come_from_the_packs_translation(client):
     assert "nötig sind mindestens 1" in page and "it needs at least" not in page
     english = client.get("/p/boss_fight/edit?side=boss").text
     assert "has 0 cards; it must have exactly 30" in english and "es müssen" not in english
+
+
+def test_a_sample_hand_and_a_comparison_in_german(client):
+    client.cookies.clear()
+    codes = [re.search(r'data-code="([^"]+)"', client.get(f"/p/boss_fight/edit?preset={p}").text)[1]
+             for p in ("party-oathsworn", "boss-brood-matron")]
+    hand = client.get(f"/p/boss_fight/hand?code={codes[0]}&char=1&seed=9&drawn=3&lang=de").text
+    both = client.get(f"/p/boss_fight/compare?a={codes[0]}&b={codes[1]}&lang=de").text
+    same = client.get(f"/p/boss_fight/compare?a={codes[0]}&b={codes[0]}&lang=de").text
+    client.cookies.clear()
+    assert "4 Karten aus den 30 Karten des Decks, gemischt, danach 3 weitere gezogen." in hand
+    assert "<title>Probehand: " in hand and "Nächste Karte ziehen" in hand
+    assert "100 von 100" in both and "nur in " in both and "Aufstellungen vergleichen: " in both
+    assert "Beide Aufstellungen enthalten dieselben Karten." in same
+    for page in (hand, both, same):
+        assert english_left(page) == set()

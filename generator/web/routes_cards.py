@@ -73,5 +73,5 @@ def card_page(request: Request, pack_id: str, card_id: str):
 def search_help(request: Request, pack_id: str):
     """How to search for cards, with this pack's own fields and examples that find its cards."""
     pack = site_of(request).pack(pack_id)
-    return page(request, "search_help.html", title=f"Searching for cards: {pack.spec.name}", pack=pack,
+    return page(request, "search_help.html", title=gettext("Searching for cards: {name}").format(name=pack.spec.name), pack=pack,
                 fields=list(query_fields(pack).values()), examples=search_examples(pack))

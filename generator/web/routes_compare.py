@@ -11,6 +11,7 @@ from generator.web.common import site_of
 from generator.web.compare import compare
 from generator.web.pages import page
 from generator.web.state import clean_document
+from generator.web.words import gettext
 
 router = APIRouter(include_in_schema=False)
 
@@ -28,5 +29,5 @@ def compare_page(request: Request, pack_id: str, a: str = Query("", max_length=4
             problems = exc.problems
     names = (a_name.strip() or (result.a.doc["name"] if result else "A"),
              b_name.strip() or (result.b.doc["name"] if result else "B"))
-    return page(request, "compare.html", status=422 if problems else 200, title=f"Compare builds: {pack.spec.name}",
+    return page(request, "compare.html", status=422 if problems else 200, title=gettext("Compare builds: {name}").format(name=pack.spec.name),
                 pack=pack, result=result, problems=problems, form={"a": a, "b": b}, names=names)

@@ -19,6 +19,7 @@ from generator.web.charts import character_name, odds_rows
 from generator.web.common import site_of
 from generator.web.pages import page
 from generator.web.state import clean_document, side_of
+from generator.web.words import gettext
 
 router = APIRouter(include_in_schema=False)
 MAX_SEED = 2**31 - 1
@@ -49,7 +50,7 @@ def sample_hand(request: Request, pack_id: str, code: str = Query(..., max_lengt
     base = f"/p/{pack_id}/hand?code={quote(code.strip())}&char={char}"
     who = character_name(pack, side, char, doc["characters"][char])
     dealt_from = side.deck.draw.of if side.deck and side.deck.draw else []  # its card types; empty: the whole deck
-    return page(request, "hand.html", title=f"Sample hand: {who}", pack=pack, doc=doc, who=who,
+    return page(request, "hand.html", title=gettext("Sample hand: {who}").format(who=who), pack=pack, doc=doc, who=who,
                 cards=[pack.cards[c] for c in hand], opening=opening, pile=pile, drawn=drawn,
                 odds=odds_rows(pack, side, deck), shuffle=base, code=code.strip(),
                 draw_more=f"{base}&seed={seed}&drawn={drawn + 1}" if opening + drawn < pile else None,

@@ -9,6 +9,7 @@ from collections import Counter
 from generator.pack.model import Pack
 from generator.pack.query import query_fields, search
 from generator.web.common import per_pack
+from generator.web.words import gettext
 
 
 @per_pack
@@ -20,32 +21,32 @@ def search_examples(pack: Pack) -> list[tuple[str, str, int]]:
     named = next((c for c in cards if len(c.name.split()) > 1), cards[0] if cards else None)
     if named is not None:
         word = named.name.split()[0].lower()
-        out.append((word, f"cards with “{word}” in the name, the rules text or the type"))
-        out.append((f'"{named.name.lower()}"', "the words in quotes, together"))
+        out.append((word, gettext("cards with “{word}” in the name, the rules text or the type").format(word=word)))
+        out.append((f'"{named.name.lower()}"', gettext("the words in quotes, together")))
     tags = Counter(fields["type"].get(c)[-1] for c in cards if len(fields["type"].get(c)) > 2)
     if tags:
         tag = str(tags.most_common(1)[0][0])
         quoted = f'"{tag.lower()}"' if " " in tag else tag.lower()
-        out.append((f"type:{quoted}", f"cards whose type or kind is {tag}"))
+        out.append((f"type:{quoted}", gettext("cards whose type or kind is {tag}").format(tag=tag)))
         other = [str(t) for t, _ in tags.most_common(2)[1:]]
         if other:
             q2 = f'"{other[0].lower()}"' if " " in other[0] else other[0].lower()
-            out.append((f"type:{quoted} or type:{q2}", f"{tag} or {other[0]} cards"))
-            out.append((f"-type:{quoted}", f"every card that is not {tag}"))
+            out.append((f"type:{quoted} or type:{q2}", gettext("{tag} or {other} cards").format(tag=tag, other=other[0])))
+            out.append((f"-type:{quoted}", gettext("every card that is not {tag}").format(tag=tag)))
     priced = sorted(c.points for c in cards if c.points)
     if priced:
         mid = priced[len(priced) // 2]
-        out.append((f"points<={mid}", f"cards costing {mid} points or less"))
+        out.append((f"points<={mid}", gettext("cards costing {n} points or less").format(n=mid)))
     used = Counter(str(v) for c in cards for v in fields["kw"].get(c)[::2])
     if used:
         kid = used.most_common(1)[0][0]
-        out.append((f"kw:{kid}", f"cards whose text uses the keyword {pack.spec.keywords[kid].name}"))
+        out.append((f"kw:{kid}", gettext("cards whose text uses the keyword {name}").format(name=pack.spec.keywords[kid].name)))
     for stat_id, stat in pack.spec.stats.items():
         values = sorted(v for c in cards for v in fields[stat_id.lower()].get(c) if isinstance(v, int))
         if values:
             high = values[(len(values) * 3) // 4]
-            out.append((f"{stat_id.lower()}>={high}", f"cards with {stat.name} {high} or more (their own, "
-                                                      "a bonus, or a requirement)"))
+            words = gettext("cards with {stat} {n} or more (their own, a bonus, or a requirement)")
+            out.append((f"{stat_id.lower()}>={high}", words.format(stat=stat.name, n=high)))
             break
     found = []
     for query, words in out:
