@@ -445,6 +445,7 @@ def test_the_editor_in_german_writes_its_own_words_in_german(server, page, tmp_p
     page.fill("#picker-filter", "zzzz-nichts")
     expect(page.locator("details[data-place] .count").first).to_have_text(re.compile(r"^\(0 von \d+\)$"))
     page.fill("#picker-filter", "")
+    shoot(page, tmp_path, "editor-german")  # docs/images/web-editor-de.png (tools/web_images.py)
     page.click("button[data-duplicate]")
     expect(page.locator("#flash")).to_have_text("Das ist eine Kopie: Speichere sie, um sie zu behalten.")
-    shoot(page, tmp_path, "editor-german")
+    expect(page.locator(".bname input")).to_have_value("Die Eidgebundenen (Kopie) (Kopie)")

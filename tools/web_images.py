@@ -26,7 +26,8 @@ CHOSEN = [("editor-over-limit-desktop", "web-editor.png", 820),
           ("phone-picker", "web-phone-picker.png", 844),
           ("rules-boss_fight-phone", "web-rules.png", 844),
           ("rules-search-boss_fight-phone", "web-rules-search.png", 844),
-          ("odds-boss_fight", "web-odds.png", 560)]
+          ("odds-boss_fight", "web-odds.png", 560),
+          ("editor-german-desktop", "web-editor-de.png", 640)]
 
 
 def main() -> None:
@@ -35,7 +36,7 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "tests/test_web_browser.py",
                         "tests/test_web_builder.py", "tests/test_web_flows.py", "-k",
                         "new_player or map_page or (full and desktop-raid_boss-party) or picker_shows or verdict_stays"
-                        " or (rules_as and boss_fight-phone) or (draw_odds and boss_fight)"],
+                        " or (rules_as and boss_fight-phone) or (draw_odds and boss_fight) or editor_in_german"],
                        cwd=REPO, env=env, check=True)
         for shot, name, height in CHOSEN:
             image = Image.open(Path(tmp) / f"{shot}.png")

@@ -98,7 +98,7 @@ def edit(request: Request, pack_id: str, side: str = "", preset: str = "", file:
     elif preset:
         site.preset_path(pack_id, preset)
         doc = copy.deepcopy(preset_docs(pack)[preset][0])  # the cached preset stays as loaded
-        doc["name"] = f"{doc['name']} (copy)"
+        doc["name"] = str(gettext("{name} (copy)")).format(name=doc["name"])
     else:
         if side not in pack.spec.sides:
             return RedirectResponse(f"/p/{pack_id}/new", status_code=302)
@@ -220,7 +220,7 @@ def duplicate(request: Request, pack_id: str, stem: str):
     site = site_of(request)
     pack = site.pack(pack_id)
     doc = document_from_yaml(site.builds.read(stem), pack, f"builds/{stem}.yaml")
-    doc["name"] = f"{doc['name']} (copy)"
+    doc["name"] = str(gettext("{name} (copy)")).format(name=doc["name"])
     site.builds.create(f"{stem}-copy", to_yaml(doc))
     return RedirectResponse(f"/p/{pack_id}/builds", status_code=303)
 

@@ -72,7 +72,7 @@ def pgettext(context: str, text: str) -> str:
 
 
 # the words static/app.js writes itself (its `tr("...")`), given to it by the editor page where they are not English
-JS_WORDS = ("This is a copy: save it to keep it.", "at most {n}", "({shown} of {count})", " (at character {n})")
+JS_WORDS = ("This is a copy: save it to keep it.", "{name} (copy)", "at most {n}", "({shown} of {count})", " (at character {n})")
 
 
 def js_words() -> dict[str, str]:

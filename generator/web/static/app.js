@@ -160,7 +160,7 @@ function tr(text, values) {
   document.addEventListener("click", (e) => {
     if (!e.target.closest("button[data-duplicate]")) return;
     const d = doc();
-    d.name = `${d.name} (copy)`.slice(0, 200);
+    d.name = tr("{name} (copy)", { name: d.name }).slice(0, 200);
     state.stem = null;
     queue({ op: "view", char: state.char }, { build: JSON.stringify(d) })
       .then(() => say(tr("This is a copy: save it to keep it."), "notice"));
