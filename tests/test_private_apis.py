@@ -8,6 +8,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from reportlab.pdfbase.pdfmetrics import getFont
+
+from generator.render.base.fonts import REGULAR, register_fonts
+
 GENERATOR = Path(__file__).resolve().parents[1] / "generator"
 PUBLIC = {("os", "_exit")}  # documented despite its underscore (a forked worker leaves without clean-up)
 
@@ -75,5 +79,11 @@ def test_the_reportlab_internals_we_lean_on_are_still_there():
     text = PDFTextObject(canvas)
     text.setFont("Helvetica-Bold", 9)
     assert (text._fontname, text._fontsize) == ("Helvetica-Bold", 9)
+    # render/base/recording.py MemoTextObject: a string's operators kept per font state
+    # (tests/test_text_memo.py checks the bytes against ReportLab's own encoding)
+    assert callable(PDFTextObject._formatText) and text._canvas is canvas
+    assert text._curSubset == -1 and text._leading == 9 * 1.2
+    register_fonts()
+    assert getFont(REGULAR)._dynamicFont and not getFont("Helvetica")._dynamicFont
     # render/rulebook: a table split too small, a column's height left in its frame
     assert hasattr(Table([[1]]), "_cellvalues") and hasattr(Frame(0, 0, 100, 100), "_aH")
