@@ -181,7 +181,20 @@ def test_a_sample_hand_and_a_comparison_in_german(client):
     client.cookies.clear()
     assert "4 Karten aus den 30 Karten des Decks, gemischt, danach 3 weitere gezogen." in hand
     assert "<title>Probehand: " in hand and "Nächste Karte ziehen" in hand
+    assert '<th scope="col">Aktionstyp</th>' in hand and ">Angriff<" in hand  # the pack's words for its field
     assert "100 von 100" in both and "nur in " in both and "Aufstellungen vergleichen: " in both
     assert "Beide Aufstellungen enthalten dieselben Karten." in same
     for page in (hand, both, same):
         assert english_left(page) == set()
+
+
+def test_the_statistics_and_a_new_builds_name_in_the_packs_language(client):
+    client.cookies.clear()
+    boss = client.get("/p/boss_fight/edit?preset=boss-brood-matron&lang=de").text
+    new = client.get("/p/boss_fight/edit?side=hero&lang=de").text
+    client.cookies.clear()
+    english = client.get("/p/boss_fight/edit?preset=boss-brood-matron").text
+    assert "Deck nach Aktionstyp" in boss and "action type" not in boss.split("build-doc")[0]
+    assert "deck by action type" in english
+    assert doc_of(new)["name"] == "Neu: Heldengruppe" and doc_of(client.get("/p/boss_fight/edit?side=hero").text)["name"] \
+        == "New Hero Party"

@@ -145,7 +145,7 @@ def build_charts(pack: Pack, doc: dict, report: Report | None, side, build=None)
     decks = [dict(deck_charts(doc["side"], tuple(char["deck"].items())), index=i)
              for i, char in enumerate(doc["characters"]) if char.get("deck")]
     out["decks"] = decks
-    out["deck_field"] = field.replace("_", " ") if field else None
+    out["deck_field"] = _field_words(pack)[0](field.replace("_", " ")) if field else None
     out["footprint"] = footprint_hexes(pack, build)
     return {k: v for k, v in out.items() if v}
 
@@ -161,6 +161,7 @@ def _deck_charts(pack: Pack):
         side = pack.spec.sides[side_id]
         deck = dict(cards)
         field = deck_field(pack, side)
+        heading, said = _field_words(pack)
         mixed = side.deck is not None and len(side.deck.types) > 1
         by_value: dict[str, int] = {}
         by_copies: dict[int, int] = {}
@@ -169,16 +170,16 @@ def _deck_charts(pack: Pack):
             card = pack.cards.get(card_id)
             own = (choice_field(pack, card.type) if mixed else field) if card else None
             if card and own:
-                value = str(card.fields.get(own) or "other")
+                value = said(own, str(card.fields[own])) if card.fields.get(own) else str(gettext("other"))
                 label = own.replace("_", " ")
             elif card and mixed:  # a type with no choice field: the type itself says most
                 value, label = pack.spec.card_types[card.type].name, "card type"
             else:
-                value, label = "cards", "card"
+                value, label = str(gettext("cards")), "card"
             fields += [label] if label not in fields else []
             by_value[value] = by_value.get(value, 0) + n
             by_copies[n] = by_copies.get(n, 0) + 1
-        return {"by_value": bars(sorted(by_value.items(), key=lambda kv: -kv[1])), "field": " / ".join(fields),
+        return {"by_value": bars(sorted(by_value.items(), key=lambda kv: -kv[1])), "field": heading(" / ".join(fields)),
                 "by_copies": bars([(f"{n}×", by_copies[n]) for n in sorted(by_copies)], cards_text),
                 "by_cost": by_cost(pack, side, deck), "odds": odds_rows(pack, side, deck)}
     return of
@@ -205,9 +206,27 @@ def odds_rows(pack: Pack, side, deck: dict) -> Odds | None:
     odds = opening_odds(pack, side, deck)
     if odds is None:
         return None
-    rows = tuple(OddsRow(g.label, g.cards, round(100 * g.at_least_one), f"{100 * g.at_least_one:.1f}",
+    heading, said = _field_words(pack)
+    names = [kind.replace(" ", "_") for kind in odds.by.split(" / ")]
+    rows = tuple(OddsRow(next((said(n, g.label) for n in names if said(n, g.label) != g.label), g.label), g.cards, round(100 * g.at_least_one), f"{100 * g.at_least_one:.1f}",
                          f"{g.expected:.1f}") for g in odds.groups)
-    return Odds(odds.drawn, odds.pile, odds.by, rows)
+    return Odds(odds.drawn, odds.pile, heading(odds.by), rows)
+
+
+def _field_words(pack: Pack) -> tuple[Callable[[str], str], Callable[[str, str], str]]:
+    """What a deck is broken down by ("action type", several joined by " / ") and a card field's
+    value ("Attack") as the pack's translation words them: the field's heading and its choice's
+    value (the pack's PO entries for the card field), the builder's words for "card type"; as
+    written (the field's name, the value) for a pack shown in its own language."""
+    words = pack.translation
+    if words is None:
+        return (lambda by: by), (lambda _field, value: value)
+    labels = {name: f.label for ct in pack.spec.card_types.values() for name, f in ct.fields.items() if f.label}
+
+    def heading(by: str) -> str:
+        builder = {"card type": str(gettext("card type")), "card": str(gettext("card"))}  # not a field: pnp's words
+        return " / ".join(labels.get(kind.replace(" ", "_")) or builder.get(kind, kind) for kind in by.split(" / "))
+    return heading, words.pgettext
 
 
 def character_name(pack: Pack, side, index: int, char: dict) -> str:
