@@ -143,3 +143,31 @@ def test_a_tts_tooltip_names_the_icons_in_german(german):
     assert icon_words(load_pack(BOSS_FIGHT)) == {}  # as written: the icons' own names, as before
     tooltip = card_object(german.cards["gorge"], 1, 1, {}, (1.0, 1.0), "x", words)["Description"]
     assert tooltip == "Heile 4 Leben."
+
+
+CORPUS = Path(__file__).parent / "corpus" / "build"
+
+
+@pytest.mark.parametrize("build, english, german", [
+    ("zero-characters", "a Hero Party build has 0 characters; it needs at least 1",
+     "eine Aufstellung für Heldengruppe hat 0 Figuren; nötig sind mindestens 1"),
+    ("boss-two-characters", "so print 1 more", "drucke also 1 weitere"),
+    ("wrong-side-card", "a Hero Party may only use cards from the Hero Set or Neutral Set",
+     "für Heldengruppe sind nur Karten aus Helden-Set oder Neutrales Set erlaubt"),
+    ("wrong-kind", "Walk is an Action card, but `abilities` takes Ability cards",
+     "Gehen ist eine Karte vom Typ Aktion, aber `abilities` nimmt nur Karten vom Typ Fähigkeit"),
+    ("requirement", "Battle Fury needs Strength 5 or more; Wren Ashby has 2",
+     "Kampfeswut verlangt Stärke 5 oder mehr; Wren Ashby hat 2"),
+    ("slots-overflow", "Knuckle Club has 1 equipment slot but carries equipment needing 3",
+     "Ausrüstungsplätze von Knöchelkeule: 1; die getragene Ausrüstung braucht 3"),
+    ("deck-29", "Test Wardens spends 34 of its 100 points, so 66 points are left unspent",
+     "Test Wardens gibt 34 von 100 Punkten aus; 66 Punkte bleiben ungenutzt"),
+])
+def test_the_default_rule_messages_speak_the_packs_language(build, english, german):
+    """The checks' own messages (no message in game.yaml) are pnp's words of the kit: German
+    under --lang de from Boss Fight's de.po, English as before without it."""
+    args = ["validate", str(CORPUS / f"{build}.yaml"), "--pack", str(BOSS_FIGHT)]
+    en, de = CliRunner().invoke(main, args), CliRunner().invoke(main, args + ["--lang", "de"])
+    assert en.exit_code == de.exit_code == 1
+    assert english in en.output and german not in en.output
+    assert german in de.output and english not in de.output

@@ -17,6 +17,7 @@ from __future__ import annotations
 from generator.core.report import Contributor, Violation
 from generator.pack.model import RuleSpec
 from generator.core.yamlio import PathT
+from generator.pack.translations.own import words_of
 from generator.rules.context import BuildCheck, Context, Placed, path_text
 
 
@@ -38,10 +39,11 @@ def stat_minimum(ctx: Context, rule: RuleSpec) -> list[Violation]:
             Contributor(p.card.id, p.card.name, (p.card.fields.get("stats") or {}).get(stat, 0))
             for p in ctx.of(ch, "base") if p.fits)
         values = {"character": ch.name, "stat": stat_name, "have": have, "min": rule.min}
-        template = rule.message or "{character} has {have} {stat}; it needs at least {min} to take the field"
+        say = words_of(ctx.pack)  # a default message in the pack's language (pack/translations/own.py)
+        template = rule.message or say("{character} has {have} {stat}; it needs at least {min} to take the field")
         out.append(Violation(rule.id, rule.severity, template.format(**values), ch.location, _path(ch.path),
                              observed=have, expected=f"{stat_name} ≥ {rule.min}", contributors=contributors,
-                             fix=(rule.fix or "add a card with {stat}").format(**values)))
+                             fix=(rule.fix or say("add a card with {stat}")).format(**values)))
     return out
 
 
@@ -61,14 +63,15 @@ def unique_cards(ctx: Context, rule: RuleSpec) -> list[Violation]:
             if first is p:
                 continue
             values = {"character": p.character.name, "card": p.card.name, "first": first.character.name}
+            say = words_of(ctx.pack)
             template = rule.message or (
-                "{character} takes {card}, which {first} already has; a build may hold only one copy of it"
-                if whole else "{character} takes {card} twice; a character may hold only one copy of it")
+                say("{character} takes {card}, which {first} already has; a build may hold only one copy of it")
+                if whole else say("{character} takes {card} twice; a character may hold only one copy of it"))
             out.append(Violation(rule.id, rule.severity, template.format(**values), p.ref.location,
                                  _path(p.ref.path), observed=p.card.id,
                                  expected="one copy per build" if whole else "one copy per character",
                                  contributors=(Contributor(p.card.id, p.card.name, p.card.points, 2),),
-                                 fix=(rule.fix or "remove the second {card}").format(**values)))
+                                 fix=(rule.fix or say("remove the second {card}")).format(**values)))
     return out
 
 
@@ -92,14 +95,15 @@ def shared_cards(ctx: Context, rule: RuleSpec) -> list[Violation]:
             continue
         second = uses[printed]  # the first use beyond what the kit prints
         values = {"card": card.name, "count": len(uses), "printed": printed, "more": len(uses) - printed}
-        template = rule.message or (
+        say = words_of(ctx.pack)
+        template = rule.message or say(
             "{count} characters use {card}: they are separate characters, but the kit prints "
             "{printed} {card} card(s), so print {more} more")
         out.append(Violation(rule.id, rule.severity, template.format(**values), second.ref.location,
                              _path(second.ref.path), observed=len(uses), expected=f"at most {printed} printed",
                              contributors=(Contributor(card.id, card.name, card.points, len(uses)),),
-                             fix=(rule.fix or "print this build's own cards: `pnp build --build FILE` "
-                                  "prints one card per character").format(**values)))
+                             fix=(rule.fix or say("print this build's own cards: `pnp build --build FILE` "
+                                                  "prints one card per character")).format(**values)))
     return out
 
 

@@ -22,7 +22,7 @@ def _path(ref: Ref) -> str:
 
 
 def _names(pack: Pack, set_ids: Iterable[str]) -> str:
-    return " or ".join(pack.spec.sets[s].name for s in set_ids)
+    return words_of(pack)(" or ").join(pack.spec.sets[s].name for s in set_ids)
 
 
 def _type_name(pack: Pack, type_id: str) -> str:
@@ -32,6 +32,11 @@ def _type_name(pack: Pack, type_id: str) -> str:
 def _a(word: str) -> str:
     """`a Hero`, `an Ability`."""
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def _a_in(pack: Pack, word: str) -> str:
+    """`a Hero` in English; a translation gets the name alone (its sentence says it its own way)."""
+    return _a(word) if pack.translation is None else word
 
 
 def structure(ctx: Context) -> list[Violation]:
@@ -48,18 +53,23 @@ def structure(ctx: Context) -> list[Violation]:
         hi = table
     excess = n - hi if hi is not None else 0  # characters over the maximum in force
     if n < lo or excess > 0:
-        expected = f"{lo} to {hi}" if hi is not None and hi != lo else (f"exactly {lo}" if hi == lo else f"at least {lo}")
-        agreed = " (the maximum this table agreed)" if capped and excess > 0 else ""
+        say = words_of(ctx.pack)  # in the pack's language (pack/translations/own.py)
+        expected = (say("{lo} to {hi}").format(lo=lo, hi=hi) if hi is not None and hi != lo
+                    else say("exactly {n}").format(n=lo) if hi == lo else say("at least {n}").format(n=lo))
+        agreed = say(" (the maximum this table agreed)") if capped and excess > 0 else ""
         where = build.max_characters_location if capped and excess > 0 and build.max_characters_location else build.location
         # in the side's own words when it names its characters (`called:`), e.g. "3 heroes"
         one = side.character_word(1)
-        some: Callable[[int], str] = side.character_word if side.called else (lambda k: "character(s)")
+        some: Callable[[int], str] = side.character_word if side.called else (lambda k: say("character(s)"))
+        a_one = _a_in(ctx.pack, one)
         out.append(Violation("build.characters", "error",
-                             f"a {side.name} build has {n} {some(n)}; it needs {expected}{agreed}",
+                             say("a {side} build has {n} {characters}; it needs {expected}{agreed}").format(
+                                 side=side.name, n=n, characters=some(n), expected=expected, agreed=agreed),
                              where, "characters", observed=n, expected=expected,
-                             fix=f"add {_a(one)}" if n < lo else (
-                                 f"remove {excess} {some(excess)}, or agree on a larger maximum" if capped
-                                 else f"remove {_a(one)}")))
+                             fix=say("add {a_character}").format(a_character=a_one) if n < lo else (
+                                 say("remove {n} {characters}, or agree on a larger maximum").format(
+                                     n=excess, characters=some(excess)) if capped
+                                 else say("remove {a_character}").format(a_character=a_one))))
     for ch in build.characters:
         count = len(ch.bases)
         base = side.base
@@ -174,12 +184,13 @@ def card_sets(ctx: Context, rule: RuleSpec) -> list[Violation]:
     for p in ctx.placed:
         if p.card.set in side.sets:
             continue
-        set_spec = ctx.pack.spec.sets[p.card.set]
+        set_spec, say = ctx.pack.spec.sets[p.card.set], words_of(ctx.pack)
         out.append(Violation(rule.id, rule.severity,
-                             f"{p.card.name} belongs to the {set_spec.name}; {_a(side.name)} may only use "
-                             f"cards from the {_names(ctx.pack, side.sets)}",
+                             say("{card} belongs to the {set}; {a_side} may only use cards from the {sets}").format(
+                                 card=p.card.name, set=set_spec.name, a_side=_a_in(ctx.pack, side.name),
+                                 sets=_names(ctx.pack, side.sets)),
                              p.ref.location, _path(p.ref), observed=p.card.set, expected=" or ".join(side.sets),
-                             fix=f"remove {p.card.name}"))
+                             fix=say("remove {card}").format(card=p.card.name)))
     return out
 
 
@@ -191,13 +202,15 @@ def card_kinds(ctx: Context, rule: RuleSpec) -> list[Violation]:
         expected = wanted[p.place]
         if expected is None or p.card.type in expected:
             continue
-        have = _type_name(ctx.pack, p.card.type)
-        want = " or ".join(_type_name(ctx.pack, t) for t in expected)
+        have, say = _type_name(ctx.pack, p.card.type), words_of(ctx.pack)
+        want = say(" or ").join(_type_name(ctx.pack, t) for t in expected)
         better = [place for place, t in wanted.items() if t is not None and p.card.type in t]
-        fix = (f"move {p.card.name} to `{place_words[better[0]]}`" if better
-               else f"remove {p.card.name}: {_a(ctx.side.name)} cannot use {have} cards")
+        fix = (say("move {card} to `{place}`").format(card=p.card.name, place=place_words[better[0]]) if better
+               else say("remove {card}: {a_side} cannot use {type} cards").format(
+                   card=p.card.name, a_side=_a_in(ctx.pack, ctx.side.name), type=have))
         out.append(Violation(rule.id, rule.severity,
-                             f"{p.card.name} is {_a(have)} card, but `{place_words[p.place]}` takes {want} cards",
+                             say("{card} is {a_type} card, but `{place}` takes {types} cards").format(
+                                 card=p.card.name, a_type=_a_in(ctx.pack, have), place=place_words[p.place], types=want),
                              p.ref.location, _path(p.ref), observed=p.card.type, expected=" or ".join(expected),
                              fix=fix))
     return out
@@ -245,11 +258,13 @@ def slot_capacity(ctx: Context, rule: RuleSpec) -> list[Violation]:
                 fitting = [e for e in by_size(attached) if use(e) >= over]
                 victim = fitting[0] if fitting else by_size(attached)[-1]
                 others = sorted({holders[j].card.name for j, f in free.items() if j != i and f >= use(victim)})
-                fix = (f"move {victim.card.name} to a piece with {use(victim)} free slot(s) ({', '.join(others[:3])})"
-                       if others else f"remove {victim.card.name}")
+                say = words_of(ctx.pack)
+                fix = (say("move {card} to a piece with {n} free slot(s) ({pieces})").format(
+                    card=victim.card.name, n=use(victim), pieces=", ".join(others[:3]))
+                       if others else say("remove {card}").format(card=victim.card.name))
                 out.append(Violation(rule.id, rule.severity,
-                                     f"{holder.card.name} has {capacity} equipment slot(s) but carries "
-                                     f"equipment needing {used}",
+                                     say("{character} has {n} equipment slot(s) but carries equipment needing {used}")
+                                     .format(character=holder.card.name, n=capacity, used=used),
                                      holder.ref.location, _path(holder.ref), observed=used,
                                      expected=f"at most {capacity}",
                                      contributors=tuple(Contributor(e.card.id, e.card.name, use(e))
@@ -262,13 +277,14 @@ def slot_capacity(ctx: Context, rule: RuleSpec) -> list[Violation]:
                 over = used - capacity
                 fitting = [e for e in by_size(equipment) if use(e) >= over]
                 victim = fitting[0] if fitting else by_size(equipment)[-1]
-                loc = victim.ref.location
+                loc, say = victim.ref.location, words_of(ctx.pack)
                 out.append(Violation(rule.id, rule.severity,
-                                     f"{ch.name} has {capacity} equipment slot(s) but carries equipment needing {used}",
+                                     say("{character} has {n} equipment slot(s) but carries equipment needing {used}")
+                                     .format(character=ch.name, n=capacity, used=used),
                                      loc, _path(victim.ref), observed=used, expected=f"at most {capacity}",
                                      contributors=tuple(Contributor(e.card.id, e.card.name, use(e))
                                                         for e in by_size(equipment)),
-                                     fix=f"remove {victim.card.name}"))
+                                     fix=say("remove {card}").format(card=victim.card.name)))
     return out
 
 
@@ -276,7 +292,7 @@ def slot_capacity(ctx: Context, rule: RuleSpec) -> list[Violation]:
 def requirements(ctx: Context, rule: RuleSpec) -> list[Violation]:
     out: list[Violation] = []
     field = parameter(rule, "field")
-    stats_spec = ctx.pack.spec.stats
+    stats_spec, say = ctx.pack.spec.stats, words_of(ctx.pack)
     for ch in ctx.build.characters:
         # "a minimum value of a stat, counting bonuses from the character's other cards" (rules,
         # Equipment and Abilities): every bonus counts except the one on the card being checked.
@@ -305,18 +321,21 @@ def requirements(ctx: Context, rule: RuleSpec) -> list[Violation]:
                     stat_name = stats_spec[req["stat"]].name if req["stat"] in stats_spec else req["stat"]
                     if have >= need:
                         continue
-                    message = f"{p.card.name} needs {stat_name} {need} or more; {ch.name} has {have}"
+                    message = say("{card} needs {stat} {n} or more; {character} has {have}").format(
+                        card=p.card.name, stat=stat_name, n=need, character=ch.name, have=have)
                     expected = f"{stat_name} ≥ {need}"
-                    fix = f"raise {stat_name} by {need - have} (with other cards' bonuses) or remove {p.card.name}"
+                    fix = say("raise {stat} by {n} (with other cards' bonuses) or remove {card}").format(
+                        stat=stat_name, n=need - have, card=p.card.name)
                 else:
                     have = sum(1 for b in bases if b.card.fields.get(req["field"]) == req["value"])
                     if have >= need:
                         continue
                     label = str(req["value"])
-                    message = (f"{p.card.name} needs {need} card(s) with {req['field'].replace('_', ' ')} {label}; "
-                               f"{ch.name} has {have}")
+                    message = say("{card} needs {n} card(s) with {field} {value}; {character} has {have}").format(
+                        card=p.card.name, n=need, field=req["field"].replace("_", " "), value=label, character=ch.name,
+                        have=have)
                     expected = f"{need} × {label}"
-                    fix = f"remove {p.card.name}, or choose a character with {label}"
+                    fix = say("remove {card}, or choose a character with {value}").format(card=p.card.name, value=label)
                 out.append(Violation(rule.id, rule.severity, message, p.ref.location, _path(p.ref),
                                      observed=have, expected=expected, fix=fix))
     return out
@@ -338,18 +357,18 @@ def count(ctx: Context, rule: RuleSpec) -> list[Violation]:
         when = _counted(ctx, members, rule.when) if rule.when is not None else None
         if when == 0:
             continue  # the rule asks only of characters holding what `when` matches
-        n = _counted(ctx, members, spec)
+        n, say = _counted(ctx, members, spec), words_of(ctx.pack)
         problem = None
         if rule.exactly is not None and n != rule.exactly:
-            problem, missing = f"exactly {rule.exactly}", rule.exactly - n
+            problem, missing = say("exactly {n}").format(n=rule.exactly), rule.exactly - n
         elif rule.min is not None and n < rule.min:
-            problem, missing = f"at least {rule.min}", rule.min - n
+            problem, missing = say("at least {n}").format(n=rule.min), rule.min - n
         elif rule.max is not None and n > rule.max:
-            problem, missing = f"at most {rule.max}", rule.max - n
+            problem, missing = say("at most {n}").format(n=rule.max), rule.max - n
         if problem is None:
             continue
         template = rule.messages.get(str(n)) or rule.message or (
-            "{character} has {count} matching card(s); the rule asks for {expected}")
+            say("{character} has {count} matching card(s); the rule asks for {expected}"))
         values = {"character": who, "count": n, "expected": problem, "missing": abs(missing), "when": when}
         out.append(Violation(rule.id, rule.severity, template.format(**values), location,
                              path, observed=n, expected=problem,
@@ -396,8 +415,9 @@ def points_spent(ctx: Context, rule: RuleSpec) -> list[Violation]:
     if total * 100 >= ctx.limit * share:
         return []
     values = {"build": ctx.build.name, "total": total, "limit": ctx.limit, "left": ctx.limit - total, "min": share}
-    template = rule.message or "{build} spends {total} of its {limit} points, so {left} points are left unspent"
-    fix = rule.fix or "add cards worth up to {left} points, or agree on a lower points limit"
+    say = words_of(ctx.pack)
+    template = rule.message or say("{build} spends {total} of its {limit} points, so {left} points are left unspent")
+    fix = rule.fix or say("add cards worth up to {left} points, or agree on a lower points limit")
     return [Violation(rule.id, rule.severity, template.format(**values), ctx.build.points_limit_location,
                       "points_limit", observed=total, expected=f"at least {share}% of {ctx.limit}",
                       fix=fix.format(**values))]
@@ -420,13 +440,15 @@ def owner(ctx: Context, rule: RuleSpec) -> list[Violation]:
                 continue
             owner_card = ctx.pack.cards.get(owner_id)
             owner_name = owner_card.name if owner_card else owner_id
+            say = words_of(ctx.pack)
             out.append(Violation(rule.id, rule.severity,
-                                 f"{p.card.name} belongs to {owner_name}; {ch.name} may not use it",
+                                 say("{card} belongs to {owner}; {character} may not use it").format(
+                                     card=p.card.name, owner=owner_name, character=ch.name),
                                  p.ref.location, _path(p.ref), observed=owner_id,
                                  expected=" or ".join(sorted(bases)) + " (or a card open to everyone)",
                                  contributors=(Contributor(p.card.id, p.card.name, p.card.points, p.copies),),
                                  fix=rule.fix.format(card=p.card.name, owner=owner_name, character=ch.name)
-                                 if rule.fix else f"remove {p.card.name}"))
+                                 if rule.fix else say("remove {card}").format(card=p.card.name)))
     return out
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from generator.core.report import Contributor, Violation
 from generator.pack.model import RuleSpec
+from generator.pack.translations.own import words_of
 from generator.rules.context import BuildCheck, Context, Placed, path_text
 
 
@@ -42,10 +43,11 @@ def deck_composition(ctx: Context, rule: RuleSpec) -> list[Violation]:
             want, have = stated.get(key, 0), sum(p.copies for p in cards)
             if want == have:
                 continue
+            say = words_of(ctx.pack)  # a default message in the pack's language (pack/translations/own.py)
             values = {"character": ch.name, "count": have, "key": key, "expected": want,
-                      "base": " and ".join(owners), "missing": abs(want - have)}
-            template = rule.message or "{character}'s deck has {count} {key} card(s); {base} states {expected}"
-            fix = rule.fix or ("add {missing} {key} card(s)" if want > have else "remove {missing} {key} card(s)")
+                      "base": say(" and ").join(owners), "missing": abs(want - have)}
+            template = rule.message or say("{character}'s deck has {count} {key} card(s); {base} states {expected}")
+            fix = rule.fix or (say("add {missing} {key} card(s)") if want > have else say("remove {missing} {key} card(s)"))
             out.append(Violation(rule.id, rule.severity, template.format(**values), ch.deck_location,
                                  path_text(ch.path + ("deck",)), observed=have, expected=want,
                                  contributors=tuple(Contributor(p.card.id, p.card.name, p.card.points, p.copies)
