@@ -198,3 +198,12 @@ def test_the_statistics_and_a_new_builds_name_in_the_packs_language(client):
     assert "deck by action type" in english
     assert doc_of(new)["name"] == "Neu: Heldengruppe" and doc_of(client.get("/p/boss_fight/edit?side=hero").text)["name"] \
         == "New Hero Party"
+
+
+def test_a_search_that_cannot_be_read_says_so_in_the_packs_language(client):
+    client.cookies.clear()
+    german = client.get("/p/boss_fight/cards?q=points%3C%3C&lang=de").text
+    client.cookies.clear()
+    english = client.get("/p/boss_fight/cards?q=points%3C%3C").text
+    assert "points ist eine Zahl</strong>" in german and "schreibe eine Zahl, etwa points&lt;3" in german
+    assert "points is a number</strong>" in english and "write a number, as in points&lt;3" in english

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal, Union, cast
 from generator.core.errors import InputError, Location, Problem, did_you_mean
 from generator.core.limits import MAX_QUERY_CHARS, MAX_QUERY_DEPTH, MAX_QUERY_TERMS
 from generator.pack.fieldtypes import FIELD_KINDS
+from generator.pack.translations.own import Say, words_of
 
 if TYPE_CHECKING:
     from generator.pack.model import Card, Pack
@@ -312,7 +313,7 @@ class _Token:
     column: int
 
 
-def _tokens(text: str) -> list[_Token]:
+def _tokens(text: str, say: Say) -> list[_Token]:
     out: list[_Token] = []
     pos = 0
     while pos < len(text):
@@ -325,7 +326,8 @@ def _tokens(text: str) -> list[_Token]:
         elif m.group("quote") is not None:
             quoted = m.group("quote")
             if len(quoted) < 2 or not quoted.endswith('"'):
-                raise _problem("query.quote", "a quotation mark is not closed", start, quoted[:40], 'a closing "')
+                raise _problem("query.quote", say("a quotation mark is not closed"), start, quoted[:40],
+                               say('a closing "'))
             out.append(_Token("phrase", quoted[1:-1], start))
         elif m.group("word"):
             out.append(_Token("word", m.group("word"), start))
@@ -335,7 +337,8 @@ def _tokens(text: str) -> list[_Token]:
 
 class _Parser:
     def __init__(self, text: str, pack: Pack):
-        self.tokens = _tokens(text)
+        self.say = say = words_of(pack)  # the messages in the pack's language (pack/translations/own.py)
+        self.tokens = _tokens(text, say)
         self.fields = query_fields(pack)
         self.at = 0
         self.terms = 0
@@ -344,16 +347,19 @@ class _Parser:
         return self.tokens[self.at] if self.at < len(self.tokens) else None
 
     def either(self, depth: int) -> Node:
+        say = self.say
         parts = [self.every(depth)]
         while (t := self.peek()) is not None and t.kind == "word" and t.text.casefold() in ("or", "|"):
             self.at += 1
             after = self.peek()
             if after is None or after.kind == ")":
-                raise _problem("query.syntax", "`or` needs a term after it", t.column, t.text, "a term after `or`")
+                raise _problem("query.syntax", say("`or` needs a term after it"), t.column, t.text,
+                               say("a term after `or`"))
             parts.append(self.every(depth))
         return parts[0] if len(parts) == 1 else Any_(tuple(parts))
 
     def every(self, depth: int) -> Node:
+        say = self.say
         parts: list[Node] = []
         while (t := self.peek()) is not None and t.kind != ")" and not (
                 t.kind == "word" and t.text.casefold() in ("or", "|")):
@@ -363,11 +369,12 @@ class _Parser:
             parts.append(self.one(depth))
         if not parts:
             t = self.peek()
-            raise _problem("query.syntax", "a term is missing", t.column if t else 1, t.text if t else None,
-                           "a word, a phrase in quotes or field:value")
+            raise _problem("query.syntax", say("a term is missing"), t.column if t else 1, t.text if t else None,
+                           say("a word, a phrase in quotes or field:value"))
         return parts[0] if len(parts) == 1 else All(tuple(parts))
 
     def one(self, depth: int) -> Node:
+        say = self.say
         t = self.peek()
         assert t is not None
         if t.kind == "word" and (t.text.casefold() == "not" or t.text.startswith("-")):
@@ -375,31 +382,34 @@ class _Parser:
                 self.at += 1
                 after = self.peek()
                 if after is None or after.kind == ")":
-                    raise _problem("query.syntax", f"`{t.text}` needs a term after it", t.column, t.text)
+                    raise _problem("query.syntax", say("`{term}` needs a term after it").format(term=t.text),
+                                   t.column, t.text)
             else:
                 self.tokens[self.at] = _Token("word", t.text[1:], t.column + 1)
             return Not(self.one(depth))
         if t.kind == "(":
             if depth >= MAX_QUERY_DEPTH:
-                raise _problem("query.depth", f"parentheses nest deeper than {MAX_QUERY_DEPTH}", t.column)
+                raise _problem("query.depth", say("parentheses nest deeper than {n}").format(n=MAX_QUERY_DEPTH),
+                               t.column)
             self.at += 1
             after = self.peek()
             if after is None or after.kind == ")":
-                raise _problem("query.syntax", "a parenthesis is not closed" if after is None else
-                               "nothing between the parentheses", t.column, "(", "a term inside ( )")
+                raise _problem("query.syntax", say("a parenthesis is not closed") if after is None else
+                               say("nothing between the parentheses"), t.column, "(", say("a term inside ( )"))
             inner = self.either(depth + 1)
             close = self.peek()
             if close is None or close.kind != ")":
-                raise _problem("query.syntax", "a parenthesis is not closed", t.column, "(", "a closing )")
+                raise _problem("query.syntax", say("a parenthesis is not closed"), t.column, "(",
+                               say("a closing )"))
             self.at += 1
             return inner
         if t.kind == ")":
-            raise _problem("query.syntax", "a closing parenthesis without an opening one", t.column, ")")
+            raise _problem("query.syntax", say("a closing parenthesis without an opening one"), t.column, ")")
         self.at += 1
         self.terms += 1
         if self.terms > MAX_QUERY_TERMS:
-            raise _problem("query.size", f"the search has more than {MAX_QUERY_TERMS} terms", t.column,
-                           expected=f"at most {MAX_QUERY_TERMS} terms")
+            raise _problem("query.size", say("the search has more than {n} terms").format(n=MAX_QUERY_TERMS),
+                           t.column, expected=say("at most {n} terms").format(n=MAX_QUERY_TERMS))
         if t.kind == "phrase":
             return Term(None, ":", t.text.casefold(), t.column)
         m = _FIELD_TERM.match(t.text)
@@ -414,41 +424,43 @@ class _Parser:
         return self.field_term(name, op, value, t.column)
 
     def field_term(self, name: str, op: str, value: str, column: int) -> Term:
-        qf = self.fields.get(_norm(name))
+        qf, say = self.fields.get(_norm(name)), self.say
         if qf is None:
             guess = did_you_mean(_norm(name), self.fields)
-            raise _problem("query.field", f"no field `{name}` to search in this pack", column, name,
-                           "one of: " + ", ".join(sorted(self.fields)),
-                           f"did you mean `{guess}`?" if guess else "put it in quotes to search for the words")
+            raise _problem("query.field", say("no field `{name}` to search in this pack").format(name=name), column, name,
+                           say("one of: {names}").format(names=", ".join(sorted(self.fields))),
+                           say("did you mean `{guess}`?").format(guess=guess) if guess
+                           else say("put it in quotes to search for the words"))
         if value == "":
-            raise _problem("query.value", f"`{name}{op}` needs a value after it", column, f"{name}{op}",
-                           f"{name}{op}{'3' if qf.kind == 'number' else 'word'}")
+            raise _problem("query.value", say("`{term}` needs a value after it").format(term=f"{name}{op}"), column,
+                           f"{name}{op}", f"{name}{op}{'3' if qf.kind == 'number' else 'word'}")
         if qf.kind == "number":
             if not re.fullmatch(r"-?\d{1,6}", value):
-                raise _problem("query.number", f"`{qf.name}` is a number", column, value, "a whole number",
-                               f"write a number, as in {qf.name}{op}3")
+                raise _problem("query.number", say("`{field}` is a number").format(field=qf.name), column, value,
+                               say("a whole number"), say("write a number, as in {example}").format(example=f"{qf.name}{op}3"))
             return Term(qf, op, int(value), column)
         if op in ("<", "<=", ">", ">="):
-            raise _problem("query.compare", f"`{qf.name}` is words, which are not compared with {op}", column,
+            raise _problem("query.compare", say("`{field}` is words, which are not compared with {op}").format(
+                               field=qf.name, op=op), column,
                            f"{name}{op}{value}", f"{qf.name}:word, {qf.name}=word or {qf.name}!=word",
-                           f"write {qf.name}:{value or 'word'}")
+                           say("write {example}").format(example=f"{qf.name}:{value or 'word'}"))
         return Term(qf, op, value.casefold(), column)
 
 
 def parse_query(text: str, pack: Pack) -> Query:
     """The query `text` for `pack` (an empty one matches every card); InputError for one that
     cannot be read, with its column."""
-    text = text or ""
+    text, say = text or "", words_of(pack)
     if len(text) > MAX_QUERY_CHARS:
-        raise _problem("query.size", f"the search is {len(text)} characters long", MAX_QUERY_CHARS,
-                       expected=f"at most {MAX_QUERY_CHARS} characters")
+        raise _problem("query.size", say("the search is {n} characters long").format(n=len(text)), MAX_QUERY_CHARS,
+                       expected=say("at most {n} characters").format(n=MAX_QUERY_CHARS))
     if not text.strip():
         return Query(text, None)
     parser = _Parser(text, pack)
     root = parser.either(0)
     rest = parser.peek()
     if rest is not None:  # only a stray ")" stops the parse early
-        raise _problem("query.syntax", "a closing parenthesis without an opening one", rest.column, rest.text)
+        raise _problem("query.syntax", say("a closing parenthesis without an opening one"), rest.column, rest.text)
     return Query(text, root)
 
 
