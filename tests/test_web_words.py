@@ -207,3 +207,13 @@ def test_a_search_that_cannot_be_read_says_so_in_the_packs_language(client):
     english = client.get("/p/boss_fight/cards?q=points%3C%3C").text
     assert "points ist eine Zahl</strong>" in german and "schreibe eine Zahl, etwa points&lt;3" in german
     assert "points is a number</strong>" in english and "write a number, as in points&lt;3" in english
+
+
+def test_the_search_help_describes_the_packs_fields_in_its_language(client):
+    client.cookies.clear()
+    german = client.get("/p/boss_fight/help/search?lang=de").text
+    client.cookies.clear()
+    english = client.get("/p/boss_fight/help/search").text
+    assert "<td>der Name der Karte</td>" in german and "Teiltyp (Karten vom Typ Bossteil)" in german
+    assert "the card's name" not in german and "<td>the card&#39;s name</td>" in english
+    assert "piece type (Boss Piece cards)" in english

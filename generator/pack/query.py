@@ -76,6 +76,7 @@ def _catalogue(pack: Pack) -> dict[str, QueryField]:
     spec = pack.spec
     out: dict[str, QueryField] = {}
     sources: dict[str, set[str]] = {}  # what each name reads already: a stat, a field
+    field_help: dict[str, tuple[str, str]] = {}  # a card field's name -> its words, and its help for the first type
 
     def add(name: str, kind: Kind, help: str, get: Callable[[Card], list[Value]], source: str = "") -> None:
         key = _norm(name)
@@ -92,42 +93,47 @@ def _catalogue(pack: Pack) -> dict[str, QueryField]:
         tag = _tag(pack, card)
         return words + ([tag] if tag else [])
 
-    keywords = _keyword_finder(pack)
-    add("name", "text", "the card's name", lambda c: [c.name])
-    add("text", "text", "its rules text", lambda c: [c.text])
-    add("flavour", "text", "its flavour text", lambda c: [c.flavour])
-    add("id", "text", "its id", lambda c: [c.id])
-    add("type", "text", "its card type, or the kind its type sorts it by (an action type, a tier)", type_words)
-    add("set", "text", "its set", lambda c: [c.set, spec.sets[c.set].name] if c.set in spec.sets else [c.set])
-    add("points", "number", "what it costs in points", lambda c: [c.points])
-    add("kw", "text", "a keyword its text uses (" + ", ".join(k.name for k in list(spec.keywords.values())[:4])
-        + ("…" if len(spec.keywords) > 4 else "") + ")" if spec.keywords else "a keyword its text uses", keywords)
-    add("side", "text", "a side that may take it",
+    keywords, say = _keyword_finder(pack), words_of(pack)  # the help in the pack's language
+    add("name", "text", say("the card's name"), lambda c: [c.name])
+    add("text", "text", say("its rules text"), lambda c: [c.text])
+    add("flavour", "text", say("its flavour text"), lambda c: [c.flavour])
+    add("id", "text", say("its id"), lambda c: [c.id])
+    add("type", "text", say("its card type, or the kind its type sorts it by (an action type, a tier)"), type_words)
+    add("set", "text", say("its set"), lambda c: [c.set, spec.sets[c.set].name] if c.set in spec.sets else [c.set])
+    add("points", "number", say("what it costs in points"), lambda c: [c.points])
+    named = ", ".join(k.name for k in list(spec.keywords.values())[:4]) + ("…" if len(spec.keywords) > 4 else "")
+    add("kw", "text", say("a keyword its text uses ({names})").format(names=named) if spec.keywords
+        else say("a keyword its text uses"), keywords)
+    add("side", "text", say("a side that may take it"),
         lambda c: [w for sid, s in spec.sides.items() if c.set in s.sets for w in (sid, s.name)])
     holders = [(fname, ct_id) for ct_id, ct in spec.card_types.items()
                for fname, f in ct.fields.items() if FIELD_KINDS[f.type].holds_stats]
     for stat_id, stat in spec.stats.items():
         getter = _stat_getter(stat_id, holders)
-        add(stat_id, "number", f"{stat.name}: the card's own, a bonus it gives, or what it requires", getter,
-            f"stat {stat_id}")
+        add(stat_id, "number", say("{stat}: the card's own, a bonus it gives, or what it requires").format(stat=stat.name),
+            getter, f"stat {stat_id}")
         if _norm(stat.name) != _norm(stat_id):
-            add(stat.name, "number", f"the same as {_norm(stat_id)}", getter, f"stat {stat_id}")
+            add(stat.name, "number", say("the same as {name}").format(name=_norm(stat_id)), getter, f"stat {stat_id}")
     for ct in spec.card_types.values():
         for fname, f in ct.fields.items():
             if FIELD_KINDS[f.type].holds_stats:
                 continue
             kind: Kind = "number" if f.type == "int" else "text"
-            words = (f.label or fname.replace("_", " ")).lower()
+            words = f.label or fname.replace("_", " ")
+            words = words.lower() if pack.translation is None else words  # a translation keeps its capitals (German nouns)
             getter = _field_getter(pack, fname, kind)
-            add(fname, kind, f"{words} ({ct.name} cards)", getter, f"field {fname}")
+            field_help.setdefault(_norm(fname), (words, say("{words} ({types} cards)").format(words=words, types=ct.name)))
+            add(fname, kind, field_help[_norm(fname)][1], getter, f"field {fname}")
             if f.label and _norm(f.label) != _norm(fname):
-                add(f.label, kind, f"the same as {_norm(fname)}", getter, f"field {fname}")
+                add(f.label, kind, say("the same as {name}").format(name=_norm(fname)), getter, f"field {fname}")
     # a name declared by several card types: its help names them all
     for name, qf in list(out.items()):
         types = [ct.name for ct in spec.card_types.values() for fname in ct.fields if _norm(fname) == name
                  and not FIELD_KINDS[ct.fields[fname].type].holds_stats]
-        if len(types) > 1 and qf.help.endswith("cards)"):
-            out[name] = QueryField(name, qf.kind, qf.help.rsplit(" (", 1)[0] + f" ({', '.join(types)} cards)", qf.get)
+        if len(types) > 1 and name in field_help and qf.help.endswith(field_help[name][1]):
+            words, first = field_help[name]
+            out[name] = QueryField(name, qf.kind, qf.help[:-len(first)] + say("{words} ({types} cards)").format(
+                words=words, types=", ".join(types)), qf.get)
     return out
 
 
