@@ -214,3 +214,16 @@ def test_an_editor_answer_is_not_given_the_account_links(site, presets):
         assert 'class="account"' not in r.text and "/account/signin" not in r.text
         assert 'name="csrf_token"' in r.text  # its forms (print) still carry the token
     assert 'class="account"' in bob.get("/p/boss_fight").text
+
+
+def test_the_published_builds_in_german(site, presets):
+    """The list of published builds speaks the pack's language: its filters, a build's line,
+    the title; English as the template writes it."""
+    from test_web_words import english_left
+    ada = _player(site, "ada")
+    _publish(ada, _save(ada, presets["party-oathsworn"]))
+    german = ada.get("/p/boss_fight/published?lang=de").text
+    english = ada.get("/p/boss_fight/published?lang=").text
+    assert "Veröffentlichte Aufstellungen: " in german and "· 0 Likes · 0-mal kopiert" in german
+    assert "Bossteil oder Held" in german and english_left(german) == set()
+    assert "· 0 likes · copied 0 times" in english and "Boss Piece or Hero" in english

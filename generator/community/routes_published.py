@@ -15,7 +15,8 @@ from generator.web.memo import digest
 from generator.web.pages import page
 from generator.web.state import document_from_yaml, to_yaml
 from generator.web.view import build_view
-from generator.web.words import page_language
+from generator.pack.translations.own import words_of
+from generator.web.words import gettext, page_language
 from generator.community.common import cache_of, designer, pages_of, store_of
 from generator.community.dbbuilds import owner_now, asker
 from generator.community.middleware import CSRF_JS
@@ -129,8 +130,8 @@ def browse(request: Request, pack_id: str, side: str = Query("", max_length=80),
             held, problems = ("held", ()), exc.problems
         found = store_of(request).browse(pack_id, side or None, points, character or None, card or None, sort, PAGE,
                                          (page_no - 1) * PAGE, show_hidden=designer_sees, holding=held)
-        char_label, chars = cache_of(request).get_or_make(("choices", pack_id), lambda: _choices(pack))
-        return dict(title=f"Published builds: {pack.spec.name}", pack=pack, found=found, problems=problems,
+        char_label, chars = cache_of(request).get_or_make(("choices", pack_id, page_language()), lambda: _choices(pack))
+        return dict(title=gettext("Published builds: {name}").format(name=pack.spec.name), pack=pack, found=found, problems=problems,
                     char_label=char_label, char_options=_grouped(chars, character),
                     q={"side": side, "max_points": max_points, "character": character, "card": card, "sort": sort,
                        "q": q},
@@ -176,7 +177,7 @@ def _choices(pack) -> tuple[str, list[tuple[str, list[tuple[str, str]]]]]:
         words += [base] if base not in words else []
         groups.append((str(escape(f"{side.name}: {base}")),
                        pairs(c for c in by_name if c.type == side.base.type and c.set in side.sets)))
-    return " or ".join(words), groups
+    return words_of(pack)(" or ").join(words), groups  # in the pack's language, as its names are
 
 
 def _options(choices: list[tuple[str, str]], selected: str) -> Markup:

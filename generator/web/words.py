@@ -27,6 +27,7 @@ from generator.web.language import LANG, SHOWN
 
 LOCALE = Path(__file__).parent / "locale"
 TEMPLATES = Path(__file__).parent / "templates"
+COMMUNITY = Path(__file__).parent.parent / "community"  # the shared site's pages draw with the builder's words
 SOURCE_LANGUAGE = "en"  # the words as the templates write them
 _CALLED = re.compile(r'\bgettext\("((?:[^"\\]|\\.)*)"\)')  # gettext("...") in a route: one line, no escapes
 
@@ -88,13 +89,15 @@ def builder_sources() -> list[Source]:
     """Every word the builder's templates mark, with its template and line, and the editor
     script's (what de.po holds)."""
     out: list[Source] = []
-    for path in sorted(TEMPLATES.glob("*.html")):
-        for line, context, text in marked(path.read_text(encoding="utf-8")):
-            out.append(Source(f"pnp/web/{path.name}", line, text, context, "the deck builder's own words"))
-    for path in sorted(p for p in Path(__file__).parent.glob("*.py") if p.name != "words.py"):  # a route's title
-        for n, code in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            out += [Source(f"pnp/web/{path.name}", n, text, None, "the deck builder's own words: a page title")
-                    for text in _CALLED.findall(code)]
+    for folder, where in ((TEMPLATES, "web"), (COMMUNITY / "templates", "community")):
+        for path in sorted(folder.glob("*.html")):
+            for line, context, text in marked(path.read_text(encoding="utf-8")):
+                out.append(Source(f"pnp/{where}/{path.name}", line, text, context, "the deck builder's own words"))
+    for folder, where in ((Path(__file__).parent, "web"), (COMMUNITY, "community")):
+        for path in sorted(p for p in folder.glob("*.py") if p.name != "words.py"):  # a route's title
+            for n, code in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                out += [Source(f"pnp/{where}/{path.name}", n, text, None, "the deck builder's own words: a page title")
+                        for text in _CALLED.findall(code)]
     out += [Source("pnp/web/static/app.js", None, text, None, "the deck builder's own words, written by its script")
             for text in JS_WORDS]
     return out
