@@ -242,3 +242,16 @@ def test_the_account_pages_in_german(site):
         assert english_left(page) == set()
     english = c.get("/account/signin?lang=").text
     assert '<html lang="en">' in english and ">Sign up</a>" in english and "No account yet?" in english
+
+
+def test_a_published_build_in_german(site, presets):
+    """A published build's page in German: its words, and the pack's names (the view is kept
+    per language, so an English visit first does not leave its names for the German one)."""
+    from test_web_words import english_left
+    ada = _player(site, "ada")
+    public_id = _publish(ada, _save(ada, presets["party-oathsworn"]))
+    english = ada.get(f"/p/boss_fight/published/{public_id}?lang=").text
+    german = ada.get(f"/p/boss_fight/published/{public_id}?lang=de").text
+    assert "Im Editor öffnen" in german and "Fassung 1" in german and "Hask Rothand" in german
+    assert english_left(german) == set() and "Hask Redhand" not in german
+    assert "Open in the editor" in english and "Hask Redhand" in english

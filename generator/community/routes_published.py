@@ -221,11 +221,12 @@ def open_published(request: Request, pack_id: str, public_id: str):
         pack = site_of(request).pack(pack_id)
         p = publication(request, pack_id, public_id)  # 404: nothing is kept
         store = store_of(request)
-        # a version's text never changes: each worker reads and checks it once
-        doc, view = cache_of(request).get_or_make(("view", pack_id, p.public_id, p.version),
+        # a version's text never changes: each worker reads and checks it once per language (its names, messages)
+        doc, view = cache_of(request).get_or_make(("view", pack_id, p.public_id, p.version, page_language()),
                                                   lambda: _viewed(pack, p.text))
         mine = signed_in and who.owner == p.owner_key
-        return dict(title=f"{p.name}: published build", pack=pack, p=p, doc=doc, view=view, designer=designer_sees,
+        return dict(title=gettext("{name}: published build").format(name=p.name), pack=pack, p=p, doc=doc, view=view,
+                    designer=designer_sees,
                     signed_in=signed_in, mine=mine, liked=signed_in and likes_it(store, p.id, who.owner),
                     description=markdown_html(p.description), versions=versions(store, p.id),
                     comments=[(c, markdown_html(c.body)) for c in comments(store, p.id, show_hidden=designer_sees)],
