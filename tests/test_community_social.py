@@ -227,3 +227,18 @@ def test_the_published_builds_in_german(site, presets):
     assert "Veröffentlichte Aufstellungen: " in german and "· 0 Likes · 0-mal kopiert" in german
     assert "Bossteil oder Held" in german and english_left(german) == set()
     assert "· 0 likes · copied 0 times" in english and "Boss Piece or Hero" in english
+
+
+def test_the_account_pages_in_german(site):
+    """Sign-in and sign-up pages, their account links and a refused sign-in in German under
+    ?lang=de (no pack: the language asked for, said in <html lang>); English as written."""
+    from test_web_words import english_left
+    c = TestClient(site, base_url="http://localhost")
+    signin, signup = c.get("/account/signin?lang=de").text, c.get("/account/signup").text  # the cookie keeps German
+    refused = c.post("/account/signin", data={"name": "nobody", "password": "not the password", "csrf_token": _token(c)})
+    assert '<html lang="de">' in signin and "<title>Anmelden · pnp</title>" in signin and ">Registrieren</a>" in signin
+    assert "Passwort (mindestens 10 Zeichen)" in signup and "Name und Passwort passen zu keinem Konto" in refused.text
+    for page in (signin, signup, refused.text):
+        assert english_left(page) == set()
+    english = c.get("/account/signin?lang=").text
+    assert '<html lang="en">' in english and ">Sign up</a>" in english and "No account yet?" in english

@@ -25,6 +25,7 @@ from starlette.requests import Request
 
 from generator.core.errors import Location, Problem
 from generator.web.guard import MAX_BODY, read_body, refusal, replaying
+from generator.web.words import builder_words
 from generator.community.accounts import (CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER, SESSION_COOKIE, Keys, new_nonce,
                                           session_token)
 from generator.community import outage
@@ -35,6 +36,7 @@ SAFE = ("GET", "HEAD", "OPTIONS")
 NOBODY = Asker(owner=-1, name="", role="", anonymous=True)  # accounts on, nobody signed in
 NONCE = re.compile(r"[A-Za-z0-9_-]{20,64}")
 _FORM = re.compile(rb"(<form\b[^>]*\bmethod=\"post\"[^>]*>)", re.I)
+_LANG = re.compile(rb"<html lang=\"([A-Za-z-]+)\"")
 
 
 def cookies_of(headers: dict) -> dict[str, str]:
@@ -179,14 +181,21 @@ def inject(html: bytes, token: str, who: Asker) -> bytes:
     if b"</head>" not in html:  # a part of a page (the editor's answer to a change): its headers are a character's
         return html
     html = html.replace(b"</head>", head + b"</head>", 1)
+    lang = _LANG.search(html[:400])  # the links in the page's language (web/words.py), as the page says it
+    words = builder_words(lang.group(1).decode() if lang else None)
+
+    def gettext(text: str) -> str:
+        return words.gettext(text) if words is not None else text
+    account = gettext("Account")
     if who.anonymous:
-        nav = ('<nav class="account" aria-label="Account"><a href="/account/signin">Sign in</a> '
-               '<a href="/account/signup">Sign up</a></nav>')
+        nav = (f'<nav class="account" aria-label="{account}"><a href="/account/signin">{gettext("Sign in")}</a> '
+               f'<a href="/account/signup">{gettext("Sign up")}</a></nav>')
     else:
-        nav = (f'<nav class="account" aria-label="Account"><span>{escape(who.name)}'
-               f'{" (designer)" if who.role == "designer" else ""}</span> <a href="/account/password">Password</a> '
+        nav = (f'<nav class="account" aria-label="{account}"><span>{escape(who.name)}'
+               f'{gettext(" (designer)") if who.role == "designer" else ""}</span> '
+               f'<a href="/account/password">{gettext("Password")}</a> '
                f'<form method="post" action="/account/signout" class="inline">'
-               f'<input type="hidden" name="{CSRF_FIELD}" value="{token}"><button type="submit">Sign out</button>'
+               f'<input type="hidden" name="{CSRF_FIELD}" value="{token}"><button type="submit">{gettext("Sign out")}</button>'
                '</form></nav>')
     return html.replace(b"</header>", nav.encode() + b"</header>", 1)
 

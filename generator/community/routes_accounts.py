@@ -6,6 +6,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse
 
 from generator.web.pages import page
+from generator.web.words import gettext
 from generator.community.accounts import (SESSION_COOKIE, SESSION_DAYS, WINDOW, check_password,
                                           clean_name, hash_password, name_key, name_problem, new_nonce,
                                           password_problem, session_token)
@@ -23,7 +24,7 @@ def _need_accounts(request: Request) -> None:
 
 
 def _form(request, kind: str, status: int = 200, error: str | None = None, name: str = ""):
-    titles = {"signup": "Sign up", "signin": "Sign in", "password": "Change password"}
+    titles = {"signup": gettext("Sign up"), "signin": gettext("Sign in"), "password": gettext("Change password")}
     return page(request, "community_account.html", status=status, title=titles[kind], kind=kind, error=error,
                 account_name=name)
 
@@ -73,8 +74,8 @@ def signup(request: Request, name: str = Form(..., max_length=200), password: st
     try:
         user = store_of(request).add_user(name, hash_password(password))
     except Conflict:
-        return _form(request, "signup", 409, "that name is taken (names are the same whatever their case); pick "
-                     "another", name)
+        return _form(request, "signup", 409, gettext("that name is taken (names are the same whatever their case); pick another"),
+                     name)
     return _signed_in_response(request, user)
 
 
@@ -95,7 +96,7 @@ def signin(request: Request, name: str = Form(..., max_length=200), password: st
     user = None if name_problem(name) else store.user(name=name)
     # the same argon2 work whether or not the name is an account's: the time tells nothing
     if not check_password(user.password_hash if user else None, password):
-        return _form(request, "signin", 401, "that name and password do not match an account", name)
+        return _form(request, "signin", 401, gettext("that name and password do not match an account"), name)
     store.give_back_signin(keys)
     return _signed_in_response(request, user)
 
@@ -121,7 +122,7 @@ def change_password(request: Request, old: str = Form(..., max_length=2000), new
     if user is None:  # the account was removed while this browser was signed in
         raise HTTPException(401, "sign in first (Sign in, at the top of the page)")
     if not check_password(user.password_hash, old):
-        return _form(request, "password", 401, "the current password is not right")
+        return _form(request, "password", 401, gettext("the current password is not right"))
     problem = password_problem(new)
     if problem:
         return _form(request, "password", 422, f"not a usable password: {problem}")

@@ -18,7 +18,7 @@ from generator.core.report import reports_document
 from generator.web.fixes import words
 from generator.web.fragments import Fragments
 from generator.web.rulebook import card_terms, linked_keywords
-from generator.web.words import gettext, js_words, pgettext
+from generator.web.words import gettext, js_words, pgettext, words_language
 
 HERE = Path(__file__).parent
 
@@ -32,7 +32,7 @@ def templates() -> Environment:
     env.filters["words"] = words
     env.filters["keywords"] = linked_keywords
     env.filters["terms"] = card_terms
-    env.globals.update(_=gettext, gettext=gettext, pgettext=pgettext, js_words=js_words)  # web/words.py
+    env.globals.update(_=gettext, gettext=gettext, pgettext=pgettext, js_words=js_words, words_language=words_language)  # web/words.py
     env.globals["MAX_POINTS"] = MAX_POINTS  # the points box's bound, as the page document takes it
     env.globals["kept"] = Fragments(env)  # the editor's rows and charts, drawn once per worker (web/fragments.py)
     env.policies["json.dumps_function"] = _dumps  # `tojson`: the same text, without a new encoder per call

@@ -58,6 +58,13 @@ def page_language() -> str | None:
     return SHOWN.get() or LANG.get()
 
 
+def words_language() -> str:
+    """The language of the builder's words on the page being drawn (a page without a pack says
+    it in `<html lang>`): the page's, where pnp has its words, else English."""
+    lang = page_language()
+    return lang if lang and builder_words(lang) is not None else SOURCE_LANGUAGE
+
+
 def gettext(text: str) -> str:
     """`_("Save")` in a template: the word in the page's language. Markup, as Jinja's own i18n
     extension gives it (typed as the str it is): the words are the template's (and pnp's own
