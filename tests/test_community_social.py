@@ -255,3 +255,16 @@ def test_a_published_build_in_german(site, presets):
     assert "Im Editor öffnen" in german and "Fassung 1" in german and "Hask Rothand" in german
     assert english_left(german) == set() and "Hask Redhand" not in german
     assert "Open in the editor" in english and "Hask Redhand" in english
+
+
+def test_the_history_and_the_card_statistics_in_german(site, presets):
+    from test_web_words import english_left
+    designer = _player(site, "designer")
+    stem = _save(designer, presets["party-oathsworn"])
+    _publish(designer, stem)
+    history = designer.get(f"/p/boss_fight/builds/{stem}/history?lang=de").text
+    stats = designer.get("/p/boss_fight/stats?lang=de").text
+    assert "Verlauf von <code>" in history and "Fassung 2 veröffentlichen" in history
+    assert "Aus 1 veröffentlichten Aufstellung (verborgene nicht mitgezählt)." in stats
+    assert english_left(history) == english_left(stats) == set()
+    assert "Publish version 2" in designer.get(f"/p/boss_fight/builds/{stem}/history?lang=").text

@@ -38,7 +38,7 @@ def history(request: Request, pack_id: str, stem: str):
     pack = site_of(request).pack(pack_id)
     site_of(request).builds.read(stem)  # 404 (or sign in) first
     versions = store_of(request).versions(owner_now(), stem)
-    return page(request, "community_history.html", title=f"History of {stem}", pack=pack, stem=stem,
+    return page(request, "community_history.html", title=gettext("History of {stem}").format(stem=stem), pack=pack, stem=stem,
                 versions=versions, published=store_of(request).published_from(owner_now(), stem))
 
 
@@ -271,7 +271,7 @@ def stats_page(request: Request, pack_id: str):
     pack = site_of(request).pack(pack_id)
     stats = card_stats(store_of(request), pack)
     top = max((r.builds for r in stats.cards), default=0) or 1
-    return page(request, "community_stats.html", title=f"Card statistics: {pack.spec.name}", pack=pack, stats=stats,
+    return page(request, "community_stats.html", title=gettext("Card statistics: {name}").format(name=pack.spec.name), pack=pack, stats=stats,
                 top=top)
 
 
