@@ -120,6 +120,16 @@ def test_every_icon_decodes():
     assert wild == []
 
 
+def test_every_glyph_writes_what_a_reportlab_path_object_writes():
+    # the glyph form's operators are formatted with one fp_str call per icon (outline_code), not
+    # through a path object: the text must stay the same, number for number
+    from generator.render.base.iconart import outline_code, outline_path
+    canvas = Canvas(io.BytesIO())
+    differ = [name for name in ICONS.names if outline_code(name) != outline_path(canvas, name).getCode()]
+    assert differ == []
+    assert outline_code(ICONS.names[0]).startswith("n ") and outline_code(ICONS.names[0]).endswith(" h")
+
+
 # ---- drawn: the same picture svglib draws from the same path data --------------------------
 
 

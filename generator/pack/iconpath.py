@@ -208,10 +208,6 @@ class _Reader:
                 return value
             shift += 7
 
-    def signed(self) -> int:
-        value = self.unsigned()
-        return (value >> 1) if not value & 1 else -((value + 1) >> 1)
-
 
 class Outlines:
     """The stored form read back: `segments(i)` decodes icon number i alone."""
@@ -230,6 +226,7 @@ class Outlines:
         while index.pos < index_end:
             self._starts.append(tuple(starts))
             starts = [s + index.unsigned() for s in starts]
+        self._ends = self._starts[1:] + [tuple(starts)]
 
     def __len__(self) -> int:
         return len(self._starts)
@@ -237,8 +234,11 @@ class Outlines:
     def segments(self, number: int) -> list[Segment]:
         """Icon `number`'s path as absolute segments in icon units (what `parse` gave, rounded)."""
         data = self._data
-        ops_at, xs, ys, ctrl, arcs = (_Reader(data, s) for s in self._starts[number])
-        ops = ops_at.pos
+        (ops, *begins), ends = self._starts[number], self._ends[number]
+        # each stream's numbers decoded in one pass, then taken in order (a call per number was
+        # most of the time an icon took to read)
+        xs, ys, ctrl, arcs = (iter(_numbers(data, b, e, signed=k < 3)).__next__
+                              for k, (b, e) in enumerate(zip(begins, ends[1:])))
         out: list[Segment] = []
         x = y = start_x = start_y = 0
         s = float(SCALE)
@@ -252,27 +252,45 @@ class Outlines:
                 out.append(("Z",))
                 x, y = start_x, start_y
             elif op == "A":
-                rx, ry, rot = arcs.unsigned(), arcs.unsigned(), arcs.signed() / 10
-                x += xs.signed()
-                y += ys.signed()
+                rx, ry, rot = arcs(), arcs(), _unzigzag(arcs()) / 10
+                x += xs()
+                y += ys()
                 out.append(("A", rx / s, ry / s, rot, (code >> 4) & 1, (code >> 5) & 1, x / s, y / s))
             elif op == "H":
-                x += xs.signed()
+                x += xs()
                 out.append(("H", x / s))
             elif op == "V":
-                y += ys.signed()
+                y += ys()
                 out.append(("V", y / s))
             else:
-                ex, ey = x + xs.signed(), y + ys.signed()
+                ex, ey = x + xs(), y + ys()
                 controls = []
                 count = _ARGS[op] // 2 - 1
                 for k in range(count):
                     ox, oy = (ex, ey) if op in "CS" and k == count - 1 else (x, y)
-                    controls += [(ox + ctrl.signed()) / s, (oy + ctrl.signed()) / s]
+                    controls += [(ox + ctrl()) / s, (oy + ctrl()) / s]
                 out.append((op, *controls, ex / s, ey / s))
                 x, y = ex, ey
                 if op == "M":
                     start_x, start_y = x, y
+
+
+def _numbers(data: memoryview, begin: int, end: int, signed: bool) -> list[int]:
+    """The varints of data[begin:end] in order, zigzag-decoded when `signed`."""
+    out: list[int] = []
+    value = shift = 0
+    for byte in data[begin:end]:
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            out.append(((value >> 1) if not value & 1 else -((value + 1) >> 1)) if signed else value)  # _unzigzag inline
+            value = shift = 0
+        else:
+            shift += 7
+    return out
+
+
+def _unzigzag(value: int) -> int:
+    return (value >> 1) if not value & 1 else -((value + 1) >> 1)
 
 
 # ---- what a PDF path draws ---------------------------------------------------------------------

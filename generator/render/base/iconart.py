@@ -14,10 +14,12 @@ from __future__ import annotations
 import hashlib
 import math
 import weakref
+from functools import cache
 
 from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import FILL_NON_ZERO
+from reportlab.pdfgen.canvas import FILL_NON_ZERO, PATH_OPS
 
 from generator.pack.art import Background, Frame, Look
 from generator.pack.gameicons import icon_set
@@ -41,6 +43,31 @@ def outline_path(canvas, name: str):
     return path
 
 
+_PATH_OPS = {"M": "%s %s m", "L": "%s %s l", "C": "%s %s %s %s %s %s c", "Z": "h"}
+
+
+@cache
+def outline_code(name: str) -> str:
+    """The PDF operators of `outline_path(canvas, name)`, the same text, made with one `fp_str`
+    call for all the icon's numbers (a path object makes one per segment: most of the time an
+    icon took to draw) and kept for the process (a kit's documents draw the same icons)."""
+    numbers: list[float] = []
+    template = []
+    for seg in icon_set().outline(name):
+        template.append(_PATH_OPS[seg[0]])
+        for i in range(1, len(seg), 2):
+            numbers += (seg[i], BOX - seg[i + 1])
+    text = " ".join(["n", *template]) if template else ""  # a path object begins with `n` (new path)
+    return text % tuple(fp_str(*numbers).split(" ")) if numbers else text
+
+
+def fill_outline(canvas, name: str) -> None:
+    """Fill the icon's outline (nonzero, as SVG fills) in its 512-unit box: what
+    `canvas.drawPath(outline_path(canvas, name), stroke=0, fill=1, fillMode=FILL_NON_ZERO)` writes."""
+    canvas.addLiteral(outline_code(icon_set().resolve(name) or name))
+    canvas.addLiteral(PATH_OPS[0, 1, FILL_NON_ZERO])
+
+
 class IconForms:
     """The glyph and picture forms of one canvas (forms belong to one PDF document)."""
 
@@ -53,7 +80,7 @@ class IconForms:
         if key not in self.defined:
             c = self.canvas
             c.beginForm(key, 0, 0, BOX, BOX)
-            c.drawPath(outline_path(c, name), stroke=0, fill=1, fillMode=FILL_NON_ZERO)
+            fill_outline(c, name)
             c.endForm()
             self.defined.add(key)
         return key

@@ -14,7 +14,7 @@ from reportlab.lib.colors import HexColor
 from generator.pack.art import PackIcon
 from generator.pack.icon_names import registry_matches
 from generator.render.base.graphics import draw_graphic
-from generator.render.base.iconart import BOX, outline_path
+from generator.render.base.iconart import BOX, fill_outline
 
 INK = HexColor("#222222")
 PAPER = HexColor("#ffffff")
@@ -476,7 +476,7 @@ class IconSheet:
         if isinstance(item, PackIcon):
             def draw(c):
                 c.scale(100 / BOX, 100 / BOX)
-                c.drawPath(outline_path(c, item.icon), stroke=0, fill=1, fillMode=1)  # nonzero, as SVG fills
+                fill_outline(c, item.icon)
             return (HexColor(item.color) if item.color else INK), draw
         return INK, self._svg(name)
 
