@@ -311,11 +311,8 @@ def placements(allowed: frozenset[Hex], shapes: list[frozenset[Hex]]) -> list[Pl
 def _starts(allowed: Iterable[Hex], shapes: Sequence[frozenset[Hex] | placing.Shape]
             ) -> list[tuple[placing.Shape, int]]:
     """(shape, anchor as int) for every placement, shape by shape, anchors in hex order."""
-    out: list[tuple[placing.Shape, int]] = []
-    for given in shapes:
-        shape = given if isinstance(given, placing.Shape) else placing.Shape(given, MIN_DISTANCE)
-        out += [(shape, k) for k in placing.anchors(allowed, shape)]
-    return out
+    return placing.starts(allowed, [given if isinstance(given, placing.Shape) else placing.Shape(given, MIN_DISTANCE)
+                                    for given in shapes])
 
 
 def can_move(p: Placement, walkable: frozenset[Hex]) -> bool:

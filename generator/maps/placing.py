@@ -66,11 +66,20 @@ def fits(allowed: set[int], offsets: list[int], anchor: int) -> bool:
     return all(anchor + o in allowed for o in offsets)
 
 
-def anchors(allowed_hexes: Iterable[Hex], shape: Shape) -> list[int]:
-    """The anchors (in the order of sorted hexes) where the shape lies wholly on `allowed_hexes`."""
+def starts(allowed_hexes: Iterable[Hex], shapes: Iterable[Shape]) -> list[tuple[Shape, int]]:
+    """(shape, anchor) for every placement lying wholly on `allowed_hexes`, shape by shape, each
+    shape's anchors in the order of sorted hexes (ints sort as their hexes do: q, then r)."""
     allowed = keys(allowed_hexes)
-    offsets = shape.offsets
-    return [k for k in map(key, sorted(allowed_hexes)) if all(k + o in allowed for o in offsets)]
+    ordered = sorted(allowed)
+    out: list[tuple[Shape, int]] = []
+    for shape in shapes:
+        # an anchor fits where every offset lands on an allowed hex: the intersection of the
+        # allowed hexes shifted back by each offset (set operations, not a test per anchor and offset)
+        fit = set(allowed)
+        for o in shape.offsets:
+            fit.intersection_update([a - o for a in allowed])
+        out += [(shape, k) for k in ordered if k in fit]
+    return out
 
 
 def can_move(shape: Shape, anchor: int, walkable: set[int]) -> bool:
