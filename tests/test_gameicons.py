@@ -130,6 +130,33 @@ def test_every_glyph_writes_what_a_reportlab_path_object_writes():
     assert outline_code(ICONS.names[0]).startswith("n ") and outline_code(ICONS.names[0]).endswith(" h")
 
 
+def test_a_glyph_form_is_written_and_noted_as_a_path_object_draws_it():
+    # fill_outline writes the kept text, and the card canvas notes what the form covers (the
+    # layout checks read it) as drawPath would: same page text, same noted boxes
+    from generator.render.base.iconart import fill_outline, outline_path
+    from generator.render.base.pdfout import new_canvas
+    names = ICONS.names[:200]
+
+    def drawn(ours):
+        buffer = io.BytesIO()
+        canvas = new_canvas(buffer, (512, 512), "glyphs")
+        canvas.notes_forms = True
+        for name in names:
+            canvas.beginForm(f"gi-{name}", 0, 0, 512, 512)
+            if ours:
+                fill_outline(canvas, name)
+            else:
+                canvas.drawPath(outline_path(canvas, name), stroke=0, fill=1, fillMode=FILL_NON_ZERO)
+            canvas.endForm()
+        canvas.showPage()
+        canvas.save()
+        return canvas.form_ink, buffer.getvalue()
+
+    noted, pdf = drawn(True)
+    assert len(noted) == len(names) and all(box is not None for box in noted.values())
+    assert (noted, pdf) == drawn(False)
+
+
 # ---- drawn: the same picture svglib draws from the same path data --------------------------
 
 

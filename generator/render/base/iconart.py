@@ -17,12 +17,12 @@ import weakref
 from functools import cache
 
 from reportlab.lib.colors import Color, HexColor
-from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import FILL_NON_ZERO, PATH_OPS
+from reportlab.pdfgen.canvas import FILL_NON_ZERO
 
 from generator.pack.art import Background, Frame, Look
 from generator.pack.gameicons import icon_set
+from generator.render.base.recording import formatted
 
 BOX = 512.0  # the set's icons are drawn in a 512 x 512 box
 
@@ -49,23 +49,26 @@ _PATH_OPS = {"M": "%s %s m", "L": "%s %s l", "C": "%s %s %s %s %s %s c", "Z": "h
 @cache
 def outline_code(name: str) -> str:
     """The PDF operators of `outline_path(canvas, name)`, the same text, made with one `fp_str`
-    call for all the icon's numbers (a path object makes one per segment: most of the time an
-    icon took to draw) and kept for the process (a kit's documents draw the same icons)."""
+    call for all the icon's numbers (recording.formatted; a path object makes one per segment,
+    most of the time an icon took to draw) and kept for the process (a kit's documents draw the
+    same icons)."""
     numbers: list[float] = []
     template = []
     for seg in icon_set().outline(name):
         template.append(_PATH_OPS[seg[0]])
         for i in range(1, len(seg), 2):
             numbers += (seg[i], BOX - seg[i + 1])
-    text = " ".join(["n", *template]) if template else ""  # a path object begins with `n` (new path)
-    return text % tuple(fp_str(*numbers).split(" ")) if numbers else text
+    return formatted(" ".join(["n", *template]) if template else "", numbers)  # a path object begins with `n`
 
 
 def fill_outline(canvas, name: str) -> None:
     """Fill the icon's outline (nonzero, as SVG fills) in its 512-unit box: what
     `canvas.drawPath(outline_path(canvas, name), stroke=0, fill=1, fillMode=FILL_NON_ZERO)` writes."""
-    canvas.addLiteral(outline_code(icon_set().resolve(name) or name))
-    canvas.addLiteral(PATH_OPS[0, 1, FILL_NON_ZERO])
+    draw = getattr(canvas, "draw_path_text", None)  # a RecordingCanvas: the kept text, recorded as drawPath records
+    if draw is None:
+        canvas.drawPath(outline_path(canvas, name), stroke=0, fill=1, fillMode=FILL_NON_ZERO)
+    else:
+        draw(outline_code(icon_set().resolve(name) or name), 0, 1, FILL_NON_ZERO)
 
 
 class IconForms:

@@ -11,6 +11,7 @@ placing it later can say what it covers; elsewhere (maps, rulebook pages) only w
 from __future__ import annotations
 
 from reportlab.lib.colors import toColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
@@ -211,6 +212,16 @@ class RecordingCanvas(rl_canvas.Canvas):
             self.path_boxes[key] = box
         ink.paint_box(box, bool(stroke), bool(fill))
 
+    def separate_lines(self, segments) -> None:
+        """Each (x1, y1, x2, y2) drawn as `line` draws it (its own `n … m … l S`: the same PDF
+        text), with one `fp_str` call for all the numbers when nothing is recording."""
+        if self.ink is not None or not segments:
+            for x1, y1, x2, y2 in segments:
+                self.line(x1, y1, x2, y2)
+            return
+        self.addLiteral(formatted("\n".join(["n %s %s m %s %s l S"] * len(segments)),
+                                  [v for segment in segments for v in segment]))
+
     def line(self, x1, y1, x2, y2):
         super().line(x1, y1, x2, y2)
         if self.ink is not None:
@@ -293,6 +304,14 @@ class RecordingCanvas(rl_canvas.Canvas):
             code = aPath.getCode()
             self._paint((code,), lambda: aPath, stroke, fill)
 
+    def draw_path_text(self, code: str, stroke: int, fill: int, fill_mode: int) -> None:
+        """What `drawPath` writes and records for a path whose operators are `code` (its
+        `getCode()`), for paths whose text is made once and kept (an icon's outline)."""
+        self.addLiteral(code)
+        self.addLiteral(rl_canvas.PATH_OPS[stroke, fill, fill_mode])
+        if self.ink is not None:
+            self._paint((code,), lambda: PDFPathObject(code=[code]), stroke, fill)
+
     def clipPath(self, aPath, stroke=1, fill=0, fillMode=None):
         super().clipPath(aPath, stroke, fill, fillMode)
         if self.ink is not None and (stroke or fill):
@@ -346,3 +365,10 @@ class RecordingCanvas(rl_canvas.Canvas):
                         ink.alpha = event[2]
                 else:
                     ink.alpha = event[1]
+
+
+def formatted(template: str, numbers: list[float]) -> str:
+    """`template` with each `%s` replaced by the next number as ReportLab writes numbers into a
+    page (`fp_str`, which formats each of its arguments alone): one call for a whole path
+    rather than one per operator."""
+    return template % tuple(fp_str(*numbers).split(" ")) if numbers else template
