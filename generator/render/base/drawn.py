@@ -20,6 +20,7 @@ recorder's own: points, y up, from the origin it is given (a card's trim corner)
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from generator.render.base.glyphs import StringInk, letter_boxes, string_ink
@@ -218,18 +219,10 @@ def path_points(code: list[str]) -> list:
     `B` and their kin, or `n`), as ReportLab's path objects write them: (points, stroke, fill)
     per painted path, each point [x, y, kind, closed] with kind "m", "l" or "c" (every point
     of a Bézier), the way PDF readers keep them (a close adds a line back to the start)."""
-    stack: list = []
     painted: list = []
     points: list = []  # [x, y, kind, closed]: kind "m", "l" or "c" (each Bézier point)
     start = current = None
-    for token in " ".join(code).split():
-        c0 = token[0]
-        if (c0.isascii() and c0.isdigit()) or c0 in "-.":
-            stack.append(float(token))
-            continue
-        if c0 == "/":
-            stack.append(token)
-            continue
+    for token, stack in _operators(code):
         if token == "m":
             current = start = (stack[-2], stack[-1])
             if points and points[-1][2] == "m" and not points[-1][3]:
@@ -268,8 +261,23 @@ def path_points(code: list[str]) -> list:
             points, start, current = [], None, None
         elif token == "n":
             points, start, current = [], None, None
-        stack.clear()
     return painted
+
+
+def _operators(code: list[str]) -> Iterator[tuple[str, list]]:
+    """Each operator of PDF content `code` with the operands before it (numbers as floats,
+    names as written); the list is reused, so read it before the next operator."""
+    stack: list = []
+    for token in " ".join(code).split():
+        c0 = token[0]
+        if (c0.isascii() and c0.isdigit()) or c0 in "-.":
+            stack.append(float(token))
+            continue
+        if c0 == "/":
+            stack.append(token)
+            continue
+        yield token, stack
+        stack.clear()
 
 
 def filled_bounds(code: list[str]) -> Box | None:
@@ -280,17 +288,9 @@ def filled_bounds(code: list[str]) -> Box | None:
     result: Box | None = None
     x0 = y0 = math.inf
     x1 = y1 = -math.inf
-    stack: list = []
     lone = None  # the last `m`'s point while nothing has followed it
     drawn = False  # path_points' `points` is not empty
-    for token in " ".join(code).split():
-        c0 = token[0]
-        if (c0.isascii() and c0.isdigit()) or c0 in "-.":
-            stack.append(float(token))
-            continue
-        if c0 == "/":
-            stack.append(token)
-            continue
+    for token, stack in _operators(code):
         if token == "m":
             lone = (stack[-2], stack[-1])  # replaces a lone `m` before it
             drawn = True
@@ -314,7 +314,6 @@ def filled_bounds(code: list[str]) -> Box | None:
                 x0 = y0 = math.inf
                 x1 = y1 = -math.inf
                 lone, drawn = None, False
-        stack.clear()
     return result
 
 
