@@ -219,7 +219,7 @@ def test_an_editor_answer_is_not_given_the_account_links(site, presets):
 def test_the_published_builds_in_german(site, presets):
     """The list of published builds speaks the pack's language: its filters, a build's line,
     the title; English as the template writes it."""
-    from test_web_words import english_left
+    from web_words_support import english_left
     ada = _player(site, "ada")
     _publish(ada, _save(ada, presets["party-oathsworn"]))
     german = ada.get("/p/boss_fight/published?lang=de").text
@@ -232,7 +232,7 @@ def test_the_published_builds_in_german(site, presets):
 def test_the_account_pages_in_german(site):
     """Sign-in and sign-up pages, their account links and a refused sign-in in German under
     ?lang=de (no pack: the language asked for, said in <html lang>); English as written."""
-    from test_web_words import english_left
+    from web_words_support import english_left
     c = TestClient(site, base_url="http://localhost")
     signin, signup = c.get("/account/signin?lang=de").text, c.get("/account/signup").text  # the cookie keeps German
     refused = c.post("/account/signin", data={"name": "nobody", "password": "not the password", "csrf_token": _token(c)})
@@ -247,7 +247,7 @@ def test_the_account_pages_in_german(site):
 def test_a_published_build_in_german(site, presets):
     """A published build's page in German: its words, and the pack's names (the view is kept
     per language, so an English visit first does not leave its names for the German one)."""
-    from test_web_words import english_left
+    from web_words_support import english_left
     ada = _player(site, "ada")
     public_id = _publish(ada, _save(ada, presets["party-oathsworn"]))
     english = ada.get(f"/p/boss_fight/published/{public_id}?lang=").text
@@ -258,7 +258,7 @@ def test_a_published_build_in_german(site, presets):
 
 
 def test_the_history_and_the_card_statistics_in_german(site, presets):
-    from test_web_words import english_left
+    from web_words_support import english_left
     designer = _player(site, "designer")
     stem = _save(designer, presets["party-oathsworn"])
     _publish(designer, stem)

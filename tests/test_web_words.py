@@ -7,7 +7,6 @@ its pack's language (a pack without German stays English under `?lang=de`)."""
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -16,13 +15,11 @@ pytest.importorskip("fastapi")
 pytest.importorskip("babel")
 
 from web_support import doc_of, make_client  # noqa: E402
+from web_words_support import MARKUP, NAMES, english_left, german  # noqa: E402
 
-from generator.pack.translations.catalog import read_catalog  # noqa: E402
-from generator.web.words import JS_WORDS, LOCALE, builder_sources, builder_words  # noqa: E402
+from generator.web.words import JS_WORDS, builder_sources, builder_words  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
-NAMES = re.compile(r"\{(\w+)\}")
-MARKUP = re.compile(r"</?\w+[^>]*>|&\w+;")
 # the pages a player sees, as the German page of each must show no English control word
 PAGES = ["/", "/p/boss_fight", "/p/boss_fight/cards", "/p/boss_fight/cards?q=zzzz", "/p/boss_fight/new",
          "/p/boss_fight/builds", "/p/boss_fight/edit?side=hero", "/p/boss_fight/edit?preset=party-oathsworn",
@@ -30,19 +27,12 @@ PAGES = ["/", "/p/boss_fight", "/p/boss_fight/cards", "/p/boss_fight/cards?q=zzz
          "/p/boss_fight/cards/oriel-vance", "/p/boss_fight/rules", "/p/boss_fight/maps", "/p/boss_fight/about",
          "/p/boss_fight/rules/combat", "/p/boss_fight/rules/search?q=zzqx", "/p/boss_fight/maps/ash-pit",
          "/p/boss_fight/help/search", "/p/boss_fight/compare", "/p/boss_fight/compare?a=zz&b=PNP1-x"]
-# words German writes as English does (a name, a symbol); any other English word on a German page is a leftover
-SAME_IN_GERMAN = {"Deck", "Limit", "Set", "{n} × {name}"}
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     client, _site = make_client(tmp_path_factory.mktemp("builds"), tmp_path_factory.mktemp("cache"))
     return client
-
-
-def german() -> dict[tuple[str | None, str], str]:
-    catalog = read_catalog(LOCALE / "de.po", "de")
-    return {(m.context, m.id): m.string for m in catalog if m.id and not m.fuzzy}
 
 
 def test_the_german_catalogue_holds_every_marked_word_translated_with_its_names_and_markup():
@@ -61,39 +51,6 @@ def test_the_german_catalogue_holds_every_marked_word_translated_with_its_names_
 def test_the_editor_script_writes_only_the_words_it_is_given():
     script = (REPO / "generator" / "web" / "static" / "app.js").read_text(encoding="utf-8")
     assert set(re.findall(r'\btr\("((?:[^"\\]|\\.)*)"', script)) == set(JS_WORDS)
-
-
-class Shown(HTMLParser):
-    """What a page shows a person or a screen reader: its text, and the labels, titles and
-    placeholders of its controls (not scripts, nor the build document's JSON)."""
-
-    def __init__(self):
-        super().__init__()
-        self.parts: list[str] = []
-        self.skip = 0
-
-    def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style", "template", "code", "kbd"):  # code: a search operator, a command
-            self.skip += 1
-        self.parts += [v.strip() for k, v in attrs if k in ("aria-label", "title", "placeholder") and v]
-
-    def handle_endtag(self, tag):
-        if tag in ("script", "style", "template", "code", "kbd"):
-            self.skip -= 1
-
-    def handle_data(self, data):
-        if not self.skip:
-            self.parts += [part.strip() for part in re.split(r"\s*[·↑↓]\s*|\n", data) if part.strip()]
-
-
-def english_left(page: str) -> set[str]:
-    """The builder's English words (those without names to fill in, and other than their
-    German) that a page shows whole, as a text or a control's label."""
-    shown = Shown()
-    shown.feed(page)
-    english = {source for (_c, source), text in german().items()
-               if not NAMES.search(source) and not MARKUP.search(source) and source != text and source not in SAME_IN_GERMAN}
-    return {part for part in shown.parts if part in english or part.rstrip(":") + ":" in english}
 
 
 def test_a_german_page_shows_no_english_word_of_its_controls(client):
