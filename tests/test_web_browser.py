@@ -101,8 +101,12 @@ def add(pg, name: str) -> None:
     """One more copy of a card from the picker: its + button, or, where the picker shows the
     copies as buttons 0..most, the button one above the copies held."""
     button = pg.get_by_role("button", name=f"Add {name}", exact=True)
+    zero = pg.get_by_role("button", name=f"0 × {name}", exact=True)
+    # count() does not wait: right after a link's click the editor may not be there yet,
+    # so wait for one of the two kinds of picker button before choosing between them
+    button.or_(zero).first.wait_for()
     if not button.count():
-        li = pg.locator(".pick li", has=pg.get_by_role("button", name=f"0 × {name}", exact=True))
+        li = pg.locator(".pick li", has=zero)
         have = int(li.get_attribute("data-have") or 0)
         button = li.get_by_role("button", name=f"{have + 1} × {name}", exact=True)
     changes(pg, button.click)
@@ -358,6 +362,7 @@ def test_other_packs_build_a_legal_build_by_clicking(server, page, tmp_path, pac
     card = {c.id: c.name for c in pack.cards.values()}
     page.goto(f"{base}/p/{pack_id}/new")
     page.get_by_role("link", name=f"New {side.name}").click()
+    page.wait_for_url("**/edit**")
     for _i, char in enumerate(doc["characters"]):
         base_cards = char[side.base.key]
         if side.base.many:
