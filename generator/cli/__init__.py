@@ -11,6 +11,7 @@ May import: every other layer of generator.
 
 from __future__ import annotations
 
+import atexit
 import gc
 import importlib
 import os
@@ -133,6 +134,27 @@ def _exit_now(code: int) -> None:
     os._exit(code)
 
 
+def _end_without_teardown(code: object) -> None:
+    """End a finished command at once: the exit handlers run and the output is flushed, but the
+    interpreter does not tear down what the command built, object by object, with a last full
+    collection (`pnp build --only cards` of 912 cards: ~0.15 s CPU of ~1.3 s, after everything
+    is written). Returns, for the usual exit, when a thread other than a daemon still runs, the
+    code is not a plain exit status, or the output cannot be flushed (a closed pipe: Python
+    reports it as before)."""
+    code = 0 if code is None else code
+    if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code <= 255:
+        return
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        return
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+    except (OSError, ValueError):
+        return
+    atexit._run_exitfuncs()  # what registered for the exit (worker pools, temporary folders) runs as before
+    _exit_now(code)
+
+
 class PnpGroup(click.Group):
     """Usage errors exit 2 with one line, as click does; input errors never show a traceback;
     Ctrl-C (or a stop a command turned into `Stopped`) ends with 128 + the signal, one line.
@@ -149,6 +171,10 @@ class PnpGroup(click.Group):
         frozen = gc.get_freeze_count()
         try:
             return self._main(on_main, term, frozen, *args, **kwargs)
+        except SystemExit as done:  # click ends every standalone run so
+            if not embedded and on_main:
+                _end_without_teardown(done.code)  # returns when the process must end the usual way
+            raise
         except KeyboardInterrupt as exc:
             # a Ctrl-C or SIGTERM as the command ended (click's exit on its way out, the clean-up
             # below): nothing is left to stop, so no traceback; embedded, the caller decides
