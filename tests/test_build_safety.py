@@ -115,3 +115,27 @@ def test_a_build_file_whose_outputs_would_be_named_too_long(tmp_path):
                                     "-o", str(tmp_path / "out")])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "out" / ("c" * 245 + "-cards.pdf")).is_file()
+
+
+def test_a_build_collects_rarely_and_leaves_the_collector_as_it_was(tmp_path, monkeypatch):
+    """`pnp build` raises the collector's threshold and freezes what it imported while it builds
+    (cli/build.py: few_collections); run in-process, it puts both back."""
+    import gc
+
+    import generator.build
+    from generator.cli.build import BUILD_GC_THRESHOLD
+
+    seen = []
+    real = generator.build.build_folder
+
+    def watched(*args, **kwargs):
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0))
+        yield from real(*args, **kwargs)
+
+    monkeypatch.setattr(generator.build, "build_folder", watched)
+    gc.unfreeze()  # a web app made earlier in this process froze its packs (web/app.py)
+    before = gc.get_threshold()
+    res = CliRunner().invoke(main, ["build", str(SIZES), "--only", "cards", "-q", "-o", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    assert seen == [(BUILD_GC_THRESHOLD, True)]
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
