@@ -1,9 +1,10 @@
 """How a `pnp` process ends once its command is done (cli/__init__.py: _end_without_teardown):
 at once, without the interpreter tearing down what the command built, yet with its exit code,
-its output flushed and the exit handlers run; the usual way while a thread still works."""
+its output flushed and the exit handlers run (after the threads still working)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -43,8 +44,9 @@ def test_a_finished_command_ends_without_teardown_with_its_code_output_and_exit_
     assert refused.returncode == 2 and "torn down" not in refused.stderr and "exit handler" in refused.stderr
 
 
-def test_the_usual_end_while_a_thread_still_works():
-    # the thread writes only once main() has given control back: ended at once, it never would
+def test_a_thread_still_working_finishes_first():
+    # the thread writes only once main() has given control back: Python waits for it before the
+    # exit handlers run, and so before pnp's, which ends the process
     body = """
 import threading
 go = threading.Event()
@@ -59,7 +61,19 @@ finally:
 """
     done = run(body, "--version")
     assert done.returncode == 0, done.stderr
-    assert "thread finished" in done.stderr and "exit handler" in done.stderr and "torn down" in done.stderr
+    assert done.stderr.splitlines() == ["thread finished", "exit handler"]
+
+
+def test_a_reader_gone_away_ends_as_before():
+    """A reader that went away (`pnp list | head`): exit 1 without a word, as click makes it."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([sys.executable, "-c", RUN.format(body="main()"), "list", BOSS_FIGHT], stdout=write,
+                              stderr=subprocess.PIPE, text=True, cwd=REPO, timeout=300)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (1, "exit handler\n")
 
 
 def test_run_in_process_the_command_returns_to_its_caller():

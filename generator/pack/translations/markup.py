@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 from generator.pack.icon_names import ICON_MARK
 
@@ -21,11 +22,13 @@ def _normal(tag: str) -> str:
     return re.sub(r"\s+", " ", tag[2:-2].strip())
 
 
+@lru_cache(maxsize=1024)  # every entry of a catalog asks again for each keyword
 def keyword_pattern(name: str) -> re.Pattern[str]:
     """A keyword as the card text styler finds it: the whole words, case and all."""
     return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
 
 
+@lru_cache(maxsize=1024)
 def kept_keyword(name: str) -> re.Pattern[str]:
     """A keyword as a translation must keep it: whole at its start, then the word may go on.
     Languages inflect and compound (German `Angriff`: `Angriffe`, `Angriffskarte`); the card
@@ -63,7 +66,7 @@ def lost_markup(source: str, translated: str, keywords: dict[str, str]) -> list[
         out.append("adds the placeholder " + _listed(sorted(new_holes - src_holes))
                    + " (only the source's names are filled in)")
     dropped = [f"{name} (as {keywords[name]})" if keywords[name] != name else name
-               for name in sorted(keywords) if keyword_pattern(name).search(src_plain)
+               for name in sorted(keywords) if name in src_plain and keyword_pattern(name).search(src_plain)
                and not kept_keyword(keywords[name]).search(new_plain)]
     if dropped:
         out.append("drops the keyword " + _listed(dropped))

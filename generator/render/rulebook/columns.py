@@ -27,6 +27,12 @@ class Columns(Flowable):
         self._placed = _placed  # fixed columns of a split part: [[(flowable, top, height)]]
         self._fixed_height = _height  # a split part fills its page: nothing goes below it
         self._cols: list[list[Placed]] | None = None  # the columns as laid out by the last wrap
+        # what wrap and split found for each room they were given: the rulebook lays its story out
+        # twice or more (a measured pass, then the drawn one: MeasureFirst), and the table of contents
+        # asks each chapter whether it fits (NewPageUnless) before the frame does; the same room gives
+        # the same columns, since what a column holds is wrapped by the column's width alone
+        self._wrapped: dict[tuple[float, float, float], tuple[list[list[Placed]] | None, float]] = {}
+        self._splits: dict[tuple[float, float, float], list[Columns]] = {}
 
     def _cw(self, aw: float) -> float:
         return (aw - self.gap * (self.ncols - 1)) / self.ncols
@@ -81,10 +87,19 @@ class Columns(Flowable):
             self._cols = self._placed
             self.height = max(self._height(self._placed), min(self._fixed_height or 0.0, ah))
             return aw, self.height
+        key = (aw, ah, self._frame_height())
+        known = self._wrapped.get(key)
+        if known is not None:
+            self._cols, height = known
+            if self._cols is None:
+                return aw, height
+            self.height = height
+            return aw, self.height
         cw = self._cw(aw)
         cols, rest = self._fill(cw, ah, self.content)
         if rest:
             self._cols = None
+            self._wrapped[key] = (None, ah + 1)
             return aw, ah + 1  # more than fits here: the frame will ask for a split
         # the lowest height that still holds everything: even columns on the last page
         lo, hi = 0.0, ah
@@ -102,17 +117,25 @@ class Columns(Flowable):
         final, left = self._fill(cw, hi, self.content)  # leave every flowable wrapped as drawn
         self._cols = final if not left else self._fill(cw, ah, self.content)[0]
         self.height = self._height(self._cols)
+        self._wrapped[key] = (self._cols, self.height)
         return aw, self.height
 
     def split(self, aw, ah):
         if self._placed is not None:
             return []
+        key = (aw, ah, self._frame_height())
+        known = self._splits.get(key)
+        if known is not None:  # the same parts as the last pass's (their own wraps remembered too)
+            return list(known)
         cw = self._cw(aw)
         cols, rest = self._fill(cw, ah, self.content)
         if not any(cols):
-            return []
-        first = Columns([], self.ncols, self.gap, _placed=cols, _height=ah)
-        return [first, Columns(rest, self.ncols, self.gap)] if rest else [first]
+            parts = []
+        else:
+            first = Columns([], self.ncols, self.gap, _placed=cols, _height=ah)
+            parts = [first, Columns(rest, self.ncols, self.gap)] if rest else [first]
+        self._splits[key] = parts
+        return list(parts)
 
     def draw(self):
         cols = self._cols or []

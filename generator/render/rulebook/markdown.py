@@ -5,7 +5,7 @@ rules and diagrams."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from generator.core.errors import InputError, Location, Problem
@@ -93,8 +93,15 @@ def _markdown():
     return MarkdownIt("commonmark").enable("table")
 
 
+@lru_cache(maxsize=64)
+def _tokens(text: str) -> tuple:
+    """The document's Markdown tokens, parsed once: the quick reference lays its one text out at
+    each size it tries. Read, never changed, by markdown_flowables."""
+    return tuple(_markdown().parse(text))
+
+
 def markdown_flowables(flow: Flow, text: str) -> Flow:
-    tokens = _markdown().parse(text)
+    tokens = _tokens(text)
     st = flow.book.style
     lists: list[dict] = []  # open lists: {"ordered", "n"}
     item_first: list[bool] = []

@@ -86,6 +86,10 @@ def _story(pack: Pack, book, geometry: Geometry, text: str) -> list:
     return [title, Columns(flow.flowables, 2, gap)]
 
 
+def _style(size: float) -> BookStyle:
+    return replace(BookStyle(), h1=18.0).scaled(size)
+
+
 def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER) -> dict:
     """Write the one-sheet quick reference; returns {"pages": 1, "size": body text size}."""
     geometry = Geometry.of(paper)
@@ -102,15 +106,20 @@ def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_P
     footer = f"{pack.spec.name} {pack.spec.version} · {say('quick reference · the rulebook has the full rules')}"
     chosen = SIZES[-1]
     custom = pack_icons(pack, ArtLibrary(Path(pack.root)))  # read once for every size tried
+    first = pack_book(pack, _style(SIZES[0]), custom)  # its fitter and layouts serve every size
+
+    def book_at(size: float):
+        return first.restyled(replace(_style(size), accent=first.style.accent))  # the pack's accent, as pack_book sets it
+
     for size in SIZES:  # the largest size that fits one page
-        book = pack_book(pack, replace(BookStyle(), h1=18.0).scaled(size), custom)
+        book = book_at(size)
         doc = _Sheet(io.BytesIO(), geometry, footer, book.style.accent, title=title)
         doc.measuring = True  # only its page count is wanted: laid out, not drawn (columns.BookFrame)
         doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))
         if doc.pages <= 1:
             chosen = size
             break
-    book = pack_book(pack, replace(BookStyle(), h1=18.0).scaled(chosen), custom)
+    book = book_at(chosen)
     with atomic_output(Path(out_path)) as tmp:
         doc = _Sheet(str(tmp), geometry, footer, book.style.accent, title=title)
         doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))

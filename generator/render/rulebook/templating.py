@@ -8,6 +8,7 @@ rendered text into rulebook flowables, is rulebook/markdown.py."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -132,11 +133,21 @@ def template_context(pack: Pack) -> dict:
     }
 
 
+@functools.cache
 def environment():
+    """The rulebook's Jinja environment, one per process: what it compiles it keeps (compiled)."""
     env = make_environment()
     env.filters["section"] = md_section
     env.filters["md"] = md_escape
     return env
+
+
+@functools.lru_cache(maxsize=256)
+def compiled(env, source: str):
+    """`source` compiled in `env`, once per process: the rulebook, the quick reference and the
+    reference card expand the same `reference:` texts, and a language's kit its chapters (a
+    Template renders any number of times; the sandbox counts each render's work on its own)."""
+    return env.from_string(source)
 
 
 def _template_line(exc: BaseException) -> int | None:
@@ -152,7 +163,7 @@ def _template_line(exc: BaseException) -> int | None:
 def render_template(env, source: str, context: dict, file: str) -> str:
     """Jinja over one chapter; any failure becomes an InputError naming the file and line."""
     try:
-        return env.from_string(source).render(context)
+        return compiled(env, source).render(context)
     except Exception as exc:  # TemplateError, SecurityError, ChapterDataError, TypeError in an expression...
         line = _template_line(exc) or 1
         message = str(exc) or type(exc).__name__
@@ -219,7 +230,7 @@ def expand_reference(pack: Pack, env=None, context: dict | None = None) -> dict:
             if "{{" not in value and "{%" not in value:
                 return value
             try:
-                return env.from_string(value).render(context)
+                return compiled(env, value).render(context)
             except Exception as exc:
                 try:
                     location = pack_document(pack, Path(pack.root) / "game.yaml").at(("reference",) + path)

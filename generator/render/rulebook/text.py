@@ -5,6 +5,7 @@ tables with rich cells, and the table of contents."""
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, replace
 
@@ -71,6 +72,13 @@ class Book:
             hit = self.fitter.layout(text, max(width, size * 2), size, leading, hyphenate, font)
             self._layouts[key] = hit
         return hit
+
+    def restyled(self, style: BookStyle) -> "Book":
+        """This book in another style, sharing its text fitter and its layouts (keyed by size):
+        the quick reference tries one size after another."""
+        other = copy.copy(self)
+        other.style = style
+        return other
 
     def icons(self, canvas) -> IconSheet:
         sheet = getattr(canvas, "_pnp_icon_sheet", None)
