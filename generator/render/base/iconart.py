@@ -22,7 +22,7 @@ from reportlab.pdfgen.canvas import FILL_NON_ZERO
 
 from generator.pack.art import Background, Frame, Look
 from generator.pack.gameicons import icon_set
-from generator.render.base.recording import formatted
+from generator.render.base.recording import formatted, place_form
 
 BOX = 512.0  # the set's icons are drawn in a 512 x 512 box
 
@@ -77,6 +77,7 @@ class IconForms:
     def __init__(self, canvas):
         self.canvas = canvas
         self.defined: set[str] = set()
+        self._last_picture: tuple | None = None  # (look, w, h, form): the last picture placed
 
     def glyph(self, name: str) -> str:
         key = f"gi-{icon_set().resolve(name)}"
@@ -113,6 +114,9 @@ class IconForms:
 
     def picture(self, look: Look, w: float, h: float) -> str:
         """The form of a look drawn in a w x h point box (origin bottom-left)."""
+        last = self._last_picture
+        if last is not None and last[0] is look and last[1] == w and last[2] == h:
+            return last[3]  # the same Look object (a card's copies; art.py keeps it): no digest to make
         digest = hashlib.sha1(f"{look.key}|{w:.3f}|{h:.3f}".encode()).hexdigest()[:16]
         key = f"art-{digest}"
         if key not in self.defined:
@@ -136,6 +140,7 @@ class IconForms:
             c.restoreState()
             c.endForm()
             self.defined.add(key)
+        self._last_picture = (look, w, h, key)
         return key
 
 
@@ -154,11 +159,7 @@ def draw_look(canvas, look: Look, x: float, y: float, w: float, h: float) -> Non
     """Icon art filling the box (points, bottom-left at x, y)."""
     if w <= 0 or h <= 0:
         return
-    form = forms_of(canvas).picture(look, w, h)
-    canvas.saveState()
-    canvas.translate(x, y)
-    canvas.doForm(form)
-    canvas.restoreState()
+    place_form(canvas, forms_of(canvas).picture(look, w, h), 1, 0, 0, 1, x, y)  # what translate(x, y) writes
 
 
 # ---- backgrounds and frames ------------------------------------------------------------------
