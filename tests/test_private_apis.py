@@ -83,6 +83,9 @@ def test_the_reportlab_internals_we_lean_on_are_still_there():
     # (tests/test_text_memo.py checks the bytes against ReportLab's own encoding)
     assert callable(PDFTextObject._formatText) and text._canvas is canvas
     assert text._curSubset == -1 and text._leading == 9 * 1.2
+    # render/base/recording.py MemoTextObject.kept: one `_code` entry per operator call, the origin's last
+    text.setTextOrigin(12.5, 30)
+    assert text._code[-1] == "1 0 0 1 12.5 30 Tm"
     register_fonts()
     assert getFont(REGULAR)._dynamicFont and not getFont("Helvetica")._dynamicFont
     # render/rulebook: a table split too small, a column's height left in its frame

@@ -43,3 +43,40 @@ def test_another_colour_alignment_or_width_is_planned_afresh():
     assert text_module._plan(layout, "left", 150.0, "#ff0000", None) is not first
     assert text_module._plan(layout, "center", 160.0, "#222222", None) != text_module._plan(
         layout, "center", 150.0, "#222222", None)
+
+
+def _pdf(layout, positions, keep: bool, alpha_first: bool = False, **kwargs) -> tuple[bytes, int]:
+    out = io.BytesIO()
+    c = new_canvas(out, (400.0, 400.0), "kept")
+    if not keep:
+        c.kept_text = None  # every drawing through a text object
+    icons = IconSheet(c, {})
+    if alpha_first:
+        c.setFillColorRGB(0.2, 0.4, 0.6, alpha=0.5)
+    for x, top in positions:
+        draw_layout(c, icons, layout, x, top, 150.0, **kwargs)
+    kept = len(c.kept_text) if keep else 0
+    c.showPage()
+    c.save()
+    return out.getvalue(), kept
+
+
+POSITIONS = ((10.0, 300.0), (123.4, 87.65), (0.0, 0.0), (-3.25, 1e-7), (250.123456789, 399.999999))
+
+
+def test_a_plan_drawn_again_from_its_kept_operators_writes_what_a_text_object_writes():
+    fitter = TextFitter(["Stunned"])
+    for text in (TEXT, "100% sure: (a) \\\\ b, 50 %s of it"):
+        layout = fitter.fit(text, 150.0, 80.0, 9.0, 5.0)
+        for kwargs in ({}, {"align": "center", "color": "#5a5246"}, {"align": "right", "keyword_color": "#ffffff"}):
+            kept, n = _pdf(layout, POSITIONS, keep=True, **kwargs)
+            assert n == 1  # the plan's operators were kept, and drawn again from them
+            assert kept == _pdf(layout, POSITIONS, keep=False, **kwargs)[0]
+
+
+def test_no_plan_is_kept_once_a_fill_alpha_other_than_one_was_set():
+    """A colour set in a text object then writes a `gs` when the canvas's alpha differs."""
+    layout = TextFitter(["Stunned"]).fit(TEXT, 150.0, 80.0, 9.0, 5.0)
+    kept, n = _pdf(layout, POSITIONS, keep=True, alpha_first=True)
+    assert n == 0
+    assert kept == _pdf(layout, POSITIONS, keep=False, alpha_first=True)[0]

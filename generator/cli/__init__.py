@@ -148,7 +148,7 @@ class PnpGroup(click.Group):
         _starting()
         frozen = gc.get_freeze_count()
         try:
-            return self._main(on_main, term, frozen, *args, **kwargs)
+            return self._main(on_main, term, frozen, embedded, *args, **kwargs)
         except KeyboardInterrupt as exc:
             # a Ctrl-C or SIGTERM as the command ended (click's exit on its way out, the clean-up
             # below): nothing is left to stop, so no traceback; embedded, the caller decides
@@ -162,12 +162,18 @@ class PnpGroup(click.Group):
                     pass
             os._exit(code)  # C calls only from here (no Python frame starts, so no new stop lands first)
 
-    def _main(self, on_main, term, frozen, *args, **kwargs):
+    def _main(self, on_main, term, frozen, embedded, *args, **kwargs):
         try:
             return super().main(*args, **kwargs)
         finally:
             _started()
-            if frozen == 0 and gc.get_freeze_count():  # run in-process (a test's CliRunner): collect as before
+            if not embedded:
+                # the `pnp` process ends here: what the command made (a loaded pack, its cards) is
+                # frozen too, so the collection Python runs as it shuts down walks none of it
+                # (`pnp validate BUILD`: 45 ms of its 0.3 s CPU). Unfrozen, that walk covered every
+                # module and model as well.
+                gc.freeze()
+            elif frozen == 0 and gc.get_freeze_count():  # run in-process (a test's CliRunner): collect as before
                 gc.unfreeze()
             if term is not None:  # run in-process (a test's CliRunner): leave SIGTERM as it was
                 signal.signal(signal.SIGTERM, term)

@@ -39,6 +39,7 @@ class ArtLibrary:
         self.root = Path(root)
         self.styles = styles or {}
         self.cache: dict = {}
+        self._last_look: tuple | None = None  # (art, type, set, its Look): a card's copies follow each other
 
     def load(self, relative: str, card):
         if relative in self.cache:
@@ -108,8 +109,11 @@ class ArtLibrary:
         """Art in the box (points, bottom-left at x, y): an icon fills it with its look; a file is
         fitted by `fit` (cover or contain). `card` owns the art (its type and set pick the style)."""
         if isinstance(art, Art) and art.icon is not None:
-            draw_look(canvas, look_of(self.styles, art, getattr(card, "type", ""), getattr(card, "set", "")),
-                      x, y, w, h)
+            type_id, set_id = getattr(card, "type", ""), getattr(card, "set", "")
+            last = self._last_look
+            if last is None or last[0] is not art or last[1] != type_id or last[2] != set_id:
+                last = self._last_look = (art, type_id, set_id, look_of(self.styles, art, type_id, set_id))
+            draw_look(canvas, last[3], x, y, w, h)  # the same Look object again: its picture is found by it
             return
         relative = art if isinstance(art, str) else str(art.file)
         kind, obj, iw, ih = self.load(relative, card)

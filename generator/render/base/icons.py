@@ -15,6 +15,7 @@ from generator.pack.art import PackIcon
 from generator.pack.icon_names import registry_matches
 from generator.render.base.graphics import draw_graphic
 from generator.render.base.iconart import BOX, fill_outline
+from generator.render.base.recording import place_form
 
 INK = HexColor("#222222")
 PAPER = HexColor("#ffffff")
@@ -495,9 +496,5 @@ class IconSheet:
         """Draw icon `name` with its bottom-left at (x, y) points, `size` points square."""
         if name not in _ICONS and name not in self.custom:
             name = "hex"
-        form = self.form_name(name, color)
-        c = self.canvas
-        c.saveState()
-        c.transform(size / 100.0, 0, 0, size / 100.0, x, y)
-        c.doForm(form)
-        c.restoreState()
+        scale = size / 100.0
+        place_form(self.canvas, self.form_name(name, color), scale, 0, 0, scale, x, y)

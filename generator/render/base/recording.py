@@ -17,7 +17,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 from reportlab.pdfgen.textobject import PDFTextObject
 
-from generator.render.base.drawn import Recorder, filled_bounds, flat_color, path_bounds, path_points, summary
+from generator.render.base.drawn import Box, Recorder, filled_bounds, flat_color, path_bounds, path_points, summary
 
 PATH_MEMO = 4096  # paths whose bounds a canvas keeps (a deck's badges and boxes are a few dozen)
 TEXT_MEMO = 2048  # strings whose text operators a canvas keeps (a kit's copies follow each other; 8,192 found 4 % more, for 3 MB)
@@ -40,6 +40,33 @@ class MemoTextObject(PDFTextObject):
     keeps every character it was given, so the string encodes the same way each time."""
 
     _curSubset: int  # ReportLab's own: the subset of the font in use (-1: none yet)
+    _code: list  # ReportLab's own: the operators written so far, one entry per call
+    origins: list | None = None  # a list: the index in `_code` of each text origin set from now on
+
+    def setTextOrigin(self, x, y):
+        super().setTextOrigin(x, y)
+        if self.origins is not None:
+            self.origins.append(len(self._code) - 1)
+
+    def setFillAlpha(self, a):
+        super().setFillAlpha(a)
+        if a != 1:
+            self._canvas.alpha_used = True
+
+    def kept(self, numbers: list[float]) -> tuple[str, str | None]:
+        """The operators `getCode()` gives (ending the object, as drawing it does), and the same
+        with the numbers of each origin set since `origins` was made a list left out (`%s`, for
+        `formatted`), in the order of `numbers` (each origin's x and y); None if they do not
+        give back the same text (a text object of our own cannot differ; the check is cheap)."""
+        origins = self.origins or []
+        parts = [op.replace("%", "%%") for op in self._code]
+        for i in origins:
+            parts[i] = "1 0 0 1 %s %s Tm"  # what setTextOrigin writes on a bottom-up canvas
+        code = self.getCode()
+        template = " ".join(parts + ["ET"])
+        if len(origins) * 2 != len(numbers) or formatted(template, numbers) != code:
+            return code, None
+        return code, template
 
     def _formatText(self, text):
         canvas = self._canvas
@@ -117,6 +144,10 @@ class RecordingCanvas(rl_canvas.Canvas):
         self.form_ink: dict = {}  # form name -> the bounds of what it holds
         self.path_boxes: dict = {}  # a drawing call's path (by its arguments) -> its bounds
         self.text_memo: dict = {}  # a string's text operators, per font state (MemoTextObject)
+        # a planned text's operators with its origins left out (render/base/text.py), while no
+        # fill alpha but 1 was ever set: a text object's colour then writes no `gs` of its own
+        self.kept_text: dict = {}
+        self.alpha_used = False
         super().__init__(*args, **kwargs)
 
     # ---- recording ----------------------------------------------------------------------
@@ -181,7 +212,9 @@ class RecordingCanvas(rl_canvas.Canvas):
                 self.ink.alpha = alpha
 
     def setFillAlpha(self, a):
-        super().setFillAlpha(a)
+        super().setFillAlpha(a)  # also what setFillColor and setFillGray call for a colour's alpha
+        if a != 1:
+            self.alpha_used = True
         if self.ink is not None:
             self.ink.alpha = a
 
@@ -191,10 +224,11 @@ class RecordingCanvas(rl_canvas.Canvas):
             self.ink.line_width = width
 
     # ---- painting -----------------------------------------------------------------------
-    def _paint(self, key: tuple, make_path, stroke, fill) -> None:
+    def _paint(self, key: tuple, make_path, stroke, fill, filled: Box | None = None) -> None:
         """Tell the recorder about a path painted by a drawing call: its bounds come from the
         path ReportLab writes (`make_path()`, a public PDFPathObject), kept by the call's
-        arguments, since cards draw the same badges and boxes again and again."""
+        arguments, since cards draw the same badges and boxes again and again (`filled`: what
+        filled_bounds gives for it, known already)."""
         ink = self.ink
         assert ink is not None
         key = key + (bool(stroke), bool(fill), ink.line_width)
@@ -208,7 +242,7 @@ class RecordingCanvas(rl_canvas.Canvas):
                 for points, s, _f in path_points(code):
                     box = path_bounds(points, s, ink.line_width)
             else:  # filled only (an icon's outline, a badge): the bounds of its points
-                box = filled_bounds(code)
+                box = filled if filled is not None else filled_bounds(code)
             self.path_boxes[key] = box
         ink.paint_box(box, bool(stroke), bool(fill))
 
@@ -304,13 +338,14 @@ class RecordingCanvas(rl_canvas.Canvas):
             code = aPath.getCode()
             self._paint((code,), lambda: aPath, stroke, fill)
 
-    def draw_path_text(self, code: str, stroke: int, fill: int, fill_mode: int) -> None:
+    def draw_path_text(self, code: str, bounds: Box | None = None, *, stroke: int, fill: int, fill_mode: int) -> None:
         """What `drawPath` writes and records for a path whose operators are `code` (its
-        `getCode()`), for paths whose text is made once and kept (an icon's outline)."""
+        `getCode()`), for paths whose text is made once and kept (an icon's outline); `bounds`,
+        when known: what `filled_bounds` reads back from it filled."""
         self.addLiteral(code)
         self.addLiteral(rl_canvas.PATH_OPS[stroke, fill, fill_mode])
         if self.ink is not None:
-            self._paint((code,), lambda: PDFPathObject(code=[code]), stroke, fill)
+            self._paint((code,), lambda: PDFPathObject(code=[code]), stroke, fill, bounds if fill and not stroke else None)
 
     def clipPath(self, aPath, stroke=1, fill=0, fillMode=None):
         super().clipPath(aPath, stroke, fill, fillMode)
@@ -365,6 +400,25 @@ class RecordingCanvas(rl_canvas.Canvas):
                         ink.alpha = event[2]
                 else:
                     ink.alpha = event[1]
+
+
+def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: float, f: float) -> None:
+    """`saveState(); transform(a, b, c, d, e, f); doForm(name); restoreState()`: a form placed
+    (an icon, a card's frame, a picture). On a RecordingCanvas recording nothing, the same four
+    operators are written without saving and restoring ReportLab's copy of the graphics state
+    (some two dozen attributes, for each of thousands of icons): nothing between changes it
+    but the transform, which the restore would undo. (`transform` right after `q` writes its
+    own `cm`: it merges only with a `cm` just before it.)"""
+    if getattr(canvas, "ink", True) is not None:  # recording, or not a RecordingCanvas: the calls themselves
+        canvas.saveState()
+        canvas.transform(a, b, c, d, e, f)
+        canvas.doForm(name)
+        canvas.restoreState()
+        return
+    canvas.addLiteral("q")
+    canvas.addLiteral("%s cm" % fp_str(a, b, c, d, e, f))
+    canvas.doForm(name)
+    canvas.addLiteral("Q")
 
 
 def formatted(template: str, numbers: list[float]) -> str:

@@ -22,6 +22,7 @@ from generator.render.base.colors import hex_color
 from generator.render.base.drawn import flat_color
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR, register_fonts
 from generator.render.base.hyphenation import hyphenator
+from generator.render.base.recording import formatted
 from generator.render.base.icons import known_icons
 from generator.render.base.scripts import ARABIC, has_rtl, rtl_text, shape_arabic, visual_words
 
@@ -520,19 +521,52 @@ def _draw_planned(canvas, icons, layout: Layout, plan: tuple, x: float, y: float
     """Draw a layout's plan with its first line's top at `y`; `ink`: the recorder to tell each
     string placed, with its font, size and colour."""
     size = layout.size
-    text = canvas.beginText(noted=False) if ink is not None else canvas.beginText()
-    font = flat = None
-    filled = False
+    origins: list[float] = []  # each string's origin, x and y, in order
     icon_calls = []
     for offset, ops, icon_runs, step in plan:
         baseline = y - ascent
         left = x + offset
         for op in ops:
             if op[0] == _TEXT:
-                text.setTextOrigin(left + op[1], baseline)
+                origins += (left + op[1], baseline)
+        for name, run_x in icon_runs:
+            icon_calls.append((name, left + run_x + size * 0.04, baseline + descent * 0.35, size * ICON_SCALE))
+        y -= step
+    # A RecordingCanvas keeps each plan's operators with the origins left out, made the first
+    # time the plan is drawn on it: drawing it again (a card's copies) is one format of the
+    # numbers, the same text the text object would write, once no alpha makes colours write `gs`.
+    kept = getattr(canvas, "kept_text", None)
+    if kept is not None and canvas.alpha_used:
+        kept = None
+    hit = kept.get(id(plan)) if kept is not None else None
+    if hit is not None and hit[0] is not plan:
+        hit = None
+    if hit is not None and ink is None:
+        canvas.addLiteral(formatted(hit[1], origins))
+    else:
+        _draw_text_object(canvas, plan, size, origins, ink, kept if hit is None else None)
+    for name, ix, iy, isize in icon_calls:
+        icons.draw(name, ix, iy, isize)
+
+
+def _draw_text_object(canvas, plan: tuple, size: float, origins: list[float], ink, kept: dict | None) -> None:
+    """The plan's strings at `origins` through one text object; `kept`: the canvas's kept plans,
+    to keep this one's operators in."""
+    text = canvas.beginText(noted=False) if ink is not None else canvas.beginText()
+    if kept is not None:
+        text.origins = []
+    font = flat = None
+    filled = False
+    at = 0
+    for _offset, ops, _icons, _step in plan:
+        for op in ops:
+            if op[0] == _TEXT:
+                ox, oy = origins[at], origins[at + 1]
+                at += 2
+                text.setTextOrigin(ox, oy)
                 text.textOut(op[2])
                 if ink is not None:
-                    ink.text_at(font, size, op[2], left + op[1], baseline, flat)
+                    ink.text_at(font, size, op[2], ox, oy, flat)
             elif op[0] == _FONT:
                 text.setFont(op[1], size)
                 font = op[1]
@@ -541,11 +575,14 @@ def _draw_planned(canvas, icons, layout: Layout, plan: tuple, x: float, y: float
                 filled = True
                 if ink is not None:
                     flat = flat_color(op[1])
-        for name, run_x in icon_runs:
-            icon_calls.append((name, left + run_x + size * 0.04, baseline + descent * 0.35, size * ICON_SCALE))
-        y -= step
     if ink is not None and filled:
         ink.fill = flat  # a colour set inside the text outlives it, as in the PDF
-    canvas.drawText(text)
-    for name, ix, iy, isize in icon_calls:
-        icons.draw(name, ix, iy, isize)
+    if kept is None:
+        canvas.drawText(text)
+        return
+    code, template = text.kept(origins)
+    canvas.addLiteral(code)  # what drawText writes for a text object that records nothing
+    if template is not None:
+        if len(kept) >= _PLANS_KEPT:
+            kept.clear()
+        kept[id(plan)] = (plan, template)

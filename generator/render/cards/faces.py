@@ -27,6 +27,7 @@ from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGU
 from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.layout import Element, FaceContext, Layout, LayoutSet, run_within_budget
 from generator.render.base.pack_icons import pack_icons
+from generator.render.base.recording import place_form
 from generator.render.base.text import TextFitter, hyphenation_language
 from generator.render.cards.elements import ELEMENTS
 from generator.render.cards.elements.box import MAX_BLEED_MM
@@ -85,6 +86,7 @@ class CardShared:
         }
         self.base_context.update(reference_card_context(pack))
         self.base_context.update(words_for(pack.translation))  # _('Hero'), pgettext('piece_type', ...)
+        self._set_type: dict = {}  # (set, type) -> their values in a face's context
 
     @staticmethod
     def _pack_fonts(pack: Pack) -> dict:
@@ -104,11 +106,17 @@ class CardShared:
         return self.layouts.get("back")
 
     def context(self, card: Card | None, set_id: str, type_id: str, index: int = 0, total: int = 0) -> FaceContext:
-        spec = self.pack.spec
         ctx = FaceContext(self.base_context)
-        ctx["set"] = {"id": set_id, **spec.sets[set_id].model_dump()} if set_id in spec.sets else {"id": set_id}
-        type_spec = spec.card_types.get(type_id)
-        ctx["type"] = {"id": type_id, "name": type_spec.name if type_spec else type_id.title()}
+        # the set's and type's values, made once each: every face of a set sees the same dict
+        # (templates cannot change it: the sandbox is immutable)
+        values = self._set_type.get((set_id, type_id))
+        if values is None:
+            spec = self.pack.spec
+            type_spec = spec.card_types.get(type_id)
+            values = self._set_type[set_id, type_id] = (
+                {"id": set_id, **spec.sets[set_id].model_dump()} if set_id in spec.sets else {"id": set_id},
+                {"id": type_id, "name": type_spec.name if type_spec else type_id.title()})
+        ctx["set"], ctx["type"] = values
         ctx["card"] = card
         ctx["index"] = index
         ctx["total"] = total
@@ -237,11 +245,7 @@ class CardPainter:
         return (e, drawn, recorder)
 
     def _place_form(self, name: str, x: float, y: float) -> None:
-        c = self.canvas
-        c.saveState()
-        c.translate(x, y)
-        c.doForm(name)
-        c.restoreState()
+        place_form(self.canvas, name, 1, 0, 0, 1, x, y)  # what translate(x, y) writes
 
     def _marker(self, face: CardFace, x: float, y: float) -> None:
         """Invisible text naming the card at its trim corner: lets tests and tools find

@@ -1,0 +1,48 @@
+"""render/base/recording.py place_form: a form placed on a canvas recording nothing writes the
+operators of saveState, transform, doForm and restoreState, and leaves ReportLab's state as
+those calls leave it (the fast path saves no copy of the state)."""
+
+from __future__ import annotations
+
+import io
+
+from generator.render.base.drawn import Recorder
+from generator.render.base.pdfout import new_canvas
+from generator.render.base.recording import place_form
+
+PLACES = ((1, 0, 0, 1, 10.5, 20.25), (0.107717, 0, 0, 0.107717, 175.0394, 682.7244), (-0.5, 0, 0, 0.5, 0, -1e-7))
+
+
+def _canvas():
+    c = new_canvas(io.BytesIO(), (300.0, 300.0), "forms")
+    c.beginForm("dot", 0, 0, 10, 10)
+    c.circle(5, 5, 4, stroke=0, fill=1)
+    c.endForm()
+    c.translate(3, 4)  # a `cm` last: a transform after it would merge into it
+    return c
+
+
+def _state(c) -> tuple:
+    return (list(c._code), c._currentMatrix, len(c.state_stack), list(c._formsinuse), c._extgstate.getValue("ca"))
+
+
+def test_a_form_placed_writes_and_leaves_what_the_four_calls_do():
+    fast, slow = _canvas(), _canvas()
+    for a, b, cc, d, e, f in PLACES:
+        place_form(fast, "dot", a, b, cc, d, e, f)
+        slow.saveState()
+        slow.transform(a, b, cc, d, e, f)
+        slow.doForm("dot")
+        slow.restoreState()
+        assert _state(fast) == _state(slow)
+    fast.translate(1, 2)  # after a placed form: a `cm` of its own, as after the four calls
+    slow.translate(1, 2)
+    assert _state(fast) == _state(slow)
+
+
+def test_while_recording_a_form_placed_is_recorded():
+    c = _canvas()
+    recorder = c.record(Recorder())
+    place_form(c, "dot", 2, 0, 0, 2, 50, 60)
+    c.stop_recording()
+    assert recorder.objects  # the placed form's ink was told to the recorder
