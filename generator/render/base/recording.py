@@ -17,7 +17,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 from reportlab.pdfgen.textobject import PDFTextObject
 
-from generator.render.base.drawn import Recorder, filled_bounds, flat_color, path_bounds, path_points, summary
+from generator.render.base.drawn import Box, Recorder, filled_bounds, flat_color, path_bounds, path_points, summary
 
 PATH_MEMO = 4096  # paths whose bounds a canvas keeps (a deck's badges and boxes are a few dozen)
 TEXT_MEMO = 2048  # strings whose text operators a canvas keeps (a kit's copies follow each other; 8,192 found 4 % more, for 3 MB)
@@ -224,10 +224,11 @@ class RecordingCanvas(rl_canvas.Canvas):
             self.ink.line_width = width
 
     # ---- painting -----------------------------------------------------------------------
-    def _paint(self, key: tuple, make_path, stroke, fill) -> None:
+    def _paint(self, key: tuple, make_path, stroke, fill, filled: Box | None = None) -> None:
         """Tell the recorder about a path painted by a drawing call: its bounds come from the
         path ReportLab writes (`make_path()`, a public PDFPathObject), kept by the call's
-        arguments, since cards draw the same badges and boxes again and again."""
+        arguments, since cards draw the same badges and boxes again and again (`filled`: what
+        filled_bounds gives for it, known already)."""
         ink = self.ink
         assert ink is not None
         key = key + (bool(stroke), bool(fill), ink.line_width)
@@ -241,7 +242,7 @@ class RecordingCanvas(rl_canvas.Canvas):
                 for points, s, _f in path_points(code):
                     box = path_bounds(points, s, ink.line_width)
             else:  # filled only (an icon's outline, a badge): the bounds of its points
-                box = filled_bounds(code)
+                box = filled if filled is not None else filled_bounds(code)
             self.path_boxes[key] = box
         ink.paint_box(box, bool(stroke), bool(fill))
 
@@ -337,13 +338,14 @@ class RecordingCanvas(rl_canvas.Canvas):
             code = aPath.getCode()
             self._paint((code,), lambda: aPath, stroke, fill)
 
-    def draw_path_text(self, code: str, stroke: int, fill: int, fill_mode: int) -> None:
+    def draw_path_text(self, code: str, bounds: Box | None = None, *, stroke: int, fill: int, fill_mode: int) -> None:
         """What `drawPath` writes and records for a path whose operators are `code` (its
-        `getCode()`), for paths whose text is made once and kept (an icon's outline)."""
+        `getCode()`), for paths whose text is made once and kept (an icon's outline); `bounds`,
+        when known: what `filled_bounds` reads back from it filled."""
         self.addLiteral(code)
         self.addLiteral(rl_canvas.PATH_OPS[stroke, fill, fill_mode])
         if self.ink is not None:
-            self._paint((code,), lambda: PDFPathObject(code=[code]), stroke, fill)
+            self._paint((code,), lambda: PDFPathObject(code=[code]), stroke, fill, bounds if fill and not stroke else None)
 
     def clipPath(self, aPath, stroke=1, fill=0, fillMode=None):
         super().clipPath(aPath, stroke, fill, fillMode)
