@@ -421,3 +421,27 @@ def test_icon_markup_in_a_name_is_printed_as_written(tmp_path):
                      encoding="utf-8")
     result = pnp("validate", build, "--pack", BOSS_FIGHT)
     assert "Grim :skull: Party" in result.output and "\N{SKULL}" not in result.output
+
+
+def test_a_pack_is_validated_with_few_collections_and_the_collector_is_left_as_it_was(monkeypatch):
+    """`pnp validate PACK` draws under the raised threshold with what it imported frozen, as `pnp build`
+    does (cli/common.py: few_collections); a build target does not need it; run in-process, both are put back."""
+    import gc
+
+    import generator.validate.target
+    from generator.cli.common import BUILD_GC_THRESHOLD
+
+    seen = []
+    real = generator.validate.target.validate_pack
+
+    def watched(*args, **kwargs):
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(generator.validate.target, "validate_pack", watched)
+    gc.unfreeze()  # a web app made earlier in this process froze its packs (web/app.py)
+    before = gc.get_threshold()
+    res = pnp("validate", REPO / "tests" / "fixtures" / "packs" / "sizes")
+    assert res.exit_code == 0, res.output
+    assert seen == [(BUILD_GC_THRESHOLD, True)]
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
