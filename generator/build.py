@@ -184,8 +184,29 @@ def build_folder(pack_dir: Path, build_file: Path | None = None, options: BuildO
         yield from fallback_warnings(pack)
         build = load_build_file(build_file, pack) if build_file else None
         stem = Path(build_file).stem if build_file else None
-        yield from map(warning_line, check_before_building(pack, build, verdict))
-        yield from run_build(pack, build, options, out_dir, stem=stem, parallel=parallel, memory=memory)
+        if not in_workers(build, options, parallel):
+            yield from map(warning_line, check_before_building(pack, build, verdict))
+            yield from run_build(pack, build, options, out_dir, stem=stem, parallel=parallel, memory=memory)
+            return
+        # a whole kit: its parts start in their workers and this process checks the pack meanwhile
+        # (one core would otherwise wait for the checks); a refused pack stops the workers and keeps
+        # no file (run_build), and is refused in the same words as before anything started
+        refused = []
+
+        def checks() -> list[Violation]:
+            try:
+                return check_before_building(pack, build)
+            except InputError:
+                refused.append(True)
+                raise
+
+        try:
+            yield from run_build(pack, build, options, out_dir, stem=stem, parallel=parallel, memory=memory,
+                                 checks=checks)
+        except InputError:
+            if refused and verdict is not None:  # validate's whole verdict, drawn once the workers are gone
+                check_before_building(pack, build, verdict)
+            raise
 
 
 def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, memory: SheetMemory,
@@ -219,23 +240,39 @@ def redraw_cards(pack_dir: Path, options: BuildOptions, out_dir: Path | None, me
     return lines + [f"redrew sheet {sheets} of cards.pdf ({done.pages_redrawn} of {done.pages} pages redrawn)"]
 
 
+def in_workers(build: Build | None, options: BuildOptions, parallel: bool) -> bool:
+    """Whether run_build makes its parts in worker processes: a whole pack's kit of several parts."""
+    row = PROFILES[options.profile]
+    return parallel and build is None and len(row.parts) > 1 and options.only == "all"
+
+
 def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = BuildOptions(),
               out: Path | None = None, *, stem: str | None = None, parallel: bool = True,
-              memory: SheetMemory | None = None):
+              memory: SheetMemory | None = None, checks: Callable[[], list[Violation]] | None = None):
     """Yields one line per file written (and a warning line per layout problem), each part's
     lines as soon as that part is made, for a loaded pack (and build: its outputs are named
     after `stem`). All or nothing: every output is written under a temporary name and all
     are renamed only when every part has succeeded; a failure, or a SIGINT / SIGTERM, stops
     the workers and removes the temporary files (core/staging.py). Progress goes to
-    core/progress.py's listener when one is set."""
+    core/progress.py's listener when one is set. `checks` (check_before_building's, given by
+    build_folder) run while the workers draw, their warnings the first lines; what they refuse
+    is raised before any other error of the build (an unusable output folder)."""
+    if checks is not None and not in_workers(build, options, parallel):
+        yield from map(warning_line, checks())
+        checks = None
     with stop_on_signals():
         out = output_dir(pack, out)
         try:
-            check_output_dir(out)
-            staging.sweep_stale(out)  # what a killed build left behind
-        except OSError as exc:  # a name too long, a loop of links...
-            raise staging.output_error(exc, out) from None
-        check_not_empty(pack, build, options.profile, options.only)
+            try:
+                check_output_dir(out)
+                staging.sweep_stale(out)  # what a killed build left behind
+            except OSError as exc:  # a name too long, a loop of links...
+                raise staging.output_error(exc, out) from None
+            check_not_empty(pack, build, options.profile, options.only)
+        except Exception:
+            if checks is not None:
+                checks()  # a refused pack is refused first, as when it was checked before the build
+            raise
         made = [f for f in [out, *out.parents] if not os.path.lexists(f)]  # a failed build takes back its folders
         opt = options if options.back_offset is not None else replace(options, back_offset=(0.0, 0.0))
         token = staging.new_token()
@@ -246,7 +283,8 @@ def run_build(pack: Pack, build: Build | None = None, options: BuildOptions = Bu
             try:
                 with staging.staged(token) as stage:
                     wrote = False
-                    for line in _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory, stopped):
+                    for line in _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory, stopped,
+                                           checks):
                         wrote = wrote or line.startswith("wrote ")
                         yield line
                     if wrote and not stopped:  # who made the art and the typefaces, beside the files that print them
@@ -299,31 +337,47 @@ def check_not_empty(pack, build, profile: str, only: str) -> None:
                                   fix="add cards to cards/*.yaml (see docs/formats.md), or build another part")])
 
 
-def _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory=None, stopped=None):
+def _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory=None, stopped=None, checks=None):
     """Yields each part's lines as that part is made; the errors of its drawn checks go to `stopped`."""
     row = PROFILES[opt.profile]
     parts = row.parts if opt.only == "all" or len(row.parts) == 1 else (opt.only,)
-    if parallel and build is None and len(parts) > 1:
+    if in_workers(build, opt, parallel):
         _read_shared_files(pack)
-        yield from _parallel_parts(pack, parts, out, opt, token, stage, stopped)
+        yield from _parallel_parts(pack, parts, out, opt, token, stage, stopped, checks)
     else:
         for part in sorted(parts, key=PART_ORDER.index):
             yield from _part_lines(part, pack, build, stem, out, opt, memory if build is None else None, stopped)
 
 
-def _parallel_parts(pack, parts, out, opt, token, stage, stopped=None):
+def _parallel_parts(pack, parts, out, opt, token, stage, stopped=None, checks=None):
     """The parts in the worker pool (the loaded pack travels, pickled), each part's lines
-    yielded as it finishes; the workers' progress events reach this process's listener."""
+    yielded as it finishes; the workers' progress events reach this process's listener.
+    `checks` run here while the workers draw (the pool's first idle call, before any part's
+    lines), their warnings yielded first."""
     listener = progress.listener()
     queue = progress_queue() if listener is not None else None
+    unchecked = [checks] if checks is not None else []
+    said: list[str] = []
+
+    def check():
+        while unchecked:
+            said.extend(map(warning_line, unchecked.pop()()))
 
     def drain():
         while queue is not None and listener is not None and not queue.empty():
             listener(queue.get())
 
+    def idle():
+        check()
+        drain()
+
     jobs = [(p, pack, out, opt, token) for p in parts]
     with worker_pool(WORKERS, progress_queue=queue) as pool:  # forked workers: the loaded pack is theirs
-        for _index, (_part, lines, pending, refused) in pool.as_completed(_worker, jobs, idle=drain if queue else None):
+        for _index, (_part, lines, pending, refused) in pool.as_completed(
+                _worker, jobs, idle=idle if queue or unchecked else None):
+            check()
+            yield from said
+            said.clear()
             drain()
             stage.pending.extend(pending)  # the workers' staged outputs join this process's
             if stopped is not None:

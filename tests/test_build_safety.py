@@ -119,11 +119,11 @@ def test_a_build_file_whose_outputs_would_be_named_too_long(tmp_path):
 
 def test_a_build_collects_rarely_and_leaves_the_collector_as_it_was(tmp_path, monkeypatch):
     """`pnp build` raises the collector's threshold and freezes what it imported while it builds
-    (cli/build.py: few_collections); run in-process, it puts both back."""
+    (cli/common.py: few_collections); run in-process, it puts both back."""
     import gc
 
     import generator.build
-    from generator.cli.build import BUILD_GC_THRESHOLD
+    from generator.cli.common import BUILD_GC_THRESHOLD
 
     seen = []
     real = generator.build.build_folder

@@ -85,3 +85,26 @@ def test_another_card_or_side_starts_afresh(pack):
 ])
 def test_which_templates_are_the_same_for_every_copy(source, same):
     assert same_for_copies(source) is same
+
+
+def test_each_face_s_marker_writes_what_a_text_object_of_its_own_writes(pack):
+    """The invisible label at a face's trim corner is written from the first one's operators
+    (CardPainter._marker), its origin and label replaced: the same text as a text object each."""
+    from generator.render.cards.faces import CardFace
+    faces = [f for f in pack_faces(pack, CardShared(pack))][:40]
+    faces += [CardFace(None, False, 7, 9, "base", faces[0].set_id, faces[0].type_id),
+              CardFace(faces[3].card, True, 2, 9, faces[3].layout, faces[3].set_id, faces[3].type_id)]
+    places = [(10.0 + i * 7.25, 700.0 - i * 13.5) for i in range(len(faces))] + [(0.0, 1.0), (-2.5, 1e-6)]
+
+    def markers(stamped: bool) -> tuple[list, bool]:
+        c = new_canvas(io.BytesIO(), (600.0, 800.0), "markers")
+        painter = CardPainter(c, CardShared(pack))
+        for face, (x, y) in zip(faces + faces[:2], places):
+            if not stamped:
+                painter._stamp = None
+            painter._marker(face, x, y)
+        return list(c._code), painter._stamp is not None
+
+    (stamped, kept), (plain, _) = markers(True), markers(False)
+    assert kept and stamped == plain and len(stamped) == len(places)
+    assert all(code.startswith("BT 1 0 0 1 ") and " 3 Tr " in code and code.endswith(" 0 Tr ET") for code in stamped)

@@ -130,6 +130,22 @@ def test_every_glyph_writes_what_a_reportlab_path_object_writes():
     assert outline_code(ICONS.names[0]).startswith("n ") and outline_code(ICONS.names[0]).endswith(" h")
 
 
+def test_every_glyph_s_bounds_are_what_filled_bounds_reads_back_from_its_text():
+    # iconart.path_text gives the outline's bounds with its text (the layout checks note every
+    # glyph form's ink): the same floats filled_bounds gives, or None where it must read them
+    from generator.render.base.drawn import filled_bounds
+    from generator.render.base.iconart import _outline, path_text
+    differ = [name for name in ICONS.names if _outline(name)[1] != filled_bounds([_outline(name)[0], "f"])]
+    assert differ == []
+    # a move right after a move is left out by filled_bounds, as is a path not begun by a move
+    for segments in ([("M", 1.0, 2.0), ("M", 30.5, 40.0), ("L", 50.0, 60.25), ("Z",)],
+                     [("L", 1.0, 2.0), ("M", 30.5, 40.0), ("L", 50.0, 60.25)]):
+        code, bounds = path_text(segments)
+        assert bounds is None and filled_bounds([code, "f"]) == (30.5, 451.75, 50.0, 472.0)
+    code, bounds = path_text([("M", 1.0, 2.0), ("Z",), ("M", 1e-9, 600.123456789), ("C", 1, 2, 3, 4, 5, 6)])
+    assert bounds == filled_bounds([code, "f"]) and bounds[1] == float(code.split()[6]) != 512 - 600.123456789
+
+
 def test_a_glyph_form_is_written_and_noted_as_a_path_object_draws_it():
     # fill_outline writes the kept text, and the card canvas notes what the form covers (the
     # layout checks read it) as drawPath would: same page text, same noted boxes

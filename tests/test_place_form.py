@@ -46,3 +46,15 @@ def test_while_recording_a_form_placed_is_recorded():
     place_form(c, "dot", 2, 0, 0, 2, 50, 60)
     c.stop_recording()
     assert recorder.objects  # the placed form's ink was told to the recorder
+
+
+def test_separate_lines_write_what_line_writes_each_time():
+    """RecordingCanvas.separate_lines: a set of cut guides formatted once and kept (every full
+    sheet draws the same), the page text the same as a `line` call per segment."""
+    segments = [(10.5, 0.0, 10.5, 20.123456789), (-3.0, 7.25, 1e-7, 7.25), (100.0, 200.0, 300.0, 200.0)]
+    kept, plain = _canvas(), _canvas()
+    for _ in range(3):
+        kept.separate_lines(list(segments))
+        for segment in segments:
+            plain.line(*segment)
+    assert "\n".join(kept._code) == "\n".join(plain._code) and len(kept.lines_memo) == 1

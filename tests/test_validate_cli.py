@@ -420,9 +420,11 @@ def test_the_pnp_process_ends_with_what_it_made_frozen():
     """Run as the `pnp` script runs it (main() reads sys.argv), the command's modules and what it
     made are frozen when Python shuts down, so its last collection walks none of them; the count
     of tracked objects left outside the frozen set is work, not time."""
-    code = ("import atexit, gc, sys\n"
+    # (its exit handler registered after pnp's own, which ends the process once the others have run:
+    # cli/__init__.py, _exit_quickly)
+    code = ("import atexit, gc, sys\nfrom generator.cli import main\n"
             "atexit.register(lambda: print(gc.get_freeze_count(), len(gc.get_objects()), file=sys.stderr))\n"
-            "sys.argv = ['pnp', 'validate', sys.argv[1]]\nfrom generator.cli import main\nmain()")
+            "sys.argv = ['pnp', 'validate', sys.argv[1]]\nmain()")
     done = subprocess.run([sys.executable, "-c", code, str(sorted((BOSS_FIGHT / "presets").glob("*.yaml"))[0])],
                           capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 0, done.stderr
@@ -437,3 +439,27 @@ def test_icon_markup_in_a_name_is_printed_as_written(tmp_path):
                      encoding="utf-8")
     result = pnp("validate", build, "--pack", BOSS_FIGHT)
     assert "Grim :skull: Party" in result.output and "\N{SKULL}" not in result.output
+
+
+def test_a_pack_is_validated_with_few_collections_and_the_collector_is_left_as_it_was(monkeypatch):
+    """`pnp validate PACK` draws under the raised threshold with what it imported frozen, as `pnp build`
+    does (cli/common.py: few_collections); a build target does not need it; run in-process, both are put back."""
+    import gc
+
+    import generator.validate.target
+    from generator.cli.common import BUILD_GC_THRESHOLD
+
+    seen = []
+    real = generator.validate.target.validate_pack
+
+    def watched(*args, **kwargs):
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(generator.validate.target, "validate_pack", watched)
+    gc.unfreeze()  # a web app made earlier in this process froze its packs (web/app.py)
+    before = gc.get_threshold()
+    res = pnp("validate", REPO / "tests" / "fixtures" / "packs" / "sizes")
+    assert res.exit_code == 0, res.output
+    assert seen == [(BUILD_GC_THRESHOLD, True)]
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0

@@ -11,6 +11,7 @@ May import: every other layer of generator.
 
 from __future__ import annotations
 
+import atexit
 import gc
 import importlib
 import os
@@ -23,6 +24,41 @@ import threading
 # the start of every command. pnp uses no pydantic plugin; a user who wants theirs sets the
 # variable (empty: every plugin loads), which this leaves as it is.
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
+
+# A finished command ends the `pnp` process without the interpreter's teardown: Python first
+# waits for the threads that still work and runs the exit handlers (worker pools, temporary
+# folders, logging), then would free what the command made, object by object, module by
+# module: ~45 ms CPU after a 912-card build has written everything (0.15 s before its objects
+# were left frozen). The handler below is registered before any other of the process (the
+# `pnp` script imports this module first; handlers run last registered, first run), so it runs
+# after all of them, flushes stdout and stderr and ends with the command's exit status. A
+# program that registered handlers of its own before importing pnp and then calls main() as
+# the script does would see them skipped; one that passes main() its arguments is embedded
+# (a test's CliRunner) and ends as it likes.
+_EXIT_STATUS: list[int] = []
+
+
+def _end_without_teardown(code: object) -> None:
+    """Keep the exit status of a command run as the `pnp` script runs it, for `_exit_quickly`:
+    a plain status (0 to 255) only; any other code ends the usual way."""
+    code = 0 if code is None else code
+    if isinstance(code, int) and not isinstance(code, bool) and 0 <= code <= 255:
+        _EXIT_STATUS[:] = [code]
+
+
+def _exit_quickly() -> None:
+    if not _EXIT_STATUS:
+        return
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+    except (OSError, ValueError):  # a closed pipe: Python reports it as before, on the usual way out
+        return
+    os._exit(_EXIT_STATUS[0])
+
+
+atexit.register(_exit_quickly)
 
 
 def _stopped_while_starting(signum, frame):
@@ -149,6 +185,10 @@ class PnpGroup(click.Group):
         frozen = gc.get_freeze_count()
         try:
             return self._main(on_main, term, frozen, embedded, *args, **kwargs)
+        except SystemExit as done:  # click ends every standalone run so
+            if not embedded:
+                _end_without_teardown(done.code)
+            raise
         except KeyboardInterrupt as exc:
             # a Ctrl-C or SIGTERM as the command ended (click's exit on its way out, the clean-up
             # below): nothing is left to stop, so no traceback; embedded, the caller decides

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 from pathlib import Path
 
 import sys
@@ -11,7 +9,7 @@ import sys
 import click
 
 from generator.cli.build_options import export_options
-from generator.cli.common import current_pack, kit_folder_option, refused_verdict
+from generator.cli.common import current_pack, few_collections, kit_folder_option, refused_verdict
 from generator.cli.progress import echo_line, progress_display
 from generator.core.errors import InputError
 from generator.core.papers import DEFAULT_PAPER, PAPERS
@@ -82,22 +80,3 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
         sys.exit(128 + stop.signum)
 
 
-# the young generation's size while a build runs (Python's default: 700 allocations)
-BUILD_GC_THRESHOLD = 50_000
-
-
-@contextlib.contextmanager
-def few_collections():
-    """What the build imported (ReportLab, the renderers, the models) lives as long as the process,
-    like what the command's own module imported (cli/__init__.py: gc.freeze): it is frozen too, so
-    the collector's full passes do not walk it again. And the pack, its faces and the drawn pages
-    are long-lived objects with few cycles among them: at Python's default threshold the collector
-    ran some 330 times on the 912-card pack (~0.1 s CPU, of 1.2 s), at 50,000 a few times (~0.02 s),
-    for 1 MB more at the peak. The threshold is put back afterwards (main() unfreezes when run in-process)."""
-    before = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(BUILD_GC_THRESHOLD, *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from generator.core.limits import MAX_CHARACTERS
-from generator.cli.common import current_pack, make_console, points_option
+from generator.cli.common import current_pack, few_collections, make_console, points_option
 from generator.validate.builds import target_kind, validate_build_target
 from generator.cli.textreport import print_problems, print_reports
 from generator.core.errors import InputError
@@ -52,8 +52,9 @@ def validate(targets, points, max_characters, setup, fmt, pack_option, boss_buil
                 # deferred: a pack target draws every face with ReportLab and a map target loads the
                 # map checks, which `pnp validate BUILD` never needs
                 from generator.validate.target import validate_target
-                reports.extend(validate_target(target, points, pack_option, boss_build, cache, setup, max_characters,
-                                               lang, strict, parallel=True))
+                with few_collections():
+                    reports.extend(validate_target(target, points, pack_option, boss_build, cache, setup,
+                                                   max_characters, lang, strict, parallel=True))
         except InputError as exc:
             problems.extend(exc.problems)
     audit_rows = []

@@ -17,12 +17,14 @@ import weakref
 from functools import cache
 
 from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import FILL_NON_ZERO
 
 from generator.pack.art import Background, Frame, Look
 from generator.pack.gameicons import icon_set
-from generator.render.base.recording import formatted, place_form
+from generator.render.base.drawn import Box
+from generator.render.base.recording import place_form
 
 BOX = 512.0  # the set's icons are drawn in a 512 x 512 box
 
@@ -47,18 +49,55 @@ _PATH_OPS = {"M": "%s %s m", "L": "%s %s l", "C": "%s %s %s %s %s %s c", "Z": "h
 
 
 @cache
-def outline_code(name: str) -> str:
-    """The PDF operators of `outline_path(canvas, name)`, the same text, made with one `fp_str`
-    call for all the icon's numbers (recording.formatted; a path object makes one per segment,
-    most of the time an icon took to draw) and kept for the process (a kit's documents draw the
-    same icons)."""
+def _halves() -> dict[float, str]:
+    """fp_str of every half unit from -1024 to 2048: the set's coordinates are stored to half a
+    unit (pack/iconpath.py), so nineteen numbers of an outline in twenty are found here."""
+    return {k / 2: fp_str(k / 2) for k in range(-2048, 4097)}
+
+
+def path_text(segments) -> tuple[str, Box | None]:
+    """The PDF operators of an outline's M, L, C and Z segments (y down, in the 512-unit box),
+    as `outline_path(...).getCode()` writes them, number for number; and the bounds of the
+    points `drawn.filled_bounds` reads back from them filled, as it gives them (each number
+    parsed from its text), or None when it must read them itself (a move straight after a
+    move, which it leaves out, or a path that does not begin with one)."""
     numbers: list[float] = []
     template = []
-    for seg in icon_set().outline(name):
-        template.append(_PATH_OPS[seg[0]])
-        for i in range(1, len(seg), 2):
-            numbers += (seg[i], BOX - seg[i + 1])
-    return formatted(" ".join(["n", *template]) if template else "", numbers)  # a path object begins with `n`
+    lone = False  # a point filled_bounds leaves out: a move right after a move, or a path not begun by one
+    previous = None
+    for seg in segments:
+        op = seg[0]
+        if previous is None and op != "M":
+            lone = True
+        template.append(_PATH_OPS[op])
+        if op == "C":
+            numbers += (seg[1], BOX - seg[2], seg[3], BOX - seg[4], seg[5], BOX - seg[6])
+        elif op != "Z":
+            numbers += (seg[1], BOX - seg[2])
+            lone = lone or (op == "M" and previous == "M")
+        previous = op
+    if not template:
+        return "", None
+    halves = _halves()
+    texts = [halves.get(v) or fp_str(v) for v in numbers]  # fp_str formats each number alone
+    code = " ".join(["n", *template]) % tuple(texts)  # a path object begins with `n`
+    if lone or not numbers:
+        return code, None
+    values = list(map(float, texts))
+    xs, ys = values[0::2], values[1::2]
+    return code, (min(xs), min(ys), max(xs), max(ys))
+
+
+@cache
+def _outline(name: str) -> tuple[str, Box | None]:
+    return path_text(icon_set().outline(name))
+
+
+def outline_code(name: str) -> str:
+    """The PDF operators of `outline_path(canvas, name)`, the same text, made without a path
+    object's call per segment (most of the time an icon took to draw) and kept for the process
+    (a kit's documents draw the same icons)."""
+    return _outline(name)[0]
 
 
 def fill_outline(canvas, name: str) -> None:
@@ -68,7 +107,7 @@ def fill_outline(canvas, name: str) -> None:
     if draw is None:
         canvas.drawPath(outline_path(canvas, name), stroke=0, fill=1, fillMode=FILL_NON_ZERO)
     else:
-        draw(outline_code(icon_set().resolve(name) or name), 0, 1, FILL_NON_ZERO)
+        draw(*_outline(icon_set().resolve(name) or name), stroke=0, fill=1, fill_mode=FILL_NON_ZERO)
 
 
 class IconForms:

@@ -17,9 +17,10 @@ from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 from reportlab.pdfgen.textobject import PDFTextObject
 
-from generator.render.base.drawn import Recorder, filled_bounds, flat_color, path_bounds, path_points, summary
+from generator.render.base.drawn import Box, Recorder, filled_bounds, flat_color, path_bounds, path_points, summary
 
 PATH_MEMO = 4096  # paths whose bounds a canvas keeps (a deck's badges and boxes are a few dozen)
+LINES_MEMO = 32  # sets of cut guides whose text a canvas keeps (a deck's sheets differ in their footer's width)
 TEXT_MEMO = 2048  # strings whose text operators a canvas keeps (a kit's copies follow each other; 8,192 found 4 % more, for 3 MB)
 
 
@@ -67,6 +68,11 @@ class MemoTextObject(PDFTextObject):
         if len(origins) * 2 != len(numbers) or formatted(template, numbers) != code:
             return code, None
         return code, template
+
+    def encoded(self, text: str) -> str:
+        """The operators `textOut(text)` writes (the font's subset named first when it changes),
+        without moving the cursor."""
+        return self._formatText(text)
 
     def _formatText(self, text):
         canvas = self._canvas
@@ -144,6 +150,7 @@ class RecordingCanvas(rl_canvas.Canvas):
         self.form_ink: dict = {}  # form name -> the bounds of what it holds
         self.path_boxes: dict = {}  # a drawing call's path (by its arguments) -> its bounds
         self.text_memo: dict = {}  # a string's text operators, per font state (MemoTextObject)
+        self.lines_memo: dict = {}  # the text of separate lines, by their segments
         # a planned text's operators with its origins left out (render/base/text.py), while no
         # fill alpha but 1 was ever set: a text object's colour then writes no `gs` of its own
         self.kept_text: dict = {}
@@ -224,10 +231,11 @@ class RecordingCanvas(rl_canvas.Canvas):
             self.ink.line_width = width
 
     # ---- painting -----------------------------------------------------------------------
-    def _paint(self, key: tuple, make_path, stroke, fill) -> None:
+    def _paint(self, key: tuple, make_path, stroke, fill, filled: Box | None = None) -> None:
         """Tell the recorder about a path painted by a drawing call: its bounds come from the
         path ReportLab writes (`make_path()`, a public PDFPathObject), kept by the call's
-        arguments, since cards draw the same badges and boxes again and again."""
+        arguments, since cards draw the same badges and boxes again and again (`filled`: what
+        filled_bounds gives for it, known already)."""
         ink = self.ink
         assert ink is not None
         key = key + (bool(stroke), bool(fill), ink.line_width)
@@ -241,7 +249,7 @@ class RecordingCanvas(rl_canvas.Canvas):
                 for points, s, _f in path_points(code):
                     box = path_bounds(points, s, ink.line_width)
             else:  # filled only (an icon's outline, a badge): the bounds of its points
-                box = filled_bounds(code)
+                box = filled if filled is not None else filled_bounds(code)
             self.path_boxes[key] = box
         ink.paint_box(box, bool(stroke), bool(fill))
 
@@ -252,8 +260,14 @@ class RecordingCanvas(rl_canvas.Canvas):
             for x1, y1, x2, y2 in segments:
                 self.line(x1, y1, x2, y2)
             return
-        self.addLiteral(formatted("\n".join(["n %s %s m %s %s l S"] * len(segments)),
-                                  [v for segment in segments for v in segment]))
+        key = tuple(segments)
+        text = self.lines_memo.get(key)
+        if text is None:  # every full sheet of a deck draws the same guides, twice (halo, then line)
+            if len(self.lines_memo) >= LINES_MEMO:
+                self.lines_memo.clear()
+            text = self.lines_memo[key] = formatted("\n".join(["n %s %s m %s %s l S"] * len(segments)),
+                                                    [v for segment in segments for v in segment])
+        self.addLiteral(text)
 
     def line(self, x1, y1, x2, y2):
         super().line(x1, y1, x2, y2)
@@ -337,13 +351,14 @@ class RecordingCanvas(rl_canvas.Canvas):
             code = aPath.getCode()
             self._paint((code,), lambda: aPath, stroke, fill)
 
-    def draw_path_text(self, code: str, stroke: int, fill: int, fill_mode: int) -> None:
+    def draw_path_text(self, code: str, bounds: Box | None = None, *, stroke: int, fill: int, fill_mode: int) -> None:
         """What `drawPath` writes and records for a path whose operators are `code` (its
-        `getCode()`), for paths whose text is made once and kept (an icon's outline)."""
+        `getCode()`), for paths whose text is made once and kept (an icon's outline); `bounds`,
+        when known: what `filled_bounds` reads back from it filled."""
         self.addLiteral(code)
         self.addLiteral(rl_canvas.PATH_OPS[stroke, fill, fill_mode])
         if self.ink is not None:
-            self._paint((code,), lambda: PDFPathObject(code=[code]), stroke, fill)
+            self._paint((code,), lambda: PDFPathObject(code=[code]), stroke, fill, bounds if fill and not stroke else None)
 
     def clipPath(self, aPath, stroke=1, fill=0, fillMode=None):
         super().clipPath(aPath, stroke, fill, fillMode)
@@ -417,6 +432,21 @@ def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: flo
     canvas.addLiteral("%s cm" % fp_str(a, b, c, d, e, f))
     canvas.doForm(name)
     canvas.addLiteral("Q")
+
+
+def left_out(code: str, *parts: str) -> str | None:
+    """`code` as a %-template with each of `parts` (in order, each after the one before) left out
+    as `%s`; None when they are not all in it."""
+    pieces: list[str] = []
+    pos = 0
+    for part in parts:
+        at = code.find(part, pos)
+        if at < 0:
+            return None
+        pieces += (code[pos:at].replace("%", "%%"), "%s")
+        pos = at + len(part)
+    pieces.append(code[pos:].replace("%", "%%"))
+    return "".join(pieces)
 
 
 def formatted(template: str, numbers: list[float]) -> str:

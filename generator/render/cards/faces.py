@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import Color
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 
 from generator.core import progress
@@ -27,7 +28,7 @@ from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGU
 from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.layout import Element, FaceContext, Layout, LayoutSet, run_within_budget
 from generator.render.base.pack_icons import pack_icons
-from generator.render.base.recording import place_form
+from generator.render.base.recording import left_out, place_form
 from generator.render.base.text import TextFitter, hyphenation_language
 from generator.render.cards.elements import ELEMENTS
 from generator.render.cards.elements.box import MAX_BLEED_MM
@@ -138,6 +139,7 @@ class CardPainter:
         self.recording: list | None = None  # the face being recorded: [(element, drawn, Recorder)]
         self.width_mm, self.height_mm = shared.pack.card_size_mm()
         self.memos: dict = {}  # side (back?) -> (card, layout, set, type, what its templates gave)
+        self._stamp: tuple | None = None  # the markers' operators with origin and label left out, and a text object to encode labels
 
     # ---- public ---------------------------------------------------------------------
     def draw_face(self, face: CardFace, x: float, y: float, tick: bool = True) -> None:
@@ -254,12 +256,31 @@ class CardPainter:
             label = f"pnp:{'back' if face.back else 'face'}:{face.layout}:{face.index}"
         else:
             label = f"pnp:{'back' if face.back else 'face'}:{face.card.id}:{face.index}"
-        t = self.canvas.beginText(x, y)
+        c = self.canvas
+        recording = getattr(c, "ink", True) is not None  # (True: not a RecordingCanvas)
+        stamp = self._stamp
+        if stamp is not None and not recording:  # the operators of the first marker, its origin and label replaced
+            stamp[1].setFont(REGULAR, 1)  # the label's encoding begins with the font's subset, as in a new object
+            c.addLiteral(stamp[0] % (fp_str(x, y), stamp[1].encoded(label)))
+            return
+        t = c.beginText(x, y)
         t.setTextRenderMode(3)
         t.setFont(REGULAR, 1)
         t.textOut(label)
         t.setTextRenderMode(0)  # the render mode outlives the text object: restore it
-        self.canvas.drawText(t)
+        if recording or not hasattr(t, "encoded"):
+            c.drawText(t)
+            return
+        code = t.getCode()
+        c.addLiteral(code)  # what drawText writes for a text object that records nothing
+        keeper = c.beginText()
+        keeper.setFont(REGULAR, 1)
+        origin, encoded = fp_str(x, y), keeper.encoded(label)
+        template = left_out(code, f"BT 1 0 0 1 {origin} Tm", encoded)
+        if template is not None:
+            template = template.replace("%s", "BT 1 0 0 1 %s Tm", 1)
+            if template % (origin, encoded) == code:
+                self._stamp = (template, keeper)
 
     # ---- elements -------------------------------------------------------------------
     def draw_element(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> None:
