@@ -389,7 +389,7 @@ def _parallel_parts(pack, parts, out, opt, token, stage, stopped=None, checks=No
         check()
         drain()
 
-    jobs = [(p, pack, out, opt, token) for p in parts]
+    jobs: list[tuple] = [(p, pack, out, opt, token) for p in parts]  # READ_BACK jobs join it as the maps are made
     with worker_pool(WORKERS, progress_queue=queue) as pool:  # forked workers: the loaded pack is theirs
         for _index, (part, lines, pending, refused) in pool.as_completed(
                 _worker, jobs, idle=idle if queue or unchecked else None):
