@@ -18,12 +18,43 @@ import os
 import signal
 import sys
 import threading
+import types
 
 # pydantic looks for plugins of its own (the `pydantic` entry point group) when it builds its first
 # model, by reading the metadata of every installed distribution: a few to a dozen milliseconds at
 # the start of every command. pnp uses no pydantic plugin; a user who wants theirs sets the
 # variable (empty: every plugin loads), which this leaves as it is.
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+_PLUGINS_OFF = ("__all__", "1", "true")  # the values pydantic reads as "load no plugin"
+
+
+class _NoPluginLookup(types.ModuleType):
+    """Stands in for pydantic's plugin loader (`pydantic.plugin._loader`) in the `pnp` process.
+    Skipping the search is not enough: pydantic imports the loader as it makes its first
+    validator, and the loader imports importlib.metadata (email, zipfile, csv, importlib.resources,
+    tempfile) at its top, ~15 ms CPU of every command. This one answers `get_plugins` as the loader
+    does while the variable says no plugin; for anything else, or once the variable allows
+    plugins, the real loader is imported and answers. docs/architecture.md, "Other projects' APIs";
+    tests/test_private_apis.py fails if pydantic stops asking the loader this way."""
+
+    def get_plugins(self):
+        if os.environ.get("PYDANTIC_DISABLE_PLUGINS") in _PLUGINS_OFF:
+            return ()
+        return self._real().get_plugins()
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):  # the import system's own questions (__path__): not the loader's to answer
+            raise AttributeError(name)
+        return getattr(self._real(), name)
+
+    def _real(self) -> types.ModuleType:
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
+        return importlib.import_module(self.__name__)
+
+
+if os.environ["PYDANTIC_DISABLE_PLUGINS"] in _PLUGINS_OFF:
+    sys.modules.setdefault("pydantic.plugin._loader", _NoPluginLookup("pydantic.plugin._loader"))
 
 
 # A finished command ends the `pnp` process without the interpreter's teardown: Python first
