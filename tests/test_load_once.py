@@ -112,7 +112,7 @@ def test_the_loaded_pack_carries_its_presets_and_maps_to_the_workers(monkeypatch
     monkeypatch.setattr(build_module, "worker_pool", pool)
     list(build_folder(Path("card_data/boss_fight"), out_dir=Path("unused")))
     packs = {id(job[1]) for job in sent}
-    assert [job[0] for job in sent] == ["cards", "rulebook", "maps", "pieces"] and len(packs) == 1
+    assert [job[0] for job in sent] == ["maps", "rulebook", "cards", "pieces"] and len(packs) == 1
     pack = sent[0][1]
     assert len(pack.loaded.get(PRESETS) or []) == 10 and len(pack.loaded.get(MAPS) or []) == 7
     assert str(Path("card_data/boss_fight/game.yaml")) in {key[0] for key in pack.documents}

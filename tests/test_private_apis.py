@@ -90,3 +90,36 @@ def test_the_reportlab_internals_we_lean_on_are_still_there():
     assert getFont(REGULAR)._dynamicFont and not getFont("Helvetica")._dynamicFont
     # render/rulebook: a table split too small, a column's height left in its frame
     assert hasattr(Table([[1]]), "_cellvalues") and hasattr(Frame(0, 0, 100, 100), "_aH")
+
+
+def _pydantic_run(env_value: str | None, then: str = "") -> list:
+    """In a fresh `pnp` process (generator.cli imported) with PYDANTIC_DISABLE_PLUGINS set to
+    `env_value` (None: unset), a model validated once, then `then`: whether importlib.metadata
+    loaded, the loader's type name and what `then` printed."""
+    import subprocess
+    import sys
+    code = ("import sys, os\nimport generator.cli\nfrom pydantic import BaseModel\n"
+            "class M(BaseModel):\n    x: int\nM(x=1)\n"
+            "out = ['importlib.metadata' in sys.modules, type(sys.modules['pydantic.plugin._loader']).__name__]\n"
+            f"{then}\nprint(repr(out))")
+    env = {k: v for k, v in __import__("os").environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    if env_value is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = env_value
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return ast.literal_eval(done.stdout.strip().splitlines()[-1])
+
+
+def test_pydantic_asks_our_stand_in_for_its_plugins():
+    """cli/__init__.py stands in for pydantic's plugin loader while no plugin may load (docs/
+    architecture.md, "Other projects' APIs"; pyproject caps pydantic to the versions tested): the
+    loader imports importlib.metadata at its top, ~15 ms of every command. If this fails, a
+    pydantic release asks for its plugins another way: fix cli/__init__.py before lifting the cap."""
+    assert _pydantic_run(None) == [False, "_NoPluginLookup"]
+    # a user's own setting that lets plugins load: pydantic's own loader, untouched
+    assert _pydantic_run("") == [True, "module"]
+    # plugins allowed after the start, and a name the stand-in does not answer: the real loader
+    # answers both, and takes its place
+    then = ("os.environ['PYDANTIC_DISABLE_PLUGINS'] = ''\nimport pydantic.plugin._loader as loader\n"
+            "out += [loader.PYDANTIC_ENTRY_POINT_GROUP, list(loader.get_plugins()), "
+            "type(sys.modules['pydantic.plugin._loader']).__name__]")
+    assert _pydantic_run(None, then) == [False, "_NoPluginLookup", "pydantic", [], "module"]

@@ -3,6 +3,7 @@ JSON document (pnp.validation/1), one clear message at the right line, never a t
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import json
@@ -375,22 +376,39 @@ def test_the_schemas_accept_the_shipped_files_and_reject_mistakes():
     assert list(build.iter_errors(bad))
 
 
-def test_validating_a_build_loads_no_renderer_and_no_map():
-    """`pnp validate BUILD` goes through validate/builds.py alone: ReportLab, the renderers, the
-    map checks and the pack target's modules wait for a pack or map target (#24, start-up)."""
-    preset = sorted((BOSS_FIGHT / "presets").glob("*.yaml"))[0]
-    code = ("import sys; from generator.cli import main\n"
+# what `pnp validate BUILD` must not load: ReportLab, the renderers, the map checks and the pack
+# target's modules (they wait for a pack or map target, #24), Jinja (a layout is read for its words
+# only for a pack in another language: pack/translations/layouts.py) and the spreadsheet readers'
+# XML parser and zipfile (only a pack with sheets: pack/sheets), importlib.metadata (pydantic's plugin
+# loader, which the pnp process stands in for: cli/__init__.py; a message's install line: core/extras.py)
+NOT_FOR_A_BUILD = ("reportlab", "generator.render", "generator.maps", "generator.preflight", "generator.validate.packs",
+                   "generator.validate.target", "generator.kit", "jinja2", "xml.etree", "zipfile",
+                   "importlib.metadata")
+
+
+def _loaded_by_validating(target: Path, first: str = "") -> tuple[int, list[str]]:
+    """`pnp validate TARGET`'s exit code, and the modules of NOT_FOR_A_BUILD it loaded (after `first`)."""
+    code = (f"import sys; {first}\nfrom generator.cli import main\n"
             "try:\n    main(['validate', sys.argv[1]])\nexcept SystemExit as exc:\n    code = exc.code\n"
-            "print(code, sorted({m.split('.')[0] if m.startswith('reportlab') else m for m in sys.modules\n"
-            "    if m.startswith(('reportlab', 'generator.render', 'generator.maps', 'generator.preflight',\n"
-            "                     'generator.validate.packs', 'generator.validate.target', 'generator.kit'))}),\n"
-            "      file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", code, str(preset)], capture_output=True, text=True, cwd=REPO)
-    assert done.stderr.strip().splitlines()[-1] == "0 []"
+            "print(repr((code, sorted({m.split('.')[0] if m.startswith(('reportlab', 'jinja2')) else m\n"
+            f"                          for m in sys.modules if m.startswith({NOT_FOR_A_BUILD!r})}}))), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, str(target)], capture_output=True, text=True, cwd=REPO)
+    return ast.literal_eval(done.stderr.strip().splitlines()[-1])
+
+
+def test_validating_a_build_loads_no_renderer_and_no_map():
+    """`pnp validate BUILD` goes through validate/builds.py alone and reads the pack in its own
+    language: none of NOT_FOR_A_BUILD loads (start-up)."""
+    assert _loaded_by_validating(sorted((BOSS_FIGHT / "presets").glob("*.yaml"))[0]) == (0, [])
     # a pack target does draw: the same run on the pack folder loads them
-    done = subprocess.run([sys.executable, "-c", code, str(BOSS_FIGHT)], capture_output=True, text=True, cwd=REPO)
-    last = done.stderr.strip().splitlines()[-1]
-    assert "reportlab" in last and "generator.validate.packs" in last
+    code, loaded = _loaded_by_validating(BOSS_FIGHT)
+    assert "reportlab" in loaded and "generator.validate.packs" in loaded and "jinja2" in loaded
+
+
+def test_the_build_import_check_sees_a_planted_import():
+    preset = sorted((BOSS_FIGHT / "presets").glob("*.yaml"))[0]
+    code, loaded = _loaded_by_validating(preset, "import jinja2, xml.etree.ElementTree, importlib.metadata")
+    assert code == 0 and {"jinja2", "xml.etree.ElementTree", "importlib.metadata", "zipfile"} <= set(loaded)
 
 
 def test_running_pnp_in_process_leaves_the_collector_as_it_was():
@@ -404,9 +422,11 @@ def test_the_pnp_process_ends_with_what_it_made_frozen():
     """Run as the `pnp` script runs it (main() reads sys.argv), the command's modules and what it
     made are frozen when Python shuts down, so its last collection walks none of them; the count
     of tracked objects left outside the frozen set is work, not time."""
-    code = ("import atexit, gc, sys\n"
+    # (its exit handler registered after pnp's own, which ends the process once the others have run:
+    # cli/__init__.py, _exit_quickly)
+    code = ("import atexit, gc, sys\nfrom generator.cli import main\n"
             "atexit.register(lambda: print(gc.get_freeze_count(), len(gc.get_objects()), file=sys.stderr))\n"
-            "sys.argv = ['pnp', 'validate', sys.argv[1]]\nfrom generator.cli import main\nmain()")
+            "sys.argv = ['pnp', 'validate', sys.argv[1]]\nmain()")
     done = subprocess.run([sys.executable, "-c", code, str(sorted((BOSS_FIGHT / "presets").glob("*.yaml"))[0])],
                           capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 0, done.stderr

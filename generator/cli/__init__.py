@@ -11,18 +11,85 @@ May import: every other layer of generator.
 
 from __future__ import annotations
 
+import atexit
 import gc
 import importlib
 import os
 import signal
 import sys
 import threading
+import types
 
 # pydantic looks for plugins of its own (the `pydantic` entry point group) when it builds its first
 # model, by reading the metadata of every installed distribution: a few to a dozen milliseconds at
 # the start of every command. pnp uses no pydantic plugin; a user who wants theirs sets the
 # variable (empty: every plugin loads), which this leaves as it is.
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+_PLUGINS_OFF = ("__all__", "1", "true")  # the values pydantic reads as "load no plugin"
+
+
+class _NoPluginLookup(types.ModuleType):
+    """Stands in for pydantic's plugin loader (`pydantic.plugin._loader`) in the `pnp` process.
+    Skipping the search is not enough: pydantic imports the loader as it makes its first
+    validator, and the loader imports importlib.metadata (email, zipfile, csv, importlib.resources,
+    tempfile) at its top, ~15 ms CPU of every command. This one answers `get_plugins` as the loader
+    does while the variable says no plugin; for anything else, or once the variable allows
+    plugins, the real loader is imported and answers. docs/architecture.md, "Other projects' APIs";
+    tests/test_private_apis.py fails if pydantic stops asking the loader this way."""
+
+    def get_plugins(self):
+        if os.environ.get("PYDANTIC_DISABLE_PLUGINS") in _PLUGINS_OFF:
+            return ()
+        return self._real().get_plugins()
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):  # the import system's own questions (__path__): not the loader's to answer
+            raise AttributeError(name)
+        return getattr(self._real(), name)
+
+    def _real(self) -> types.ModuleType:
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
+        return importlib.import_module(self.__name__)
+
+
+if os.environ["PYDANTIC_DISABLE_PLUGINS"] in _PLUGINS_OFF:
+    sys.modules.setdefault("pydantic.plugin._loader", _NoPluginLookup("pydantic.plugin._loader"))
+
+
+# A finished command ends the `pnp` process without the interpreter's teardown: Python first
+# waits for the threads that still work and runs the exit handlers (worker pools, temporary
+# folders, logging), then would free what the command made, object by object, module by
+# module: ~45 ms CPU after a 912-card build has written everything (0.15 s before its objects
+# were left frozen). The handler below is registered before any other of the process (the
+# `pnp` script imports this module first; handlers run last registered, first run), so it runs
+# after all of them, flushes stdout and stderr and ends with the command's exit status. A
+# program that registered handlers of its own before importing pnp and then calls main() as
+# the script does would see them skipped; one that passes main() its arguments is embedded
+# (a test's CliRunner) and ends as it likes.
+_EXIT_STATUS: list[int] = []
+
+
+def _end_without_teardown(code: object) -> None:
+    """Keep the exit status of a command run as the `pnp` script runs it, for `_exit_quickly`:
+    a plain status (0 to 255) only; any other code ends the usual way."""
+    code = 0 if code is None else code
+    if isinstance(code, int) and not isinstance(code, bool) and 0 <= code <= 255:
+        _EXIT_STATUS[:] = [code]
+
+
+def _exit_quickly() -> None:
+    if not _EXIT_STATUS:
+        return
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+    except (OSError, ValueError):  # a closed pipe: Python reports it as before, on the usual way out
+        return
+    os._exit(_EXIT_STATUS[0])
+
+
+atexit.register(_exit_quickly)
 
 
 def _stopped_while_starting(signum, frame):
@@ -149,6 +216,10 @@ class PnpGroup(click.Group):
         frozen = gc.get_freeze_count()
         try:
             return self._main(on_main, term, frozen, embedded, *args, **kwargs)
+        except SystemExit as done:  # click ends every standalone run so
+            if not embedded:
+                _end_without_teardown(done.code)
+            raise
         except KeyboardInterrupt as exc:
             # a Ctrl-C or SIGTERM as the command ended (click's exit on its way out, the clean-up
             # below): nothing is left to stop, so no traceback; embedded, the caller decides

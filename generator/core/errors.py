@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -98,6 +97,7 @@ class InputError(Exception):
 def did_you_mean(word: str, candidates: Iterable[str], n: int = 1) -> str | None:
     """The closest candidate to `word`, for "did you mean" hints, or None."""
     words = sorted({str(c) for c in candidates})
+    import difflib  # deferred: only a near miss needs it (start-up of every command)
     matches = difflib.get_close_matches(str(word), words, n=n, cutoff=0.6)
     return matches[0] if matches else None
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import shlex
 import sys
-from importlib.metadata import PackageNotFoundError, requires
 
 DISTRIBUTION = "pnp-generator"
 _EXTRA = re.compile(r"""extra\s*==\s*["']([\w-]+)["']""")
@@ -20,6 +19,8 @@ _EXTRA = re.compile(r"""extra\s*==\s*["']([\w-]+)["']""")
 
 def extra_packages(extra: str) -> list[str]:
     """The requirements the extra adds (`argon2-cffi>=23.1`), as the installed metadata lists them."""
+    # deferred: importlib.metadata (email, zipfile, csv) costs ~10 ms, and only a message's fix reads it
+    from importlib.metadata import PackageNotFoundError, requires
     try:
         listed = requires(DISTRIBUTION) or []
     except PackageNotFoundError:  # run from a folder without installing: nothing to read

@@ -7,10 +7,11 @@ folders next to `generator/`."""
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
-PACKAGE = Path(str(files("generator")))  # the `generator` package folder (a wheel installs it as files on disk)
+# the `generator` package folder (a wheel installs it as files on disk): what
+# importlib.resources.files("generator") gives, without loading importlib.resources at every start
+PACKAGE = Path(__file__).parent.parent
 DATA_ROOT = PACKAGE / "_data" if (PACKAGE / "_data").is_dir() else PACKAGE.parent
 TEMPLATES = DATA_ROOT / "templates"  # cards/, sheets/, rulebook/
 EXAMPLES = DATA_ROOT / "card_data"  # the example games, one pack folder each

@@ -133,12 +133,16 @@ class WorkerPool:
     def as_completed(self, fn: Callable[[Job], Result], jobs: Iterable[Job], idle: Callable[[], object] | None = None,
                      interval: float = 0.1) -> Iterator[tuple[int, Result]]:
         """Yield (job index, result) as each job finishes; `idle()` is called every `interval`
-        seconds while none has (the build drains its workers' progress events there)."""
+        seconds while none has (the build drains its workers' progress events there). A job
+        appended to `jobs` (a list) while this runs, by its caller between two results (a job
+        that needs what another made), is run too, after those already waiting."""
         from multiprocessing.connection import wait  # deferred: loaded with the pool (see __init__)
-        waiting = list(enumerate(jobs))
-        while waiting or self.running:
-            while waiting and len(self.running) < self.processes:
-                index, job = waiting.pop(0)
+        jobs = jobs if isinstance(jobs, list) else list(jobs)
+        begun = 0
+        while begun < len(jobs) or self.running:
+            while begun < len(jobs) and len(self.running) < self.processes:
+                index, job = begun, jobs[begun]
+                begun += 1
                 recv, send = self.context.Pipe(duplex=False)
                 process: BaseProcess = self.context.Process(target=_child, args=(fn, job, send, self.events), daemon=True)
                 with signals_blocked():  # the worker starts with them blocked, until its own handlers are set

@@ -10,6 +10,7 @@ found later (an obstacle off the grid, an unknown terrain) can point at the exac
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Annotated, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
@@ -172,8 +173,10 @@ class HexMap(TerrainCells[Hex]):
     def cells(self) -> frozenset[Hex]:
         return self.hexes
 
-    @property
+    @cached_property
     def walkable_hexes(self) -> frozenset[Hex]:
+        # worked out once per map: a pack's checks ask for it per footprint and setup (144 times for
+        # the 7 maps and 5 bosses of boss_fight); a map's cells, obstacles and terrain never change
         return frozenset(h for h in self.hexes if self.walkable(h))
 
     def layout(self, origin: tuple[float, float] = (0.0, 0.0), scale: float = 1.0) -> hexgrid.Layout:

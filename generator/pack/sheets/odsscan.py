@@ -6,7 +6,6 @@ full parse."""
 from __future__ import annotations
 
 import io
-import xml.etree.ElementTree as ET
 from typing import TypedDict
 
 _T = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
@@ -27,6 +26,7 @@ def locate(content: bytes) -> dict[str | None, SheetMarks]:
     out: dict[str | None, SheetMarks] = {}
     sheet = None
     row = col = 0
+    import xml.etree.ElementTree as ET  # deferred: only an .ods file with merged or error cells is parsed
     for event, elem in ET.iterparse(io.BytesIO(content), events=("start", "end")):
         tag = elem.tag
         if event == "start":

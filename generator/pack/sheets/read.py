@@ -12,20 +12,20 @@ csv module after the encoding and separator are checked; a cell starting with `'
 
 from __future__ import annotations
 
-import csv
 import datetime
-import html
 import io
 import re
-import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from generator.core.errors import InputError, Problem, SheetLocation
 from generator.pack.sheets.odsscan import SheetMarks, locate
 from generator.pack.sheets.table import csv_unguard
+
+if TYPE_CHECKING:
+    import zipfile
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # the file on disk
 MAX_UNPACKED_BYTES = 256 * 1024 * 1024  # all members of an xlsx/ods, as their zip directory declares
@@ -130,6 +130,7 @@ def read_csv(raw: bytes, file: str, sheet: str | None = None) -> Table:
         raise _fail("spreadsheet.encoding", f"{file} {lead}is not valid UTF-8 (byte {raw[at]:#04x}; "
                     "Latin-1 or Windows-1252 text?)", where(file, sheet, bad_row, col),
                     found=f"the byte {raw[at]:#04x}", expected="UTF-8 text", fix=save_as) from None
+    import csv  # deferred: the readers of the formats load only for a pack with spreadsheets (start-up)
     first = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
     if len(first) <= 1 and first:
         for sep, word in ((";", "semicolons"), ("\t", "tabs")):
@@ -161,6 +162,7 @@ def _too_many_rows(file: str, sheet: str | None, count: str) -> InputError:
 
 
 def read_workbook(raw: bytes, file: str, suffix: str) -> list[Table]:
+    import zipfile  # deferred: the readers of the formats load only for a pack with spreadsheets (start-up)
     kind = "xlsx" if suffix == ".xlsx" else "ods"
     if raw.startswith(b"\xd0\xcf\x11\xe0"):
         if "EncryptedPackage".encode("utf-16-le") in raw:
@@ -196,6 +198,7 @@ def read_workbook(raw: bytes, file: str, suffix: str) -> list[Table]:
 def _ods_tabs(raw: bytes) -> bytes:
     """ODF writes a tab inside a cell as <text:tab/>, which calamine drops; the same file with
     each written as the tab character (the members were checked above; only files with tabs pay)."""
+    import zipfile  # deferred with read_workbook's
     with zipfile.ZipFile(io.BytesIO(raw)) as src:
         content = src.read("content.xml")
         if b"<text:tab" not in content:
@@ -253,6 +256,7 @@ _VALUE = re.compile(rb"<v>([^<]+)</v>")
 
 
 def _unescape(raw: bytes) -> str:
+    import html  # deferred with read_workbook's zipfile
     return html.unescape(raw.decode("utf-8", "replace"))
 
 

@@ -13,7 +13,6 @@ the functions that need it, and its absence is one error saying how to add it.""
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -236,6 +235,7 @@ def _similar(text: str, files: set[str], previous: list[Message]) -> Message | N
     """The old entry of the same file whose source is closest to `text`, if close enough."""
     candidates = {m.id: m for m in previous if isinstance(m.id, str) and m.string
                   and any(_file_of(loc) in files for loc in m.locations)}
+    import difflib  # deferred: only a near miss needs it (start-up of every command)
     best = difflib.get_close_matches(text, list(candidates), n=1, cutoff=SIMILAR)
     return candidates[best[0]] if best else None
 

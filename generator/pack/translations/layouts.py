@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-
-from jinja2 import Environment, TemplateSyntaxError
-from jinja2.ext import extract_from_ast
+from typing import TYPE_CHECKING
 
 from generator.core.errors import InputError
 from generator.core.resources import TEMPLATES
 from generator.core.yamlio import Document, load_yaml_file
 from generator.pack.translations.table import Source
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 GETTEXT_FUNCTIONS = ("_", "gettext", "pgettext")
 _NOTE = {"cards": "words of a card layout", "rulebook": "words of a rulebook page"}
@@ -36,6 +37,10 @@ def used_templates(root: Path, kind: str, suffix: str) -> list[tuple[Path, str]]
 def marked(source: str, env: Environment | None = None) -> Iterator[tuple[int, str | None, str]]:
     """(line in the source, context, text) of each literal `_()`/`pgettext()` call of a Jinja
     template (the builder's pages mark their words so too: web/words.py)."""
+    # deferred: Jinja (~25 ms) loads only when a layout is read for its words, which loading a pack
+    # in its own language (`pnp validate BUILD`) never does
+    from jinja2 import Environment, TemplateSyntaxError
+    from jinja2.ext import extract_from_ast
     env = env or Environment()
     try:
         tree = env.parse(source)
@@ -52,6 +57,7 @@ def marked(source: str, env: Environment | None = None) -> Iterator[tuple[int, s
 def layout_sources(root: Path, read: Callable[[Path], Document] = load_yaml_file) -> list[Source]:
     """The words of the card layouts and rulebook pages the pack uses; `read` parses a layout
     (the run's parsed files: pack/documents.py)."""
+    from jinja2 import Environment  # deferred with marked's
     env = Environment()
     out = []
     for path, where in used_templates(root, "cards", ".yaml"):

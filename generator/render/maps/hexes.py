@@ -67,16 +67,19 @@ def _paint_cells(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells: list
     bands under labels, the grid, rims, rock and icons."""
     s = frame.scale
     palette = look.palette
+    # each cell's outline, made once for its fill, the clip of its band and its grid line (a path
+    # object is only read when it is drawn)
+    outlines = {h: cell_path(c, frame, layout, h) for h in cells}
     if palette.ground is not None:  # colour: the open ground, under everything
         set_fill(c, palette.ground)
         for h in cells:
             if h not in m.obstacles and h not in m.terrain:
-                c.drawPath(cell_path(c, frame, layout, h), stroke=0, fill=1)
+                c.drawPath(outlines[h], stroke=0, fill=1)
     # obstacles: a solid mid grey with a heavy rim, unlike any pattern (in colour: rock)
     set_fill(c, palette.obstacle)
     for h in cells:
         if h in m.obstacles:
-            c.drawPath(cell_path(c, frame, layout, h), stroke=0, fill=1)
+            c.drawPath(outlines[h], stroke=0, fill=1)
     inks = {}
     for h in cells:
         if h in m.terrain and h not in m.obstacles:
@@ -87,7 +90,7 @@ def _paint_cells(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells: list
         for h in cells:
             if h in m.terrain and h not in m.obstacles:
                 c.saveState()
-                c.clipPath(cell_path(c, frame, layout, h), stroke=0, fill=0)
+                c.clipPath(outlines[h], stroke=0, fill=0)
                 cx, cy = layout.center(h)
                 x, y = frame.pt(cx, cy - layout.size * 0.58)
                 set_fill(c, inks[h].band)
@@ -98,7 +101,7 @@ def _paint_cells(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells: list
     set_stroke(c, palette.grid)
     c.setLineWidth(max(0.1, look.line_mm * s) * MM)
     for h in cells:
-        c.drawPath(cell_path(c, frame, layout, h), stroke=1, fill=0)
+        c.drawPath(outlines[h], stroke=1, fill=0)
     c.setLineWidth(max(0.2, 2.2 * look.line_mm * s) * MM)
     set_stroke(c, palette.obstacle_rim)
     for h in cells:
