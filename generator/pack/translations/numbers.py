@@ -26,7 +26,7 @@ def number(value: float, lang: str | None = None, digits: int | None = None) -> 
     locale = _locale(lang) if lang and lang not in SOURCE else None
     if locale is None:
         return f"{value:.{digits}f}" if digits is not None else f"{value:g}"
-    from babel.numbers import format_decimal
+    from babel.numbers import format_decimal  # deferred: Babel (the translations extra) only for another language
     pattern = ("0." + "0" * digits if digits else "0") if digits is not None else "#,##0.######"
     return format_decimal(value, format=pattern, locale=locale)
 
@@ -35,6 +35,7 @@ def number(value: float, lang: str | None = None, digits: int | None = None) -> 
 def _locale(lang: str) -> Any:
     """Babel's locale for `lang` (`de`, `pt-BR`), or None: no Babel, or a language it does not know."""
     try:
+        # deferred: Babel is an optional extra, asked for only when a page or kit is in another language
         from babel import Locale, UnknownLocaleError
     except ImportError:
         return None
