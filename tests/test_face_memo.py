@@ -1,7 +1,7 @@
 """Copies of a card drawn one after another share what their templates gave (render/base/
 layout.py's FaceContext memo): each copy's collation line still counts it, a template that
-names `index`, `total` or `name_of` runs for every copy, and the drawing is the same as with
-no memo at all."""
+names `index` or `total` runs again for a copy of another number, one that names `name_of`
+for every copy, and the drawing is the same as with no memo at all."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from generator.kit import pack_faces
 from generator.pack.load import load_pack
-from generator.render.base.layout import Layout, same_for_copies
+from generator.render.base.layout import Layout, memo_key, same_for_copies
 from generator.render.base.pdfout import new_canvas
 from generator.render.cards.faces import CardPainter, CardShared
 
@@ -36,7 +36,8 @@ def _draw(pack, faces, monkeypatch, memo: bool = True) -> tuple[bytes, list]:
     original = Layout.render
 
     def counting(self, source, context, element):
-        if context.memo is None or ("render", source) not in context.memo:
+        key = memo_key("render", source, context)
+        if context.memo is None or key is None or key not in context.memo:
             ran.append(source)
         return original(self, source, context, element)
 
@@ -61,6 +62,23 @@ def test_copies_share_templates_but_not_their_number(pack, monkeypatch):
     without, ran_all = _draw(pack, copies, monkeypatch, memo=False)
     assert ran_all.count("{{ card.name }}") == 3
     assert with_memo == without  # the same drawing, byte for byte
+
+
+def test_copies_of_one_number_share_their_collation_line_and_name_of_runs_for_each(pack, monkeypatch):
+    # a kit numbers each card once: its copies share `index` and `total`, so the collation line
+    # runs once; `name_of` is noted per sheet (pnp watch) and runs for every copy
+    shared = CardShared(pack)
+    face = next(f for f in pack_faces(pack, shared, copies=False) if f.card is not None and f.card.text)
+    copies = [replace(face, index=4, total=9)] * 3 + [replace(face, index=5, total=9)]
+    with_memo, ran = _draw(pack, copies, monkeypatch)
+    assert len([s for s in ran if "{{ index }}" in s]) == 2  # numbers 4 and 5
+    without, _ = _draw(pack, copies, monkeypatch, memo=False)
+    assert with_memo == without
+    from generator.render.base.layout import FaceContext
+    ctx = FaceContext(index=4, total=9)
+    assert memo_key("render", "{{ card.name }}", ctx) == ("render", "{{ card.name }}")
+    assert memo_key("render", "{{ index }}/{{ total }}", ctx) == ("render", "{{ index }}/{{ total }}", 4, 9)
+    assert memo_key("render", "{{ card.boss | name_of }} {{ index }}", ctx) is None
 
 
 def test_another_card_or_side_starts_afresh(pack):

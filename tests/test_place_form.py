@@ -58,3 +58,19 @@ def test_separate_lines_write_what_line_writes_each_time():
         for segment in segments:
             plain.line(*segment)
     assert "\n".join(kept._code) == "\n".join(plain._code) and len(kept.lines_memo) == 1
+
+
+def test_a_kept_shape_path_gives_the_text_of_a_path_drawn_afresh():
+    """recording.shape_path: a rect or roundRect path's text kept by its numbers (the cards in
+    one slot of every sheet clip alike) clips as a path object drawn afresh does."""
+    from generator.render.base.recording import shape_path
+    kept, plain = _canvas(), _canvas()
+    shapes = [("rect", 10.62992, 552.6142, 191.3386, 263.3386), ("roundRect", 25.93701, 694.6299, 114.5197, 80.50394, 3.401575),
+              ("roundRect", -1.5, 0.0, 1e-7, 20.0, 2.0)]
+    for _ in range(2):
+        for shape, *numbers in shapes:
+            kept.clipPath(shape_path(kept, shape, *numbers), stroke=0, fill=0)
+            path = plain.beginPath()
+            getattr(path, shape)(*numbers)
+            plain.clipPath(path, stroke=0, fill=0)
+    assert kept._code == plain._code and len(kept.path_texts) == len(shapes)

@@ -26,7 +26,7 @@ from generator.rules.decided import decided_deck
 from generator.rules.params import parameter
 from generator.share.codes import dump_build
 from generator.core.yamlio import Document, parse_yaml
-from generator.web.words import gettext
+from generator.web.words import pgettext
 
 WHERE = "the build in the page"
 NO_LIMIT = "none"  # the `points_limit: none` of packs that allow a game without a limit
@@ -159,7 +159,10 @@ def document_from_yaml(text: str, pack: Pack, file: str) -> dict:
 
 def new_document(pack: Pack, side_id: str, name: str | None = None) -> dict:
     side = pack.spec.sides[side_id]
-    doc: dict[str, Any] = {"pack": pack.spec.id, "name": name or str(gettext("New {side}")).format(side=side.name), "side": side_id, "characters": []}
+    # the name as one phrase of its own (not the "New {side}" button's), so a language whose words
+    # agree with the side's gender (German: "Neue Heldengruppe", "Neuer Boss") can say it naturally
+    named = name or str(pgettext("the name of a new build", "New {side}")).format(side=side.name)
+    doc: dict[str, Any] = {"pack": pack.spec.id, "name": named, "side": side_id, "characters": []}
     if side.base.many:  # a character made of several base cards can start empty
         doc["characters"].append({"name": doc["name"], **empty_character(pack, side_id)})
     return doc

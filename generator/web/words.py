@@ -29,7 +29,8 @@ LOCALE = Path(__file__).parent / "locale"
 TEMPLATES = Path(__file__).parent / "templates"
 COMMUNITY = Path(__file__).parent.parent / "community"  # the shared site's pages draw with the builder's words
 SOURCE_LANGUAGE = "en"  # the words as the templates write them
-_CALLED = re.compile(r'\bgettext\("((?:[^"\\]|\\.)*)"\)')  # gettext("...") in a route: one line, no escapes
+# gettext("...") or pgettext("context", "...") in a route: one line, no escapes
+_CALLED = re.compile(r'\b(?:p?gettext)\((?:"((?:[^"\\]|\\.)*)", )?"((?:[^"\\]|\\.)*)"\)')
 
 
 def builder_languages() -> list[str]:
@@ -103,8 +104,8 @@ def builder_sources() -> list[Source]:
     for folder, where in ((Path(__file__).parent, "web"), (COMMUNITY, "community")):
         for path in sorted(p for p in folder.glob("*.py") if p.name != "words.py"):  # a route's title
             for n, code in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                out += [Source(f"pnp/{where}/{path.name}", n, text, None, "the deck builder's own words: a page title")
-                        for text in _CALLED.findall(code)]
+                out += [Source(f"pnp/{where}/{path.name}", n, text, context or None, "the deck builder's own words: a page title")
+                        for context, text in _CALLED.findall(code)]
     out += [Source("pnp/web/static/app.js", None, text, None, "the deck builder's own words, written by its script")
             for text in JS_WORDS]
     return out

@@ -52,7 +52,8 @@ _PATH_OPS = {"M": "%s %s m", "L": "%s %s l", "C": "%s %s %s %s %s %s c", "Z": "h
 def _halves() -> dict[float, str]:
     """fp_str of every half unit from -1024 to 2048: the set's coordinates are stored to half a
     unit (pack/iconpath.py), so nineteen numbers of an outline in twenty are found here."""
-    return {k / 2: fp_str(k / 2) for k in range(-2048, 4097)}
+    halves = [k / 2 for k in range(-2048, 4097)]
+    return dict(zip(halves, fp_str(*halves).split(" ")))  # fp_str formats each number alone
 
 
 def path_text(segments) -> tuple[str, Box | None]:
@@ -79,7 +80,7 @@ def path_text(segments) -> tuple[str, Box | None]:
     if not template:
         return "", None
     halves = _halves()
-    texts = [halves.get(v) or fp_str(v) for v in numbers]  # fp_str formats each number alone
+    texts = [t if t is not None else fp_str(v) for t, v in zip(map(halves.get, numbers), numbers)]
     code = " ".join(["n", *template]) % tuple(texts)  # a path object begins with `n`
     if lone or not numbers:
         return code, None

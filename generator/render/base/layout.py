@@ -88,16 +88,35 @@ class LayoutFile(BaseModel):
     elements: list[Element] = []
 
 
-# What tells one printed copy of a card from another (`index`, `total`), and the filter whose
-# calls `pnp watch` notes per sheet (`name_of`): a template naming any of them is run again
-# for every copy; the names are looked for in the text, so `loop.index` counts too.
+# What may tell one printed copy of a card from another (`index`, `total`), and the filter
+# whose calls `pnp watch` notes per sheet (`name_of`): a template naming index or total is run
+# again for a copy of another number, one naming name_of for every copy; the names are looked
+# for in the text, so `loop.index` counts too.
 _PER_COPY = re.compile(r"\b(index|total|name_of)\b")
+_EVERY_COPY = re.compile(r"\bname_of\b")
 
 
 @functools.lru_cache(maxsize=4096)
 def same_for_copies(source: str) -> bool:
     """Does a template (or expression) give every copy of a card the same value?"""
     return _PER_COPY.search(source) is None
+
+
+@functools.lru_cache(maxsize=4096)
+def _run_every_copy(source: str) -> bool:
+    return _EVERY_COPY.search(source) is not None
+
+
+def memo_key(kind: str, source: str, context: dict) -> tuple | None:
+    """Where a face's memo keeps what `source` gave (render/cards/faces.py: the memo of copies
+    of one card drawn one after another): by the source alone when every copy gets the same,
+    with the copy's number (`index`, `total`) when it may differ, None when it must run for
+    every copy (`name_of`, noted per sheet)."""
+    if same_for_copies(source):
+        return (kind, source)
+    if _run_every_copy(source):
+        return None
+    return (kind, source, context.get("index"), context.get("total"))
 
 
 class FaceContext(dict):
@@ -137,8 +156,9 @@ class Layout:
         if "{{" not in source and "{%" not in source:
             return source
         memo = getattr(context, "memo", None)
-        if memo is not None and ("render", source) in memo:
-            return memo["render", source]
+        key = None if memo is None else memo_key("render", source, context)
+        if memo is not None and key is not None and key in memo:
+            return memo[key]
         template = self._templates.get(source)
         if template is None:
             template = self._compile(lambda: self.env.from_string(source), element)
@@ -147,21 +167,22 @@ class Layout:
         if len(text) > MAX_RENDERED_CHARS:
             raise self._error(f"renders to {len(text):,} characters", element, context,
                               expected=f"at most {MAX_RENDERED_CHARS:,} characters")
-        if memo is not None and same_for_copies(source):
-            memo["render", source] = text
+        if memo is not None and key is not None:
+            memo[key] = text
         return text
 
     def evaluate(self, expression: str, context: dict, element: Element):
         memo = getattr(context, "memo", None)
-        if memo is not None and ("evaluate", expression) in memo:
-            return memo["evaluate", expression]
+        key = None if memo is None else memo_key("evaluate", expression, context)
+        if memo is not None and key is not None and key in memo:
+            return memo[key]
         fn = self._expressions.get(expression)
         if fn is None:
             fn = self._compile(lambda: self.env.compile_expression(expression), element)
             self._expressions[expression] = fn
         value = self._run(lambda: run_within_budget(lambda: fn(**context)), element, context)
-        if memo is not None and same_for_copies(expression):
-            memo["evaluate", expression] = value
+        if memo is not None and key is not None:
+            memo[key] = value
         return value
 
     def _compile(self, make, element: Element):

@@ -149,6 +149,7 @@ class RecordingCanvas(rl_canvas.Canvas):
         self.form_noted: list[bool] = []  # of each form being defined: is it noted
         self.form_ink: dict = {}  # form name -> the bounds of what it holds
         self.path_boxes: dict = {}  # a drawing call's path (by its arguments) -> its bounds
+        self.path_texts: dict = {}  # a shape's path text, by its numbers (shape_path)
         self.text_memo: dict = {}  # a string's text operators, per font state (MemoTextObject)
         self.lines_memo: dict = {}  # the text of separate lines, by their segments
         # a planned text's operators with its origins left out (render/base/text.py), while no
@@ -413,6 +414,28 @@ class RecordingCanvas(rl_canvas.Canvas):
                         ink.alpha = event[2]
                 else:
                     ink.alpha = event[1]
+
+
+def shape_path(canvas, shape: str, *numbers: float) -> PDFPathObject:
+    """`canvas.beginPath()` with one shape drawn in it (`shape`: the path object's `rect` or
+    `roundRect`, given `numbers`). A RecordingCanvas keeps the path's text by its numbers (the
+    cards in one slot of every sheet clip alike): a path object holding that text as its one
+    entry gives the same `getCode()`."""
+    kept = getattr(canvas, "path_texts", None)
+    if kept is None:
+        path = canvas.beginPath()
+        getattr(path, shape)(*numbers)
+        return path
+    key = (shape, *numbers)
+    code = kept.get(key)
+    if code is None:
+        path = PDFPathObject()
+        getattr(path, shape)(*numbers)
+        code = path.getCode()
+        if len(kept) >= PATH_MEMO:
+            kept.clear()
+        kept[key] = code
+    return PDFPathObject(code=[code])
 
 
 def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: float, f: float) -> None:

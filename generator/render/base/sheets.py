@@ -18,6 +18,7 @@ from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
 from generator.core.papers import DEFAULT_PAPER, SheetPaper
 from generator.render.base.paper import PAPERS_MM, PRESS_SHEETS_MM
+from generator.render.base.recording import shape_path
 
 SHEET_PAPERS_MM = {**PAPERS_MM, **PRESS_SHEETS_MM}
 SHEETS_DIR = TEMPLATES / "sheets"
@@ -180,6 +181,4 @@ def make_grid(spec: SheetSpec, card_mm: tuple[float, float], area_mm: tuple[floa
 
 def clip_to_slot(canvas, slot: Slot) -> None:
     l, b, r, t = slot.bleed
-    p = canvas.beginPath()
-    p.rect(slot.x - l, slot.y - b, slot.w + l + r, slot.h + b + t)
-    canvas.clipPath(p, stroke=0, fill=0)
+    canvas.clipPath(shape_path(canvas, "rect", slot.x - l, slot.y - b, slot.w + l + r, slot.h + b + t), stroke=0, fill=0)

@@ -50,7 +50,10 @@ class Columns(Flowable):
                 avail = ah - y - sb
                 if avail <= FUZZ:
                     break
-                _, h = f.wrapOn(self.canv, cw, avail)
+                if getattr(f, "width_only", False) and f.width == cw:
+                    h = f.height  # wrapped at this width already: wrapped again, it would stay as it is
+                else:
+                    _, h = f.wrapOn(self.canv, cw, avail)
                 if h <= avail + FUZZ:
                     placed.append((f, y + sb, h))
                     y += sb + h + f.getSpaceAfter()

@@ -56,9 +56,22 @@ def column_widths(book: Book, rows: list[list[str]], size: float, width: float, 
 
 
 class RichTable(Table):
-    """A table that splits only when at least three of its rows stay before the break."""
+    """A table that splits only when at least three of its rows stay before the break. Its
+    columns have fixed widths and no cell spans, so its rows' heights depend on the width it
+    is given alone: wrapped again at the width it was last wrapped at (balanced columns try one
+    height after another), it keeps what it found."""
+
+    _wrapped_at: float | None = None
+
+    def wrap(self, availWidth, availHeight):
+        if self._spanCmds or availWidth != self._wrapped_at:
+            size = super().wrap(availWidth, availHeight)
+            self._wrapped_at = None if self._spanCmds else availWidth
+            return size
+        return self._width, self._height
 
     def split(self, availWidth, availHeight):
+        self._wrapped_at = None  # splitting lays the rows out again, at its own width
         parts = super().split(availWidth, availHeight)
         if len(parts) >= 2 and len(parts[0]._cellvalues) - self.repeatRows < 3:
             return []

@@ -119,6 +119,10 @@ class RichText(Flowable):
     """A paragraph of marked-up text (bold, italic, :icons:, keywords) that splits by lines,
     keeping at least two lines on each side of a column break. `bullet` hangs in the indent."""
 
+    # what wrap gives, and leaves set (its lines, width and height), depends on the width alone:
+    # balanced columns (columns.py) need not wrap it again at the width it was last wrapped at
+    width_only = True
+
     def __init__(self, book: Book, text: str, size: float | None = None, *, color: str | None = None,
                  align: str = "left", indent: float = 0.0, bullet: str | None = None,
                  space_before: float = 0.0, space_after: float = 0.0, leading: float | None = None,
@@ -203,6 +207,7 @@ class Heading(RichText):
         super().__init__(book, bold(text), size, color=color or book.style.accent, hyphenate=False,
                          space_before=space_before, space_after=space_after, leading=1.2)
         self.title = book.plain(text)
+        self.width_only = False  # its wrap asks for room below it (`reserve`) too
         self.font = "display"
         self.level = level
         self.key = key

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from reportlab.lib.units import mm
 
 from generator.render.base.colors import INK
+from generator.render.base.recording import shape_path
 
 if TYPE_CHECKING:
     from generator.render.base.layout import Element, Layout
@@ -22,11 +23,10 @@ def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: f
     art = getattr(card, "art", None) if card is not None else None
     c = p.canvas
     c.saveState()
-    clip = c.beginPath()
     if e.radius:
-        clip.roundRect(left, top - h, w, h, e.radius * mm)
+        clip = shape_path(c, "roundRect", left, top - h, w, h, e.radius * mm)
     else:
-        clip.rect(left, top - h, w, h)
+        clip = shape_path(c, "rect", left, top - h, w, h)
     c.clipPath(clip, stroke=0, fill=0)
     if art:
         p.shared.art.draw(c, art, card, left, top - h, w, h, e.fit)
