@@ -74,3 +74,18 @@ def test_a_kept_shape_path_gives_the_text_of_a_path_drawn_afresh():
             getattr(path, shape)(*numbers)
             plain.clipPath(path, stroke=0, fill=0)
     assert kept._code == plain._code and len(kept.path_texts) == len(shapes)
+
+
+def test_a_line_only_pattern_gathered_by_a_line_path_writes_what_a_path_object_writes():
+    """The card back's line patterns (hexes, diamonds, chevrons, stripes) are gathered by a
+    recording.LinePath and formatted at once: the same getCode() as a path object's."""
+    from generator.render.base.recording import LinePath
+    from generator.render.cards.elements.pattern import LINES_ONLY, MOTIF_PATHS
+    canvas = _canvas()
+    for motif in LINES_ONLY:
+        for cx, cy, hw, hh, step in ((100.0, 150.0, 95.0, 130.0, 11.338583), (0.5, -2.25, 10.0, 7.5, 1e-1 * 3)):
+            lines, path = LinePath(), canvas.beginPath()
+            MOTIF_PATHS[motif](lines, cx, cy, hw, hh, step)
+            MOTIF_PATHS[motif](path, cx, cy, hw, hh, step)
+            assert lines.path().getCode() == path.getCode() != ""
+    assert LinePath().path().getCode() == canvas.beginPath().getCode() == ""

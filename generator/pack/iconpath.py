@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import re
 import zlib
+from itertools import accumulate
 from typing import Any
 
 SCALE = 2  # stored units per icon unit: coordinates are kept to half a unit of the 512-unit box
@@ -220,13 +221,14 @@ class Outlines:
             spans.append((reader.pos, reader.pos + size))
             reader.pos += size
         self._data = data
-        index, (_, index_end) = _Reader(data, spans[0][0]), spans[0]
-        starts = [begin for begin, _end in spans[1:]]
-        self._starts: list[tuple[int, ...]] = []
-        while index.pos < index_end:
-            self._starts.append(tuple(starts))
-            starts = [s + index.unsigned() for s in starts]
-        self._ends = self._starts[1:] + [tuple(starts)]
+        # the index: per icon, the byte length of its part of each of the five other streams;
+        # decoded in one pass, each stream's starts summed up at C speed (4,134 icons)
+        lengths = _numbers(data, *spans[0], signed=False)
+        streams = len(spans) - 1
+        columns = [list(accumulate(lengths[k::streams], initial=begin)) for k, (begin, _end) in enumerate(spans[1:])]
+        bounds = list(zip(*columns))  # per icon its starts, then the end of the last
+        self._starts: list[tuple[int, ...]] = bounds[:-1]
+        self._ends = bounds[1:]
 
     def __len__(self) -> int:
         return len(self._starts)

@@ -14,7 +14,8 @@ from generator.core.report import Report
 from generator.maps.checks import footprint_of, footprint_sides
 from generator.rules.draw_odds import first_choice_field, opening_odds
 from generator.web.common import per_pack
-from generator.web.words import gettext
+from generator.pack.translations.numbers import number
+from generator.web.words import gettext, words_language
 
 BAR_W = 260.0  # the longest bar, in SVG units
 ROW_H = 18.0
@@ -208,8 +209,10 @@ def odds_rows(pack: Pack, side, deck: dict) -> Odds | None:
         return None
     heading, said = _field_words(pack)
     names = [kind.replace(" ", "_") for kind in odds.by.split(" / ")]
-    rows = tuple(OddsRow(next((said(n, g.label) for n in names if said(n, g.label) != g.label), g.label), g.cards, round(100 * g.at_least_one), f"{100 * g.at_least_one:.1f}",
-                         f"{g.expected:.1f}") for g in odds.groups)
+    lang = words_language()  # the table's words are the builder's: its numbers too ("97,4 %" in German)
+    rows = tuple(OddsRow(next((said(n, g.label) for n in names if said(n, g.label) != g.label), g.label), g.cards,
+                         round(100 * g.at_least_one), number(100 * g.at_least_one, lang, 1), number(g.expected, lang, 1))
+                 for g in odds.groups)
     return Odds(odds.drawn, odds.pile, heading(odds.by), rows)
 
 

@@ -11,6 +11,6 @@ table.py: a translation as the loaded pack carries it; markup.py: what must surv
 translation (keywords, `:icons:`, Jinja values, `{placeholders}`); catalog.py: the PO file
 made, updated and read (Babel); sheet.py: the same as a spreadsheet; status.py: done, stale,
 missing per language; apply.py: a translated pack's documents; fallback.py: what prints in
-the source language, said.
+the source language, said; numbers.py: numbers a person reads as the language writes them.
 
 May import: generator.core, generator.grids (it is part of generator.pack)."""

@@ -416,6 +416,34 @@ class RecordingCanvas(rl_canvas.Canvas):
                     ink.alpha = event[1]
 
 
+class LinePath:
+    """Moves, lines and closes gathered as a path object takes them; `path()` gives a path object
+    whose `getCode()` is the same text, made with one `fp_str` call for all the numbers (a card
+    back's pattern holds thousands of lines; a path object formats each point alone)."""
+
+    def __init__(self):
+        self.ops: list[str] = []
+        self.numbers: list[float] = []
+
+    def moveTo(self, x: float, y: float) -> None:
+        self.ops.append("%s %s m")
+        self.numbers += (x, y)
+
+    def lineTo(self, x: float, y: float) -> None:
+        if not self.ops:
+            raise ValueError("path must start with a moveto")  # as a path object refuses it
+        self.ops.append("%s %s l")
+        self.numbers += (x, y)
+
+    def close(self) -> None:
+        if not self.ops:
+            raise ValueError("path must start with a moveto")
+        self.ops.append("h")
+
+    def path(self) -> PDFPathObject:
+        return PDFPathObject(code=[formatted(" ".join(["n", *self.ops]), self.numbers)] if self.ops else None)
+
+
 def shape_path(canvas, shape: str, *numbers: float) -> PDFPathObject:
     """`canvas.beginPath()` with one shape drawn in it (`shape`: the path object's `rect` or
     `roundRect`, given `numbers`). A RecordingCanvas keeps the path's text by its numbers (the

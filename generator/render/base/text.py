@@ -539,44 +539,35 @@ def _draw_planned(canvas, icons, layout: Layout, plan: tuple, x: float, y: float
     if kept is not None and canvas.alpha_used:
         kept = None
     hit = kept.get(id(plan)) if kept is not None else None
-    if hit is not None and hit[0] is not plan:
-        hit = None
-    if hit is not None and ink is None:
+    if hit is not None and hit[0] is plan:
         canvas.addLiteral(formatted(hit[1], origins))
     else:
-        _draw_text_object(canvas, plan, size, origins, ink, kept if hit is None else None)
+        _draw_text_object(canvas, plan, size, origins, kept, ink is not None)
+    if ink is not None:
+        _note(ink, plan, size, origins)
     for name, ix, iy, isize in icon_calls:
         icons.draw(name, ix, iy, isize)
 
 
-def _draw_text_object(canvas, plan: tuple, size: float, origins: list[float], ink, kept: dict | None) -> None:
+def _draw_text_object(canvas, plan: tuple, size: float, origins: list[float], kept: dict | None,
+                      recording: bool) -> None:
     """The plan's strings at `origins` through one text object; `kept`: the canvas's kept plans,
-    to keep this one's operators in."""
-    text = canvas.beginText(noted=False) if ink is not None else canvas.beginText()
+    to keep this one's operators in; `recording`: the canvas records (the strings are noted by
+    _note, not by the text object)."""
+    text = canvas.beginText(noted=False) if recording else canvas.beginText()
     if kept is not None:
         text.origins = []
-    font = flat = None
-    filled = False
     at = 0
     for _offset, ops, _icons, _step in plan:
         for op in ops:
             if op[0] == _TEXT:
-                ox, oy = origins[at], origins[at + 1]
+                text.setTextOrigin(origins[at], origins[at + 1])
                 at += 2
-                text.setTextOrigin(ox, oy)
                 text.textOut(op[2])
-                if ink is not None:
-                    ink.text_at(font, size, op[2], ox, oy, flat)
             elif op[0] == _FONT:
                 text.setFont(op[1], size)
-                font = op[1]
             else:
                 text.setFillColor(op[1])
-                filled = True
-                if ink is not None:
-                    flat = flat_color(op[1])
-    if ink is not None and filled:
-        ink.fill = flat  # a colour set inside the text outlives it, as in the PDF
     if kept is None:
         canvas.drawText(text)
         return
@@ -586,3 +577,22 @@ def _draw_text_object(canvas, plan: tuple, size: float, origins: list[float], in
         if len(kept) >= _PLANS_KEPT:
             kept.clear()
         kept[id(plan)] = (plan, template)
+
+
+def _note(ink, plan: tuple, size: float, origins: list[float]) -> None:
+    """Tell the recorder each string the plan places at `origins`, with its font, size and colour."""
+    font = flat = None
+    filled = False
+    at = 0
+    for _offset, ops, _icons, _step in plan:
+        for op in ops:
+            if op[0] == _TEXT:
+                ink.text_at(font, size, op[2], origins[at], origins[at + 1], flat)
+                at += 2
+            elif op[0] == _FONT:
+                font = op[1]
+            else:
+                flat = flat_color(op[1])
+                filled = True
+    if filled:
+        ink.fill = flat  # a colour set inside the text outlives it, as in the PDF

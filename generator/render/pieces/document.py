@@ -12,6 +12,7 @@ from generator.core.errors import InputError, Location, Problem
 from generator.core.files import atomic_output
 from generator.core.papers import DEFAULT_PAPER, PAPERS
 from generator.pack.load import pack_document
+from generator.pack.translations.numbers import numbers_of
 from generator.pack.translations.own import Say, words_of
 from generator.render.base.art import ArtLibrary
 from generator.render.base.fonts import BOLD, REGULAR
@@ -135,7 +136,7 @@ def _contents(kit: Kit, sections, build: Build | None, counters: int, standees: 
     what = (say("for {build} ({side})").format(build=build.name, side=kit.pack.spec.sides[build.side].name)
             if build else say("the whole kit"))
     hexes = (say("hexes {size} mm flat to flat, pointy-top") if kit.orientation == "pointy" else
-             say("hexes {size} mm flat to flat, flat-top")).format(size=f"{kit.hex_mm:g}")
+             say("hexes {size} mm flat to flat, flat-top")).format(size=numbers_of(kit.pack)(kit.hex_mm))
     text(c, x, y, say("Version {version}").format(version=kit.pack.spec.version) + f" · {what} · "
          f"{kit.paper.upper() if kit.paper == 'a4' else 'Letter'} · {hexes}", 9, REGULAR, "#444444")
     y -= 12
@@ -152,7 +153,7 @@ def _contents(kit: Kit, sections, build: Build | None, counters: int, standees: 
     y -= 12
     text(c, x, y, say("Printing"), 12, BOLD)
     lines = [say("Print at 100 % (\"actual size\", never \"fit to page\"): the bar below must measure 100 mm and "
-                 "the hex {size} mm across its flats, the size of the map hexes.").format(size=f"{kit.hex_mm:g}")]
+                 "the hex {size} mm across its flats, the size of the map hexes.").format(size=numbers_of(kit.pack)(kit.hex_mm))]
     if duplex:
         _, a, b = duplex[0]
         lines.append((say("Print pages {first}–{last} double-sided, flipping on the long edge; the backs are "
@@ -179,7 +180,7 @@ def _contents(kit: Kit, sections, build: Build | None, counters: int, standees: 
     c.setFillColor(_grey(0.9))
     c.drawPath(polygon_path(c, hex_points(kit.orientation, hx, hy, kit.hex_mm)), stroke=1, fill=1)
     c.restoreState()
-    text(c, hx, hy - 1, f"{kit.hex_mm:g} mm", 8, BOLD, "#222222", "centre")
+    text(c, hx, hy - 1, f"{numbers_of(kit.pack)(kit.hex_mm)} mm", 8, BOLD, "#222222", "centre")
     marker(c, f"pnp:check-hex:{kit.hex_mm:g}", hx, hy)
     y -= 26
     text(c, x, y, say("Putting the pieces together"), 12, BOLD)

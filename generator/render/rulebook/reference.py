@@ -17,6 +17,7 @@ from generator.pack.display import deals_in_points, pack_in_points, stat_labels
 from generator.pack.fieldkind import BookColumn
 from generator.pack.fieldtypes import FIELD_KINDS, label as field_label, stat_text
 from generator.pack.load import preset_results
+from generator.pack.translations.numbers import number, numbers_of
 from generator.pack.translations.own import words_of
 from generator.render.rulebook.tables import rich_table
 from generator.render.rulebook.text import Heading, RichText
@@ -222,14 +223,14 @@ def _cells(m, say, what: str, count: int) -> str:
     return words.format(count=count)
 
 
-def map_size(hexmap, say=str) -> str:
+def map_size(hexmap, say=str, num=number) -> str:
     if hasattr(hexmap, "size_text"):  # a square map (generator.maps.square) describes itself
         return hexmap.size_text()
     lay = HexLayout.from_flat_to_flat(hexmap.orientation, hexmap.hex_size)
     minx, miny, maxx, maxy = lay.bounds(hexmap.hexes)
     return say("{count} hexes · {width} × {height} cm printed ({size} mm hexes)").format(
         count=len(hexmap.hexes), width=f"{(maxx - minx) / 10:.0f}", height=f"{(maxy - miny) / 10:.0f}",
-        size=f"{hexmap.hex_size:g}")
+        size=num(hexmap.hex_size))  # 25.4, or 25,4 in a German kit
 
 
 def map_catalogue(book: Book, pack: Pack, width: float, key: str, maps: list, draw_fn) -> list[Flowable]:
@@ -240,7 +241,7 @@ def map_catalogue(book: Book, pack: Pack, width: float, key: str, maps: list, dr
                            reserve=width * 0.7 + st.line * 2, space_before=st.body * 1.2, space_after=st.body * 0.3))
         out.append(_keep(MapThumbnail(book, m, width * 0.7, draw_fn)))
         say = words_of(pack)  # pnp's own words in the pack's language
-        details = [say("**Size:** {size}").format(size=map_size(m, say))]
+        details = [say("**Size:** {size}").format(size=map_size(m, say, numbers_of(pack)))]
         blocked = sum(1 for h in m.hexes if not m.walkable(h))
         if m.obstacles:
             details.append(_cells(m, say, "obstacles", len(m.obstacles)))

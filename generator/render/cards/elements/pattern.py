@@ -14,6 +14,7 @@ from reportlab.lib.units import mm
 
 from generator.core.errors import InputError, Problem
 from generator.pack.strict import BackPattern
+from generator.render.base.recording import LinePath
 from generator.render.cards.elements.box import MAX_BLEED_MM
 
 if TYPE_CHECKING:
@@ -46,10 +47,15 @@ def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: f
         clip.rect(left, top - h, w, h)
     c.clipPath(clip, stroke=0, fill=0)
     colour = p.color(layout.render(e.color, ctx, e))
-    path = c.beginPath()
     # the motif is laid from the box's centre, so a card's pattern is symmetric about its middle
     cx, cy = left + w / 2, top - h / 2
-    MOTIF_PATHS[motif](path, cx, cy, w / 2 + step, h / 2 + step, step)
+    if motif in LINES_ONLY:
+        lines = LinePath()
+        MOTIF_PATHS[motif](lines, cx, cy, w / 2 + step, h / 2 + step, step)
+        path = lines.path()
+    else:
+        path = c.beginPath()
+        MOTIF_PATHS[motif](path, cx, cy, w / 2 + step, h / 2 + step, step)
     if motif in FILLED:
         c.setFillColor(colour)
         c.drawPath(path, stroke=0, fill=1)
@@ -142,6 +148,7 @@ def _checks(path, cx, cy, hw, hh, step) -> None:
                 path.rect(cx + col * half, cy + row * half, half, half)
 
 
+LINES_ONLY = ("hexes", "diamonds", "chevrons", "stripes")  # moves, lines and closes alone: gathered by a LinePath
 MOTIF_PATHS = {"hexes": _hexes, "diamonds": _diamonds, "scales": _scales, "chevrons": _chevrons,
                "stripes": _stripes, "dots": _dots, "checks": _checks}
 if set(MOTIF_PATHS) | {"none"} != set(MOTIFS):
