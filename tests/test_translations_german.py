@@ -201,3 +201,14 @@ def test_german_rule_messages_count_in_german_plural_forms(german):
     assert not any("(n)" in f or "(s)" in f for f in one + three)
     assert any("remove 1 card" in f and "remove 1 cards" not in f for f in fixes(english, 1))
     assert any("remove 3 cards" in f for f in fixes(english, 3))
+
+
+def test_no_german_entry_writes_a_bracketed_plural():
+    """German says "1 Karte" and "3 Karten" (plural entries) or words its sentence for any number;
+    never "Karte(n)", "weitere(s)": not in the pack's translation nor in the builder's words."""
+    from generator.pack.translations.catalog import forms_of
+    from generator.web.words import LOCALE
+    bracketed = re.compile(r"\w\((?:n|en|e|s|r)\)")
+    for path in (PO, LOCALE / "de.po"):
+        found = [form for m in read_catalog(path, "de") if m.id for form in forms_of(m) if bracketed.search(form)]
+        assert found == [], (path.name, found)
