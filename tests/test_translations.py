@@ -259,15 +259,22 @@ def test_the_spreadsheet_reads_back_into_the_po_file(pack):
     book = load_workbook(sheet)
     ws = book["translations"]
     head = [c.value for c in ws[1]]
-    assert head == ["context", "source", "translation", "fuzzy", "previous source", "where", "note"]
+    assert head == ["context", "source", "translation", "fuzzy", "previous source", "where", "note", "form"]
     rows = {row[1].value: row for row in ws.iter_rows(min_row=2)}
     rows["Boss Fight"][2].value = "Bosskampf"
     rows["Torva Greymantle"][2].value = "Torva Graumantel"
+    # a plural entry is a row per German form, each saying which numbers it is for
+    assert (rows["remove {n} card"][7].value, rows["remove {n} cards"][7].value) == ("0: n = 1", "1: n = 0, 2, 3…")
+    rows["remove {n} card"][2].value = "nimm {n} Karte heraus"
+    rows["remove {n} cards"][2].value = "nimm {n} Karten heraus"
     book.save(sheet)
     out = translate(pack, "--lang", "de", "--format", "xlsx")
-    assert "2 entries changed" in out and "2 translated" in out
+    assert "3 entries changed" in out and "3 translated" in out
     cat = catalog(pack / "translations" / "de.po")
     assert cat.get("Boss Fight").string == "Bosskampf" and cat.get("Torva Greymantle").string == "Torva Graumantel"
+    assert cat.get("remove {n} card").string == ("nimm {n} Karte heraus", "nimm {n} Karten heraus")
+    assert load_pack(pack, lang="de").translation.ngettext("remove {n} card", "remove {n} cards", 1) == \
+        "nimm {n} Karte heraus"
     # an edited source column is refused at its cell, nothing written
     book = load_workbook(sheet)
     book["translations"]["B2"].value = "Bossfight"
