@@ -233,7 +233,8 @@ def test_a_pack_in_another_language_and_what_falls_back(pack):
     assert german.translation.gettext("Might") == "Might"  # no such string without its context
     t = german.translation
     assert t.said == "German (de)" and t.file.endswith("translations/de.po")
-    assert len(t.missing) == sum(1 for m in catalog(pack / "translations" / "de.po") if m.id and not m.string)
+    from generator.pack.translations.catalog import forms_of
+    assert len(t.missing) == sum(1 for m in catalog(pack / "translations" / "de.po") if m.id and not all(forms_of(m)))
     assert 1500 < len(t.missing) and not t.stale
     from generator.render.rulebook.templating import chapter_source
     _, chapter = chapter_source(pack / "rules" / "05-action-decks.md", german)
@@ -258,15 +259,22 @@ def test_the_spreadsheet_reads_back_into_the_po_file(pack):
     book = load_workbook(sheet)
     ws = book["translations"]
     head = [c.value for c in ws[1]]
-    assert head == ["context", "source", "translation", "fuzzy", "previous source", "where", "note"]
+    assert head == ["context", "source", "translation", "fuzzy", "previous source", "where", "note", "form"]
     rows = {row[1].value: row for row in ws.iter_rows(min_row=2)}
     rows["Boss Fight"][2].value = "Bosskampf"
     rows["Torva Greymantle"][2].value = "Torva Graumantel"
+    # a plural entry is a row per German form, each saying which numbers it is for
+    assert (rows["remove {n} card"][7].value, rows["remove {n} cards"][7].value) == ("0: n = 1", "1: n = 0, 2, 3…")
+    rows["remove {n} card"][2].value = "nimm {n} Karte heraus"
+    rows["remove {n} cards"][2].value = "nimm {n} Karten heraus"
     book.save(sheet)
     out = translate(pack, "--lang", "de", "--format", "xlsx")
-    assert "2 entries changed" in out and "2 translated" in out
+    assert "3 entries changed" in out and "3 translated" in out
     cat = catalog(pack / "translations" / "de.po")
     assert cat.get("Boss Fight").string == "Bosskampf" and cat.get("Torva Greymantle").string == "Torva Graumantel"
+    assert cat.get("remove {n} card").string == ("nimm {n} Karte heraus", "nimm {n} Karten heraus")
+    assert load_pack(pack, lang="de").translation.ngettext("remove {n} card", "remove {n} cards", 1) == \
+        "nimm {n} Karte heraus"
     # an edited source column is refused at its cell, nothing written
     book = load_workbook(sheet)
     book["translations"]["B2"].value = "Bossfight"
@@ -311,6 +319,68 @@ def test_pnps_own_words_are_listed_once_and_marked_where_they_print():
                     and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
                 said.add(node.args[0].value)
     assert said == WORDS, (sorted(said - WORDS), sorted(WORDS - said))
+
+
+def test_pnps_own_plural_words_are_listed_once_and_said_with_both_forms():
+    """Every `say_n("one", "many", n)` of the rules and renderers is in OWN_PLURALS (so it reaches
+    the PO file as a plural entry), every entry there is said somewhere, and no message of ours is
+    written with an English "(s)" any more (a German translation of one could only say "Karte(n)")."""
+    import ast
+    from generator.pack.translations.own import OWN_WORDS, PLURALS
+    said = set()
+    for path in (REPO / "generator").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or len(node.args) < 3:
+                continue
+            named = (isinstance(node.func, ast.Name) and node.func.id == "say_n") or (
+                isinstance(node.func, ast.Call) and isinstance(node.func.func, ast.Name)
+                and node.func.func.id == "plurals_of")
+            if named and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args[:2]):
+                said.add((node.args[0].value, node.args[1].value))
+    assert said == PLURALS, (sorted(said - PLURALS), sorted(PLURALS - said))
+    assert [text for _w, text, _n in OWN_WORDS if "(s)" in text] == []
+
+
+def test_a_plural_entry_says_one_and_many_in_the_languages_forms(tmp_path):
+    """`pnp translate` writes pnp's counted words as plural entries (msgid_plural) under the
+    language's Plural-Forms header; a translation reads each form back and picks it by the rule:
+    German "1 Karte", "0 Karten", "3 Karten"; an untranslated one says the English forms."""
+    from generator.pack.translations.catalog import read_catalog, updated_catalog, usable_plurals, write_catalog
+    from generator.pack.translations.table import Source, Translation, source_ngettext
+    sources = [Source("pnp/rules", None, "remove {n} card", None, "a fix", "remove {n} cards"),
+               Source("pnp/rules", None, "character", "a number of them", "counted", "characters"),
+               Source("game.yaml", 3, "character")]
+    path = tmp_path / "de.po"
+    write_catalog(updated_catalog(None, sources, "G", "1", "g", "de"), path)
+    text = path.read_text(encoding="utf-8")
+    assert '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"' in text
+    assert 'msgid "remove {n} card"\nmsgid_plural "remove {n} cards"\nmsgstr[0] ""\nmsgstr[1] ""' in text
+    assert 'msgctxt "a number of them"\nmsgid "character"\nmsgid_plural "characters"' in text
+    text = text.replace('msgid_plural "remove {n} cards"\nmsgstr[0] ""\nmsgstr[1] ""',
+                        'msgid_plural "remove {n} cards"\nmsgstr[0] "nimm {n} Karte heraus"\nmsgstr[1] "nimm {n} Karten heraus"')
+    path.write_text(text, encoding="utf-8")
+    catalog = read_catalog(path, "de")
+    plurals = usable_plurals(catalog)
+    assert plurals == {(None, "remove {n} card"): ("nimm {n} Karte heraus", "nimm {n} Karten heraus")}
+    german = Translation("de", "en", "de.po", plurals=plurals, plural_rule=catalog.plural_expr)
+    assert [german.ngettext("remove {n} card", "remove {n} cards", n).format(n=n) for n in (1, 0, 3)] == \
+        ["nimm 1 Karte heraus", "nimm 0 Karten heraus", "nimm 3 Karten heraus"]
+    assert german.ngettext("character", "characters", 2, "a number of them") == "characters"  # not translated yet
+    assert [source_ngettext("card", "cards", n) for n in (1, -1, 0, 2)] == ["card", "card", "cards", "cards"]
+    # a language of three forms (Polish) picks by its own rule
+    polish = Translation("pl", "en", "pl.po", plurals={(None, "c"): ("karta", "karty", "kart")},
+                         plural_rule="(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2)")
+    assert [polish.ngettext("c", "cs", n) for n in (1, 3, 5, 22)] == ["karta", "karty", "kart", "karty"]
+    # updating keeps the forms; a form lost from one of them is `missing`, not done
+    again = updated_catalog(catalog, sources, "G", "1", "g", "de")
+    assert again.get("remove {n} card").string == ("nimm {n} Karte heraus", "nimm {n} Karten heraus")
+    # a rule gettext cannot read is one error at the file, not a traceback
+    from generator.core.errors import InputError
+    from generator.pack.translations.catalog import plural_rule
+    path.write_text(path.read_text(encoding="utf-8").replace("plural=(n != 1);", "plural=(n !!= 1);"), encoding="utf-8")
+    with pytest.raises(InputError) as raised:
+        plural_rule(read_catalog(path, "de"), "de.po")
+    assert raised.value.problems[0].code == "translation.plural-forms"
 
 
 def test_a_string_pushed_down_by_a_new_one_keeps_its_translation_and_lends_none():

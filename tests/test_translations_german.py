@@ -159,7 +159,7 @@ CORPUS = Path(__file__).parent / "corpus" / "build"
     ("requirement", "Battle Fury needs Strength 5 or more; Wren Ashby has 2",
      "Kampfeswut verlangt Stärke 5 oder mehr; Wren Ashby hat 2"),
     ("slots-overflow", "Knuckle Club has 1 equipment slot but carries equipment needing 3",
-     "Ausrüstungsplätze von Knöchelkeule: 1; die getragene Ausrüstung braucht 3"),
+     "Knöchelkeule hat 1 Ausrüstungsplatz, trägt aber Ausrüstung, die 3 braucht"),
     ("deck-29", "Test Wardens spends 34 of its 100 points, so 66 points are left unspent",
      "Test Wardens gibt 34 von 100 Punkten aus; 66 Punkte bleiben ungenutzt"),
 ])
@@ -171,3 +171,44 @@ def test_the_default_rule_messages_speak_the_packs_language(build, english, germ
     assert en.exit_code == de.exit_code == 1
     assert english in en.output and german not in en.output
     assert german in de.output and english not in de.output
+
+
+def test_german_rule_messages_count_in_german_plural_forms(german):
+    """pnp's counted words reach the German pack as plural entries (`pnp translate`): a deck one
+    card over says "nimm 1 Karte heraus", three over "nimm 3 Karten heraus", never "Karte(n)";
+    the English pack says "remove 1 card" / "remove 3 cards" as before."""
+    from generator.core.yamlio import Document
+    from generator.pack.load import build_from_document
+    from generator.rules.engine import validate_build
+    from generator.web.common import preset_docs
+
+    def fixes(pack, extra: int) -> list[str]:
+        doc = preset_docs(pack)["party-oathsworn"][0]
+        char = dict(doc["characters"][0])
+        deck = dict(char["deck"])
+        first = next(iter(deck))
+        deck[first] += extra
+        char["deck"] = deck
+        build = build_from_document(Document("b.yaml", {**doc, "characters": [char, *doc["characters"][1:]]}), pack)
+        report = validate_build(pack, build)
+        return [f"{v.message} → {v.fix}" for v in report.violations if v.rule == "deck-size"] or \
+            [f"{v.rule}: {v.message} → {v.fix}" for v in report.violations]
+
+    english = load_pack(BOSS_FIGHT)
+    one, three = fixes(german, 1), fixes(german, 3)
+    assert any("nimm 1 Karte heraus" in f for f in one), one
+    assert any("nimm 3 Karten heraus" in f for f in three), three
+    assert not any("(n)" in f or "(s)" in f for f in one + three)
+    assert any("remove 1 card" in f and "remove 1 cards" not in f for f in fixes(english, 1))
+    assert any("remove 3 cards" in f for f in fixes(english, 3))
+
+
+def test_no_german_entry_writes_a_bracketed_plural():
+    """German says "1 Karte" and "3 Karten" (plural entries) or words its sentence for any number;
+    never "Karte(n)", "weitere(s)": not in the pack's translation nor in the builder's words."""
+    from generator.pack.translations.catalog import forms_of
+    from generator.web.words import LOCALE
+    bracketed = re.compile(r"\w\((?:n|en|e|s|r)\)")
+    for path in (PO, LOCALE / "de.po"):
+        found = [form for m in read_catalog(path, "de") if m.id for form in forms_of(m) if bracketed.search(form)]
+        assert found == [], (path.name, found)

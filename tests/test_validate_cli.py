@@ -434,6 +434,32 @@ def test_the_pnp_process_ends_with_what_it_made_frozen():
     assert frozen > 10_000 and left < 1_000, (frozen, left)
 
 
+def test_modules_load_without_the_collector_and_stay_frozen():
+    """cli/common.py modules_loading: no collection runs inside (counted, not timed), what was made
+    there is frozen, and the collector is on or off afterwards as it was before."""
+    import gc
+    from generator.cli.common import modules_loading
+    runs = []
+    def counted(phase, info):
+        if phase == "start":
+            runs.append(info["generation"])
+    gc.callbacks.append(counted)
+    try:
+        for was_enabled in (True, False):
+            (gc.enable if was_enabled else gc.disable)()
+            gc.unfreeze()
+            runs.clear()
+            with modules_loading():
+                made = [[i] for i in range(20_000)]  # as many young objects as a module tree makes
+                for a, b in zip(made, made[1:]):
+                    a.append(b)
+            assert runs == [] and gc.get_freeze_count() >= len(made) and gc.isenabled() == was_enabled
+    finally:
+        gc.callbacks.remove(counted)
+        gc.unfreeze()
+        gc.enable()
+
+
 def test_icon_markup_in_a_name_is_printed_as_written(tmp_path):
     """`:skull:` is a pack's icon markup (and rich's emoji code): the report shows the text."""
     build = tmp_path / "grim.yaml"

@@ -124,6 +124,7 @@ def test_a_german_builds_rule_messages_come_from_the_packs_translation(client):
     client.cookies.clear()
     assert "hat 0 Karten; es müssen genau 30 sein" in page and "must have exactly" not in page
     assert "nötig sind mindestens 1" in page and "it needs at least" not in page
+    assert "hat 0 Karten vom Typ Bossteil" in page and "Karte(n)" not in page  # a plural entry's form for 0
     english = client.get("/p/boss_fight/edit?side=boss").text
     assert "has 0 cards; it must have exactly 30" in english and "es müssen" not in english
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from generator import __version__
-from generator.pack.translations.catalog import read_catalog, updated_catalog, write_catalog
+from generator.pack.translations.catalog import forms_of, read_catalog, updated_catalog, write_catalog
 from generator.web.words import LOCALE, builder_sources
 
 
@@ -29,7 +29,7 @@ def main() -> None:
                               "{names} and <markup>.")
     LOCALE.mkdir(exist_ok=True)
     write_catalog(new, path)
-    done = sum(1 for m in new if m.id and m.string and not m.fuzzy)
+    done = sum(1 for m in new if m.id and all(forms_of(m)) and not m.fuzzy)
     print(f"wrote {path}: {done} of {sum(1 for m in new if m.id)} words translated")
 
 

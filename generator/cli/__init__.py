@@ -133,7 +133,7 @@ _starting()
 import click  # noqa: E402
 
 from generator import __version__  # noqa: E402
-from generator.cli.common import EXIT_INPUT, escape_controls, make_console  # noqa: E402
+from generator.cli.common import EXIT_INPUT, escape_controls, make_console, modules_loading  # noqa: E402
 from generator.core.errors import InputError, WorkerDied  # noqa: E402
 
 _started()
@@ -252,15 +252,12 @@ class PnpGroup(click.Group):
     def get_command(self, ctx, name):
         if name not in self.commands and name in COMMANDS:
             module, attr = COMMANDS[name]
-            command = getattr(importlib.import_module(f"generator.cli.{module}"), attr)
+            with modules_loading():  # and frozen: it lives as long as the process
+                command = getattr(importlib.import_module(f"generator.cli.{module}"), attr)
             if not isinstance(command, click.Command):  # the registry's one type: a click command
                 raise RuntimeError(f"COMMANDS routes `{name}` to generator.cli.{module}.{attr}, which is not a "
                                    "click command")
             self.commands[name] = command
-            # what the command imported (pydantic's and our models, click, rich) lives as long as the
-            # process: the collector need not walk it at every full collection while the command
-            # reads a pack (loading boss_fight for `pnp validate BUILD`: 42 ms, 30 ms frozen)
-            gc.freeze()
         _started(command_loaded=True)
         return self.commands.get(name)
 

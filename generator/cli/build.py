@@ -9,7 +9,8 @@ import sys
 import click
 
 from generator.cli.build_options import export_options
-from generator.cli.common import current_pack, few_collections, kit_folder_option, refused_verdict
+from generator.cli.common import (current_pack, few_collections, kit_folder_option, modules_loading,
+                                  refused_verdict)
 from generator.cli.progress import echo_line, progress_display
 from generator.core.errors import InputError
 from generator.core.papers import DEFAULT_PAPER, PAPERS
@@ -54,7 +55,8 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
         from generator.cli.sheets import fetch_lines
         for line in fetch_lines(pack_dir):
             echo_line(line)
-    from generator.build import build_folder  # deferred: ReportLab takes a second to load
+    with modules_loading():
+        from generator.build import build_folder  # deferred: ReportLab takes a second to load
     options = BuildOptions.make(profile, service=service, paper=paper, duplex=duplex, back_offset=back_offset,
                                 png_size=png_size, only=only, ink=ink, color=color, icc=icc, ink_limit=ink_limit, cut=cut,
                                 cut_inset=cut_inset, tts_url_base=tts_url_base)

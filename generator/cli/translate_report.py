@@ -48,7 +48,7 @@ def update_lines(pack: Pack, lang: str, fmt: str) -> list[str]:
     new = _made(pack, lang, old)
     po.write_catalog(new, path)
     ids = [m for m in new if m.id]
-    done = sum(1 for m in ids if m.string and not m.fuzzy)
+    done = sum(1 for m in ids if all(po.forms_of(m)) and not m.fuzzy)  # a plural entry: every form
     fuzzy = sum(1 for m in ids if m.fuzzy)
     empty = len(ids) - done - fuzzy
     lines.append(f"wrote {display_path(path)}: {len(ids)} strings ({done} translated, {fuzzy} fuzzy, {empty} "

@@ -17,7 +17,7 @@ from __future__ import annotations
 from generator.core.report import Contributor, Violation
 from generator.pack.model import RuleSpec
 from generator.core.yamlio import PathT
-from generator.pack.translations.own import words_of
+from generator.pack.translations.own import plurals_of, words_of
 from generator.rules.context import BuildCheck, Context, Placed, path_text
 
 
@@ -96,9 +96,11 @@ def shared_cards(ctx: Context, rule: RuleSpec) -> list[Violation]:
         second = uses[printed]  # the first use beyond what the kit prints
         values = {"card": card.name, "count": len(uses), "printed": printed, "more": len(uses) - printed}
         say = words_of(ctx.pack)
-        template = rule.message or say(
+        template = rule.message or plurals_of(ctx.pack)(
             "{count} characters use {card}: they are separate characters, but the kit prints "
-            "{printed} {card} card(s), so print {more} more")
+            "{printed} {card} card, so print {more} more",
+            "{count} characters use {card}: they are separate characters, but the kit prints "
+            "{printed} {card} cards, so print {more} more", printed)
         out.append(Violation(rule.id, rule.severity, template.format(**values), second.ref.location,
                              _path(second.ref.path), observed=len(uses), expected=f"at most {printed} printed",
                              contributors=(Contributor(card.id, card.name, card.points, len(uses)),),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from generator.core.report import Contributor, Violation
 from generator.core.yamlio import PathT
 from generator.pack.rule_names import BUILD_CHECKS, registry_matches
-from generator.pack.translations.own import words_of
+from generator.pack.translations.own import COUNTED, plurals_of, words_of
 from generator.rules.context import BuildCheck, Context, Placed, path_text, place_types, points_of
 from generator.rules.params import declares, parameter
 
@@ -60,7 +60,8 @@ def structure(ctx: Context) -> list[Violation]:
         where = build.max_characters_location if capped and excess > 0 and build.max_characters_location else build.location
         # in the side's own words when it names its characters (`called:`), e.g. "3 heroes"
         one = side.character_word(1)
-        some: Callable[[int], str] = side.character_word if side.called else (lambda k: say("character(s)"))
+        say_n = plurals_of(ctx.pack)
+        some: Callable[[int], str] = side.character_word if side.called else (lambda k: say_n("character", "characters", k, COUNTED))
         a_one = _a_in(ctx.pack, one)
         out.append(Violation("build.characters", "error",
                              say("a {side} build has {n} {characters}; it needs {expected}{agreed}").format(
@@ -74,9 +75,10 @@ def structure(ctx: Context) -> list[Violation]:
         count = len(ch.bases)
         base = side.base
         if count < base.min or (base.max is not None and count > base.max):
-            type_name, say = _type_name(ctx.pack, base.type), words_of(ctx.pack)  # in the pack's language
-            out.append(Violation("build.base", "error",
-                                 say("{character} has {count} {type} card(s); it needs at least {min}").format(
+            type_name, say, say_n = _type_name(ctx.pack, base.type), words_of(ctx.pack), plurals_of(ctx.pack)
+            out.append(Violation("build.base", "error",  # in the pack's language
+                                 say_n("{character} has {count} {type} card; it needs at least {min}",
+                                       "{character} has {count} {type} cards; it needs at least {min}", count).format(
                                      character=ch.name, count=count, type=type_name, min=base.min),
                                  ch.location, _path_tuple(ch.path + (base.key,)), observed=count,
                                  expected=f"at least {base.min}", fix=say("add a {type} card").format(type=type_name)))
@@ -136,7 +138,9 @@ def deck_size(ctx: Context, rule: RuleSpec) -> list[Violation]:
         if n == size:
             continue
         diff, say = n - size, words_of(ctx.pack)
-        fix = say("remove {n} card(s)").format(n=diff) if diff > 0 else say("add {n} card(s)").format(n=-diff)
+        say_n = plurals_of(ctx.pack)
+        fix = (say_n("remove {n} card", "remove {n} cards", diff).format(n=diff) if diff > 0
+               else say_n("add {n} card", "add {n} cards", -diff).format(n=-diff))
         template = rule.message or say("{character}'s {deck} has {count} cards; it must have exactly {size}")
         out.append(Violation(rule.id, rule.severity,
                              template.format(character=ch.name, count=n, size=size, deck=deck_words(ctx)),
@@ -258,13 +262,15 @@ def slot_capacity(ctx: Context, rule: RuleSpec) -> list[Violation]:
                 fitting = [e for e in by_size(attached) if use(e) >= over]
                 victim = fitting[0] if fitting else by_size(attached)[-1]
                 others = sorted({holders[j].card.name for j, f in free.items() if j != i and f >= use(victim)})
-                say = words_of(ctx.pack)
-                fix = (say("move {card} to a piece with {n} free slot(s) ({pieces})").format(
+                say, say_n = words_of(ctx.pack), plurals_of(ctx.pack)
+                fix = (say_n("move {card} to a piece with {n} free slot ({pieces})",
+                             "move {card} to a piece with {n} free slots ({pieces})", use(victim)).format(
                     card=victim.card.name, n=use(victim), pieces=", ".join(others[:3]))
                        if others else say("remove {card}").format(card=victim.card.name))
                 out.append(Violation(rule.id, rule.severity,
-                                     say("{character} has {n} equipment slot(s) but carries equipment needing {used}")
-                                     .format(character=holder.card.name, n=capacity, used=used),
+                                     say_n("{character} has {n} equipment slot but carries equipment needing {used}",
+                                           "{character} has {n} equipment slots but carries equipment needing {used}",
+                                           capacity).format(character=holder.card.name, n=capacity, used=used),
                                      holder.ref.location, _path(holder.ref), observed=used,
                                      expected=f"at most {capacity}",
                                      contributors=tuple(Contributor(e.card.id, e.card.name, use(e))
@@ -277,10 +283,11 @@ def slot_capacity(ctx: Context, rule: RuleSpec) -> list[Violation]:
                 over = used - capacity
                 fitting = [e for e in by_size(equipment) if use(e) >= over]
                 victim = fitting[0] if fitting else by_size(equipment)[-1]
-                loc, say = victim.ref.location, words_of(ctx.pack)
+                loc, say, say_n = victim.ref.location, words_of(ctx.pack), plurals_of(ctx.pack)
                 out.append(Violation(rule.id, rule.severity,
-                                     say("{character} has {n} equipment slot(s) but carries equipment needing {used}")
-                                     .format(character=ch.name, n=capacity, used=used),
+                                     say_n("{character} has {n} equipment slot but carries equipment needing {used}",
+                                           "{character} has {n} equipment slots but carries equipment needing {used}",
+                                           capacity).format(character=ch.name, n=capacity, used=used),
                                      loc, _path(victim.ref), observed=used, expected=f"at most {capacity}",
                                      contributors=tuple(Contributor(e.card.id, e.card.name, use(e))
                                                         for e in by_size(equipment)),
@@ -331,7 +338,9 @@ def requirements(ctx: Context, rule: RuleSpec) -> list[Violation]:
                     if have >= need:
                         continue
                     label = str(req["value"])
-                    message = say("{card} needs {n} card(s) with {field} {value}; {character} has {have}").format(
+                    message = plurals_of(ctx.pack)("{card} needs {n} card with {field} {value}; {character} has {have}",
+                                                    "{card} needs {n} cards with {field} {value}; {character} has {have}",
+                                                    need).format(
                         card=p.card.name, n=need, field=req["field"].replace("_", " "), value=label, character=ch.name,
                         have=have)
                     expected = f"{need} × {label}"
@@ -368,7 +377,8 @@ def count(ctx: Context, rule: RuleSpec) -> list[Violation]:
         if problem is None:
             continue
         template = rule.messages.get(str(n)) or rule.message or (
-            say("{character} has {count} matching card(s); the rule asks for {expected}"))
+            plurals_of(ctx.pack)("{character} has {count} matching card; the rule asks for {expected}",
+                                 "{character} has {count} matching cards; the rule asks for {expected}", n))
         values = {"character": who, "count": n, "expected": problem, "missing": abs(missing), "when": when}
         out.append(Violation(rule.id, rule.severity, template.format(**values), location,
                              path, observed=n, expected=problem,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from generator.core.report import Contributor, Violation
 from generator.pack.model import RuleSpec
-from generator.pack.translations.own import words_of
+from generator.pack.translations.own import plurals_of, words_of
 from generator.rules.context import BuildCheck, Context, Placed, path_text
 
 
@@ -46,8 +46,11 @@ def deck_composition(ctx: Context, rule: RuleSpec) -> list[Violation]:
             say = words_of(ctx.pack)  # a default message in the pack's language (pack/translations/own.py)
             values = {"character": ch.name, "count": have, "key": key, "expected": want,
                       "base": say(" and ").join(owners), "missing": abs(want - have)}
-            template = rule.message or say("{character}'s deck has {count} {key} card(s); {base} states {expected}")
-            fix = rule.fix or (say("add {missing} {key} card(s)") if want > have else say("remove {missing} {key} card(s)"))
+            say_n, missing = plurals_of(ctx.pack), abs(want - have)
+            template = rule.message or say_n("{character}'s deck has {count} {key} card; {base} states {expected}",
+                                             "{character}'s deck has {count} {key} cards; {base} states {expected}", have)
+            fix = rule.fix or (say_n("add {missing} {key} card", "add {missing} {key} cards", missing) if want > have
+                               else say_n("remove {missing} {key} card", "remove {missing} {key} cards", missing))
             out.append(Violation(rule.id, rule.severity, template.format(**values), ch.deck_location,
                                  path_text(ch.path + ("deck",)), observed=have, expected=want,
                                  contributors=tuple(Contributor(p.card.id, p.card.name, p.card.points, p.copies)

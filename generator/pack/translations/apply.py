@@ -53,6 +53,16 @@ class TranslationLayer:
         self.catalog = po.read_catalog(path, lang)
         keyword_names = [k.name for k in source.keywords.values()]
         self.strings, self.problems = self._usable(keyword_names)
+        problems = self.problems
+        self.plural_rule = po.plural_rule(self.catalog, self.file)
+        self.plurals = po.usable_plurals(self.catalog)
+        for (context, singular), forms in self.plurals.items():  # each form keeps the source's {names}
+            lost = [p for form in forms for p in lost_markup(singular, form, {})]
+            if lost:
+                problems.append(Problem("translation.markup", f"the {lang} translation of `{_short(singular)}` "
+                                        f"{'; '.join(dict.fromkeys(lost))}", Location(self.file, self.lines_of(singular, context)),
+                                        found=_short(" | ".join(forms), 120), expected="the source's {names} in every form",
+                                        fix="put them back in each msgstr[N]"))
         self.sources: list[Source] = game_sources(game_doc)
         translated = translated_document(game_doc, pattern_paths(game_doc, GAME_PATTERNS), self.lookup)
         with_implied_words(translated.data, lambda text: self.lookup(None, text))
@@ -87,6 +97,10 @@ class TranslationLayer:
                 strings[key] = done[key]
         return strings, problems
 
+    def lines_of(self, singular: str, context: str | None) -> int:
+        message = self.catalog.get(singular, context)
+        return (message.lineno or 0) if message is not None else 0
+
     def lookup(self, context: str | None, text: str, path: Path_ = ()) -> str:
         return self.strings.get((context, text), text)
 
@@ -112,7 +126,7 @@ class TranslationLayer:
             elif entry.state == "fuzzy":
                 stale += entry.sources[:1]
         return Translation(self.lang, self.source.language, self.file, self.strings, tuple(missing), tuple(stale),
-                           po.language_name(self.lang), lines)
+                           po.language_name(self.lang), lines, self.plurals, self.plural_rule)
 
 
 def _short(text: str, limit: int = 60) -> str:

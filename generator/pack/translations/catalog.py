@@ -25,7 +25,7 @@ from generator.core.files import atomic_output
 from generator.core.yamlio import display_path
 from generator.pack.sheets.table import export_stamp
 from generator.pack.translations.markup import lost_markup
-from generator.pack.translations.table import Key, Source
+from generator.pack.translations.table import Key, Source, plural_index
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog, Message
@@ -139,6 +139,28 @@ def usable_strings(catalog: Catalog) -> dict[Key, str]:
             if m.id and m.string and not m.fuzzy and isinstance(m.id, str) and isinstance(m.string, str)}
 
 
+def usable_plurals(catalog: Catalog) -> dict[Key, tuple[str, ...]]:
+    """The catalog's plural entries (msgid_plural) with every form translated and not fuzzy:
+    (context, singular) -> the forms, in the order the file's Plural-Forms rule numbers them."""
+    return {(m.context, m.id[0]): tuple(m.string) for m in catalog
+            if m.id and not isinstance(m.id, str) and not m.fuzzy and isinstance(m.string, (list, tuple))
+            and m.string and all(m.string)}
+
+
+def plural_rule(catalog: Catalog, file: str) -> str:
+    """The catalog's plural rule (its Plural-Forms header, else its language's), checked: an
+    InputError at the file when gettext cannot read it."""
+    rule = catalog.plural_expr
+    try:
+        plural_index(rule, 2)
+    except (ValueError, SyntaxError):
+        raise InputError([Problem("translation.plural-forms", f"{file}: the Plural-Forms rule `{rule}` is not one "
+                                  "gettext can read", Location(file), found=rule,
+                                  expected="a C expression of n, as `nplurals=2; plural=(n != 1);`",
+                                  fix="copy the language's line from the gettext manual, or let a PO editor set it")]) from None
+    return rule
+
+
 def _stamp() -> dt.datetime:
     return dt.datetime.fromtimestamp(export_stamp(), dt.timezone.utc)
 
@@ -176,9 +198,9 @@ def updated_catalog(old: Catalog | None, sources: list[Source], game: str, versi
                   header_comment=old.header_comment if old and old.header_comment.startswith("# ") and
                   "FIRST AUTHOR" not in old.header_comment
                   else HEADER.format(name=language_name(lang), game=game, pack=pack_id, lang=lang))
-    previous: list[Message] = [m for m in old if m.id and isinstance(m.id, str)] if old else []
+    previous: list[Message] = [m for m in old if m.id] if old else []
     by_key = {key_of(m): m for m in previous}
-    revived = {key_of(m): m for m in (old.obsolete.values() if old else []) if isinstance(m.id, str)}
+    revived = {key_of(m): m for m in (old.obsolete.values() if old else [])}
     used: set[Key] = set()
     wanted = grouped(sources)
     # what a changed string may have been: an old entry whose source the pack no longer has (one that
@@ -206,8 +228,17 @@ def updated_catalog(old: Catalog | None, sources: list[Source], game: str, versi
                 used.add(key_of(stale))
                 string, flags, comments = text_of(stale), {"fuzzy"}, list(stale.user_comments)
                 previous_id = [stale.previous_id[0] if stale.fuzzy and stale.previous_id else key_of(stale)[1]]
+        plural = group[0].plural
+        msgid: str | tuple[str, str] = key[1] if plural is None else (key[1], plural)
+        text: str | tuple[str, ...] = string
+        if plural is not None:
+            if before is not None and not isinstance(before.id, str) and before.id[1] == plural:
+                text = forms_of(before)  # a plural entry keeps all its forms
+            else:  # a new plural entry, or one whose source was singular: its words in each form, to check
+                text = (string,) * new.num_plurals
+                flags |= {"fuzzy"} if string else set()
         # Babel types a location's line as int; a card's reference has none (written without `:line`)
-        new.add(key[1], string, locations=cast("list[tuple[str, int]]", locations), flags=flags,
+        new.add(msgid, text, locations=cast("list[tuple[str, int]]", locations), flags=flags,
                 auto_comments=notes, user_comments=comments, previous_id=previous_id, context=key[0])
     for m in previous + list(revived.values()):
         if key_of(m) not in used and key_of(m) not in wanted and m.string:
@@ -221,6 +252,12 @@ def key_of(message: Message) -> Key:
     """A message's (context, source text); a plural message by its singular."""
     text = message.id if isinstance(message.id, str) else message.id[0]
     return (message.context, text)
+
+
+def forms_of(message: Message) -> tuple[str, ...]:
+    """A message's translation as its forms: one for a singular message, each of a plural one's."""
+    string = message.string
+    return tuple(s or "" for s in string) if isinstance(string, (list, tuple)) else (string or "",)
 
 
 def text_of(message: Message) -> str:
@@ -306,7 +343,7 @@ class Entry:
 def entries(old: Catalog | None, sources: list[Source], keyword_names: list[str]) -> list[Entry]:
     """Each of the pack's strings with its state in the translation `old` (as the file would
     say after `pnp translate`: a string changed since is fuzzy, not missing)."""
-    lines = {(m.context, m.id): m.lineno for m in old} if old is not None else {}
+    lines = {key_of(m): m.lineno for m in old if m.id} if old is not None else {}
     current = updated_catalog(old, sources, "", "", "", str(old.locale_identifier or "en")) if old is not None else None
     done: dict[Key, str] = {}
     if current is not None:
@@ -317,11 +354,12 @@ def entries(old: Catalog | None, sources: list[Source], keyword_names: list[str]
     for key, group in grouped(sources).items():
         message = current.get(key[1], key[0]) if current is not None else None
         line = lines.get(key)
-        if message is None or not message.string:
+        forms = forms_of(message) if message is not None else ("",)
+        if message is None or not all(forms):  # a plural entry is done when all its forms are
             out.append(Entry(key, group, "missing", line=line))
         elif message.fuzzy:
-            out.append(Entry(key, group, "fuzzy", str(message.string), line))
+            out.append(Entry(key, group, "fuzzy", " | ".join(forms), line))
         else:
-            lost = lost_markup(key[1], str(message.string), keywords)
-            out.append(Entry(key, group, "broken" if lost else "done", str(message.string), line, lost))
+            lost = [p for form in forms for p in lost_markup(key[1], form, keywords)]
+            out.append(Entry(key, group, "broken" if lost else "done", " | ".join(forms), line, list(dict.fromkeys(lost))))
     return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from generator.pack.model import Pack
-from generator.pack.translations.table import Source
+from generator.pack.translations.table import Source, source_ngettext
 
 # (where it prints, the words, a note for the translator). {names} are filled in; keep them.
 OWN_WORDS: tuple[tuple[str, str, str], ...] = (
@@ -26,16 +26,11 @@ OWN_WORDS: tuple[tuple[str, str, str], ...] = (
      "a deck of the wrong size ({deck}: the next entry, or `deck`)"),
     ("rules", "{type} deck", "a deck named by the one card type it holds ({type}: Action)"),
     ("rules", "deck", "a deck of several card types"),
-    ("rules", "remove {n} card(s)", "the fix of a deck too large (pnp writes `3 cards`, `1 card` in English)"),
-    ("rules", "add {n} card(s)", "the fix of a deck too small"),
     ("rules", "{character}'s deck has {count} copies of {card}; at most {limit} allowed", "too many copies of a card"),
     ("rules", "remove {n} × {card}", "the fix of too many copies of a card"),
-    ("rules", "{character} has {count} {type} card(s); it needs at least {min}",
-     "a character without its base card ({type}: Hero, Boss Part)"),
     ("rules", "add a {type} card", "the fix of a character without its base card"),
     ("rules", "a {side} build has {n} {characters}; it needs {expected}{agreed}",
      "a build with too few or too many characters ({characters}: the side's word for them, or the next entry)"),
-    ("rules", "character(s)", "characters of a side that has no word of its own for them"),
     ("rules", "{lo} to {hi}", "how many characters a build needs"),
     ("rules", "exactly {n}", "how many a rule asks for"),
     ("rules", "at least {n}", "how many a rule asks for"),
@@ -53,16 +48,9 @@ OWN_WORDS: tuple[tuple[str, str, str], ...] = (
      "a card in the wrong place of a character ({a_type}: `an Action` in English; {place}: the build file's key, keep it)"),
     ("rules", "move {card} to `{place}`", "the fix of a card in the wrong place ({place}: the build file's key)"),
     ("rules", "remove {card}: {a_side} cannot use {type} cards", "the fix of a card no place of the side takes"),
-    ("rules", "{character} has {n} equipment slot(s) but carries equipment needing {used}",
-     "too much equipment ({character}: a character, or the piece carrying it)"),
-    ("rules", "move {card} to a piece with {n} free slot(s) ({pieces})", "the fix of a piece carrying too much"),
     ("rules", "{card} needs {stat} {n} or more; {character} has {have}", "a card whose stat requirement is not met"),
     ("rules", "raise {stat} by {n} (with other cards' bonuses) or remove {card}", "the fix of an unmet stat requirement"),
-    ("rules", "{card} needs {n} card(s) with {field} {value}; {character} has {have}",
-     "a card that needs base cards of a kind ({field}: a card field's name, {value}: its value)"),
     ("rules", "remove {card}, or choose a character with {value}", "the fix of a card that needs base cards of a kind"),
-    ("rules", "{character} has {count} matching card(s); the rule asks for {expected}",
-     "a count rule of the pack without a message of its own ({expected}: `at least 2`)"),
     ("rules", "{build} spends {total} of its {limit} points, so {left} points are left unspent",
      "a hint: a legal build that leaves points unspent"),
     ("rules", "add cards worth up to {left} points, or agree on a lower points limit", "the fix of points left unspent"),
@@ -73,14 +61,8 @@ OWN_WORDS: tuple[tuple[str, str, str], ...] = (
      "a card a whole build may hold once"),
     ("rules", "{character} takes {card} twice; a character may hold only one copy of it", "a card a character may hold once"),
     ("rules", "remove the second {card}", "the fix of a card held twice"),
-    ("rules", "{count} characters use {card}: they are separate characters, but the kit prints {printed} {card} card(s), "
-     "so print {more} more", "a hint: several characters share a card the kit prints fewer times"),
     ("rules", "print this build's own cards: `pnp build --build FILE` prints one card per character",
      "the fix of a shared card (keep the command as written)"),
-    ("rules", "{character}'s deck has {count} {key} card(s); {base} states {expected}",
-     "a deck whose make-up differs from what its base card states ({key}: Easy, Hard)"),
-    ("rules", "add {missing} {key} card(s)", "the fix of a deck's make-up"),
-    ("rules", "remove {missing} {key} card(s)", "the fix of a deck's make-up"),
     ("search", "a quotation mark is not closed", "a card search that cannot be read (the builder's search boxes)"),
     ("search", 'a closing "', "what a card search expected"),
     ("search", "`or` needs a term after it", "a card search that cannot be read (keep `or`: the search's own word)"),
@@ -430,8 +412,46 @@ OWN_WORDS: tuple[tuple[str, str, str], ...] = (
 )
 WORDS = {text for _where, text, _note in OWN_WORDS}
 
+# pnp's own words said of a number of things: (where, the words for one, for several, a note, and a
+# context where the words for one are an entry of their own too). Each is a plural entry of the PO
+# file (msgid, msgid_plural), translated in as many forms as the language's Plural-Forms rule has
+# (German: "{n} Karte", "{n} Karten"); a renderer or rule says one through `plurals_of(pack)`:
+# say_n("remove {n} card", "remove {n} cards", n).format(n=n).
+COUNTED = "a number of them"  # the context of `character`/`characters` (game.yaml's `character` is another entry)
+OWN_PLURALS: tuple[tuple[str, ...], ...] = (
+    ("rules", "remove {n} card", "remove {n} cards", "the fix of a deck too large ({n}: the cards too many)"),
+    ("rules", "add {n} card", "add {n} cards", "the fix of a deck too small"),
+    ("rules", "{character} has {count} {type} card; it needs at least {min}",
+     "{character} has {count} {type} cards; it needs at least {min}",
+     "a character without its base card ({type}: Hero, Boss Part; the form follows {count})"),
+    ("rules", "character", "characters",
+     "characters of a side that has no word of its own for them (after a number: `3 characters`)", COUNTED),
+    ("rules", "{character} has {n} equipment slot but carries equipment needing {used}",
+     "{character} has {n} equipment slots but carries equipment needing {used}",
+     "too much equipment ({character}: a character, or the piece carrying it; the form follows {n})"),
+    ("rules", "move {card} to a piece with {n} free slot ({pieces})", "move {card} to a piece with {n} free slots ({pieces})",
+     "the fix of a piece carrying too much"),
+    ("rules", "{card} needs {n} card with {field} {value}; {character} has {have}",
+     "{card} needs {n} cards with {field} {value}; {character} has {have}",
+     "a card that needs base cards of a kind ({field}: a card field's name, {value}: its value; the form follows {n})"),
+    ("rules", "{character} has {count} matching card; the rule asks for {expected}",
+     "{character} has {count} matching cards; the rule asks for {expected}",
+     "a count rule of the pack without a message of its own ({expected}: `at least 2`; the form follows {count})"),
+    ("rules", "{count} characters use {card}: they are separate characters, but the kit prints {printed} {card} card, "
+     "so print {more} more",
+     "{count} characters use {card}: they are separate characters, but the kit prints {printed} {card} cards, "
+     "so print {more} more", "a hint: several characters share a card the kit prints fewer times (the form follows {printed})"),
+    ("rules", "{character}'s deck has {count} {key} card; {base} states {expected}",
+     "{character}'s deck has {count} {key} cards; {base} states {expected}",
+     "a deck whose make-up differs from what its base card states ({key}: Easy, Hard; the form follows {count})"),
+    ("rules", "add {missing} {key} card", "add {missing} {key} cards", "the fix of a deck's make-up"),
+    ("rules", "remove {missing} {key} card", "remove {missing} {key} cards", "the fix of a deck's make-up"),
+)
+PLURALS = {(one, many) for _where, one, many, *_rest in OWN_PLURALS}
+
 
 Say = Callable[[str], str]
+SayN = Callable[..., str]  # (one, many, n, context=None)
 
 
 def as_written(text: str) -> str:
@@ -445,5 +465,14 @@ def words_of(pack: Pack) -> Say:
     return translation.gettext if translation is not None else as_written
 
 
+def plurals_of(pack: Pack) -> SayN:
+    """`say_n`: pnp's own words for a number of things in the pack's language (English's two
+    forms in its own)."""
+    translation = pack.translation
+    return translation.ngettext if translation is not None else source_ngettext
+
+
 def own_sources() -> list[Source]:
-    return [Source(f"pnp/{where}", None, text, None, f"pnp's own words: {note}") for where, text, note in OWN_WORDS]
+    return ([Source(f"pnp/{where}", None, text, None, f"pnp's own words: {note}") for where, text, note in OWN_WORDS]
+            + [Source(f"pnp/{row[0]}", None, row[1], row[4] if len(row) > 4 else None, f"pnp's own words: {row[3]}",
+                      row[2]) for row in OWN_PLURALS])

@@ -3,7 +3,10 @@ xlsx`): a row per string with its context, source, translation, whether it is fu
 the source it was translated from, where it comes from and a note. Written and read with the
 pack's own spreadsheet writer and readers (pack/sheets: text cells stay text, a cell that would
 run as a formula is stored as text, a damaged or hostile file is one clear error); a translator
-edits the `translation` column and clears `fuzzy` once a stale row is checked."""
+edits the `translation` column and clears `fuzzy` once a stale row is checked. A plural entry
+("remove {n} card" / "remove {n} cards") is a row per form of the language, its `form` cell the
+form's number in the PO file's Plural-Forms rule and the numbers it is for ("0: n = 1", "1: n = 0,
+2, 3…"); its `source` is the English for one on form 0 and for several on the others."""
 
 from __future__ import annotations
 
@@ -17,11 +20,13 @@ from generator.core.yamlio import display_path
 from generator.pack.sheets.read import read_tables, where
 from generator.pack.sheets.table import SheetData
 from generator.pack.sheets.write import xlsx_bytes
+from generator.pack.translations.catalog import forms_of
+from generator.pack.translations.table import plural_index
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
 
-COLUMNS = ["context", "source", "translation", "fuzzy", "previous source", "where", "note"]
+COLUMNS = ["context", "source", "translation", "fuzzy", "previous source", "where", "note", "form"]
 SHEET = "translations"
 
 
@@ -31,16 +36,30 @@ def sheet_file(po: Path) -> Path:
 
 def write_sheet(catalog: Catalog, path: Path) -> None:
     rows = []
+    forms = _form_names(catalog)
     for m in catalog:
-        if not m.id or not isinstance(m.id, str):
+        if not m.id:
             continue
-        rows.append([m.context or None, m.id, str(m.string) or None, "fuzzy" if m.fuzzy else None,
-                     (m.previous_id[0] if m.previous_id else None) if m.fuzzy else None,
-                     " ".join(f"{w}:{n}" if n else w for w, n in m.locations) or None,
-                     " / ".join(m.auto_comments) or None])
+        texts = [m.id] if isinstance(m.id, str) else [m.id[0]] + [m.id[1]] * (len(forms) - 1)
+        strings = forms_of(m)
+        for n, text in enumerate(texts):
+            rows.append([m.context or None, text, (strings[n] if n < len(strings) else "") or None,
+                         "fuzzy" if m.fuzzy else None,
+                         (m.previous_id[0] if m.previous_id else None) if m.fuzzy else None,
+                         " ".join(f"{w}:{n}" if n else w for w, n in m.locations) or None,
+                         " / ".join(m.auto_comments) or None, None if isinstance(m.id, str) else forms[n]])
     data = xlsx_bytes([SheetData(SHEET, COLUMNS, rows, text_columns=set(COLUMNS))])
     with atomic_output(path, suffix=".xlsx") as tmp:
         Path(tmp).write_bytes(data)
+
+
+def _form_names(catalog: Catalog) -> list[str]:
+    """Each plural form as its `form` cell says it: its number and the first numbers it is for."""
+    rule, names = catalog.plural_expr, []
+    for form in range(catalog.num_plurals):
+        examples = [n for n in range(200) if plural_index(rule, n) == form][:4]
+        names.append(f"{form}: n = " + ", ".join(map(str, examples[:3])) + ("…" if len(examples) > 3 else ""))
+    return names
 
 
 def read_sheet(path: Path, catalog: Catalog) -> int:
@@ -60,6 +79,8 @@ def read_sheet(path: Path, catalog: Catalog) -> int:
                                   expected=", ".join(COLUMNS), fix="write the sheet again with `pnp translate --format xlsx`")])
     col = {name: heading.index(name) for name in COLUMNS if name in heading}
     changed, problems = 0, []
+    singular = {(m.context, m.id[1]): m.id[0] for m in catalog if m.id and not isinstance(m.id, str)}
+    plurals: set[int] = set()  # the plural entries a row changed (counted once, whatever its rows)
 
     def cell(row: Sequence[object], name: str) -> str:
         i = col.get(name)
@@ -71,7 +92,8 @@ def read_sheet(path: Path, catalog: Catalog) -> int:
         if not source:
             continue
         context = cell(row, "context") or None
-        message = catalog.get(source, context)
+        form = cell(row, "form").split(":")[0].strip()
+        message = catalog.get(singular.get((context, source), source) if form.isdigit() else source, context)
         if message is None:
             problems.append(Problem("translation.sheet", f"{file}: row {table.row0 + n + 1} translates a source that "
                                     "is not one of the pack's strings", where(file, table.sheet, table.row0 + n,
@@ -80,6 +102,19 @@ def read_sheet(path: Path, catalog: Catalog) -> int:
                                     fix="leave the source column as it is; write in the translation column"))
             continue
         text, fuzzy = cell(row, "translation"), bool(cell(row, "fuzzy").strip())
+        if not isinstance(message.id, str):  # a plural entry: a row per form
+            if form.isdigit() and int(form) < catalog.num_plurals:
+                was = forms_of(message)
+                got = list(was) + [""] * (catalog.num_plurals - len(was))
+                got[int(form)] = text
+                if tuple(got) != was or fuzzy != message.fuzzy:
+                    message.string = tuple(got)
+                    message.flags = (set(message.flags) | {"fuzzy"}) if fuzzy and all(got) \
+                        else set(message.flags) - {"fuzzy"}
+                    if not message.fuzzy:
+                        message.previous_id = []
+                    plurals.add(id(message))
+            continue
         if text != (message.string or "") or fuzzy != message.fuzzy:
             message.string = text
             message.flags = (set(message.flags) | {"fuzzy"}) if fuzzy and text else set(message.flags) - {"fuzzy"}
@@ -88,4 +123,4 @@ def read_sheet(path: Path, catalog: Catalog) -> int:
             changed += 1
     if problems:
         raise InputError(problems)
-    return changed
+    return changed + len(plurals)

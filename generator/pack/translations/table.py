@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from functools import cached_property
+from collections.abc import Callable
+from functools import cached_property, lru_cache
 
 Key = tuple[str | None, str]  # (msgctxt, msgid)
 
@@ -23,6 +24,7 @@ class Source:
     text: str
     context: str | None = None
     note: str = ""
+    plural: str | None = None  # the source's plural ("{n} cards" to the text's "{n} card"): a plural entry
 
     @property
     def key(self) -> Key:
@@ -47,12 +49,17 @@ class Translation:
     stale: tuple[Source, ...] = ()
     language_name: str = ""  # `German`, as messages say it
     lines: dict[Key, int] = field(default_factory=dict)  # each entry's line in the PO file, where it has one
+    # the plural entries (msgid_plural): their forms by (context, singular), and the language's rule
+    # choosing one (the PO file's Plural-Forms header, a C expression of n: German "(n != 1)")
+    plurals: dict[Key, tuple[str, ...]] = field(default_factory=dict)
+    plural_rule: str = "(n != 1)"
 
     @cached_property
     def digest(self) -> str:
         """What the translation's words are, as a hash: a cache of drawn cards (the builder's
         images) keys on it, since a layout's own words come from here and not from the card."""
         text = "\n".join(f"{c or ''}\x1f{s}\x1f{t}" for (c, s), t in sorted(self.strings.items(), key=str))
+        text += "".join(f"\n{c or ''}\x1f{s}\x1e{chr(0x1f).join(t)}" for (c, s), t in sorted(self.plurals.items(), key=str))
         return hashlib.sha256(f"{self.language}\n{text}".encode()).hexdigest()
 
     @property
@@ -66,9 +73,36 @@ class Translation:
     def pgettext(self, context: str, text: str) -> str:
         return self.strings.get((context, text), text)
 
+    def ngettext(self, singular: str, plural: str, n: int, context: str | None = None) -> str:
+        """The words for `n` of a thing ("{n} Karte", "{n} Karten"): the form the language's rule
+        picks, or the source's own where the translation has none. `context` tells the entry from
+        a singular one of the same words (msgctxt)."""
+        forms = self.plurals.get((context, singular))
+        if forms is None:
+            return source_ngettext(singular, plural, n)
+        return forms[min(max(plural_index(self.plural_rule, n), 0), len(forms) - 1)]
+
     @property
     def fallbacks(self) -> tuple[Source, ...]:
         return self.missing + self.stale
+
+
+def source_ngettext(singular: str, plural: str, n: int, context: str | None = None) -> str:
+    """English's two forms: one (and minus one) takes the singular, as core/words.py's `counted`
+    has always put "N word(s)" right."""
+    return singular if n in (1, -1) else plural
+
+
+@lru_cache(maxsize=16)
+def _rule(expression: str) -> Callable[[int], int]:
+    import gettext  # deferred: only a translated pack's plural words need it
+    return gettext.c2py(expression)
+
+
+def plural_index(expression: str, n: int) -> int:
+    """Which form a PO file's plural rule (`(n != 1)`, Polish's three-way one) picks for `n`;
+    gettext's own parser of the rule, which checks it is one."""
+    return int(_rule(expression)(abs(n)))
 
 
 def identity_gettext(text: str) -> str:
