@@ -10,6 +10,7 @@ from reportlab.lib.units import mm
 
 from generator.core.errors import InputError, Location, Problem
 from generator.render.cards.text_checks import checked_text
+from generator.render.base.layout import memo_key
 from generator.render.base.text import FitError, draw_layout
 
 if TYPE_CHECKING:
@@ -22,16 +23,38 @@ FIELDS = ("x", "y", "w", "h", "text", "font", "size", "min_size", "align", "vali
 
 def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: float, h: float,
          ox: float, oy: float) -> None:
+    # a copy of the card drawn just before (the face memo, render/cards/faces.py): its fitted
+    # text and colours, unless a template of the element runs for every copy (`name_of`)
+    memo = getattr(ctx, "memo", None)
+    key = _copy_key(e, ctx) if memo is not None else None
+    laid = memo.get(key) if memo is not None and key is not None else None
+    if laid is None:
+        laid = _laid(p, e, layout, ctx, w, h)
+        if memo is not None and key is not None:
+            memo[key] = laid
+    if laid == ():
+        return  # nothing to draw
+    lay, color, keyword_color = laid
+    draw_layout(p.canvas, p.icons, lay, left, top, w, e.align, color,
+                valign_height=h, valign=e.valign, keyword_color=keyword_color)
+
+
+def _copy_key(e: Element, ctx: dict) -> tuple | None:
+    """Where the face memo keeps the element's fitted text: with the copy's number, as its
+    templates' results are kept (layout.memo_key); None when one of them runs for every copy."""
+    for source in (e.text or "", e.color, e.keyword_color or ""):
+        if memo_key("render", source, ctx) is None:
+            return None
+    return ("text", id(e), ctx.get("index"), ctx.get("total"))
+
+
+def _laid(p, e: Element, layout: Layout, ctx: dict, w: float, h: float) -> tuple:
+    """The element's text rendered, checked and fitted, with its colours: (layout, colour,
+    keyword colour or None), or () when it renders to nothing."""
     text = layout.render(e.text or "", ctx, e).strip()
     if not text:
-        return
-    memo = getattr(ctx, "memo", None)  # a copy of the card drawn just before: its text was checked
-    checked = memo.get(("checked", id(e), text)) if memo is not None else None
-    if checked is None:
-        checked = checked_text(p.shared, e, layout, ctx, text)
-        if memo is not None:
-            memo["checked", id(e), text] = checked
-    text = checked
+        return ()
+    text = checked_text(p.shared, e, layout, ctx, text)
     min_size = e.min_size if e.min_size is not None else e.size
     try:
         lay = _fit(p, text, e, w, h, min_size)
@@ -47,8 +70,7 @@ def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: f
             expected=f"fits in {e.w:g} × {e.h:g} mm",
             fix=f"shorten its translation in {translation.file}" if translation else "shorten the text")]) from None
     keyword_color = layout.render(e.keyword_color, ctx, e).strip() if e.keyword_color else None
-    draw_layout(p.canvas, p.icons, lay, left, top, w, e.align, layout.render(e.color, ctx, e),
-                valign_height=h, valign=e.valign, keyword_color=keyword_color or None)
+    return (lay, layout.render(e.color, ctx, e), keyword_color or None)
 
 
 def _fit(p, text, e: Element, w: float, h: float, min_size: float):
