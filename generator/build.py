@@ -30,6 +30,7 @@ from generator.pack.model import Build, Pack
 from generator.pack.translations.fallback import check_strict, fallback_warnings
 from generator.preflight.layout import LayoutChecks, contrast_findings, layout_findings
 from generator.preflight.verdict import judged
+from generator.render.base.readback import low_contrast_text
 from generator.render.cards.audit import stray_layouts
 from generator.rules.context import unknown_cards
 from generator.rules.engine import validate_build
@@ -168,7 +169,6 @@ def _worker(args) -> tuple[str, list[str], list, list[Problem]]:
     part, pack, out, opt, token, *staged = args
     stopped: list[Problem] = []
     if part == READ_BACK:
-        from generator.render.base.readback import low_contrast_text  # deferred: PDFium loads for it alone
         return part, list(_contrast_lines(pack, low_contrast_text(Path(staged[0])), stopped)), [], stopped
     with staging.staged(token) as stage:
         lines = list(_part_lines(part, pack, None, None, out, opt, stopped=stopped, read_back=part != "maps"))

@@ -30,6 +30,7 @@ def _reading(monkeypatch, ratio: float, log: Path):
 
     monkeypatch.setattr("generator.render.base.readback.low_contrast_text", low_contrast_text)
     monkeypatch.setattr("generator.render.maps.document.low_contrast_text", low_contrast_text)
+    monkeypatch.setattr("generator.build.low_contrast_text", low_contrast_text)
 
 
 def test_the_maps_go_first_and_their_read_back_is_a_job_of_its_own():

@@ -12,7 +12,6 @@ element instead (render/cards/ink.py).
 
 from __future__ import annotations
 
-import ctypes
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +28,13 @@ def _raw():
     return pdfium_c
 
 
+def _ctypes():
+    """ctypes, loaded with PDFium when a page is first read (a build of cards alone, which
+    imports this module through build.py, loads neither)."""
+    import ctypes  # deferred with PDFium (_raw)
+    return ctypes
+
+
 @dataclass(frozen=True)
 class TextOnPaint:
     text: str
@@ -40,6 +46,7 @@ class TextOnPaint:
 
 def fill_color(raw) -> RGB | None:
     pdfium_c = _raw()
+    ctypes = _ctypes()
     r, g, b, a = (ctypes.c_uint() for _ in range(4))
     if not pdfium_c.FPDFPageObj_GetFillColor(raw, r, g, b, a) or a.value < 255:
         return None
@@ -49,6 +56,7 @@ def fill_color(raw) -> RGB | None:
 def _polygons(segments, m=None) -> list[list[tuple[float, float]]]:
     """Path segments as polygons (a new one at every move), through the matrix `m` if given."""
     pdfium_c = _raw()
+    ctypes = _ctypes()
     polys: list = []
     current: list = []
     for seg in segments:
@@ -127,6 +135,7 @@ def _objects(page):
     """(handle, type, bounds) of each of the page's own objects (a form is one object), in painting
     order, through PDFium's C calls: the page holds thousands, and the checks keep few."""
     pdfium_c = _raw()
+    ctypes = _ctypes()
     l, b, r, t = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
     for i in range(pdfium_c.FPDFPage_CountObjects(page.raw)):
         raw = pdfium_c.FPDFPage_GetObject(page.raw, i)
@@ -138,6 +147,7 @@ def _objects(page):
 def text_on_paint(page) -> list[TextOnPaint]:
     """Every visible text object of a page and the flat colour under its middle."""
     pdfium_c = _raw()
+    ctypes = _ctypes()
     paints: list[_Paint] = []
     out = []
     fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
