@@ -283,6 +283,16 @@ def test_the_spreadsheet_reads_back_into_the_po_file(pack):
     result = CliRunner().invoke(main, ["translate", str(pack), "--lang", "de", "--format", "xlsx"])
     assert result.exit_code == 2 and "cell B2" in result.output and "not one of the pack's strings" in result.output
     assert (pack / "translations" / "de.po").read_bytes() == before
+    # a form cell naming no form (a superscript two is a digit to str.isdigit, not to int) is refused at its cell
+    book = load_workbook(sheet)
+    book["translations"]["B2"].value = "Boss Fight"
+    cell = next(row[7] for row in book["translations"].iter_rows(min_row=2) if row[1].value == "remove {n} card")
+    cell.value = "\u00b2: n = 1"
+    book.save(sheet)
+    result = CliRunner().invoke(main, ["translate", str(pack), "--lang", "de", "--format", "xlsx"])
+    assert result.exit_code == 2 and f"cell {cell.coordinate}" in result.output, result.output
+    assert "names none of the language's forms" in result.output and "Traceback" not in result.output
+    assert (pack / "translations" / "de.po").read_bytes() == before
 
 
 def test_the_report_counts_each_language(pack):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from generator.core.errors import InputError, Problem
 from generator.core.files import atomic_output
+from generator.core.limits import NotANumber, whole_number
 from generator.core.yamlio import display_path
 from generator.pack.sheets.read import read_tables, where
 from generator.pack.sheets.table import SheetData
@@ -92,8 +93,8 @@ def read_sheet(path: Path, catalog: Catalog) -> int:
         if not source:
             continue
         context = cell(row, "context") or None
-        form = cell(row, "form").split(":")[0].strip()
-        message = catalog.get(singular.get((context, source), source) if form.isdigit() else source, context)
+        form = _form_of(cell(row, "form"))
+        message = catalog.get(singular.get((context, source), source) if form is not None else source, context)
         if message is None:
             problems.append(Problem("translation.sheet", f"{file}: row {table.row0 + n + 1} translates a source that "
                                     "is not one of the pack's strings", where(file, table.sheet, table.row0 + n,
@@ -103,10 +104,19 @@ def read_sheet(path: Path, catalog: Catalog) -> int:
             continue
         text, fuzzy = cell(row, "translation"), bool(cell(row, "fuzzy").strip())
         if not isinstance(message.id, str):  # a plural entry: a row per form
-            if form.isdigit() and int(form) < catalog.num_plurals:
+            if form is None or form >= catalog.num_plurals:
+                if "form" not in col:  # a sheet from before counted entries had rows: none of them is one
+                    continue
+                problems.append(Problem("translation.sheet", f"{file}: row {table.row0 + n + 1} is a form of a counted "
+                                        "entry, but its form cell names none of the language's forms",
+                                        where(file, table.sheet, table.row0 + n, table.col0 + col.get("form", 0)),
+                                        found=cell(row, "form")[:40] or "(empty)",
+                                        expected=f"a form from 0 to {catalog.num_plurals - 1}, as `pnp translate` wrote it",
+                                        fix="leave the form column as it is; write in the translation column"))
+            else:
                 was = forms_of(message)
                 got = list(was) + [""] * (catalog.num_plurals - len(was))
-                got[int(form)] = text
+                got[form] = text
                 if tuple(got) != was or fuzzy != message.fuzzy:
                     message.string = tuple(got)
                     message.flags = (set(message.flags) | {"fuzzy"}) if fuzzy and all(got) \
@@ -124,3 +134,12 @@ def read_sheet(path: Path, catalog: Catalog) -> int:
     if problems:
         raise InputError(problems)
     return changed + len(plurals)
+
+
+def _form_of(text: str) -> int | None:
+    """The plural form a row is for, from its `form` cell ("1: n != 1" is form 1), or None: a
+    row of a plain entry, or a cell that names no form (a translator's "²" is not form 2)."""
+    try:
+        return whole_number(text.split(":")[0], 9)
+    except NotANumber:
+        return None
