@@ -121,21 +121,21 @@ def test_every_icon_decodes():
 
 
 def test_every_glyph_writes_what_a_reportlab_path_object_writes():
-    # the glyph form's operators are formatted with one fp_str call per icon (outline_code), not
+    # the glyph form's operators are formatted with one fp_str call per icon (outline_text), not
     # through a path object: the text must stay the same, number for number
-    from generator.render.base.iconart import outline_code, outline_path
+    from generator.render.base.iconart import outline_path, outline_text
     canvas = Canvas(io.BytesIO())
-    differ = [name for name in ICONS.names if outline_code(name) != outline_path(canvas, name).getCode()]
+    differ = [name for name in ICONS.names if outline_text(name)[0] != outline_path(canvas, name).getCode()]
     assert differ == []
-    assert outline_code(ICONS.names[0]).startswith("n ") and outline_code(ICONS.names[0]).endswith(" h")
+    assert outline_text(ICONS.names[0])[0].startswith("n ") and outline_text(ICONS.names[0])[0].endswith(" h")
 
 
 def test_every_glyph_s_bounds_are_what_filled_bounds_reads_back_from_its_text():
     # iconart.path_text gives the outline's bounds with its text (the layout checks note every
     # glyph form's ink): the same floats filled_bounds gives, or None where it must read them
     from generator.render.base.drawn import filled_bounds
-    from generator.render.base.iconart import _outline, path_text
-    differ = [name for name in ICONS.names if _outline(name)[1] != filled_bounds([_outline(name)[0], "f"])]
+    from generator.render.base.iconart import outline_text, path_text
+    differ = [name for name in ICONS.names if outline_text(name)[1] != filled_bounds([outline_text(name)[0], "f"])]
     assert differ == []
     # a move right after a move is left out by filled_bounds, as is a path not begun by a move
     for segments in ([("M", 1.0, 2.0), ("M", 30.5, 40.0), ("L", 50.0, 60.25), ("Z",)],

@@ -90,15 +90,11 @@ def path_text(segments) -> tuple[str, Box | None]:
 
 
 @cache
-def _outline(name: str) -> tuple[str, Box | None]:
+def outline_text(name: str) -> tuple[str, Box | None]:
+    """The PDF operators of `outline_path(canvas, name)`, the same text, and their filled bounds
+    (path_text), made without a path object's call per segment (most of the time an icon took to
+    draw) and kept for the process (a kit's documents draw the same icons)."""
     return path_text(icon_set().outline(name))
-
-
-def outline_code(name: str) -> str:
-    """The PDF operators of `outline_path(canvas, name)`, the same text, made without a path
-    object's call per segment (most of the time an icon took to draw) and kept for the process
-    (a kit's documents draw the same icons)."""
-    return _outline(name)[0]
 
 
 def fill_outline(canvas, name: str) -> None:
@@ -108,7 +104,7 @@ def fill_outline(canvas, name: str) -> None:
     if draw is None:
         canvas.drawPath(outline_path(canvas, name), stroke=0, fill=1, fillMode=FILL_NON_ZERO)
     else:
-        draw(*_outline(icon_set().resolve(name) or name), stroke=0, fill=1, fill_mode=FILL_NON_ZERO)
+        draw(*outline_text(icon_set().resolve(name) or name), stroke=0, fill=1, fill_mode=FILL_NON_ZERO)
 
 
 class IconForms:
