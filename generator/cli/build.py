@@ -80,5 +80,3 @@ def build(pack_dir, build_file, profile, paper, duplex, back_offset, config_path
     except Stopped as stop:
         click.echo(f"pnp build: {stop}; the workers were stopped and no output was changed", err=True)
         sys.exit(128 + stop.signum)
-
-
