@@ -161,20 +161,23 @@ def test_the_statistics_and_a_new_builds_name_in_the_packs_language(client):
     assert doc_of(client.get("/p/boss_fight/edit?side=hero").text)["name"] == "New Hero Party"
 
 
+def german_and_english(client, path: str) -> tuple[str, str]:
+    """A page asked for in German (`lang=de`), then as it is, each without the language the
+    last answer's cookie chose."""
+    client.cookies.clear()
+    german = client.get(f"{path}{'&' if '?' in path else '?'}lang=de").text
+    client.cookies.clear()
+    return german, client.get(path).text
+
+
 def test_a_search_that_cannot_be_read_says_so_in_the_packs_language(client):
-    client.cookies.clear()
-    german = client.get("/p/boss_fight/cards?q=points%3C%3C&lang=de").text
-    client.cookies.clear()
-    english = client.get("/p/boss_fight/cards?q=points%3C%3C").text
+    german, english = german_and_english(client, "/p/boss_fight/cards?q=points%3C%3C")
     assert "points ist eine Zahl</strong>" in german and "schreibe eine Zahl, etwa points&lt;3" in german
     assert "points is a number</strong>" in english and "write a number, as in points&lt;3" in english
 
 
 def test_the_search_help_describes_the_packs_fields_in_its_language(client):
-    client.cookies.clear()
-    german = client.get("/p/boss_fight/help/search?lang=de").text
-    client.cookies.clear()
-    english = client.get("/p/boss_fight/help/search").text
+    german, english = german_and_english(client, "/p/boss_fight/help/search")
     assert "<td>der Name der Karte</td>" in german and "Teiltyp (Karten vom Typ Bossteil)" in german
     assert "the card's name" not in german and "<td>the card&#39;s name</td>" in english
     assert "piece type (Boss Piece cards)" in english
