@@ -53,3 +53,31 @@ def test_a_german_text_that_does_not_fit_is_found_in_a_worker_too(too_long):
     (error,) = parallel["errors"]
     assert error["code"] == "card.text-overflow" and "in German (de)" in error["message"]
     assert "oriel-vance" in error["message"]
+
+
+@pytest.fixture
+def found_everywhere(too_long) -> Path:
+    """`too_long`, with a preset that does not read (found by the checks that draw nothing and by
+    the rulebook, which lists the presets) and a card text too long in English too."""
+    shutil.copyfile(REPO / "tests" / "corpus" / "pack" / "preset-tab.yaml", too_long / "presets" / "zz-tab.yaml")
+    shutil.copyfile(REPO / "tests" / "corpus" / "pack" / "card-text-overflow.yaml", too_long / "cards" / "zz-long.yaml")
+    return too_long
+
+
+def test_every_part_in_every_language_gives_the_verdict_drawn_in_turn(found_everywhere):
+    # pack_checks run while the workers draw, each language's faces, maps and rulebook a job of
+    # its own: the same findings as drawn in turn, in the same order
+    parallel = verdict(found_everywhere, parallel=True)
+    assert parallel == verdict(found_everywhere, parallel=False)
+    found = sorted((e["code"], "(de)" in e["message"] or "[de]" in e["message"]) for e in parallel["errors"])
+    assert found == [("card.text-overflow", False), ("card.text-overflow", True), ("card.text-overflow", True),
+                     ("yaml.syntax", False), ("yaml.syntax", False), ("yaml.syntax", True)]
+
+
+def test_a_translation_that_does_not_load_gives_the_verdict_drawn_in_turn(found_everywhere):
+    po = found_everywhere / "translations" / "de.po"
+    po.write_text(po.read_text(encoding="utf-8") + '\nmsgid "unclosed\n', encoding="utf-8")
+    parallel = verdict(found_everywhere, parallel=True)
+    assert parallel == verdict(found_everywhere, parallel=False)
+    assert sorted(e["code"] for e in parallel["errors"]) == ["card.text-overflow", "translation.syntax",
+                                                             "yaml.syntax", "yaml.syntax"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from pathlib import Path
@@ -49,10 +50,11 @@ def validate(targets, points, max_characters, setup, fmt, pack_option, boss_buil
             if target_kind(target) == "build":
                 reports.extend(validate_build_target(target, points, pack_option, cache, max_characters, lang))
             else:
-                # deferred: a pack target draws every face with ReportLab and a map target loads the
-                # map checks, which `pnp validate BUILD` never needs
-                from generator.validate.target import validate_target
-                with few_collections():
+                with few_collections():  # the imports too: no full collection walks what they make
+                    # deferred: a pack target draws every face with ReportLab and a map target loads the
+                    # map checks, which `pnp validate BUILD` never needs
+                    from generator.validate.target import validate_target
+                    gc.freeze()  # and what they made lives as long as the process, as few_collections says
                     reports.extend(validate_target(target, points, pack_option, boss_build, cache, setup,
                                                    max_characters, lang, strict, parallel=True))
         except InputError as exc:

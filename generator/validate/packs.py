@@ -23,12 +23,16 @@ def validate_pack(pack: Pack, points: int | str | None = None, max_characters: i
     language also every translation it has, drawn in memory (what does not fit, language by
     language: `pnp build --lang` draws and judges the same); in a translation (`--lang`) what
     falls back to the source language is a warning, with `strict` an error. With `parallel`
-    the languages are drawn at once in worker processes (drawn.py). Raises InputError with
+    the languages are drawn at once in worker processes, `pack_checks` running here meanwhile
+    (drawn.py). Raises InputError with
     every problem found, else returns the reports."""
-    reports, problems = checked if checked is not None else pack_checks(pack, points, max_characters)
+    checks: list[tuple[list[Report], list[Problem]]] = [checked] if checked is not None else []
     # in its own language each translation's layout checks too: does its text fit?
     langs = languages(pack.root) if pack.translation is None and has_babel() else []
-    (errors, warnings), *translated = drawn_problems(pack, langs, parallel)
+    # pack_checks run while the workers draw (without them: first)
+    (errors, warnings), *translated = drawn_problems(
+        pack, langs, parallel, None if checks else lambda: checks.append(pack_checks(pack, points, max_characters)))
+    reports, problems = checks[0]
     problems = problems + errors
     reports[0].violations.extend(warnings)
     if pack.translation is not None:
