@@ -253,3 +253,36 @@ def test_reference_card_layout_fits_a_poker_card(pack, tmp_path, with_reference)
     assert "Combat and Effects" in behind and "Poisoned" in behind
     if with_reference:
         assert "The round" in front and "Defence roll" in behind
+
+
+def test_a_paragraph_that_always_fits_is_never_refused_by_the_column_check():
+    """errors.check_story leaves out what RichText.always_fits says fits a column whatever its text:
+    that claim checked against the layout itself, short and long paragraphs at small and huge sizes;
+    a heading (never split) is always laid out, and one taller than a column is refused."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.render.rulebook.columns import Columns
+    from generator.render.rulebook.errors import check_story
+    from generator.render.rulebook.text import Book, BookStyle, Heading, RichText
+    book = Book([], BookStyle())
+    width, words = 240.0, "Each hero draws two cards and moves up to three hexes before attacking the boss. "
+    kept = refused_by_layout = 0
+    for size in (6.0, 9.2, 24.0, 60.0, 120.0):
+        for n in (1, 3, 12, 80, 400):
+            for height in (100.0, 720.0):
+                paragraph = RichText(book, words * n, size)
+                _, h = paragraph.wrap(width, height)
+                refused = h > height + 0.01 and not paragraph.split(width, height)
+                refused_by_layout += refused
+                if paragraph.always_fits(height):
+                    assert not refused, (size, n, height)
+                    kept += 1
+    assert kept > 20 and refused_by_layout > 0  # both kinds met
+    long = RichText(book, words * 400, 9.2)
+    tall = Heading(book, "A heading far too long " * 60, 13.0, level=1, key="k")
+    assert not tall.always_fits(720.0)
+    story = [Columns([long, tall], 2, 20.0)]
+    story[0]._pnp_file = "rules/01-long.md"
+    problems = check_story(story, Canvas(None), width, 200.0)
+    assert [p.code for p in problems] == ["rules.layout"] and "Heading" in problems[0].message
+    assert long._layout is None  # never laid out: its verdict is known without it
