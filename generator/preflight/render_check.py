@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import functools
 import io
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from generator.core.papers import DEFAULT_PAPER
@@ -23,7 +21,7 @@ from generator.preflight.verdict import judged
 from generator.render.base.pdfout import new_canvas
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
-from generator.render.maps.document import build_maps_pdf
+from generator.render.maps.document import maps_text_on_paint
 from generator.render.rulebook.book import Geometry, pack_book, rulebook_story
 from generator.render.rulebook.errors import check_story
 
@@ -59,7 +57,7 @@ def drawn_part(pack: Pack, name: str) -> Any:
         return _faces(pack)
     if name == "maps":
         try:
-            return map_findings(pack)  # the text on the map pages, read back
+            return map_findings(pack)  # the text on the map pages, judged as they are drawn
         except InputError:
             return []  # a broken map: its own check reports it
     try:
@@ -112,10 +110,8 @@ def rulebook_problems(pack: Pack) -> list[Problem]:
 
 
 def map_findings(pack, paper: str = DEFAULT_PAPER) -> list[Finding]:
-    """The contrast of every text on the pack's map pages, drawn into a scratch folder."""
+    """The contrast of every text on the pack's map pages, judged as they are drawn into
+    memory (no file written, none read back)."""
     if not pack.map_files:
         return []
-    low: list = []
-    with tempfile.TemporaryDirectory(prefix="pnp-maps-") as d:
-        build_maps_pdf(pack, Path(d) / "maps.pdf", paper=paper, low_contrast=low)
-    return contrast_findings(low)
+    return contrast_findings(maps_text_on_paint(pack, paper).low)
