@@ -24,8 +24,7 @@ from generator.export.options import BuildOptions
 from generator.export.profile_table import PROFILES
 from generator.export.profiles import ProfileJob, writer
 from generator.kit import build_faces, output_dir, pack_faces
-from generator.maps.load import load_pack_maps
-from generator.pack.load import load_pack, load_presets
+from generator.pack.load import load_pack
 from generator.pack.model import Build, Pack
 from generator.pack.translations.fallback import check_strict, fallback_warnings
 from generator.preflight.layout import LayoutChecks, contrast_findings, layout_findings
@@ -36,7 +35,7 @@ from generator.rules.engine import validate_build
 from generator.render.cards.faces import CardFace, CardShared
 from generator.render.cards.redraw import SheetMemory  # pnp watch keeps one across builds
 from generator.share.decklist_files import load_build_file
-from generator.validate.checks import pack_checks
+from generator.validate.checks import pack_checks, read_shared_files
 
 
 PART_ORDER = ("cards", "pieces", "maps", "rulebook")  # a part at a time, in this order; the worker pool takes
@@ -156,17 +155,6 @@ def _worker(args) -> tuple[str, list[str], list, list[Problem]]:
     with staging.staged(token) as stage:
         lines = list(_part_lines(part, pack, None, None, out, opt, stopped=stopped))
     return part, lines, stage.pending, stopped
-
-
-def _read_shared_files(pack: Pack) -> None:
-    """Parse the files several parts need (maps, presets) before the pack goes to the workers,
-    so each file is read once per build; a broken map is left for the maps part to report."""
-    load_presets(pack)
-    if pack.map_files:
-        try:
-            load_pack_maps(pack)
-        except InputError:
-            pass
 
 
 def build_folder(pack_dir: Path, build_file: Path | None = None, options: BuildOptions = BuildOptions(),
@@ -343,7 +331,7 @@ def _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory=None,
     row = PROFILES[opt.profile]
     parts = row.parts if opt.only == "all" or len(row.parts) == 1 else (opt.only,)
     if in_workers(build, opt, parallel):
-        _read_shared_files(pack)
+        read_shared_files(pack)
         yield from _parallel_parts(pack, parts, out, opt, token, stage, stopped, checks)
     else:
         for part in sorted(parts, key=PART_ORDER.index):

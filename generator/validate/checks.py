@@ -9,7 +9,8 @@ from generator.core.errors import InputError, Location, Problem, short_list
 from generator.core.report import Report, Violation
 from generator.core.words import counted
 from generator.pack.credits import pack_credits
-from generator.pack.load import preset_results
+from generator.maps.load import load_pack_maps
+from generator.pack.load import load_presets, preset_results
 from generator.pack.model import Pack
 from generator.render.pieces.model import check_pieces
 from generator.rules.engine import validate_build
@@ -79,3 +80,15 @@ def art_findings(pack: Pack) -> list[Violation]:
             fix="give each an icon of the bundled set (`pnp icons search WORD`, then `art: {icon: NAME}`) "
                 "or an image file (docs/formats.md, Card art)"))
     return out
+
+
+def read_shared_files(pack: Pack) -> None:
+    """Parse the files several parts need (maps, presets) once, before the pack goes to worker
+    processes (forked: each has them, not reading them again, and the checks above find them
+    read); a broken map is left for its own check to report."""
+    load_presets(pack)
+    if pack.map_files:
+        try:
+            load_pack_maps(pack)
+        except InputError:
+            pass

@@ -29,22 +29,11 @@ def translation_problems(pack: Pack, lang: str) -> tuple[list[Problem], list[Vio
     """(errors, warnings) of the pack in `lang`: a translation that does not load (a broken entry,
     at its line of the PO file), then what its drawing finds. Fallbacks are not counted here:
     `pnp translate --report` and `pnp validate --lang` say them."""
-    translated = load_translation(pack, lang)
-    return translated if isinstance(translated, tuple) else in_language(lang, render_problems(translated))
-
-
-def load_translation(pack: Pack, lang: str) -> Pack | tuple[list[Problem], list[Violation]]:
-    """The pack in `lang`, from the files it parsed (not again); or, when the translation does not
-    load, its verdict: the errors, each saying its language."""
     try:
-        return load_pack(Path(pack.root), pack.documents, lang=lang)
+        translated = load_pack(Path(pack.root), pack.documents, lang=lang)  # the files it parsed, not again
     except InputError as exc:
         return [_in(lang, p) for p in exc.problems], []
-
-
-def in_language(lang: str, found: tuple[list[Problem], list[Violation]]) -> tuple[list[Problem], list[Violation]]:
-    """What render_problems found in the pack in `lang`, each saying its language."""
-    errors, warnings = found
+    errors, warnings = render_problems(translated)
     said = [Violation(w.rule, w.severity, w.message if f"({lang})" in w.message else f"[{lang}] {w.message}",
                       w.location, fix=w.fix) for w in warnings]
     return [_in(lang, p) for p in errors], said
