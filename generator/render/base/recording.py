@@ -69,6 +69,11 @@ class MemoTextObject(PDFTextObject):
             return code, None
         return code, template
 
+    def placed_out(self, text: str) -> None:
+        """`textOut(text)` for a string whose origin was just set (setTextOrigin): the same
+        operators, without measuring the string to move a cursor that nothing reads."""
+        self._code.append(self._formatText(text))
+
     def encoded(self, text: str) -> str:
         """The operators `textOut(text)` writes (the font's subset named first when it changes),
         without moving the cursor."""
@@ -132,6 +137,9 @@ class InkTextObject(MemoTextObject):
     def textOut(self, text):
         self._note(text)
         super().textOut(text)
+
+    def placed_out(self, text: str) -> None:
+        self.textOut(text)  # noted where the cursor is
 
     def textLine(self, text=""):
         self._note(text)
