@@ -480,8 +480,10 @@ def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: flo
     operators are written without saving and restoring ReportLab's copy of the graphics state
     (some two dozen attributes, for each of thousands of icons): nothing between changes it
     but the transform, which the restore would undo. (`transform` right after `q` writes its
-    own `cm`: it merges only with a `cm` just before it.)"""
-    if getattr(canvas, "ink", True) is not None:  # recording, or not a RecordingCanvas: the calls themselves
+    own `cm`: it merges only with a `cm` just before it.) While it records, the recorder is
+    told the same save, transform and restore its canvas methods would tell it."""
+    ink = getattr(canvas, "ink", True)
+    if ink is True:  # not a RecordingCanvas: the calls themselves
         canvas.saveState()
         canvas.transform(a, b, c, d, e, f)
         canvas.doForm(name)
@@ -489,7 +491,13 @@ def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: flo
         return
     canvas.addLiteral("q")
     canvas.addLiteral("%s cm" % fp_str(a, b, c, d, e, f))
-    canvas.doForm(name)
+    if ink is None:
+        canvas.doForm(name)
+    else:
+        ink.save()
+        ink.transform((a, b, c, d, e, f))
+        canvas.doForm(name)  # the recorder notes the form placed, under the transform
+        ink.restore()
     canvas.addLiteral("Q")
 
 
