@@ -224,6 +224,21 @@ def test_quick_reference_is_one_page_with_turn_status_and_combat(pack, tmp_path)
     assert again.read_bytes() == path.read_bytes()
 
 
+def test_quick_reference_takes_the_largest_size_that_fits_and_writes_that_one_alone(pack, tmp_path, monkeypatch):
+    """The sizes tried stop at their second page and are never written; the size kept fits one
+    page and the next larger one, drawn in full, does not."""
+    from generator.render.base.pdfout import FlatCanvas
+    from generator.render.rulebook import quickref
+    saves: list = []
+    save = FlatCanvas.save
+    monkeypatch.setattr(FlatCanvas, "save", lambda canvas: (saves.append(canvas), save(canvas))[1])
+    info = quickref.build_quick_reference_pdf(pack, tmp_path / "q.pdf")
+    assert info["pages"] == 1 and len(saves) == 1
+    assert info["size"] < quickref.SIZES[0]  # Boss Fight does not fit at the largest: sizes were tried
+    monkeypatch.setattr(quickref, "SIZES", [info["size"] + 0.25])  # none fits: the last is drawn all the same
+    assert quickref.build_quick_reference_pdf(pack, tmp_path / "larger.pdf")["pages"] > 1
+
+
 @pytest.mark.parametrize("with_reference", [True, False])
 def test_reference_card_layout_fits_a_poker_card(pack, tmp_path, with_reference):
     from generator.render.cards.faces import CardFace, CardPainter, CardShared
@@ -253,3 +268,36 @@ def test_reference_card_layout_fits_a_poker_card(pack, tmp_path, with_reference)
     assert "Combat and Effects" in behind and "Poisoned" in behind
     if with_reference:
         assert "The round" in front and "Defence roll" in behind
+
+
+def test_a_paragraph_that_always_fits_is_never_refused_by_the_column_check():
+    """errors.check_story leaves out what RichText.always_fits says fits a column whatever its text:
+    that claim checked against the layout itself, short and long paragraphs at small and huge sizes;
+    a heading (never split) is always laid out, and one taller than a column is refused."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.render.rulebook.columns import Columns
+    from generator.render.rulebook.errors import check_story
+    from generator.render.rulebook.text import Book, BookStyle, Heading, RichText
+    book = Book([], BookStyle())
+    width, words = 240.0, "Each hero draws two cards and moves up to three hexes before attacking the boss. "
+    kept = refused_by_layout = 0
+    for size in (6.0, 9.2, 24.0, 60.0, 120.0):
+        for n in (1, 3, 12, 80, 400):
+            for height in (100.0, 720.0):
+                paragraph = RichText(book, words * n, size)
+                _, h = paragraph.wrap(width, height)
+                refused = h > height + 0.01 and not paragraph.split(width, height)
+                refused_by_layout += refused
+                if paragraph.always_fits(height):
+                    assert not refused, (size, n, height)
+                    kept += 1
+    assert kept > 20 and refused_by_layout > 0  # both kinds met
+    long = RichText(book, words * 400, 9.2)
+    tall = Heading(book, "A heading far too long " * 60, 13.0, level=1, key="k")
+    assert not tall.always_fits(720.0)
+    story = [Columns([long, tall], 2, 20.0)]
+    story[0]._pnp_file = "rules/01-long.md"
+    problems = check_story(story, Canvas(None), width, 200.0)
+    assert [p.code for p in problems] == ["rules.layout"] and "Heading" in problems[0].message
+    assert long._layout is None  # never laid out: its verdict is known without it

@@ -108,8 +108,9 @@ def markdown_flowables(flow: Flow, text: str) -> Flow:
     quote = 0
     i = 0
     tagged = 0
+    lines = _lines_before(tokens)
     while i < len(tokens):
-        tagged = _tag_lines(flow.flowables, tagged, tokens, i)
+        tagged = _tag_lines(flow.flowables, tagged, lines[i])
         tok = tokens[i]
         t = tok.type
         if t == "heading_open":
@@ -162,14 +163,22 @@ def markdown_flowables(flow: Flow, text: str) -> Flow:
         elif t == "hr":
             flow.flowables.append(Rule(st.rule))
         i += 1
-    _tag_lines(flow.flowables, tagged, tokens, len(tokens))
+    _tag_lines(flow.flowables, tagged, lines[len(tokens)])
     return flow
 
 
-def _tag_lines(flowables: list, tagged: int, tokens, i: int) -> int:
+def _lines_before(tokens) -> list[int]:
+    """Per token index i (and one past the last), the Markdown line of the last token before i
+    that has one (1 when none has): where the flowables made before token i come from."""
+    lines = [1]
+    for tok in tokens:
+        lines.append(tok.map[0] + 1 if tok.map else lines[-1])
+    return lines
+
+
+def _tag_lines(flowables: list, tagged: int, line: int) -> int:
     """Give the flowables made since the last call the Markdown line they come from, so a
     layout error names it (render/rulebook/errors.py)."""
-    line = next((tok.map[0] + 1 for tok in reversed(tokens[:i]) if tok.map), 1)
     for f in flowables[tagged:]:
         f._pnp_line = line
     return len(flowables)

@@ -108,9 +108,12 @@ def bold(text: str) -> str:
     return f"**{text}**" if text.strip() else text
 
 
+PARAGRAPH_GAP = 0.35  # below a paragraph's last line, times the size (as the text fitter lays it out)
+
+
 def _heights(layout: Layout) -> list[float]:
     """The height each line takes, paragraph gaps included."""
-    gap = layout.size * 0.35
+    gap = layout.size * PARAGRAPH_GAP
     return [layout.leading + (gap if ln.paragraph_end and i < len(layout.lines) - 1 else 0.0)
             for i, ln in enumerate(layout.lines)]
 
@@ -181,6 +184,13 @@ class RichText(Flowable):
         part._fixed = Layout(lay.size, lay.leading, lines, sum(_heights(sub)))
         return part
 
+    def always_fits(self, height: float) -> bool:
+        """Whether columns `height` tall take this paragraph whatever its text and their width, so
+        that a check need not lay it out (errors.check_story): it splits between any two of its lines
+        keeping two on each side (split), so it can be refused only where four of its tallest lines
+        (a line and a paragraph's gap) do not fit one column."""
+        return self._fixed is None and 4 * self.size * (self.leading_ratio + PARAGRAPH_GAP) <= height
+
     def draw(self):
         lay = self._layout or self._lay(self.width)
         c = self.canv
@@ -226,6 +236,9 @@ class Heading(RichText):
 
     def split(self, aw, ah):
         return []
+
+    def always_fits(self, height: float) -> bool:
+        return False  # never split: a heading too tall for a column stops the layout
 
     def draw(self):
         super().draw()
