@@ -522,13 +522,13 @@ def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: flo
         return
     canvas.addLiteral("q")
     canvas.addLiteral("%s cm" % fp_str(a, b, c, d, e, f))
-    if ink is None:
-        canvas.doForm(name)
-    else:
+    if isinstance(ink, Recorder):
         ink.save()
         ink.transform((a, b, c, d, e, f))
         canvas.doForm(name)  # the recorder notes the form placed, under the transform
         ink.restore()
+    else:
+        canvas.doForm(name)
     canvas.addLiteral("Q")
 
 
