@@ -224,6 +224,21 @@ def test_quick_reference_is_one_page_with_turn_status_and_combat(pack, tmp_path)
     assert again.read_bytes() == path.read_bytes()
 
 
+def test_quick_reference_takes_the_largest_size_that_fits_and_writes_that_one_alone(pack, tmp_path, monkeypatch):
+    """The sizes tried stop at their second page and are never written; the size kept fits one
+    page and the next larger one, drawn in full, does not."""
+    from generator.render.base.pdfout import FlatCanvas
+    from generator.render.rulebook import quickref
+    saves: list = []
+    save = FlatCanvas.save
+    monkeypatch.setattr(FlatCanvas, "save", lambda canvas: (saves.append(canvas), save(canvas))[1])
+    info = quickref.build_quick_reference_pdf(pack, tmp_path / "q.pdf")
+    assert info["pages"] == 1 and len(saves) == 1
+    assert info["size"] < quickref.SIZES[0]  # Boss Fight does not fit at the largest: sizes were tried
+    monkeypatch.setattr(quickref, "SIZES", [info["size"] + 0.25])  # none fits: the last is drawn all the same
+    assert quickref.build_quick_reference_pdf(pack, tmp_path / "larger.pdf")["pages"] > 1
+
+
 @pytest.mark.parametrize("with_reference", [True, False])
 def test_reference_card_layout_fits_a_poker_card(pack, tmp_path, with_reference):
     from generator.render.cards.faces import CardFace, CardPainter, CardShared

@@ -206,6 +206,8 @@ class RulebookDoc(BaseDocTemplate):
 
     def _footer(self, canvas, doc):
         self._count(canvas, doc)
+        if self.measuring:
+            return  # a measured page is never seen: its number is all that counts
         st = self.book.style
         g = self.geometry
         canvas.saveState()
@@ -216,6 +218,8 @@ class RulebookDoc(BaseDocTemplate):
 
     def _decorate(self, canvas, doc):
         self._footer(canvas, doc)
+        if self.measuring:
+            return
         st = self.book.style
         g = self.geometry
         y = g.height - g.margin_top + 5 * mm
