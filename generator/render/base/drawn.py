@@ -139,6 +139,7 @@ class Recorder:
     the strings of text in drawing order."""
 
     __slots__ = ("ctm", "fill", "alpha", "line_width", "_stack", "objects", "shown", "form_name")
+    outlines = False  # a PaintRecorder (render/base/paints.py) is given each filled path's outline and each clip
 
     def __init__(self, ctm: Matrix = IDENTITY):
         self.ctm = ctm
