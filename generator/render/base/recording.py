@@ -82,6 +82,11 @@ class MemoTextObject(PDFTextObject):
             return code, None
         return code, template
 
+    def placed_out(self, text: str) -> None:
+        """`textOut(text)` for a string whose origin was just set (setTextOrigin): the same
+        operators, without measuring the string to move a cursor that nothing reads."""
+        self._code.append(self._formatText(text))
+
     def encoded(self, text: str) -> str:
         """The operators `textOut(text)` writes (the font's subset named first when it changes),
         without moving the cursor."""
@@ -149,6 +154,9 @@ class InkTextObject(MemoTextObject):
     def textOut(self, text):
         self._note(text)
         super().textOut(text)
+
+    def placed_out(self, text: str) -> None:
+        self.textOut(text)  # noted where the cursor is
 
     def textLine(self, text=""):
         self._note(text)
@@ -512,8 +520,10 @@ def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: flo
     operators are written without saving and restoring ReportLab's copy of the graphics state
     (some two dozen attributes, for each of thousands of icons): nothing between changes it
     but the transform, which the restore would undo. (`transform` right after `q` writes its
-    own `cm`: it merges only with a `cm` just before it.)"""
-    if getattr(canvas, "ink", True) is not None:  # recording, or not a RecordingCanvas: the calls themselves
+    own `cm`: it merges only with a `cm` just before it.) While it records, the recorder is
+    told the same save, transform and restore its canvas methods would tell it."""
+    ink = getattr(canvas, "ink", True)
+    if ink is True:  # not a RecordingCanvas: the calls themselves
         canvas.saveState()
         canvas.transform(a, b, c, d, e, f)
         canvas.doForm(name)
@@ -521,7 +531,13 @@ def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: flo
         return
     canvas.addLiteral("q")
     canvas.addLiteral("%s cm" % fp_str(a, b, c, d, e, f))
-    canvas.doForm(name)
+    if isinstance(ink, Recorder):
+        ink.save()
+        ink.transform((a, b, c, d, e, f))
+        canvas.doForm(name)  # the recorder notes the form placed, under the transform
+        ink.restore()
+    else:
+        canvas.doForm(name)
     canvas.addLiteral("Q")
 
 

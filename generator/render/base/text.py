@@ -557,13 +557,14 @@ def _draw_text_object(canvas, plan: tuple, size: float, origins: list[float], ke
     text = canvas.beginText(noted=False) if recording else canvas.beginText()
     if kept is not None:
         text.origins = []
+    show = getattr(text, "placed_out", text.textOut)  # each string is placed: no cursor to move
     at = 0
     for _offset, ops, _icons, _step in plan:
         for op in ops:
             if op[0] == _TEXT:
                 text.setTextOrigin(origins[at], origins[at + 1])
                 at += 2
-                text.textOut(op[2])
+                show(op[2])
             elif op[0] == _FONT:
                 text.setFont(op[1], size)
             else:
