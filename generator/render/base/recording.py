@@ -308,9 +308,18 @@ class RecordingCanvas(rl_canvas.Canvas):
 
     def line(self, x1, y1, x2, y2):
         super().line(x1, y1, x2, y2)
-        if self.ink is not None:
-            code = self._code[-1][:-2]  # what ReportLab wrote (`n … m … l S`), without its `S`
+        ink = self.ink
+        if ink is None:
+            return
+        code = self._code[-1][:-2]  # what ReportLab wrote (`n … m … l S`), without its `S`
+        if ink.outlines or not ink.line_width:
             self._paint(("line", x1, y1, x2, y2), lambda: PDFPathObject(code=[code]), 1, 0)
+            return
+        # its two points as the text gives them (what path_points reads from it), bounded at once:
+        # a map's hatched terrain draws thousands of lines, each once
+        _n, a, b, _m, c, d, _l = code.split()
+        points = [[float(a), float(b), "m", False], [float(c), float(d), "l", False]]
+        ink.paint_box(path_bounds(points, True, ink.line_width), True, False)
 
     def lines(self, linelist):
         super().lines(linelist)
@@ -381,9 +390,9 @@ class RecordingCanvas(rl_canvas.Canvas):
 
     def drawPath(self, aPath, stroke=1, fill=0, fillMode=None):
         super().drawPath(aPath, stroke, fill, fillMode)
-        if self.ink is not None:
-            code = aPath.getCode()
-            self._paint((code,), lambda: aPath, stroke, fill)
+        ink = self.ink
+        if ink is not None and (fill or not ink.outlines):  # (a PaintRecorder keeps only what is filled)
+            self._paint((aPath.getCode(),), lambda: aPath, stroke, fill)
 
     def draw_path_text(self, code: str, bounds: Box | None = None, *, stroke: int, fill: int, fill_mode: int) -> None:
         """What `drawPath` writes and records for a path whose operators are `code` (its
