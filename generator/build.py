@@ -23,7 +23,7 @@ from generator.export.credits import credits_output
 from generator.export.options import BuildOptions
 from generator.export.profile_table import PROFILES
 from generator.export.profiles import ProfileJob, writer
-from generator.kit import build_faces, output_dir, pack_faces
+from generator.kit import build_faces, output_dir, pack_faces, preload_drawing
 from generator.pack.load import load_pack
 from generator.pack.model import Build, Pack
 from generator.pack.translations.fallback import check_strict, fallback_warnings
@@ -338,6 +338,20 @@ def _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory=None,
             yield from _part_lines(part, pack, build, stem, out, opt, memory if build is None else None, stopped)
 
 
+def _prepare(pack: Pack, waiting) -> None:
+    """Load in this process, while the first parts draw in their workers, what the workers forked
+    later for the parts still `waiting` would each load again: the fonts and the game-icons
+    outlines, which the cards and the pieces both draw with (kit.preload_drawing; Boss Fight's
+    pieces 0.126 -> 0.110 s CPU, cards 0.573 -> 0.560). What is loaded is what a worker loads, so
+    the outputs are the same. What fails here fails again in the worker that needs it, which
+    reports it as that part's error."""
+    if {"cards", "pieces"} & set(waiting):
+        try:
+            preload_drawing(pack)
+        except Exception:  # noqa: BLE001 - the part's own worker meets it again and says it (see above)
+            pass
+
+
 def _parallel_parts(pack, parts, out, opt, token, stage, stopped=None, checks=None):
     """The parts in the worker pool (the loaded pack travels, pickled), each part's lines
     yielded as it finishes; the workers' progress events reach this process's listener.
@@ -347,6 +361,8 @@ def _parallel_parts(pack, parts, out, opt, token, stage, stopped=None, checks=No
     queue = progress_queue() if listener is not None else None
     unchecked = [checks] if checks is not None else []
     said: list[str] = []
+    # the parts that wait for a worker (the pool starts the first WORKERS at once), prepared for meanwhile
+    unprepared = [list(parts[WORKERS:])]
 
     def check():
         while unchecked:
@@ -359,11 +375,13 @@ def _parallel_parts(pack, parts, out, opt, token, stage, stopped=None, checks=No
     def idle():
         check()
         drain()
+        while unprepared:
+            _prepare(pack, unprepared.pop())
 
     jobs = [(p, pack, out, opt, token) for p in parts]
     with worker_pool(WORKERS, progress_queue=queue) as pool:  # forked workers: the loaded pack is theirs
         for _index, (_part, lines, pending, refused) in pool.as_completed(
-                _worker, jobs, idle=idle if queue or unchecked else None):
+                _worker, jobs, idle=idle if queue or unchecked or unprepared[0] else None):
             check()
             yield from said
             said.clear()

@@ -81,6 +81,7 @@ def _faces(pack: Pack) -> tuple[list[Problem], list[Finding] | None, bool]:
                                 fix="add a card to cards/ (see docs/formats.md)"))
     checks = LayoutChecks(pack, shared, faces=faces)  # the drawing below is what they read
     canvas = new_canvas(io.BytesIO(), (600, 600), "check")
+    canvas.scratch = True  # never saved: what it draws is read by the checks alone
     painter = CardPainter(canvas, shared)
     seen_backs: set = set()
     for face in faces:

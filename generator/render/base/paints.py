@@ -22,7 +22,8 @@ import re
 from dataclasses import dataclass
 
 from generator.render.base.colors import MIN_CONTRAST, contrast_ratio
-from generator.render.base.drawn import IDENTITY, RGB, Box, Matrix, Recorder, concat, shown_strings, transform_box
+from generator.render.base.drawn import IDENTITY, RGB, Box, Matrix, Recorder, concat, transform_box
+from generator.render.base.glyphs import string_ink
 
 Polygons = list[list[tuple[float, float]]]
 PAPER: RGB = (1.0, 1.0, 1.0)
@@ -181,10 +182,11 @@ class PaintRecorder(Recorder):
         if color is None:
             return  # see-through text: no colour of its own to judge
         m = tm if self.ctm == IDENTITY else concat(tm, self.ctm)
-        shown = shown_strings([(font, size, text, m[4], m[5], m, color)])
-        if not shown:
+        ink = string_ink(font, text).box  # its letters' boxes at size 1000 (drawn.shown_strings)
+        if ink is None:
             return  # only blanks
-        box = shown[0].box
+        k = size / 1000
+        box = transform_box(m, (ink[0] * k, ink[1] * k, ink[2] * k, ink[3] * k))
         if any(ch.isspace() for ch in text):  # a blank's box is a point on the baseline (PDFium)
             box = _with_blanks(box, m)
         x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2

@@ -82,6 +82,11 @@ class MemoTextObject(PDFTextObject):
             return code, None
         return code, template
 
+    def placed_out(self, text: str) -> None:
+        """`textOut(text)` for a string whose origin was just set (setTextOrigin): the same
+        operators, without measuring the string to move a cursor that nothing reads."""
+        self._code.append(self._formatText(text))
+
     def encoded(self, text: str) -> str:
         """The operators `textOut(text)` writes (the font's subset named first when it changes),
         without moving the cursor."""
@@ -150,6 +155,9 @@ class InkTextObject(MemoTextObject):
         self._note(text)
         super().textOut(text)
 
+    def placed_out(self, text: str) -> None:
+        self.textOut(text)  # noted where the cursor is
+
     def textLine(self, text=""):
         self._note(text)
         super().textLine(text)
@@ -160,6 +168,10 @@ class RecordingCanvas(rl_canvas.Canvas):
 
     ink: Recorder | None = None
     notes_forms = False  # note every form as it is defined (render/cards/faces.py's CardPainter sets it)
+    # a canvas that is never saved (`pnp validate`'s faces, the layout checks' own drawing): what it
+    # draws matters to its recorders alone, so a planned text that is being recorded, whose
+    # strings are told to the recorder directly (render/base/text.py), writes no operators
+    scratch = False
 
     def __init__(self, *args, **kwargs):
         self.ink_stack: list = []
@@ -300,9 +312,18 @@ class RecordingCanvas(rl_canvas.Canvas):
 
     def line(self, x1, y1, x2, y2):
         super().line(x1, y1, x2, y2)
-        if self.ink is not None:
-            code = self._code[-1][:-2]  # what ReportLab wrote (`n … m … l S`), without its `S`
+        ink = self.ink
+        if ink is None:
+            return
+        code = self._code[-1][:-2]  # what ReportLab wrote (`n … m … l S`), without its `S`
+        if ink.outlines or not ink.line_width:
             self._paint(("line", x1, y1, x2, y2), lambda: PDFPathObject(code=[code]), 1, 0)
+            return
+        # its two points as the text gives them (what path_points reads from it), bounded at once:
+        # a map's hatched terrain draws thousands of lines, each once
+        _n, a, b, _m, c, d, _l = code.split()
+        points = [[float(a), float(b), "m", False], [float(c), float(d), "l", False]]
+        ink.paint_box(path_bounds(points, True, ink.line_width), True, False)
 
     def lines(self, linelist):
         super().lines(linelist)
@@ -373,9 +394,9 @@ class RecordingCanvas(rl_canvas.Canvas):
 
     def drawPath(self, aPath, stroke=1, fill=0, fillMode=None):
         super().drawPath(aPath, stroke, fill, fillMode)
-        if self.ink is not None:
-            code = aPath.getCode()
-            self._paint((code,), lambda: aPath, stroke, fill)
+        ink = self.ink
+        if ink is not None and (fill or not ink.outlines):  # (a PaintRecorder keeps only what is filled)
+            self._paint((aPath.getCode(),), lambda: aPath, stroke, fill)
 
     def draw_path_text(self, code: str, bounds: Box | None = None, *, stroke: int, fill: int, fill_mode: int) -> None:
         """What `drawPath` writes and records for a path whose operators are `code` (its
@@ -503,8 +524,10 @@ def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: flo
     operators are written without saving and restoring ReportLab's copy of the graphics state
     (some two dozen attributes, for each of thousands of icons): nothing between changes it
     but the transform, which the restore would undo. (`transform` right after `q` writes its
-    own `cm`: it merges only with a `cm` just before it.)"""
-    if getattr(canvas, "ink", True) is not None:  # recording, or not a RecordingCanvas: the calls themselves
+    own `cm`: it merges only with a `cm` just before it.) While it records, the recorder is
+    told the same save, transform and restore its canvas methods would tell it."""
+    ink = getattr(canvas, "ink", True)
+    if ink is True:  # not a RecordingCanvas: the calls themselves
         canvas.saveState()
         canvas.transform(a, b, c, d, e, f)
         canvas.doForm(name)
@@ -512,7 +535,13 @@ def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: flo
         return
     canvas.addLiteral("q")
     canvas.addLiteral("%s cm" % fp_str(a, b, c, d, e, f))
-    canvas.doForm(name)
+    if isinstance(ink, Recorder):
+        ink.save()
+        ink.transform((a, b, c, d, e, f))
+        canvas.doForm(name)  # the recorder notes the form placed, under the transform
+        ink.restore()
+    else:
+        canvas.doForm(name)
     canvas.addLiteral("Q")
 
 
