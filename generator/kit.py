@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from generator.core.errors import InputError, Problem
 from generator.pack.buildshape import character_refs
 from generator.pack.cardlist import card_order
+from generator.pack.gameicons import icon_set
+from generator.render.base.fonts import display_font, register_fonts
 from generator.render.cards.faces import CardFace
 from generator.render.rulebook.templating import reference_card_has_lines
 
@@ -35,6 +37,16 @@ def pack_faces(pack: Pack, shared: CardShared, copies: bool = True, reference: b
     if reference and wants_reference_card(pack) and shared.layouts.path_of("reference"):
         faces.extend(reference_faces(pack, len(pack.spec.sides) if copies else 1))
     return faces
+
+
+def preload_drawing(pack: Pack) -> None:
+    """Load what each process that draws the kit's cards or pieces loads once for itself: the
+    fonts (built-in and the pack's display face) and the game-icons outlines. A whole kit's build
+    calls it in the parent while its first parts draw, so the workers it forks later for the
+    others find them loaded, instead of each reading them again (build.py: _parallel_parts)."""
+    register_fonts()
+    display_font(pack)
+    icon_set().read_outlines()
 
 
 def wants_reference_card(pack: Pack) -> bool:

@@ -21,8 +21,14 @@ def nearest_trim(box_mm: tuple[float, float, float, float], width_mm: float, hei
     """(side, gap in mm) of the trim edge nearest a box given in mm from the trim's top-left,
     y down (a negative gap: the box reaches past the trim, into the bleed)."""
     x0, y0, x1, y1 = box_mm
-    gaps = (("left", x0), ("top", y0), ("right", width_mm - x1), ("bottom", height_mm - y1))
-    return min(gaps, key=lambda kv: kv[1])
+    side, gap = "left", x0  # on a tie the first side in this order, as min() gives it
+    if y0 < gap:
+        side, gap = "top", y0
+    if width_mm - x1 < gap:
+        side, gap = "right", width_mm - x1
+    if height_mm - y1 < gap:
+        side, gap = "bottom", height_mm - y1
+    return side, gap
 
 
 def too_close(gap_mm: float, safe_mm: float = SAFE_MM) -> bool:

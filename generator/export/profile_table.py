@@ -36,9 +36,8 @@ class ProfileRow:
 
 PROFILES: dict[str, ProfileRow] = {row.name: row for row in (
     # the home kit's parts in the order the build's two workers take them, each the next part when it is
-    # free: Boss Fight's maps 0.29 s CPU (and 0.12 s reading maps.pdf back for its contrast, a job the
-    # build adds when the maps are done: build.READ_BACK), rulebook 0.58 with its quick reference, cards
-    # 0.53, pieces 0.12; so maps then cards beside rulebook, pieces, then the read-back
+    # free: Boss Fight's maps 0.29 s CPU (their text's contrast judged as they are drawn), rulebook 0.58
+    # with its quick reference, cards 0.53, pieces 0.12; so maps then cards beside rulebook, then pieces
     ProfileRow("home", "home sheets", "home", calibrated=True, parts=("maps", "rulebook", "cards", "pieces"),
                part_modules=(("pieces", "home_pieces"), ("maps", "home_maps"), ("rulebook", "home_rulebook"))),
     ProfileRow("gutterfold", "gutterfold", "gutterfold"),

@@ -7,8 +7,6 @@ card types the pack does not have."""
 from __future__ import annotations
 
 import io
-import tempfile
-from pathlib import Path
 
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError, Location, Problem
@@ -20,7 +18,7 @@ from generator.preflight.verdict import judged
 from generator.render.base.pdfout import new_canvas
 from generator.render.cards.audit import stray_layouts
 from generator.render.cards.faces import CardFace, CardPainter, CardShared
-from generator.render.maps.document import build_maps_pdf
+from generator.render.maps.document import maps_text_on_paint
 from generator.render.rulebook.book import Geometry, pack_book, rulebook_story
 from generator.render.rulebook.errors import check_story
 
@@ -42,6 +40,7 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
                                 fix="add a card to cards/ (see docs/formats.md)"))
     checks = LayoutChecks(pack, shared, faces=faces)  # the drawing below is what they read
     canvas = new_canvas(io.BytesIO(), (600, 600), "check")
+    canvas.scratch = True  # never saved: what it draws is read by the checks alone
     painter = CardPainter(canvas, shared)
     seen_backs: set = set()
     for face in faces:
@@ -60,7 +59,7 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
     else:  # what the drawing put on paper: the safe zone, the contrast of text, bleed, art
         drawn = checks.findings()
         try:
-            drawn += map_findings(pack)  # the text on the map pages, read back
+            drawn += map_findings(pack)  # the text on the map pages, judged as they are drawn
         except InputError:
             pass  # a broken map: its own check reports it
         errors, found = judged(drawn, pack)
@@ -86,10 +85,8 @@ def rulebook_problems(pack: Pack) -> list[Problem]:
 
 
 def map_findings(pack, paper: str = DEFAULT_PAPER) -> list[Finding]:
-    """The contrast of every text on the pack's map pages, drawn into a scratch folder."""
+    """The contrast of every text on the pack's map pages, judged as they are drawn into
+    memory (no file written, none read back)."""
     if not pack.map_files:
         return []
-    low: list = []
-    with tempfile.TemporaryDirectory(prefix="pnp-maps-") as d:
-        build_maps_pdf(pack, Path(d) / "maps.pdf", paper=paper, low_contrast=low)
-    return contrast_findings(low)
+    return contrast_findings(maps_text_on_paint(pack, paper).low)

@@ -35,9 +35,8 @@ class ProfileJob:
     timed: Callable[..., str]   # build's line-maker: timed(path, fn, *args, **kw) -> "wrote …"
     faces: list[CardFace] | None = None  # the `cards` part's faces, made once (kit.build_faces / pack_faces)
     shared: CardShared | None = None     # their CardShared
-    # text below the contrast it needs, read back as the maps are written; None: the maps are not read
-    # back here (a whole kit's build reads maps.pdf in a job of its own: build.READ_BACK)
-    low_contrast: list | None = field(default_factory=list)
+    # the maps' text below the contrast it needs, judged as the maps are drawn (render/base/paints.py)
+    low_contrast: list = field(default_factory=list)
     memory: SheetMemory | None = None    # pnp watch: the last home cards.pdf, to redraw only edited sheets
 
     def named(self, suffix: str, whole: str) -> str:

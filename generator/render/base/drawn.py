@@ -139,6 +139,7 @@ class Recorder:
     the strings of text in drawing order."""
 
     __slots__ = ("ctm", "fill", "alpha", "line_width", "_stack", "objects", "shown", "form_name")
+    outlines = False  # a PaintRecorder (render/base/paints.py) is given each filled path's outline and each clip
 
     def __init__(self, ctm: Matrix = IDENTITY):
         self.ctm = ctm
@@ -174,7 +175,8 @@ class Recorder:
         """Paint a path whose bounds in user space (path_bounds) are `box`."""
         if box is None:
             return
-        box = transform_box(self.ctm, box)
+        if self.ctm != IDENTITY:  # (a form's own drawing, a map's dots: as it is)
+            box = transform_box(self.ctm, box)
         if stroke and not self.line_width:  # a hairline: half a point each way
             box = (box[0] - 0.5, box[1] - 0.5, box[2] + 0.5, box[3] + 0.5)
         self.objects.append((box, (self.fill if self.alpha >= 1.0 else None) if fill else NOT_PAINT))

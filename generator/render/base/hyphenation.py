@@ -56,19 +56,30 @@ def read_patterns(path: Path) -> pyphen.HyphDict:
         encoding = fd.readline().decode()
     if encoding.lower() == "microsoft-cp1251":
         encoding = "cp1251"
-    kept = []
-    for line in path.read_text(encoding).split("\n")[1:]:
-        line = line.strip()
-        if line and not line.startswith(pyphen.ignored):
-            kept.append(pyphen.parse_hex(lambda match: chr(int(match.group(1), 16)), line) if "^^" in line else line)
-    text = _ZEROS.sub("", "\n".join(kept) + "\n")
+    kept = [line for line in map(str.strip, path.read_text(encoding).split("\n")[1:])
+            if line and not line.startswith(pyphen.ignored)]
+    text = "\n".join(kept) + "\n"
+    if "^^" in text:  # characters written in hex (`^^e9`)
+        text = "\n".join(pyphen.parse_hex(lambda match: chr(int(match.group(1), 16)), line) if "^^" in line
+                         else line for line in kept) + "\n"
+    text = _ZEROS.sub("", text)
     lines = text.split("\n")[:-1]
-    letters = [key.split("/", 1)[0] if "/" in key and "=" in key else key for key in _DIGIT.sub("", text).split("\n")[:-1]]
+    letters = [key.split("/", 1)[0] if "/" in key and "=" in key else key for key in _letters(text).split("\n")[:-1]]
     hd = pyphen.HyphDict.__new__(pyphen.HyphDict)
     hd.patterns = _Patterns(zip(letters, lines))
     hd.cache = {}
     hd.maxlen = max(map(len, letters))
     return hd
+
+
+def _letters(text: str) -> str:
+    """The text without its digits (what \\d finds). Most dictionaries are Latin-1, whose only
+    decimal digits are 0-9: bytes.translate drops them at once (German's 1 MB: 1 ms, 17 by the
+    regular expression)."""
+    try:
+        return text.encode("latin-1").translate(None, b"0123456789").decode("latin-1")
+    except UnicodeEncodeError:  # letters beyond Latin-1, and digits of other scripts with them
+        return _DIGIT.sub("", text)
 
 
 def hyphenator(lang: str) -> pyphen.Pyphen:

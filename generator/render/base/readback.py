@@ -12,13 +12,11 @@ element instead (render/cards/ink.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core import pdfium
 from generator.render.base.colors import MIN_CONTRAST, contrast_ratio
-
-RGB = tuple[float, float, float]
+from generator.render.base.paints import RGB, TextOnPaint, inside as _inside
 
 
 def _raw():
@@ -33,15 +31,6 @@ def _ctypes():
     imports this module through build.py, loads neither)."""
     import ctypes  # deferred with PDFium (_raw)
     return ctypes
-
-
-@dataclass(frozen=True)
-class TextOnPaint:
-    text: str
-    color: RGB
-    under: RGB
-    ratio: float
-    box: tuple[float, float, float, float]  # page points, y up
 
 
 def fill_color(raw) -> RGB | None:
@@ -92,18 +81,6 @@ def _clips(raw) -> list[list[list[tuple[float, float]]]]:
     return [_polygons(pdfium_c.FPDFClipPath_GetPathSegment(clip, i, j)
                       for j in range(pdfium_c.FPDFClipPath_CountPathSegments(clip, i)))
             for i in range(pdfium_c.FPDFClipPath_CountPaths(clip))]
-
-
-def _inside(polys, x: float, y: float) -> bool:
-    """Even-odd rule over all subpaths."""
-    inside = False
-    for poly in polys:
-        n = len(poly)
-        for i in range(n):
-            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
-            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-                inside = not inside
-    return inside
 
 
 class _Paint:

@@ -10,6 +10,8 @@ placing it later can say what it covers; elsewhere (maps, rulebook pages) only w
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from reportlab.lib.colors import toColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
@@ -18,6 +20,9 @@ from reportlab.pdfgen.pathobject import PDFPathObject
 from reportlab.pdfgen.textobject import PDFTextObject
 
 from generator.render.base.drawn import Box, Recorder, filled_bounds, flat_color, path_bounds, path_points, summary
+
+if TYPE_CHECKING:
+    from generator.render.base.paints import PaintRecorder
 
 PATH_MEMO = 4096  # paths whose bounds a canvas keeps (a deck's badges and boxes are a few dozen)
 LINES_MEMO = 32  # sets of cut guides whose text a canvas keeps (a deck's sheets differ in their footer's width)
@@ -31,6 +36,14 @@ def _color(value):
 def _path(code: str, stroke, fill) -> list[str]:
     ops = {(0, 0): "n", (1, 0): "S", (0, 1): "f", (1, 1): "B"}
     return [code, ops[bool(stroke), bool(fill)]]
+
+
+def _curves_box(ops: list[str]) -> Box:
+    """What `filled_bounds` gives for a path of one move and its lines and curves (`n` first),
+    each entry its numbers and then its operator: the bounds of all its points."""
+    numbers = [float(v) for op in ops[1:] for v in op.split()[:-1]]
+    xs, ys = numbers[0::2], numbers[1::2]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 class MemoTextObject(PDFTextObject):
@@ -68,6 +81,11 @@ class MemoTextObject(PDFTextObject):
         if len(origins) * 2 != len(numbers) or formatted(template, numbers) != code:
             return code, None
         return code, template
+
+    def placed_out(self, text: str) -> None:
+        """`textOut(text)` for a string whose origin was just set (setTextOrigin): the same
+        operators, without measuring the string to move a cursor that nothing reads."""
+        self._code.append(self._formatText(text))
 
     def encoded(self, text: str) -> str:
         """The operators `textOut(text)` writes (the font's subset named first when it changes),
@@ -121,6 +139,10 @@ class InkTextObject(MemoTextObject):
         super().setFillAlpha(a)
         self.ink_events.append(("alpha", a))
 
+    def setTextRenderMode(self, mode):
+        super().setTextRenderMode(mode)
+        self.ink_events.append(("mode", mode))
+
     def _note(self, text) -> None:
         if text:
             a, b, c, d, e, f = self.ink_matrix
@@ -133,6 +155,9 @@ class InkTextObject(MemoTextObject):
         self._note(text)
         super().textOut(text)
 
+    def placed_out(self, text: str) -> None:
+        self.textOut(text)  # noted where the cursor is
+
     def textLine(self, text=""):
         self._note(text)
         super().textLine(text)
@@ -143,6 +168,10 @@ class RecordingCanvas(rl_canvas.Canvas):
 
     ink: Recorder | None = None
     notes_forms = False  # note every form as it is defined (render/cards/faces.py's CardPainter sets it)
+    # a canvas that is never saved (`pnp validate`'s faces, the layout checks' own drawing): what it
+    # draws matters to its recorders alone, so a planned text that is being recorded, whose
+    # strings are told to the recorder directly (render/base/text.py), writes no operators
+    scratch = False
 
     def __init__(self, *args, **kwargs):
         self.ink_stack: list = []
@@ -188,6 +217,11 @@ class RecordingCanvas(rl_canvas.Canvas):
         recorder = self.stop_recording()
         super().endForm(**extra_attributes)
         self.form_ink[recorder.form_name] = summary(recorder)
+
+    def showPage(self):
+        super().showPage()
+        if self.ink is not None and self.ink.outlines:
+            cast("PaintRecorder", self.ink).new_page()
 
     # ---- graphics state -----------------------------------------------------------------
     def saveState(self):
@@ -239,6 +273,12 @@ class RecordingCanvas(rl_canvas.Canvas):
         filled_bounds gives for it, known already)."""
         ink = self.ink
         assert ink is not None
+        if ink.outlines:
+            cast("PaintRecorder", ink).paint_outline(key, make_path, bool(fill))
+            return
+        if filled is not None and not stroke:  # its bounds known already: nothing to make or keep
+            ink.paint_box(filled, False, bool(fill))
+            return
         key = key + (bool(stroke), bool(fill), ink.line_width)
         box = self.path_boxes.get(key, False)
         if box is False:
@@ -272,13 +312,18 @@ class RecordingCanvas(rl_canvas.Canvas):
 
     def line(self, x1, y1, x2, y2):
         super().line(x1, y1, x2, y2)
-        if self.ink is not None:
-            def path():
-                p = PDFPathObject()
-                p.moveTo(x1, y1)
-                p.lineTo(x2, y2)
-                return p
-            self._paint(("line", x1, y1, x2, y2), path, 1, 0)
+        ink = self.ink
+        if ink is None:
+            return
+        code = self._code[-1][:-2]  # what ReportLab wrote (`n … m … l S`), without its `S`
+        if ink.outlines or not ink.line_width:
+            self._paint(("line", x1, y1, x2, y2), lambda: PDFPathObject(code=[code]), 1, 0)
+            return
+        # its two points as the text gives them (what path_points reads from it), bounded at once:
+        # a map's hatched terrain draws thousands of lines, each once
+        _n, a, b, _m, c, d, _l = code.split()
+        points = [[float(a), float(b), "m", False], [float(c), float(d), "l", False]]
+        ink.paint_box(path_bounds(points, True, ink.line_width), True, False)
 
     def lines(self, linelist):
         super().lines(linelist)
@@ -318,13 +363,14 @@ class RecordingCanvas(rl_canvas.Canvas):
             self._paint(("rect", x, y, width, height), path, stroke, fill)
 
     def ellipse(self, x1, y1, x2, y2, stroke=1, fill=0):
+        start = len(self._code)
         super().ellipse(x1, y1, x2, y2, stroke, fill)
         if self.ink is not None:
-            def path():
-                p = PDFPathObject()
-                p.ellipse(x1, y1, x2 - x1, y2 - y1)
-                return p
-            self._paint(("ellipse", x1, y1, x2, y2), path, stroke, fill)
+            # the path as ReportLab wrote it (`n`, a move, four curves), before its painting
+            # operator: a map's terrain pattern draws thousands of dots, each made once
+            ops = self._code[start:-1]
+            filled = _curves_box(ops) if fill and not stroke and not self.ink.outlines else None
+            self._paint(("ellipse", x1, y1, x2, y2), lambda: PDFPathObject(code=ops), stroke, fill, filled)
 
     def wedge(self, x1, y1, x2, y2, startAng, extent, stroke=1, fill=0):
         super().wedge(x1, y1, x2, y2, startAng, extent, stroke, fill)
@@ -348,9 +394,9 @@ class RecordingCanvas(rl_canvas.Canvas):
 
     def drawPath(self, aPath, stroke=1, fill=0, fillMode=None):
         super().drawPath(aPath, stroke, fill, fillMode)
-        if self.ink is not None:
-            code = aPath.getCode()
-            self._paint((code,), lambda: aPath, stroke, fill)
+        ink = self.ink
+        if ink is not None and (fill or not ink.outlines):  # (a PaintRecorder keeps only what is filled)
+            self._paint((aPath.getCode(),), lambda: aPath, stroke, fill)
 
     def draw_path_text(self, code: str, bounds: Box | None = None, *, stroke: int, fill: int, fill_mode: int) -> None:
         """What `drawPath` writes and records for a path whose operators are `code` (its
@@ -365,6 +411,8 @@ class RecordingCanvas(rl_canvas.Canvas):
         super().clipPath(aPath, stroke, fill, fillMode)
         if self.ink is not None and (stroke or fill):
             self._paint((aPath.getCode(),), lambda: aPath, stroke, fill)
+        if self.ink is not None and self.ink.outlines:
+            cast("PaintRecorder", self.ink).clip((aPath.getCode(),), lambda: aPath)
 
     def drawImage(self, image, x, y, width=None, height=None, mask=None, preserveAspectRatio=False,
                   anchor="c", anchorAtXY=False, showBoundary=False, extraReturn=None):
@@ -404,10 +452,14 @@ class RecordingCanvas(rl_canvas.Canvas):
         super().drawText(aTextObject)
         ink = self.ink
         if ink is not None and isinstance(aTextObject, InkTextObject):
+            visible = True  # (a PaintRecorder leaves out invisible text, a marker for tools)
             for event in aTextObject.ink_events:
                 if event[0] == "show":
                     _kind, font, size, text, matrix = event
-                    ink.show(font, size, text, matrix, ink.fill if ink.alpha >= 1.0 else None)
+                    if visible:
+                        ink.show(font, size, text, matrix, ink.fill if ink.alpha >= 1.0 else None)
+                elif event[0] == "mode":
+                    visible = not ink.outlines or event[1] not in (3, 7)
                 elif event[0] == "fill":
                     ink.fill = event[1]
                     if event[2] is not None:
@@ -472,8 +524,10 @@ def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: flo
     operators are written without saving and restoring ReportLab's copy of the graphics state
     (some two dozen attributes, for each of thousands of icons): nothing between changes it
     but the transform, which the restore would undo. (`transform` right after `q` writes its
-    own `cm`: it merges only with a `cm` just before it.)"""
-    if getattr(canvas, "ink", True) is not None:  # recording, or not a RecordingCanvas: the calls themselves
+    own `cm`: it merges only with a `cm` just before it.) While it records, the recorder is
+    told the same save, transform and restore its canvas methods would tell it."""
+    ink = getattr(canvas, "ink", True)
+    if ink is True:  # not a RecordingCanvas: the calls themselves
         canvas.saveState()
         canvas.transform(a, b, c, d, e, f)
         canvas.doForm(name)
@@ -481,7 +535,13 @@ def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: flo
         return
     canvas.addLiteral("q")
     canvas.addLiteral("%s cm" % fp_str(a, b, c, d, e, f))
-    canvas.doForm(name)
+    if isinstance(ink, Recorder):
+        ink.save()
+        ink.transform((a, b, c, d, e, f))
+        canvas.doForm(name)  # the recorder notes the form placed, under the transform
+        ink.restore()
+    else:
+        canvas.doForm(name)
     canvas.addLiteral("Q")
 
 

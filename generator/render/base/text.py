@@ -539,7 +539,9 @@ def _draw_planned(canvas, icons, layout: Layout, plan: tuple, x: float, y: float
     if kept is not None and canvas.alpha_used:
         kept = None
     hit = kept.get(id(plan)) if kept is not None else None
-    if hit is not None and hit[0] is plan:
+    if ink is not None and canvas.scratch:
+        pass  # a canvas never saved: its recorder is all that reads it (told below)
+    elif hit is not None and hit[0] is plan:
         canvas.addLiteral(formatted(hit[1], origins))
     else:
         _draw_text_object(canvas, plan, size, origins, kept, ink is not None)
@@ -557,13 +559,14 @@ def _draw_text_object(canvas, plan: tuple, size: float, origins: list[float], ke
     text = canvas.beginText(noted=False) if recording else canvas.beginText()
     if kept is not None:
         text.origins = []
+    show = getattr(text, "placed_out", text.textOut)  # each string is placed: no cursor to move
     at = 0
     for _offset, ops, _icons, _step in plan:
         for op in ops:
             if op[0] == _TEXT:
                 text.setTextOrigin(origins[at], origins[at + 1])
                 at += 2
-                text.textOut(op[2])
+                show(op[2])
             elif op[0] == _FONT:
                 text.setFont(op[1], size)
             else:

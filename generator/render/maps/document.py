@@ -5,6 +5,7 @@ machinery they share is generator.render.maps.page. A new grid kind registers a 
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,7 @@ from generator.maps.load import load_pack_maps
 from generator.maps.model import HexMap
 from generator.maps.square import SquareMap
 from generator.render.base.paper import PAPERS_MM
-from generator.render.base.readback import low_contrast_text
+from generator.render.base.paints import PaintRecorder
 from generator.render.base.pdfout import MM, new_canvas
 from generator.render.maps.hexes import draw_hex_thumbnail, hex_image, plan_hex_sheets, render_hex_map
 from generator.render.maps.page import PNG_MAX_PX, zone_names_of
@@ -97,26 +98,52 @@ def build_maps_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER, low_c
     """Write every map of the pack to one PDF, atomically, in colour or (`ink="saver"`) in the
     low-ink black-and-white look. Returns counts for the build
     log ({"maps": n, "sheets": n, "pages": n}); a pack without maps writes nothing. With
-    `low_contrast` (a list), the written pages are read back and every text whose contrast
-    with the flat colour under it is below MIN_CONTRAST is added as (page, TextOnPaint)."""
-    paper = paper.lower()
-    if paper not in PAPERS_MM:
-        raise ValueError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS_MM)}")
+    `low_contrast` (a list), every text whose contrast with the flat colour under it is below
+    MIN_CONTRAST is added as (page, TextOnPaint), judged as the pages are drawn
+    (render/base/paints.py)."""
+    paper = _paper(paper)
     maps = load_pack_maps(pack)
     if not maps:
         return {"maps": 0}
     with atomic_output(Path(out_path)) as tmp:
         w, h = PAPERS_MM[paper]
         c = new_canvas(str(tmp), (w * MM, h * MM), f"{pack.spec.name}: maps", "True-scale hex maps")
+        recorder = PaintRecorder()
+        if low_contrast is not None:
+            c.record(recorder)
         sheets = render_maps(c, maps, pack, paper, ink)
         pages = c.getPageNumber() - 1
-        c.save()
         if low_contrast is not None:
-            low_contrast.extend(low_contrast_text(tmp))
+            c.stop_recording()
+            low_contrast.extend(recorder.low)
+        c.save()
     tiled = [m.tile for m in maps if isinstance(m, HexMap) and m.tile is not None]  # cut-out tiles, not maps
     tiles = sum(tile.copies for tile in tiled)
     return {"maps": len(maps) - len(tiled),
             **({"tiles": tiles} if tiles else {}), "sheets": sheets, "pages": pages}
+
+
+def maps_text_on_paint(pack: Pack, paper: str = DEFAULT_PAPER, ink: str = DEFAULT_INK) -> PaintRecorder:
+    """The pack's map pages drawn as build_maps_pdf draws them, into memory and not saved (no
+    file, no PDF made): the recorder says what each text lies on (`.low`: below MIN_CONTRAST)."""
+    paper = _paper(paper)
+    w, h = PAPERS_MM[paper]
+    c = new_canvas(io.BytesIO(), (w * MM, h * MM), f"{pack.spec.name}: maps", "True-scale hex maps")
+    c.setPageCompression(0)  # its pages are never written: not compressed either
+    recorder = PaintRecorder()
+    c.record(recorder)
+    maps = load_pack_maps(pack)
+    if maps:
+        render_maps(c, maps, pack, paper, ink)
+    c.stop_recording()
+    return recorder
+
+
+def _paper(paper: str) -> str:
+    paper = paper.lower()
+    if paper not in PAPERS_MM:
+        raise ValueError(f"unknown paper {paper!r}; use one of {', '.join(PAPERS_MM)}")
+    return paper
 
 
 def export_map_pngs(pack: Pack, out_dir: Path) -> dict:

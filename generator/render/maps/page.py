@@ -234,15 +234,15 @@ def _mark_positions(lo: float, hi: float, seam: float | None = None, along_x: bo
     reach = MARK_ARM_MM + MARK_CLEAR_MM
     # only text across the seam's line can touch a cross on it: the rest of the window's text
     # (hundreds of labels on a big map) is left out once here rather than at each of 81 tries
+    # (what is near holds each box's reach across the seam, so a try only asks along it)
     if along_x:
-        near = [b for b in avoid if b[1] < seam + reach and seam - reach < b[3]]
+        near = [(b[0], b[2]) for b in avoid if b[1] < seam + reach and seam - reach < b[3]]
     else:
-        near = [b for b in avoid if b[0] < seam + reach and seam - reach < b[2]]
+        near = [(b[1], b[3]) for b in avoid if b[0] < seam + reach and seam - reach < b[2]]
 
     def clear(p: float) -> bool:
-        x, y = (p, seam) if along_x else (seam, p)
-        return not any(b[0] < x + reach and x - reach < b[2] and b[1] < y + reach and y - reach < b[3]
-                       for b in near)
+        high, low = p + reach, p - reach
+        return not any(lo < high and low < hi for lo, hi in near)
 
     tries = [[q for q in sorted((p + k for k in range(-40, 41)), key=lambda q: (abs(q - p), q))
               if lo + MARK_ARM_MM <= q <= hi - MARK_ARM_MM and clear(q)] for p in spots]

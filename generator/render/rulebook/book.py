@@ -206,6 +206,8 @@ class RulebookDoc(BaseDocTemplate):
 
     def _footer(self, canvas, doc):
         self._count(canvas, doc)
+        if self.measuring:
+            return  # a measured page is never seen: its number is all that counts
         st = self.book.style
         g = self.geometry
         canvas.saveState()
@@ -216,6 +218,8 @@ class RulebookDoc(BaseDocTemplate):
 
     def _decorate(self, canvas, doc):
         self._footer(canvas, doc)
+        if self.measuring:
+            return
         st = self.book.style
         g = self.geometry
         y = g.height - g.margin_top + 5 * mm
@@ -311,12 +315,13 @@ def _chapter(book: Book, geometry: Geometry, flow: Flow, label: str, toc_label: 
     return [*start, title, *body]
 
 
-def prose_problems(pack: Pack) -> list[Problem]:
+def prose_problems(pack: Pack, chapters: list[tuple[str, str]] | None = None) -> list[Problem]:
     """Every `:name:` in the rulebook's sources (chapters, its page templates, game.yaml's
-    `reference:`) that no icon of the pack has, each at its file and line."""
+    `reference:`) that no icon of the pack has, each at its file and line. `chapters`: the
+    chapters' (file, text), when the caller has read them already (rulebook_story)."""
     known = pack_icon_names(pack.spec)
     problems = reference_icon_problems(pack)
-    sources = [chapter_source(path, pack) for path in pack.rule_files]
+    sources = list(chapters) if chapters is not None else [chapter_source(path, pack) for path in pack.rule_files]
     sources += [read_template(pack, name) for name in [p.template for p in REFERENCE_PAGES] + ["quick-reference.md"]]
     for file, source in sources:
         problems += prose_icon_problems(source, file, known)
@@ -324,7 +329,8 @@ def prose_problems(pack: Pack) -> list[Problem]:
 
 
 def rulebook_story(pack: Pack, book: Book, geometry: Geometry, ink: str = DEFAULT_INK) -> tuple[list, dict]:
-    problems = prose_problems(pack)
+    chapters = [chapter_source(path, pack) for path in pack.rule_files]  # read (and translated) once
+    problems = prose_problems(pack, chapters)
     if problems:
         raise InputError(problems)
     maps, draw_fn = load_maps(pack, ink)
@@ -337,8 +343,7 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry, ink: str = DEFAUL
                    contents_title, FrameBreak(), Contents(book)]
     counts = {"chapters": 0, "cards": len(pack.cards), "presets": 0, "maps": len(maps),
               "thumbnails": len(maps) if draw_fn else 0}
-    for n, path in enumerate(pack.rule_files, 1):
-        file, source = chapter_source(path, pack)
+    for n, (path, (file, source)) in enumerate(zip(pack.rule_files, chapters), 1):
         text = render_template(env, source, ctx, file)
         flow = markdown_flowables(Flow(book, geometry.column_width, f"ch{n}"), text)
         tag_chapter(flow.flowables, file)

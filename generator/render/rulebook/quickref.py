@@ -56,6 +56,10 @@ def has_quick_reference(pack: Pack) -> bool:
     return bool(body)
 
 
+class _Overflow(Exception):
+    """A size tried runs onto a second page: it does not fit, whatever the rest of the sheet would hold."""
+
+
 class _Sheet(BaseDocTemplate):
     def __init__(self, target, geometry: Geometry, footer: str, accent: str, **kw):
         super().__init__(target, pagesize=(geometry.width, geometry.height), invariant=1,
@@ -68,8 +72,15 @@ class _Sheet(BaseDocTemplate):
         frame = book_frame(12 * mm, 14 * mm, g.width - 24 * mm, top - 14 * mm, "sheet")
         self.addPageTemplates([PageTemplate("sheet", [frame], onPageEnd=self._decorate)])
 
+    def handle_pageBegin(self):
+        if self.measuring and self.page >= 1:
+            raise _Overflow  # a size tried: whether it fits one page is all that is wanted
+        super().handle_pageBegin()
+
     def _decorate(self, canvas, doc):
         self.pages = doc.page
+        if self.measuring:
+            return  # a size tried is never seen
         g = self.geometry
         canvas.saveState()
         canvas.setFillColor(HexColor("#6b6359"))
@@ -115,7 +126,11 @@ def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_P
         book = book_at(size)
         doc = _Sheet(io.BytesIO(), geometry, footer, book.style.accent, title=title)
         doc.measuring = True  # only its page count is wanted: laid out, not drawn (columns.BookFrame)
-        doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))
+        doc._doSave = 0  # nor written (platypus's own switch, as multiBuild sets it for its passes)
+        try:
+            doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))
+        except _Overflow:
+            continue
         if doc.pages <= 1:
             chosen = size
             break

@@ -11,6 +11,7 @@ import math
 from typing import TYPE_CHECKING, get_args
 
 from reportlab.lib.units import mm
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from generator.core.errors import InputError, Problem
 from generator.pack.strict import BackPattern
@@ -49,13 +50,7 @@ def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: f
     colour = p.color(layout.render(e.color, ctx, e))
     # the motif is laid from the box's centre, so a card's pattern is symmetric about its middle
     cx, cy = left + w / 2, top - h / 2
-    if motif in LINES_ONLY:
-        lines = LinePath()
-        MOTIF_PATHS[motif](lines, cx, cy, w / 2 + step, h / 2 + step, step)
-        path = lines.path()
-    else:
-        path = c.beginPath()
-        MOTIF_PATHS[motif](path, cx, cy, w / 2 + step, h / 2 + step, step)
+    path = PDFPathObject(code=[_motif_code(motif, cx, cy, w / 2 + step, h / 2 + step, step)])
     if motif in FILLED:
         c.setFillColor(colour)
         c.drawPath(path, stroke=0, fill=1)
@@ -66,6 +61,27 @@ def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: f
         c.setLineCap(1)
         c.drawPath(path, stroke=1, fill=0)
     c.restoreState()
+
+
+# (motif, centre, reach, step) -> the motif's path operators: a pack's backs lay the same motif over
+# the same box in different colours (Boss Fight's ten backs: ten hexes of some 2,000 lines each)
+_CODES: dict = {}
+_CODES_KEPT = 32
+
+
+def _motif_code(motif: str, cx: float, cy: float, hw: float, hh: float, step: float) -> str:
+    """The path operators of a motif (what its path object's `getCode()` gives), made once per
+    process for each place and size it is laid at."""
+    key = (motif, cx, cy, hw, hh, step)
+    code = _CODES.get(key)
+    if code is None:
+        path = LinePath() if motif in LINES_ONLY else PDFPathObject()
+        MOTIF_PATHS[motif](path, cx, cy, hw, hh, step)
+        code = (path.path() if isinstance(path, LinePath) else path).getCode()
+        if len(_CODES) >= _CODES_KEPT:
+            _CODES.clear()
+        _CODES[key] = code
+    return code
 
 
 def _span(half: float, step: float) -> range:
