@@ -45,14 +45,10 @@ def render_problems(pack: Pack, part: Callable[[str], Any] | None = None) -> tup
     return list(unique.values()), warnings
 
 
-# render_problems's parts, each drawn on its own (validate/drawn.py: in workers, two cores at once)
-PARTS = ("faces", "maps", "rulebook")
-
-
 def drawn_part(pack: Pack, name: str) -> Any:
-    """One of PARTS: "faces" -> (errors, the layout checks' findings or None when drawing stopped
-    them, whether the pack's shared look loaded), "maps" -> the map pages' findings,
-    "rulebook" -> its problems."""
+    """One of render_problems's parts, drawn on its own (validate/drawn.py: in two workers):
+    "faces" -> (errors, the layout checks' findings or None when drawing stopped them, whether
+    the pack's shared look loaded), "maps" -> the map pages' findings, "rulebook" -> its problems."""
     if name == "faces":
         return _faces(pack)
     if name == "maps":
