@@ -174,6 +174,10 @@ class RecordingCanvas(rl_canvas.Canvas):
 
     ink: Recorder | None = None
     notes_forms = False  # note every form as it is defined (render/cards/faces.py's CardPainter sets it)
+    # a canvas that is never saved (`pnp validate`'s faces, the layout checks' own drawing): what it
+    # draws matters to its recorders alone, so a planned text that is being recorded, whose
+    # strings are told to the recorder directly (render/base/text.py), writes no operators
+    scratch = False
 
     def __init__(self, *args, **kwargs):
         self.ink_stack: list = []
