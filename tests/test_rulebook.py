@@ -289,15 +289,46 @@ def test_a_paragraph_that_always_fits_is_never_refused_by_the_column_check():
                 _, h = paragraph.wrap(width, height)
                 refused = h > height + 0.01 and not paragraph.split(width, height)
                 refused_by_layout += refused
-                if paragraph.always_fits(height):
+                if paragraph.always_fits(width, height):
                     assert not refused, (size, n, height)
                     kept += 1
     assert kept > 20 and refused_by_layout > 0  # both kinds met
     long = RichText(book, words * 400, 9.2)
     tall = Heading(book, "A heading far too long " * 60, 13.0, level=1, key="k")
-    assert not tall.always_fits(720.0)
+    assert not tall.always_fits(width, 720.0)
     story = [Columns([long, tall], 2, 20.0)]
     story[0]._pnp_file = "rules/01-long.md"
     problems = check_story(story, Canvas(None), width, 200.0)
     assert [p.code for p in problems] == ["rules.layout"] and "Heading" in problems[0].message
     assert long._layout is None  # never laid out: its verdict is known without it
+
+
+def test_a_table_the_column_check_leaves_out_fits_its_column(pack):
+    """errors.check_story leaves out a table whose rows, bounded by their words, fit a column
+    (RichTable.always_fits): every table of the rulebook, its bound against its laid-out height at
+    three heights; a table whose words do not all fit its columns is always laid out."""
+    from generator.render.rulebook.book import Geometry, pack_book, rulebook_story
+    from generator.render.rulebook.tables import RichTable, rich_table
+    geometry = Geometry.of("a4")
+    book = pack_book(pack)
+    story, _ = rulebook_story(pack, book, geometry)
+    tables: list = []
+
+    def walk(flowables):
+        for f in flowables:
+            tables.extend([f] if isinstance(f, RichTable) else [])
+            walk(getattr(f, "content", None) or [])
+
+    walk(story)
+    kept = 0
+    for table in tables:
+        width = sum(table._argW)
+        for height in (geometry.height - geometry.margin_top - geometry.margin_bottom, 200.0, 60.0):
+            fits = table.always_fits(width, height)
+            _, laid_out = table.wrap(width, height)
+            table._wrapped_at = None  # laid out again at the next height
+            assert laid_out <= height or not fits
+            kept += fits
+    assert len(tables) > 40 and kept > 40 and kept < 3 * len(tables)  # both kinds met
+    squeezed = rich_table(book, [["Name", "Text"], ["Unbreakablewordthatisfartoowide" * 3, "x"]], 60.0, 8.0)
+    assert not squeezed.fitted and not squeezed.always_fits(60.0, 10_000.0)

@@ -80,3 +80,27 @@ def test_no_plan_is_kept_once_a_fill_alpha_other_than_one_was_set():
     kept, n = _pdf(layout, POSITIONS, keep=True, alpha_first=True)
     assert n == 0
     assert kept == _pdf(layout, POSITIONS, keep=False, alpha_first=True)[0]
+
+
+def _recorded(scratch: bool) -> tuple[list, list[str]]:
+    """What a recorder is told of a layout drawn while it records, and the canvas's operators."""
+    from generator.render.base.drawn import Recorder
+
+    fitter = TextFitter(["Stunned"])
+    layout = fitter.fit(TEXT, 150.0, 80.0, 9.0, 5.0)
+    c = new_canvas(io.BytesIO(), (400.0, 400.0), "scratch")
+    c.scratch = scratch
+    recorder = c.record(Recorder())
+    draw_layout(c, IconSheet(c, {}), layout, 12.5, 300.0, 150.0, keyword_color="#aa0000")
+    c.stop_recording()
+    return recorder.shown, list(c._code)
+
+
+def test_a_scratch_canvas_is_told_the_same_strings_and_writes_no_text():
+    """`pnp validate` draws faces on a canvas it never saves (canvas.scratch): a text being
+    recorded is noted as on the sheets' canvas, and its text operators are not written."""
+    shown, code = _recorded(scratch=True)
+    sheets_shown, sheets_code = _recorded(scratch=False)
+    assert shown == sheets_shown and len(shown) > 3
+    assert any("Tj" in op for op in sheets_code)
+    assert not any("Tj" in op or "BT" in op for op in code)

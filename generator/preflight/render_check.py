@@ -40,6 +40,7 @@ def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
                                 fix="add a card to cards/ (see docs/formats.md)"))
     checks = LayoutChecks(pack, shared, faces=faces)  # the drawing below is what they read
     canvas = new_canvas(io.BytesIO(), (600, 600), "check")
+    canvas.scratch = True  # never saved: what it draws is read by the checks alone
     painter = CardPainter(canvas, shared)
     seen_backs: set = set()
     for face in faces:

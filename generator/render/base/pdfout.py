@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 import zlib
 
 from reportlab import rl_config
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import PDFStream
 
 from generator.render.base.fonts import register_fonts
@@ -19,6 +21,24 @@ MM = mm  # points per millimetre
 # pure-Python pass over it; no viewer or print service needs it. ReportLab reads this
 # setting when it writes streams, so it is set once, before any document is made.
 rl_config.useA85 = 0
+
+# ReportLab encodes every form's stream (a card back's pattern, each icon, each map tile) and the
+# strings of its objects in PDFDocEncoding through a charmap codec: about 1 ms per 100 KB. Every
+# ASCII character but 0x18-0x1F (which that encoding gives to accents, and refuses as they are)
+# encodes to itself, so such text is encoded as ASCII: the same bytes, at C speed. Anything else
+# goes through ReportLab's own function (tests/test_pdfout.py compares the two).
+_PDFDOC_ENC = pdfdoc.pdfdocEnc
+_NOT_ITSELF = re.compile("[\x18-\x1f]")
+
+
+def pdfdoc_enc(x):
+    """`pdfdoc.pdfdocEnc(x)`: str in PDFDocEncoding, bytes as they are."""
+    if isinstance(x, str) and x.isascii() and _NOT_ITSELF.search(x) is None:
+        return x.encode("ascii")
+    return _PDFDOC_ENC(x)
+
+
+pdfdoc.pdfdocEnc = pdfdoc_enc  # looked up by name where ReportLab's pdfdoc calls it
 
 
 def source_date() -> float | None:

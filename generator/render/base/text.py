@@ -539,7 +539,9 @@ def _draw_planned(canvas, icons, layout: Layout, plan: tuple, x: float, y: float
     if kept is not None and canvas.alpha_used:
         kept = None
     hit = kept.get(id(plan)) if kept is not None else None
-    if hit is not None and hit[0] is plan:
+    if ink is not None and canvas.scratch:
+        pass  # a canvas never saved: its recorder is all that reads it (told below)
+    elif hit is not None and hit[0] is plan:
         canvas.addLiteral(formatted(hit[1], origins))
     else:
         _draw_text_object(canvas, plan, size, origins, kept, ink is not None)

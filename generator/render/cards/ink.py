@@ -268,7 +268,9 @@ def draw_sides(shared: CardShared, faces: list[CardFace]) -> None:
     yet; one that fails is left out: the renderer reports it)."""
     log = shared.ink
     assert log is not None, "draw_sides draws for the InkLog listening on `shared`"
-    painter = CardPainter(new_canvas(io.BytesIO(), (100, 100), "ink"), shared)
+    canvas = new_canvas(io.BytesIO(), (100, 100), "ink")
+    canvas.scratch = True  # never saved: what it draws is read by the checks alone
+    painter = CardPainter(canvas, shared)
     for face in faces:
         if not log.wants(face) or not recordable(shared, face):
             continue

@@ -49,8 +49,8 @@ def check_story(story: list, canvas, width: float, height: float) -> list:
         if getattr(top, "_pnp_file", None) is None:
             continue
         for f in _inner(top):
-            if getattr(f, "always_fits", None) is not None and f.always_fits(height):
-                continue  # a paragraph that splits by lines: fits however long it is (most of a chapter)
+            if getattr(f, "always_fits", None) is not None and f.always_fits(width, height):
+                continue  # a paragraph that splits by lines, a table surely short enough: not laid out
             try:
                 w, h = f.wrapOn(canvas, width, height)
                 bad = (h > height + 0.01 or w > width + 0.01) and not f.split(width, height)

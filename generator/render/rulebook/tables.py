@@ -62,6 +62,22 @@ class RichTable(Table):
     height after another), it keeps what it found."""
 
     _wrapped_at: float | None = None
+    fitted = False  # each column holds its cells' widest word (rich_table's widths from column_widths)
+
+    def always_fits(self, width: float, height: float) -> bool:
+        """Whether a column `width` x `height` takes this table whole, known without laying it out
+        (errors.check_story): it is no wider, and its rows, each at most its tallest cell's
+        RichText.height_at_most and the cell's paddings, add up to no more."""
+        if not self.fitted or self._spanCmds or sum(self._argW) > width + 0.01:  # as check_story allows
+            return False
+        total = 0.0
+        for cells, styles in zip(self._cellvalues, self._cellStyles):
+            # a cell holds one RichText (rich_table); once wrapped, platypus keeps it in a tuple
+            total += max(sum(f.height_at_most() for f in (cell if isinstance(cell, tuple) else (cell,)))
+                         + style.topPadding + style.bottomPadding for cell, style in zip(cells, styles))
+            if total > height:
+                return False
+        return True
 
     def wrap(self, availWidth, availHeight):
         if self._spanCmds or availWidth != self._wrapped_at:
@@ -86,11 +102,13 @@ def rich_table(book: Book, rows: list[list[str]], width: float, size: float | No
     size = size or st.table
     pad = 3.0
     widths = None
+    fitted = True  # every word fits its column's width
     while widths is None:
         widths = column_widths(book, rows, size, width, pad, stretch)
         if widths is None:
             if size <= min_size:
                 widths = [width / len(rows[0])] * len(rows[0])
+                fitted = False
             else:
                 size = max(min_size, size - 0.5)
     ncol = len(rows[0])
@@ -127,4 +145,6 @@ def rich_table(book: Book, rows: list[list[str]], width: float, size: float | No
     table = RichTable(data, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT",
                       style=TableStyle(style))
     table.keep_whole = len(rows) <= 12  # short tables move to the next column rather than split
+    # column_widths measured the header row in bold and the rest as written: a first column in bold is wider
+    table.fitted = fitted and not bold_first_column
     return table

@@ -184,12 +184,22 @@ class RichText(Flowable):
         part._fixed = Layout(lay.size, lay.leading, lines, sum(_heights(sub)))
         return part
 
-    def always_fits(self, height: float) -> bool:
+    def always_fits(self, width: float, height: float) -> bool:
         """Whether columns `height` tall take this paragraph whatever its text and their width, so
         that a check need not lay it out (errors.check_story): it splits between any two of its lines
         keeping two on each side (split), so it can be refused only where four of its tallest lines
         (a line and a paragraph's gap) do not fit one column."""
         return self._fixed is None and 4 * self.size * (self.leading_ratio + PARAGRAPH_GAP) <= height
+
+    def height_at_most(self) -> float:
+        """The most this paragraph takes, laid out at any width that holds each of its words whole
+        (a table cell: tables.column_widths), known without laying it out: a word that does not fit
+        the rest of a line starts the next one, or its hyphenated tail does (no wider than the word),
+        so each word ends at most one line, and each paragraph one more; no line is taller than the
+        leading and a paragraph's gap."""
+        paragraphs = self.book.fitter.parsed(self.text, self.font)
+        lines = sum(len(words) for words in paragraphs) + len(paragraphs)
+        return lines * self.size * (self.leading_ratio + PARAGRAPH_GAP)
 
     def draw(self):
         lay = self._layout or self._lay(self.width)
@@ -237,7 +247,7 @@ class Heading(RichText):
     def split(self, aw, ah):
         return []
 
-    def always_fits(self, height: float) -> bool:
+    def always_fits(self, width: float, height: float) -> bool:
         return False  # never split: a heading too tall for a column stops the layout
 
     def draw(self):
