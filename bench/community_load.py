@@ -6,9 +6,11 @@ builds of the flagship pack; 50 concurrent clients for SECONDS each, each asking
 picked at random: browse (the published list, newest first) a quarter of the time, browse
 filtered by a card (most copied first) a quarter, open a published build half. Each client
 opens a new connection every 10 requests. Reported per database: requests, errors, requests
-per second (all pages), median and 95th percentile latency of each page, and the clients' own
-CPU. Nothing is published, copied or hidden during the run, so after a worker has drawn a
-page once it answers it from the pages it keeps (generator/community/routes_published.py
+per second (all pages), median and 95th percentile latency of each page, the clients' own
+CPU, and the server's CPU per request (its workers', read from /proc: the work an answer
+costs, which other load on the machine leaves as it is while it moves the rates and
+latencies). Nothing is published, copied or hidden during the run, so after a worker has
+drawn a page once it answers it from the pages it keeps (generator/community/routes_published.py
 _kept: until the next change, as a site serves pages between changes), after reading the
 published builds' generation. Then the database size per 10,000 saved builds (each one
 version of a preset's text). Results go to bench/community_results.json.
@@ -84,7 +86,24 @@ def start(url: str, tmp: Path) -> tuple[subprocess.Popen, int]:
     raise SystemExit("pnp serve never answered")
 
 
-async def load(port: int, ids: list[str], cards: list[str]) -> dict:
+def server_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) the server process and its workers have used so far, read
+    from /proc (None where there is none): the work its answers cost, which the machine's other
+    load does not change as it changes requests per second and latencies."""
+    ticks, total, todo = os.sysconf("SC_CLK_TCK"), 0, [pid]
+    try:
+        while todo:
+            p = todo.pop()
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+    except OSError:
+        return None
+    return total / ticks
+
+
+async def load(port: int, ids: list[str], cards: list[str], pid: int | None = None) -> dict:
     times: dict[str, list[float]] = {"browse": [], "browse_card": [], "open": []}
     errors: list[str] = []
     host = "127.0.0.1"
@@ -104,12 +123,16 @@ async def load(port: int, ids: list[str], cards: list[str]) -> dict:
 
     start = time.perf_counter()
     cpu = time.process_time()
+    served = server_cpu(pid) if pid else None
     await asyncio.gather(*(_client(host, port, client_requests(i), start + SECONDS, i, errors, [], b"</html>")
                            for i in range(CLIENTS)))
     elapsed = time.perf_counter() - start
     client_cpu = time.process_time() - cpu  # what the load generator took from the server's cores
+    after = server_cpu(pid) if pid else None
     total = sum(len(v) for v in times.values())
     out = {"errors": len(errors), "requests_per_s": round(total / elapsed, 1),
+           "server_cpu_ms_per_request": None if served is None or after is None else round(
+               1000 * (after - served) / max(total, 1), 3),
            "client_cpu_share": round(client_cpu / elapsed, 2),
            "client_cpu_ms_per_request": round(1000 * client_cpu / max(total, 1), 3)}
     for kind, values in times.items():
@@ -155,7 +178,7 @@ def main() -> None:
                 ids, cards = seed(url)
                 proc, port = start(url, tmp / name)
                 try:
-                    results[name] = uvloop.run(load(port, ids, cards))
+                    results[name] = uvloop.run(load(port, ids, cards, proc.pid))
                 finally:
                     proc.terminate()
                     proc.wait(30)

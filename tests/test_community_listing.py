@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import re
+import statistics
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from sqlalchemy import event, inspect, text
 
 from community_support import db_url, postgres  # noqa: F401  (fixtures)
 from generator.community.app import community_app
+from generator.web import memo
 from generator.community.publish import publish
 from generator.community.store import HEAD_REVISION, Store
 from generator.pack.load import load_pack
@@ -191,6 +193,28 @@ def test_kept_pages_are_never_older_than_a_change_made_by_another_worker(tmp_pat
     assert c1.get(f"/p/boss_fight/published/{first}").status_code == 200
     for app in (one, two):
         app.state.community_store.engine.dispose()
+
+
+def test_a_worker_keeps_the_pages_of_the_500_builds_the_bench_opens_in_both_languages(tmp_path, pack, texts):
+    """bench/community_load.py opens 500 published builds at random (the presets, each many
+    times): their pages must all fit in what a worker keeps, or they push each other out and a
+    quarter of the requests draw their page again (5 ms of CPU each against 0.2 for a kept one;
+    2.5-4x fewer requests a second when a published build's page grew from 2 kB to 32 kB and
+    the budget stayed the editor's 8 MB). Counted in bytes of the pages, English and German."""
+    app, c = _worker(tmp_path, "one", f"sqlite:///{tmp_path / 'site.sqlite3'}")
+    store = app.state.community_store
+    ids = [publish(store, pack, t, 0, f"player{i}", None) for i, t in enumerate(texts)]
+    german = TestClient(app, base_url="http://localhost")  # (?lang= is kept in a cookie)
+    sizes = [len(client.get(f"/p/boss_fight/published/{i}{lang}").content)
+             for i in ids for client, lang in ((c, ""), (german, "?lang=de"))]
+    kept = app.state.community_pages
+    assert len(kept) == len(sizes)  # each page kept once drawn
+    listed = sum(len(client.get(f"/p/boss_fight/published{lang}").content)
+                 for client, lang in ((c, ""), (german, "?lang=de")))
+    need = 500 * statistics.mean(sizes) * 2 + 20 * listed  # and a list per card filtered by (the bench's 20)
+    assert need <= kept.max_bytes, (need, kept.max_bytes)
+    assert need > memo.MAX_BYTES  # the guard bites: the budget the pages had before did not hold them
+    store.engine.dispose()
 
 
 def _account(app, name) -> TestClient:

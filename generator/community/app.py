@@ -31,6 +31,13 @@ ENV_DB = "PNP_DB"              # the database URL (unset: a SQLite file beside t
 ENV_ACCOUNTS = "PNP_ACCOUNTS"  # "1": accounts on
 FACTORY = "generator.community.app:app_from_env"
 log = logging.getLogger("pnp.web")
+# The published builds' pages a worker keeps (routes_published._kept), in bytes: about 1,500 pages
+# of a published build, which shows the whole build (its cards as pictures, statistics, draw odds;
+# boss_fight's are 22 to 50 kB, 32 kB on average), so the 500 builds bench/community_load.py opens
+# fit in English and German with the lists beside them (tests/test_community_listing.py). With the
+# editor's 8 MB (web/memo.py) a worker held 260 of them: they pushed each other out, and one
+# request in four drew its page again (5 ms of CPU against 0.2 for a kept page).
+PAGES_BYTES = 48 * 1024 * 1024
 
 
 def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
@@ -43,7 +50,7 @@ def install(app: FastAPI, store: Store, accounts: bool) -> FastAPI:
     site.community = True  # the builder's pages show History and Published
     app.state.community_store = store
     app.state.community_cache = Kept.counted(2048)
-    app.state.community_pages = Kept()  # the published builds' pages (routes_published._kept)
+    app.state.community_pages = Kept(PAGES_BYTES)  # the published builds' pages (routes_published._kept)
     app.state.community_keys = Keys(store.secret()) if accounts else None
     if accounts:
         warm_up()  # the stand-in hash a sign-in for a missing name is checked against

@@ -94,7 +94,7 @@ def publish_build(request: Request, pack_id: str, stem: str, points_limit: str =
 
 def _kept(request: Request, key: tuple, name: str, context) -> HTMLResponse:
     """The page `name` drawn with `context()` (which may raise, e.g. a 404), kept by this
-    worker (generator.web.memo: the least recently used go first past 8 MB) under `key` and
+    worker (generator.web.memo: the least recently used go first past app.PAGES_BYTES) under `key` and
     the published builds' generation, read first: every change to what these pages show
     raises it in its own transaction (store.generation), so a kept page is never one from
     before a change, whichever worker made the change. `key` holds everything the page

@@ -35,9 +35,10 @@ class ProfileRow:
 
 
 PROFILES: dict[str, ProfileRow] = {row.name: row for row in (
-    # the home kit's parts in the order the build's two workers take them, each the next part when it is
-    # free: Boss Fight's maps 0.29 s CPU (their text's contrast judged as they are drawn), rulebook 0.58
-    # with its quick reference, cards 0.53, pieces 0.12; so maps then cards beside rulebook, then pieces
+    # the home kit's parts in the order the build's workers take them, each the next part when one is
+    # free: Boss Fight's maps 0.36 s CPU (their text's contrast judged as they are drawn), rulebook 0.56
+    # with its quick reference, cards 0.47, pieces 0.13; the three long ones start at once in a whole
+    # kit's three workers (build.KIT_WORKERS), the pieces take the first one freed
     ProfileRow("home", "home sheets", "home", calibrated=True, parts=("maps", "rulebook", "cards", "pieces"),
                part_modules=(("pieces", "home_pieces"), ("maps", "home_maps"), ("rulebook", "home_rulebook"))),
     ProfileRow("gutterfold", "gutterfold", "gutterfold"),

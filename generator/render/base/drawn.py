@@ -20,6 +20,7 @@ recorder's own: points, y up, from the origin it is given (a card's trim corner)
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -29,6 +30,7 @@ Matrix = tuple[float, float, float, float, float, float]
 Box = tuple[float, float, float, float]  # left, bottom, right, top
 RGB = tuple[float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+PATH_NUMBER = re.compile(r"[-.0-9]+")  # a number of a path's text as ReportLab writes it (no operator holds a digit)
 
 NOT_PAINT = "line"
 _BLACK = (0.0, 0.0, 0.0)  # an object that only strokes: ink, but no paint a text could sit on
@@ -211,6 +213,16 @@ class Recorder:
         else:
             self.show(font, size, text, (1.0, 0.0, 0.0, 1.0, x, y), color)
 
+    # a PaintRecorder's (render/base/paints.py), asked for only when `outlines` is set
+    def paint_outline(self, key: tuple, make_path, fill: bool) -> None:
+        raise NotImplementedError
+
+    def clip(self, key: tuple, make_path) -> None:
+        raise NotImplementedError
+
+    def new_page(self) -> None:
+        raise NotImplementedError
+
     def run(self, code: list[str]) -> None:
         """Paint the paths that PDF path operators describe (see `path_points`)."""
         for points, stroke, fill in path_points(code):
@@ -389,6 +401,21 @@ def stroke_bounds(points: list, width: float) -> Box:
             _join(add, points[start], points[mid], points[end], width)
         i += 1
     return (box[0], box[1], box[2], box[3])
+
+
+def segment_bounds(x1: float, y1: float, x2: float, y2: float, width: float) -> Box:
+    """`stroke_bounds` of one straight segment (a `line`): the caps at its two ends, gathered
+    and bounded at once (its first point's cap, then its last's, as stroke_bounds adds them)."""
+    xs: list[float] = []
+    ys: list[float] = []
+
+    def add(x: float, y: float) -> None:
+        xs.append(x)
+        ys.append(y)
+
+    _end_cap(add, (x2, y2), (x1, y1), width)
+    _end_cap(add, (x1, y1), (x2, y2), width)
+    return (min(1e5, *xs), min(1e5, *ys), max(-1e5, *xs), max(-1e5, *ys))  # (stroke_bounds' starting box)
 
 
 def _end_cap(add, s, e, hw: float) -> None:

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from generator.render.base.colors import MIN_CONTRAST, contrast_ratio
-from generator.render.base.drawn import IDENTITY, RGB, Box, Matrix, Recorder, concat, transform_box
+from generator.render.base.drawn import PATH_NUMBER, IDENTITY, RGB, Box, Matrix, Recorder, concat, transform_box
 from generator.render.base.glyphs import string_ink
 
 Polygons = list[list[tuple[float, float]]]
@@ -57,7 +57,7 @@ def outline_of(code: str) -> Polygons:
     one at each move or rectangle, every point of a segment kept (a curve's control points
     too). A close adds nothing: a polygon closes itself."""
     if " re" not in code and code.count(" m") == 1:  # one subpath (a cell, a band, a dot): its numbers in pairs
-        values = [float(v) for v in _NUMBER.findall(code)]
+        values = [float(v) for v in PATH_NUMBER.findall(code)]
         return [list(zip(values[0::2], values[1::2]))]
     polys: Polygons = []
     numbers: list[str] = []
@@ -78,7 +78,7 @@ def outline_of(code: str) -> Polygons:
     return polys
 
 
-_NUMBER = re.compile(r"[-.0-9]+")  # a number of a path's text (its operators hold no digit)
+_BLANK = re.compile(r"\s")  # (str.isspace's characters)
 _OPERATORS = {"m": 1, "l": 2, "c": 2, "v": 2, "y": 2, "re": 3}
 _OPERATORS.update(dict.fromkeys(("h", "n", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "W", "W*"), 0))
 _POINTS = {"l": 2, "c": 6, "v": 4, "y": 4}
@@ -187,7 +187,7 @@ class PaintRecorder(Recorder):
             return  # only blanks
         k = size / 1000
         box = transform_box(m, (ink[0] * k, ink[1] * k, ink[2] * k, ink[3] * k))
-        if any(ch.isspace() for ch in text):  # a blank's box is a point on the baseline (PDFium)
+        if _BLANK.search(text):  # a blank's box is a point on the baseline (PDFium)
             box = _with_blanks(box, m)
         x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         if not all(inside(clip, x, y) for clip in self.clips):

@@ -10,8 +10,6 @@ placing it later can say what it covers; elsewhere (maps, rulebook pages) only w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from reportlab.lib.colors import toColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont
@@ -19,17 +17,25 @@ from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 from reportlab.pdfgen.textobject import PDFTextObject
 
-from generator.render.base.drawn import Box, Recorder, filled_bounds, flat_color, path_bounds, path_points, summary
-
-if TYPE_CHECKING:
-    from generator.render.base.paints import PaintRecorder
+from generator.render.base.drawn import (PATH_NUMBER, Box, Recorder, filled_bounds, flat_color, path_bounds, path_points,
+                                        segment_bounds, summary)
 
 PATH_MEMO = 4096  # paths whose bounds a canvas keeps (a deck's badges and boxes are a few dozen)
 LINES_MEMO = 32  # sets of cut guides whose text a canvas keeps (a deck's sheets differ in their footer's width)
 TEXT_MEMO = 2048  # strings whose text operators a canvas keeps (a kit's copies follow each other; 8,192 found 4 % more, for 3 MB)
 
 
+_TUPLE_COLORS: dict = {}  # (r, g, b) -> its flat colour: setFillColorRGB makes a new tuple each call
+
+
 def _color(value):
+    if type(value) is tuple:
+        hit = _TUPLE_COLORS.get(value)
+        if hit is None:
+            if len(_TUPLE_COLORS) >= 4096:
+                _TUPLE_COLORS.clear()
+            hit = _TUPLE_COLORS[value] = (flat_color(value),)
+        return hit[0]
     return flat_color(toColor(value) if isinstance(value, str) else value)
 
 
@@ -41,7 +47,7 @@ def _path(code: str, stroke, fill) -> list[str]:
 def _curves_box(ops: list[str]) -> Box:
     """What `filled_bounds` gives for a path of one move and its lines and curves (`n` first),
     each entry its numbers and then its operator: the bounds of all its points."""
-    numbers = [float(v) for op in ops[1:] for v in op.split()[:-1]]
+    numbers = [float(v) for v in PATH_NUMBER.findall(" ".join(ops))]
     xs, ys = numbers[0::2], numbers[1::2]
     return (min(xs), min(ys), max(xs), max(ys))
 
@@ -224,7 +230,7 @@ class RecordingCanvas(rl_canvas.Canvas):
     def showPage(self):
         super().showPage()
         if self.ink is not None and self.ink.outlines:
-            cast("PaintRecorder", self.ink).new_page()
+            self.ink.new_page()
 
     # ---- graphics state -----------------------------------------------------------------
     def saveState(self):
@@ -277,7 +283,7 @@ class RecordingCanvas(rl_canvas.Canvas):
         ink = self.ink
         assert ink is not None
         if ink.outlines:
-            cast("PaintRecorder", ink).paint_outline(key, make_path, bool(fill))
+            ink.paint_outline(key, make_path, bool(fill))
             return
         if filled is not None and not stroke:  # its bounds known already: nothing to make or keep
             ink.paint_box(filled, False, bool(fill))
@@ -325,8 +331,7 @@ class RecordingCanvas(rl_canvas.Canvas):
         # its two points as the text gives them (what path_points reads from it), bounded at once:
         # a map's hatched terrain draws thousands of lines, each once
         _n, a, b, _m, c, d, _l = code.split()
-        points = [[float(a), float(b), "m", False], [float(c), float(d), "l", False]]
-        ink.paint_box(path_bounds(points, True, ink.line_width), True, False)
+        ink.paint_box(segment_bounds(float(a), float(b), float(c), float(d), ink.line_width), True, False)
 
     def lines(self, linelist):
         super().lines(linelist)
@@ -415,7 +420,7 @@ class RecordingCanvas(rl_canvas.Canvas):
         if self.ink is not None and (stroke or fill):
             self._paint((aPath.getCode(),), lambda: aPath, stroke, fill)
         if self.ink is not None and self.ink.outlines:
-            cast("PaintRecorder", self.ink).clip((aPath.getCode(),), lambda: aPath)
+            self.ink.clip((aPath.getCode(),), lambda: aPath)
 
     def drawImage(self, image, x, y, width=None, height=None, mask=None, preserveAspectRatio=False,
                   anchor="c", anchorAtXY=False, showBoundary=False, extraReturn=None):
