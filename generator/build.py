@@ -1,8 +1,8 @@
 """`pnp build`: load the pack, then write each requested output atomically.
 
 The home kit is four independent parts (cards, pieces, maps, rulebook); a whole-kit build
-runs them in worker processes (ReportLab is single-threaded), one more than the cores:
-KIT_WORKERS. Each part's bytes do not depend on which process made it.
+runs them in two worker processes, since the machines have two cores and ReportLab is
+single-threaded. Each part's bytes do not depend on which process made it.
 """
 
 from __future__ import annotations
@@ -37,13 +37,6 @@ from generator.render.cards.redraw import SheetMemory  # pnp watch keeps one acr
 from generator.share.decklist_files import load_build_file
 from generator.validate.checks import pack_checks, read_shared_files
 
-
-# A whole kit's workers at once: one more than the cores. Its three long parts are of a size (Boss Fight's
-# maps, rulebook and cards 0.36, 0.56 and 0.47 s CPU), so two of them one after the other on a core take
-# longer than the three started at once, sharing the two cores as the kernel hands them out; the pieces
-# (0.13) take the first worker freed. Boss Fight's kit on two cores, medians of 9 interleaved whole runs:
-# two workers 1.31 s wall, three 1.25 (for 0.07 s more CPU: the cores switch between three processes).
-KIT_WORKERS = WORKERS + 1
 
 PART_ORDER = ("cards", "pieces", "maps", "rulebook")  # a part at a time, in this order; the worker pool takes
 # a profile's parts in its table order (longest first)
@@ -368,8 +361,8 @@ def _parallel_parts(pack, parts, out, opt, token, stage, stopped=None, checks=No
     queue = progress_queue() if listener is not None else None
     unchecked = [checks] if checks is not None else []
     said: list[str] = []
-    # the parts that wait for a worker (the pool starts the first KIT_WORKERS at once), prepared for meanwhile
-    unprepared = [list(parts[KIT_WORKERS:])]
+    # the parts that wait for a worker (the pool starts the first WORKERS at once), prepared for meanwhile
+    unprepared = [list(parts[WORKERS:])]
 
     def check():
         while unchecked:
@@ -386,7 +379,7 @@ def _parallel_parts(pack, parts, out, opt, token, stage, stopped=None, checks=No
             _prepare(pack, unprepared.pop())
 
     jobs = [(p, pack, out, opt, token) for p in parts]
-    with worker_pool(KIT_WORKERS, progress_queue=queue) as pool:  # forked workers: the loaded pack is theirs
+    with worker_pool(WORKERS, progress_queue=queue) as pool:  # forked workers: the loaded pack is theirs
         for _index, (_part, lines, pending, refused) in pool.as_completed(
                 _worker, jobs, idle=idle if queue or unchecked or unprepared[0] else None):
             check()

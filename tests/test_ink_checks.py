@@ -10,7 +10,6 @@ text's origin, where its word box starts)."""
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import pytest
@@ -21,10 +20,9 @@ from generator.cli import main
 from generator.kit import pack_faces
 from generator.pack.load import load_pack
 from generator.pack.scaffold import create_pack
-from generator.preflight.layout import contrast_findings, layout_findings
+from generator.preflight.layout import layout_findings
 from generator.preflight.render_check import map_findings
 from generator.render.base.colors import contrast_ratio
-from generator.render.base.readback import low_contrast_text
 from generator.render.cards.faces import CardShared
 from generator.render.cards.ink import face_ink
 from generator.render.cards.sheets import write_print_shop
@@ -156,37 +154,6 @@ def test_shipped_packs_have_readable_text_inside_the_safe_zone(name):
     pack = load_pack(REPO / "card_data" / name)
     found = [f.line() for f in layout_findings(pack) if f.rule in ("layout.safe-zone", "text.contrast")]
     assert found == []
-
-
-def _hex_page(path: Path, label_at: tuple[float, float]) -> None:
-    """A grey hexagon (fill 0.62) and a grey label (0.35) at `label_at` (points)."""
-    from reportlab.pdfgen.canvas import Canvas
-    c = Canvas(str(path), pagesize=(200, 200))
-    c.setFillGray(0.62)
-    p = c.beginPath()
-    corners = [(100 + 50 * math.cos(math.radians(60 * i)), 100 + 50 * math.sin(math.radians(60 * i))) for i in range(6)]
-    p.moveTo(*corners[0])
-    for x, y in corners[1:]:
-        p.lineTo(x, y)
-    p.close()
-    c.drawPath(p, stroke=0, fill=1)
-    c.setFillGray(0.35)
-    c.setFont("Helvetica", 6)
-    c.drawCentredString(label_at[0], label_at[1], "3,-1")
-    c.showPage()
-    c.save()
-
-
-def test_map_text_is_judged_on_the_fill_under_it(tmp_path):
-    """Text on a hex is judged against that hex's colour; text in the corner of the hex's
-    bounding box but outside the hex lies on the paper."""
-    _hex_page(tmp_path / "on.pdf", (100, 98))
-    (page, low), = low_contrast_text(tmp_path / "on.pdf")
-    assert page == 1 and low.text == "3,-1" and low.ratio == pytest.approx(2.61, abs=0.01)
-    finding, = contrast_findings([(page, low)])
-    assert finding.severity == "error" and finding.page == 1 and "#595959 on #9e9e9e" in finding.message
-    _hex_page(tmp_path / "off.pdf", (58, 62))  # inside the box, outside the hexagon: paper white
-    assert low_contrast_text(tmp_path / "off.pdf") == []
 
 
 @pytest.mark.parametrize("name", ["boss_fight", "battle_bosses", "tactics"])

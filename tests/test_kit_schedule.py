@@ -1,6 +1,5 @@
-"""A whole kit's build in its workers (build.py): the three long parts start at once, one worker
-more than the cores (KIT_WORKERS), and the pieces take the first worker freed, finding the fonts
-and icon outlines loaded by the parent meanwhile. The maps part goes first and judges the
+"""A whole kit's build in its two workers (build.py): the cards and the pieces, which wait for a
+worker freed, find the fonts and icon outlines the parent loaded meanwhile. The maps part goes first and judges the
 contrast of its text as it draws (render/base/paints.py), with no job of its own reading
 maps.pdf back and no PDF library loaded. What it finds is judged as when the kit is built in
 one process: the same lines, and an error keeps no file."""
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import KIT_WORKERS, build_folder
+from generator.build import build_folder
 from generator.core.errors import InputError
 from generator.core.workers import PROCESSES
 from generator.export.profile_table import PROFILES
@@ -58,18 +57,18 @@ list(b.build_folder(Path(sys.argv[1]), out_dir=Path(sys.argv[3])))
 """
 
 
-def test_the_long_parts_start_at_once_and_the_pieces_find_what_the_parent_loaded(tmp_path):
-    """maps, rulebook and cards start together (one worker more than the cores); the pieces wait
-    for the first one freed, and the parent (a fresh process) has loaded meanwhile the fonts and the
-    icon outlines the cards and pieces draw with (the pool does its idle work before taking a result)."""
-    assert KIT_WORKERS == PROCESSES + 1 and PROFILES["home"].parts[KIT_WORKERS:] == ("pieces",)
+def test_the_parts_that_wait_find_what_the_parent_loaded(tmp_path):
+    """maps and rulebook start in the two workers; the cards and the pieces wait for one freed, and
+    the parent (a fresh process) has loaded meanwhile the fonts and the icon outlines they draw with
+    (the pool does its idle work before it takes a result)."""
+    assert PROFILES["home"].parts[PROCESSES:] == ("cards", "pieces")
     log = tmp_path / "workers.txt"
     done = subprocess.run([sys.executable, "-c", _SEEN, str(BOSS_FIGHT), str(log), str(tmp_path / "kit")],
                           capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines()[0] == f"workers {KIT_WORKERS}"
+    assert done.stdout.splitlines()[0] == f"workers {PROCESSES}"
     found = dict(line.split(" ", 1) for line in log.read_text(encoding="utf-8").splitlines())
     assert sorted(found) == ["cards", "maps", "pieces", "rulebook"]
-    assert found["pieces"] == "True True" and found["maps"] == found["rulebook"] == "False False"
+    assert found["cards"] == found["pieces"] == "True True" and found["maps"] == found["rulebook"] == "False False"
 
 
 @pytest.mark.parametrize("ratio", [3.5, 2.6])

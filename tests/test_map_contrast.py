@@ -126,6 +126,8 @@ def test_text_is_judged_on_the_outline_under_it_not_its_box(label_at, found, tmp
     if found:
         (page, low), = recorder.low
         assert page == 1 and low.text == "3,-1" and low.ratio == pytest.approx(2.61, abs=0.01)
+        finding, = contrast_findings(recorder.low)
+        assert finding.severity == "error" and finding.page == 1 and "#595959 on #9e9e9e" in finding.message
 
 
 def test_a_clip_cuts_off_both_the_fill_and_the_text(tmp_path):

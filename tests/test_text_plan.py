@@ -92,15 +92,18 @@ def _recorded(scratch: bool) -> tuple[list, list[str]]:
     c.scratch = scratch
     recorder = c.record(Recorder())
     draw_layout(c, IconSheet(c, {}), layout, 12.5, 300.0, 150.0, keyword_color="#aa0000")
+    c.setFont("PnpSans", 7)
+    c.drawString(20.0, 40.0, "Stunned 3")  # a text object of ReportLab's, noted as it shows
     c.stop_recording()
     return recorder.shown, list(c._code)
 
 
 def test_a_scratch_canvas_is_told_the_same_strings_and_writes_no_text():
     """`pnp validate` draws faces on a canvas it never saves (canvas.scratch): a text being
-    recorded is noted as on the sheets' canvas, and its text operators are not written."""
+    recorded is noted as on the sheets' canvas, and its strings are not written."""
     shown, code = _recorded(scratch=True)
     sheets_shown, sheets_code = _recorded(scratch=False)
     assert shown == sheets_shown and len(shown) > 3
-    assert any("Tj" in op for op in sheets_code)
-    assert not any("Tj" in op or "BT" in op for op in code)
+    assert shown[-1][2] == "Stunned 3"
+    assert sum("Tj" in op for op in sheets_code) == 2  # the layout's text object and drawString's
+    assert not any("Tj" in op for op in code)

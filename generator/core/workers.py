@@ -120,7 +120,6 @@ class WorkerPool:
         # deferred: multiprocessing loads when a pool starts; a build of one part (`--only cards`) starts none
         import multiprocessing
         self.running: dict[Connection, tuple[BaseProcess, int]] = {}  # connection -> (process, job index)
-        self.exiting: list[BaseProcess] = []  # workers that have answered, not yet reaped
         self.context = multiprocessing.get_context("fork")
         self.events = progress_queue
 
@@ -140,9 +139,7 @@ class WorkerPool:
         from multiprocessing.connection import wait  # deferred: loaded with the pool (see __init__)
         jobs = jobs if isinstance(jobs, list) else list(jobs)
         begun = 0
-
-        def start() -> None:  # the next jobs, into the free places
-            nonlocal begun
+        while begun < len(jobs) or self.running:
             while begun < len(jobs) and len(self.running) < self.processes:
                 index, job = begun, jobs[begun]
                 begun += 1
@@ -152,9 +149,6 @@ class WorkerPool:
                     process.start()
                     self.running[recv] = (process, index)
                 send.close()
-
-        while begun < len(jobs) or self.running:
-            start()
             # wait() hands back some of the objects it was given (typeshed widens them to any waitable)
             ready = cast("list[Connection]", wait(list(self.running), None if idle is None else interval))
             if idle is not None:
@@ -169,27 +163,15 @@ class WorkerPool:
                     how = (f"was killed by {signal.Signals(-code).name}" if code is not None and code < 0
                            else f"ended with code {code}")
                     raise WorkerDied(f"a worker process {how} before it finished") from None
+                process.join()
                 del self.running[conn]
                 conn.close()
-                # reaped later (reap, stop): a worker that has answered only exits, and its exit (the
-                # kernel freeing its copy of the build, ~10 ms) need not hold up the next job
-                self.exiting.append(process)
                 if answer[0] == "error":
                     raise answer[1]
-                start()  # the freed place takes the next job before this one's result is handed on
-                self.reap()
                 yield index, cast(Result, answer[1])  # what fn returned, pickled and back
 
-    def reap(self) -> None:
-        """Reap the workers that have answered and since exited."""
-        for process in list(self.exiting):
-            if not process.is_alive():
-                process.join()
-                self.exiting.remove(process)
-
     def stop(self) -> None:
-        """Terminate every running worker and reap it (killed if it does not go at once); those
-        that have answered are reaped as they exit (handing over their last progress events)."""
+        """Terminate every running worker and reap it (killed if it does not go at once)."""
         running, self.running = list(self.running.items()), {}
         for _conn, (process, _index) in running:
             with contextlib.suppress(OSError, ValueError):
@@ -202,9 +184,6 @@ class WorkerPool:
                     process.kill()
                 process.join()
             conn.close()
-        exiting, self.exiting = self.exiting, []
-        for process in exiting:
-            process.join()
 
 
 def progress_queue() -> Events:

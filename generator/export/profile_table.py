@@ -35,10 +35,11 @@ class ProfileRow:
 
 
 PROFILES: dict[str, ProfileRow] = {row.name: row for row in (
-    # the home kit's parts in the order the build's workers take them, each the next part when one is
-    # free: Boss Fight's maps 0.36 s CPU (their text's contrast judged as they are drawn), rulebook 0.56
-    # with its quick reference, cards 0.47, pieces 0.13; the three long ones start at once in a whole
-    # kit's three workers (build.KIT_WORKERS), the pieces take the first one freed
+    # the home kit's parts in the order the build's two workers take them, each the next part when one is
+    # free: Boss Fight's maps 0.32 s CPU (their text's contrast judged as they are drawn), rulebook 0.57
+    # with its quick reference, cards 0.47, pieces 0.13; so maps then cards beside rulebook, then pieces.
+    # (Three workers sharing the two cores, the three long parts at once, measured slower: 1.26-1.37 s
+    # wall against 1.20-1.22, medians of 9 interleaved whole kits: the cores switching between them.)
     ProfileRow("home", "home sheets", "home", calibrated=True, parts=("maps", "rulebook", "cards", "pieces"),
                part_modules=(("pieces", "home_pieces"), ("maps", "home_maps"), ("rulebook", "home_rulebook"))),
     ProfileRow("gutterfold", "gutterfold", "gutterfold"),

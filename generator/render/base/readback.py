@@ -1,10 +1,12 @@
 """Reading a drawn PDF page back with PDFium: what colour each text lies on.
 
-For the contrast check of pages drawn whole (map sheets and overviews): the page's objects
-are walked in painting order; every filled path is kept with its outline (a polygon in page
-points, curves by their end points), its clipping paths and fill colour; every text object is
-judged against the last fill whose outline, inside its clipping paths, holds the middle of the
-text (paper white when none does; nothing when that paint is an image, a shading or
+The oracle of the maps' contrast check, which judges each text as the pages are drawn
+(render/base/paints.py; tests/test_map_contrast.py holds the two to the same findings): no
+build or validate reads a PDF back. The page's objects are walked in painting order; every
+filled path is kept with its outline (a polygon in page points, every point PDFium lists, a
+curve's control points too), its clipping paths and fill colour; every text object is judged
+against the last fill whose outline, inside its clipping paths, holds the middle of the text
+(paper white when none does; nothing when that paint is an image, a shading, a form or
 see-through). A fill cut off by a clip (a map cell at the edge of a sheet's window, a band
 clipped to its cell) does not count where it is not painted. Card faces are judged element by
 element instead (render/cards/ink.py).

@@ -100,6 +100,8 @@ class MemoTextObject(PDFTextObject):
 
     def _formatText(self, text):
         canvas = self._canvas
+        if getattr(canvas, "scratch", False) and canvas.ink is not None:
+            return ""  # a canvas never saved, recording: its recorder is told the string, nothing reads the rest
         memo = getattr(canvas, "text_memo", None)
         if memo is None or type(text) is not str:  # (a shaped string carries its own positions)
             return super()._formatText(text)
@@ -175,8 +177,9 @@ class RecordingCanvas(rl_canvas.Canvas):
     ink: Recorder | None = None
     notes_forms = False  # note every form as it is defined (render/cards/faces.py's CardPainter sets it)
     # a canvas that is never saved (`pnp validate`'s faces, the layout checks' own drawing): what it
-    # draws matters to its recorders alone, so a planned text that is being recorded, whose
-    # strings are told to the recorder directly (render/base/text.py), writes no operators
+    # draws matters to its recorders alone, so text drawn while one records writes no operators
+    # (a planned text's strings are told to the recorder directly, render/base/text.py; a text
+    # object's, from its own notes: InkTextObject)
     scratch = False
 
     def __init__(self, *args, **kwargs):

@@ -18,6 +18,7 @@ from typing import NamedTuple
 import pyphen
 from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
 
+from generator.core.bounded import BoundedCache
 from generator.render.base.colors import hex_color
 from generator.render.base.drawn import flat_color
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR, register_fonts
@@ -171,20 +172,6 @@ class TextStyler:
         if word:
             paragraphs[-1].append(word)
         return [p for p in paragraphs if p]
-
-
-class BoundedCache(dict):
-    """A dict that forgets its oldest entries past `limit`. Card texts repeat within a kit
-    (copies, shared lines) but a 10,000-card deck must not keep 10,000 layouts alive."""
-
-    def __init__(self, limit: int = 256):
-        super().__init__()
-        self.limit = limit
-
-    def __setitem__(self, key, value):
-        if len(self) >= self.limit and key not in self:
-            del self[next(iter(self))]  # dicts keep insertion order: the first key is the oldest
-        super().__setitem__(key, value)
 
 
 class TextFitter:

@@ -129,7 +129,8 @@ def maps_text_on_paint(pack: Pack, paper: str = DEFAULT_PAPER, ink: str = DEFAUL
     paper = _paper(paper)
     w, h = PAPERS_MM[paper]
     c = new_canvas(io.BytesIO(), (w * MM, h * MM), f"{pack.spec.name}: maps", "True-scale hex maps")
-    c.setPageCompression(0)  # its pages are never written: not compressed either
+    c.setPageCompression(0)  # its pages are never written: not compressed either,
+    c.scratch = True  # nor its strings encoded (the recorder is told them: render/base/recording.py)
     recorder = PaintRecorder()
     c.record(recorder)
     maps = load_pack_maps(pack)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Callable
 
 from reportlab.lib.utils import simpleSplit
@@ -221,6 +222,31 @@ def _cross(c, x_mm: float, y_mm: float) -> None:
     c.line(x_mm * MM, (y_mm - arm) * MM, x_mm * MM, (y_mm + arm) * MM)
 
 
+class _Lazy:
+    """The items of an iterator as a list read again and again, each made when first read."""
+
+    __slots__ = ("_items", "_made")
+
+    def __init__(self, items: Iterator[float]):
+        self._items = items
+        self._made: list[float] = []
+
+    def __iter__(self) -> Iterator[float]:
+        made = self._made
+        i = 0
+        while True:
+            if i == len(made):
+                item = next(self._items, None)
+                if item is None:
+                    return
+                made.append(item)
+            yield made[i]
+            i += 1
+
+    def __bool__(self) -> bool:
+        return next(iter(self), None) is not None
+
+
 def _mark_positions(lo: float, hi: float, seam: float | None = None, along_x: bool = True,
                     avoid: list | tuple = ()) -> list[float]:
     """Where alignment crosses sit along a seam (map mm): spread out, clear of the corners,
@@ -242,10 +268,12 @@ def _mark_positions(lo: float, hi: float, seam: float | None = None, along_x: bo
 
     def clear(p: float) -> bool:
         high, low = p + reach, p - reach
-        return not any(lo < high and low < hi for lo, hi in near)
+        return not any(start < high and low < end for start, end in near)
 
-    tries = [[q for q in sorted((p + k for k in range(-40, 41)), key=lambda q: (abs(q - p), q))
-              if lo + MARK_ARM_MM <= q <= hi - MARK_ARM_MM and clear(q)] for p in spots]
+    # each spot's places, nearest first, checked only as far as the choice below reads them
+    # (mostly the first: the spot itself)
+    tries = [_Lazy(q for q in sorted((p + k for k in range(-40, 41)), key=lambda q: (abs(q - p), q))
+                   if lo + MARK_ARM_MM <= q <= hi - MARK_ARM_MM and clear(q)) for p in spots]
     # the first two crosses keep the room the cut note between them needs (as far apart as
     # planned, at most MARK_SPACING_MM); the others only keep clear of each other
     first_gap = min(MARK_SPACING_MM, spots[1] - spots[0])
