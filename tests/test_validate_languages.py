@@ -73,18 +73,6 @@ def test_every_part_in_every_language_gives_the_verdict_drawn_in_turn(found_ever
                      ("yaml.syntax", False), ("yaml.syntax", False), ("yaml.syntax", True)]
 
 
-def test_a_pack_with_no_translation_drawn_in_two_workers_gives_the_verdict_drawn_in_turn(found_everywhere):
-    # one language: its faces in one worker, its maps and rulebook in the other
-    shutil.rmtree(found_everywhere / "translations")
-    parallel = verdict(found_everywhere, parallel=True)
-    assert parallel == verdict(found_everywhere, parallel=False)
-    assert sorted(e["code"] for e in parallel["errors"]) == ["card.text-overflow", "yaml.syntax", "yaml.syntax"]
-    (found_everywhere / "cards" / "zz-long.yaml").unlink()  # the faces clean: the maps' findings read too
-    parallel = verdict(found_everywhere, parallel=True)
-    assert parallel == verdict(found_everywhere, parallel=False)
-    assert sorted(e["code"] for e in parallel["errors"]) == ["yaml.syntax", "yaml.syntax"]
-
-
 def test_a_translation_that_does_not_load_gives_the_verdict_drawn_in_turn(found_everywhere):
     po = found_everywhere / "translations" / "de.po"
     po.write_text(po.read_text(encoding="utf-8") + '\nmsgid "unclosed\n', encoding="utf-8")

@@ -6,10 +6,7 @@ card types the pack does not have."""
 
 from __future__ import annotations
 
-import functools
 import io
-from collections.abc import Callable
-from typing import Any
 
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError, Location, Problem
@@ -26,48 +23,14 @@ from generator.render.rulebook.book import Geometry, pack_book, rulebook_story
 from generator.render.rulebook.errors import check_story
 
 
-def render_problems(pack: Pack, part: Callable[[str], Any] | None = None) -> tuple[list[Problem], list[Violation]]:
-    """(errors build would stop on, warnings) for a whole pack. `part(name)`: what
-    drawn_part(pack, name) gives (validate/drawn.py draws the parts in workers beforehand);
-    without it each part is drawn here when the verdict needs it."""
-    part = part or functools.partial(drawn_part, pack)
-    problems, drawn, shared = part("faces")
-    if not shared:  # the pack's look itself is broken: nothing else is drawn
-        return problems, []
-    warnings: list[Violation] = []
-    if drawn is not None:  # what the drawing put on paper: the safe zone, the contrast of text, bleed, art
-        errors, found = judged(drawn + part("maps"), pack)
-        problems.extend(errors)
-        warnings.extend(found)
-    warnings.extend(stray_layouts(pack))
-    problems.extend(part("rulebook"))
-    unique = {(p.code, str(p.location), p.message): p for p in problems}
-    return list(unique.values()), warnings
-
-
-def drawn_part(pack: Pack, name: str) -> Any:
-    """One of render_problems's parts, drawn on its own (validate/drawn.py: in two workers):
-    "faces" -> (errors, the layout checks' findings or None when drawing stopped them, whether
-    the pack's shared look loaded), "maps" -> the map pages' findings, "rulebook" -> its problems."""
-    if name == "faces":
-        return _faces(pack)
-    if name == "maps":
-        try:
-            return map_findings(pack)  # the text on the map pages, judged as they are drawn
-        except InputError:
-            return []  # a broken map: its own check reports it
-    try:
-        return rulebook_problems(pack) if pack.rule_files else []
-    except InputError as exc:
-        return exc.problems
-
-
-def _faces(pack: Pack) -> tuple[list[Problem], list[Finding] | None, bool]:
+def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
+    """(errors build would stop on, warnings) for a whole pack."""
     problems: list[Problem] = []
+    warnings: list[Violation] = []
     try:
         shared = CardShared(pack)
     except InputError as exc:
-        return exc.problems, None, False
+        return exc.problems, warnings
     faces = pack_faces(pack, shared, copies=False)
     if (not any(f.card is not None for f in faces) and not pack.map_files and not pack.rule_files
             and pack.spec.pieces is None):  # as build.check_not_empty: play pieces print too
@@ -93,8 +56,23 @@ def _faces(pack: Pack) -> tuple[list[Problem], list[Finding] | None, bool]:
                 problems.extend(exc.problems)
     if problems:
         checks.stop()
-        return problems, None, True
-    return problems, checks.findings(), True
+    else:  # what the drawing put on paper: the safe zone, the contrast of text, bleed, art
+        drawn = checks.findings()
+        try:
+            drawn += map_findings(pack)  # the text on the map pages, judged as they are drawn
+        except InputError:
+            pass  # a broken map: its own check reports it
+        errors, found = judged(drawn, pack)
+        problems.extend(errors)
+        warnings.extend(found)
+    warnings.extend(stray_layouts(pack))
+    if pack.rule_files:
+        try:
+            problems.extend(rulebook_problems(pack))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    unique = {(p.code, str(p.location), p.message): p for p in problems}
+    return list(unique.values()), warnings
 
 
 def rulebook_problems(pack: Pack) -> list[Problem]:
