@@ -80,3 +80,17 @@ def test_a_translation_that_does_not_load_gives_the_verdict_drawn_in_turn(found_
     assert parallel == verdict(found_everywhere, parallel=False)
     assert sorted(e["code"] for e in parallel["errors"]) == ["card.text-overflow", "translation.syntax",
                                                              "yaml.syntax", "yaml.syntax"]
+
+
+def test_a_translation_validate_draws_is_the_same_pack_without_its_fallbacks_counted():
+    # validate's pass over each translation says no fallback (`--lang` does): the load skips
+    # counting them, half of its time, and loads the same cards, game and words
+    from generator.pack.load import load_pack
+    pack = load_pack(BOSS_FIGHT)
+    counted = load_pack(BOSS_FIGHT, pack.documents, lang="de")
+    drawn = load_pack(BOSS_FIGHT, pack.documents, lang="de", fallbacks=False)
+    assert counted.translation is not None and drawn.translation is not None
+    assert repr(drawn.cards) == repr(counted.cards) and drawn.spec == counted.spec  # (a Card compares by identity)
+    assert drawn.translation.strings == counted.translation.strings and drawn.translation.digest == counted.translation.digest
+    assert counted.translation.lines and drawn.translation.lines == {}
+    assert drawn.translation.missing == drawn.translation.stale == ()

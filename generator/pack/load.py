@@ -267,11 +267,13 @@ def _check_sizes_and_fields(spec: GameSpec, doc: Document, out: ProblemList) -> 
                                     fix="correct the default, or remove it"))
 
 
-def load_pack(root: Path, documents: dict[FileKey | None, Document] | None = None, lang: str | None = None) -> Pack:
+def load_pack(root: Path, documents: dict[FileKey | None, Document] | None = None, lang: str | None = None,
+              fallbacks: bool = True) -> Pack:
     """The pack in folder `root`, every card file read and checked. `documents` (pnp watch, or
     the pack in its own language when loading it in another): the files parsed by an earlier
     load, by `file_key` (pack/documents.py); a file unchanged since is not parsed again, and the
-    pack keeps this dict. `lang`: the pack in that language, from its translations/<lang>.po."""
+    pack keeps this dict. `lang`: the pack in that language, from its translations/<lang>.po;
+    `fallbacks`: what prints in the source language counted (TranslationLayer.finish)."""
     root = Path(root)
     if not (root / "game.yaml").is_file():
         where = display_path(root)
@@ -305,7 +307,7 @@ def load_pack(root: Path, documents: dict[FileKey | None, Document] | None = Non
     pack = Pack(
         root=root, spec=layer.spec if layer else spec, cards=cards, game_file=game_doc.file,
         preset_files=files["presets"], map_files=files["maps"], rule_files=files["rules"],
-        translation=layer.finish(files["presets"], files["maps"], files["rules"]) if layer else None,
+        translation=layer.finish(files["presets"], files["maps"], files["rules"], fallbacks) if layer else None,
         documents=documents)
     return pack
 

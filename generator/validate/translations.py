@@ -30,7 +30,8 @@ def translation_problems(pack: Pack, lang: str) -> tuple[list[Problem], list[Vio
     at its line of the PO file), then what its drawing finds. Fallbacks are not counted here:
     `pnp translate --report` and `pnp validate --lang` say them."""
     try:
-        translated = load_pack(Path(pack.root), pack.documents, lang=lang)  # the files it parsed, not again
+        # the files it parsed, not again; what falls back not counted (0.09 s of 0.2 for Boss Fight's German)
+        translated = load_pack(Path(pack.root), pack.documents, lang=lang, fallbacks=False)
     except InputError as exc:
         return [_in(lang, p) for p in exc.problems], []
     errors, warnings = render_problems(translated)
