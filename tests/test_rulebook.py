@@ -19,7 +19,7 @@ from generator.render.rulebook.templating import (chapter_source, environment, r
                                                   template_context)
 from generator.rules.engine import validate_build
 
-from conftest import PACK_DIR
+from conftest import PACK_DIR, REPO
 
 
 @pytest.fixture(scope="module")
@@ -332,3 +332,50 @@ def test_a_table_the_column_check_leaves_out_fits_its_column(pack):
     assert len(tables) > 40 and kept > 40 and kept < 3 * len(tables)  # both kinds met
     squeezed = rich_table(book, [["Name", "Text"], ["Unbreakablewordthatisfartoowide" * 3, "x"]], 60.0, 8.0)
     assert not squeezed.fitted and not squeezed.always_fits(60.0, 10_000.0)
+
+
+def _sizes_pack_with_combos(tmp_path, refs: int):
+    """The sizes fixture pack whose tile type lists other cards (a `card-refs` field, a column
+    of the rulebook's one-column Card List): its one tile names the boss `refs` times."""
+    root = tmp_path / "sizes"
+    shutil.copytree(REPO / "tests" / "fixtures" / "packs" / "sizes", root)
+    game = root / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        "    name: Tile\n    size: square\n", "    name: Tile\n    size: square\n    fields:\n"
+        "      combos: {type: card-refs}\n"), encoding="utf-8")
+    cards = root / "cards" / "others.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        '    text: "A square tile: place it next to another."\n',
+        '    text: "A square tile: place it next to another."\n'
+        f'    combos: [{", ".join(["great-boss"] * refs)}]\n'), encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("refs, refused", [(3, False), (1500, True)])
+def test_a_card_list_row_taller_than_a_page_is_refused_by_validate_as_by_build(tmp_path, refs, refused):
+    """The Card List is generated into a one-column page: `pnp validate` measures its tables
+    (errors.check_story) as `pnp build` lays them out, so a row taller than a page is refused by
+    both (exit 2) with the same finding, at the card; a short row passes both."""
+    import subprocess
+    import sys
+    root = _sizes_pack_with_combos(tmp_path, refs)
+    run = [sys.executable, "-m", "generator"]
+    validate = subprocess.run([*run, "validate", str(root)], capture_output=True, text=True, cwd=tmp_path)
+    build = subprocess.run([*run, "build", str(root), "--only", "rulebook", "-o", str(tmp_path / "out")],
+                           capture_output=True, text=True, cwd=tmp_path)
+    if not refused:
+        assert (validate.returncode, build.returncode) == (0, 0), validate.stdout + validate.stderr + build.stderr
+        return
+    assert (validate.returncode, build.returncode) == (2, 2)
+
+    def finding(out: str) -> str:
+        lines = out.splitlines()
+        start = next(i for i, ln in enumerate(lines) if " error rules.layout " in ln)
+        return "\n".join(lines[start:start + 4])
+
+    said = finding(build.stderr)
+    assert said == finding(validate.stdout + validate.stderr)
+    # at the card whose row is too tall (not at pnp's own card-list.md template), on a page's width
+    assert "cards/others.yaml:2:5: error rules.layout card `stone-tile` (Stone Tile): its row" in said
+    assert "expected: rows that fit a page of 176 × 257 mm" in said
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

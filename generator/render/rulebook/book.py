@@ -311,6 +311,9 @@ def _chapter(book: Book, geometry: Geometry, flow: Flow, label: str, toc_label: 
     if columns == 2:
         body = [Columns(body, 2, geometry.gap)]
         body[0]._pnp_file = getattr(flow.flowables[0], "_pnp_file", None) if flow.flowables else None
+    else:  # the page's width, which errors.check_story and layout_error measure these blocks against
+        for f in body:
+            f._pnp_width = geometry.body_width
     start = [NextPageTemplate("page"), PageBreak()] if first else [NewPageUnless(frame_height * 0.4, [title, *body])]
     return [*start, title, *body]
 
@@ -369,6 +372,7 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry, ink: str = DEFAUL
             counts["presets"] = len(pack.preset_files)
         elif page.generate == "maps":
             extra = map_catalogue(book, pack, width, key, maps, draw_fn)
+        tag_chapter(extra, file)  # a generated table too tall for a page names the page it is on
         letter += 1
         story += _chapter(book, geometry, flow, say("Reference"), chr(64 + letter), page.columns,
                           first=letter == 1 or page.new_page, extra=extra)
@@ -409,5 +413,7 @@ def _lay_out(target, book, geometry, story, pack, title, subject):
         doc.multiBuild([MeasureFirst(doc, story), *story], canvasmaker=canvas_maker(title, subject))
     except LayoutError as exc:
         height = geometry.height - geometry.margin_top - geometry.margin_bottom
-        raise layout_error(exc, getattr(doc, "placing", None), doc.canv, geometry.column_width, height) from None
+        placing = getattr(doc, "placing", None)
+        width = getattr(placing, "_pnp_width", geometry.column_width)  # a one-column page is wider
+        raise layout_error(exc, placing, doc.canv, width, height) from None
     return doc

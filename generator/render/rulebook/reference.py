@@ -78,6 +78,7 @@ def card_list(book: Book, pack: Pack, width: float, key: str) -> list[Flowable]:
             header, rows = card_columns(pack, type_id, of_type)
             table = rich_table(book, [header] + rows, width, st.table)
             table.spaceAfter = st.body * 0.5
+            table._pnp_cards = of_type  # a row too tall for a page names its card (errors.layout_error)
             out.append(table)
     return out
 
