@@ -220,6 +220,9 @@ class Recorder:
     def clip(self, key: tuple, make_path) -> None:
         raise NotImplementedError
 
+    def paint_form_within(self, summary: Box | None, key: tuple, make_path) -> None:
+        raise NotImplementedError
+
     def new_page(self) -> None:
         raise NotImplementedError
 

@@ -8,7 +8,10 @@ points, every point of a curve, Bézier control points included, as PDFium lists
 points), the clipping paths in force and its flat fill colour; each text is judged against
 the last paint that, inside its clipping paths, holds the middle of the text (paper white
 when none does; nothing when that paint is an image, a shading, a form or see-through). A
-text whose middle its own clip cuts off is not printed there, and not judged.
+text whose middle its own clip cuts off is not printed there, and not judged. One place where
+this rule knows more than PDFium's: a form placed with the outline all it paints lies in (a
+map's terrain pattern, clipped to its cell: RecordingCanvas.doForm's `within`) covers that
+outline, not its box, so the label of a plain cell beside it is judged on its own cell's fill.
 
 A PaintRecorder is the Recorder (render/base/drawn.py) a RecordingCanvas tells what it draws;
 its `outlines` flag asks the canvas for each filled path's operators and each clip, which a
@@ -173,6 +176,16 @@ class PaintRecorder(Recorder):
 
     def paint_form(self, summary: Box | None) -> None:
         self._opaque(transform_box(self.ctm, summary or (0.0, 0.0, 0.0, 0.0)))
+
+    def paint_form_within(self, summary: Box | None, key: tuple, make_path) -> None:
+        """A form all of whose paint lies inside a path (`make_path()`, kept by `key`; a map's
+        pattern clipped to its cell): unjudgeable paint there only, not across its box (what
+        the read-back oracle, readback.py, still counts: it sees the box alone)."""
+        polys = self._outline(key, make_path)
+        box, bounds = transform_box(self.ctm, summary or (0.0, 0.0, 0.0, 0.0)), _bounds(polys)
+        if bounds is not None:
+            box = (max(box[0], bounds[0]), max(box[1], bounds[1]), min(box[2], bounds[2]), min(box[3], bounds[3]))
+            self.paints.append((box, None, polys, self.clips))
 
     def _opaque(self, bounds: Box) -> None:
         self.paints.append((bounds, None, None, self.clips))

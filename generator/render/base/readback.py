@@ -1,7 +1,9 @@
 """Reading a drawn PDF page back with PDFium: what colour each text lies on.
 
 The oracle of the maps' contrast check, which judges each text as the pages are drawn
-(render/base/paints.py; tests/test_map_contrast.py holds the two to the same findings): no
+(render/base/paints.py; tests/test_map_contrast.py holds the two to the same findings, but
+where a map's terrain pattern, a form, covers a text by its box and not by its cell, which the
+drawing knows and this read-back does not): no
 build or validate reads a PDF back. The page's objects are walked in painting order; every
 filled path is kept with its outline (a polygon in page points, every point PDFium lists, a
 curve's control points too), its clipping paths and fill colour; every text object is judged

@@ -438,10 +438,16 @@ class RecordingCanvas(rl_canvas.Canvas):
                               float(placed["y"])))
         return size
 
-    def doForm(self, name):
+    def doForm(self, name, within=None):
+        """Place form `name`; `within`: a path (in the current user space) that all the form
+        paints lies inside (a map's pattern, clipped to its cell), which a PaintRecorder counts
+        it on instead of the form's box."""
         super().doForm(name)
-        if self.ink is not None:
-            self.ink.paint_form(self.form_ink.get(name))
+        ink = self.ink
+        if ink is not None and within is not None and ink.outlines:
+            ink.paint_form_within(self.form_ink.get(name), (within.getCode(),), lambda: within)
+        elif ink is not None:
+            ink.paint_form(self.form_ink.get(name))
 
     def shade(self, shading):
         super().shade(shading)

@@ -62,7 +62,9 @@ def draw_pattern(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: Terr
     if (pattern == "none" and (ink is None or ink.fill is None)) or text_only(c):
         return
     # Every cell of a terrain carries the same clipped pattern: draw it once per document as
-    # a form at the first cell, then place copies, shifted, on the others.
+    # a form at the first cell, then place copies, shifted, on the others. All a copy paints lies
+    # in its cell (the first cell's outline, shifted with it), not across the form's box: a text
+    # check judges the labels of the cells around it on what they lie on (paints.PaintRecorder).
     forms = c.__dict__.setdefault("_pnp_pattern_forms", {})
     key: tuple[object, ...] = (pattern, layout.orientation, round(layout.flat_to_flat, 4), round(frame.scale, 6))
     if ink is not None and ink.fill is not None:
@@ -74,11 +76,11 @@ def draw_pattern(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: Terr
         c.beginForm(name, ox - reach, oy - reach, ox + reach, oy + reach)
         _pattern_at(c, frame, layout, h, pattern, ink)
         c.endForm()
-        forms[key] = (name, ox, oy)
-    name, fx, fy = forms[key]
+        forms[key] = (name, ox, oy, cell_path(c, frame, layout, h))
+    name, fx, fy, cell = forms[key]
     c.saveState()
     c.translate(ox - fx, oy - fy)
-    c.doForm(name)
+    c.doForm(name, within=cell)
     c.restoreState()
 
 
