@@ -191,6 +191,20 @@ def private_calibration(tmp_path_factory, monkeypatch):
     return path
 
 
+@pytest.fixture(autouse=True)
+def private_template_cache(tmp_path_factory, monkeypatch):
+    """Compiled templates go to a folder of the test session's, never the user's ~/.cache
+    (render/base/templatecache.py); shared by the session's tests, as a user's runs share it."""
+    global _TEMPLATE_CACHE
+    if _TEMPLATE_CACHE is None:
+        _TEMPLATE_CACHE = tmp_path_factory.mktemp("template-cache")
+    monkeypatch.setenv("PNP_CACHE_DIR", str(_TEMPLATE_CACHE))
+    return _TEMPLATE_CACHE
+
+
+_TEMPLATE_CACHE: Path | None = None
+
+
 @pytest.fixture(scope="session")
 def pack():
     return load_pack(PACK_DIR)

@@ -25,6 +25,7 @@ from generator.pack.documents import parsed_document
 from generator.pack.model import CARD_SIZES_MM, CardSize, FileKey
 from generator.pack.pydantic_errors import problems_from
 from generator.pack.schemas import allowed_keys_fn
+from generator.render.base import templatecache
 from generator.render.base.colors import shade, tint
 # the sandbox and its bounds live in sandbox.py; these names are read from here too
 from generator.render.base.sandbox import (MAX_RENDERED_CHARS, MAX_VALUE_CHARS, SAFE_ATTRIBUTE_MEMO,  # noqa: F401
@@ -161,7 +162,7 @@ class Layout:
             return memo[key]
         template = self._templates.get(source)
         if template is None:
-            template = self._compile(lambda: self.env.from_string(source), element)
+            template = self._compile(lambda: templatecache.from_string(self.env, source), element)
             self._templates[source] = template
         text = self._run(lambda: template.render(context), element, context)
         if len(text) > MAX_RENDERED_CHARS:

@@ -20,6 +20,7 @@ from generator.pack.kitcopies import printed as kit_printed
 from generator.pack.load import pack_document
 from generator.pack.translations.apply import translated_chapter_text
 from generator.pack.translations.table import words_for
+from generator.render.base import templatecache
 from generator.render.base.layout import make_environment
 from generator.rules.params import parameter
 
@@ -147,7 +148,7 @@ def compiled(env, source: str):
     """`source` compiled in `env`, once per process: the rulebook, the quick reference and the
     reference card expand the same `reference:` texts, and a language's kit its chapters (a
     Template renders any number of times; the sandbox counts each render's work on its own)."""
-    return env.from_string(source)
+    return templatecache.from_string(env, source)
 
 
 def _template_line(exc: BaseException) -> int | None:

@@ -1,0 +1,167 @@
+"""Compiled Jinja templates kept on disk between processes, as Python's __pycache__ keeps bytecode.
+
+Compiling the card layouts' and the rule chapters' templates (parse, our counting code generator,
+Python's compile) costs every drawing process tens of milliseconds; the code it makes depends only
+on the source and on what shapes the compiler. A file here is named by the sha256 of everything
+that does: the source, Jinja's, ReportLab's and Python's versions (and bytecode magic), our own
+code (the stat of every module of the `generator` package: the code generator, the sandbox and the
+filters Jinja may fold at compile time), the environment's compile options and its filters' and
+tests' names. It holds a marshalled code object behind the sha256 of its bytes; a short, corrupt or
+foreign file is ignored and written again.
+
+Loading a code object runs it, so the folder must be the user's own: made 0700, and refused (no
+caching, nothing said) when it is not a directory owned by the user, is open to others, cannot be
+written, or on any OSError. Only templates that compiled are written: a bad template is compiled
+the normal way every time, so its error is the same words at the same file:line. Writes go through
+a temporary file and os.replace (another process never reads half a file). The folder is bounded:
+past MAX_FILES the oldest files are forgotten.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import marshal
+import os
+import stat
+import sys
+import tempfile
+from pathlib import Path
+from types import CodeType
+
+import jinja2
+
+MAX_FILES = 4000  # a few packs' worth of layouts and chapters in several languages
+_FORMAT = b"pnp-template-1"
+_DIGEST = 32
+_pruned: set[str] = set()  # folders this process has bounded already (once each)
+
+# Environment attributes that change the code Jinja makes from a source
+_OPTIONS = ("block_start_string", "block_end_string", "variable_start_string", "variable_end_string",
+            "comment_start_string", "comment_end_string", "line_statement_prefix", "line_comment_prefix",
+            "trim_blocks", "lstrip_blocks", "newline_sequence", "keep_trailing_newline", "optimized",
+            "is_async", "sandboxed", "intercepted_binops", "intercepted_unops")
+
+
+def cache_dir() -> Path:
+    """$PNP_CACHE_DIR, else $XDG_CACHE_HOME/pnp/templates, else ~/.cache/pnp/templates."""
+    if os.environ.get("PNP_CACHE_DIR"):
+        return Path(os.environ["PNP_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "pnp" / "templates"
+
+
+def _private_dir() -> Path | None:
+    """The cache folder, made if need be, when it is safe to load code from; else None."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:  # no owner to check (Windows): no cache
+        return None
+    folder = cache_dir()
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = os.lstat(folder)
+        if (not stat.S_ISDIR(st.st_mode) or st.st_uid != getuid() or st.st_mode & 0o077
+                or not os.access(folder, os.W_OK | os.X_OK)):
+            return None
+    except OSError:
+        return None
+    return folder
+
+
+@functools.cache
+def _code_fingerprint() -> bytes:
+    """What shapes the code besides the environment: versions, bytecode magic, and our own
+    modules by name, size and mtime (as __pycache__ judges a source; cheap: ~1.5 ms)."""
+    h = hashlib.sha256()
+    reportlab = sys.modules.get("reportlab")
+    h.update(repr((jinja2.__version__, getattr(reportlab, "Version", None), sys.version)).encode())
+    h.update(importlib.util.MAGIC_NUMBER)
+    root = Path(__file__).resolve().parents[2]  # the generator package
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(folder, name))
+                h.update(f"{os.path.relpath(folder, root)}/{name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    return h.digest()
+
+
+def _env_fingerprint(env) -> str:
+    options = [(name, getattr(env, name, None)) for name in _OPTIONS]
+    options = [(name, sorted(v) if isinstance(v, (set, frozenset)) else v) for name, v in options]  # stable
+    return repr((type(env).__qualname__, env.code_generator_class.__qualname__, options,
+                 bool(env.autoescape) if not callable(env.autoescape) else "callable",
+                 env.finalize is not None, sorted(env.extensions), sorted(env.filters), sorted(env.tests)))
+
+
+def _key(env, source: str) -> str:
+    h = hashlib.sha256(_code_fingerprint())
+    h.update(_env_fingerprint(env).encode())
+    h.update(b"\0name:None\0")  # from_string's templates have no name
+    h.update(source.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def _read(path: Path) -> CodeType | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head = len(_FORMAT) + _DIGEST
+    if len(data) <= head or not data.startswith(_FORMAT):
+        return None
+    payload = data[head:]
+    if hashlib.sha256(payload).digest() != data[len(_FORMAT):head]:
+        return None
+    try:
+        code = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return code if isinstance(code, CodeType) else None
+
+
+def _write(folder: Path, path: Path, code: CodeType) -> None:
+    payload = marshal.dumps(code)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(_FORMAT + hashlib.sha256(payload).digest() + payload)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        _bound(folder)
+    except OSError:
+        pass
+
+
+def _bound(folder: Path) -> None:
+    """Past MAX_FILES, forget the oldest files down to three quarters (once per process)."""
+    if str(folder) in _pruned:
+        return
+    _pruned.add(str(folder))
+    entries = [e for e in os.scandir(folder) if e.is_file(follow_symlinks=False)]
+    if len(entries) <= MAX_FILES:
+        return
+    entries.sort(key=lambda e: e.stat(follow_symlinks=False).st_mtime_ns)
+    for entry in entries[:len(entries) - MAX_FILES * 3 // 4]:
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            pass
+
+
+def from_string(env, source: str):
+    """`env.from_string(source)`, with the compiled code read from the cache when it is there
+    (the same steps as Jinja's from_string: globals, compile, the template class's from_code)."""
+    folder = _private_dir()
+    if folder is None:
+        return env.from_string(source)
+    path = folder / _key(env, source)
+    code = _read(path)
+    if code is None:
+        code = env.compile(source)  # a bad template raises here, exactly as from_string would
+        _write(folder, path, code)
+    return env.template_class.from_code(env, code, env.make_globals(None), None)
