@@ -16,7 +16,7 @@ from PIL import Image
 from reportlab.lib.units import mm
 
 from generator.cli import main
-from generator.export.cmyk import DEFAULT_ICC, CmykConverter, convert_pdf, limit_ink
+from generator.export.cmyk import DEFAULT_ICC, CmykConverter, convert_pdf, limit_ink, read_icc
 from generator.export.dtc import DTC_BLEED_MM, export_dtc
 from generator.kit import pack_faces
 from generator.pack.load import load_pack
@@ -83,7 +83,7 @@ def test_card_pdf_in_cmyk_has_no_rgb_and_names_its_profile(tmp_path, pack, conv)
         assert "FOGRA39" in str(intent.OutputConditionIdentifier)
         profile = intent.DestOutputProfile
         assert int(profile.N) == 4
-        assert profile.read_bytes() == DEFAULT_ICC.read_bytes()
+        assert profile.read_bytes() == read_icc(DEFAULT_ICC)
     # the pages still hold the same cards, fonts still embedded
     fonts = subprocess.run(["pdffonts", str(tmp_path / "cmyk.pdf")], capture_output=True, text=True).stdout
     assert all(line.split()[-5] == "yes" for line in fonts.splitlines()[2:])
@@ -257,8 +257,9 @@ def test_print_shop_cmyk_from_the_command_line_with_a_users_profile(tmp_path):
     """--profile print-shop --color cmyk --icc FILE: the OutputIntent carries the user's profile."""
     from PIL import ImageCms
     user_icc = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
-    if not user_icc.is_file():
-        user_icc = DEFAULT_ICC  # still a CMYK profile named on the command line
+    if not user_icc.is_file():  # still a CMYK profile named on the command line
+        user_icc = tmp_path / "user.icc"
+        user_icc.write_bytes(read_icc(DEFAULT_ICC))
     preset = sorted((PACK / "presets").glob("*.yaml"))[0]
     result = CliRunner().invoke(main, ["build", str(PACK), "--build", str(preset), "--profile", "print-shop",
                                        "--color", "cmyk", "--icc", str(user_icc), "--ink-limit", "260",

@@ -21,6 +21,8 @@ The result is *not* claimed to be PDF/X: see docs/print-services.md.
 
 from __future__ import annotations
 
+import io
+import lzma
 import zlib
 from decimal import Decimal
 from functools import lru_cache
@@ -32,7 +34,9 @@ from PIL import Image, ImageCms, ImageMath
 from generator.core.errors import InputError, Location, Problem
 
 ICC_DIR = Path(__file__).resolve().parent / "icc"
-DEFAULT_ICC = ICC_DIR / "pnp-FOGRA39L-coated.icc"
+# the shipped profile is kept xz-compressed (247 kB -> 107 kB of the default install, which has
+# 150 MB to spend: tests/test_install.py); read_icc unpacks it, and any user's `--icc FILE.xz` alike
+DEFAULT_ICC = ICC_DIR / "pnp-FOGRA39L-coated.icc.xz"
 DEFAULT_INK_LIMIT = 240.0
 # operators that set a colour, and the CMYK operator each becomes
 _RGB_OPS = {"rg": "k", "RG": "K"}
@@ -49,6 +53,12 @@ TEXT_NEUTRAL_CHROMA = 12.0
 # (a deep red: no cyan) is a colour, not rich black.
 RICH_BLACK_MIN_K = 0.5
 RICH_BLACK_MIN_CMY = 0.1
+
+
+def read_icc(path: Path) -> bytes:
+    """An ICC profile's bytes, unpacked when the file is xz-compressed (`.xz`)."""
+    data = path.read_bytes()
+    return lzma.decompress(data) if path.suffix == ".xz" else data
 
 
 def is_rich_black(cmyk: tuple) -> bool:
@@ -75,9 +85,9 @@ class CmykConverter:
                                       expected="a total ink between 100 and 400 %", fix="use 240 (DriveThruCards) or 300")])
         self.ink_limit = ink_limit / 100.0
         try:
-            self.icc_bytes = self.icc_path.read_bytes()
-            profile = ImageCms.getOpenProfile(str(self.icc_path))
-        except (OSError, ImageCms.PyCMSError) as exc:
+            self.icc_bytes = read_icc(self.icc_path)
+            profile = ImageCms.getOpenProfile(io.BytesIO(self.icc_bytes))
+        except (OSError, lzma.LZMAError, ImageCms.PyCMSError) as exc:
             raise InputError([Problem("cmyk.icc", f"cannot read the ICC profile `{self.icc_path}` ({exc})",
                                       Location(str(self.icc_path)), expected="an ICC output profile for CMYK",
                                       fix="give the path of a .icc/.icm file, e.g. from your print service")]) from None
@@ -86,7 +96,7 @@ class CmykConverter:
                                       f"{profile.profile.xcolor_space.strip()}, not CMYK", Location(str(self.icc_path)),
                                       found=profile.profile.xcolor_space.strip(), expected="a CMYK output profile",
                                       fix="use the CMYK profile your print service names (e.g. FOGRA39, GRACoL)")])
-        self.description = (ImageCms.getProfileDescription(profile) or self.icc_path.stem).strip()
+        self.description = (ImageCms.getProfileDescription(profile) or Path(self.icc_path.name.removesuffix(".xz")).stem).strip()
         srgb = ImageCms.createProfile("sRGB")
         flags = ImageCms.Flags.BLACKPOINTCOMPENSATION
         self._to_cmyk = ImageCms.buildTransform(srgb, profile, "RGB", "CMYK",
