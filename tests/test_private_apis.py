@@ -88,6 +88,19 @@ def test_the_reportlab_internals_we_lean_on_are_still_there():
     assert text._code[-1] == "1 0 0 1 12.5 30 Tm"
     register_fonts()
     assert getFont(REGULAR)._dynamicFont and not getFont("Helvetica")._dynamicFont
+    # render/base/recording.py RecordingCanvas.line and .ellipse: the operators ReportLab just wrote,
+    # read back from the canvas's own `_code` list (a line is `n x1 y1 m x2 y2 l S`; an ellipse `n`, a
+    # move and its curves, then its painting operator) instead of being made again
+    canvas.line(1, 2, 3, 4)
+    assert canvas._code[-1].split() == ["n", "1", "2", "m", "3", "4", "l", "S"]
+    start = len(canvas._code)
+    canvas.ellipse(0, 0, 10, 20, stroke=0, fill=1)
+    ops = canvas._code[start:]
+    assert ops[0] == "n" and ops[1].endswith(" m") and all(op.endswith(" c") for op in ops[2:-1]) and ops[-1] in ("f", "f*")
+    # render/base/pdfout.py: ReportLab's pdfdoc looks its PDFDocEncoding function up by its module
+    # name when it encodes, so pnp's faster one (tests/test_pdfout.py: the same bytes) replaces it there
+    from reportlab.pdfbase import pdfdoc
+    assert all("pdfdocEnc" in f.__code__.co_names for f in (pdfdoc.PDFString.format, pdfdoc.format))
     # render/rulebook: a table split too small, a column's height left in its frame
     assert hasattr(Table([[1]]), "_cellvalues") and hasattr(Frame(0, 0, 100, 100), "_aH")
 
