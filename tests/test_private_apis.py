@@ -103,6 +103,13 @@ def test_the_reportlab_internals_we_lean_on_are_still_there():
     assert all("pdfdocEnc" in f.__code__.co_names for f in (pdfdoc.PDFString.format, pdfdoc.format))
     # render/rulebook: a table split too small, a column's height left in its frame
     assert hasattr(Table([[1]]), "_cellvalues") and hasattr(Frame(0, 0, 100, 100), "_aH")
+    # render/rulebook/tables.py RichTable.always_fits and errors.layout_error: a table's column widths,
+    # cell styles (paddings) and spans as given, and each row's height once wrapped
+    table = Table([["a", "b"], ["c", "d"]], colWidths=[20, 30])
+    assert table._argW == [20, 30] and table._spanCmds == []
+    assert table._cellStyles[1][0].topPadding == 3 and table._cellStyles[1][0].bottomPadding == 3
+    table.wrapOn(canvas, 100, 100)
+    assert len(table._rowHeights) == 2 and all(h > 0 for h in table._rowHeights)
 
 
 def _pydantic_run(env_value: str | None, then: str = "") -> list:
