@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from generator.core.bounded import BoundedCache
 from generator.render.base.colors import MIN_CONTRAST, contrast_ratio
 from generator.render.base.drawn import PATH_NUMBER, IDENTITY, RGB, Box, Matrix, Recorder, concat, transform_box
 from generator.render.base.glyphs import string_ink
@@ -114,7 +115,7 @@ class PaintRecorder(Recorder):
         self.paints: list = []  # (bounds, colour or None, outline polygons or None, clips)
         self.page = 1
         self.judged: list[tuple[int, TextOnPaint]] = []
-        self.outline_memo: dict = {}
+        self.outline_memo: BoundedCache[tuple, Polygons] = BoundedCache(OUTLINE_MEMO)
 
     @property
     def low(self) -> list[tuple[int, TextOnPaint]]:
@@ -142,8 +143,6 @@ class PaintRecorder(Recorder):
     def _outline(self, key: tuple, make_path) -> Polygons:
         polys = self.outline_memo.get(key)
         if polys is None:
-            if len(self.outline_memo) >= OUTLINE_MEMO:
-                self.outline_memo.clear()
             polys = self.outline_memo[key] = outline_of(make_path().getCode())
         return _moved(self.ctm, polys)
 

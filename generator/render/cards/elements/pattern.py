@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, get_args
 from reportlab.lib.units import mm
 from reportlab.pdfgen.pathobject import PDFPathObject
 
+from generator.core.bounded import BoundedCache
 from generator.core.errors import InputError, Problem
 from generator.pack.strict import BackPattern
 from generator.render.base.recording import LinePath
@@ -65,8 +66,7 @@ def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: f
 
 # (motif, centre, reach, step) -> the motif's path operators: a pack's backs lay the same motif over
 # the same box in different colours (Boss Fight's ten backs: ten hexes of some 2,000 lines each)
-_CODES: dict = {}
-_CODES_KEPT = 32
+_CODES: BoundedCache[tuple, str] = BoundedCache(32)
 
 
 def _motif_code(motif: str, cx: float, cy: float, hw: float, hh: float, step: float) -> str:
@@ -77,10 +77,7 @@ def _motif_code(motif: str, cx: float, cy: float, hw: float, hh: float, step: fl
     if code is None:
         path = LinePath() if motif in LINES_ONLY else PDFPathObject()
         MOTIF_PATHS[motif](path, cx, cy, hw, hh, step)
-        code = (path.path() if isinstance(path, LinePath) else path).getCode()
-        if len(_CODES) >= _CODES_KEPT:
-            _CODES.clear()
-        _CODES[key] = code
+        code = _CODES[key] = (path.path() if isinstance(path, LinePath) else path).getCode()
     return code
 
 
