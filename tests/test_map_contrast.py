@@ -8,6 +8,7 @@ and judges the texts of the cells beside it too. `pnp build` and `pnp validate` 
 
 from __future__ import annotations
 
+import io
 import math
 import shutil
 from pathlib import Path
@@ -25,6 +26,7 @@ from generator.render.base.fonts import REGULAR
 from generator.render.base.paints import PaintRecorder
 from generator.render.base.pdfout import new_canvas
 from generator.render.base.readback import low_contrast_text, text_on_paint
+from generator.render.maps import cells
 from generator.render.maps.cells import cell_path, draw_label, draw_pattern
 from generator.render.maps.document import build_maps_pdf, maps_text_on_paint
 from generator.render.maps.page import Frame
@@ -61,6 +63,7 @@ def _judged_by_both_rules(pack, ink: str, monkeypatch) -> tuple[list, list]:
     judged = maps_text_on_paint(pack, ink=ink).judged
     with monkeypatch.context() as m:
         m.setattr(PaintRecorder, "paint_form_within", lambda self, summary, _key, _path: self.paint_form(summary))
+        m.setattr(PaintRecorder, "forms_within", False)  # the box is the marks': they are drawn
         by_box = maps_text_on_paint(pack, ink=ink).judged
     return judged, by_box
 
@@ -90,6 +93,41 @@ def test_every_map_text_lies_on_what_pdfium_reads_under_it(name, ink, tmp_path, 
     assert len(beside) > 100  # coordinates and zone names of plain cells next to patterned ones
     assert {t.under for _n, t in beside} - {t.under for _n, t in read} == set()  # on the fills PDFium sees elsewhere
     assert low == []
+
+
+@pytest.mark.parametrize("ink", ["colour", "saver"])
+@pytest.mark.parametrize("name", MAP_PACKS)
+def test_a_scratch_page_judges_the_same_without_the_patterns_marks(name, ink, monkeypatch):
+    """`pnp validate` draws a pattern's form as the cell it covers (cells.marks_unread): every text
+    is judged the same, on the same colour, as with the marks drawn."""
+    pack = load_pack(REPO / "card_data" / name)
+    shortcut = maps_text_on_paint(pack, ink=ink).judged
+    with monkeypatch.context() as m:
+        m.setattr(cells, "marks_unread", lambda c: False)
+        drawn = maps_text_on_paint(pack, ink=ink).judged
+    assert len(drawn) > 400
+    assert shortcut == drawn
+
+
+def test_a_label_on_a_pattern_is_left_unjudged_on_a_scratch_page_too():
+    """A text whose middle lies on a pattern's cell lies on a form (marks on a fill: no one
+    colour), so it is not judged, whether the page is saved or, as in `pnp validate`, a scratch
+    page on which the form holds the cell alone; a text on the paper beside it is judged."""
+    layout = hexgrid.Layout.from_flat_to_flat("flat", 25.4, (0.0, 0.0))
+    frame = Frame(-40.0, -60.0, 10.0, 140.0)
+    judged = []
+    for scratch in (False, True):
+        c = new_canvas(io.BytesIO(), (200 * 2.8346, 200 * 2.8346), "on a pattern")
+        c.scratch = scratch
+        recorder = c.record(PaintRecorder())
+        assert cells.marks_unread(c) == scratch
+        draw_pattern(c, frame, layout, Hex(0, 0), "dots")
+        draw_label(c, *frame.pt(*layout.center(Hex(0, 0))), "0,0", REGULAR, 6, 0.35)
+        draw_label(c, *frame.pt(100.0, 100.0), "paper", REGULAR, 6, 0.35)
+        c.showPage()
+        c.stop_recording()
+        judged.append([(page, t.text, t.under) for page, t in recorder.judged])
+    assert judged[0] == judged[1] == [(1, "paper", (1.0, 1.0, 1.0))]
 
 
 def _edit(root: Path, old: str, new: str) -> None:

@@ -108,6 +108,7 @@ class PaintRecorder(Recorder):
 
     __slots__ = ("clips", "paints", "page", "judged", "outline_memo")
     outlines = True
+    forms_within = True  # a form placed `within` a path covers that path alone (paint_form_within)
 
     def __init__(self, ctm: Matrix = IDENTITY):
         super().__init__(ctm)
