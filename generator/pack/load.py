@@ -8,6 +8,7 @@ from typing import cast
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from generator.core.bounded import BoundedCache
 from generator.core.errors import InputError, Location, Problem, ProblemList, did_you_mean, short_list
 from generator.core.paths import resolve_inside
 from generator.core.yamlio import Addressed, Document, PathT, display_path, load_yaml_file
@@ -267,6 +268,20 @@ def _check_sizes_and_fields(spec: GameSpec, doc: Document, out: ProblemList) -> 
                                     fix="correct the default, or remove it"))
 
 
+# Each card type's model, by the parsed game.yaml it was made from (held, so an id is never taken
+# for another's): a Document is never changed in place, so the same one gives the same spec and
+# models. A pack loaded in another language (`pnp validate`'s language workers, `--lang`) shares
+# its documents with the pack in its own language and reuses them (10 ms for Boss Fight).
+_CARD_MODELS: BoundedCache[int, tuple[Document, dict[str, type[BaseModel]]]] = BoundedCache(16)
+
+
+def _card_models(game_doc: Document, spec: GameSpec) -> dict[str, type[BaseModel]]:
+    hit = _CARD_MODELS.get(id(game_doc))
+    if hit is None or hit[0] is not game_doc:
+        hit = _CARD_MODELS[id(game_doc)] = (game_doc, card_models(spec))
+    return hit[1]
+
+
 def load_pack(root: Path, documents: dict[FileKey | None, Document] | None = None, lang: str | None = None,
               fallbacks: bool = True) -> Pack:
     """The pack in folder `root`, every card file read and checked. `documents` (pnp watch, or
@@ -285,7 +300,7 @@ def load_pack(root: Path, documents: dict[FileKey | None, Document] | None = Non
     forget_changed(documents)
     spec, game_doc = load_game_spec(root, documents)
     layer = TranslationLayer(root, lang, spec, game_doc, documents) if lang and lang != spec.language else None
-    models = card_models(spec)
+    models = _card_models(game_doc, spec)
     problems = ProblemList()
     cards: dict[str, Card] = {}
     unreadable: set[str] = set()  # ids of cards already reported as broken

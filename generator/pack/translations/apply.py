@@ -119,7 +119,7 @@ class TranslationLayer:
             raise InputError(self.problems)
         if not fallbacks:
             return Translation(self.lang, self.source.language, self.file, self.strings, (), (),
-                               po.language_name(self.lang), {}, self.plurals, self.plural_rule)
+                               None, {}, self.plurals, self.plural_rule)
         sources = self.sources + other_sources(self.root, preset_files, map_files, rule_files,
                                                lambda path: parsed_document(self.documents, path))
         missing, stale, lines = [], [], {}
@@ -131,7 +131,7 @@ class TranslationLayer:
             elif entry.state == "fuzzy":
                 stale += entry.sources[:1]
         return Translation(self.lang, self.source.language, self.file, self.strings, tuple(missing), tuple(stale),
-                           po.language_name(self.lang), lines, self.plurals, self.plural_rule)
+                           None, lines, self.plurals, self.plural_rule)
 
 
 def _short(text: str, limit: int = 60) -> str:

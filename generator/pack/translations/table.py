@@ -47,7 +47,9 @@ class Translation:
     # the pack's strings that print in the source language: no translation yet, or a stale one
     missing: tuple[Source, ...] = ()
     stale: tuple[Source, ...] = ()
-    language_name: str = ""  # `German`, as messages say it
+    # `German`, as messages say it (`language_name`); None: Babel names the language when a message
+    # asks (its English locale data costs 9 ms to load, and most loads never say the name)
+    named: str | None = ""
     lines: dict[Key, int] = field(default_factory=dict)  # each entry's line in the PO file, where it has one
     # the plural entries (msgid_plural): their forms by (context, singular), and the language's rule
     # choosing one (the PO file's Plural-Forms header, a C expression of n: German "(n != 1)")
@@ -61,6 +63,13 @@ class Translation:
         text = "\n".join(f"{c or ''}\x1f{s}\x1f{t}" for (c, s), t in sorted(self.strings.items(), key=str))
         text += "".join(f"\n{c or ''}\x1f{s}\x1e{chr(0x1f).join(t)}" for (c, s), t in sorted(self.plurals.items(), key=str))
         return hashlib.sha256(f"{self.language}\n{text}".encode()).hexdigest()
+
+    @cached_property
+    def language_name(self) -> str:
+        if self.named is not None:
+            return self.named
+        from generator.pack.translations.catalog import language_name  # deferred: Babel, for a message
+        return language_name(self.language)
 
     @property
     def said(self) -> str:
