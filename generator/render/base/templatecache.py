@@ -206,7 +206,7 @@ def expression(env, source: str):
     if folder is None:
         return env.compile_expression(source)
     path = folder / _key(env, "\0expression\0" + source)
-    code = _read(path)
+    code = _code(_read(path))
     if code is None:
         try:
             parser = Parser(env, source, state="variable")
@@ -217,5 +217,5 @@ def expression(env, source: str):
         except TemplateSyntaxError:
             return env.compile_expression(source)  # raises Jinja's error, with its words
         code = env.compile(nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1))
-        _write(folder, path, code)
+        _write(folder, path, marshal.dumps(code))
     return TemplateExpression(env.template_class.from_code(env, code, env.make_globals(None), None), True)
