@@ -15,6 +15,10 @@ written, or on any OSError. Only templates that compiled are written: a bad temp
 the normal way every time, so its error is the same words at the same file:line. Writes go through
 a temporary file and os.replace (another process never reads half a file). The folder is bounded:
 past MAX_FILES the oldest files are forgotten.
+
+The folder also keeps plain data that a process would make again the same way from shipped files
+(`kept`: the outline text of a pack's icons, render/base/iconart.py, ~40 ms a drawing process),
+marshalled behind its sha256 in a form of its own, named by what it was made from and our code.
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
+from collections.abc import Callable
 from types import CodeType
+from typing import Any, TypeVar
 
 import jinja2
 from jinja2 import nodes
@@ -39,6 +45,7 @@ from jinja2.parser import Parser
 MAX_FILES = 4000  # a few packs' worth of layouts and chapters in several languages
 _FORMAT = b"pnp-template-1"
 _DIGEST = 32
+Kept = TypeVar("Kept")
 _pruned: set[str] = set()  # folders this process has bounded already (once each)
 
 # Environment attributes that change the code Jinja makes from a source
@@ -107,31 +114,37 @@ def _key(env, source: str) -> str:
     return h.hexdigest()
 
 
-def _read(path: Path) -> CodeType | None:
+def _read(path: Path, form: bytes = _FORMAT) -> object | None:
+    """What a file of the form holds (a code object for a template), or None when it is missing,
+    short, corrupt or foreign."""
     try:
         data = path.read_bytes()
     except OSError:
         return None
-    head = len(_FORMAT) + _DIGEST
-    if len(data) <= head or not data.startswith(_FORMAT):
+    head = len(form) + _DIGEST
+    if len(data) <= head or not data.startswith(form):
         return None
     payload = data[head:]
-    if hashlib.sha256(payload).digest() != data[len(_FORMAT):head]:
+    if hashlib.sha256(payload).digest() != data[len(form):head]:
         return None
     try:
-        code = marshal.loads(payload)
+        return marshal.loads(payload)
     except (EOFError, ValueError, TypeError):
         return None
+
+
+def _code(path: Path) -> CodeType | None:
+    code = _read(path)
     return code if isinstance(code, CodeType) else None
 
 
-def _write(folder: Path, path: Path, code: CodeType) -> None:
-    payload = marshal.dumps(code)
+def _write(folder: Path, path: Path, value: Any, form: bytes = _FORMAT) -> None:
+    payload = marshal.dumps(value)
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as out:
-                out.write(_FORMAT + hashlib.sha256(payload).digest() + payload)
+                out.write(form + hashlib.sha256(payload).digest() + payload)
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -164,7 +177,7 @@ def from_string(env, source: str):
     if folder is None:
         return env.from_string(source)
     path = folder / _key(env, source)
-    code = _read(path)
+    code = _code(path)
     if code is None:
         code = env.compile(source)  # a bad template raises here, exactly as from_string would
         _write(folder, path, code)
@@ -180,7 +193,7 @@ def expression(env, source: str):
     if folder is None:
         return env.compile_expression(source)
     path = folder / _key(env, "\0expression\0" + source)
-    code = _read(path)
+    code = _code(path)
     if code is None:
         try:
             parser = Parser(env, source, state="variable")
@@ -193,3 +206,26 @@ def expression(env, source: str):
         code = env.compile(nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1))
         _write(folder, path, code)
     return TemplateExpression(env.template_class.from_code(env, code, env.make_globals(None), None), True)
+
+
+_DATA = b"pnp-data-1"
+
+
+def kept(what: str, make: Callable[[], Kept], valid: Callable[[object], bool]) -> Kept:
+    """`make()`, plain data (what marshal writes: str, int, float, tuple, list, dict, None) that
+    depends only on `what` and on our code, kept in the same folder under the sha256 of both: a
+    process reads it instead of making it again. `what` must name everything else the value
+    depends on (a data file's size and mtime, say); a file whose value `valid` refuses is made
+    and written again. Without a folder to use, it is made every time."""
+    folder = _private_dir()
+    if folder is None:
+        return make()
+    h = hashlib.sha256(_code_fingerprint())
+    h.update(b"\0data\0" + what.encode("utf-8", "surrogatepass"))
+    path = folder / h.hexdigest()
+    value = _read(path, _DATA)
+    if value is not None and valid(value):
+        return value  # type: ignore[return-value]
+    value = make()
+    _write(folder, path, value, _DATA)
+    return value
