@@ -6,6 +6,7 @@ one process: the same lines, and an error keeps no file."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -39,17 +40,28 @@ def test_the_maps_go_first():
 
 
 _SEEN = """
+import json
 import sys
 from pathlib import Path
 import generator.build as b
+import pyphen
 from generator.pack.gameicons import icon_set
+from generator.render.base.iconart import outline_text
 from reportlab.pdfbase.pdfmetrics import getRegisteredFontNames
 started, pool, log = b._worker, b.worker_pool, Path(sys.argv[2])
 
+def read():  # icon outlines made, the pack's files parsed, hyphenation dictionaries read: so far
+    return (outline_text.cache_info().misses, len(pack_documents), len(pyphen.hdcache))
+
 def worker(args):  # in the forked worker: what it found loaded (the log file is how it tells)
-    with log.open("a", encoding="utf-8") as f:
-        f.write(f"{args[0]} {'_outlines' in vars(icon_set())} {len(getRegisteredFontNames()) > 0}\\n")
-    return started(args)
+    global pack_documents
+    pack_documents = args[1].documents
+    found = [args[0], "_outlines" in vars(icon_set()), len(getRegisteredFontNames()) > 0, read()]
+    try:
+        return started(args)
+    finally:
+        with log.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(found + [read()]) + "\\n")
 
 b._worker = worker
 b.worker_pool = lambda n, **kw: print("workers", n) or pool(n, **kw)
@@ -59,16 +71,24 @@ list(b.build_folder(Path(sys.argv[1]), out_dir=Path(sys.argv[3])))
 
 def test_the_parts_that_wait_find_what_the_parent_loaded(tmp_path):
     """maps and rulebook start in the two workers; the cards and the pieces wait for one freed, and
-    the parent (a fresh process) has loaded meanwhile the fonts and the icon outlines they draw with
-    (the pool does its idle work before it takes a result)."""
+    the parent (a fresh process) has loaded meanwhile the fonts and the icon outlines they draw with,
+    made the outline text of the cards' icons, parsed the layouts and read the hyphenation
+    dictionary (the pool does its idle work before it takes a result)."""
     assert PROFILES["home"].parts[PROCESSES:] == ("cards", "pieces")
     log = tmp_path / "workers.txt"
     done = subprocess.run([sys.executable, "-c", _SEEN, str(BOSS_FIGHT), str(log), str(tmp_path / "kit")],
                           capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[0] == f"workers {PROCESSES}"
-    found = dict(line.split(" ", 1) for line in log.read_text(encoding="utf-8").splitlines())
+    found = {line[0]: line[1:] for line in map(json.loads, log.read_text(encoding="utf-8").splitlines())}
     assert sorted(found) == ["cards", "maps", "pieces", "rulebook"]
-    assert found["cards"] == found["pieces"] == "True True" and found["maps"] == found["rulebook"] == "False False"
+    assert [found[p][:2] for p in ("cards", "pieces", "maps", "rulebook")] == [[True, True]] * 2 + [[False, False]] * 2
+    # the cards' worker made no icon outline, parsed no file and read no hyphenation dictionary of
+    # its own, nor the pieces' an outline or a dictionary: the parent had (kit.preload_drawing)
+    (outlines, files, dictionaries), after = found["cards"][2:]
+    assert after == [outlines, files, dictionaries] and outlines >= 100 and dictionaries == 1
+    before, after = found["pieces"][2:]
+    assert [after[0], after[2]] == [before[0], before[2]] == [outlines, dictionaries]
+    assert found["maps"][2][0] == found["rulebook"][2][0] == 0  # forked before the parent made them
 
 
 @pytest.mark.parametrize("ratio", [3.5, 2.6])

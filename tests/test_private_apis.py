@@ -97,6 +97,14 @@ def test_the_reportlab_internals_we_lean_on_are_still_there():
     canvas.ellipse(0, 0, 10, 20, stroke=0, fill=1)
     ops = canvas._code[start:]
     assert ops[0] == "n" and ops[1].endswith(" m") and all(op.endswith(" c") for op in ops[2:-1]) and ops[-1] in ("f", "f*")
+    # render/base/recording.py RecordingCanvas._told: on a page never saved, a string drawn by
+    # drawString and its kin is told to the recorder in the canvas's current font, read from its own
+    # `_fontname` and `_fontsize`, while ReportLab has no bidi support (`rtlSupport`, which would
+    # reorder it); tests/test_map_shortcuts.py compares what it tells with what the text object tells
+    canvas.setFont("Helvetica-Bold", 7)
+    assert (canvas._fontname, canvas._fontsize) == ("Helvetica-Bold", 7)
+    from reportlab.pdfgen import textobject
+    assert isinstance(textobject.rtlSupport, bool)
     # render/base/pdfout.py: ReportLab's pdfdoc looks its PDFDocEncoding function up by its module
     # name when it encodes, so pnp's faster one (tests/test_pdfout.py: the same bytes) replaces it there
     from reportlab.pdfbase import pdfdoc

@@ -158,3 +158,61 @@ def test_the_folder_is_bounded(tmp_path, monkeypatch):
     left = sorted(p.name for p in tmp_path.iterdir())
     assert len(left) == 3 and "old0" not in left and "old4" in left  # the oldest went first
     assert templatecache.from_string(make_environment(), "{{ 'new' }}").render() == "new"
+
+
+# Layouts' `when:` and other expressions: compiled as Jinja compiles them, kept like templates
+EXPRESSIONS = ["card.cost > 2 and 'x' in tags", "(n * 2) | signed", "tags | join('-') ~ '%}'", "1"]
+_EXPRESSIONS = """
+import sys
+from types import SimpleNamespace
+from generator.render.base import sandbox, templatecache
+from generator.render.base.layout import make_environment
+calls = []
+real = sandbox.BoundedSandbox.compile
+def counting(self, *a, **k):
+    calls.append(1)
+    return real(self, *a, **k)
+sandbox.BoundedSandbox.compile = counting
+env = make_environment()
+values = dict(card=SimpleNamespace(cost=3), tags=['x', 'y'], n=4)
+out = [templatecache.expression(env, s)(**values) for s in %r]
+print(len(calls), out)
+"""
+
+
+def test_an_expression_is_compiled_once_and_gives_what_jinja_s_gives(tmp_path):
+    from types import SimpleNamespace
+    cache = tmp_path / "cache"
+    said = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", _EXPRESSIONS % (EXPRESSIONS,)], cwd=REPO, capture_output=True,
+                              text=True, timeout=60, env=dict(os.environ, PNP_CACHE_DIR=str(cache)))
+        assert done.returncode == 0, done.stderr
+        said.append(done.stdout.split(" ", 1))
+    assert [int(s[0]) for s in said] == [len(EXPRESSIONS), 0] and said[0][1] == said[1][1]
+    env = make_environment()
+    values = dict(card=SimpleNamespace(cost=3), tags=["x", "y"], n=4)
+    assert said[0][1].strip() == repr([env.compile_expression(s)(**values) for s in EXPRESSIONS])
+    assert said[0][1].strip() == "[True, '+8', 'x-y%}', 1]"
+    assert len(list(cache.iterdir())) == len(EXPRESSIONS)
+
+
+def test_an_expression_and_a_template_of_the_same_text_are_kept_apart(tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
+    env = make_environment()
+    for _ in range(2):
+        assert templatecache.from_string(env, "1 + 1").render() == "1 + 1"
+        assert templatecache.expression(env, "1 + 1")() == 2
+    assert len(list(tmp_path.iterdir())) == 2
+
+
+@pytest.mark.parametrize("source", ["a b", "1 +", "{{ x }}", "x | no_such_filter", ""])
+def test_a_bad_expression_says_what_jinja_says_and_is_not_kept(tmp_path, monkeypatch, source):
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
+    env = make_environment()
+    with pytest.raises(Exception) as jinja:
+        env.compile_expression(source)
+    with pytest.raises(type(jinja.value)) as cached:
+        templatecache.expression(env, source)
+    assert str(cached.value) == str(jinja.value)
+    assert list(tmp_path.iterdir()) == []

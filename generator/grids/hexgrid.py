@@ -8,6 +8,7 @@ axial (q, r) with s = -q - r; page coordinates have y pointing *down* (renderers
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -355,6 +356,18 @@ def connected_components(hexes: Iterable[HexLike]) -> list[list[Hex]]:
 # ---- layout: hex to page ------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=256)
+def _corner_offsets(orientation: str, size: float, scale: float) -> tuple[tuple[float, float], ...]:
+    """A hex's corners from its centre (Layout.corner_offsets), worked out once per size: a map
+    page draws thousands of cells of a few sizes."""
+    start = 30.0 if orientation == "pointy" else 0.0
+    out = []
+    for i in range(6):
+        a = math.radians(start + 60.0 * i)
+        out.append((size * scale * math.cos(a), size * scale * math.sin(a)))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where hexes sit on a page. `size` is centre to corner; y points down; any unit."""
@@ -392,12 +405,7 @@ class Layout:
         return x + self.origin[0], y + self.origin[1]
 
     def corner_offsets(self, scale: float = 1.0) -> list[tuple[float, float]]:
-        start = 30.0 if self.orientation == "pointy" else 0.0
-        out = []
-        for i in range(6):
-            a = math.radians(start + 60.0 * i)
-            out.append((self.size * scale * math.cos(a), self.size * scale * math.sin(a)))
-        return out
+        return list(_corner_offsets(self.orientation, self.size, scale))
 
     def corners(self, h: HexLike, scale: float = 1.0) -> list[tuple[float, float]]:
         """The six corners, clockwise on a y-down page; `scale` < 1 gives an inset outline."""

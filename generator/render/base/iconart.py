@@ -97,6 +97,19 @@ def outline_text(name: str) -> tuple[str, Box | None]:
     return path_text(icon_set().outline(name))
 
 
+def keep_outlines(names) -> None:
+    """Make now, and keep for the process, the outline text of each icon of the set named
+    (outline_text): a whole kit's build does it in its parent while the first parts draw, so the
+    workers it forks later for the cards and the pieces find their icons' outlines made
+    (kit.preload_drawing; build.py: _prepare). A name the set does not have is left for the
+    drawing to report."""
+    icons = icon_set()
+    for name in names:
+        key = icons.resolve(name)
+        if key is not None:
+            outline_text(key)
+
+
 def fill_outline(canvas, name: str) -> None:
     """Fill the icon's outline (nonzero, as SVG fills) in its 512-unit box: what
     `canvas.drawPath(outline_path(canvas, name), stroke=0, fill=1, fillMode=FILL_NON_ZERO)` writes."""

@@ -179,7 +179,7 @@ class Layout:
             return memo[key]
         fn = self._expressions.get(expression)
         if fn is None:
-            fn = self._compile(lambda: self.env.compile_expression(expression), element)
+            fn = self._compile(lambda: templatecache.expression(self.env, expression), element)
             self._expressions[expression] = fn
         value = self._run(lambda: run_within_budget(lambda: fn(**context)), element, context)
         if memo is not None and key is not None:

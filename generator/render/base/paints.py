@@ -144,7 +144,9 @@ class PaintRecorder(Recorder):
     def _outline(self, key: tuple, make_path) -> Polygons:
         polys = self.outline_memo.get(key)
         if polys is None:
-            polys = self.outline_memo[key] = outline_of(make_path().getCode())
+            path = make_path()
+            known = getattr(path, "polygons", None)  # (a map's cell: recording.PolygonPath knows its outline)
+            polys = self.outline_memo[key] = known() if known is not None else outline_of(path.getCode())
         return _moved(self.ctm, polys)
 
     def clip(self, key: tuple, make_path) -> None:

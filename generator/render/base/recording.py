@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from reportlab.lib.colors import toColor
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase.pdfmetrics import getFont
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
-from reportlab.pdfgen.textobject import PDFTextObject
+from reportlab.pdfgen.textobject import PDFTextObject, rtlSupport
 
 from generator.render.base.drawn import (PATH_NUMBER, Box, Recorder, filled_bounds, flat_color, path_bounds, path_points,
                                         segment_bounds, summary)
@@ -118,6 +118,13 @@ class MemoTextObject(PDFTextObject):
         return code
 
 
+def _at_cursor(m: tuple, x, y) -> tuple:
+    """The text matrix `m` moved to the cursor (x, y), given in the space `m` was set in."""
+    a, b, c, d, e, f = m
+    dx, dy = x - e, y - f  # the cursor, in text space
+    return (a, b, c, d, a * dx + c * dy + e, b * dx + d * dy + f)
+
+
 class InkTextObject(MemoTextObject):
     """A text object that remembers, in order, each colour it sets and each string it shows
     (font, size, text matrix), to be told to the recorder when the canvas draws it."""
@@ -153,11 +160,9 @@ class InkTextObject(MemoTextObject):
 
     def _note(self, text) -> None:
         if text:
-            a, b, c, d, e, f = self.ink_matrix
-            dx, dy = self.getX() - e, self.getY() - f  # the cursor, in text space
             # the text object's current font: ReportLab keeps it as the object's own state
             self.ink_events.append(("show", self._fontname, self._fontsize, str(text),
-                                    (a, b, c, d, a * dx + c * dy + e, b * dx + d * dy + f)))
+                                    _at_cursor(self.ink_matrix, self.getX(), self.getY())))
 
     def textOut(self, text):
         self._note(text)
@@ -462,6 +467,36 @@ class RecordingCanvas(rl_canvas.Canvas):
             return MemoTextObject(self, x, y, direction=direction)
         return InkTextObject(self, x, y, direction=direction)
 
+    # ---- a string on a page never saved: told to the recorder, no text object made ----------
+    def drawString(self, x, y, text, mode=None, charSpace=0, direction=None, wordSpace=None, shaping=False):
+        if not self._told(x, y, text, 0.0, mode, charSpace, direction, wordSpace, shaping):
+            super().drawString(x, y, text, mode, charSpace, direction, wordSpace, shaping)
+
+    def drawCentredString(self, x, y, text, mode=None, charSpace=0, direction=None, wordSpace=None, shaping=False):
+        if not self._told(x, y, text, 0.5, mode, charSpace, direction, wordSpace, shaping):
+            super().drawCentredString(x, y, text, mode, charSpace, direction, wordSpace, shaping)
+
+    def drawRightString(self, x, y, text, mode=None, charSpace=0, direction=None, wordSpace=None, shaping=False):
+        if not self._told(x, y, text, 1.0, mode, charSpace, direction, wordSpace, shaping):
+            super().drawRightString(x, y, text, mode, charSpace, direction, wordSpace, shaping)
+
+    def _told(self, x, y, text, anchor: float, *options) -> bool:
+        """On a canvas never saved, while it records: tell the recorder the string that
+        drawString (`anchor` 0), drawCentredString (0.5) or drawRightString (1) would show, where
+        and how its text object would note it (InkTextObject), without making one (a map page
+        shows thousands of labels, its seams' text checks and its legends' as many again).
+        False, and nothing told, for a string set any other way (a mode, spacing, a direction,
+        shaping) or on any other canvas."""
+        ink = self.ink
+        if ink is None or not self.scratch or any(options) or rtlSupport:
+            return False
+        if anchor:  # less the width as ReportLab measures it (bidiShapedText's), or half of it
+            x = x - anchor * stringWidth(text, self._fontname, self._fontsize)
+        if text:
+            ink.show(self._fontname, self._fontsize, str(text), _at_cursor((1.0, 0.0, 0.0, 1.0, float(x), float(y)), x, y),
+                     ink.fill if ink.alpha >= 1.0 else None)
+        return True
+
     def drawText(self, aTextObject):
         super().drawText(aTextObject)
         ink = self.ink
@@ -508,6 +543,35 @@ class LinePath:
 
     def path(self) -> PDFPathObject:
         return PDFPathObject(code=[formatted(" ".join(["n", *self.ops]), self.numbers)] if self.ops else None)
+
+
+class PolygonPath(PDFPathObject):
+    """A closed polygon as a path object's moveTo, lineTos and close write it (`n x y m x y l …
+    h`), its text made with one `fp_str` call for all the numbers (polygon_path), and its outline
+    as that text gives it, for a PaintRecorder (paints.outline_of would read the same numbers
+    back from the text)."""
+
+    def __init__(self, template: str, numbers: list[float]):
+        self.numbers = fp_str(*numbers).split(" ")  # each number as the text gives it
+        super().__init__(code=[template % tuple(self.numbers)])
+
+    def polygons(self) -> list[list[tuple[float, float]]]:
+        values = [float(v) for v in self.numbers]
+        return [list(zip(values[0::2], values[1::2]))]
+
+
+_POLYGON_TEMPLATES: dict[int, str] = {}  # by the number of points
+
+
+def polygon_path(numbers: list[float]) -> PDFPathObject:
+    """The closed polygon through the points x1, y1, x2, y2, … (a map's cell), the same text as
+    `p = canvas.beginPath(); p.moveTo(x1, y1); p.lineTo(x2, y2) …; p.close()`: a map page draws
+    thousands of cells, and a path object formats each point alone."""
+    template = _POLYGON_TEMPLATES.get(len(numbers))
+    if template is None:
+        template = _POLYGON_TEMPLATES[len(numbers)] = " ".join(
+            ["n %s %s m", *["%s %s l"] * (len(numbers) // 2 - 1), "h"])
+    return PolygonPath(template, numbers)
 
 
 def shape_path(canvas, shape: str, *numbers: float) -> PDFPathObject:

@@ -31,6 +31,10 @@ from pathlib import Path
 from types import CodeType
 
 import jinja2
+from jinja2 import nodes
+from jinja2.environment import TemplateExpression
+from jinja2.exceptions import TemplateSyntaxError
+from jinja2.parser import Parser
 
 MAX_FILES = 4000  # a few packs' worth of layouts and chapters in several languages
 _FORMAT = b"pnp-template-1"
@@ -165,3 +169,27 @@ def from_string(env, source: str):
         code = env.compile(source)  # a bad template raises here, exactly as from_string would
         _write(folder, path, code)
     return env.template_class.from_code(env, code, env.make_globals(None), None)
+
+
+def expression(env, source: str):
+    """`env.compile_expression(source)`, with the compiled code read from the cache when it is
+    there: the expression parsed as Jinja parses it, into the one-assignment template Jinja makes
+    of it (the same code), kept under the sha256 of a source no template can have. An expression
+    that does not parse is compiled the normal way, so its error is Jinja's own."""
+    folder = _private_dir()
+    if folder is None:
+        return env.compile_expression(source)
+    path = folder / _key(env, "\0expression\0" + source)
+    code = _read(path)
+    if code is None:
+        try:
+            parser = Parser(env, source, state="variable")
+            expr = parser.parse_expression()
+            if not parser.stream.eos:
+                raise TemplateSyntaxError("chunk after expression", parser.stream.current.lineno, None, None)
+            expr.set_environment(env)
+        except TemplateSyntaxError:
+            return env.compile_expression(source)  # raises Jinja's error, with its words
+        code = env.compile(nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1))
+        _write(folder, path, code)
+    return TemplateExpression(env.template_class.from_code(env, code, env.make_globals(None), None), True)

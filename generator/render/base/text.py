@@ -194,6 +194,12 @@ class TextFitter:
         self._widths: dict = {}  # grows with the vocabulary, not with the deck
         self._parsed: dict = BoundedCache()
 
+    def read_hyphenation(self) -> None:
+        """Read the language's hyphenation dictionary now (a process keeps it: hyphenation.py)
+        rather than when a word first needs breaking."""
+        if self._lang is not None:
+            hyphenator(self._lang)
+
     # ---- measuring ------------------------------------------------------------------
     # Widths scale linearly with size, so each (font, string) is measured once at 1 pt.
     def unit_width(self, font: str, text: str) -> float:

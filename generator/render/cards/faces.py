@@ -124,6 +124,19 @@ class CardShared:
         return ctx
 
 
+def prepare_cards(pack: Pack) -> None:
+    """Read now what each process drawing the pack's cards reads first, and keep it where a
+    process forked later finds it: the layouts' files (the pack's parsed documents) and the
+    hyphenation dictionary of its language. A whole kit's build does it in its parent while the
+    first parts draw (kit.preload_drawing), so the cards' worker starts with them read; a layout
+    that fails here fails again where the cards are drawn, which reports it."""
+    shared = CardShared(pack)
+    for type_id in sorted({card.type for card in pack.cards.values()} | {"reference"}):  # (kit.reference_faces)
+        shared.layout_for(type_id)
+        shared.back_layout(type_id)
+    shared.fitter.read_hyphenation()
+
+
 class CardPainter:
     """Draws faces onto one canvas; forms are per canvas, so one painter per document."""
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from generator.render.base.fonts import BOLD
 from generator.render.base.icons import IconSheet
 from generator.render.base.pdfout import MM
+from generator.render.base.recording import polygon_path
 from generator.render.maps.palette import (COLOUR, GRID_GREY, LABEL_GREY, OBSTACLE_FILL, PATTERN_GREY, Ink, Palette,
                                            TerrainInk, set_fill, set_stroke, svg_colour)
 
@@ -30,13 +31,9 @@ ZONE_DASHES = ([2.4, 1.4], [0.5, 1.1])  # mm; first zone dashed, second dotted
 
 
 def cell_path(c, frame: Frame, layout: CellLayout, h, inset: float = 1.0):
-    points = [frame.pt(x, y) for x, y in layout.corners(h, inset)]
-    path = c.beginPath()
-    path.moveTo(*points[0])
-    for p in points[1:]:
-        path.lineTo(*p)
-    path.close()
-    return path
+    """A cell's outline (`inset` < 1: shrunk about its middle) as a closed path: the text of a
+    path object's moveTo, lineTos and close, made at once (recording.polygon_path)."""
+    return polygon_path(frame.pts(layout.corners(h, inset)))
 
 
 def _line(c, frame: Frame, a, b) -> None:

@@ -123,14 +123,17 @@ def build_maps_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER, low_c
             **({"tiles": tiles} if tiles else {}), "sheets": sheets, "pages": pages}
 
 
-def maps_text_on_paint(pack: Pack, paper: str = DEFAULT_PAPER, ink: str = DEFAULT_INK) -> PaintRecorder:
+def maps_text_on_paint(pack: Pack, paper: str = DEFAULT_PAPER, ink: str = DEFAULT_INK, *,
+                       shortcuts: bool = True) -> PaintRecorder:
     """The pack's map pages drawn as build_maps_pdf draws them, into memory and not saved (no
-    file, no PDF made): the recorder says what each text lies on (`.low`: below MIN_CONTRAST)."""
+    file, no PDF made): the recorder says what each text lies on (`.low`: below MIN_CONTRAST).
+    A page never saved leaves out what its recorder does not read (`shortcuts`; False: every
+    page drawn whole, what the tests hold the shortcuts to)."""
     paper = _paper(paper)
     w, h = PAPERS_MM[paper]
     c = new_canvas(io.BytesIO(), (w * MM, h * MM), f"{pack.spec.name}: maps", "True-scale hex maps")
     c.setPageCompression(0)  # its pages are never written: not compressed either,
-    c.scratch = True  # nor its strings encoded (the recorder is told them: render/base/recording.py)
+    c.scratch = shortcuts  # nor its strings encoded (the recorder is told them: render/base/recording.py)
     recorder = PaintRecorder()
     c.record(recorder)
     maps = load_pack_maps(pack)

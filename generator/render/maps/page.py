@@ -69,6 +69,14 @@ class Frame:
         px, py = self.mm(x, y)
         return px * MM, py * MM
 
+    def pts(self, points) -> list[float]:
+        """Each (x, y) map point's `pt`, one after the other: x1, y1, x2, y2, …"""
+        x0, y0, left, top, s = self.map_x0, self.map_y0, self.page_x, self.page_top, self.scale
+        out: list[float] = []
+        for x, y in points:
+            out += ((left + (x - x0) * s) * MM, (top - (y - y0) * s) * MM)
+        return out
+
 
 def fit_frame(bounds, x: float, y: float, width: float, height: float, max_scale: float | None = None) -> Frame:
     """A frame that shows `bounds` (map mm) centred in the page box (x, y bottom-left, mm)."""
@@ -299,6 +307,7 @@ def window_text_boxes(plan: SheetPlan, win: Window, paint) -> list[tuple[float, 
     W, H = plan.page
     frame = Frame(win.x0, win.y0, MARGIN_MM, H - MARGIN_MM - HEADER_MM)
     c = new_canvas(io.BytesIO(), (W * MM, H * MM), "marks")
+    c.scratch = True  # never saved: its strings are told to the recorder alone (render/base/recording.py)
     for_text_only(c)  # only the text is wanted: the cells' shapes are left off it
     recorder = c.record(Recorder())
     paint(c, frame, win)

@@ -1,0 +1,99 @@
+"""`pnp validate` draws every map page on a canvas never saved (render/maps/document.py
+maps_text_on_paint) to judge the contrast of its text, and leaves out what its recorder does not
+read: strings are told to the recorder without a text object (render/base/recording.py), a
+terrain pattern's form holds its cell alone (render/maps/cells.py marks_unread). Each shortcut
+must judge every text as the whole drawing does, on every shipped map pack, in both looks, on both
+papers and in a translation; and the pieces they share with the saved maps.pdf (a cell's path text)
+must write what ReportLab writes."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reportlab.pdfgen.pathobject import PDFPathObject
+
+from generator.pack.load import load_pack
+from generator.render.base.drawn import Recorder
+from generator.render.base.fonts import BOLD, REGULAR
+from generator.render.base.paints import PaintRecorder, outline_of
+from generator.render.base.pdfout import new_canvas
+from generator.render.base.recording import polygon_path
+from generator.render.maps.document import maps_text_on_paint
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("name, paper, ink", [
+    ("boss_fight", "a4", "colour"), ("boss_fight", "a4", "saver"), ("boss_fight", "letter", "colour"),
+    ("battle_bosses", "a4", "colour"), ("battle_bosses", "letter", "saver"),
+    ("tactics", "a4", "colour"), ("tactics", "letter", "saver"),
+])
+def test_the_map_pass_judges_every_text_as_the_whole_drawing_does(name, paper, ink):
+    pack = load_pack(REPO / "card_data" / name)
+    whole = maps_text_on_paint(pack, paper, ink, shortcuts=False).judged
+    assert len(whole) > 400  # labels, names, titles, notes, legends
+    assert maps_text_on_paint(pack, paper, ink).judged == whole
+
+
+def test_the_map_pass_of_a_translation_judges_as_the_whole_drawing_does():
+    base = load_pack(REPO / "card_data" / "boss_fight")
+    pack = load_pack(Path(base.root), base.documents, lang="de", fallbacks=False)
+    whole = maps_text_on_paint(pack, shortcuts=False).judged
+    assert any(t.text.startswith("Bogen R") for _page, t in whole)  # the sheets' own words, in German
+    assert maps_text_on_paint(pack).judged == whole
+
+
+def _strings(c) -> None:
+    """Strings drawn every way the maps draw them, and some they do not."""
+    c.setFont(REGULAR, 9)
+    c.setFillGray(0.3)
+    c.drawString(100, 50, "12,-3")
+    c.drawCentredString(100.25, 80.5, "Sheet A1 · true scale")
+    c.drawRightString(280, 20, "Tiles 1 of 2")
+    c.drawCentredString(40, 40, "")  # nothing shown
+    c.setFont(BOLD, 14.5)
+    c.setFillColorRGB(0.8, 0.1, 0.2)
+    c.saveState()
+    c.translate(150, 150)
+    c.rotate(90)
+    c.drawCentredString(0, 0, "CUT here, lay on B2")
+    c.restoreState()
+    c.drawString(10, 200, "invisible", mode=3)  # a mode: drawn by a text object, as before
+    c.setFillAlpha(0.5)
+    c.drawRightString(200, 260, "see-through")
+
+
+@pytest.mark.parametrize("recorder", [Recorder, PaintRecorder])
+def test_a_string_on_a_page_never_saved_is_told_as_its_text_object_tells_it(recorder):
+    told = []
+    for scratch in (False, True):
+        c = new_canvas(io.BytesIO(), (300, 300), "strings")
+        c.scratch = scratch
+        ink = c.record(recorder())
+        _strings(c)
+        c.stop_recording()
+        told.append(ink.judged if isinstance(ink, PaintRecorder) else ink.shown)
+        if scratch:  # no text object made but the one a mode needs
+            assert sum(code.startswith("BT") for code in c._code) == 1
+    assert len(told[0]) >= 4
+    assert told[0] == told[1]
+
+
+_number = st.one_of(st.integers(-2000, 2000), st.floats(-2000, 2000, allow_nan=False, allow_infinity=False))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_number, _number), min_size=1, max_size=8))
+def test_a_cells_path_is_the_text_a_path_object_writes(points):
+    path = PDFPathObject()
+    path.moveTo(*points[0])
+    for point in points[1:]:
+        path.lineTo(*point)
+    path.close()
+    made = polygon_path([v for point in points for v in point])
+    assert made.getCode() == path.getCode()
+    assert made.polygons() == outline_of(path.getCode())
