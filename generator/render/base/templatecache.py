@@ -7,7 +7,8 @@ that does: the source, Jinja's, ReportLab's and Python's versions (and bytecode 
 code (the stat of every module of the `generator` package: the code generator, the sandbox and the
 filters Jinja may fold at compile time), the environment's compile options and its filters' and
 tests' names. It holds a marshalled code object behind the sha256 of its bytes; a short, corrupt or
-foreign file is ignored and written again.
+foreign file is ignored and written again. The rulebook's parsed Markdown is kept in the same folder
+the same way (`load`/`keep`, a format of its own: render/rulebook/markdown.py).
 
 Loading a code object runs it, so the folder must be the user's own: made 0700, and refused (no
 caching, nothing said) when it is not a directory owned by the user, is open to others, cannot be
@@ -74,21 +75,25 @@ def _private_dir() -> Path | None:
 
 
 @functools.cache
-def _code_fingerprint() -> bytes:
+def code_fingerprint() -> bytes:
     """What shapes the code besides the environment: versions, bytecode magic, and our own
     modules by name, size and mtime (as __pycache__ judges a source; cheap: ~1.5 ms)."""
     h = hashlib.sha256()
     reportlab = sys.modules.get("reportlab")
     h.update(repr((jinja2.__version__, getattr(reportlab, "Version", None), sys.version)).encode())
     h.update(importlib.util.MAGIC_NUMBER)
-    root = Path(__file__).resolve().parents[2]  # the generator package
+    sources_fingerprint(h, Path(__file__).resolve().parents[2])  # the generator package
+    return h.digest()
+
+
+def sources_fingerprint(h, root) -> None:
+    """Feed the hash `h` every module under the folder `root` by name, size and mtime."""
     for folder, dirs, files in os.walk(root):
         dirs.sort()
         for name in sorted(files):
             if name.endswith(".py"):
                 st = os.stat(os.path.join(folder, name))
                 h.update(f"{os.path.relpath(folder, root)}/{name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
-    return h.digest()
 
 
 def _env_fingerprint(env) -> str:
@@ -100,23 +105,30 @@ def _env_fingerprint(env) -> str:
 
 
 def _key(env, source: str) -> str:
-    h = hashlib.sha256(_code_fingerprint())
+    h = hashlib.sha256(code_fingerprint())
     h.update(_env_fingerprint(env).encode())
     h.update(b"\0name:None\0")  # from_string's templates have no name
     h.update(source.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 
-def _read(path: Path) -> CodeType | None:
+def _read(path: Path, fmt: bytes = _FORMAT) -> bytes | None:
+    """The payload of a file of this format whose checksum holds, else None."""
     try:
         data = path.read_bytes()
     except OSError:
         return None
-    head = len(_FORMAT) + _DIGEST
-    if len(data) <= head or not data.startswith(_FORMAT):
+    head = len(fmt) + _DIGEST
+    if len(data) <= head or not data.startswith(fmt):
         return None
     payload = data[head:]
-    if hashlib.sha256(payload).digest() != data[len(_FORMAT):head]:
+    if hashlib.sha256(payload).digest() != data[len(fmt):head]:
+        return None
+    return payload
+
+
+def _code(payload: bytes | None) -> CodeType | None:
+    if payload is None:
         return None
     try:
         code = marshal.loads(payload)
@@ -125,13 +137,12 @@ def _read(path: Path) -> CodeType | None:
     return code if isinstance(code, CodeType) else None
 
 
-def _write(folder: Path, path: Path, code: CodeType) -> None:
-    payload = marshal.dumps(code)
+def _write(folder: Path, path: Path, payload: bytes, fmt: bytes = _FORMAT) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as out:
-                out.write(_FORMAT + hashlib.sha256(payload).digest() + payload)
+                out.write(fmt + hashlib.sha256(payload).digest() + payload)
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -139,6 +150,21 @@ def _write(folder: Path, path: Path, code: CodeType) -> None:
         _bound(folder)
     except OSError:
         pass
+
+
+def load(key: str, fmt: bytes) -> bytes | None:
+    """What `keep(key, fmt, …)` left in the cache folder (another kind of thing than compiled
+    templates, told apart by `fmt`: rulebook/markdown.py keeps parsed Markdown), else None."""
+    folder = _private_dir()
+    return None if folder is None else _read(folder / key, fmt)
+
+
+def keep(key: str, fmt: bytes, payload: bytes) -> None:
+    """Write `payload` under `key` (a sha256 of everything it depends on, code_fingerprint()
+    among them), when the folder may be used."""
+    folder = _private_dir()
+    if folder is not None:
+        _write(folder, folder / key, payload, fmt)
 
 
 def _bound(folder: Path) -> None:
@@ -164,10 +190,10 @@ def from_string(env, source: str):
     if folder is None:
         return env.from_string(source)
     path = folder / _key(env, source)
-    code = _read(path)
+    code = _code(_read(path))
     if code is None:
         code = env.compile(source)  # a bad template raises here, exactly as from_string would
-        _write(folder, path, code)
+        _write(folder, path, marshal.dumps(code))
     return env.template_class.from_code(env, code, env.make_globals(None), None)
 
 
@@ -180,7 +206,7 @@ def expression(env, source: str):
     if folder is None:
         return env.compile_expression(source)
     path = folder / _key(env, "\0expression\0" + source)
-    code = _read(path)
+    code = _code(_read(path))
     if code is None:
         try:
             parser = Parser(env, source, state="variable")
@@ -191,5 +217,5 @@ def expression(env, source: str):
         except TemplateSyntaxError:
             return env.compile_expression(source)  # raises Jinja's error, with its words
         code = env.compile(nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1))
-        _write(folder, path, code)
+        _write(folder, path, marshal.dumps(code))
     return TemplateExpression(env.template_class.from_code(env, code, env.make_globals(None), None), True)
