@@ -316,6 +316,6 @@ def test_a_kept_value_of_the_wrong_shape_is_made_again(tmp_path):
     written = file.read_bytes()
     for wrong in ({"lantern-flame": "n h"}, {name: ("n h", (0, 0, 1, 1)) for name in KEPT_NAMES[:3]}, ["n h"]):
         payload = marshal.dumps(wrong)
-        file.write_bytes(b"pnp-data-1" + hashlib.sha256(payload).digest() + payload)
+        file.write_bytes(b"pnp-icon-outlines-1" + hashlib.sha256(payload).digest() + payload)
         read, texts = _kept(cache)
         assert read and sorted(texts) == sorted(KEPT_NAMES[:3]) and file.read_bytes() == written

@@ -22,6 +22,7 @@ from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paints import PaintRecorder, outline_of
 from generator.render.base.pdfout import new_canvas
 from generator.render.base.recording import polygon_path
+from generator.render.maps import cells, page
 from generator.render.maps.document import maps_text_on_paint
 
 REPO = Path(__file__).resolve().parents[1]
@@ -45,6 +46,34 @@ def test_the_map_pass_of_a_translation_judges_as_the_whole_drawing_does():
     whole = maps_text_on_paint(pack, shortcuts=False).judged
     assert any(t.text.startswith("Bogen R") for _page, t in whole)  # the sheets' own words, in German
     assert maps_text_on_paint(pack).judged == whole
+
+
+@pytest.mark.parametrize("name", ["boss_fight", "tactics"])  # hex maps, square maps
+def test_a_legend_measured_without_drawing_it_is_as_tall(name, monkeypatch):
+    """A map's legend is measured before it is placed (below the map or beside it), on a scratch
+    page on which nothing is drawn (cells.for_height_only): the overview comes out the same."""
+    pack = load_pack(REPO / "card_data" / name)
+    measured = maps_text_on_paint(pack).judged
+    with monkeypatch.context() as m:
+        m.setattr(page, "height_only", lambda c: False)  # its text drawn as it is measured
+        drawn = maps_text_on_paint(pack).judged
+    assert len(drawn) > 400 and measured == drawn
+
+
+def test_only_a_page_never_saved_that_reads_fills_alone_leaves_its_lines_off():
+    """cells.strokes_unread: a scratch page recorded by a PaintRecorder (pnp validate's map pass)
+    or one whose text alone is read; not a page that is saved, nor one whose recorder reads the
+    bounds of what is stroked too (a card's ink, a form's box)."""
+    for scratch, recorder, unread in [(True, PaintRecorder, True), (False, PaintRecorder, False),
+                                      (True, Recorder, False), (True, None, False)]:
+        c = new_canvas(io.BytesIO(), (300, 300), "lines")
+        c.scratch = scratch
+        if recorder is not None:
+            c.record(recorder())
+        assert cells.strokes_unread(c) == unread
+    c = new_canvas(io.BytesIO(), (300, 300), "text")
+    cells.for_text_only(c)
+    assert cells.strokes_unread(c)
 
 
 def _strings(c) -> None:

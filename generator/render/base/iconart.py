@@ -12,9 +12,11 @@ another colour reuses the glyph. Nothing is rasterised.
 from __future__ import annotations
 
 import hashlib
+import marshal
 import math
 import weakref
 from functools import cache
+from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.rl_accel import fp_str
@@ -105,7 +107,7 @@ def outline_text(name: str) -> tuple[str, Box | None]:
 def keep_outlines(names) -> None:
     """Have the outline text of each icon of the set named (outline_text) kept for the process
     before anything draws: a pack's card icons (render/cards/faces.py: CardShared), read from the
-    user's cache folder where a process made them before (templatecache.kept: ~0.5 ms, against
+    user's cache folder where a process made them before (templatecache.load: ~0.5 ms, against
     ~40 ms to read the outlines and make the text of Boss Fight's 141 icons), else made and written
     there. The file is named by the icons and the outlines file's size and mtime (and our code):
     outputs are the same either way. A name the set does not have is left for the drawing to
@@ -116,14 +118,29 @@ def keep_outlines(names) -> None:
         return
     from generator.render.base import templatecache  # deferred: it loads Jinja, which a map sheet's icons never need
     outlines = OUTLINES.stat()
+    what = f"icon outlines {outlines.st_size} {outlines.st_mtime_ns} {' '.join(keys)}"
+    key = hashlib.sha256(templatecache.code_fingerprint() + what.encode()).hexdigest()
+    payload = templatecache.load(key, _KEPT)
+    texts: Any
+    try:
+        texts = marshal.loads(payload) if payload is not None else None
+    except (EOFError, ValueError, TypeError):
+        texts = None
+    if not _texts_of(texts, keys):
+        texts = {key: outline_text(key) for key in keys}
+        templatecache.keep(key, _KEPT, marshal.dumps(texts))
+    _TEXTS.update(texts)
 
-    def valid(value: object) -> bool:
-        return isinstance(value, dict) and sorted(value) == keys and all(
-            isinstance(t, tuple) and len(t) == 2 and isinstance(t[0], str)
-            and (t[1] is None or (isinstance(t[1], tuple) and len(t[1]) == 4 and all(type(v) is float for v in t[1])))
-            for t in value.values())
-    _TEXTS.update(templatecache.kept(f"icon outlines {outlines.st_size} {outlines.st_mtime_ns} {' '.join(keys)}",
-                                     lambda: {key: outline_text(key) for key in keys}, valid))
+
+_KEPT = b"pnp-icon-outlines-1"  # the form of keep_outlines' files in the cache folder
+
+
+def _texts_of(value: object, keys: list[str]) -> bool:
+    """Is `value` outline texts of exactly these icons: name -> (operators, None or four floats)?"""
+    return isinstance(value, dict) and sorted(value) == keys and all(
+        isinstance(t, tuple) and len(t) == 2 and isinstance(t[0], str)
+        and (t[1] is None or (isinstance(t[1], tuple) and len(t[1]) == 4 and all(type(v) is float for v in t[1])))
+        for t in value.values())
 
 
 def fill_outline(canvas, name: str) -> None:

@@ -7,7 +7,9 @@ that does: the source, Jinja's, ReportLab's and Python's versions (and bytecode 
 code (the stat of every module of the `generator` package: the code generator, the sandbox and the
 filters Jinja may fold at compile time), the environment's compile options and its filters' and
 tests' names. It holds a marshalled code object behind the sha256 of its bytes; a short, corrupt or
-foreign file is ignored and written again.
+foreign file is ignored and written again. The rulebook's parsed Markdown is kept in the same folder
+the same way (`load`/`keep`, a format of its own: render/rulebook/markdown.py), and so is the outline
+text of a pack's icons (render/base/iconart.py: keep_outlines).
 
 Loading a code object runs it, so the folder must be the user's own: made 0700, and refused (no
 caching, nothing said) when it is not a directory owned by the user, is open to others, cannot be
@@ -15,10 +17,6 @@ written, or on any OSError. Only templates that compiled are written: a bad temp
 the normal way every time, so its error is the same words at the same file:line. Writes go through
 a temporary file and os.replace (another process never reads half a file). The folder is bounded:
 past MAX_FILES the oldest files are forgotten.
-
-The folder also keeps plain data that a process would make again the same way from shipped files
-(`kept`: the outline text of a pack's icons, render/base/iconart.py, ~40 ms a drawing process),
-marshalled behind its sha256 in a form of its own, named by what it was made from and our code.
 """
 
 from __future__ import annotations
@@ -32,9 +30,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from collections.abc import Callable
 from types import CodeType
-from typing import Any, TypeVar
 
 import jinja2
 from jinja2 import nodes
@@ -45,7 +41,6 @@ from jinja2.parser import Parser
 MAX_FILES = 4000  # a few packs' worth of layouts and chapters in several languages
 _FORMAT = b"pnp-template-1"
 _DIGEST = 32
-Kept = TypeVar("Kept")
 _pruned: set[str] = set()  # folders this process has bounded already (once each)
 
 # Environment attributes that change the code Jinja makes from a source
@@ -81,21 +76,25 @@ def _private_dir() -> Path | None:
 
 
 @functools.cache
-def _code_fingerprint() -> bytes:
+def code_fingerprint() -> bytes:
     """What shapes the code besides the environment: versions, bytecode magic, and our own
     modules by name, size and mtime (as __pycache__ judges a source; cheap: ~1.5 ms)."""
     h = hashlib.sha256()
     reportlab = sys.modules.get("reportlab")
     h.update(repr((jinja2.__version__, getattr(reportlab, "Version", None), sys.version)).encode())
     h.update(importlib.util.MAGIC_NUMBER)
-    root = Path(__file__).resolve().parents[2]  # the generator package
+    sources_fingerprint(h, Path(__file__).resolve().parents[2])  # the generator package
+    return h.digest()
+
+
+def sources_fingerprint(h, root) -> None:
+    """Feed the hash `h` every module under the folder `root` by name, size and mtime."""
     for folder, dirs, files in os.walk(root):
         dirs.sort()
         for name in sorted(files):
             if name.endswith(".py"):
                 st = os.stat(os.path.join(folder, name))
                 h.update(f"{os.path.relpath(folder, root)}/{name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
-    return h.digest()
 
 
 def _env_fingerprint(env) -> str:
@@ -107,44 +106,44 @@ def _env_fingerprint(env) -> str:
 
 
 def _key(env, source: str) -> str:
-    h = hashlib.sha256(_code_fingerprint())
+    h = hashlib.sha256(code_fingerprint())
     h.update(_env_fingerprint(env).encode())
     h.update(b"\0name:None\0")  # from_string's templates have no name
     h.update(source.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 
-def _read(path: Path, form: bytes = _FORMAT) -> object | None:
-    """What a file of the form holds (a code object for a template), or None when it is missing,
-    short, corrupt or foreign."""
+def _read(path: Path, fmt: bytes = _FORMAT) -> bytes | None:
+    """The payload of a file of this format whose checksum holds, else None."""
     try:
         data = path.read_bytes()
     except OSError:
         return None
-    head = len(form) + _DIGEST
-    if len(data) <= head or not data.startswith(form):
+    head = len(fmt) + _DIGEST
+    if len(data) <= head or not data.startswith(fmt):
         return None
     payload = data[head:]
-    if hashlib.sha256(payload).digest() != data[len(form):head]:
+    if hashlib.sha256(payload).digest() != data[len(fmt):head]:
+        return None
+    return payload
+
+
+def _code(payload: bytes | None) -> CodeType | None:
+    if payload is None:
         return None
     try:
-        return marshal.loads(payload)
+        code = marshal.loads(payload)
     except (EOFError, ValueError, TypeError):
         return None
-
-
-def _code(path: Path) -> CodeType | None:
-    code = _read(path)
     return code if isinstance(code, CodeType) else None
 
 
-def _write(folder: Path, path: Path, value: Any, form: bytes = _FORMAT) -> None:
-    payload = marshal.dumps(value)
+def _write(folder: Path, path: Path, payload: bytes, fmt: bytes = _FORMAT) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as out:
-                out.write(form + hashlib.sha256(payload).digest() + payload)
+                out.write(fmt + hashlib.sha256(payload).digest() + payload)
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -152,6 +151,21 @@ def _write(folder: Path, path: Path, value: Any, form: bytes = _FORMAT) -> None:
         _bound(folder)
     except OSError:
         pass
+
+
+def load(key: str, fmt: bytes) -> bytes | None:
+    """What `keep(key, fmt, …)` left in the cache folder (another kind of thing than compiled
+    templates, told apart by `fmt`: rulebook/markdown.py keeps parsed Markdown), else None."""
+    folder = _private_dir()
+    return None if folder is None else _read(folder / key, fmt)
+
+
+def keep(key: str, fmt: bytes, payload: bytes) -> None:
+    """Write `payload` under `key` (a sha256 of everything it depends on, code_fingerprint()
+    among them), when the folder may be used."""
+    folder = _private_dir()
+    if folder is not None:
+        _write(folder, folder / key, payload, fmt)
 
 
 def _bound(folder: Path) -> None:
@@ -177,10 +191,10 @@ def from_string(env, source: str):
     if folder is None:
         return env.from_string(source)
     path = folder / _key(env, source)
-    code = _code(path)
+    code = _code(_read(path))
     if code is None:
         code = env.compile(source)  # a bad template raises here, exactly as from_string would
-        _write(folder, path, code)
+        _write(folder, path, marshal.dumps(code))
     return env.template_class.from_code(env, code, env.make_globals(None), None)
 
 
@@ -193,7 +207,7 @@ def expression(env, source: str):
     if folder is None:
         return env.compile_expression(source)
     path = folder / _key(env, "\0expression\0" + source)
-    code = _code(path)
+    code = _code(_read(path))
     if code is None:
         try:
             parser = Parser(env, source, state="variable")
@@ -204,28 +218,5 @@ def expression(env, source: str):
         except TemplateSyntaxError:
             return env.compile_expression(source)  # raises Jinja's error, with its words
         code = env.compile(nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1))
-        _write(folder, path, code)
+        _write(folder, path, marshal.dumps(code))
     return TemplateExpression(env.template_class.from_code(env, code, env.make_globals(None), None), True)
-
-
-_DATA = b"pnp-data-1"
-
-
-def kept(what: str, make: Callable[[], Kept], valid: Callable[[object], bool]) -> Kept:
-    """`make()`, plain data (what marshal writes: str, int, float, tuple, list, dict, None) that
-    depends only on `what` and on our code, kept in the same folder under the sha256 of both: a
-    process reads it instead of making it again. `what` must name everything else the value
-    depends on (a data file's size and mtime, say); a file whose value `valid` refuses is made
-    and written again. Without a folder to use, it is made every time."""
-    folder = _private_dir()
-    if folder is None:
-        return make()
-    h = hashlib.sha256(_code_fingerprint())
-    h.update(b"\0data\0" + what.encode("utf-8", "surrogatepass"))
-    path = folder / h.hexdigest()
-    value = _read(path, _DATA)
-    if value is not None and valid(value):
-        return value  # type: ignore[return-value]
-    value = make()
-    _write(folder, path, value, _DATA)
-    return value

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from generator.maps.load import OneMap
     from generator.render.maps.page import Frame
 
-__all__ = ["GRID_GREY", "LABEL_GREY", "OBSTACLE_FILL", "PATTERN_GREY", "ZONE_DASHES", "Look", "cell_path",
+__all__ = ["GRID_GREY", "LABEL_GREY", "OBSTACLE_FILL", "PATTERN_GREY", "ZONE_DASHES", "Look", "cell_path", "Outlines",
            "draw_label", "draw_pattern", "draw_rock", "draw_feature_icon", "label_mm", "paint_zones"]
 
 ZONE_DASHES = ([2.4, 1.4], [0.5, 1.1])  # mm; first zone dashed, second dotted
@@ -36,6 +36,21 @@ def cell_path(c, frame: Frame, layout: CellLayout, h, inset: float = 1.0):
     return polygon_path(frame.pts(layout.corners(h, inset)))
 
 
+class Outlines(dict):
+    """Each cell's outline (cell_path), made when first asked for: the same path for a cell's
+    fill, the clip of its band and its grid line (a path object is only read when drawn), and
+    none for a cell nothing is drawn of (a plain cell in the saver look, on a page its lines are
+    left off: strokes_unread)."""
+
+    def __init__(self, c, frame: Frame, layout: CellLayout):
+        super().__init__()
+        self.canvas, self.frame, self.layout = c, frame, layout
+
+    def __missing__(self, h):
+        path = self[h] = cell_path(self.canvas, self.frame, self.layout, h)
+        return path
+
+
 def _line(c, frame: Frame, a, b) -> None:
     c.line(*frame.pt(*a), *frame.pt(*b))
 
@@ -47,9 +62,33 @@ def for_text_only(c) -> None:
     c._pnp_text_only = True
 
 
+def for_height_only(c) -> None:
+    """Mark `c` as a scratch page of which only how far down its text runs is read (a legend
+    measured before it is placed: page.draw_paragraph gives the y below its lines): nothing is
+    drawn on it, not even its strings (page.draw_text), and its cells are left off (for_text_only)."""
+    for_text_only(c)
+    c._pnp_height_only = True
+
+
+def height_only(c) -> bool:
+    """`c` is a scratch page of which only how far down its text runs is read (for_height_only)."""
+    return bool(c.__dict__.get("_pnp_height_only"))
+
+
 def text_only(c) -> bool:
     """`c` is a scratch page that only its text is read from (for_text_only)."""
     return bool(c.__dict__.get("_pnp_text_only"))
+
+
+def strokes_unread(c) -> bool:
+    """Whether no line only stroked is read from `c`: a scratch page whose text alone is read
+    (for_text_only), or a page never saved whose recorder reads only what is filled (pnp validate's
+    map pass: a PaintRecorder judges each text on the last fill under its middle). The grid, rims,
+    zone, region and contour lines, seams and crosses are left off it."""
+    if text_only(c):
+        return True
+    ink = getattr(c, "ink", None)
+    return bool(getattr(c, "scratch", False)) and ink is not None and ink.outlines
 
 
 def marks_unread(c) -> bool:
@@ -243,7 +282,7 @@ def paint_zones(c, m: OneMap, frame: Frame, layout: CellLayout, cells: set, look
     palette = look.palette
     for index, zid in enumerate(sorted(m.zones)):
         dash = ZONE_DASHES[index % len(ZONE_DASHES)]
-        if not text_only(c):
+        if not strokes_unread(c):
             c.saveState()
             set_stroke(c, palette.zone_ink(zid))
             c.setLineWidth(max(0.15, 0.5 * s) * MM)

@@ -17,8 +17,8 @@ from generator.pack.translations.own import Say, as_written, words_of
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
-from generator.render.maps.cells import (Look, cell_path, draw_feature_icon, draw_label, draw_pattern, draw_rock,
-                                         for_text_only, label_mm, paint_zones, text_only)
+from generator.render.maps.cells import (Look, Outlines, cell_path, draw_feature_icon, draw_label, draw_pattern,
+                                         draw_rock, for_height_only, label_mm, paint_zones, strokes_unread, text_only)
 from generator.render.maps.palette import COLOUR, Ink, Palette, palette_for, set_fill, set_stroke
 from generator.render.maps.page import (MARGIN_MM, Box, Frame, MapImage, SheetPlan, Window, draw_assembly,
                                         draw_paragraph, draw_sheet, draw_text, fit_frame, header_height,
@@ -67,9 +67,7 @@ def _paint_cells(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells: list
     bands under labels, the grid, rims, rock and icons."""
     s = frame.scale
     palette = look.palette
-    # each cell's outline, made once for its fill, the clip of its band and its grid line (a path
-    # object is only read when it is drawn)
-    outlines = {h: cell_path(c, frame, layout, h) for h in cells}
+    outlines = Outlines(c, frame, layout)
     if palette.ground is not None:  # colour: the open ground, under everything
         set_fill(c, palette.ground)
         for h in cells:
@@ -97,16 +95,17 @@ def _paint_cells(c, m: HexMap, frame: Frame, layout: hexgrid.Layout, cells: list
                 c.rect(x - layout.size * 2 * s * MM, y - size_pt * 0.85, layout.size * 4 * s * MM, layout.size * s * MM,
                        stroke=0, fill=1)
                 c.restoreState()
-    # the grid: one closed path per hex, at exactly the stated size
-    set_stroke(c, palette.grid)
-    c.setLineWidth(max(0.1, look.line_mm * s) * MM)
-    for h in cells:
-        c.drawPath(outlines[h], stroke=1, fill=0)
-    c.setLineWidth(max(0.2, 2.2 * look.line_mm * s) * MM)
-    set_stroke(c, palette.obstacle_rim)
-    for h in cells:
-        if h in m.obstacles:
-            c.drawPath(cell_path(c, frame, layout, h, 0.93), stroke=1, fill=0)
+    if not strokes_unread(c):
+        # the grid: one closed path per hex, at exactly the stated size
+        set_stroke(c, palette.grid)
+        c.setLineWidth(max(0.1, look.line_mm * s) * MM)
+        for h in cells:
+            c.drawPath(outlines[h], stroke=1, fill=0)
+        c.setLineWidth(max(0.2, 2.2 * look.line_mm * s) * MM)
+        set_stroke(c, palette.obstacle_rim)
+        for h in cells:
+            if h in m.obstacles:
+                c.drawPath(cell_path(c, frame, layout, h, 0.93), stroke=1, fill=0)
     if palette.colour:  # rock on obstacles, icons on feature terrain
         for h in cells:
             cx, cy = layout.center(h)
@@ -129,7 +128,7 @@ def _paint_regions(c, m: HexMap, frame: Frame, layout, cells: set, look: Look) -
     if not regions:
         return
     s = frame.scale
-    if not text_only(c):
+    if not strokes_unread(c):
         _region_lines(c, frame, layout, regions, cells, look)
     tag_pt = label_mm(layout) * 1.05 * s * MM
     if not look.zone_tags or tag_pt < 3.5:
@@ -290,12 +289,12 @@ def draw_hex_legend(c, m: HexMap, x: float, top: float, width: float, zone_names
 
 
 def _legend_height(m: HexMap, width: float, zone_names: dict, palette: Palette, say: Say) -> float:
-    """Measure the legend by drawing its text on a scratch canvas (text wrapping decides; the
-    swatches' cells are left off it: cells.for_text_only)."""
+    """Measure the legend by laying out its text on a scratch canvas (text wrapping decides;
+    nothing is drawn on it: cells.for_height_only)."""
     # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
-    for_text_only(scratch)
+    for_height_only(scratch)
     return 1000 - draw_hex_legend(scratch, m, 0, 1000, width, zone_names, palette, say)
 
 

@@ -18,7 +18,7 @@ from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.pack.translations.own import Say, as_written
 from generator.render.base.pdfout import MM, new_canvas
-from generator.render.maps.cells import for_text_only
+from generator.render.maps.cells import for_text_only, height_only, strokes_unread
 
 if TYPE_CHECKING:
     from generator.pack.model import Pack
@@ -186,6 +186,8 @@ def window_area(page: tuple[float, float]) -> tuple[float, float]:
 
 def draw_text(c, x_mm: float, y_mm: float, text: str, size_pt: float, font: str = REGULAR,
               grey: float = 0.0, align: str = "left") -> None:
+    if height_only(c):  # a legend measured: its lines' count is all that is read
+        return
     c.setFont(font, size_pt)
     c.setFillGray(grey)
     draw = {"left": c.drawString, "right": c.drawRightString, "centre": c.drawCentredString}[align]
@@ -378,14 +380,17 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
     def along_x(other: Window, y: float) -> list[float]:  # crosses of a horizontal seam at map y
         return _mark_positions(win.x0, win.x1, y, True, text_of(win) + text_of(other))
 
+    lines = not strokes_unread(c)  # (a page whose recorder reads fills alone has no seams or crosses)
     c.setDash([2 * MM, 1.2 * MM])
     if left_nb:
-        c.line(left * MM, (bottom - 3) * MM, left * MM, (top + 3) * MM)
+        if lines:
+            c.line(left * MM, (bottom - 3) * MM, left * MM, (top + 3) * MM)
         marks = along_y(left_nb, win.x0)
         _rotated_text(c, left - 3.2, frame.mm(0, (marks[0] + marks[1]) / 2)[1],
                       say("CUT here, lay on {label}").format(label=left_nb.label), 6.5, 90)
     if top_nb:
-        c.line((left - 3) * MM, top * MM, (right + 3) * MM, top * MM)
+        if lines:
+            c.line((left - 3) * MM, top * MM, (right + 3) * MM, top * MM)
         marks = along_x(top_nb, win.y0)
         draw_text(c, frame.mm((marks[0] + marks[1]) / 2, 0)[0], top + 1.6,
                   say("CUT here, lay on {label}").format(label=top_nb.label), 6.5, grey=0.2, align="centre")
@@ -395,21 +400,21 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
     # after taping every cross is whole again, half on each sheet.
     if right_nb:
         seam = frame.mm(right_nb.x0, 0)[0]
-        for y in along_y(right_nb, right_nb.x0):
+        for y in along_y(right_nb, right_nb.x0) if lines else ():
             _cross(c, seam, frame.mm(0, y)[1])
         _rotated_text(c, right + 3.2, (top + bottom) / 2,
                       say("sheet {label} overlaps up to the crosses").format(label=right_nb.label), 6.5, -90)
     if below_nb:
         seam = frame.mm(0, below_nb.y0)[1]
-        for x in along_x(below_nb, below_nb.y0):
+        for x in along_x(below_nb, below_nb.y0) if lines else ():
             _cross(c, frame.mm(x, 0)[0], seam)
         draw_text(c, (left + right) / 2, bottom - 3.6,
                   say("sheet {label} overlaps up to the crosses").format(label=below_nb.label),
                   6.5, grey=0.2, align="centre")
-    if left_nb:
+    if left_nb and lines:
         for y in along_y(left_nb, win.x0):
             _cross(c, left, frame.mm(0, y)[1])
-    if top_nb:
+    if top_nb and lines:
         for x in along_x(top_nb, win.y0):
             _cross(c, frame.mm(x, 0)[0], top)
     c.restoreState()
@@ -515,9 +520,11 @@ def draw_assembly(c, m, plan: SheetPlan, page, paint, steps: list[str] | None = 
     c.setFillAlpha(1)
     c.setStrokeGray(0)
     c.setLineWidth(0.5 * MM)
+    lines = not strokes_unread(c)
     for win in plan.windows:
         (px0, py0), (px1, py1) = frame.mm(win.x0, win.y0), frame.mm(win.x1, win.y1)
-        c.rect(px0 * MM, py1 * MM, (px1 - px0) * MM, (py0 - py1) * MM, stroke=1, fill=0)
+        if lines:
+            c.rect(px0 * MM, py1 * MM, (px1 - px0) * MM, (py0 - py1) * MM, stroke=1, fill=0)
         size_pt = min(16.0, max(8.0, (px1 - px0) * 0.12 * MM))
         label_w = c.stringWidth(win.label, BOLD, size_pt) / MM + 3  # mm
         label_h = size_pt * 1.4 / MM

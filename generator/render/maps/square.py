@@ -33,7 +33,7 @@ from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
 from generator.render.maps.cells import (Look, cell_path, draw_feature_icon, draw_label, draw_pattern,
-                                         for_text_only, paint_zones, text_only)
+                                         for_height_only, paint_zones, strokes_unread, text_only)
 from generator.pack.translations.own import Say, as_written, words_of
 from generator.render.maps.palette import (COLOUR, SAVER, Palette, TerrainInk, luminance, mix, palette_for,
                                            set_fill, set_stroke)
@@ -109,6 +109,9 @@ def _air_marks(c, frame: Frame, layout: squaregrid.Layout, t: Square, palette: P
     if palette.colour:
         set_fill(c, palette.air)
         c.drawPath(_square_path(c, frame, layout, t), stroke=0, fill=1)
+    if strokes_unread(c):  # the hatching is lines alone
+        c.restoreState()
+        return
     c.clipPath(_square_path(c, frame, layout, t), stroke=0, fill=0)
     set_stroke(c, palette.air_marks)
     c.setLineWidth(max(0.08, 0.25 * s) * MM)
@@ -172,10 +175,11 @@ def _obstacle(c, frame: Frame, layout: squaregrid.Layout, t: Square, palette: Pa
     set_stroke(c, palette.crate_lines)
     c.setLineWidth(max(0.25, 1.0 * s) * MM)
     c.drawPath(_square_path(c, frame, layout, t, 0.7), stroke=1, fill=1)
-    tl, tr, br, bl = layout.corners(t, 0.7)
-    c.setLineWidth(max(0.2, 0.7 * s) * MM)
-    c.line(*frame.pt(*tl), *frame.pt(*br))
-    c.line(*frame.pt(*tr), *frame.pt(*bl))
+    if not strokes_unread(c):  # the crate's cross
+        tl, tr, br, bl = layout.corners(t, 0.7)
+        c.setLineWidth(max(0.2, 0.7 * s) * MM)
+        c.line(*frame.pt(*tl), *frame.pt(*br))
+        c.line(*frame.pt(*tr), *frame.pt(*bl))
     c.restoreState()
 
 
@@ -188,15 +192,17 @@ def _paint_tiles(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, squar
         spec = m.spec_of(t)
         if t in inks and spec is not None:  # inks holds tiles with a terrain
             draw_pattern(c, frame, layout, t, spec.pattern, inks[t] if palette.colour else None)
-    # the grid: one closed path per tile, at exactly the stated size
-    set_stroke(c, palette.grid if palette.colour else GRID_GREY)
-    c.setLineWidth(max(0.1, look.line_mm * frame.scale) * MM)
-    for t in tiles:
-        c.drawPath(_square_path(c, frame, layout, t), stroke=1, fill=0)
+    lines = not strokes_unread(c)
+    if lines:  # the grid: one closed path per tile, at exactly the stated size
+        set_stroke(c, palette.grid if palette.colour else GRID_GREY)
+        c.setLineWidth(max(0.1, look.line_mm * frame.scale) * MM)
+        for t in tiles:
+            c.drawPath(_square_path(c, frame, layout, t), stroke=1, fill=0)
     for t in tiles:
         if t in m.obstacles:
             _obstacle(c, frame, layout, t, palette)
-    _paint_edges(c, m, frame, layout, set(squares), palette)
+    if lines:  # contour lines
+        _paint_edges(c, m, frame, layout, set(squares), palette)
 
 def paint_square_map(c, m: SquareMap, frame: Frame, layout: squaregrid.Layout, squares,
                      look: SquareLook = SquareLook(), zone_names: dict | None = None) -> None:
@@ -421,7 +427,7 @@ def _legend_height(m: SquareMap, pack: Pack, width: float, zone_names: dict, pal
     # deferred: ReportLab loads only when something is drawn
     from reportlab.pdfgen.canvas import Canvas
     scratch = Canvas(io.BytesIO(), pagesize=(width * MM, 1000 * MM))
-    for_text_only(scratch)  # its text decides the height: the swatches' tiles are left off
+    for_height_only(scratch)  # its text decides the height: nothing is drawn on it
     return 1000 - _draw_legend(scratch, m, pack, 0, 1000, width, zone_names, palette)
 
 

@@ -25,7 +25,7 @@ from generator.grids.hexgrid import Hex
 from generator.maps.model import HexMap, TileSpec
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.pdfout import MM
-from generator.render.maps.cells import Look, draw_label
+from generator.render.maps.cells import Look, draw_label, strokes_unread
 from generator.render.maps.hexes import draw_hex_legend, paint_hex_map
 from generator.render.maps.palette import COLOUR, Palette
 from generator.render.maps.page import (FOOTER_MM, HEADER_MM, MARGIN_MM, Frame, draw_paragraph,
@@ -128,26 +128,29 @@ def draw_tile(c, m: HexMap, placed: PlacedTile, zone_names: dict, palette: Palet
     layout = m.layout()
     x0, y0, _, _ = layout.bounds(m.hexes)
     frame = Frame(x0, y0, placed.left, placed.top)
-    loops = hexgrid.outline(layout, m.hexes)
+    lines = not strokes_unread(c)  # the rim, its bleed and the cut line are lines alone
+    loops = hexgrid.outline(layout, m.hexes) if lines else []
     colour = HexColor(_tile(m).color)
-    c.saveState()
-    c.setLineJoin(1)
-    c.setStrokeColor(colour)
-    c.setLineWidth(2 * BLEED_MM * MM)  # half of it lies outside the cut line: the bleed
-    c.drawPath(_outline_path(c, frame, loops), stroke=1, fill=0)
-    c.clipPath(_outline_path(c, frame, loops), stroke=0, fill=0, fillMode=1)  # even-odd: holes stay out
-    c.setLineWidth(2 * RIM_MM * MM)  # clipped to the inside: the rim
-    c.drawPath(_outline_path(c, frame, loops), stroke=1, fill=0)
-    c.restoreState()
+    if lines:
+        c.saveState()
+        c.setLineJoin(1)
+        c.setStrokeColor(colour)
+        c.setLineWidth(2 * BLEED_MM * MM)  # half of it lies outside the cut line: the bleed
+        c.drawPath(_outline_path(c, frame, loops), stroke=1, fill=0)
+        c.clipPath(_outline_path(c, frame, loops), stroke=0, fill=0, fillMode=1)  # even-odd: holes stay out
+        c.setLineWidth(2 * RIM_MM * MM)  # clipped to the inside: the rim
+        c.drawPath(_outline_path(c, frame, loops), stroke=1, fill=0)
+        c.restoreState()
 
     paint_hex_map(c, m, frame, layout, m.hexes, Look(palette=palette), zone_names)
 
-    c.saveState()
-    c.setLineJoin(1)
-    c.setStrokeGray(0)
-    c.setLineWidth(CUT_LINE_MM * MM)
-    c.drawPath(_outline_path(c, frame, loops), stroke=1, fill=0)
-    c.restoreState()
+    if lines:
+        c.saveState()
+        c.setLineJoin(1)
+        c.setStrokeGray(0)
+        c.setLineWidth(CUT_LINE_MM * MM)
+        c.drawPath(_outline_path(c, frame, loops), stroke=1, fill=0)
+        c.restoreState()
 
     # the label: big on the middle hex, with the title under it
     h = label_hex(m)

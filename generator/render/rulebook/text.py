@@ -63,15 +63,31 @@ class Book:
         self.fitter = TextFitter(keywords, lang, icons=sorted(self.icon_names), fonts={"display": display})
         self.style = style
         self._layouts: dict = {}
+        self._unbroken: dict = {}  # per text and type: (its widest line, its layout) when no line broke
 
     def layout(self, text: str, width: float, size: float, leading: float, hyphenate: bool = True,
                font: str = "regular") -> Layout:
         key = (text, round(width, 2), size, leading, hyphenate, font)
         hit = self._layouts.get(key)
         if hit is None:
-            hit = self.fitter.layout(text, max(width, size * 2), size, leading, hyphenate, font)
-            self._layouts[key] = hit
+            hit = self._layouts[key] = self._unbroken_at(text, max(width, size * 2), size, leading, hyphenate, font)
         return hit
+
+    def _unbroken_at(self, text: str, width: float, size: float, leading: float, hyphenate: bool,
+                     font: str) -> Layout:
+        """The text's layout at `width`. A text whose every paragraph took one line at some width is
+        laid out the same at any width no narrower than its widest line (a table's cells, met again
+        in columns of other widths): the line breaker starts a new line only where a word does not
+        fit (render/base/text.py, TextFitter._break, which allows 1e-6 pt over), and hyphenates only
+        there, so no word is moved or split. Such a layout is kept and given again."""
+        kind = (text, size, leading, hyphenate, font)
+        known = self._unbroken.get(kind)
+        if known is not None and width >= known[0]:
+            return known[1]
+        lay = self.fitter.layout(text, width, size, leading, hyphenate, font)
+        if known is None and all(line.paragraph_end for line in lay.lines):  # no paragraph broken (nor an icon too wide)
+            self._unbroken[kind] = (max((line.width for line in lay.lines), default=0.0), lay)
+        return lay
 
     def restyled(self, style: BookStyle) -> "Book":
         """This book in another style, sharing its text fitter and its layouts (keyed by size):
