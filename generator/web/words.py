@@ -20,7 +20,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from generator.core.yamlio import display_path
-from generator.pack.translations.catalog import has_babel, plural_rule, read_catalog, usable_plurals, usable_strings
+from generator.pack.translations.catalog import has_babel, plural_rule, read_po_file, usable_plurals, usable_strings
 from generator.pack.translations.layouts import marked
 from generator.pack.translations.table import Source, Translation
 from generator.web.language import LANG, SHOWN
@@ -51,7 +51,7 @@ def _read(lang: str) -> Translation | None:
     if lang not in builder_languages():
         return None
     path = LOCALE / f"{lang}.po"
-    catalog = read_catalog(path, lang)
+    catalog = read_po_file(path, lang)
     return Translation(lang, SOURCE_LANGUAGE, display_path(path), usable_strings(catalog),
                        plurals=usable_plurals(catalog), plural_rule=plural_rule(catalog, display_path(path)))
 

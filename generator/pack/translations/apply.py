@@ -50,12 +50,12 @@ class TranslationLayer:
                                       expected=f"translations/{lang}.po in the pack",
                                       fix=f"make it with `pnp translate {display_path(root)} --lang {lang}`")])
         self.file = display_path(path)
-        self.catalog = po.read_catalog(path, lang)
+        self.po_file = po.read_po_file(path, lang)
         keyword_names = [k.name for k in source.keywords.values()]
         self.strings, self.problems = self._usable(keyword_names)
         problems = self.problems
-        self.plural_rule = po.plural_rule(self.catalog, self.file)
-        self.plurals = po.usable_plurals(self.catalog)
+        self.plural_rule = po.plural_rule(self.po_file, self.file)
+        self.plurals = po.usable_plurals(self.po_file)
         for (context, singular), forms in self.plurals.items():  # each form keeps the source's {names}
             lost = [p for form in forms for p in lost_markup(singular, form, {})]
             if lost:
@@ -78,10 +78,10 @@ class TranslationLayer:
 
     def _usable(self, keyword_names: list[str]) -> tuple[dict[Key, str], list[Problem]]:
         """The translated, not fuzzy entries whose markup survived; an error for each other."""
-        done = po.usable_strings(self.catalog)
+        done = po.usable_strings(self.po_file)
         keywords = {name: done[(None, name)] for name in keyword_names if (None, name) in done}
         strings, problems = {}, []
-        for m in self.catalog:
+        for m in self.po_file:
             key = (m.context, str(m.id))
             if key not in done:
                 continue
@@ -98,7 +98,7 @@ class TranslationLayer:
         return strings, problems
 
     def lines_of(self, singular: str, context: str | None) -> int:
-        message = self.catalog.get(singular, context)
+        message = self.po_file.get(singular, context)
         return (message.lineno or 0) if message is not None else 0
 
     def lookup(self, context: str | None, text: str, path: Path_ = ()) -> str:
@@ -123,7 +123,7 @@ class TranslationLayer:
         sources = self.sources + other_sources(self.root, preset_files, map_files, rule_files,
                                                lambda path: parsed_document(self.documents, path))
         missing, stale, lines = [], [], {}
-        for entry in po.entries(self.catalog, sources, [k.name for k in self.source.keywords.values()]):
+        for entry in po.entries(self.po_file.catalog(), sources, [k.name for k in self.source.keywords.values()]):
             if entry.line:
                 lines[entry.key] = entry.line
             if entry.state == "missing":

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -25,6 +25,7 @@ from generator.core.files import atomic_output
 from generator.core.yamlio import display_path
 from generator.pack.sheets.table import export_stamp
 from generator.pack.translations.markup import lost_markup
+from generator.pack.translations.poread import PoFile, quick_po_file
 from generator.pack.translations.table import Key, Source, plural_index
 
 if TYPE_CHECKING:
@@ -105,7 +106,13 @@ def check_language(lang: str, where: Location) -> None:
 
 
 def read_catalog(path: Path, lang: str) -> Catalog:
-    """The PO file at `path`; InputError at its line when it cannot be read."""
+    """The PO file at `path` as Babel's Catalog; InputError at its line when it cannot be read."""
+    return read_po_file(path, lang).catalog()
+
+
+def read_po_file(path: Path, lang: str) -> PoFile:
+    """The PO file at `path` as a load reads it (its entries' words, contexts, flags and lines,
+    its language and plural rule); InputError at its line when it cannot be read."""
     from babel.messages.pofile import PoFileError, read_po  # deferred: the `translations` extra
     file = display_path(path)
     try:
@@ -114,7 +121,15 @@ def read_catalog(path: Path, lang: str) -> Catalog:
         raise InputError([Problem("translation.read", f"cannot read {file}: {exc.strerror}", Location(file),
                                   expected="a PO file", fix=f"make it with `pnp translate PACK --lang {lang}`")]) from None
     try:
-        catalog = read_po(io.BytesIO(raw), abort_invalid=True, charset="utf-8")
+        # the file's usual shape read at once (pack/translations/poread.py), else by Babel, which
+        # also says what is wrong with a broken file
+        read = quick_po_file(raw, "utf-8")
+        if read is None:
+            catalog = read_po(io.BytesIO(raw), abort_invalid=True, charset="utf-8")
+            _read_previous(catalog)
+            read = PoFile.of(catalog)
+        else:
+            read = PoFile(read.header, read.entries, _with_previous(read.catalog))
     except PoFileError as exc:
         raise InputError([Problem("translation.syntax", f"{file} is not a valid PO file: {exc.args[0]}",
                                   Location(file, exc.lineno + 1), found=exc.line.strip()[:80] or None,
@@ -124,22 +139,29 @@ def read_catalog(path: Path, lang: str) -> Catalog:
         raise InputError([Problem("translation.syntax", f"{file} cannot be read as UTF-8 PO text: {exc}",
                                   Location(file), expected="a PO file in UTF-8",
                                   fix="save it again as UTF-8 (a PO editor does)")]) from None
-    _read_previous(catalog)
-    declared = catalog.locale_identifier
+    declared = read.locale_identifier
     if declared and declared.replace("_", "-").lower() != lang.lower():
         raise InputError([Problem("translation.language", f"{file} says it is in `{declared}`, but its name says "
                                   f"`{lang}`", Location(file), found=f"Language: {declared}", expected=f"Language: {lang}",
                                   fix=f"rename the file to {declared.replace('_', '-')}.po, or correct its Language header")])
-    return catalog
+    return read
 
 
-def usable_strings(catalog: Catalog) -> dict[Key, str]:
+def _with_previous(make: Callable[[], Catalog]) -> Callable[[], Catalog]:
+    def made() -> Catalog:
+        catalog = make()
+        _read_previous(catalog)
+        return catalog
+    return made
+
+
+def usable_strings(catalog: Catalog | PoFile) -> dict[Key, str]:
     """The catalog's translated entries that are not fuzzy (stale): (context, source) -> text."""
     return {(m.context, m.id): m.string for m in catalog
             if m.id and m.string and not m.fuzzy and isinstance(m.id, str) and isinstance(m.string, str)}
 
 
-def usable_plurals(catalog: Catalog) -> dict[Key, tuple[str, ...]]:
+def usable_plurals(catalog: Catalog | PoFile) -> dict[Key, tuple[str, ...]]:
     """The catalog's plural entries (msgid_plural) with every form translated and not fuzzy:
     (context, singular) -> the forms, in the order the file's Plural-Forms rule numbers them."""
     return {(m.context, m.id[0]): tuple(m.string) for m in catalog
@@ -147,7 +169,7 @@ def usable_plurals(catalog: Catalog) -> dict[Key, tuple[str, ...]]:
             and m.string and all(m.string)}
 
 
-def plural_rule(catalog: Catalog, file: str) -> str:
+def plural_rule(catalog: Catalog | PoFile, file: str) -> str:
     """The catalog's plural rule (its Plural-Forms header, else its language's), checked: an
     InputError at the file when gettext cannot read it."""
     rule = catalog.plural_expr
