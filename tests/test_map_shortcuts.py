@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from generator.grids import hexgrid
@@ -22,7 +23,7 @@ from generator.render.base.drawn import Recorder
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paints import PaintRecorder, outline_of
 from generator.render.base.pdfout import new_canvas
-from generator.render.base.recording import RecordingCanvas, polygon_path
+from generator.render.base.recording import LinePath, RecordingCanvas, polygon_path
 from generator.render.maps import cells, page
 from generator.render.maps.document import maps_text_on_paint
 from generator.render.maps.page import Frame
@@ -194,3 +195,31 @@ def test_a_cells_path_is_the_text_a_path_object_writes(points):
     made = polygon_path([v for point in points for v in point])
     assert made.getCode() == path.getCode()
     assert made.polygons() == outline_of(path.getCode())
+
+
+@settings(max_examples=300, deadline=None)
+@given(_number, _number, st.one_of(st.floats(0, 60, allow_nan=False), st.integers(0, 30)),
+       st.sampled_from([(0, 1), (1, 0), (1, 1)]))
+def test_a_dot_is_the_text_reportlabs_circle_writes(x, y, r, paint):
+    """A pattern's dots, drawn while nothing records, are written at once (RecordingCanvas.circle)."""
+    ours, theirs = new_canvas(io.BytesIO(), (300, 300), "dots"), Canvas(io.BytesIO())
+    ours._code.clear()
+    theirs._code.clear()
+    ours.circle(x, y, r, *paint)
+    theirs.circle(x, y, r, *paint)
+    assert "\n".join(ours._code) == "\n".join(theirs._code)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["moveTo", "lineTo", "curveTo", "close"]),
+                          st.lists(_number, min_size=6, max_size=6)), min_size=1, max_size=10))
+def test_a_gathered_path_is_the_text_a_path_object_writes(steps):
+    """A map's waves (and a card back's lines) gathered by a LinePath give a path object's text."""
+    gathered, path = LinePath(), PDFPathObject()
+    path.moveTo(*steps[0][1][:2])
+    gathered.moveTo(*steps[0][1][:2])
+    for op, numbers in steps:
+        args = numbers[:{"moveTo": 2, "lineTo": 2, "curveTo": 6, "close": 0}[op]]
+        getattr(path, op)(*args)
+        getattr(gathered, op)(*args)
+    assert gathered.path().getCode() == path.getCode()

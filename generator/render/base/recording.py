@@ -10,6 +10,8 @@ placing it later can say what it covers; elsewhere (maps, rulebook pages) only w
 
 from __future__ import annotations
 
+import math
+
 from reportlab.lib.colors import toColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
@@ -174,6 +176,44 @@ class InkTextObject(MemoTextObject):
     def textLine(self, text=""):
         self._note(text)
         super().textLine(text)
+
+
+def _whole_turn() -> list[tuple[float, float, float, float, float, float, float, float]]:
+    """What ReportLab's bezierArc works out for a whole turn (startAng 0, extent 360: four
+    quarters) before it places them: each quarter's cosines and sines, and their mixes with
+    its kappa, in its own expressions (so the same floats)."""
+    frag = 360.0 / 4
+    half = frag * math.pi / 360.
+    kappa = abs(4. / 3. * (1. - math.cos(half)) / math.sin(half))
+    terms = []
+    for i in range(4):
+        t0, t1 = (0 + i * frag) * math.pi / 180., (0 + (i + 1) * frag) * math.pi / 180.
+        terms.append((math.cos(t0), math.sin(t0),
+                      math.cos(t0) - kappa * math.sin(t0), math.sin(t0) + kappa * math.cos(t0),
+                      math.cos(t1) + kappa * math.sin(t1), math.sin(t1) - kappa * math.cos(t1),
+                      math.cos(t1), math.sin(t1)))
+    return terms
+
+
+_TURN = _whole_turn()
+_CIRCLE_TEXT = "\n".join(["n", "%s %s m", *["%s %s %s %s %s %s c"] * 4, ""])  # then the painting operator
+
+
+def _circle_numbers(x_cen, y_cen, r) -> list[float]:
+    """The numbers of `canvas.circle(x_cen, y_cen, r)`'s path as ReportLab works them out: the
+    box canvas.circle gives canvas.ellipse, which gives the path object's ellipse its corner and
+    size, which gives bezierArc its corners, then the move and four curves it makes."""
+    x1, x2, y1, y2 = x_cen - r, x_cen + r, y_cen - r, y_cen + r  # canvas.circle
+    width, height = x2 - x1, y2 - y1  # canvas.ellipse
+    x1, y1, x2, y2 = x1, y1, x1 + width, y1 + height  # PDFPathObject.ellipse
+    x1, y1, x2, y2 = min(x1, x2), max(y1, y2), max(x1, x2), min(y1, y2)  # bezierArc
+    xc, yc = (x1 + x2) / 2., (y1 + y2) / 2.
+    rx, ry = (x2 - x1) / 2., (y2 - y1) / 2.
+    c0, s0 = _TURN[0][0], _TURN[0][1]
+    numbers = [xc + rx * c0, yc - ry * s0]
+    for _c0, _s0, a, b, c, d, c1, s1 in _TURN:
+        numbers += (xc + rx * a, yc - ry * b, xc + rx * c, yc - ry * d, xc + rx * c1, yc - ry * s1)
+    return numbers
 
 
 class RecordingCanvas(rl_canvas.Canvas):
@@ -391,6 +431,15 @@ class RecordingCanvas(rl_canvas.Canvas):
                 return p
             self._paint(("rect", x, y, width, height), path, stroke, fill)
 
+    def circle(self, x_cen, y_cen, r, stroke=1, fill=0):
+        """ReportLab's; while nothing records (a pattern's dots in its form), the same text
+        written with one `fp_str` call for its 26 numbers (a map's dots are thousands)."""
+        if self.ink is not None:
+            super().circle(x_cen, y_cen, r, stroke, fill)
+            return
+        self.addLiteral(formatted(_CIRCLE_TEXT, _circle_numbers(x_cen, y_cen, r)) +
+                        rl_canvas.PATH_OPS[stroke, fill, self._fillMode])
+
     def ellipse(self, x1, y1, x2, y2, stroke=1, fill=0):
         start = len(self._code)
         super().ellipse(x1, y1, x2, y2, stroke, fill)
@@ -534,9 +583,10 @@ class RecordingCanvas(rl_canvas.Canvas):
 
 
 class LinePath:
-    """Moves, lines and closes gathered as a path object takes them; `path()` gives a path object
-    whose `getCode()` is the same text, made with one `fp_str` call for all the numbers (a card
-    back's pattern holds thousands of lines; a path object formats each point alone)."""
+    """Moves, lines, curves and closes gathered as a path object takes them; `path()` gives a path
+    object whose `getCode()` is the same text, made with one `fp_str` call for all the numbers (a
+    card back's pattern holds thousands of lines, a map's waves hundreds of curves; a path object
+    formats each point alone)."""
 
     def __init__(self):
         self.ops: list[str] = []
@@ -551,6 +601,12 @@ class LinePath:
             raise ValueError("path must start with a moveto")  # as a path object refuses it
         self.ops.append("%s %s l")
         self.numbers += (x, y)
+
+    def curveTo(self, x1: float, y1: float, x2: float, y2: float, x3: float, y3: float) -> None:
+        if not self.ops:
+            raise ValueError("path must start with a moveto")
+        self.ops.append("%s %s %s %s %s %s c")
+        self.numbers += (x1, y1, x2, y2, x3, y3)
 
     def close(self) -> None:
         if not self.ops:
