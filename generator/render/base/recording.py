@@ -189,7 +189,7 @@ class RecordingCanvas(rl_canvas.Canvas):
 
     def __init__(self, *args, **kwargs):
         self.ink_stack: list = []
-        self.form_noted: list[bool] = []  # of each form being defined: is it noted
+        self.form_noted: list[bool | None] = []  # of each form being defined: is it noted (None: covered)
         self.form_ink: dict = {}  # form name -> the bounds of what it holds
         self.path_boxes: dict = {}  # a drawing call's path (by its arguments) -> its bounds
         self.path_texts: dict = {}  # a shape's path text, by its numbers (shape_path)
@@ -213,8 +213,21 @@ class RecordingCanvas(rl_canvas.Canvas):
         self.ink = self.ink_stack[-1] if self.ink_stack else None
         return recorder
 
-    def beginForm(self, name, lowerx=0, lowery=0, upperx=None, uppery=None):
+    def beginForm(self, name, lowerx=0, lowery=0, upperx=None, uppery=None, covers=None):
+        """ReportLab's; `covers`: a path that what the form holds covers every point of and
+        paints nothing outside (a map's terrain pattern: marks reaching past its cell on every
+        side, clipped to it). A recorder that reads a form by the path it is placed within
+        (PaintRecorder.forms_within) reads nothing more of such a form: what it holds is not
+        noted (a pattern's hundreds of marks), and it covers that path's bounds, what noting it
+        and cutting its box to the path would give."""
         super().beginForm(name, lowerx, lowery, upperx, uppery)
+        if covers is not None and self.ink is not None and self.ink.outlines and \
+                getattr(self.ink, "forms_within", False):
+            self.form_ink[name] = filled_bounds(_path(covers.getCode(), 0, 1))
+            self.form_noted.append(None)  # nothing noted until it ends
+            self.ink_stack.append(None)
+            self.ink = None
+            return
         # a map's pattern forms hold thousands of dots that nothing checks: noted only on a
         # card canvas, or inside a drawing being recorded
         noted = self.notes_forms or self.ink is not None
@@ -225,7 +238,10 @@ class RecordingCanvas(rl_canvas.Canvas):
             self.record(recorder)
 
     def endForm(self, **extra_attributes):
-        if not self.form_noted.pop():
+        noted = self.form_noted.pop()
+        if not noted:
+            if noted is None:  # covered: the recording it suspended goes on
+                self.stop_recording()
             super().endForm(**extra_attributes)
             return
         recorder = self.stop_recording()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from generator.render.base.fonts import BOLD
 from generator.render.base.icons import IconSheet
 from generator.render.base.pdfout import MM
-from generator.render.base.recording import polygon_path
+from generator.render.base.recording import RecordingCanvas, polygon_path
 from generator.render.maps.palette import (COLOUR, GRID_GREY, LABEL_GREY, OBSTACLE_FILL, PATTERN_GREY, Ink, Palette,
                                            TerrainInk, set_fill, set_stroke, svg_colour)
 
@@ -94,9 +94,9 @@ def strokes_unread(c) -> bool:
 def marks_unread(c) -> bool:
     """Whether `c` is a page never saved (pnp validate's map pass) whose recorder reads a pattern's
     form as the cell it is placed within: of the form it needs only that it covers the cell (the
-    marks reach past it, and PaintRecorder.paint_form_within cuts the form's box to the cell), so
-    the cell alone is drawn in it, not its hundred marks (Boss Fight's map pass 0.29 -> 0.20 s
-    CPU; the texts judged are the same, tests/test_map_contrast.py)."""
+    marks reach past it, and PaintRecorder.paint_form_within cuts the form's box to the cell:
+    beginForm's `covers`), so nothing is drawn in it, not its hundred marks (Boss Fight's map
+    pass 0.29 -> 0.20 s CPU; the texts judged are the same, tests/test_map_shortcuts.py)."""
     return bool(getattr(c, "scratch", False)) and bool(getattr(c.ink, "forms_within", False))
 
 
@@ -118,14 +118,16 @@ def draw_pattern(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: Terr
     if key not in forms:
         name = f"pattern{len(forms)}"
         reach = layout.size * frame.scale * MM * 1.2
-        cell_only = marks_unread(c)  # (asked before the form records into a recorder of its own)
-        c.beginForm(name, ox - reach, oy - reach, ox + reach, oy + reach)
-        if cell_only:
-            c.drawPath(cell_path(c, frame, layout, h), stroke=0, fill=1)  # all of it that is read
-        else:
+        cell = cell_path(c, frame, layout, h)
+        marks = not marks_unread(c)  # (asked before the form is begun)
+        # the marks reach 1.2 sizes around the middle, past the cell on every side, clipped to
+        # it: the form covers its cell (a recorder that reads it so notes none of its marks)
+        covering = {"covers": cell} if isinstance(c, RecordingCanvas) else {}
+        c.beginForm(name, ox - reach, oy - reach, ox + reach, oy + reach, **covering)
+        if marks:
             _pattern_at(c, frame, layout, h, pattern, ink)
         c.endForm()
-        forms[key] = (name, ox, oy, cell_path(c, frame, layout, h))
+        forms[key] = (name, ox, oy, cell)
     name, fx, fy, cell = forms[key]
     c.saveState()
     c.translate(ox - fx, oy - fy)
