@@ -24,7 +24,7 @@ from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paints import PaintRecorder, outline_of
 from generator.render.base.pdfout import new_canvas
 from generator.render.base.recording import LinePath, RecordingCanvas, polygon_path
-from generator.render.maps import cells, page
+from generator.render.maps import cells, hexes, page, square
 from generator.render.maps.document import maps_text_on_paint
 from generator.render.maps.page import Frame
 from generator.render.maps.palette import TerrainInk
@@ -93,6 +93,33 @@ def test_the_saved_maps_judge_the_same_without_noting_the_patterns_marks(name, m
             m.setattr(RecordingCanvas, "beginForm", lambda self, form, *box, covers=None: begin(self, form, *box))
             noted = maps_text_on_paint(pack, ink=ink, shortcuts=False).judged
         assert len(noted) > 400 and covered == noted
+
+
+@pytest.mark.parametrize("name", ["boss_fight", "tactics"])  # hex maps, square maps
+@pytest.mark.parametrize("shortcuts", [True, False])
+def test_a_windows_text_read_as_its_sheet_is_drawn_is_what_a_text_only_drawing_reads(name, shortcuts, monkeypatch):
+    """While a PaintRecorder records, draw_sheet reads a window's text (where the seams' crosses
+    must not go) from the strings its own sheet shows: the same letter boxes, in the same order,
+    as the text-only drawing page.window_text_boxes makes of it. pnp validate's map pass (fills
+    alone, no crosses on the right and lower seams) makes no text-only drawing at all."""
+    pack = load_pack(REPO / "card_data" / name)
+    sheets: list = []  # each map's kept texts, with its plan and painter
+    text_only: list = []
+    original, text_of = page.draw_sheet, page.window_text_boxes
+
+    def draw_sheet(c, m, plan, win, paint, *args, texts, **kwargs):
+        sheets.append((texts, plan, paint))
+        return original(c, m, plan, win, paint, *args, texts=texts, **kwargs)
+
+    monkeypatch.setattr(hexes, "draw_sheet", draw_sheet)
+    monkeypatch.setattr(square, "draw_sheet", draw_sheet)
+    monkeypatch.setattr(page, "window_text_boxes", lambda *a: text_only.append(a) or text_of(*a))
+    maps_text_on_paint(pack, shortcuts=shortcuts)
+    read = {(id(texts), win): (plan, paint, boxes) for texts, plan, paint in sheets for win, boxes in texts.items()}
+    assert len(text_only) == 0 if shortcuts else 0 < len(text_only) < len(read)
+    assert sum(len(boxes) for *_rest, boxes in read.values()) > 1000  # letters of labels and names
+    for (_texts, win), (plan, paint, boxes) in read.items():
+        assert boxes == text_of(plan, win, paint)
 
 
 @pytest.mark.parametrize("orientation", ["flat", "pointy"])
