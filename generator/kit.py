@@ -10,10 +10,8 @@ from typing import TYPE_CHECKING
 from generator.core.errors import InputError, Problem
 from generator.pack.buildshape import character_refs
 from generator.pack.cardlist import card_order
-from generator.pack.art import PackIcon
 from generator.pack.gameicons import icon_set
 from generator.render.base.fonts import display_font, register_fonts
-from generator.render.base.iconart import keep_outlines
 from generator.render.cards.faces import CardFace, prepare_cards
 from generator.render.rulebook.templating import reference_card_has_lines
 
@@ -44,21 +42,13 @@ def pack_faces(pack: Pack, shared: CardShared, copies: bool = True, reference: b
 def preload_drawing(pack: Pack) -> None:
     """Load what each process that draws the kit's cards or pieces loads once for itself: the
     fonts (built-in and the pack's display face), the game-icons outlines and the outline text of
-    the icons its cards draw (iconart.keep_outlines). A whole kit's build
+    the icons its cards draw (faces.prepare_cards). A whole kit's build
     calls it in the parent while its first parts draw, so the workers it forks later for the
     others find them loaded, instead of each reading them again (build.py: _parallel_parts)."""
     register_fonts()
     display_font(pack)
     icon_set().read_outlines()
-    keep_outlines(drawn_icons(pack))  # the pieces' art is the cards'
-    prepare_cards(pack)
-
-
-def drawn_icons(pack: Pack) -> list[str]:
-    """The icons of the bundled set the cards draw: their art, and the pack's icons named after them."""
-    names = [card.art.icon for card in pack.cards.values() if card.art is not None and card.art.icon]
-    names += [icon.icon for icon in pack.spec.icons.values() if isinstance(icon, PackIcon)]
-    return sorted(set(names))
+    prepare_cards(pack)  # and the outline text of the cards' icons (CardShared), which the pieces' art shares
 
 
 def wants_reference_card(pack: Pack) -> bool:

@@ -270,3 +270,52 @@ def test_the_outlines_are_read_only_when_an_icon_is_drawn():
     code = ("import sys; from generator.pack.gameicons import icon_set; s = icon_set(); s.search('skull'); "
             "'skull' in s; s.suggest('skul'); assert '_outlines' not in vars(s), 'outlines read'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# A pack's icons: their outline text made in one process and read from the cache folder by the next
+_KEPT = """
+import json, sys
+from generator.pack.gameicons import icon_set
+from generator.render.base import iconart
+iconart.keep_outlines(sys.argv[1:])
+print(json.dumps(["_outlines" in vars(icon_set()), iconart._TEXTS]))
+"""
+KEPT_NAMES = ["lantern-flame", "skull-crossed-bones", "dragon-head", "no-such-icon"]
+
+
+def _kept(cache) -> tuple[bool, dict]:
+    import json
+    import os
+    done = subprocess.run([sys.executable, "-c", _KEPT, *KEPT_NAMES], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, PNP_CACHE_DIR=str(cache)), check=True)
+    read, texts = json.loads(done.stdout)
+    return read, texts
+
+
+def test_a_pack_s_icons_are_made_once_and_the_next_process_reads_them(tmp_path):
+    import json
+    from generator.render.base.iconart import path_text
+    made = {n: path_text(ICONS.outline(n)) for n in KEPT_NAMES if n in ICONS}
+    expected = json.loads(json.dumps(made))
+    assert sum(1 for seg in ICONS.outline("dragon-head") if seg[0] == "C") > 10
+    cache = tmp_path / "cache"
+    assert _kept(cache) == (True, expected)  # made: the outlines read
+    (file,) = cache.iterdir()
+    written = file.read_bytes()
+    assert _kept(cache) == (False, expected)  # read: no outline decoded
+    file.write_bytes(written[:-1] + bytes([written[-1] ^ 1]))  # damaged: made and written again
+    assert _kept(cache) == (True, expected) and file.read_bytes() == written
+
+
+def test_a_kept_value_of_the_wrong_shape_is_made_again(tmp_path):
+    import hashlib
+    import marshal
+    cache = tmp_path / "cache"
+    _kept(cache)
+    (file,) = cache.iterdir()
+    written = file.read_bytes()
+    for wrong in ({"lantern-flame": "n h"}, {name: ("n h", (0, 0, 1, 1)) for name in KEPT_NAMES[:3]}, ["n h"]):
+        payload = marshal.dumps(wrong)
+        file.write_bytes(b"pnp-icon-outlines-1" + hashlib.sha256(payload).digest() + payload)
+        read, texts = _kept(cache)
+        assert read and sorted(texts) == sorted(KEPT_NAMES[:3]) and file.read_bytes() == written

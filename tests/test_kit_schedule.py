@@ -46,12 +46,12 @@ from pathlib import Path
 import generator.build as b
 import pyphen
 from generator.pack.gameicons import icon_set
-from generator.render.base.iconart import outline_text
+from generator.render.base import iconart
 from reportlab.pdfbase.pdfmetrics import getRegisteredFontNames
 started, pool, log = b._worker, b.worker_pool, Path(sys.argv[2])
 
-def read():  # icon outlines made, the pack's files parsed, hyphenation dictionaries read: so far
-    return (outline_text.cache_info().misses, len(pack_documents), len(pyphen.hdcache))
+def read():  # icon outlines' text kept, the pack's files parsed, hyphenation dictionaries read: so far
+    return (len(iconart._TEXTS), len(pack_documents), len(pyphen.hdcache))
 
 def worker(args):  # in the forked worker: what it found loaded (the log file is how it tells)
     global pack_documents
@@ -82,7 +82,7 @@ def test_the_parts_that_wait_find_what_the_parent_loaded(tmp_path):
     found = {line[0]: line[1:] for line in map(json.loads, log.read_text(encoding="utf-8").splitlines())}
     assert sorted(found) == ["cards", "maps", "pieces", "rulebook"]
     assert [found[p][:2] for p in ("cards", "pieces", "maps", "rulebook")] == [[True, True]] * 2 + [[False, False]] * 2
-    # the cards' worker made no icon outline, parsed no file and read no hyphenation dictionary of
+    # the cards' worker made or read no icon outline's text, parsed no file and read no hyphenation dictionary of
     # its own, nor the pieces' an outline or a dictionary: the parent had (kit.preload_drawing)
     (outlines, files, dictionaries), after = found["cards"][2:]
     assert after == [outlines, files, dictionaries] and outlines >= 100 and dictionaries == 1

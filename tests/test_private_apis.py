@@ -120,6 +120,24 @@ def test_the_reportlab_internals_we_lean_on_are_still_there():
     assert len(table._rowHeights) == 2 and all(h > 0 for h in table._rowHeights)
 
 
+def test_the_rulebook_leaves_platypus_uri_pattern_to_its_first_use():
+    """render/rulebook/platypus.py: ReportLab's paragraph module compiles its web address pattern
+    with re.compile as it is imported, and reads it through `_uri_split_pairs` alone. Importing the
+    rulebook (in a fresh process) leaves it uncompiled; once used it splits a URL as ReportLab's own
+    pattern does."""
+    import subprocess
+    import sys
+    code = ("import re, reportlab\nimport generator.render.rulebook.book\n"
+            "from reportlab.platypus import paragraph as p\nfrom generator.render.rulebook.platypus import OnFirstUse\n"
+            "lazy = p.uri_pat\nprint(type(lazy) is OnFirstUse and not lazy.compiled)\n"
+            "urls = ['http://example.com/a/b', 'https://x.y.z:8080/p?q=1', 'www.example.com', 'C:\\\\dir\\\\f', 'no url']\n"
+            "ours = [p._uri_split_pairs(u) for u in urls]\n"
+            "p.uri_pat = re.compile(lazy.pattern, lazy.flags)\n"
+            "print(lazy.compiled and ours == [p._uri_split_pairs(u) for u in urls] and ours[0] is not None)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "True"], done.stdout + done.stderr
+
+
 def _pydantic_run(env_value: str | None, then: str = "") -> list:
     """In a fresh `pnp` process (generator.cli imported) with PYDANTIC_DISABLE_PLUGINS set to
     `env_value` (None: unset), a model validated once, then `then`: whether importlib.metadata

@@ -24,6 +24,7 @@ from generator.pack.iconpath import Outlines, Segment, drawing_segments
 # on disk, without loading importlib.resources: a few ms at every start)
 DATA = Path(__file__).parent / "data"
 SET_NAME = "game-icons.net"
+OUTLINES = DATA / "game-icons.paths.zlib"  # the outlines of every icon (pack/iconpath.py: Outlines)
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ class IconSet:
 
     @cached_property
     def _outlines(self) -> Outlines:
-        return Outlines((DATA / "game-icons.paths.zlib").read_bytes())
+        return Outlines(OUTLINES.read_bytes())
 
     def read_outlines(self) -> None:
         """Read the outlines file now rather than at the first icon drawn (~25 ms: a whole kit's

@@ -12,9 +12,11 @@ another colour reuses the glyph. Nothing is rasterised.
 from __future__ import annotations
 
 import hashlib
+import marshal
 import math
 import weakref
 from functools import cache
+from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.rl_accel import fp_str
@@ -22,7 +24,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import FILL_NON_ZERO
 
 from generator.pack.art import Background, Frame, Look
-from generator.pack.gameicons import icon_set
+from generator.pack.gameicons import OUTLINES, icon_set
 from generator.render.base.drawn import Box
 from generator.render.base.recording import place_form
 
@@ -89,25 +91,56 @@ def path_text(segments) -> tuple[str, Box | None]:
     return code, (min(xs), min(ys), max(xs), max(ys))
 
 
-@cache
+_TEXTS: dict[str, tuple[str, Box | None]] = {}  # icon -> its outline_text, for the process
+
+
 def outline_text(name: str) -> tuple[str, Box | None]:
     """The PDF operators of `outline_path(canvas, name)`, the same text, and their filled bounds
     (path_text), made without a path object's call per segment (most of the time an icon took to
     draw) and kept for the process (a kit's documents draw the same icons)."""
-    return path_text(icon_set().outline(name))
+    text = _TEXTS.get(name)
+    if text is None:
+        text = _TEXTS[name] = path_text(icon_set().outline(name))
+    return text
 
 
 def keep_outlines(names) -> None:
-    """Make now, and keep for the process, the outline text of each icon of the set named
-    (outline_text): a whole kit's build does it in its parent while the first parts draw, so the
-    workers it forks later for the cards and the pieces find their icons' outlines made
-    (kit.preload_drawing; build.py: _prepare). A name the set does not have is left for the
-    drawing to report."""
+    """Have the outline text of each icon of the set named (outline_text) kept for the process
+    before anything draws: a pack's card icons (render/cards/faces.py: CardShared), read from the
+    user's cache folder where a process made them before (templatecache.load: ~0.5 ms, against
+    ~40 ms to read the outlines and make the text of Boss Fight's 141 icons), else made and written
+    there. The file is named by the icons and the outlines file's size and mtime (and our code):
+    outputs are the same either way. A name the set does not have is left for the drawing to
+    report."""
     icons = icon_set()
-    for name in names:
-        key = icons.resolve(name)
-        if key is not None:
-            outline_text(key)
+    keys = sorted({key for key in map(icons.resolve, names) if key is not None} - _TEXTS.keys())
+    if not keys:
+        return
+    from generator.render.base import templatecache  # deferred: it loads Jinja, which a map sheet's icons never need
+    outlines = OUTLINES.stat()
+    what = f"icon outlines {outlines.st_size} {outlines.st_mtime_ns} {' '.join(keys)}"
+    key = hashlib.sha256(templatecache.code_fingerprint() + what.encode()).hexdigest()
+    payload = templatecache.load(key, _KEPT)
+    texts: Any
+    try:
+        texts = marshal.loads(payload) if payload is not None else None
+    except (EOFError, ValueError, TypeError):
+        texts = None
+    if not _texts_of(texts, keys):
+        texts = {key: outline_text(key) for key in keys}
+        templatecache.keep(key, _KEPT, marshal.dumps(texts))
+    _TEXTS.update(texts)
+
+
+_KEPT = b"pnp-icon-outlines-1"  # the form of keep_outlines' files in the cache folder
+
+
+def _texts_of(value: object, keys: list[str]) -> bool:
+    """Is `value` outline texts of exactly these icons: name -> (operators, None or four floats)?"""
+    return isinstance(value, dict) and sorted(value) == keys and all(
+        isinstance(t, tuple) and len(t) == 2 and isinstance(t[0], str)
+        and (t[1] is None or (isinstance(t[1], tuple) and len(t[1]) == 4 and all(type(v) is float for v in t[1])))
+        for t in value.values())
 
 
 def fill_outline(canvas, name: str) -> None:

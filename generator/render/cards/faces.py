@@ -18,6 +18,7 @@ from generator.core import progress
 from generator.core.errors import InputError, Problem
 from generator.core.resources import TEMPLATES
 from generator.core.yamlio import display_path
+from generator.pack.art import PackIcon
 from generator.pack.load import pack_font_paths
 from generator.pack.model import Card, Pack
 from generator.pack.translations.table import words_for
@@ -25,6 +26,7 @@ from generator.render.base.art import ArtLibrary
 from generator.render.base.drawn import Recorder
 from generator.render.base.colors import hex_color
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR, register_pack_fonts
+from generator.render.base.iconart import keep_outlines
 from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.layout import Element, FaceContext, Layout, LayoutSet, run_within_budget
 from generator.render.base.pack_icons import pack_icons
@@ -75,6 +77,7 @@ class CardShared:
         self.fonts = self._pack_fonts(pack)  # style -> registered name of the pack's own TTF
         self.art = ArtLibrary(Path(pack.root), pack.spec.art_styles)
         self.custom_icons = pack_icons(pack, self.art)
+        keep_outlines(drawn_icons(pack))  # read from the cache folder where a process made them before
         self.fitter = TextFitter(names, hyphenation_language(pack.spec.language), fonts=self.fonts,
                                  icons=known_icons() + sorted(self.custom_icons))
         self.notes: set[str] = set()  # things changed on the way to print, told after the build
@@ -124,10 +127,17 @@ class CardShared:
         return ctx
 
 
+def drawn_icons(pack: Pack) -> list[str]:
+    """The icons of the bundled set the cards draw: their art, and the pack's icons named after them."""
+    names = [card.art.icon for card in pack.cards.values() if card.art is not None and card.art.icon]
+    names += [icon.icon for icon in pack.spec.icons.values() if isinstance(icon, PackIcon)]
+    return sorted(set(names))
+
+
 def prepare_cards(pack: Pack) -> None:
     """Read now what each process drawing the pack's cards reads first, and keep it where a
-    process forked later finds it: the layouts' files (the pack's parsed documents) and the
-    hyphenation dictionary of its language. A whole kit's build does it in its parent while the
+    process forked later finds it: the outline text of its icons (CardShared), the layouts' files
+    (the pack's parsed documents) and the hyphenation dictionary of its language. A whole kit's build does it in its parent while the
     first parts draw (kit.preload_drawing), so the cards' worker starts with them read; a layout
     that fails here fails again where the cards are drawn, which reports it."""
     shared = CardShared(pack)

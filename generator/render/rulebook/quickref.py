@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
-from reportlab.platypus import BaseDocTemplate, PageTemplate
+from generator.render.rulebook.platypus import BaseDocTemplate, PageTemplate
 
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError, Location, Problem
