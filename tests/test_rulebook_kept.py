@@ -222,3 +222,24 @@ def test_platypus_is_imported_through_the_rulebook_module_alone():
             found += [f"{path.relative_to(REPO)}:{node.lineno}" for n in names
                       if n.startswith("reportlab.platypus")]
     assert found == []
+
+
+def test_the_rulebook_stops_on_an_unknown_icon_in_the_quick_reference_sheet(tmp_path):
+    """The kit's quick reference skips its own icon check (home_rulebook: `checked=True`) because
+    the rulebook, built first, checks every rulebook source, the sheet's template among them."""
+    import shutil
+
+    from generator.core.errors import InputError
+    from generator.core.resources import TEMPLATES
+    from generator.pack.load import load_pack
+
+    root = tmp_path / "battle_bosses"
+    shutil.copytree(REPO / "card_data" / "battle_bosses", root)
+    (root / "templates" / "rulebook").mkdir(parents=True, exist_ok=True)
+    sheet = (TEMPLATES / "rulebook" / "quick-reference.md").read_text(encoding="utf-8")
+    (root / "templates" / "rulebook" / "quick-reference.md").write_text(sheet + "\nMind the :hti:.\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        build_rulebook_pdf(load_pack(root), tmp_path / "rulebook.pdf")
+    [problem] = info.value.problems
+    assert problem.code == "rules.icon" and problem.found == ":hti:"
+    assert problem.location.file.endswith("quick-reference.md")
