@@ -6,6 +6,11 @@
 - the whole Boss Fight kit (`pnp build card_data/boss_fight`) against the floor's 900 cards;
 - `pnp validate PACK` against `pnp build PACK --only cards`, on Boss Fight and on the 900-card pack.
 
+pnp keeps what it made for the next run in a cache folder ($PNP_CACHE_DIR: compiled templates
+and expressions, parsed Markdown blocks, icon outlines); every command here gets one of this run's
+own, filled by the warm-up round, and the kit's three commands run again with it empty each
+time, as on the first run after an install, so both figures are printed.
+
 The three commands of a size run in turn, A B C A B C ..., so each comparison sees the same
 machine while its speed drifts; every ratio is the median of the runs' own ratios, of wall
 time (the targets) and, beside it, of CPU time (user + system: steadier when other work
@@ -42,10 +47,14 @@ def pnp() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "generator"]
 
 
-def run(argv: list[str], cwd: Path = ROOT, codes: tuple[int, ...] = (0,)) -> tuple[float, float, float, str]:
-    """Wall seconds, CPU seconds (user + system), peak resident MB and stdout of one whole process."""
+def run(argv: list[str], cwd: Path = ROOT, codes: tuple[int, ...] = (0,),
+        cache: Path | None = None) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds (user + system), peak resident MB and stdout of one whole process;
+    `cache`: the folder pnp keeps what it made for the next run in ($PNP_CACHE_DIR: compiled
+    templates and expressions, parsed Markdown blocks, icon outlines)."""
+    env = None if cache is None else {**os.environ, "PNP_CACHE_DIR": str(cache)}
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     out = proc.stdout.read() if proc.stdout else ""
     _pid, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
@@ -60,16 +69,20 @@ def summary(values: list[float], digits: int = 2) -> dict:
             "max": round(max(values), digits), "runs": len(values)}
 
 
-def interleaved(commands: dict[str, list[str]], repeat: int, warm: bool = True,
-                cwd: Path = ROOT) -> dict[str, dict[str, list]]:
+def interleaved(commands: dict[str, list[str]], repeat: int, warm: bool = True, cwd: Path = ROOT,
+                cache: Path | None = None, cold: frozenset[str] = frozenset()) -> dict[str, dict[str, list]]:
     """Each command run `repeat` times in turn (after one unmeasured round, with `warm`, that
-    fills the disk cache): wall and CPU seconds, peak MB and stdout of every run."""
+    fills the disk cache and pnp's cache folder `cache`): wall and CPU seconds, peak MB and
+    stdout of every run. The commands named in `cold` get an empty cache folder each run, as
+    the first run after an install or an upgrade (or a new chapter, layout or icon) has."""
+    def folder(name: str) -> Path | None:
+        return Path(tempfile.mkdtemp(dir=cache)) if cache is not None and name in cold else cache
     for name, argv in commands.items() if warm else ():
-        run(argv, cwd, CODES.get(name, (0,)))
+        run(argv, cwd, CODES.get(name, (0,)), folder(name))
     got: dict[str, dict[str, list]] = {name: {"wall": [], "cpu": [], "peak": [], "out": []} for name in commands}
     for _ in range(repeat):
         for name, argv in commands.items():
-            wall, cpu, peak, out = run(argv, cwd, CODES.get(name, (0,)))
+            wall, cpu, peak, out = run(argv, cwd, CODES.get(name, (0,)), folder(name))
             got[name]["wall"].append(wall)
             got[name]["cpu"].append(cpu)
             got[name]["peak"].append(peak)
@@ -95,6 +108,8 @@ def whole_process(quick: bool = False, sizes: tuple[int, ...] = SIZES) -> dict:
     results: dict = {"cards": {}, "targets": TARGETS}
     with tempfile.TemporaryDirectory() as tmp:
         tmpdir = Path(tmp)
+        cache = tmpdir / "cache"  # pnp's cache folder, of this run alone (the user's is left alone)
+        cache.mkdir(mode=0o700)
         for n in sizes:
             first = n == sizes[0]
             pack = tmpdir / f"pack{n}"
@@ -108,7 +123,7 @@ def whole_process(quick: bool = False, sizes: tuple[int, ...] = SIZES) -> dict:
             if first:
                 commands["pnp_validate"] = pnp() + ["validate", str(pack)]
             # 9,000 cards: the code, fonts and pack are in the disk cache from the rounds before
-            got = interleaved(commands, 3 if n >= 9000 or quick else 5, warm=first)
+            got = interleaved(commands, 3 if n >= 9000 or quick else 5, warm=first, cache=cache)
             b, f = got["pnp_build"], got["floor"]
             row = {"card_entries": cards, "pnp_build_s": summary(b["wall"]), "floor_s": summary(f["wall"]),
                    "ratio": ratio(b["wall"], f["wall"]), "pnp_build_cpu_s": summary(b["cpu"]),
@@ -128,7 +143,11 @@ def whole_process(quick: bool = False, sizes: tuple[int, ...] = SIZES) -> dict:
                     "floor": commands["floor"],
                     "pnp_validate": pnp() + ["validate", str(KIT)],
                     "pnp_build_cards": pnp() + ["build", str(KIT), "--only", "cards", "-q", "-o", str(tmpdir / "kc")],
-                }, 3 if quick else 5)
+                    # the same three with pnp's cache folder empty, as on the first run after an install
+                    "kit_cold": pnp() + ["build", str(KIT), "-q", "-o", str(tmpdir / "kit")],
+                    "pnp_validate_cold": pnp() + ["validate", str(KIT)],
+                    "pnp_build_cards_cold": pnp() + ["build", str(KIT), "--only", "cards", "-q", "-o", str(tmpdir / "kc")],
+                }, 3 if quick else 5, cache=cache, cold=frozenset({"kit_cold", "pnp_validate_cold", "pnp_build_cards_cold"}))
                 parts = [wrote_parts(o) for o in kit["kit"]["out"]]
                 results["kit"] = {
                     "floor_cards": n, "kit_s": summary(kit["kit"]["wall"]), "floor_s": summary(kit["floor"]["wall"]),
@@ -138,6 +157,15 @@ def whole_process(quick: bool = False, sizes: tuple[int, ...] = SIZES) -> dict:
                     "kit_mb": summary(kit["kit"]["peak"], 1),
                     "pnp_validate_s": summary(kit["pnp_validate"]["wall"]),
                     "pnp_build_cards_s": summary(kit["pnp_build_cards"]["wall"]),
+                    "cold": {"kit_s": summary(kit["kit_cold"]["wall"]),
+                             "kit_vs_floor": ratio(kit["kit_cold"]["wall"], kit["floor"]["wall"]),
+                             "kit_vs_floor_cpu": ratio(kit["kit_cold"]["cpu"], kit["floor"]["cpu"]),
+                             "pnp_validate_s": summary(kit["pnp_validate_cold"]["wall"]),
+                             "pnp_build_cards_s": summary(kit["pnp_build_cards_cold"]["wall"]),
+                             "validate_vs_build": ratio(kit["pnp_validate_cold"]["wall"],
+                                                        kit["pnp_build_cards_cold"]["wall"]),
+                             "validate_vs_build_cpu": ratio(kit["pnp_validate_cold"]["cpu"],
+                                                            kit["pnp_build_cards_cold"]["cpu"])},
                     "validate_vs_build": ratio(kit["pnp_validate"]["wall"], kit["pnp_build_cards"]["wall"]),
                     "validate_vs_build_cpu": ratio(kit["pnp_validate"]["cpu"], kit["pnp_build_cards"]["cpu"]),
                     "parts_s": {name: round(statistics.median(p.get(name, 0.0) for p in parts), 2)
@@ -166,6 +194,11 @@ def print_whole(r: dict) -> None:
     print(f"{'pnp validate kit / build --only cards':34} {k['pnp_validate_s']['median']:>8}s "
           f"{k['pnp_build_cards_s']['median']:>8}s {k['validate_vs_build']:>7}  ≤ {t['validate_vs_build']}"
           f"    ({k['validate_vs_build_cpu']})")
+    c = k["cold"]  # pnp's cache folder empty each run: the first run after an install
+    print(f"{'  cache empty: kit / floor':34} {c['kit_s']['median']:>8}s {k['floor_s']['median']:>8}s "
+          f"{c['kit_vs_floor']:>7}           ({c['kit_vs_floor_cpu']})")
+    print(f"{'  cache empty: validate / build':34} {c['pnp_validate_s']['median']:>8}s "
+          f"{c['pnp_build_cards_s']['median']:>8}s {c['validate_vs_build']:>7}           ({c['validate_vs_build_cpu']})")
 
 
 if __name__ == "__main__":

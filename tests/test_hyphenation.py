@@ -4,6 +4,7 @@ hyphenation points for real words, and the text fitter uses it."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pyphen
@@ -46,3 +47,25 @@ def test_the_fitter_hyphenates_with_it():
     words = [[run.value for run in line.runs] for line in layout.lines]
     assert words[:2] == [["Die", "Zwillingsin-"], ["selverwaltung"]]
     assert isinstance(pyphen.hdcache[path].patterns, dict) and type(pyphen.hdcache[path].patterns) is not dict
+
+
+def test_the_patterns_kept_on_disk_are_the_ones_read(tmp_path, monkeypatch):
+    """A dictionary's lines by their letters are kept in the cache folder: the next process loads
+    the same patterns; a file changed since (its size or mtime) is read again, and a corrupt kept
+    file is ignored and written again."""
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    dic = tmp_path / "hyph_xx.dic"
+    shutil.copyfile(pyphen.LANGUAGES["de_DE"], dic)
+    fresh = read_patterns(dic)
+    kept = list((tmp_path / "cache").iterdir())
+    assert len(kept) == 1
+    loaded = read_patterns(dic)
+    assert dict(loaded.patterns) == dict(fresh.patterns) and loaded.maxlen == fresh.maxlen
+    assert {k: loaded.patterns.get(k) for k in loaded.patterns} == pyphen.HyphDict(Path(dic)).patterns
+    kept[0].write_bytes(kept[0].read_bytes()[:-100])  # corrupt: read again
+    assert dict(read_patterns(dic).patterns) == dict(fresh.patterns)
+    with dic.open("a", encoding="iso8859-1") as out:  # a pattern added: another file, its pattern there
+        out.write("\nxq1z\n")
+    changed = read_patterns(dic)
+    assert changed.patterns.get("xqz") == (2, (1,)) and fresh.patterns.get("xqz") is None
+    assert len(list((tmp_path / "cache").iterdir())) == 2

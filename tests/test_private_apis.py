@@ -120,6 +120,28 @@ def test_the_reportlab_internals_we_lean_on_are_still_there():
     assert len(table._rowHeights) == 2 and all(h > 0 for h in table._rowHeights)
 
 
+def test_the_rulebook_leaves_two_reportlab_patterns_to_their_first_use():
+    """render/rulebook/platypus.py: ReportLab's paragraph module compiles its web address pattern
+    (read through `_uri_split_pairs` alone) and reportlab.lib.textsplit its CJK one (`rx`, read by
+    `cjkwrap` alone) with re.compile as they are imported. Importing the rulebook (in a fresh
+    process) leaves both uncompiled; once used they answer as ReportLab's own patterns do."""
+    import subprocess
+    import sys
+    code = ("import re, reportlab\nimport generator.render.rulebook.book\n"
+            "from reportlab.platypus import paragraph as p\nfrom reportlab.lib import textsplit as t\n"
+            "from generator.render.rulebook.platypus import OnFirstUse\n"
+            "lazy, cjk = p.uri_pat, t.rx\n"
+            "print(all(type(x) is OnFirstUse and not x.compiled for x in (lazy, cjk)))\n"
+            "urls = ['http://example.com/a/b', 'https://x.y.z:8080/p?q=1', 'www.example.com', 'C:\\\\dir\\\\f', 'no url']\n"
+            "ours = [p._uri_split_pairs(u) for u in urls]\n"
+            "text = 'ab \\u6f22\\u5b57 c'\nours.append(cjk.sub(r'\\1\\0 ', text))\n"
+            "p.uri_pat, real_cjk = re.compile(lazy.pattern, lazy.flags), re.compile(cjk.pattern, cjk.flags)\n"
+            "theirs = [p._uri_split_pairs(u) for u in urls] + [real_cjk.sub(r'\\1\\0 ', text)]\n"
+            "print(lazy.compiled and cjk.compiled and ours == theirs and ours[0] is not None and ours[-1] != text)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "True"], done.stdout + done.stderr
+
+
 def _pydantic_run(env_value: str | None, then: str = "") -> list:
     """In a fresh `pnp` process (generator.cli imported) with PYDANTIC_DISABLE_PLUGINS set to
     `env_value` (None: unset), a model validated once, then `then`: whether importlib.metadata

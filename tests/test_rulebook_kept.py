@@ -205,3 +205,41 @@ def test_a_layout_given_again_at_another_width_is_the_one_made_there(pack, monke
         known = book._unbroken.get((text, size, leading, hyphenate, font))
         again += known is not None and known[1] is lay and round(width, 2) != round(known[0], 2)
     assert again > 300  # the Card List's and the tables' cells, met in columns of other widths
+
+
+def test_platypus_is_imported_through_the_rulebook_module_alone():
+    """render/rulebook/platypus.py leaves ReportLab's web address pattern to its first use only if
+    it imports platypus first: no other module imports platypus itself (reportlab.graphics loads it
+    too, for a roster's QR code or a pack's SVG art: a process drawing those pays the pattern)."""
+    import ast
+    found = []
+    for path in sorted((REPO / "generator").rglob("*.py")):
+        if path.name == "platypus.py" and path.parent.name == "rulebook":
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:  # the module's own statements
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.relative_to(REPO)}:{node.lineno}" for n in names
+                      if n.startswith("reportlab.platypus")]
+    assert found == []
+
+
+def test_the_rulebook_stops_on_an_unknown_icon_in_the_quick_reference_sheet(tmp_path):
+    """The kit's quick reference skips its own icon check (home_rulebook: `checked=True`) because
+    the rulebook, built first, checks every rulebook source, the sheet's template among them."""
+    import shutil
+
+    from generator.core.errors import InputError
+    from generator.core.resources import TEMPLATES
+    from generator.pack.load import load_pack
+
+    root = tmp_path / "battle_bosses"
+    shutil.copytree(REPO / "card_data" / "battle_bosses", root)
+    (root / "templates" / "rulebook").mkdir(parents=True, exist_ok=True)
+    sheet = (TEMPLATES / "rulebook" / "quick-reference.md").read_text(encoding="utf-8")
+    (root / "templates" / "rulebook" / "quick-reference.md").write_text(sheet + "\nMind the :hti:.\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        build_rulebook_pdf(load_pack(root), tmp_path / "rulebook.pdf")
+    [problem] = info.value.problems
+    assert problem.code == "rules.icon" and problem.found == ":hti:"
+    assert problem.location.file.endswith("quick-reference.md")

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from generator.render.rulebook.book import build_rulebook_pdf
-from generator.render.rulebook.quickref import build_quick_reference_pdf, has_quick_reference
+from generator.render.rulebook.quickref import build_quick_reference_pdf, has_quick_reference, sheet_text
 
 if TYPE_CHECKING:
     from generator.export.profiles import ProfileJob
@@ -21,9 +21,11 @@ def write(job: ProfileJob) -> Iterator[str]:
     if pack.rule_files and not build:
         yield job.timed(out / "rulebook.pdf", build_rulebook_pdf, pack, out / "rulebook.pdf", paper=opt.paper,
                         ink=opt.ink)
-        if has_quick_reference(pack):
+        _, text = sheet_text(pack)  # made once, for both questions
+        if has_quick_reference(pack, text):
+            # the rulebook just built checked the icons of every rulebook source, this sheet's among them
             yield job.timed(out / "quick-reference.pdf", build_quick_reference_pdf, pack,
-                            out / "quick-reference.pdf", paper=opt.paper)
+                            out / "quick-reference.pdf", paper=opt.paper, text=text, checked=True)
         else:
             yield (f"note: no quick-reference.pdf: {pack.spec.name} has no `reference:` sections, action types "
                    "or status effects to put on it (game.yaml)")

@@ -26,7 +26,7 @@ from generator.pack.translations.markup import lost_markup
 from generator.pack.translations.sources import (D, GAME_PATTERNS, MAP_PATTERNS, PRESET_PATTERNS, Path_,
                                                  card_paths, card_sources, game_sources, pattern_paths,
                                                  translated_document, with_implied_words)
-from generator.pack.translations.table import Key, Source, Translation
+from generator.pack.translations.table import Key, Source, Translation, language_name
 
 if TYPE_CHECKING:
     from generator.pack.model import Pack
@@ -45,7 +45,7 @@ class TranslationLayer:
         po.check_language(lang, where)
         path = po.po_file(root, lang)
         if not path.is_file():
-            raise InputError([Problem("translation.missing", f"{source.name} has no {po.language_name(lang)} "
+            raise InputError([Problem("translation.missing", f"{source.name} has no {language_name(lang)} "
                                       f"translation ({display_path(path)} does not exist)", where,
                                       expected=f"translations/{lang}.po in the pack",
                                       fix=f"make it with `pnp translate {display_path(root)} --lang {lang}`")])

@@ -26,7 +26,7 @@ from generator.core.yamlio import display_path
 from generator.pack.sheets.table import export_stamp
 from generator.pack.translations.markup import lost_markup
 from generator.pack.translations.poread import PoFile, quick_po_file
-from generator.pack.translations.table import Key, Source, plural_index
+from generator.pack.translations.table import Key, Source, language_name, plural_index
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog, Message
@@ -66,19 +66,6 @@ def need_babel(what: str = "reading translations") -> None:
         raise InputError([Problem("extra.missing", f"{what} needs Babel, the `translations` extra, which is not "
                                   "installed", Location("command line"), expected="Babel installed beside pnp",
                                   fix=f"add the `translations` extra: {install_line('translations')}")])
-
-
-def language_name(lang: str) -> str:
-    """`German` for `de`, as Babel's locale data names it (the code itself without Babel or when
-    it knows none)."""
-    try:
-        from babel import Locale, UnknownLocaleError  # deferred: the `translations` extra
-    except ImportError:
-        return lang
-    try:
-        return Locale.parse(lang, sep="-").english_name or lang
-    except (UnknownLocaleError, ValueError):
-        return lang
 
 
 def own_name(lang: str) -> str:

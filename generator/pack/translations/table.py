@@ -66,10 +66,7 @@ class Translation:
 
     @cached_property
     def language_name(self) -> str:
-        if self.named is not None:
-            return self.named
-        from generator.pack.translations.catalog import language_name  # deferred: Babel, for a message
-        return language_name(self.language)
+        return self.named if self.named is not None else language_name(self.language)
 
     @property
     def said(self) -> str:
@@ -94,6 +91,19 @@ class Translation:
     @property
     def fallbacks(self) -> tuple[Source, ...]:
         return self.missing + self.stale
+
+
+def language_name(lang: str) -> str:
+    """`German` for `de`, as Babel's locale data names it (the code itself without Babel or when
+    it knows none)."""
+    try:
+        from babel import Locale, UnknownLocaleError  # deferred: the `translations` extra
+    except ImportError:
+        return lang
+    try:
+        return Locale.parse(lang, sep="-").english_name or lang
+    except (UnknownLocaleError, ValueError):
+        return lang
 
 
 def source_ngettext(singular: str, plural: str, n: int, context: str | None = None) -> str:

@@ -10,14 +10,26 @@ line whose values are all zero is left out, as pyphen leaves it out. Everything 
 positions, the left and right minimums, the word cache) is pyphen's: the dictionary goes
 into pyphen's own cache. tests/test_hyphenation.py compares the patterns, parsed, with
 pyphen's for every dictionary it ships.
+
+Those lines by their letters are kept on disk between processes (render/base/templatecache.py's
+folder, in a format of their own), as the rulebook keeps its parsed Markdown: reading German's
+1 MB and finding its 66,000 patterns' letters cost each process that hyphenates German 25-60 ms
+(`pnp validate`'s German worker, both of `pnp build --lang de`'s), loading them marshalled about
+a third of it. A file is named by the sha256 of what the reading depends on (the dictionary's
+path, size and mtime, as __pycache__ judges a source; pyphen's version; our code, by
+code_fingerprint()), and holds the same dict whether just read or loaded.
 """
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import re
 from pathlib import Path
 
 import pyphen
+
+from generator.render.base import templatecache
 
 _DIGIT = re.compile(r"\d")
 _ZEROS = re.compile(r"(?m)^[^1-9\n]*\n")  # a line without a value above zero (pyphen skips it)
@@ -52,6 +64,43 @@ class _Patterns(dict):
 
 def read_patterns(path: Path) -> pyphen.HyphDict:
     """The dictionary at `path`, which looks its patterns up as pyphen.HyphDict(path) does."""
+    maxlen, by_letters = _kept_lines(path)
+    hd = pyphen.HyphDict.__new__(pyphen.HyphDict)
+    hd.patterns = _Patterns(by_letters)
+    hd.cache = {}
+    hd.maxlen = maxlen
+    return hd
+
+
+_FORMAT = b"pnp-hyphenation-1"
+
+
+def _kept_lines(path: Path) -> tuple[int, dict[str, str]]:
+    """The longest letters' length, and the pattern lines by their letters: read (`_lines`) or
+    loaded as kept (above)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return _lines(path)  # reports the file as the reading does
+    h = hashlib.sha256(templatecache.code_fingerprint())
+    h.update(repr((str(path.resolve()), st.st_size, st.st_mtime_ns, pyphen.__version__)).encode())
+    key = h.hexdigest()
+    kept = templatecache.load(key, _FORMAT)
+    if kept is not None:
+        try:
+            maxlen, by_letters = marshal.loads(kept)
+            if type(maxlen) is int and type(by_letters) is dict and by_letters:
+                return maxlen, by_letters
+        except (EOFError, ValueError, TypeError):
+            pass  # not what was kept: read and written again
+    read = _lines(path)
+    templatecache.keep(key, _FORMAT, marshal.dumps(read))
+    return read
+
+
+def _lines(path: Path) -> tuple[int, dict[str, str]]:
+    """The longest letters' length, and each pattern's line under its letters, as pyphen reads
+    the file (lines with no value above zero left out)."""
     with path.open("rb") as fd:
         encoding = fd.readline().decode()
     if encoding.lower() == "microsoft-cp1251":
@@ -65,11 +114,7 @@ def read_patterns(path: Path) -> pyphen.HyphDict:
     text = _ZEROS.sub("", text)
     lines = text.split("\n")[:-1]
     letters = [key.split("/", 1)[0] if "/" in key and "=" in key else key for key in _letters(text).split("\n")[:-1]]
-    hd = pyphen.HyphDict.__new__(pyphen.HyphDict)
-    hd.patterns = _Patterns(zip(letters, lines))
-    hd.cache = {}
-    hd.maxlen = max(map(len, letters))
-    return hd
+    return max(map(len, letters)), dict(zip(letters, lines))
 
 
 def _letters(text: str) -> str:

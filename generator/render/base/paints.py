@@ -106,7 +106,7 @@ class PaintRecorder(Recorder):
     as it is shown against the paints before it (`judged`: (page, TextOnPaint) of every text
     with a flat colour under it; `low`: those below MIN_CONTRAST)."""
 
-    __slots__ = ("clips", "paints", "page", "judged", "outline_memo")
+    __slots__ = ("clips", "paints", "page", "judged", "outline_memo", "noting")
     outlines = True
     forms_within = True  # a form placed `within` a path covers that path alone (paint_form_within)
 
@@ -117,6 +117,7 @@ class PaintRecorder(Recorder):
         self.page = 1
         self.judged: list[tuple[int, TextOnPaint]] = []
         self.outline_memo: BoundedCache[tuple, Polygons] = BoundedCache(OUTLINE_MEMO)
+        self.noting = False  # each string shown is noted in `shown` too (strings_of)
 
     @property
     def low(self) -> list[tuple[int, TextOnPaint]]:
@@ -193,7 +194,20 @@ class PaintRecorder(Recorder):
         self.paints.append((bounds, None, None, self.clips))
 
     # ---- text -------------------------------------------------------------------------
+    def strings_of(self, draw) -> list:
+        """Draw (`draw()`), noting each string it shows as a Recorder notes it (`shown`): what a
+        text-only drawing of the same strings would note (a sheet's window, whose text its seams'
+        crosses keep off: render/maps/page.py), besides judging each."""
+        self.shown, self.noting = [], True
+        try:
+            draw()
+        finally:
+            self.noting = False
+        return self.shown
+
     def show(self, font: str, size: float, text: str, tm: Matrix, color: RGB | None) -> None:
+        if self.noting:
+            Recorder.show(self, font, size, text, tm, color)
         if color is None:
             return  # see-through text: no colour of its own to judge
         m = tm if self.ctm == IDENTITY else concat(tm, self.ctm)

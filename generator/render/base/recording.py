@@ -10,6 +10,8 @@ placing it later can say what it covers; elsewhere (maps, rulebook pages) only w
 
 from __future__ import annotations
 
+import math
+
 from reportlab.lib.colors import toColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
@@ -176,6 +178,44 @@ class InkTextObject(MemoTextObject):
         super().textLine(text)
 
 
+def _whole_turn() -> list[tuple[float, float, float, float, float, float, float, float]]:
+    """What ReportLab's bezierArc works out for a whole turn (startAng 0, extent 360: four
+    quarters) before it places them: each quarter's cosines and sines, and their mixes with
+    its kappa, in its own expressions (so the same floats)."""
+    frag = 360.0 / 4
+    half = frag * math.pi / 360.
+    kappa = abs(4. / 3. * (1. - math.cos(half)) / math.sin(half))
+    terms = []
+    for i in range(4):
+        t0, t1 = (0 + i * frag) * math.pi / 180., (0 + (i + 1) * frag) * math.pi / 180.
+        terms.append((math.cos(t0), math.sin(t0),
+                      math.cos(t0) - kappa * math.sin(t0), math.sin(t0) + kappa * math.cos(t0),
+                      math.cos(t1) + kappa * math.sin(t1), math.sin(t1) - kappa * math.cos(t1),
+                      math.cos(t1), math.sin(t1)))
+    return terms
+
+
+_TURN = _whole_turn()
+_CIRCLE_TEXT = "\n".join(["n", "%s %s m", *["%s %s %s %s %s %s c"] * 4, ""])  # then the painting operator
+
+
+def _circle_numbers(x_cen, y_cen, r) -> list[float]:
+    """The numbers of `canvas.circle(x_cen, y_cen, r)`'s path as ReportLab works them out: the
+    box canvas.circle gives canvas.ellipse, which gives the path object's ellipse its corner and
+    size, which gives bezierArc its corners, then the move and four curves it makes."""
+    x1, x2, y1, y2 = x_cen - r, x_cen + r, y_cen - r, y_cen + r  # canvas.circle
+    width, height = x2 - x1, y2 - y1  # canvas.ellipse
+    x1, y1, x2, y2 = x1, y1, x1 + width, y1 + height  # PDFPathObject.ellipse
+    x1, y1, x2, y2 = min(x1, x2), max(y1, y2), max(x1, x2), min(y1, y2)  # bezierArc
+    xc, yc = (x1 + x2) / 2., (y1 + y2) / 2.
+    rx, ry = (x2 - x1) / 2., (y2 - y1) / 2.
+    c0, s0 = _TURN[0][0], _TURN[0][1]
+    numbers = [xc + rx * c0, yc - ry * s0]
+    for _c0, _s0, a, b, c, d, c1, s1 in _TURN:
+        numbers += (xc + rx * a, yc - ry * b, xc + rx * c, yc - ry * d, xc + rx * c1, yc - ry * s1)
+    return numbers
+
+
 class RecordingCanvas(rl_canvas.Canvas):
     """ReportLab's canvas, telling `ink` (the Recorder on top of `ink_stack`) what it paints."""
 
@@ -189,7 +229,7 @@ class RecordingCanvas(rl_canvas.Canvas):
 
     def __init__(self, *args, **kwargs):
         self.ink_stack: list = []
-        self.form_noted: list[bool] = []  # of each form being defined: is it noted
+        self.form_noted: list[bool | None] = []  # of each form being defined: is it noted (None: covered)
         self.form_ink: dict = {}  # form name -> the bounds of what it holds
         self.path_boxes: dict = {}  # a drawing call's path (by its arguments) -> its bounds
         self.path_texts: dict = {}  # a shape's path text, by its numbers (shape_path)
@@ -213,8 +253,21 @@ class RecordingCanvas(rl_canvas.Canvas):
         self.ink = self.ink_stack[-1] if self.ink_stack else None
         return recorder
 
-    def beginForm(self, name, lowerx=0, lowery=0, upperx=None, uppery=None):
+    def beginForm(self, name, lowerx=0, lowery=0, upperx=None, uppery=None, covers=None):
+        """ReportLab's; `covers`: a path that what the form holds covers every point of and
+        paints nothing outside (a map's terrain pattern: marks reaching past its cell on every
+        side, clipped to it). A recorder that reads a form by the path it is placed within
+        (PaintRecorder.forms_within) reads nothing more of such a form: what it holds is not
+        noted (a pattern's hundreds of marks), and it covers that path's bounds, what noting it
+        and cutting its box to the path would give."""
         super().beginForm(name, lowerx, lowery, upperx, uppery)
+        if covers is not None and self.ink is not None and self.ink.outlines and \
+                getattr(self.ink, "forms_within", False):
+            self.form_ink[name] = filled_bounds(_path(covers.getCode(), 0, 1))
+            self.form_noted.append(None)  # nothing noted until it ends
+            self.ink_stack.append(None)
+            self.ink = None
+            return
         # a map's pattern forms hold thousands of dots that nothing checks: noted only on a
         # card canvas, or inside a drawing being recorded
         noted = self.notes_forms or self.ink is not None
@@ -225,7 +278,10 @@ class RecordingCanvas(rl_canvas.Canvas):
             self.record(recorder)
 
     def endForm(self, **extra_attributes):
-        if not self.form_noted.pop():
+        noted = self.form_noted.pop()
+        if not noted:
+            if noted is None:  # covered: the recording it suspended goes on
+                self.stop_recording()
             super().endForm(**extra_attributes)
             return
         recorder = self.stop_recording()
@@ -375,6 +431,15 @@ class RecordingCanvas(rl_canvas.Canvas):
                 return p
             self._paint(("rect", x, y, width, height), path, stroke, fill)
 
+    def circle(self, x_cen, y_cen, r, stroke=1, fill=0):
+        """ReportLab's; while nothing records (a pattern's dots in its form), the same text
+        written with one `fp_str` call for its 26 numbers (a map's dots are thousands)."""
+        if self.ink is not None:
+            super().circle(x_cen, y_cen, r, stroke, fill)
+            return
+        self.addLiteral(formatted(_CIRCLE_TEXT, _circle_numbers(x_cen, y_cen, r)) +
+                        rl_canvas.PATH_OPS[stroke, fill, self._fillMode])
+
     def ellipse(self, x1, y1, x2, y2, stroke=1, fill=0):
         start = len(self._code)
         super().ellipse(x1, y1, x2, y2, stroke, fill)
@@ -518,9 +583,10 @@ class RecordingCanvas(rl_canvas.Canvas):
 
 
 class LinePath:
-    """Moves, lines and closes gathered as a path object takes them; `path()` gives a path object
-    whose `getCode()` is the same text, made with one `fp_str` call for all the numbers (a card
-    back's pattern holds thousands of lines; a path object formats each point alone)."""
+    """Moves, lines, curves and closes gathered as a path object takes them; `path()` gives a path
+    object whose `getCode()` is the same text, made with one `fp_str` call for all the numbers (a
+    card back's pattern holds thousands of lines, a map's waves hundreds of curves; a path object
+    formats each point alone)."""
 
     def __init__(self):
         self.ops: list[str] = []
@@ -535,6 +601,12 @@ class LinePath:
             raise ValueError("path must start with a moveto")  # as a path object refuses it
         self.ops.append("%s %s l")
         self.numbers += (x, y)
+
+    def curveTo(self, x1: float, y1: float, x2: float, y2: float, x3: float, y3: float) -> None:
+        if not self.ops:
+            raise ValueError("path must start with a moveto")
+        self.ops.append("%s %s %s %s %s %s c")
+        self.numbers += (x1, y1, x2, y2, x3, y3)
 
     def close(self) -> None:
         if not self.ops:

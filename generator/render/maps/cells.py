@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from generator.render.base.fonts import BOLD
 from generator.render.base.icons import IconSheet
 from generator.render.base.pdfout import MM
-from generator.render.base.recording import polygon_path
+from generator.render.base.recording import LinePath, RecordingCanvas, polygon_path
 from generator.render.maps.palette import (COLOUR, GRID_GREY, LABEL_GREY, OBSTACLE_FILL, PATTERN_GREY, Ink, Palette,
                                            TerrainInk, set_fill, set_stroke, svg_colour)
 
@@ -49,10 +49,6 @@ class Outlines(dict):
     def __missing__(self, h):
         path = self[h] = cell_path(self.canvas, self.frame, self.layout, h)
         return path
-
-
-def _line(c, frame: Frame, a, b) -> None:
-    c.line(*frame.pt(*a), *frame.pt(*b))
 
 
 def for_text_only(c) -> None:
@@ -94,9 +90,9 @@ def strokes_unread(c) -> bool:
 def marks_unread(c) -> bool:
     """Whether `c` is a page never saved (pnp validate's map pass) whose recorder reads a pattern's
     form as the cell it is placed within: of the form it needs only that it covers the cell (the
-    marks reach past it, and PaintRecorder.paint_form_within cuts the form's box to the cell), so
-    the cell alone is drawn in it, not its hundred marks (Boss Fight's map pass 0.29 -> 0.20 s
-    CPU; the texts judged are the same, tests/test_map_contrast.py)."""
+    marks reach past it, and PaintRecorder.paint_form_within cuts the form's box to the cell:
+    beginForm's `covers`), so nothing is drawn in it, not its hundred marks (Boss Fight's map
+    pass 0.29 -> 0.20 s CPU; the texts judged are the same, tests/test_map_shortcuts.py)."""
     return bool(getattr(c, "scratch", False)) and bool(getattr(c.ink, "forms_within", False))
 
 
@@ -118,14 +114,16 @@ def draw_pattern(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: Terr
     if key not in forms:
         name = f"pattern{len(forms)}"
         reach = layout.size * frame.scale * MM * 1.2
-        cell_only = marks_unread(c)  # (asked before the form records into a recorder of its own)
-        c.beginForm(name, ox - reach, oy - reach, ox + reach, oy + reach)
-        if cell_only:
-            c.drawPath(cell_path(c, frame, layout, h), stroke=0, fill=1)  # all of it that is read
-        else:
+        cell = cell_path(c, frame, layout, h)
+        marks = not marks_unread(c)  # (asked before the form is begun)
+        # the marks reach 1.2 sizes around the middle, past the cell on every side, clipped to
+        # it: the form covers its cell (a recorder that reads it so notes none of its marks)
+        covering = {"covers": cell} if isinstance(c, RecordingCanvas) else {}
+        c.beginForm(name, ox - reach, oy - reach, ox + reach, oy + reach, **covering)
+        if marks:
             _pattern_at(c, frame, layout, h, pattern, ink)
         c.endForm()
-        forms[key] = (name, ox, oy, cell_path(c, frame, layout, h))
+        forms[key] = (name, ox, oy, cell)
     name, fx, fy, cell = forms[key]
     c.saveState()
     c.translate(ox - fx, oy - fy)
@@ -153,6 +151,11 @@ def _pattern_at(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: Terra
         n = int(big / spacing) + 1
         return [k * spacing for k in range(-n, n + 1)]
 
+    segments: list[tuple[float, float, float, float]] = []  # a pattern's lines, drawn in one go below
+
+    def line(a, b) -> None:
+        segments.append((*frame.pt(*a), *frame.pt(*b)))
+
     if pattern == "dots":
         radius = f * 0.02 * frame.scale * MM
         for j, dy in enumerate(offsets(step * 0.87)):
@@ -166,11 +169,11 @@ def _pattern_at(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: Terra
             nx, ny = nx / math.sqrt(2), ny / math.sqrt(2)
             for u in offsets(spacing):
                 ox, oy = cx + u * nx, cy + u * ny
-                _line(c, frame, (ox - big * ny, oy + big * nx), (ox + big * ny, oy - big * nx))
+                line((ox - big * ny, oy + big * nx), (ox + big * ny, oy - big * nx))
     elif pattern == "waves":
         amp, wavelength = step * 0.3, step * 2.2
         for dy in offsets(step * 1.3):
-            path = c.beginPath()
+            path = LinePath()  # (its text made at once: a pattern holds hundreds of curves)
             x = cx - big
             path.moveTo(*frame.pt(x, cy + dy))
             while x < cx + big:
@@ -182,14 +185,14 @@ def _pattern_at(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: Terra
                 c2 = frame.pt(x + half + 2 * half / 3, cy + dy + amp * 1.3)
                 path.curveTo(*c1, *c2, *frame.pt(x + wavelength, cy + dy))
                 x += wavelength
-            c.drawPath(path, stroke=1, fill=0)
+            c.drawPath(path.path(), stroke=1, fill=0)
     elif pattern == "bricks":
         course = step * 1.1
         for j, dy in enumerate(offsets(course)):
-            _line(c, frame, (cx - big, cy + dy), (cx + big, cy + dy))
+            line((cx - big, cy + dy), (cx + big, cy + dy))
             shift = course if j % 2 else 0.0
             for dx in offsets(course * 2):
-                _line(c, frame, (cx + dx + shift, cy + dy), (cx + dx + shift, cy + dy + course))
+                line((cx + dx + shift, cy + dy), (cx + dx + shift, cy + dy + course))
     elif pattern == "grass":
         tuft = step * 0.45
         for j, dy in enumerate(offsets(step * 1.6)):
@@ -197,7 +200,13 @@ def _pattern_at(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: Terra
             for dx in offsets(step * 1.8):
                 bx, by = cx + dx + shift, cy + dy
                 for lean in (-0.5, 0.0, 0.5):
-                    _line(c, frame, (bx, by), (bx + lean * tuft, by - tuft))
+                    line((bx, by), (bx + lean * tuft, by - tuft))
+    if segments:  # each its own `n … m … l S`, as canvas.line writes it (one fp_str call while nothing records)
+        if isinstance(c, RecordingCanvas):
+            c.separate_lines(segments)
+        else:
+            for segment in segments:
+                c.line(*segment)
     c.restoreState()
 
 

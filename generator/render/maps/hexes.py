@@ -349,10 +349,11 @@ def render_hex_map(c, m: HexMap, pack: Pack, paper: str, zone_names: dict, palet
             title_font=palette.title_font, say=say)
         c.showPage()
     texts: dict = {}  # each window's text boxes, read once for all the sheets beside it
+    boxes = {h: _box(layout, h) for h in m.hexes}  # (each window's hexes are those it touches)
     for win in plan.windows:
         c.setPageSize((plan.page[0] * MM, plan.page[1] * MM))
         draw_sheet(c, m, plan, win, paint=lambda cv, frame, w: paint_hex_map(
-            cv, m, frame, layout, [h for h in m.hexes if w.touches(_box(layout, h))], Look(palette=palette),
+            cv, m, frame, layout, [h for h in m.hexes if w.touches(boxes[h])], Look(palette=palette),
             zone_names), title_font=palette.title_font, say=say, texts=texts)
         c.showPage()
     return len(plan.windows)

@@ -314,8 +314,13 @@ def window_text_boxes(plan: SheetPlan, win: Window, paint) -> list[tuple[float, 
     recorder = c.record(Recorder())
     paint(c, frame, win)
     c.stop_recording()
+    return _letter_boxes(recorder.shown, frame)
+
+
+def _letter_boxes(shown: list, frame: Frame) -> list[tuple[float, float, float, float]]:
+    """Each letter of the strings `shown` (a Recorder's notes) as a box in map mm."""
     boxes = []
-    for left, bottom, right, top in shown_letters(recorder.shown):
+    for left, bottom, right, top in shown_letters(shown):
         left, bottom, right, top = left / MM, bottom / MM, right / MM, top / MM
         boxes.append((frame.map_x0 + (left - frame.page_x) / frame.scale,
                       frame.map_y0 + (frame.page_top - top) / frame.scale,
@@ -337,7 +342,11 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
     """One true-scale sheet of any grid. `paint(c, frame, win)` draws the map inside the
     clipped window; `scale_note` is the scale bar's line about cell size (default: the hex size).
     `texts` keeps each window's text boxes (window_text_boxes) across the sheets of one map:
-    a window is a neighbour of up to four sheets, and is read once."""
+    a window is a neighbour of up to four sheets, and is read once; while a PaintRecorder
+    records, a window not read yet is read as its own sheet draws it (its strings_of), the same
+    strings at the same places (pnp validate's map pass, drawing fills alone, reads every window
+    so: a sheet's crosses on its right and lower seams, which need the next sheets' text, are
+    lines, left off there)."""
     W, H = plan.page
     frame = Frame(win.x0, win.y0, MARGIN_MM, H - MARGIN_MM - HEADER_MM)
     left, top = frame.mm(win.x0, win.y0)
@@ -351,11 +360,16 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
     draw_text(c, W - MARGIN_MM, H - MARGIN_MM - 7, say("Sheet {label}").format(label=win.label), 16, BOLD,
               align="right")
 
+    texts = {} if texts is None else texts
     c.saveState()
     clip = c.beginPath()
     clip.rect(left * MM, bottom * MM, (right - left) * MM, (top - bottom) * MM)
     c.clipPath(clip, stroke=0, fill=0)
-    paint(c, frame, win)
+    strings_of = getattr(getattr(c, "ink", None), "strings_of", None)
+    if strings_of is not None and win not in texts:  # its recorder notes its strings: its text, read as it is drawn
+        texts[win] = _letter_boxes(strings_of(lambda: paint(c, frame, win)), frame)
+    else:
+        paint(c, frame, win)
     c.restoreState()
 
     c.saveState()
@@ -367,7 +381,6 @@ def draw_sheet(c, m, plan: SheetPlan, win: Window, paint, scale_note: str | None
     # that neighbour so its cut edge sits on the neighbour's row of crosses.
     # The cut notes sit halfway between the first two crosses so they never cross an arm.
     # Crosses keep off the text either sheet of their seam prints there.
-    texts = {} if texts is None else texts
 
     def text_of(w: Window) -> list:  # read when a seam first needs it (a sheet alone has no seam)
         if w not in texts:

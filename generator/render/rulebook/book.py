@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
-from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, NextPageTemplate, PageBreak, PageTemplate
-from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
+from generator.render.rulebook.platypus import (ActionFlowable, BaseDocTemplate, Frame, FrameBreak, LayoutError,
+                                                NextPageTemplate, PageBreak, PageTemplate)
 
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError, Location, Problem

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from reportlab.platypus import Flowable, Frame
-from reportlab.platypus.doctemplate import ActionFlowable
+from generator.render.rulebook.platypus import ActionFlowable, Flowable, Frame
 
 Placed = tuple[Flowable, float, float]  # a flowable in a column: it, its top and its height
 

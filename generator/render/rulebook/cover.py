@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable
+from generator.render.rulebook.platypus import Flowable
 
 from generator.pack.translations.own import words_of
 from generator.render.base.colors import tint

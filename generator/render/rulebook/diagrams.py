@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import yaml
 from reportlab.lib.colors import HexColor
-from reportlab.platypus import Flowable
+from generator.render.rulebook.platypus import Flowable
 
 from generator.grids import hexgrid
 from generator.render.base.fonts import BOLD

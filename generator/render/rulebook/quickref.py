@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
-from reportlab.platypus import BaseDocTemplate, PageTemplate
+from generator.render.rulebook.platypus import BaseDocTemplate, PageTemplate
 
 from generator.core.papers import DEFAULT_PAPER
 from generator.core.errors import InputError, Location, Problem
@@ -48,10 +48,12 @@ def sheet_text(pack: Pack, env=None) -> tuple[str, str]:
     return file, render_template(env, source, ctx, file)
 
 
-def has_quick_reference(pack: Pack) -> bool:
+def has_quick_reference(pack: Pack, text: str | None = None) -> bool:
     """Whether quick-reference.pdf would hold more than its title (the pack's template, or
-    the shared one: the reference sections, action types and status effects)."""
-    _, text = sheet_text(pack)
+    the shared one: the reference sections, action types and status effects). `text`: the
+    sheet's Markdown, when the caller has it (sheet_text)."""
+    if text is None:
+        _, text = sheet_text(pack)
     body = [line for line in text.splitlines() if line.strip() and not line.startswith("# ")]
     return bool(body)
 
@@ -101,13 +103,18 @@ def _style(size: float) -> BookStyle:
     return replace(BookStyle(), h1=18.0).scaled(size)
 
 
-def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER) -> dict:
-    """Write the one-sheet quick reference; returns {"pages": 1, "size": body text size}."""
+def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER, *, text: str | None = None,
+                              checked: bool = False) -> dict:
+    """Write the one-sheet quick reference; returns {"pages": 1, "size": body text size}. `text`:
+    the sheet's Markdown, when the caller has it (sheet_text); `checked`: the pack's rulebook sources,
+    this sheet's template among them, were found free of unknown icons already (prose_problems: the
+    kit's rulebook, built just before, stops on them)."""
     geometry = Geometry.of(paper)
-    problems = prose_problems(pack)
+    problems = [] if checked else prose_problems(pack)
     if problems:
         raise InputError(problems)
-    _, text = sheet_text(pack)
+    if text is None:
+        _, text = sheet_text(pack)
     if not text.strip():
         raise InputError([Problem("rules.quick-reference", "the quick reference has nothing to show",
                                   Location(pack.game_file), expected="a `reference:` key or status keywords",

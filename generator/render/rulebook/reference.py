@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable
+from generator.render.rulebook.platypus import Flowable
 
 from generator.core.errors import InputError
 from generator.grids.hexgrid import Layout as HexLayout

@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
-from reportlab.platypus import Table, TableStyle
+from generator.render.rulebook.platypus import Table, TableStyle
 
 from generator.render.base.colors import tint
 from generator.render.base.fonts import REGULAR

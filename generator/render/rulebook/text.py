@@ -11,8 +11,7 @@ from dataclasses import dataclass, replace
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import getAscent, stringWidth
-from reportlab.platypus import Flowable
-from reportlab.platypus.doctemplate import IndexingFlowable
+from generator.render.rulebook.platypus import Flowable, IndexingFlowable
 
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.icons import IconSheet, known_icons
@@ -64,6 +63,7 @@ class Book:
         self.style = style
         self._layouts: dict = {}
         self._unbroken: dict = {}  # per text and type: (its widest line, its layout) when no line broke
+        self._words: dict = {}  # per text and size: what `words` found
 
     def layout(self, text: str, width: float, size: float, leading: float, hyphenate: bool = True,
                font: str = "regular") -> Layout:
@@ -109,14 +109,18 @@ class Book:
         return re.sub(r"\s+", " ", text.replace("**", "").replace("*", "")).strip()
 
     def words(self, text: str, size: float) -> tuple[float, float]:
-        """(widest word, whole text on one line) in points: what a table column needs."""
-        space = stringWidth(" ", REGULAR, size)
-        widest = natural = 0.0
-        for para in self.fitter.styler.paragraphs(text):
-            widths = [self.fitter.word_width(w, size) for w in para]
-            widest = max([widest, *widths])
-            natural = max(natural, sum(widths) + space * max(len(widths) - 1, 0))
-        return widest, natural
+        """(widest word, whole text on one line) in points: what a table column needs (kept: the
+        Card List's cells repeat their values, and a table that does not fit is measured again)."""
+        hit = self._words.get((text, size))
+        if hit is None:
+            space = stringWidth(" ", REGULAR, size)
+            widest = natural = 0.0
+            for para in self.fitter.parsed(text):
+                widths = [self.fitter.word_width(w, size) for w in para]
+                widest = max([widest, *widths])
+                natural = max(natural, sum(widths) + space * max(len(widths) - 1, 0))
+            hit = self._words[(text, size)] = (widest, natural)
+        return hit
 
 
 def bold(text: str) -> str:
