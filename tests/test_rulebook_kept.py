@@ -243,3 +243,19 @@ def test_the_rulebook_stops_on_an_unknown_icon_in_the_quick_reference_sheet(tmp_
     [problem] = info.value.problems
     assert problem.code == "rules.icon" and problem.found == ":hti:"
     assert problem.location.file.endswith("quick-reference.md")
+
+
+def test_a_paragraph_wrapped_again_is_laid_out_at_the_width_it_is_given():
+    """RichText.wrap keeps its layout while the width stays (columns and tables wrap a block again
+    and again at one width); another width lays it out there, and a heading's rule is added once."""
+    from generator.render.rulebook.text import Heading, RichText
+
+    book = Book([], BookStyle())
+    text = "A paragraph long enough to take more lines in a narrow column than in a wide one, " * 3
+    para = RichText(book, text)
+    narrow = para.wrap(100, 1000)[1]
+    wide = para.wrap(300, 1000)[1]
+    assert wide < narrow
+    assert para.wrap(100, 1000)[1] == narrow and para._layout == book.fitter.layout(text, 100, para.size, para.leading_ratio)
+    heading = Heading(book, "Setting up", 13.0, level=1, key="k", rule=True)
+    assert heading.wrap(200, 1000) == heading.wrap(200, 1000) == (200, heading._layout.height + 3.0)

@@ -125,6 +125,8 @@ class LayoutChecks:
             pass  # the drawing reports the template; the sides before it keep their findings
         finally:
             self.stop()
+        # every face is drawn now: its texts' fits are kept for the next process (render/base/text.py)
+        self.shared.fitter.keep_fits()
         return out
 
     def stop(self) -> None:

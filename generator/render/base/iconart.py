@@ -25,6 +25,7 @@ from reportlab.pdfgen.canvas import FILL_NON_ZERO
 
 from generator.pack.art import Background, Frame, Look
 from generator.pack.gameicons import OUTLINES, icon_set
+from generator.render.base import templatecache
 from generator.render.base.drawn import Box
 from generator.render.base.recording import place_form
 
@@ -116,7 +117,6 @@ def keep_outlines(names) -> None:
     keys = sorted({key for key in map(icons.resolve, names) if key is not None} - _TEXTS.keys())
     if not keys:
         return
-    from generator.render.base import templatecache  # deferred: it loads Jinja, which a map sheet's icons never need
     outlines = OUTLINES.stat()
     what = f"icon outlines {outlines.st_size} {outlines.st_mtime_ns} {' '.join(keys)}"
     key = hashlib.sha256(templatecache.code_fingerprint() + what.encode()).hexdigest()

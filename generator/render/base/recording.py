@@ -532,35 +532,47 @@ class RecordingCanvas(rl_canvas.Canvas):
             return MemoTextObject(self, x, y, direction=direction)
         return InkTextObject(self, x, y, direction=direction)
 
-    # ---- a string on a page never saved: told to the recorder, no text object made ----------
+    # ---- a plain string, drawn without a text object -----------------------------------------
     def drawString(self, x, y, text, mode=None, charSpace=0, direction=None, wordSpace=None, shaping=False):
-        if not self._told(x, y, text, 0.0, mode, charSpace, direction, wordSpace, shaping):
+        if not self._string(x, y, text, 0.0, mode, charSpace, direction, wordSpace, shaping):
             super().drawString(x, y, text, mode, charSpace, direction, wordSpace, shaping)
 
     def drawCentredString(self, x, y, text, mode=None, charSpace=0, direction=None, wordSpace=None, shaping=False):
-        if not self._told(x, y, text, 0.5, mode, charSpace, direction, wordSpace, shaping):
+        if not self._string(x, y, text, 0.5, mode, charSpace, direction, wordSpace, shaping):
             super().drawCentredString(x, y, text, mode, charSpace, direction, wordSpace, shaping)
 
     def drawRightString(self, x, y, text, mode=None, charSpace=0, direction=None, wordSpace=None, shaping=False):
-        if not self._told(x, y, text, 1.0, mode, charSpace, direction, wordSpace, shaping):
+        if not self._string(x, y, text, 1.0, mode, charSpace, direction, wordSpace, shaping):
             super().drawRightString(x, y, text, mode, charSpace, direction, wordSpace, shaping)
 
-    def _told(self, x, y, text, anchor: float, *options) -> bool:
-        """On a canvas never saved, while it records: tell the recorder the string that
-        drawString (`anchor` 0), drawCentredString (0.5) or drawRightString (1) would show, where
-        and how its text object would note it (InkTextObject), without making one (a map page
-        shows thousands of labels, its seams' text checks and its legends' as many again).
-        False, and nothing told, for a string set any other way (a mode, spacing, a direction,
-        shaping) or on any other canvas."""
+    def _string(self, x, y, text, anchor: float, *options) -> bool:
+        """What drawString (`anchor` 0), drawCentredString (0.5) or drawRightString (1) does for
+        a plain string in a TrueType font, without the text object it makes (a map page shows
+        thousands of labels): the same operators (`BT`, its origin, the string's operators as
+        MemoTextObject keeps them, `T*`, `ET`), and the recorder told it where and how that text
+        object would tell it (InkTextObject). On a page never saved, while it records, the
+        recorder alone is told it. False, and nothing done, for a string set any other way (a
+        mode, spacing, a direction, shaping, another font)."""
         ink = self.ink
-        if ink is None or not self.scratch or any(options) or rtlSupport:
+        told_only = ink is not None and self.scratch
+        if any(options) or rtlSupport or type(text) is not str or not self.bottomup or \
+                not (told_only or getFont(self._fontname)._dynamicFont):
             return False
         if anchor:  # less the width as ReportLab measures it (bidiShapedText's), or half of it
             x = x - anchor * stringWidth(text, self._fontname, self._fontsize)
-        if text:
-            ink.show(self._fontname, self._fontsize, str(text), _at_cursor((1.0, 0.0, 0.0, 1.0, float(x), float(y)), x, y),
+        if not told_only:
+            self._code.append("BT 1 0 0 1 %s Tm %s T* ET" % (fp_str(x, y), self._string_code(text)))
+        if text and ink is not None:
+            ink.show(self._fontname, self._fontsize, text, _at_cursor((1.0, 0.0, 0.0, 1.0, float(x), float(y)), x, y),
                      ink.fill if ink.alpha >= 1.0 else None)
         return True
+
+    def _string_code(self, text: str) -> str:
+        """The operators a new text object in the canvas's font writes for `text` (its font and
+        subset, then `(…) Tj`), kept per document as MemoTextObject keeps them."""
+        memo = self.text_memo
+        hit = memo.get((self._fontname, self._fontsize, self._leading, -1, text)) if memo is not None else None
+        return hit[0] if hit is not None else MemoTextObject(self)._formatText(text)
 
     def drawText(self, aTextObject):
         super().drawText(aTextObject)

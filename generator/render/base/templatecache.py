@@ -8,8 +8,9 @@ code (the stat of every module of the `generator` package: the code generator, t
 filters Jinja may fold at compile time), the environment's compile options and its filters' and
 tests' names. It holds a marshalled code object behind the sha256 of its bytes; a short, corrupt or
 foreign file is ignored and written again. The rulebook's parsed Markdown is kept in the same folder
-the same way (`load`/`keep`, a format of its own: render/rulebook/markdown.py), and so is the outline
-text of a pack's icons (render/base/iconart.py: keep_outlines).
+the same way (`load`/`keep`, a format of its own: render/rulebook/markdown.py), and so are the outline
+text of a pack's icons (render/base/iconart.py: keep_outlines) and its cards' text fits (render/base/
+text.py: TextFitter with `kept`, written by the layout checks once every face is drawn).
 
 Loading a code object runs it, so the folder must be the user's own: made 0700, and refused (no
 caching, nothing said) when it is not a directory owned by the user, is open to others, cannot be

@@ -1,5 +1,7 @@
 """Rich text for cards and reference pages: inline icons, keyword styling, hyphenation,
-and shrink-to-fit by binary search, cached per (text, box).
+and shrink-to-fit by binary search, cached per (text, box): in the process, and for a card
+painter's fitter (`kept`) in the user's cache folder too, read by the next process with the same
+fonts, words, icons and dictionary (keep_fits; render/base/templatecache.py).
 
 Markup: `**bold**`, `*italic*`, `:icon-name:`, a blank line or `\\n` for a new paragraph.
 Words named by the pack's keywords (status effects, action types) are styled wherever
@@ -11,21 +13,23 @@ render loop cheap.
 from __future__ import annotations
 
 import functools
-import re
-from dataclasses import dataclass, field
+import hashlib
+import marshal
+import os
 from typing import NamedTuple
 
 import pyphen
-from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, stringWidth
+from reportlab.pdfbase.pdfmetrics import getAscent, getDescent, getFont, stringWidth
 
 from generator.core.bounded import BoundedCache
+from generator.render.base import templatecache
 from generator.render.base.colors import hex_color
 from generator.render.base.drawn import flat_color
 from generator.render.base.fonts import BOLD, BOLD_ITALIC, DISPLAY, ITALIC, REGULAR, register_fonts
 from generator.render.base.hyphenation import hyphenator
 from generator.render.base.recording import formatted
-from generator.render.base.icons import known_icons
-from generator.render.base.scripts import ARABIC, has_rtl, rtl_text, shape_arabic, visual_words
+from generator.render.base.scripts import has_rtl, rtl_available, rtl_text, visual_words
+from generator.render.base.textstyle import Run, TextStyler
 
 ICON_SCALE = 0.95  # icon height relative to the font size
 KEYWORD_COLOR = "#7a1f1f"
@@ -49,37 +53,8 @@ class FitError(Exception):
         super().__init__(f"text does not fit at {size:g} pt (over by {overflow_pt:.1f} pt)")
 
 
-@dataclass(frozen=True)
-class Style:
-    bold: bool = False
-    italic: bool = False
-    keyword: bool = False
-    display: bool = False  # a title's text: the display face whatever its emphasis
-    font: str = field(init=False, compare=False, repr=False)  # read for every run measured and placed
-
-    def __post_init__(self):
-        if self.display:
-            font = DISPLAY
-        elif self.bold or self.keyword:
-            font = BOLD_ITALIC if self.italic else BOLD
-        else:
-            font = ITALIC if self.italic else REGULAR
-        object.__setattr__(self, "font", font)
-
-
-# The sixteen styles a run can have, made once (every run of every card text takes one).
-STYLES = {(b, i, k, d): Style(b, i, k, d) for b in (False, True) for i in (False, True) for k in (False, True)
-          for d in (False, True)}
-
-
-# Runs, lines and layouts are named tuples rather than frozen dataclasses: a card's text makes
+# Lines and layouts are named tuples rather than frozen dataclasses: a card's text makes
 # hundreds of them, and a tuple is made about three times faster (immutable all the same).
-class Run(NamedTuple):
-    kind: str  # "text" | "icon"
-    value: str
-    style: Style
-
-
 class PlacedRun(NamedTuple):
     kind: str
     value: str
@@ -102,83 +77,11 @@ class Layout(NamedTuple):
     height: float
 
 
-class TextStyler:
-    """Splits marked-up text into words of styled runs, knowing the pack's keywords."""
-
-    def __init__(self, keywords: list[str], icons: list[str] | None = None):
-        self.icons = set(icons or known_icons())
-        words = sorted({k for k in keywords if k}, key=len, reverse=True)
-        keyword_re = "|".join(re.escape(w) for w in words)
-        parts = [r"(?P<nl>\n)", r"(?P<space>[ \t]+)", r"(?P<esc>\\\*)", r"(?P<bold>\*\*)", r"(?P<ital>\*)",
-                 r"(?P<icon>:[a-z0-9-]+:)"]
-        if keyword_re:
-            parts.append(rf"(?P<kw>(?<![\w-])(?:{keyword_re})(?![\w-]))")
-        parts.append(r"(?P<other>(?:[^\s*:\\]|\\(?!\*))+|:)")
-        self.token_re = re.compile("|".join(parts))
-        # Plain text: no mark (`*`, `:`, `\`), no whitespace but spaces, tabs and new lines, no
-        # keyword anywhere (the tokenizer finds keywords only where this search finds them too).
-        # Its words are then exactly str.split()'s, one run each.
-        plain = [r"[*:\\]", r"[^\S \t\n]"] + ([rf"(?<![\w-])(?:{keyword_re})(?![\w-])"] if keyword_re else [])
-        self.not_plain_re = re.compile("|".join(plain))
-
-    def paragraphs(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
-        """Paragraphs → words → runs."""
-        text = text.replace("\r\n", "\n").strip()
-        if self.not_plain_re.search(text) or ARABIC.search(text):
-            return self._tokenized(text, font)
-        style = STYLES[("bold" in font, "italic" in font, False, font == "display")]
-        paragraphs = []
-        for line in text.split("\n"):
-            words = line.split()
-            if words:
-                paragraphs.append([[Run("text", w, style)] for w in words])
-        return paragraphs
-
-    def _tokenized(self, text: str, font: str = "regular") -> list[list[list[Run]]]:
-        """Paragraphs → words → runs, token by token. (Every marked-up card text passes here: the
-        loop keeps the current styles in hand and tests the commonest tokens first.)"""
-        paragraphs: list[list[list[Run]]] = [[]]
-        word: list[Run] = []
-        base_bold, base_italic = "bold" in font, "italic" in font  # the element's font
-        display = font == "display"
-        marked_bold = marked_italic = False  # markup adds emphasis; it never removes the base
-        plain, keyword = STYLES[(base_bold, base_italic, False, display)], STYLES[(base_bold, base_italic, True, display)]
-        # every run is a piece of the text: with no Arabic letter in it, no run needs shaping
-        shape = shape_arabic if ARABIC.search(text) else None
-        icons = self.icons
-
-        for m in self.token_re.finditer(text):
-            kind = m.lastgroup
-            if kind == "other" or kind == "kw" or (kind == "icon" and m.group()[1:-1] not in icons):
-                value = m.group()
-                word.append(Run("text", shape(value) if shape else value, keyword if kind == "kw" else plain))
-            elif kind == "space" or kind == "nl":
-                if word:
-                    paragraphs[-1].append(word)
-                    word = []
-                if kind == "nl" and paragraphs[-1]:
-                    paragraphs.append([])
-            elif kind == "icon":
-                word.append(Run("icon", m.group()[1:-1], plain))
-            elif kind == "esc":  # `\*`: a literal asterisk
-                word.append(Run("text", "*", plain))
-            else:  # `**` or `*`: emphasis on or off from here
-                if kind == "bold":
-                    marked_bold = not marked_bold
-                else:
-                    marked_italic = not marked_italic
-                bold, italic = base_bold or marked_bold, base_italic or marked_italic
-                plain, keyword = STYLES[(bold, italic, False, display)], STYLES[(bold, italic, True, display)]
-        if word:
-            paragraphs[-1].append(word)
-        return [p for p in paragraphs if p]
-
-
 class TextFitter:
     """Lays out and fits text; one per build, so its cache never outlives the pack it serves."""
 
     def __init__(self, keywords: list[str], lang: str = "en_GB", keyword_color: str = KEYWORD_COLOR,
-                 fonts: dict | None = None, icons: list[str] | None = None):
+                 fonts: dict | None = None, icons: list[str] | None = None, kept: bool = False):
         register_fonts()
         fonts = fonts or {}  # a pack's own TTFs by style, already registered
         self.family = {REGULAR: fonts.get("regular", REGULAR), BOLD: fonts.get("bold", BOLD),
@@ -193,6 +96,10 @@ class TextFitter:
         self.cache: dict = BoundedCache()
         self._widths: dict = {}  # grows with the vocabulary, not with the deck
         self._parsed: dict = BoundedCache()
+        # `kept`: fits are read from, and written to, the user's cache folder (keep_fits)
+        self._keeps = kept
+        self._kept: dict | None = None  # what a process fitted before: read at the first fit
+        self._fitted: dict = {}  # (text, box, sizes...) -> plain fit, made or read by this one (what keep_fits writes)
 
     def read_hyphenation(self) -> None:
         """Read the language's hyphenation dictionary now (a process keeps it: hyphenation.py)
@@ -380,15 +287,28 @@ class TextFitter:
         """The largest size (in 0.25 pt steps) whose layout fits the box; FitError if none."""
         key = (text, round(width, 3), round(height, 3), max_size, min_size, leading_ratio, hyphenate, font)
         hit = self.cache.get(key)
-        if hit is not None:
-            if isinstance(hit, FitError):
-                raise hit
-            return hit
+        if hit is None and self._keeps:  # the exact box: a kept fit is what this one would be
+            exact = (text, width, height, max_size, min_size, leading_ratio, hyphenate, font)
+            kept = self._fitted.get(exact) or self._kept_fits().get(exact)  # (one the bounded cache let go)
+            hit = _unpacked(kept) if kept is not None else None
+            if hit is None:
+                hit = self._fitted_now(text, width, height, max_size, min_size, leading_ratio, hyphenate, font)
+                kept = _packed(hit)
+            self.cache[key] = hit
+            if len(self._fitted) < MAX_KEPT_FITS:
+                self._fitted[exact] = kept
+        elif hit is None:
+            hit = self.cache[key] = self._fitted_now(text, width, height, max_size, min_size, leading_ratio,
+                                                     hyphenate, font)
+        if isinstance(hit, FitError):
+            raise hit
+        return hit
+
+    def _fitted_now(self, text: str, width: float, height: float, max_size: float, min_size: float,
+                    leading_ratio: float, hyphenate: bool, font: str) -> Layout | FitError:
         single = self._single_line(text, width, height, max_size, leading_ratio, font)
         if single is not None:  # titles, type lines, numbers: one plain line at full size
-            self.cache[key] = single
             return single
-
         rtl = has_rtl(text)
 
         def fits(size):
@@ -415,11 +335,79 @@ class TextFitter:
                     hi = mid - 1
         if best is None:
             rows = self._break(text, width, min_size, hyphenate, font)
-            error = FitError(len(rows), min_size, self._height(rows, min_size, leading_ratio)[1] - height)
-            self.cache[key] = error
-            raise error
-        lay = self.cache[key] = self._placed(text, best, best_size, leading_ratio)
-        return lay
+            return FitError(len(rows), min_size, self._height(rows, min_size, leading_ratio)[1] - height)
+        return self._placed(text, best, best_size, leading_ratio)
+
+    # ---- fits kept between processes --------------------------------------------------
+    # A kept fit is what fit() gave for the same text and box with the same fonts (their files'
+    # size and mtime), words, icons, hyphenation dictionary and code: the same floats, marshalled.
+    def _kept_fits(self) -> dict:
+        if self._kept is None:
+            self._kept = {}
+            key = self._kept_key()
+            if key is None:
+                return self._kept
+            payload = templatecache.load(key, _KEPT_FORM)
+            try:
+                kept = marshal.loads(payload) if payload is not None else None
+            except (EOFError, ValueError, TypeError):
+                kept = None
+            if isinstance(kept, dict):
+                self._kept = kept
+        return self._kept
+
+    def _kept_key(self) -> str | None:
+        """The name of this fitter's file: everything a fit depends on besides its arguments
+        (None: a font not read from a file, which nothing names)."""
+        files = []
+        for name in sorted(set(self.family.values())):
+            filename = getattr(getattr(getFont(name), "face", None), "filename", None)
+            if not isinstance(filename, str):
+                return None
+            st = os.stat(filename)
+            files.append((name, filename, st.st_size, st.st_mtime_ns))
+        dictionary = pyphen.LANGUAGES.get(pyphen.language_fallback(self._lang)) if self._lang else None
+        read = os.stat(dictionary) if dictionary else None
+        what = repr(("fits", files, self.regular, sorted(self.family.items()), self._lang, dictionary,
+                     (read.st_size, read.st_mtime_ns) if read else None, self.styler.keywords, sorted(self.styler.icons),
+                     self.keyword_color, rtl_available()))
+        return hashlib.sha256(templatecache.code_fingerprint() + what.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def keep_fits(self) -> None:
+        """Write the fits this fitter made or read, for the next process with the same fonts,
+        words and language (a fitter made with `kept`; nothing when it made none)."""
+        if not self._keeps or self._kept is None or not self._fitted or self._fitted.keys() <= self._kept.keys():
+            return  # nothing fitted, or every fit read: the file says it all already
+        key = self._kept_key()
+        if key is not None:
+                templatecache.keep(key, _KEPT_FORM, marshal.dumps(self._fitted))
+
+
+_KEPT_FORM = b"pnp-fitted-1"
+MAX_KEPT_FITS = 4096  # fits a file keeps (~1 MB; Boss Fight's faces 630): a deck of unique cards fits 3-4 a card
+
+
+def _packed(fit: Layout | FitError) -> tuple:
+    """A fit as plain tuples (marshal writes no named tuple)."""
+    if isinstance(fit, FitError):
+        return ("error", fit.needed_lines, fit.size, fit.overflow_pt)
+    return ("layout", fit.size, fit.leading, tuple((tuple(map(tuple, ln.runs)), ln.width, ln.paragraph_end)
+                                                   for ln in fit.lines), fit.height)
+
+
+def _unpacked(kept) -> Layout | FitError | None:
+    """_packed's fit again (None: not one)."""
+    try:
+        if kept[0] == "error":
+            _, lines, size, overflow = kept
+            return FitError(lines, size, overflow)
+        _, size, leading, lines, height = kept
+        return Layout(size, leading, tuple(Line(tuple(PlacedRun._make(r) for r in runs), width, end)
+                                           for runs, width, end in lines), height)
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
 
 
 @functools.lru_cache(maxsize=64)

@@ -79,7 +79,7 @@ class CardShared:
         self.custom_icons = pack_icons(pack, self.art)
         keep_outlines(drawn_icons(pack))  # read from the cache folder where a process made them before
         self.fitter = TextFitter(names, hyphenation_language(pack.spec.language), fonts=self.fonts,
-                                 icons=known_icons() + sorted(self.custom_icons))
+                                 icons=known_icons() + sorted(self.custom_icons), kept=True)
         self.notes: set[str] = set()  # things changed on the way to print, told after the build
         self.ink: InkLog | None = None  # an InkLog (render/cards/ink.py) while the layout checks record the drawing
         self.base_context = {

@@ -166,6 +166,7 @@ class RichText(Flowable):
         self.font = "regular"  # a heading's is "display"
         self._fixed: Layout | None = None  # the lines of a split part
         self._layout: Layout | None = None
+        self._wrapped_at = 0.0  # the width _layout was made for
 
     def _lay(self, width: float) -> Layout:
         if self._fixed is not None:
@@ -174,7 +175,9 @@ class RichText(Flowable):
                                 self.font)
 
     def wrap(self, aw, ah):
-        self._layout = self._lay(aw)
+        if self._layout is None or aw != self._wrapped_at:  # wrapped again at its width (columns, tables): as it was
+            self._layout = self._lay(aw)
+            self._wrapped_at = aw
         self.width = aw
         self.height = self._layout.height
         return aw, self.height
