@@ -6,6 +6,7 @@ plural rule), and its entries are the ones the loader would take from Babel's ca
 from __future__ import annotations
 
 import io
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.core.errors import InputError
+from generator.pack.load import load_pack
+from generator.pack.translations import apply
 from generator.pack.translations.catalog import read_po_file
 from generator.pack.translations.poread import PoFile, quick_po_file
 
@@ -34,11 +37,17 @@ def babel(raw: bytes) -> Catalog:
     return read_po(io.BytesIO(raw), abort_invalid=True, charset="utf-8")
 
 
-def test_shipped_files_are_read_quickly_and_alike():
+@pytest.mark.parametrize("kept", ["read", "loaded as kept"])
+def test_shipped_files_are_read_quickly_and_alike(tmp_path, monkeypatch, kept):
+    """Read, and loaded as kept in the cache folder by the reading before: the same."""
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
     assert len(SHIPPED) >= 2
     for path in SHIPPED:
         raw = path.read_bytes()
         quick = quick_po_file(raw)
+        if kept != "read":
+            assert len(list(tmp_path.iterdir())) == SHIPPED.index(path) + 1
+            quick = quick_po_file(raw)
         assert quick is not None, path  # the usual shape: the quick reading does not give up on it
         expected = babel(raw)
         assert state(quick.catalog()) == state(expected), path
@@ -48,6 +57,30 @@ def test_shipped_files_are_read_quickly_and_alike():
         some = quick.entries[len(quick.entries) // 2]
         singular = some.id if isinstance(some.id, str) else some.id[0]
         assert quick.get(singular, some.context) == some
+
+
+def test_a_file_whose_markup_held_is_not_checked_again_and_a_broken_one_always(tmp_path, monkeypatch):
+    """A PO file whose every usable entry kept its markup is noted in the cache folder: the next
+    load takes the same strings without checking each entry; one that lost an icon says so at
+    every load."""
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    pack = tmp_path / "boss_fight"
+    shutil.copytree(ROOT / "card_data" / "boss_fight", pack, ignore=shutil.ignore_patterns("*.pdf"))
+    checks: list[str] = []
+    lost = apply.lost_markup
+    monkeypatch.setattr(apply, "lost_markup", lambda source, *a: checks.append(source) or lost(source, *a))
+    first = load_pack(pack, lang="de", fallbacks=False).translation
+    checked = len(checks)
+    assert checked > 1000
+    again = load_pack(pack, lang="de", fallbacks=False).translation
+    assert first is not None and again is not None and len(checks) - checked < 50  # the plural entries' forms only
+    assert again.strings == first.strings and list(again.strings) == list(first.strings)
+    po = pack / "translations" / "de.po"
+    po.write_text(po.read_text(encoding="utf-8").replace("bis zu 2 :hex: von", "bis zu 2 Felder von"), encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(InputError) as caught:
+            load_pack(pack, lang="de", fallbacks=False)
+        assert any("drops the icon :hex:" in p.message for p in caught.value.problems)
 
 
 HEADER = ['msgid ""', 'msgstr ""', '"Language: de\\n"', '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"',

@@ -116,7 +116,8 @@ def read_po_file(path: Path, lang: str) -> PoFile:
             _read_previous(catalog)
             read = PoFile.of(catalog)
         else:
-            read = PoFile(read.header, read.entries, _with_previous(read.catalog))
+            read = PoFile(read.locale_identifier, read.plural_expr, read.entries, _with_previous(read.catalog),
+                          read.digest)
     except PoFileError as exc:
         raise InputError([Problem("translation.syntax", f"{file} is not a valid PO file: {exc.args[0]}",
                                   Location(file, exc.lineno + 1), found=exc.line.strip()[:80] or None,
