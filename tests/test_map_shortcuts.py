@@ -192,20 +192,29 @@ def _strings(c) -> None:
     c.drawRightString(200, 260, "see-through")
 
 
-@pytest.mark.parametrize("recorder", [Recorder, PaintRecorder])
-def test_a_string_on_a_page_never_saved_is_told_as_its_text_object_tells_it(recorder):
-    told = []
-    for scratch in (False, True):
+@pytest.mark.parametrize("recorder", [None, Recorder, PaintRecorder])
+def test_a_plain_string_is_written_and_told_as_its_text_object_writes_and_tells_it(recorder, monkeypatch):
+    """drawString and its kin make no text object for a plain string (RecordingCanvas._string):
+    on a saved page the same operators, and the recorder told the same; on a page never saved
+    that records, the recorder alone is told it."""
+    drawn = []
+    for way in ("text object", "saved", "never saved"):
         c = new_canvas(io.BytesIO(), (300, 300), "strings")
-        c.scratch = scratch
-        ink = c.record(recorder())
-        _strings(c)
-        c.stop_recording()
-        told.append(ink.judged if isinstance(ink, PaintRecorder) else ink.shown)
-        if scratch:  # no text object made but the one a mode needs
+        c.scratch = way == "never saved"
+        ink = c.record(recorder()) if recorder is not None else None
+        with monkeypatch.context() as m:
+            if way == "text object":
+                m.setattr(RecordingCanvas, "_string", lambda *args: False)  # ReportLab's own way
+            c.setFont(BOLD, 11)
+            c.drawString(5, 5, "Übersicht")  # its subset in use before: the first string's operators
+            _strings(c)
+        told = [] if ink is None else ink.judged if isinstance(ink, PaintRecorder) else ink.shown
+        drawn.append((told, c._code if way != "never saved" or ink is None else None))
+        if way == "never saved" and ink is not None:  # no text object made but the one a mode needs
             assert sum(code.startswith("BT") for code in c._code) == 1
-    assert len(told[0]) >= 4
-    assert told[0] == told[1]
+    assert recorder is None or len(drawn[0][0]) >= 4
+    assert drawn[0][0] == drawn[1][0] == drawn[2][0]
+    assert drawn[0][1] == drawn[1][1] and sum(code.startswith("BT") for code in drawn[0][1]) >= 7
 
 
 _number = st.one_of(st.integers(-2000, 2000), st.floats(-2000, 2000, allow_nan=False, allow_infinity=False))
@@ -228,13 +237,24 @@ def test_a_cells_path_is_the_text_a_path_object_writes(points):
 @given(_number, _number, st.one_of(st.floats(0, 60, allow_nan=False), st.integers(0, 30)),
        st.sampled_from([(0, 1), (1, 0), (1, 1)]))
 def test_a_dot_is_the_text_reportlabs_circle_writes(x, y, r, paint):
-    """A pattern's dots, drawn while nothing records, are written at once (RecordingCanvas.circle)."""
+    """A pattern's dots, drawn while nothing records, are written at once (RecordingCanvas.circle),
+    and so is a disc drawn while a PaintRecorder records, which is given the outline the
+    ellipse ReportLab's circle draws gives it."""
     ours, theirs = new_canvas(io.BytesIO(), (300, 300), "dots"), Canvas(io.BytesIO())
     ours._code.clear()
     theirs._code.clear()
     ours.circle(x, y, r, *paint)
     theirs.circle(x, y, r, *paint)
     assert "\n".join(ours._code) == "\n".join(theirs._code)
+    recorded = []
+    for circle in (RecordingCanvas.circle, Canvas.circle):  # ours, ReportLab's (through our ellipse)
+        c = new_canvas(io.BytesIO(), (300, 300), "discs")
+        c._code.clear()
+        ink = c.record(PaintRecorder())
+        circle(c, x, y, r, *paint)
+        recorded.append(("\n".join(c._code), ink.paints))
+    assert recorded[0] == recorded[1]
+    assert recorded[0][1] or not paint[1]  # a filled disc is paint
 
 
 @settings(max_examples=200, deadline=None)

@@ -97,12 +97,12 @@ def test_the_reportlab_internals_we_lean_on_are_still_there():
     canvas.ellipse(0, 0, 10, 20, stroke=0, fill=1)
     ops = canvas._code[start:]
     assert ops[0] == "n" and ops[1].endswith(" m") and all(op.endswith(" c") for op in ops[2:-1]) and ops[-1] in ("f", "f*")
-    # render/base/recording.py RecordingCanvas._told: on a page never saved, a string drawn by
-    # drawString and its kin is told to the recorder in the canvas's current font, read from its own
-    # `_fontname` and `_fontsize`, while ReportLab has no bidi support (`rtlSupport`, which would
-    # reorder it); tests/test_map_shortcuts.py compares what it tells with what the text object tells
+    # render/base/recording.py RecordingCanvas._string: a plain string drawn by drawString and its
+    # kin without a text object, in the canvas's current font, read from its own `_fontname`,
+    # `_fontsize` and `_leading`, while ReportLab has no bidi support (`rtlSupport`, which would
+    # reorder it); tests/test_map_shortcuts.py compares what it writes and tells with the text object's
     canvas.setFont("Helvetica-Bold", 7)
-    assert (canvas._fontname, canvas._fontsize) == ("Helvetica-Bold", 7)
+    assert (canvas._fontname, canvas._fontsize, canvas._leading) == ("Helvetica-Bold", 7, 7 * 1.2)
     from reportlab.pdfgen import textobject
     assert isinstance(textobject.rtlSupport, bool)
     # render/base/pdfout.py: ReportLab's pdfdoc looks its PDFDocEncoding function up by its module

@@ -432,13 +432,19 @@ class RecordingCanvas(rl_canvas.Canvas):
             self._paint(("rect", x, y, width, height), path, stroke, fill)
 
     def circle(self, x_cen, y_cen, r, stroke=1, fill=0):
-        """ReportLab's; while nothing records (a pattern's dots in its form), the same text
-        written with one `fp_str` call for its 26 numbers (a map's dots are thousands)."""
-        if self.ink is not None:
+        """ReportLab's; while nothing records (a pattern's dots in its form) or a recorder that
+        keeps outlines does (a feature's disc on a map page), the same text written with one
+        `fp_str` call for its 26 numbers (a map's dots are thousands), and that recorder given
+        the path's outline as the text gives it (as ellipse gives it)."""
+        ink = self.ink
+        if ink is not None and not ink.outlines:
             super().circle(x_cen, y_cen, r, stroke, fill)
             return
-        self.addLiteral(formatted(_CIRCLE_TEXT, _circle_numbers(x_cen, y_cen, r)) +
-                        rl_canvas.PATH_OPS[stroke, fill, self._fillMode])
+        numbers = fp_str(*_circle_numbers(x_cen, y_cen, r)).split(" ")
+        self.addLiteral(_CIRCLE_TEXT % tuple(numbers) + rl_canvas.PATH_OPS[stroke, fill, self._fillMode])
+        if ink is not None:  # what ellipse tells it (canvas.circle draws an ellipse)
+            x1, y1, x2, y2 = x_cen - r, y_cen - r, x_cen + r, y_cen + r
+            self._paint(("ellipse", x1, y1, x2, y2), lambda: _KnownPath(numbers), stroke, fill)
 
     def ellipse(self, x1, y1, x2, y2, stroke=1, fill=0):
         start = len(self._code)
@@ -532,35 +538,47 @@ class RecordingCanvas(rl_canvas.Canvas):
             return MemoTextObject(self, x, y, direction=direction)
         return InkTextObject(self, x, y, direction=direction)
 
-    # ---- a string on a page never saved: told to the recorder, no text object made ----------
+    # ---- a plain string, drawn without a text object -----------------------------------------
     def drawString(self, x, y, text, mode=None, charSpace=0, direction=None, wordSpace=None, shaping=False):
-        if not self._told(x, y, text, 0.0, mode, charSpace, direction, wordSpace, shaping):
+        if not self._string(x, y, text, 0.0, mode, charSpace, direction, wordSpace, shaping):
             super().drawString(x, y, text, mode, charSpace, direction, wordSpace, shaping)
 
     def drawCentredString(self, x, y, text, mode=None, charSpace=0, direction=None, wordSpace=None, shaping=False):
-        if not self._told(x, y, text, 0.5, mode, charSpace, direction, wordSpace, shaping):
+        if not self._string(x, y, text, 0.5, mode, charSpace, direction, wordSpace, shaping):
             super().drawCentredString(x, y, text, mode, charSpace, direction, wordSpace, shaping)
 
     def drawRightString(self, x, y, text, mode=None, charSpace=0, direction=None, wordSpace=None, shaping=False):
-        if not self._told(x, y, text, 1.0, mode, charSpace, direction, wordSpace, shaping):
+        if not self._string(x, y, text, 1.0, mode, charSpace, direction, wordSpace, shaping):
             super().drawRightString(x, y, text, mode, charSpace, direction, wordSpace, shaping)
 
-    def _told(self, x, y, text, anchor: float, *options) -> bool:
-        """On a canvas never saved, while it records: tell the recorder the string that
-        drawString (`anchor` 0), drawCentredString (0.5) or drawRightString (1) would show, where
-        and how its text object would note it (InkTextObject), without making one (a map page
-        shows thousands of labels, its seams' text checks and its legends' as many again).
-        False, and nothing told, for a string set any other way (a mode, spacing, a direction,
-        shaping) or on any other canvas."""
+    def _string(self, x, y, text, anchor: float, *options) -> bool:
+        """What drawString (`anchor` 0), drawCentredString (0.5) or drawRightString (1) does for
+        a plain string in a TrueType font, without the text object it makes (a map page shows
+        thousands of labels): the same operators (`BT`, its origin, the string's operators as
+        MemoTextObject keeps them, `T*`, `ET`), and the recorder told it where and how that text
+        object would tell it (InkTextObject). On a page never saved, while it records, the
+        recorder alone is told it. False, and nothing done, for a string set any other way (a
+        mode, spacing, a direction, shaping, another font)."""
         ink = self.ink
-        if ink is None or not self.scratch or any(options) or rtlSupport:
+        told_only = ink is not None and self.scratch
+        if any(options) or rtlSupport or type(text) is not str or not self.bottomup or \
+                not (told_only or getFont(self._fontname)._dynamicFont):
             return False
         if anchor:  # less the width as ReportLab measures it (bidiShapedText's), or half of it
             x = x - anchor * stringWidth(text, self._fontname, self._fontsize)
-        if text:
-            ink.show(self._fontname, self._fontsize, str(text), _at_cursor((1.0, 0.0, 0.0, 1.0, float(x), float(y)), x, y),
+        if not told_only:
+            self._code.append("BT 1 0 0 1 %s Tm %s T* ET" % (fp_str(x, y), self._string_code(text)))
+        if text and ink is not None:
+            ink.show(self._fontname, self._fontsize, text, _at_cursor((1.0, 0.0, 0.0, 1.0, float(x), float(y)), x, y),
                      ink.fill if ink.alpha >= 1.0 else None)
         return True
+
+    def _string_code(self, text: str) -> str:
+        """The operators a new text object in the canvas's font writes for `text` (its font and
+        subset, then `(…) Tj`), kept per document as MemoTextObject keeps them."""
+        memo = self.text_memo
+        hit = memo.get((self._fontname, self._fontsize, self._leading, -1, text)) if memo is not None else None
+        return hit[0] if hit is not None else MemoTextObject(self)._formatText(text)
 
     def drawText(self, aTextObject):
         super().drawText(aTextObject)
@@ -617,6 +635,24 @@ class LinePath:
         return PDFPathObject(code=[formatted(" ".join(["n", *self.ops]), self.numbers)] if self.ops else None)
 
 
+def _one_polygon(numbers: list[str]) -> list[list[tuple[float, float]]]:
+    """The outline of a path of one move and the lines or curves after it, whose numbers its text
+    gives as `numbers`: every point, a curve's control points too (paints.outline_of's reading)."""
+    values = [float(v) for v in numbers]
+    return [list(zip(values[0::2], values[1::2]))]
+
+
+class _KnownPath:
+    """A path known by its numbers (one move, then lines or curves), for a PaintRecorder, which
+    asks a path drawn for its `polygons`."""
+
+    def __init__(self, numbers: list[str]):
+        self.numbers = numbers
+
+    def polygons(self) -> list[list[tuple[float, float]]]:
+        return _one_polygon(self.numbers)
+
+
 class PolygonPath(PDFPathObject):
     """A closed polygon as a path object's moveTo, lineTos and close write it (`n x y m x y l …
     h`), its text made with one `fp_str` call for all the numbers (polygon_path), and its outline
@@ -628,8 +664,7 @@ class PolygonPath(PDFPathObject):
         super().__init__(code=[template % tuple(self.numbers)])
 
     def polygons(self) -> list[list[tuple[float, float]]]:
-        values = [float(v) for v in self.numbers]
-        return [list(zip(values[0::2], values[1::2]))]
+        return _one_polygon(self.numbers)
 
 
 _POLYGON_TEMPLATES: dict[int, str] = {}  # by the number of points
@@ -668,9 +703,11 @@ def shape_path(canvas, shape: str, *numbers: float) -> PDFPathObject:
     return PDFPathObject(code=[code])
 
 
-def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: float, f: float) -> None:
+def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: float, f: float,
+               within=None) -> None:
     """`saveState(); transform(a, b, c, d, e, f); doForm(name); restoreState()`: a form placed
-    (an icon, a card's frame, a picture). On a RecordingCanvas recording nothing, the same four
+    (an icon, a card's frame, a picture, a map's pattern `within` its cell: RecordingCanvas.doForm).
+    On a RecordingCanvas recording nothing, the same four
     operators are written without saving and restoring ReportLab's copy of the graphics state
     (some two dozen attributes, for each of thousands of icons): nothing between changes it
     but the transform, which the restore would undo. (`transform` right after `q` writes its
@@ -688,10 +725,10 @@ def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: flo
     if isinstance(ink, Recorder):
         ink.save()
         ink.transform((a, b, c, d, e, f))
-        canvas.doForm(name)  # the recorder notes the form placed, under the transform
+        canvas.doForm(name, within)  # the recorder notes the form placed, under the transform
         ink.restore()
     else:
-        canvas.doForm(name)
+        canvas.doForm(name, within)
     canvas.addLiteral("Q")
 
 
