@@ -20,8 +20,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def parses(monkeypatch):
-    """Counts every YAML parse by file name while the test runs."""
+def parses(monkeypatch, tmp_path_factory):
+    """Counts every YAML parse by file name while the test runs, from an empty cache folder (a
+    file parsed once is kept there, core/yamlio.py, and loaded by later runs instead)."""
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path_factory.mktemp("cold-cache")))
     counts: collections.Counter = collections.Counter()
     parse = yamlio.parse_yaml
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.core import kept
 from generator.core.errors import InputError
 from generator.render.base import templatecache
 from generator.render.base.layout import make_environment
@@ -149,8 +150,8 @@ def test_the_cards_are_byte_identical_cold_warm_and_without_cache(tmp_path):
 
 def test_the_folder_is_bounded(tmp_path, monkeypatch):
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(templatecache, "MAX_FILES", 4)
-    monkeypatch.setattr(templatecache, "_pruned", set())
+    monkeypatch.setattr(kept, "MAX_FILES", 4)  # the folder's bound (core/kept.py, which the templates' cache uses)
+    monkeypatch.setattr(kept, "_pruned", set())
     for n in range(5):  # five files, older first
         (tmp_path / f"old{n}").write_bytes(b"x")
         os.utime(tmp_path / f"old{n}", ns=(n * 10**9, n * 10**9))

@@ -26,10 +26,7 @@ import functools
 import hashlib
 import importlib.util
 import marshal
-import os
-import stat
 import sys
-import tempfile
 from pathlib import Path
 from types import CodeType
 
@@ -39,41 +36,17 @@ from jinja2.environment import TemplateExpression
 from jinja2.exceptions import TemplateSyntaxError
 from jinja2.parser import Parser
 
-MAX_FILES = 4000  # a few packs' worth of layouts and chapters in several languages
+from generator.core import kept
+from generator.core.kept import cache_dir as cache_dir, keep as keep, load as load
+from generator.core.kept import sources_fingerprint as sources_fingerprint
+
 _FORMAT = b"pnp-template-1"
-_DIGEST = 32
-_pruned: set[str] = set()  # folders this process has bounded already (once each)
 
 # Environment attributes that change the code Jinja makes from a source
 _OPTIONS = ("block_start_string", "block_end_string", "variable_start_string", "variable_end_string",
             "comment_start_string", "comment_end_string", "line_statement_prefix", "line_comment_prefix",
             "trim_blocks", "lstrip_blocks", "newline_sequence", "keep_trailing_newline", "optimized",
             "is_async", "sandboxed", "intercepted_binops", "intercepted_unops")
-
-
-def cache_dir() -> Path:
-    """$PNP_CACHE_DIR, else $XDG_CACHE_HOME/pnp/templates, else ~/.cache/pnp/templates."""
-    if os.environ.get("PNP_CACHE_DIR"):
-        return Path(os.environ["PNP_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "pnp" / "templates"
-
-
-def _private_dir() -> Path | None:
-    """The cache folder, made if need be, when it is safe to load code from; else None."""
-    getuid = getattr(os, "getuid", None)
-    if getuid is None:  # no owner to check (Windows): no cache
-        return None
-    folder = cache_dir()
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = os.lstat(folder)
-        if (not stat.S_ISDIR(st.st_mode) or st.st_uid != getuid() or st.st_mode & 0o077
-                or not os.access(folder, os.W_OK | os.X_OK)):
-            return None
-    except OSError:
-        return None
-    return folder
 
 
 @functools.cache
@@ -86,16 +59,6 @@ def code_fingerprint() -> bytes:
     h.update(importlib.util.MAGIC_NUMBER)
     sources_fingerprint(h, Path(__file__).resolve().parents[2])  # the generator package
     return h.digest()
-
-
-def sources_fingerprint(h, root) -> None:
-    """Feed the hash `h` every module under the folder `root` by name, size and mtime."""
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        for name in sorted(files):
-            if name.endswith(".py"):
-                st = os.stat(os.path.join(folder, name))
-                h.update(f"{os.path.relpath(folder, root)}/{name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
 
 
 def _env_fingerprint(env) -> str:
@@ -114,21 +77,6 @@ def _key(env, source: str) -> str:
     return h.hexdigest()
 
 
-def _read(path: Path, fmt: bytes = _FORMAT) -> bytes | None:
-    """The payload of a file of this format whose checksum holds, else None."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    head = len(fmt) + _DIGEST
-    if len(data) <= head or not data.startswith(fmt):
-        return None
-    payload = data[head:]
-    if hashlib.sha256(payload).digest() != data[len(fmt):head]:
-        return None
-    return payload
-
-
 def _code(payload: bytes | None) -> CodeType | None:
     if payload is None:
         return None
@@ -139,63 +87,17 @@ def _code(payload: bytes | None) -> CodeType | None:
     return code if isinstance(code, CodeType) else None
 
 
-def _write(folder: Path, path: Path, payload: bytes, fmt: bytes = _FORMAT) -> None:
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(fmt + hashlib.sha256(payload).digest() + payload)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        _bound(folder)
-    except OSError:
-        pass
-
-
-def load(key: str, fmt: bytes) -> bytes | None:
-    """What `keep(key, fmt, …)` left in the cache folder (another kind of thing than compiled
-    templates, told apart by `fmt`: rulebook/markdown.py keeps parsed Markdown), else None."""
-    folder = _private_dir()
-    return None if folder is None else _read(folder / key, fmt)
-
-
-def keep(key: str, fmt: bytes, payload: bytes) -> None:
-    """Write `payload` under `key` (a sha256 of everything it depends on, code_fingerprint()
-    among them), when the folder may be used."""
-    folder = _private_dir()
-    if folder is not None:
-        _write(folder, folder / key, payload, fmt)
-
-
-def _bound(folder: Path) -> None:
-    """Past MAX_FILES, forget the oldest files down to three quarters (once per process)."""
-    if str(folder) in _pruned:
-        return
-    _pruned.add(str(folder))
-    entries = [e for e in os.scandir(folder) if e.is_file(follow_symlinks=False)]
-    if len(entries) <= MAX_FILES:
-        return
-    entries.sort(key=lambda e: e.stat(follow_symlinks=False).st_mtime_ns)
-    for entry in entries[:len(entries) - MAX_FILES * 3 // 4]:
-        try:
-            os.unlink(entry.path)
-        except OSError:
-            pass
-
-
 def from_string(env, source: str):
     """`env.from_string(source)`, with the compiled code read from the cache when it is there
     (the same steps as Jinja's from_string: globals, compile, the template class's from_code)."""
-    folder = _private_dir()
+    folder = kept.private_dir()
     if folder is None:
         return env.from_string(source)
     path = folder / _key(env, source)
-    code = _code(_read(path))
+    code = _code(kept.read(path, _FORMAT))
     if code is None:
         code = env.compile(source)  # a bad template raises here, exactly as from_string would
-        _write(folder, path, marshal.dumps(code))
+        kept.write(folder, path, marshal.dumps(code), _FORMAT)
     return env.template_class.from_code(env, code, env.make_globals(None), None)
 
 
@@ -204,11 +106,11 @@ def expression(env, source: str):
     there: the expression parsed as Jinja parses it, into the one-assignment template Jinja makes
     of it (the same code), kept under the sha256 of a source no template can have. An expression
     that does not parse is compiled the normal way, so its error is Jinja's own."""
-    folder = _private_dir()
+    folder = kept.private_dir()
     if folder is None:
         return env.compile_expression(source)
     path = folder / _key(env, "\0expression\0" + source)
-    code = _code(_read(path))
+    code = _code(kept.read(path, _FORMAT))
     if code is None:
         try:
             parser = Parser(env, source, state="variable")
@@ -219,5 +121,5 @@ def expression(env, source: str):
         except TemplateSyntaxError:
             return env.compile_expression(source)  # raises Jinja's error, with its words
         code = env.compile(nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1))
-        _write(folder, path, marshal.dumps(code))
+        kept.write(folder, path, marshal.dumps(code), _FORMAT)
     return TemplateExpression(env.template_class.from_code(env, code, env.make_globals(None), None), True)

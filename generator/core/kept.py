@@ -1,0 +1,126 @@
+"""Values kept on disk between processes, in the user's own cache folder, as Python's __pycache__
+keeps bytecode: compiled templates (render/base/templatecache.py, which this folder was made for),
+the rulebook's parsed Markdown, the icons' outline text, the hyphenation dictionaries' patterns,
+and parsed YAML files (core/yamlio.py). Each kind is a format of its own (`fmt`, the first bytes
+of its files); a file is named by the sha256 of everything its value depends on (the caller's
+key) and holds its payload behind the sha256 of the payload's bytes: a short, corrupt or foreign
+file is ignored (and written again by the caller).
+
+The folder may hold code (a compiled template is run when loaded), so it must be the user's own:
+made 0700, and refused (no caching, nothing said) when it is not a directory owned by the user,
+is open to others, cannot be written, or on any OSError. Writes go through a temporary file and
+os.replace (another process never reads half a file). The folder is bounded: past MAX_FILES the
+oldest files are forgotten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Protocol
+
+MAX_FILES = 4000  # a few packs' worth of layouts and chapters in several languages
+_DIGEST = 32
+_pruned: set[str] = set()  # folders this process has bounded already (once each)
+
+
+class _Hash(Protocol):
+    def update(self, data: bytes, /) -> None: ...
+
+
+def cache_dir() -> Path:
+    """$PNP_CACHE_DIR, else $XDG_CACHE_HOME/pnp/templates, else ~/.cache/pnp/templates."""
+    if os.environ.get("PNP_CACHE_DIR"):
+        return Path(os.environ["PNP_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "pnp" / "templates"
+
+
+def private_dir() -> Path | None:
+    """The cache folder, made if need be, when it is safe to load code from; else None."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:  # no owner to check (Windows): no cache
+        return None
+    folder = cache_dir()
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = os.lstat(folder)
+        if (not stat.S_ISDIR(st.st_mode) or st.st_uid != getuid() or st.st_mode & 0o077
+                or not os.access(folder, os.W_OK | os.X_OK)):
+            return None
+    except OSError:
+        return None
+    return folder
+
+
+def sources_fingerprint(h: _Hash, root: str | os.PathLike[str]) -> None:
+    """Feed the hash `h` every module under the folder `root` by name, size and mtime."""
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(folder, name))
+                h.update(f"{os.path.relpath(folder, root)}/{name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+
+
+def read(path: Path, fmt: bytes) -> bytes | None:
+    """The payload of a file of this format whose checksum holds, else None."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head = len(fmt) + _DIGEST
+    if len(data) <= head or not data.startswith(fmt):
+        return None
+    payload = data[head:]
+    if hashlib.sha256(payload).digest() != data[len(fmt):head]:
+        return None
+    return payload
+
+
+def write(folder: Path, path: Path, payload: bytes, fmt: bytes) -> None:
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(fmt + hashlib.sha256(payload).digest() + payload)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        _bound(folder)
+    except OSError:
+        pass
+
+
+def load(key: str, fmt: bytes) -> bytes | None:
+    """What `keep(key, fmt, …)` left in the cache folder (each kind told apart by `fmt`), else None."""
+    folder = private_dir()
+    return None if folder is None else read(folder / key, fmt)
+
+
+def keep(key: str, fmt: bytes, payload: bytes) -> None:
+    """Write `payload` under `key` (a sha256 of everything it depends on, code_fingerprint()
+    among them), when the folder may be used."""
+    folder = private_dir()
+    if folder is not None:
+        write(folder, folder / key, payload, fmt)
+
+
+def _bound(folder: Path) -> None:
+    """Past MAX_FILES, forget the oldest files down to three quarters (once per process)."""
+    if str(folder) in _pruned:
+        return
+    _pruned.add(str(folder))
+    entries = [e for e in os.scandir(folder) if e.is_file(follow_symlinks=False)]
+    if len(entries) <= MAX_FILES:
+        return
+    entries.sort(key=lambda e: e.stat(follow_symlinks=False).st_mtime_ns)
+    for entry in entries[:len(entries) - MAX_FILES * 3 // 4]:
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            pass
