@@ -3,6 +3,7 @@ build YAML into tmp_path, validates it and answers questions about the result.""
 
 from __future__ import annotations
 
+import collections
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from generator.pack.load import load_build, load_pack
 from generator.rules.engine import validate_build
 from generator.core.report import Report, Violation
+from generator.core import yamlio
 from generator.core.yamlio import display_path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -203,6 +205,23 @@ def private_template_cache(tmp_path_factory, monkeypatch):
 
 
 _TEMPLATE_CACHE: Path | None = None
+
+
+@pytest.fixture
+def parses(monkeypatch, tmp_path_factory):
+    """Counts every YAML parse by file name while the test runs, from an empty cache folder of the
+    test's own ($PNP_CACHE_DIR: a file parsed once is kept there, core/yamlio.py, and loaded by a
+    later read instead of parsed)."""
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path_factory.mktemp("cold-cache")))
+    counts: collections.Counter = collections.Counter()
+    parse = yamlio.parse_yaml
+
+    def counting(text, file):
+        counts[file] += 1
+        return parse(text, file)
+
+    monkeypatch.setattr(yamlio, "parse_yaml", counting)
+    return counts
 
 
 @pytest.fixture(scope="session")

@@ -19,22 +19,6 @@ from generator.pack.load import load_pack
 REPO = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture
-def parses(monkeypatch, tmp_path_factory):
-    """Counts every YAML parse by file name while the test runs, from an empty cache folder (a
-    file parsed once is kept there, core/yamlio.py, and loaded by later runs instead)."""
-    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path_factory.mktemp("cold-cache")))
-    counts: collections.Counter = collections.Counter()
-    parse = yamlio.parse_yaml
-
-    def counting(text, file):
-        counts[file] += 1
-        return parse(text, file)
-
-    monkeypatch.setattr(yamlio, "parse_yaml", counting)
-    return counts
-
-
 @pytest.mark.parametrize("pack", ["boss_fight", "tactics"])
 def test_one_build_of_the_whole_kit_parses_each_file_once(tmp_path, parses, monkeypatch, pack):
     monkeypatch.chdir(REPO)
