@@ -80,7 +80,7 @@ def _part_lines(part: str, pack: Pack, build: Build | None, stem: str | None, ou
     job = ProfileJob(pack, build, stem, out, opt, part, _timed, memory=memory)
     checks = None
     if part == "cards":
-        job.shared = CardShared(pack)
+        job.shared = CardShared.of(pack)  # the parent prepared one for a kit's cards worker (kit.preload_drawing)
         job.faces = build_faces(pack, build, job.shared) if build else pack_faces(pack, job.shared)
         if not job.faces:  # a pack of rules alone: no card sheets (a PDF of no pages is no PDF)
             yield f"note: no card sheets: {pack.spec.name} has no cards"

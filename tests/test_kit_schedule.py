@@ -46,12 +46,18 @@ from pathlib import Path
 import generator.build as b
 import pyphen
 from generator.pack.gameicons import icon_set
-from generator.render.base import iconart
+from generator.render.base import iconart, templatecache
 from reportlab.pdfbase.pdfmetrics import getRegisteredFontNames
 started, pool, log = b._worker, b.worker_pool, Path(sys.argv[2])
+compiled = []  # templates and expressions compiled (or read from the cache folder)
+for name in ("from_string", "expression"):
+    def counting(*a, _real=getattr(templatecache, name), **k):
+        compiled.append(1)
+        return _real(*a, **k)
+    setattr(templatecache, name, counting)
 
-def read():  # icon outlines' text kept, the pack's files parsed, hyphenation dictionaries read: so far
-    return (len(iconart._TEXTS), len(pack_documents), len(pyphen.hdcache))
+def read():  # icon outlines' text kept, files parsed, hyphenation dictionaries read, templates compiled: so far
+    return (len(iconart._TEXTS), len(pack_documents), len(pyphen.hdcache), len(compiled))
 
 def worker(args):  # in the forked worker: what it found loaded (the log file is how it tells)
     global pack_documents
@@ -82,10 +88,12 @@ def test_the_parts_that_wait_find_what_the_parent_loaded(tmp_path):
     found = {line[0]: line[1:] for line in map(json.loads, log.read_text(encoding="utf-8").splitlines())}
     assert sorted(found) == ["cards", "maps", "pieces", "rulebook"]
     assert [found[p][:2] for p in ("cards", "pieces", "maps", "rulebook")] == [[True, True]] * 2 + [[False, False]] * 2
-    # the cards' worker made or read no icon outline's text, parsed no file and read no hyphenation dictionary of
-    # its own, nor the pieces' an outline or a dictionary: the parent had (kit.preload_drawing)
-    (outlines, files, dictionaries), after = found["cards"][2:]
-    assert after == [outlines, files, dictionaries] and outlines >= 100 and dictionaries == 1
+    # the cards' worker made or read no icon outline's text, parsed no file, read no hyphenation dictionary
+    # and compiled no layout's template of its own, nor the pieces' an outline or a dictionary: the parent
+    # had (kit.preload_drawing), in the CardShared the cards' part takes (faces.prepare_cards)
+    (outlines, files, dictionaries, templates), after = found["cards"][2:]
+    assert after == [outlines, files, dictionaries, templates] and outlines >= 100 and dictionaries == 1
+    assert templates >= 30
     before, after = found["pieces"][2:]
     assert [after[0], after[2]] == [before[0], before[2]] == [outlines, dictionaries]
     assert found["maps"][2][0] == found["rulebook"][2][0] == 0  # forked before the parent made them
@@ -122,3 +130,26 @@ def test_the_kit_reads_no_pdf_back(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
     assert (tmp_path / "kit" / "maps.pdf").is_file()
+
+
+@pytest.mark.parametrize("bad", ['text: "{{ card.name "', 'when: "card.cost >", text: "x"'])
+def test_a_template_that_does_not_compile_is_said_alike_by_the_kit_and_its_cards(tmp_path, bad):
+    """The parent compiles the layouts ahead for the cards' worker (faces.prepare_cards), leaving
+    what does not compile to the drawing: it is refused at its element, in the same words as
+    when the cards are built alone."""
+    import os
+    import shutil
+    pack = tmp_path / "pack"
+    shutil.copytree(BOSS_FIGHT, pack)
+    (pack / "templates" / "cards" / "action.yaml").write_text(
+        "extends: base\nelements:\n  - {id: title, kind: text, x: 4, y: 3, w: 45, h: 7, " + bad + "}\n",
+        encoding="utf-8")
+    said = []
+    for only in ([], ["--only", "cards"]):
+        done = subprocess.run([sys.executable, "-m", "generator", "build", str(pack), "-o", str(tmp_path / "out"),
+                               *only], cwd=REPO, capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, PNP_CACHE_DIR=str(tmp_path / "cache")))
+        assert done.returncode == 2, done.stderr
+        said.append([line for line in done.stderr.splitlines() if "layout.template" in line])
+    assert said[0] == said[1] and len(said[0]) == 1 and "action.yaml:3:5" in said[0][0]
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

@@ -237,13 +237,24 @@ def test_a_cells_path_is_the_text_a_path_object_writes(points):
 @given(_number, _number, st.one_of(st.floats(0, 60, allow_nan=False), st.integers(0, 30)),
        st.sampled_from([(0, 1), (1, 0), (1, 1)]))
 def test_a_dot_is_the_text_reportlabs_circle_writes(x, y, r, paint):
-    """A pattern's dots, drawn while nothing records, are written at once (RecordingCanvas.circle)."""
+    """A pattern's dots, drawn while nothing records, are written at once (RecordingCanvas.circle),
+    and so is a disc drawn while a PaintRecorder records, which is given the outline the
+    ellipse ReportLab's circle draws gives it."""
     ours, theirs = new_canvas(io.BytesIO(), (300, 300), "dots"), Canvas(io.BytesIO())
     ours._code.clear()
     theirs._code.clear()
     ours.circle(x, y, r, *paint)
     theirs.circle(x, y, r, *paint)
     assert "\n".join(ours._code) == "\n".join(theirs._code)
+    recorded = []
+    for circle in (RecordingCanvas.circle, Canvas.circle):  # ours, ReportLab's (through our ellipse)
+        c = new_canvas(io.BytesIO(), (300, 300), "discs")
+        c._code.clear()
+        ink = c.record(PaintRecorder())
+        circle(c, x, y, r, *paint)
+        recorded.append(("\n".join(c._code), ink.paints))
+    assert recorded[0] == recorded[1]
+    assert recorded[0][1] or not paint[1]  # a filled disc is paint
 
 
 @settings(max_examples=200, deadline=None)

@@ -145,6 +145,20 @@ def test_a_kept_file_that_holds_no_blocks_is_parsed_and_written_again(tmp_path, 
     markdown._blocks.cache_clear()
 
 
+def test_a_folder_open_to_others_keeps_no_blocks(tmp_path, monkeypatch):
+    """Blocks are data, but the folder is the compiled templates' (code): it is used on the same
+    terms (render/base/templatecache.py), and without it every process parses."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("PNP_CACHE_DIR", str(shared))
+    for _ in range(2):
+        markdown._blocks.cache_clear()
+        assert described(SAMPLE) == ("The Title", SAMPLE_FLOWABLES)
+    assert list(shared.iterdir()) == []
+    markdown._blocks.cache_clear()
+
+
 def test_an_error_in_a_diagram_is_the_same_from_kept_blocks(tmp_path, monkeypatch):
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
     text = "# T\n\nfine\n\n```diagram line-of-sight\nfrom: A1\nto: [1, 0]\n```\n"

@@ -20,9 +20,10 @@ from generator.render.rulebook.templating import environment, render_template
 REPO = Path(__file__).resolve().parents[1]
 SOURCES = ["{% for x in xs %}{{ x | upper }}-{% endfor %}", "{{ 'Hi' ~ name }}", "{{ (n * 2) | signed }}"]
 
-# Compiles SOURCES in a fresh process, prints how many compiles ran and what the templates render
-_SCRIPT = """
+# A fresh process's start: its compiles counted (`calls`), a layout's environment (`env`)
+_COUNTING = """
 import sys
+from types import SimpleNamespace
 from generator.render.base import sandbox, templatecache
 from generator.render.base.layout import make_environment
 calls = []
@@ -32,6 +33,9 @@ def counting(self, *a, **k):
     return real(self, *a, **k)
 sandbox.BoundedSandbox.compile = counting
 env = make_environment()
+"""
+# Compiles SOURCES in a fresh process, prints how many compiles ran and what the templates render
+_SCRIPT = _COUNTING + """
 out = [templatecache.from_string(env, s).render(xs=['a', 'b'], name='!', n=3) for s in %r]
 print(len(calls), out)
 """
@@ -163,18 +167,7 @@ def test_the_folder_is_bounded(tmp_path, monkeypatch):
 
 # Layouts' `when:` and other expressions: compiled as Jinja compiles them, kept like templates
 EXPRESSIONS = ["card.cost > 2 and 'x' in tags", "(n * 2) | signed", "tags | join('-') ~ '%}'", "1"]
-_EXPRESSIONS = """
-import sys
-from types import SimpleNamespace
-from generator.render.base import sandbox, templatecache
-from generator.render.base.layout import make_environment
-calls = []
-real = sandbox.BoundedSandbox.compile
-def counting(self, *a, **k):
-    calls.append(1)
-    return real(self, *a, **k)
-sandbox.BoundedSandbox.compile = counting
-env = make_environment()
+_EXPRESSIONS = _COUNTING + """
 values = dict(card=SimpleNamespace(cost=3), tags=['x', 'y'], n=4)
 out = [templatecache.expression(env, s)(**values) for s in %r]
 print(len(calls), out)

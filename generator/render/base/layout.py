@@ -133,6 +133,10 @@ class FaceContext(dict):
         self.memo: dict | None = None
 
 
+# what compiling a stranger's template or expression may raise (reported at its element)
+_COMPILE_ERRORS = (TemplateError, RecursionError, MemoryError, ValueError, TypeError, OverflowError)
+
+
 class Layout:
     """A resolved layout: frame and elements after `extends`, with compiled Jinja."""
 
@@ -186,10 +190,33 @@ class Layout:
             memo[key] = value
         return value
 
+    def compile_all(self, rendered: tuple[str, ...], evaluated: tuple[str, ...]) -> None:
+        """Compile now what `render` and `evaluate` would compile the first time they meet it: of
+        each element of the frame and the elements, the templates in the `rendered` fields and
+        the expressions in the `evaluated` ones (a field left empty: `[]`, as the elements
+        default it). A process that forks its drawing workers later compiles them once for all
+        (render/cards/faces.py: prepare_cards); what does not compile is left for the drawing
+        to meet and report at its element."""
+        for element in self.frame + self.elements:
+            for field in rendered:
+                source = getattr(element, field)
+                if isinstance(source, str) and ("{{" in source or "{%" in source) and source not in self._templates:
+                    try:
+                        self._templates[source] = templatecache.from_string(self.env, source)
+                    except _COMPILE_ERRORS:
+                        pass
+            for field in evaluated:
+                expression = getattr(element, field) or "[]"
+                if expression not in self._expressions:
+                    try:
+                        self._expressions[expression] = templatecache.expression(self.env, expression)
+                    except _COMPILE_ERRORS:
+                        pass
+
     def _compile(self, make, element: Element):
         try:
             return make()
-        except (TemplateError, RecursionError, MemoryError, ValueError, TypeError, OverflowError) as exc:
+        except _COMPILE_ERRORS as exc:
             raise InputError([Problem("layout.template", f"layout `{self.name}` element "
                                       f"`{element.id or element.kind}`: {exc}", self.where(element),
                                       expected="a valid Jinja expression")]) from None

@@ -432,13 +432,19 @@ class RecordingCanvas(rl_canvas.Canvas):
             self._paint(("rect", x, y, width, height), path, stroke, fill)
 
     def circle(self, x_cen, y_cen, r, stroke=1, fill=0):
-        """ReportLab's; while nothing records (a pattern's dots in its form), the same text
-        written with one `fp_str` call for its 26 numbers (a map's dots are thousands)."""
-        if self.ink is not None:
+        """ReportLab's; while nothing records (a pattern's dots in its form) or a recorder that
+        keeps outlines does (a feature's disc on a map page), the same text written with one
+        `fp_str` call for its 26 numbers (a map's dots are thousands), and that recorder given
+        the path's outline as the text gives it (as ellipse gives it)."""
+        ink = self.ink
+        if ink is not None and not ink.outlines:
             super().circle(x_cen, y_cen, r, stroke, fill)
             return
-        self.addLiteral(formatted(_CIRCLE_TEXT, _circle_numbers(x_cen, y_cen, r)) +
-                        rl_canvas.PATH_OPS[stroke, fill, self._fillMode])
+        numbers = fp_str(*_circle_numbers(x_cen, y_cen, r)).split(" ")
+        self.addLiteral(_CIRCLE_TEXT % tuple(numbers) + rl_canvas.PATH_OPS[stroke, fill, self._fillMode])
+        if ink is not None:  # what ellipse tells it (canvas.circle draws an ellipse)
+            x1, y1, x2, y2 = x_cen - r, y_cen - r, x_cen + r, y_cen + r
+            self._paint(("ellipse", x1, y1, x2, y2), lambda: _KnownPath(numbers), stroke, fill)
 
     def ellipse(self, x1, y1, x2, y2, stroke=1, fill=0):
         start = len(self._code)
@@ -629,6 +635,24 @@ class LinePath:
         return PDFPathObject(code=[formatted(" ".join(["n", *self.ops]), self.numbers)] if self.ops else None)
 
 
+def _one_polygon(numbers: list[str]) -> list[list[tuple[float, float]]]:
+    """The outline of a path of one move and the lines or curves after it, whose numbers its text
+    gives as `numbers`: every point, a curve's control points too (paints.outline_of's reading)."""
+    values = [float(v) for v in numbers]
+    return [list(zip(values[0::2], values[1::2]))]
+
+
+class _KnownPath:
+    """A path known by its numbers (one move, then lines or curves), for a PaintRecorder, which
+    asks a path drawn for its `polygons`."""
+
+    def __init__(self, numbers: list[str]):
+        self.numbers = numbers
+
+    def polygons(self) -> list[list[tuple[float, float]]]:
+        return _one_polygon(self.numbers)
+
+
 class PolygonPath(PDFPathObject):
     """A closed polygon as a path object's moveTo, lineTos and close write it (`n x y m x y l …
     h`), its text made with one `fp_str` call for all the numbers (polygon_path), and its outline
@@ -640,8 +664,7 @@ class PolygonPath(PDFPathObject):
         super().__init__(code=[template % tuple(self.numbers)])
 
     def polygons(self) -> list[list[tuple[float, float]]]:
-        values = [float(v) for v in self.numbers]
-        return [list(zip(values[0::2], values[1::2]))]
+        return _one_polygon(self.numbers)
 
 
 _POLYGON_TEMPLATES: dict[int, str] = {}  # by the number of points
@@ -680,9 +703,11 @@ def shape_path(canvas, shape: str, *numbers: float) -> PDFPathObject:
     return PDFPathObject(code=[code])
 
 
-def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: float, f: float) -> None:
+def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: float, f: float,
+               within=None) -> None:
     """`saveState(); transform(a, b, c, d, e, f); doForm(name); restoreState()`: a form placed
-    (an icon, a card's frame, a picture). On a RecordingCanvas recording nothing, the same four
+    (an icon, a card's frame, a picture, a map's pattern `within` its cell: RecordingCanvas.doForm).
+    On a RecordingCanvas recording nothing, the same four
     operators are written without saving and restoring ReportLab's copy of the graphics state
     (some two dozen attributes, for each of thousands of icons): nothing between changes it
     but the transform, which the restore would undo. (`transform` right after `q` writes its
@@ -700,10 +725,10 @@ def place_form(canvas, name: str, a: float, b: float, c: float, d: float, e: flo
     if isinstance(ink, Recorder):
         ink.save()
         ink.transform((a, b, c, d, e, f))
-        canvas.doForm(name)  # the recorder notes the form placed, under the transform
+        canvas.doForm(name, within)  # the recorder notes the form placed, under the transform
         ink.restore()
     else:
-        canvas.doForm(name)
+        canvas.doForm(name, within)
     canvas.addLiteral("Q")
 
 

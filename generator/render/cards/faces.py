@@ -92,6 +92,14 @@ class CardShared:
         self.base_context.update(words_for(pack.translation))  # _('Hero'), pgettext('piece_type', ...)
         self._set_type: dict = {}  # (set, type) -> their values in a face's context
 
+    @classmethod
+    def of(cls, pack: Pack) -> CardShared:
+        """The CardShared prepare_cards made for this pack, in this process or the one that forked
+        it (its layouts resolved and compiled: a kit's cards worker starts with them), the first
+        time it is asked for; else a new one."""
+        made = _prepared.pop(id(pack), None)
+        return made[1] if made is not None and made[0] is pack else cls(pack)
+
     @staticmethod
     def _pack_fonts(pack: Pack) -> dict:
         if not getattr(pack.spec, "fonts", None):
@@ -136,15 +144,24 @@ def drawn_icons(pack: Pack) -> list[str]:
 
 def prepare_cards(pack: Pack) -> None:
     """Read now what each process drawing the pack's cards reads first, and keep it where a
-    process forked later finds it: the outline text of its icons (CardShared), the layouts' files
-    (the pack's parsed documents) and the hyphenation dictionary of its language. A whole kit's build does it in its parent while the
+    process forked later finds it: the outline text of its icons, the layouts' files (the pack's
+    parsed documents), resolved and compiled, and the hyphenation dictionary of its language, in a
+    CardShared the cards' part takes (CardShared.of). A whole kit's build does it in its parent while the
     first parts draw (kit.preload_drawing), so the cards' worker starts with them read; a layout
     that fails here fails again where the cards are drawn, which reports it."""
     shared = CardShared(pack)
     for type_id in sorted({card.type for card in pack.cards.values()} | {"reference"}):  # (kit.reference_faces)
-        shared.layout_for(type_id)
-        shared.back_layout(type_id)
+        for layout in (shared.layout_for(type_id), shared.back_layout(type_id)):
+            layout.compile_all(RENDERED, EVALUATED)
     shared.fitter.read_hyphenation()
+    _prepared[id(pack)] = (pack, shared)
+
+
+# the fields of an element its kind renders as a template, and evaluates as an expression
+# (cards/elements/*.py); prepare_cards compiles them all ahead
+RENDERED = ("text", "fill", "stroke", "color", "keyword_color", "emblem", "name")
+EVALUATED = ("when", "items", "hexes", "cells")
+_prepared: dict = {}  # id(pack) -> (pack, the CardShared prepare_cards made for it, unused yet)
 
 
 class CardPainter:

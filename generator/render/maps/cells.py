@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from generator.render.base.fonts import BOLD
 from generator.render.base.icons import IconSheet
 from generator.render.base.pdfout import MM
-from generator.render.base.recording import LinePath, RecordingCanvas, polygon_path
+from generator.render.base.recording import LinePath, RecordingCanvas, place_form, polygon_path
 from generator.render.maps.palette import (COLOUR, GRID_GREY, LABEL_GREY, OBSTACLE_FILL, PATTERN_GREY, Ink, Palette,
                                            TerrainInk, set_fill, set_stroke, svg_colour)
 
@@ -125,10 +125,7 @@ def draw_pattern(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: Terr
         c.endForm()
         forms[key] = (name, ox, oy, cell)
     name, fx, fy, cell = forms[key]
-    c.saveState()
-    c.translate(ox - fx, oy - fy)
-    c.doForm(name, within=cell)
-    c.restoreState()
+    place_form(c, name, 1, 0, 0, 1, ox - fx, oy - fy, within=cell)  # (saveState, translate, doForm, restoreState)
 
 
 def _pattern_at(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: TerrainInk | None) -> None:
@@ -257,12 +254,7 @@ def draw_rock(c, frame: Frame, cx: float, cy: float, radius: float, palette: Pal
     set_stroke(c, palette.obstacle_rim)
     c.setLineWidth(max(0.12, radius * 0.06 * frame.scale) * MM)
     for boulder in _BOULDERS:
-        path = c.beginPath()
-        path.moveTo(*frame.pt(cx + boulder[0][0] * radius, cy + boulder[0][1] * radius))
-        for x, y in boulder[1:]:
-            path.lineTo(*frame.pt(cx + x * radius, cy + y * radius))
-        path.close()
-        c.drawPath(path, stroke=1, fill=1)
+        c.drawPath(polygon_path(frame.pts((cx + x * radius, cy + y * radius) for x, y in boulder)), stroke=1, fill=1)
     c.restoreState()
 
 

@@ -18,7 +18,8 @@ from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
 from generator.render.maps.cells import (Look, Outlines, cell_path, draw_feature_icon, draw_label, draw_pattern,
-                                         draw_rock, for_height_only, label_mm, paint_zones, strokes_unread, text_only)
+                                         draw_rock, for_height_only, height_only, label_mm, paint_zones,
+                                         strokes_unread, text_only)
 from generator.render.maps.palette import COLOUR, Ink, Palette, palette_for, set_fill, set_stroke
 from generator.render.maps.page import (MARGIN_MM, Box, Frame, MapImage, SheetPlan, Window, draw_assembly,
                                         draw_paragraph, draw_sheet, draw_text, fit_frame, header_height,
@@ -268,24 +269,31 @@ def draw_hex_legend(c, m: HexMap, x: float, top: float, width: float, zone_names
     swatch = 11.0
     unit = hexgrid.Layout.from_flat_to_flat(m.orientation, swatch)
     for kind, title, text in rows:
-        cell = Hex(0, 0)
-        fake = HexMap(id="legend", file="", title="", notes="", orientation=m.orientation, hex_size=swatch,
-                      hexes=frozenset({cell}), obstacles=frozenset({cell}) if kind == "obstacle" else frozenset(),
-                      terrain={cell: kind.split(":", 1)[1]} if kind.startswith("terrain:") else {},
-                      zones={kind.split(":", 1)[1]: frozenset({cell})} if kind.startswith("zone:") else {},
-                      terrain_specs=m.terrain_specs, line_of_sight=m.line_of_sight,
-                      regions={"legend": frozenset({cell})} if kind == "region" else {})
-        if kind.startswith("zone:"):  # keep the dash style of this zone's position in the list
-            others = sorted(m.zones)
-            idx = others.index(kind.split(":", 1)[1])
-            fake.zones = {z: (frozenset({cell}) if i == idx else frozenset()) for i, z in enumerate(others)}
-        frame = Frame(-unit.hex_width / 2, -unit.hex_height / 2, x, y)
-        paint_hex_map(c, fake, frame, unit, [cell], Look(labels=False, zone_tags=False, palette=palette))
+        if not height_only(c):  # (a legend measured: its swatches draw nothing it reads)
+            _legend_swatch(c, m, kind, x, y, swatch, unit, palette)
         text_x = x + swatch + 3
         draw_text(c, text_x, y - 4, title, 8.5, BOLD)
         below = draw_paragraph(c, text_x, y - 4.6, width - swatch - 3, text, 7.5, grey=0.15)
         y = min(y - swatch - 2, below - 2.5)
     return draw_paragraph(c, x, y, width, _los_text(m.line_of_sight, say), 7.5, grey=0.15) - 2
+
+
+def _legend_swatch(c, m: HexMap, kind: str, x: float, y: float, swatch: float, unit: hexgrid.Layout,
+                   palette: Palette) -> None:
+    """One legend row's hex: what `kind` names drawn on it, its top left corner at (x, y) mm."""
+    cell = Hex(0, 0)
+    fake = HexMap(id="legend", file="", title="", notes="", orientation=m.orientation, hex_size=swatch,
+                  hexes=frozenset({cell}), obstacles=frozenset({cell}) if kind == "obstacle" else frozenset(),
+                  terrain={cell: kind.split(":", 1)[1]} if kind.startswith("terrain:") else {},
+                  zones={kind.split(":", 1)[1]: frozenset({cell})} if kind.startswith("zone:") else {},
+                  terrain_specs=m.terrain_specs, line_of_sight=m.line_of_sight,
+                  regions={"legend": frozenset({cell})} if kind == "region" else {})
+    if kind.startswith("zone:"):  # keep the dash style of this zone's position in the list
+        others = sorted(m.zones)
+        idx = others.index(kind.split(":", 1)[1])
+        fake.zones = {z: (frozenset({cell}) if i == idx else frozenset()) for i, z in enumerate(others)}
+    frame = Frame(-unit.hex_width / 2, -unit.hex_height / 2, x, y)
+    paint_hex_map(c, fake, frame, unit, [cell], Look(labels=False, zone_tags=False, palette=palette))
 
 
 def _legend_height(m: HexMap, width: float, zone_names: dict, palette: Palette, say: Say) -> float:

@@ -33,7 +33,7 @@ from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
 from generator.render.maps.cells import (Look, cell_path, draw_feature_icon, draw_label, draw_pattern,
-                                         for_height_only, paint_zones, strokes_unread, text_only)
+                                         for_height_only, height_only, paint_zones, strokes_unread, text_only)
 from generator.pack.translations.own import Say, as_written, words_of
 from generator.render.maps.palette import (COLOUR, SAVER, Palette, TerrainInk, luminance, mix, palette_for,
                                            set_fill, set_stroke)
@@ -316,6 +316,8 @@ def _swatch(c, x: float, top: float, heights: list, look: SquareLook,
             zone_index: int = 0) -> float:
     """A little strip of tiles (heights left to right; None is open air) with its top-left
     corner at (x, top) mm. Returns its width."""
+    if height_only(c):  # a legend measured: its swatches draw nothing it reads
+        return SWATCH_MM * len(heights)
     squares = [Square(i, 0) for i in range(len(heights))]
     zones = {}
     if zone is not None and m is not None:
