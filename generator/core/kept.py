@@ -15,6 +15,7 @@ oldest files are forgotten.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import stat
@@ -64,6 +65,15 @@ def sources_fingerprint(h: _Hash, root: str | os.PathLike[str]) -> None:
             if name.endswith(".py"):
                 st = os.stat(os.path.join(folder, name))
                 h.update(f"{os.path.relpath(folder, root)}/{name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+
+
+@functools.cache
+def folder_fingerprint(root: Path) -> bytes:
+    """The sha256 of the modules under `root` by name, size and mtime (sources_fingerprint), once
+    per process: what a kept value made by that code depends on."""
+    h = hashlib.sha256()
+    sources_fingerprint(h, root)
+    return h.digest()
 
 
 def read(path: Path, fmt: bytes) -> bytes | None:

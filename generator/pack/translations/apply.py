@@ -7,7 +7,6 @@ naming its entry in the PO file."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -133,7 +132,9 @@ class TranslationLayer:
         sources = self.sources + other_sources(self.root, preset_files, map_files, rule_files,
                                                lambda path: parsed_document(self.documents, path))
         missing, stale, lines = [], [], {}
-        for entry in po.entries(self.po_file.catalog(), sources, [k.name for k in self.source.keywords.values()]):
+        # missing and stale only: a file with an entry whose markup was lost stopped above
+        for entry in po.entries(self.po_file.catalog(), sources, [k.name for k in self.source.keywords.values()],
+                                markup=False):
             if entry.line:
                 lines[entry.key] = entry.line
             if entry.state == "missing":
@@ -155,16 +156,9 @@ _CHECKED = b"pnp-po-markup-kept-1"
 def _checked_key(digest: bytes | None, keywords: dict[str, str]) -> str | None:
     if digest is None:  # read by Babel (a file of an unusual shape): checked every time
         return None
-    h = hashlib.sha256(_pack_code())
+    h = hashlib.sha256(kept.folder_fingerprint(Path(__file__).resolve().parents[1]))  # generator/pack
     h.update(digest + repr(sorted(keywords.items())).encode("utf-8", "surrogatepass"))
     return h.hexdigest()
-
-
-@functools.cache
-def _pack_code() -> bytes:
-    h = hashlib.sha256()
-    kept.sources_fingerprint(h, Path(__file__).resolve().parents[1])  # generator/pack
-    return h.digest()
 
 
 def _short(text: str, limit: int = 60) -> str:

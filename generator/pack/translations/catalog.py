@@ -350,9 +350,11 @@ class Entry:
     problems: list[str] = field(default_factory=list)
 
 
-def entries(old: Catalog | None, sources: list[Source], keyword_names: list[str]) -> list[Entry]:
+def entries(old: Catalog | None, sources: list[Source], keyword_names: list[str], markup: bool = True) -> list[Entry]:
     """Each of the pack's strings with its state in the translation `old` (as the file would
-    say after `pnp translate`: a string changed since is fuzzy, not missing)."""
+    say after `pnp translate`: a string changed since is fuzzy, not missing). Without `markup`,
+    a translated entry is `done` unchecked (a load that counts what falls back has refused a
+    file with a broken entry already: TranslationLayer)."""
     lines = {key_of(m): m.lineno for m in old if m.id} if old is not None else {}
     current = updated_catalog(old, sources, "", "", "", str(old.locale_identifier or "en")) if old is not None else None
     done: dict[Key, str] = {}
@@ -370,6 +372,6 @@ def entries(old: Catalog | None, sources: list[Source], keyword_names: list[str]
         elif message.fuzzy:
             out.append(Entry(key, group, "fuzzy", " | ".join(forms), line))
         else:
-            lost = [p for form in forms for p in lost_markup(key[1], form, keywords)]
+            lost = [p for form in forms for p in lost_markup(key[1], form, keywords)] if markup else []
             out.append(Entry(key, group, "broken" if lost else "done", " | ".join(forms), line, list(dict.fromkeys(lost))))
     return out

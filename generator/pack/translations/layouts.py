@@ -5,10 +5,15 @@ and the rulebook's page templates, found with Jinja's own extractor (`_`, `gette
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import marshal
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator.core import kept
 from generator.core.errors import InputError
 from generator.core.resources import TEMPLATES
 from generator.core.yamlio import Document, load_yaml_file
@@ -56,11 +61,50 @@ def marked(source: str, env: Environment | None = None) -> Iterator[tuple[int, s
 
 def layout_sources(root: Path, read: Callable[[Path], Document] = load_yaml_file) -> list[Source]:
     """The words of the card layouts and rulebook pages the pack uses; `read` parses a layout
-    (the run's parsed files: pack/documents.py)."""
+    (the run's parsed files: pack/documents.py). Kept in the cache folder for the next process
+    (below)."""
+    cards, pages = used_templates(root, "cards", ".yaml"), used_templates(root, "rulebook", ".md")
+    key = _kept_key(cards + pages)
+    payload = kept.load(key, _FORMAT) if key is not None else None
+    if payload is not None:
+        try:
+            rows = marshal.loads(payload)
+            if type(rows) is list and all(type(row) is tuple and len(row) == 5 for row in rows):
+                return [Source(*row) for row in rows]
+        except (EOFError, ValueError, TypeError):
+            pass  # not what was kept: found and written again
+    out = _found(cards, pages, read)
+    if key is not None:
+        kept.keep(key, _FORMAT, marshal.dumps([(s.where, s.line, s.text, s.context, s.note) for s in out]))
+    return out
+
+
+# The words found are kept in the cache folder (core/kept.py), marshalled: Jinja's import and its
+# parse of every layout text and rulebook page cost a load that counts what falls back (`pnp build
+# --lang`, the builder) ~30 ms, the kept words well under one. They are named by the sha256 of the
+# templates' names and bytes, of Jinja's files and of the pack package's code (by size and mtime).
+_FORMAT = b"pnp-layout-words-1"
+
+
+def _kept_key(templates: list[tuple[Path, str]]) -> str | None:
+    h = hashlib.sha256(kept.folder_fingerprint(Path(__file__).resolve().parents[1]))  # generator/pack
+    jinja = importlib.util.find_spec("jinja2")  # its files as __pycache__ judges a source, without importing it
+    if jinja is not None and jinja.origin:
+        kept.sources_fingerprint(h, os.path.dirname(jinja.origin))
+    for path, where in templates:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None  # found (and said) the usual way
+        h.update(f"\0{where}\0{len(data)}\0".encode() + data)
+    return h.hexdigest()
+
+
+def _found(cards: list[tuple[Path, str]], pages: list[tuple[Path, str]], read: Callable[[Path], Document]) -> list[Source]:
     from jinja2 import Environment  # deferred with marked's
     env = Environment()
     out = []
-    for path, where in used_templates(root, "cards", ".yaml"):
+    for path, where in cards:
         try:
             doc = read(path)
         except InputError:
@@ -78,7 +122,7 @@ def layout_sources(root: Path, read: Callable[[Path], Document] = load_yaml_file
                     line = doc.at((part, i, key)).line or 1
                     for _n, context, text in marked(source, env):
                         out.append(Source(where, line, text, context, _NOTE["cards"]))
-    for path, where in used_templates(root, "rulebook", ".md"):
+    for path, where in pages:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
