@@ -299,7 +299,7 @@ def load_pack(root: Path, documents: dict[FileKey | None, Document] | None = Non
     documents = {} if documents is None else documents
     forget_changed(documents)
     spec, game_doc = load_game_spec(root, documents)
-    layer = TranslationLayer(root, lang, spec, game_doc, documents) if lang and lang != spec.language else None
+    layer = TranslationLayer(root, lang, spec, game_doc, documents, fallbacks) if lang and lang != spec.language else None
     models = _card_models(game_doc, spec)
     problems = ProblemList()
     cards: dict[str, Card] = {}
@@ -322,7 +322,7 @@ def load_pack(root: Path, documents: dict[FileKey | None, Document] | None = Non
     pack = Pack(
         root=root, spec=layer.spec if layer else spec, cards=cards, game_file=game_doc.file,
         preset_files=files["presets"], map_files=files["maps"], rule_files=files["rules"],
-        translation=layer.finish(files["presets"], files["maps"], files["rules"], fallbacks) if layer else None,
+        translation=layer.finish(files["presets"], files["maps"], files["rules"]) if layer else None,
         documents=documents)
     return pack
 

@@ -40,7 +40,7 @@ class TranslationLayer:
     the loader reads it; `finish` gives the pack's `Translation`."""
 
     def __init__(self, root: Path, lang: str, source: GameSpec, game_doc: Document,
-                 documents: dict[FileKey | None, Document] | None = None):
+                 documents: dict[FileKey | None, Document] | None = None, fallbacks: bool = True):
         po.need_babel(f"`--lang {lang}`")
         self.root, self.lang, self.source = Path(root), lang, source
         self.documents = {} if documents is None else documents  # the run's parsed files, shared
@@ -66,7 +66,9 @@ class TranslationLayer:
                                         f"{'; '.join(dict.fromkeys(lost))}", Location(self.file, self.lines_of(singular, context)),
                                         found=_short(" | ".join(forms), 120), expected="the source's {names} in every form",
                                         fix="put them back in each msgstr[N]"))
-        self.sources: list[Source] = game_sources(game_doc)
+        # the pack's strings, for what falls back (`finish`): not gathered for a load that never says it
+        self.fallbacks = fallbacks
+        self.sources: list[Source] = game_sources(game_doc) if fallbacks else []
         translated = translated_document(game_doc, pattern_paths(game_doc, GAME_PATTERNS), self.lookup)
         with_implied_words(translated.data, lambda text: self.lookup(None, text))
         data = translated.data if isinstance(translated.data, dict) else {}
@@ -114,18 +116,18 @@ class TranslationLayer:
 
     def cards(self, doc: D) -> D:
         """A card file (YAML or spreadsheet) in the language."""
-        self.sources += card_sources(doc, self.source)
+        if self.fallbacks:
+            self.sources += card_sources(doc, self.source)
         return translated_document(doc, card_paths(doc, self.source), self.lookup)
 
-    def finish(self, preset_files: list[Path], map_files: list[Path], rule_files: list[Path],
-               fallbacks: bool = True) -> Translation:
+    def finish(self, preset_files: list[Path], map_files: list[Path], rule_files: list[Path]) -> Translation:
         """The pack's Translation; InputError when an entry lost its markup. The rest of the pack
         (presets, maps, chapters, layouts) is read here for its strings: what falls back is
         counted over the whole kit; without `fallbacks`, not (missing, stale and lines left empty:
         for a pass that never says them, half of the load's time)."""
         if self.problems:
             raise InputError(self.problems)
-        if not fallbacks:
+        if not self.fallbacks:
             return Translation(self.lang, self.source.language, self.file, self.strings, (), (),
                                None, {}, self.plurals, self.plural_rule)
         sources = self.sources + other_sources(self.root, preset_files, map_files, rule_files,
