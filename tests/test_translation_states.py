@@ -1,8 +1,8 @@
 """What each of a pack's strings is in a translation (catalog.entries: done, fuzzy, missing,
 broken) is said from the PO file as it is when `pnp translate` would keep every entry as it is
 (catalog._as_updated), and from the updated catalog otherwise: the same states, words, lines and
-problems either way, on the shipped German translation and on one with an entry gone and a
-source changed."""
+problems either way, from Babel's catalog or from the file as a load reads it (PoFile), on the
+shipped German translation and on one with an obsolete entry and a source changed."""
 
 from __future__ import annotations
 
@@ -23,9 +23,13 @@ def both_ways(monkeypatch, root: Path) -> tuple[list, list, bool]:
     names = [k.name for k in pack.spec.keywords.values()]
     as_is = catalog._as_updated(old, catalog.grouped(sources))
     said = catalog.entries(old, sources, names)
+    # the file as a load reads it (a PoFile: its Babel catalog made only for the updated one) says the same
+    assert catalog.entries(catalog.read_po_file(root / "translations" / "de.po", "de"), sources, names) == said
     with monkeypatch.context() as m:
         m.setattr(catalog, "_as_updated", lambda old, wanted: False)
         updated = catalog.entries(old, sources, names)
+        light = catalog.read_po_file(root / "translations" / "de.po", "de")
+        assert catalog.entries(light, sources, names) == updated
     return said, updated, as_is
 
 

@@ -133,7 +133,7 @@ class TranslationLayer:
                                                lambda path: parsed_document(self.documents, path))
         missing, stale, lines = [], [], {}
         # missing and stale only: a file with an entry whose markup was lost stopped above
-        for entry in po.entries(self.po_file.catalog(), sources, [k.name for k in self.source.keywords.values()],
+        for entry in po.entries(self.po_file, sources, [k.name for k in self.source.keywords.values()],
                                 markup=False):
             if entry.line:
                 lines[entry.key] = entry.line

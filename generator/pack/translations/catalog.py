@@ -25,7 +25,7 @@ from generator.core.files import atomic_output
 from generator.core.yamlio import display_path
 from generator.pack.sheets.table import export_stamp
 from generator.pack.translations.markup import lost_markup
-from generator.pack.translations.poread import PoFile, quick_po_file
+from generator.pack.translations.poread import PoEntry, PoFile, quick_po_file
 from generator.pack.translations.table import Key, Source, language_name, plural_index
 
 if TYPE_CHECKING:
@@ -258,13 +258,13 @@ def updated_catalog(old: Catalog | None, sources: list[Source], game: str, versi
     return new
 
 
-def key_of(message: Message) -> Key:
+def key_of(message: Message | PoEntry) -> Key:
     """A message's (context, source text); a plural message by its singular."""
     text = message.id if isinstance(message.id, str) else message.id[0]
     return (message.context, text)
 
 
-def forms_of(message: Message) -> tuple[str, ...]:
+def forms_of(message: Message | PoEntry) -> tuple[str, ...]:
     """A message's translation as its forms: one for a singular message, each of a plural one's."""
     string = message.string
     return tuple(s or "" for s in string) if isinstance(string, (list, tuple)) else (string or "",)
@@ -350,7 +350,7 @@ class Entry:
     problems: list[str] = field(default_factory=list)
 
 
-def _as_updated(old: Catalog, wanted: dict[Key, list[Source]]) -> bool:
+def _as_updated(old: Catalog | PoFile, wanted: dict[Key, list[Source]]) -> bool:
     """Whether `pnp translate` would keep every wanted string's entry of `old` as it is (its
     words, its forms, its fuzzy mark): each has one, singular where the source is and plural with
     the same plural where the source is (updated_catalog: `before`). Then `old` says each state
@@ -364,17 +364,20 @@ def _as_updated(old: Catalog, wanted: dict[Key, list[Source]]) -> bool:
     return True
 
 
-def entries(old: Catalog | None, sources: list[Source], keyword_names: list[str], markup: bool = True) -> list[Entry]:
+def entries(old: Catalog | PoFile | None, sources: list[Source], keyword_names: list[str],
+            markup: bool = True) -> list[Entry]:
     """Each of the pack's strings with its state in the translation `old` (as the file would
-    say after `pnp translate`: a string changed since is fuzzy, not missing). Without `markup`,
+    say after `pnp translate`: a string changed since is fuzzy, not missing); `old` may be the
+    file as a load reads it (PoFile), whose whole Babel catalog is made only when the states
+    need the updated catalog (below). Without `markup`,
     a translated entry is `done` unchecked (a load that counts what falls back has refused a
     file with a broken entry already: TranslationLayer)."""
     lines = {key_of(m): m.lineno for m in old if m.id} if old is not None else {}
     wanted = grouped(sources)
-    current: Catalog | None = None
+    current: Catalog | PoFile | None = None
     if old is not None:
-        current = old if _as_updated(old, wanted) else updated_catalog(old, sources, "", "", "",
-                                                                      str(old.locale_identifier or "en"))
+        current = old if _as_updated(old, wanted) else updated_catalog(
+            old.catalog() if isinstance(old, PoFile) else old, sources, "", "", "", str(old.locale_identifier or "en"))
     done: dict[Key, str] = {}
     if current is not None:
         done = {(m.context, m.id): m.string for m in current if m.id and m.string and not m.fuzzy
