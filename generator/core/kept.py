@@ -42,7 +42,19 @@ def cache_dir() -> Path:
 
 
 def private_dir() -> Path | None:
-    """The cache folder, made if need be, when it is safe to load code from; else None."""
+    """The cache folder, made if need be, when it is safe to load code from; else None. Checked
+    once a process for each place the environment names (a drawing process asks some 120 times:
+    2 ms of syscalls)."""
+    named = (os.environ.get("PNP_CACHE_DIR"), os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
+    if named not in _checked:
+        _checked[named] = _checked_dir()
+    return _checked[named]
+
+
+_checked: dict[tuple[str | None, str | None, str | None], Path | None] = {}
+
+
+def _checked_dir() -> Path | None:
     getuid = getattr(os, "getuid", None)
     if getuid is None:  # no owner to check (Windows): no cache
         return None

@@ -167,6 +167,8 @@ def _short(text: str, limit: int = 60) -> str:
 
 
 TRANSLATED: Slot[dict[str, tuple[Document, Document]]] = Slot("translated_files")  # path -> (source, translated)
+# the pack's presets and maps, resolved once (each file it translates is told by its resolved path)
+RESOLVED: Slot[tuple[set[Path], set[Path]]] = Slot("translated_kinds")
 
 
 def translated_pack_file(pack: Pack, path: Path, doc: Document) -> Document:
@@ -185,9 +187,12 @@ def _translated_file(pack: Pack, path: Path, doc: Document) -> Document:
     translation = pack.translation
     assert translation is not None
     resolved = Path(path).resolve()
-    if any(Path(p).resolve() == resolved for p in pack.preset_files):
+    presets, maps = pack.loaded.fresh(RESOLVED, (tuple(pack.preset_files), tuple(pack.map_files)),
+                                      lambda: ({Path(p).resolve() for p in pack.preset_files},
+                                               {Path(p).resolve() for p in pack.map_files}))
+    if resolved in presets:
         patterns = PRESET_PATTERNS
-    elif any(Path(p).resolve() == resolved for p in pack.map_files):
+    elif resolved in maps:
         patterns = MAP_PATTERNS
     else:
         return doc

@@ -350,20 +350,38 @@ class Entry:
     problems: list[str] = field(default_factory=list)
 
 
+def _as_updated(old: Catalog, wanted: dict[Key, list[Source]]) -> bool:
+    """Whether `pnp translate` would keep every wanted string's entry of `old` as it is (its
+    words, its forms, its fuzzy mark): each has one, singular where the source is and plural with
+    the same plural where the source is (updated_catalog: `before`). Then `old` says each state
+    as the updated catalog would, without making it (20 ms for Boss Fight's German)."""
+    for (context, text), group in wanted.items():
+        message = old.get(text, context)
+        plural = group[0].plural
+        if message is None or (isinstance(message.id, str) != (plural is None)) or \
+                (plural is not None and message.id[1] != plural):
+            return False
+    return True
+
+
 def entries(old: Catalog | None, sources: list[Source], keyword_names: list[str], markup: bool = True) -> list[Entry]:
     """Each of the pack's strings with its state in the translation `old` (as the file would
     say after `pnp translate`: a string changed since is fuzzy, not missing). Without `markup`,
     a translated entry is `done` unchecked (a load that counts what falls back has refused a
     file with a broken entry already: TranslationLayer)."""
     lines = {key_of(m): m.lineno for m in old if m.id} if old is not None else {}
-    current = updated_catalog(old, sources, "", "", "", str(old.locale_identifier or "en")) if old is not None else None
+    wanted = grouped(sources)
+    current: Catalog | None = None
+    if old is not None:
+        current = old if _as_updated(old, wanted) else updated_catalog(old, sources, "", "", "",
+                                                                      str(old.locale_identifier or "en"))
     done: dict[Key, str] = {}
     if current is not None:
         done = {(m.context, m.id): m.string for m in current if m.id and m.string and not m.fuzzy
-                and isinstance(m.string, str) and isinstance(m.id, str)}
+                and isinstance(m.string, str) and isinstance(m.id, str) and (m.context, m.id) in wanted}
     keywords = {name: done.get((None, name), name) for name in keyword_names if (None, name) in done}
     out = []
-    for key, group in grouped(sources).items():
+    for key, group in wanted.items():
         message = current.get(key[1], key[0]) if current is not None else None
         line = lines.get(key)
         forms = forms_of(message) if message is not None else ("",)
