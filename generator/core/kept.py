@@ -1,7 +1,8 @@
 """Values kept on disk between processes, in the user's own cache folder, as Python's __pycache__
 keeps bytecode: compiled templates (render/base/templatecache.py, which this folder was made for),
 the rulebook's parsed Markdown, the icons' outline text, the hyphenation dictionaries' patterns,
-and parsed YAML files (core/yamlio.py). Each kind is a format of its own (`fmt`, the first bytes
+card texts' fits (render/base/text.py), strings' inks (render/cards/ink.py) and parsed YAML files
+(core/yamlio.py). Each kind is a format of its own (`fmt`, the first bytes
 of its files); a file is named by the sha256 of everything its value depends on (the caller's
 key) and holds its payload behind the sha256 of the payload's bytes: a short, corrupt or foreign
 file is ignored (and written again by the caller).

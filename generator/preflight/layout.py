@@ -19,7 +19,7 @@ from generator.kit import build_faces, pack_faces
 from generator.render.base.colors import BAD_CONTRAST, MIN_CONTRAST, contrast_ratio
 from generator.core.typesize import UNREADABLE_PT, floor_pt
 from generator.render.cards.faces import CardFace, CardShared
-from generator.render.cards.ink import FaceInk, InkLog, Paint, draw_sides, recordable, side_key
+from generator.render.cards.ink import FaceInk, InkLog, Paint, draw_sides, keep_inks, recordable, side_key
 
 MIN_DPI, REJECT_DPI = 300, 150
 _PLACED = ("text", "icon", "stats", "hexshape", "squares")
@@ -127,6 +127,7 @@ class LayoutChecks:
             self.stop()
         # every face is drawn now: its texts' fits are kept for the next process (render/base/text.py)
         self.shared.fitter.keep_fits()
+        keep_inks()  # and the inks of its strings (render/cards/ink.py)
         return out
 
     def stop(self) -> None:

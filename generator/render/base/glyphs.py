@@ -151,10 +151,37 @@ def _tables(font_name: str) -> tuple:
     return tuple(_Table(glyphs, side) for side in (-1, 0, 1, 2, 3))  # advance, left, bottom, right, top
 
 
+# String inks kept between processes, as plain tuples by font and text: what a process measured
+# before (KEPT, read from the user's cache folder by render/cards/ink.py: read_inks) and what this
+# one measured or read (MEASURED, at most MAX_MEASURED a font, what ink.keep_inks writes back).
+KEPT: dict[str, dict] = {}
+MEASURED: dict[str, dict] = {}
+MAX_MEASURED = 8192
+
+
 @lru_cache(maxsize=8192)
 def string_ink(font_name: str, text: str) -> StringInk:
-    """The ink of `text` set in `font_name` (cached: card text repeats its words). Worked out
-    with C-level loops (map, accumulate), since a deck of unique cards measures every line."""
+    """The ink of `text` set in `font_name` (cached: card text repeats its words; a kept one is
+    the same tuple of numbers, measured by a process before)."""
+    plain = KEPT.get(font_name, {}).get(text)
+    ink = None
+    if plain is not None:
+        try:
+            ink = StringInk(*plain)
+        except TypeError:
+            ink = None
+    if ink is None:
+        ink = _measured(font_name, text)
+        plain = tuple(ink)
+    measured = MEASURED.setdefault(font_name, {})
+    if len(measured) < MAX_MEASURED:
+        measured[text] = plain
+    return ink
+
+
+def _measured(font_name: str, text: str) -> StringInk:
+    """string_ink worked out, with C-level loops (map, accumulate), since a deck of unique cards
+    measures every line."""
     advance, left, bottom, right, top = _tables(font_name)
     xs = list(accumulate(map(advance.__getitem__, text), initial=0.0))
     stripped = text.strip()

@@ -374,13 +374,15 @@ class TextFitter:
         return hashlib.sha256(templatecache.code_fingerprint() + what.encode("utf-8", "surrogatepass")).hexdigest()
 
     def keep_fits(self) -> None:
-        """Write the fits this fitter made or read, for the next process with the same fonts,
-        words and language (a fitter made with `kept`; nothing when it made none)."""
+        """Write the fits this fitter made, with those it read or found kept (another part's,
+        another command's; up to MAX_KEPT_FITS, past it its own alone), for the next process with
+        the same fonts, words and language (a fitter made with `kept`; nothing when it made none)."""
         if not self._keeps or self._kept is None or not self._fitted or self._fitted.keys() <= self._kept.keys():
             return  # nothing fitted, or every fit read: the file says it all already
         key = self._kept_key()
         if key is not None:
-                templatecache.keep(key, _KEPT_FORM, marshal.dumps(self._fitted))
+            both = {**self._kept, **self._fitted}
+            templatecache.keep(key, _KEPT_FORM, marshal.dumps(both if len(both) <= MAX_KEPT_FITS else self._fitted))
 
 
 _KEPT_FORM = b"pnp-fitted-1"

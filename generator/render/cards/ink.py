@@ -13,13 +13,18 @@ Everything here is in mm from the trim's top-left corner, y down.
 
 from __future__ import annotations
 
+import hashlib
 import io
+import marshal
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import getFont
 
 from generator.core.errors import InputError
+from generator.render.base import glyphs, templatecache
 from generator.render.base.drawn import NOT_PAINT, Recorder, Shown, shown_strings
 from generator.render.base.pdfout import new_canvas
 from generator.render.cards.faces import CardPainter
@@ -186,6 +191,7 @@ class InkLog:
     def __init__(self, shared: CardShared, on_side: Callable[[CardFace, FaceInk], None]):
         self.shared = shared
         self.on_side = on_side
+        read_inks(sorted(set(shared.fitter.family.values())))  # the strings of card text, measured before
         self.seen: set = set()
         self._forms: dict = {}  # id(recorder) -> (recorder, ElementInk): a frame's or back's elements, read once
 
@@ -292,3 +298,49 @@ def face_ink(shared: CardShared, faces: list[CardFace]) -> list[FaceInk | None]:
     finally:
         shared.ink = previous
     return [found.get(side_key(shared, face)) for face in faces]
+
+
+# ---- string inks kept between processes ------------------------------------------------------
+# A string's ink (render/base/glyphs.py: string_ink) depends on the font's file and our code: the
+# inks a process measured are kept in the user's cache folder, one file a font, and read by the
+# next before it measures (glyphs.KEPT); a file of the wrong shape is measured past.
+_INKS = b"pnp-string-ink-1"
+
+
+def _inks_key(font_name: str) -> str | None:
+    """The file of a font's inks (None: a font not read from a file, which nothing names; a
+    pack's font is named by its bytes: pack/assets.py)."""
+    filename = getattr(getattr(getFont(font_name), "face", None), "filename", None)
+    if not isinstance(filename, str):
+        return None
+    st = os.stat(filename)
+    what = repr(("string inks", font_name, filename, st.st_size, st.st_mtime_ns))
+    return hashlib.sha256(templatecache.code_fingerprint() + what.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def read_inks(fonts) -> None:
+    """Have the inks a process measured before in these fonts (registered names) at hand."""
+    for font in fonts:
+        if font in glyphs.KEPT:
+            continue
+        key = _inks_key(font)
+        payload = templatecache.load(key, _INKS) if key is not None else None
+        try:
+            kept = marshal.loads(payload) if payload is not None else None
+        except (EOFError, ValueError, TypeError):
+            kept = None
+        glyphs.KEPT[font] = kept if isinstance(kept, dict) else {}
+
+
+def keep_inks() -> None:
+    """Write the inks measured in each font read_inks read, when some were not kept yet, with
+    those kept (another language's, another part's), up to glyphs.MAX_MEASURED a font: past it,
+    this process's alone."""
+    for font, measured in glyphs.MEASURED.items():
+        kept = glyphs.KEPT.get(font)
+        if kept is None or measured.keys() <= kept.keys():
+            continue
+        key = _inks_key(font)
+        if key is not None:
+            both = {**kept, **measured}
+            templatecache.keep(key, _INKS, marshal.dumps(both if len(both) <= glyphs.MAX_MEASURED else measured))
