@@ -277,8 +277,9 @@ def _rows(header: Catalog, lines: list[str], charset: str) -> tuple[Row, list[Ro
                 state = _PLURAL
                 current = [arg.strip()]
                 messages.append(current)
-            elif keyword.startswith("msgstr[") and keyword.endswith("]") and keyword[7:-1].isdigit() \
-                    and keyword[7:-1].isascii() and state in (_PLURAL, _STR) and len(messages) == 2:
+            elif keyword.startswith("msgstr[") and keyword.endswith("]") \
+                    and keyword[7:-1].isascii() and keyword[7:-1].isdigit() \
+                    and state in (_PLURAL, _STR) and len(messages) == 2:
                 idx = int(keyword[7:-1])
                 if idx in translations:
                     raise _Unsure
