@@ -132,11 +132,11 @@ def test_a_bad_template_says_the_same_with_and_without_the_cache(tmp_path, monke
     assert list((tmp_path / "a").iterdir()) == []  # only what compiled is kept
 
 
-def _cards(tmp_path: Path, name: str, cache: Path) -> dict[str, bytes]:
+def _cards(tmp_path: Path, name: str, cache: Path, **env: str) -> dict[str, bytes]:
     out = tmp_path / name
     done = subprocess.run([sys.executable, "-m", "generator", "build", "card_data/boss_fight", "--only", "cards",
                            "-o", str(out)], cwd=REPO, capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ, PNP_CACHE_DIR=str(cache)))
+                          env=dict(os.environ, PNP_CACHE_DIR=str(cache), **env))
     assert done.returncode == 0, done.stderr
     return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
 
@@ -150,6 +150,23 @@ def test_the_cards_are_byte_identical_cold_warm_and_without_cache(tmp_path):
     assert len(list((tmp_path / "cache").iterdir())) > 20
     warm = _cards(tmp_path, "warm", tmp_path / "cache")
     assert without and without == cold == warm
+
+
+def test_pnp_no_cache_turns_the_folder_off(tmp_path, monkeypatch):
+    """PNP_NO_CACHE: a run reads none of the folder and keeps nothing in it (nor makes it), and
+    prints the same files."""
+    cache = tmp_path / "cache"
+    warm = _cards(tmp_path, "warm", cache)
+    files = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
+    assert len(files) > 20
+    assert _cards(tmp_path, "off", cache, PNP_NO_CACHE="1") == warm
+    assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == files
+    never = tmp_path / "never"
+    assert _cards(tmp_path, "off-new", never, PNP_NO_CACHE="1") == warm
+    assert not never.exists()
+    monkeypatch.setenv("PNP_CACHE_DIR", str(cache))
+    monkeypatch.setenv("PNP_NO_CACHE", "1")
+    assert kept.private_dir() is None
 
 
 def test_the_folder_is_bounded(tmp_path, monkeypatch):

@@ -7,6 +7,8 @@ of its files); a file is named by the sha256 of everything its value depends on 
 key) and holds its payload behind the sha256 of the payload's bytes: a short, corrupt or foreign
 file is ignored (and written again by the caller).
 
+$PNP_NO_CACHE (any value) turns it off: every value is made again, nothing is written.
+
 The folder may hold code (a compiled template is run when loaded), so it must be the user's own:
 made 0700, and refused (no caching, nothing said) when it is not a directory owned by the user,
 is open to others, cannot be written, or on any OSError. Writes go through a temporary file and
@@ -45,6 +47,8 @@ def private_dir() -> Path | None:
     """The cache folder, made if need be, when it is safe to load code from; else None. Checked
     once a process for each place the environment names (a drawing process asks some 120 times:
     2 ms of syscalls)."""
+    if os.environ.get("PNP_NO_CACHE"):  # the user's switch: nothing read from it, nothing kept
+        return None
     named = (os.environ.get("PNP_CACHE_DIR"), os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
     if named not in _checked:
         _checked[named] = _checked_dir()
