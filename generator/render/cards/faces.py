@@ -154,6 +154,7 @@ def prepare_cards(pack: Pack) -> None:
         for layout in (shared.layout_for(type_id), shared.back_layout(type_id)):
             layout.compile_all(RENDERED, EVALUATED)
     shared.fitter.read_hyphenation()
+    _prepared.clear()  # one pack's at a time: the process that prepares never takes it (its forked worker does)
     _prepared[id(pack)] = (pack, shared)
 
 
