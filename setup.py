@@ -3,7 +3,7 @@ the top-level `templates/` and `card_data/` folders, and this build step copies 
 package as `generator/_data/`, where `generator.core.resources` finds them. Each example game goes
 in as one archive, `_data/card_data/<game>.tar.xz`, that `pnp example` unpacks
 (generator/pack/examples.py): 0.9 MB of YAML, Markdown and PO text is 0.2 MB so, in an install
-that has 150 MB to spend (tests/test_install.py), and nothing else reads the examples. Everything
+that has 151 MB to spend (tests/test_install.py), and nothing else reads the examples. Everything
 else is declared in pyproject.toml."""
 
 import fnmatch

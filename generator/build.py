@@ -340,8 +340,8 @@ def _run_parts(pack, build, stem, out, opt, parallel, token, stage, memory=None,
 
 def _prepare(pack: Pack, waiting) -> None:
     """Load in this process, while the first parts draw in their workers, what the workers forked
-    later for the parts still `waiting` would each load again: the fonts and the game-icons
-    outlines, which the cards and the pieces both draw with (kit.preload_drawing; Boss Fight's
+    later for the parts still `waiting` would each load again: the fonts and the outline text
+    of the cards' icons, which the cards and the pieces both draw with (kit.preload_drawing; Boss Fight's
     pieces 0.126 -> 0.110 s CPU, cards 0.573 -> 0.560). What is loaded is what a worker loads, so
     the outputs are the same. What fails here fails again in the worker that needs it, which
     reports it as that part's error."""

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from generator.core.errors import InputError, Problem
 from generator.pack.buildshape import character_refs
 from generator.pack.cardlist import card_order
-from generator.pack.gameicons import icon_set
 from generator.render.base.fonts import display_font, register_fonts
 from generator.render.cards.faces import CardFace, prepare_cards
 from generator.render.rulebook.templating import reference_card_has_lines
@@ -41,14 +40,15 @@ def pack_faces(pack: Pack, shared: CardShared, copies: bool = True, reference: b
 
 def preload_drawing(pack: Pack) -> None:
     """Load what each process that draws the kit's cards or pieces loads once for itself: the
-    fonts (built-in and the pack's display face), the game-icons outlines and the outline text of
-    the icons its cards draw (faces.prepare_cards). A whole kit's build
-    calls it in the parent while its first parts draw, so the workers it forks later for the
-    others find them loaded, instead of each reading them again (build.py: _parallel_parts)."""
+    fonts (built-in and the pack's display face) and the outline text of the icons its cards draw
+    (faces.prepare_cards), which the pieces' art shares. A whole kit's build calls it in the
+    parent while its first parts draw, so the workers it forks later for the others find them
+    loaded, instead of each reading them again (build.py: _parallel_parts). The game-icons outlines
+    (10 ms) are read only where that text is not in the cache folder yet (iconart.keep_outlines):
+    on a later run no process of Boss Fight's kit reads them."""
     register_fonts()
     display_font(pack)
-    icon_set().read_outlines()
-    prepare_cards(pack)  # and the outline text of the cards' icons (CardShared), which the pieces' art shares
+    prepare_cards(pack)
 
 
 def wants_reference_card(pack: Pack) -> bool:

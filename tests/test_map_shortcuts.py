@@ -258,6 +258,32 @@ def test_a_dot_is_the_text_reportlabs_circle_writes(x, y, r, paint):
 
 
 @settings(max_examples=200, deadline=None)
+@given(st.lists(_number, min_size=1, max_size=4), st.lists(_number, min_size=1, max_size=4),
+       st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=12),
+       st.one_of(st.floats(0, 60, allow_nan=False), st.integers(0, 30)), st.sampled_from([(0, 1), (1, 0), (1, 1)]),
+       st.booleans())
+def test_a_patterns_dots_are_the_text_reportlabs_circles_write(xs, ys, picks, r, paint, recording):
+    """A dots pattern's centres, in rows and columns (each x and y formatted once:
+    operators.dots_text), written at once: the text ReportLab's circles write one by one, and
+    while a recorder records, what each circle tells it."""
+    centres = [(xs[i % len(xs)], ys[j % len(ys)]) for i, j in picks]
+    ours, theirs = new_canvas(io.BytesIO(), (300, 300), "dots"), Canvas(io.BytesIO())
+    for c in (ours, theirs):
+        c._code.clear()
+    ink = ours.record(PaintRecorder()) if recording else None
+    ours.dots(centres, r, *paint)
+    for x, y in centres:
+        theirs.circle(x, y, r, *paint)
+    assert "\n".join(ours._code) == "\n".join(theirs._code)
+    if recording:
+        alone = new_canvas(io.BytesIO(), (300, 300), "discs")
+        told = alone.record(PaintRecorder())
+        for x, y in centres:
+            alone.circle(x, y, r, *paint)
+        assert ink is not None and ink.paints == told.paints
+
+
+@settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["moveTo", "lineTo", "curveTo", "close"]),
                           st.lists(_number, min_size=6, max_size=6)), min_size=1, max_size=10))
 def test_a_gathered_path_is_the_text_a_path_object_writes(steps):

@@ -35,7 +35,7 @@ from generator.core.errors import InputError, Location, Problem
 
 ICC_DIR = Path(__file__).resolve().parent / "icc"
 # the shipped profile is kept xz-compressed (247 kB -> 107 kB of the default install, which has
-# 150 MB to spend: tests/test_install.py); read_icc unpacks it, and any user's `--icc FILE.xz` alike
+# 151 MB to spend: tests/test_install.py); read_icc unpacks it, and any user's `--icc FILE.xz` alike
 DEFAULT_ICC = ICC_DIR / "pnp-FOGRA39L-coated.icc.xz"
 DEFAULT_INK_LIMIT = 240.0
 # operators that set a colour, and the CMYK operator each becomes

@@ -38,18 +38,60 @@ CIRCLE_TEXT = "\n".join(["n", "%s %s m", *["%s %s %s %s %s %s c"] * 4, ""])  # t
 def circle_numbers(x_cen, y_cen, r) -> list[float]:
     """The numbers of `canvas.circle(x_cen, y_cen, r)`'s path as ReportLab works them out: the
     box canvas.circle gives canvas.ellipse, which gives the path object's ellipse its corner and
-    size, which gives bezierArc its corners, then the move and four curves it makes."""
-    x1, x2, y1, y2 = x_cen - r, x_cen + r, y_cen - r, y_cen + r  # canvas.circle
-    width, height = x2 - x1, y2 - y1  # canvas.ellipse
-    x1, y1, x2, y2 = x1, y1, x1 + width, y1 + height  # PDFPathObject.ellipse
-    x1, y1, x2, y2 = min(x1, x2), max(y1, y2), max(x1, x2), min(y1, y2)  # bezierArc
-    xc, yc = (x1 + x2) / 2., (y1 + y2) / 2.
-    rx, ry = (x2 - x1) / 2., (y2 - y1) / 2.
-    c0, s0 = _TURN[0][0], _TURN[0][1]
-    numbers = [xc + rx * c0, yc - ry * s0]
-    for _c0, _s0, a, b, c, d, c1, s1 in _TURN:
-        numbers += (xc + rx * a, yc - ry * b, xc + rx * c, yc - ry * d, xc + rx * c1, yc - ry * s1)
-    return numbers
+    size, which gives bezierArc its corners, then the move and four curves it makes (x, y, x, y,
+    …: circle_xs's and circle_ys's, one after the other)."""
+    return [v for pair in zip(circle_xs(x_cen, r), circle_ys(y_cen, r)) for v in pair]
+
+
+def circle_xs(x_cen, r) -> list[float]:
+    """The x of each point of `canvas.circle(x_cen, …, r)`'s path (its move, then each curve's
+    three points): they depend on the centre's x and the radius alone (circle_numbers)."""
+    x1, x2 = x_cen - r, x_cen + r  # canvas.circle
+    width = x2 - x1  # canvas.ellipse
+    x1, x2 = x1, x1 + width  # PDFPathObject.ellipse
+    x1, x2 = min(x1, x2), max(x1, x2)  # bezierArc
+    xc, rx = (x1 + x2) / 2., (x2 - x1) / 2.
+    xs = [xc + rx * _TURN[0][0]]
+    for _c0, _s0, a, _b, c, _d, c1, _s1 in _TURN:
+        xs += (xc + rx * a, xc + rx * c, xc + rx * c1)
+    return xs
+
+
+def circle_ys(y_cen, r) -> list[float]:
+    """The y of each point of `canvas.circle(…, y_cen, r)`'s path, as circle_xs gives its x."""
+    y1, y2 = y_cen - r, y_cen + r  # canvas.circle
+    height = y2 - y1  # canvas.ellipse
+    y1, y2 = y1, y1 + height  # PDFPathObject.ellipse
+    y1, y2 = max(y1, y2), min(y1, y2)  # bezierArc (its corners top left, bottom right)
+    yc, ry = (y1 + y2) / 2., (y2 - y1) / 2.
+    ys = [yc - ry * _TURN[0][1]]
+    for _c0, _s0, _a, b, _c, d, _c1, s1 in _TURN:
+        ys += (yc - ry * b, yc - ry * d, yc - ry * s1)
+    return ys
+
+
+# CIRCLE_TEXT with the x of its points first (13 of them), then the y: for `str.format`
+_DOT_TEXT = CIRCLE_TEXT.replace("%s %s", "{} {}").format(
+    *[f"{{{i}}}" if k % 2 == 0 else f"{{{13 + i}}}" for i in range(13) for k in (0, 1)])
+
+
+def dots_text(centres, r: float, operator: str) -> str:
+    """What `canvas.circle(x, y, r)` writes for each (x, y) of `centres`, painted by `operator`
+    (`f`: filled), one after the other (lines joined as a page joins its operators). A pattern's
+    dots (hundreds) stand in rows and columns: each different x or y is formatted once."""
+    template = _DOT_TEXT + operator
+    xs: dict[float, list[str]] = {}
+    ys: dict[float, list[str]] = {}
+    texts = []
+    for x, y in centres:
+        across = xs.get(x)
+        if across is None:
+            across = xs[x] = fp_str(*circle_xs(x, r)).split(" ")
+        up = ys.get(y)
+        if up is None:
+            up = ys[y] = fp_str(*circle_ys(y, r)).split(" ")
+        texts.append(template.format(*across, *up))
+    return "\n".join(texts)
 
 
 class LinePath:

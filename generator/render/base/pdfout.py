@@ -8,6 +8,7 @@ import time
 import zlib
 
 from reportlab import rl_config
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import PDFStream
@@ -39,6 +40,44 @@ def pdfdoc_enc(x):
 
 
 pdfdoc.pdfdocEnc = pdfdoc_enc  # looked up by name where ReportLab's pdfdoc calls it
+
+# ReportLab writes every value of a file through pdfdoc.format, which asks each whether it is a
+# PDF object before it asks whether it is a number, bytes or text, and makes each key of each
+# dictionary a name again (PDFName: a loop over its characters): some 20,000 calls for a 600-object
+# card sheet. pdf_format asks the common questions first, and a key's name is made once: the same
+# bytes (tests/test_pdfout.py compares them with ReportLab's own).
+_FORMAT = pdfdoc.format
+_PDF_NAME = pdfdoc.PDFName
+_NAMES: dict = {}  # a dictionary key -> its name
+_NAMES_KEPT = 4096
+
+
+def pdf_format(element, document, toplevel=0):
+    """`pdfdoc.format(element, document, toplevel)`: the bytes of a value in a PDF file."""
+    kind = type(element)
+    if kind is bytes:
+        return element
+    if kind is str:
+        return pdfdoc_enc(element)
+    if kind is float or kind is int:
+        return fp_str(element).encode("ascii")  # what pdfdocEnc makes of fp_str's digits, point and sign
+    return _FORMAT(element, document, toplevel)  # a PDF object (or anything else): ReportLab's own
+
+
+def pdf_name(data, *args):
+    """`pdfdoc.PDFName(data)`: a name, `/` and its characters, escaped where PDF says."""
+    if args or type(data) is not str:
+        return _PDF_NAME(data, *args)
+    name = _NAMES.get(data)
+    if name is None:
+        if len(_NAMES) >= _NAMES_KEPT:
+            _NAMES.clear()
+        name = _NAMES[data] = _PDF_NAME(data)
+    return name
+
+
+pdfdoc.format = pdf_format  # looked up by name wherever pdfdoc formats a value
+pdfdoc.PDFName = pdf_name  # and where it makes a name
 
 
 def source_date() -> float | None:

@@ -19,7 +19,7 @@ from reportlab.pdfgen.textobject import PDFTextObject, rtlSupport
 
 from generator.render.base.drawn import (PATH_NUMBER, Box, Recorder, filled_bounds, flat_color, path_bounds, path_points,
                                         segment_bounds, summary)
-from generator.render.base.operators import CIRCLE_TEXT, KnownPath, circle_numbers, formatted
+from generator.render.base.operators import CIRCLE_TEXT, KnownPath, circle_numbers, dots_text, formatted
 from generator.render.base.operators import LinePath as LinePath, left_out as left_out  # (where they were)
 from generator.render.base.operators import place_form as place_form, polygon_path as polygon_path
 
@@ -408,6 +408,16 @@ class RecordingCanvas(rl_canvas.Canvas):
         if ink is not None:  # what ellipse tells it (canvas.circle draws an ellipse)
             x1, y1, x2, y2 = x_cen - r, y_cen - r, x_cen + r, y_cen + r
             self._paint(("ellipse", x1, y1, x2, y2), lambda: KnownPath(numbers), stroke, fill)
+
+    def dots(self, centres, r, stroke=0, fill=1) -> None:
+        """`circle(x, y, r, stroke, fill)` for each (x, y) of `centres` (a terrain pattern's dots,
+        hundreds in a form): while nothing records, the same text, written at once, each
+        different x or y of a centre formatted once (operators.dots_text)."""
+        if self.ink is not None:
+            for x, y in centres:
+                self.circle(x, y, r, stroke, fill)
+        elif centres:
+            self.addLiteral(dots_text(centres, r, rl_canvas.PATH_OPS[stroke, fill, self._fillMode]))
 
     def ellipse(self, x1, y1, x2, y2, stroke=1, fill=0):
         start = len(self._code)

@@ -155,10 +155,13 @@ def _pattern_at(c, frame: Frame, layout: CellLayout, h, pattern: str, ink: Terra
 
     if pattern == "dots":
         radius = f * 0.02 * frame.scale * MM
-        for j, dy in enumerate(offsets(step * 0.87)):
-            shift = step / 2 if j % 2 else 0.0
-            for dx in offsets(step):
-                c.circle(*frame.pt(cx + dx + shift, cy + dy), radius, stroke=0, fill=1)
+        centres = [frame.pt(cx + dx + (step / 2 if j % 2 else 0.0), cy + dy)
+                   for j, dy in enumerate(offsets(step * 0.87)) for dx in offsets(step)]
+        if isinstance(c, RecordingCanvas):
+            c.dots(centres, radius, stroke=0, fill=1)  # (written at once)
+        else:
+            for x, y in centres:
+                c.circle(x, y, radius, stroke=0, fill=1)
     elif pattern in ("hatch", "crosshatch"):
         spacing = step * (1.0 if pattern == "hatch" else 1.3)
         normals: list[tuple[float, float]] = [(1, 1), (1, -1)] if pattern == "crosshatch" else [(1, 1)]
