@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import re
 import zlib
+from functools import cache
 from itertools import accumulate
 from typing import Any
 
@@ -288,8 +289,7 @@ class Outlines:
         data = self._data
         (ops, xs_at, ys_at, ctrl_at, arcs_at), (ops_end, xs_end, ys_end, ctrl_end, arcs_end) = \
             self._starts[number], self._ends[number]
-        half = (1 / SCALE).__mul__  # (exact: a power of two)
-        xs, ys, ctrl = (iter(list(map(half, _numbers(data, begin, end, signed=True)))).__next__
+        xs, ys, ctrl = (iter(_numbers(data, begin, end, True, 1 / SCALE)).__next__  # (exact: a power of two)
                         for begin, end in ((xs_at, xs_end), (ys_at, ys_end), (ctrl_at, ctrl_end)))
         letters: list[str] = []
         out: list[float] = []
@@ -355,22 +355,35 @@ class Outlines:
         return "".join(letters), out
 
 
-def _numbers(data: memoryview, begin: int, end: int, signed: bool) -> list[int]:
-    """The varints of data[begin:end] in order, zigzag-decoded when `signed`."""
-    out: list[int] = []
+def _numbers(data: memoryview, begin: int, end: int, signed: bool, unit: float = 1) -> list[Any]:
+    """The varints of data[begin:end] in order, zigzag-decoded when `signed`, each times `unit`
+    (1: ints; 1 / SCALE: coordinates in icon units, exact floats). Most are one byte: those are
+    looked up in a table of the 128 (half the time the decoding took, as a sum per byte)."""
+    short = _short(signed, unit)
+    out: list[Any] = []
+    append = out.append
     value = shift = 0
     for byte in data[begin:end]:
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            out.append(((value >> 1) if not value & 1 else -((value + 1) >> 1)) if signed else value)  # _unzigzag inline
+        if byte < 0x80 and not shift:
+            append(short[byte])
+        elif byte < 0x80:
+            value |= byte << shift
+            append((((value >> 1) if not value & 1 else -((value + 1) >> 1)) if signed else value) * unit)
             value = shift = 0
         else:
+            value |= (byte & 0x7F) << shift
             shift += 7
     return out
 
 
 def _unzigzag(value: int) -> int:
     return (value >> 1) if not value & 1 else -((value + 1) >> 1)
+
+
+@cache
+def _short(signed: bool, unit: float) -> tuple[Any, ...]:
+    """The values of the 128 one-byte varints (_numbers)."""
+    return tuple((_unzigzag(byte) if signed else byte) * unit for byte in range(0x80))
 
 
 # ---- what a PDF path draws ---------------------------------------------------------------------

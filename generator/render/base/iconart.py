@@ -62,9 +62,11 @@ def _template(letters: str) -> str:
 
 @cache
 def _halves() -> dict[float, str]:
-    """fp_str of every half unit from -1024 to 2048: the set's coordinates are stored to half a
-    unit (pack/iconpath.py), so nineteen numbers of an outline in twenty are found here."""
-    halves = [k / 2 for k in range(-2048, 4097)]
+    """fp_str of every half unit from -64 to 576: the set's coordinates are stored to half a
+    unit (pack/iconpath.py), so nineteen numbers of an outline in twenty are found here (all
+    but 40 of the set's 1.2 million lie in that range: a wider table costs more to make than
+    the few numbers beyond it cost to format one by one)."""
+    halves = [k / 2 for k in range(-128, 1153)]
     return dict(zip(halves, fp_str(*halves).split(" ")))  # fp_str formats each number alone
 
 
