@@ -15,7 +15,8 @@ import pytest
 from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 
 from generator.pack.gameicons import icon_set, svg_text
-from generator.pack.iconpath import SCALE, Outlines, PathSyntaxError, arc_cubics, drawing_segments, encode, parse
+from generator.pack.iconpath import (SCALE, Outlines, PathSyntaxError, arc_cubics, drawing_segments, drawn_segments, encode,
+                                     parse)
 
 ICONS = icon_set()
 
@@ -118,6 +119,39 @@ def test_every_icon_decodes():
         if segments[0][0] != "M" or not all(-300 < v < 812 for p in ends for v in p):
             wild.append(name)
     assert wild == []
+
+
+def test_every_icon_s_drawing_is_what_its_stored_segments_draw():
+    # Outlines.drawing decodes the stored streams straight into the drawing's letters and
+    # numbers (one pass, no tuple per segment): the same floats, bit for bit, as expanding the
+    # stored segments (`segments`, then `drawing_segments`) gives, on every icon of the set
+    def differ(outlines, names):
+        out = []
+        for number, name in enumerate(names):
+            expanded = drawing_segments(outlines.segments(number))
+            letters, numbers = outlines.drawing(number)
+            flat = [float(v) for s in expanded for v in s[1:]]
+            if (letters != "".join(s[0] for s in expanded) or list(map(float.hex, numbers)) != list(map(float.hex, flat))
+                    or drawn_segments(letters, numbers) != expanded):
+                out.append(name)
+        return out
+
+    assert differ(ICONS._outlines, ICONS.names) == []
+    used = {s[0] for number in range(len(ICONS)) for s in ICONS._outlines.segments(number)}
+    assert used >= set("MLHVCSQAZ")
+    # and what the set does not have: T after Q and after a line, S after a line, arcs of no
+    # radius or no length, a move after a move, a path not closed
+    paths = ["M10 10Q20 0 30 10T50 10T70 30L80 80T90 90S100 100 110 110s5 5 10 0Z",
+             "M0 0A0 5 0 0 1 10 10A5 5 0 0 1 10 10A20 10 30 1 0 40 0M5 5M6 6L7 7",
+             "M1.5 2.5C3 4 5 6 7 8S9 10 11 12Q13 14 15 16ZH40V50h-3.5v2.5z"]
+    assert differ(Outlines(encode([parse(d) for d in paths])), paths) == []
+
+
+def test_a_half_unit_s_text_reads_back_as_the_same_float():
+    # drawing_text takes a number it finds among the halves as its own bounds, without
+    # parsing its text back as filled_bounds does: that must give the same float
+    from generator.render.base.iconart import _halves
+    assert [v for v, text in _halves().items() if float(text) != v] == []
 
 
 def test_every_glyph_writes_what_a_reportlab_path_object_writes():

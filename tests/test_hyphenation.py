@@ -26,6 +26,15 @@ def test_every_dictionary_gives_pyphens_own_patterns(path):
         {k: [getattr(v, "data", None) for v in values] for k, (_o, values) in theirs.patterns.items()}
 
 
+def test_a_pattern_s_letters_are_its_line_without_any_digit():
+    # the digits dropped as bytes of UTF-8 text, then any other script's by the regular
+    # expression: ligatures, a curly apostrophe and a Devanagari two kept or dropped as \\d says
+    from generator.render.base.hyphenation import _letters
+    text = "1ﬁ2n\n’3s\n.a4b\u0968c\n\u00e91x\n"
+    assert _letters(text) == "ﬁn\n’s\n.abc\n\u00e9x\n"
+    assert _letters("a1b\n") == "ab\n"
+
+
 WORDS = {"de_DE": "Aktionsdeck Schwerer Angriff Heldengruppe Festgesetzt Kohlenbrustkorb Überflutete "
                   "Zwillingsinseln Dämmerwacht-Vettel Spiegelhandarm",
          "en_GB": "Immobilised straight extraordinary hyphenation Greymantle Behemoth constitution"}

@@ -139,4 +139,4 @@ def test_a_kept_fit_that_is_not_one_is_fitted_again(tmp_path, monkeypatch):
         fitter._fitted.clear()
         assert fitter.fit("Draw two cards, then discard one.", 120, 40, 8, 6) == right
     assert len(made) == 5
-    assert textmod._unpacked(textmod._packed(right)) == right
+    assert textmod.unpacked(textmod.packed(right)) == right

@@ -172,6 +172,20 @@ def test_an_error_in_a_diagram_is_the_same_from_kept_blocks(tmp_path, monkeypatc
     markdown._blocks.cache_clear()
 
 
+
+@pytest.mark.parametrize(("scene", "said"), [
+    ("from: [0, 0\nto: [1, 0]\n", "the diagram's scene is not YAML: YAML syntax error"),
+    ("from: [0, 0]\nfrom: [1, 0]\n", "the diagram's scene is not YAML: duplicate key `from`"),
+])
+def test_a_diagram_scene_is_read_as_pack_yaml_is(tmp_path, monkeypatch, scene, said):
+    # the scene goes through the pack's own YAML reader (core/yamlio.parse_kept): a broken one is
+    # one line in the rulebook check, a key given twice refused as in any pack file
+    from generator.render.rulebook.diagrams import DiagramError, diagram_flowable
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
+    with pytest.raises(DiagramError) as caught:
+        diagram_flowable("diagram line-of-sight", scene, None)
+    assert str(caught.value).startswith(said)
+
 # Lays Boss Fight's rulebook story out as `pnp validate` does and prints whether markdown-it was
 # imported, then every flowable of the story (type, text, line)
 _STORY = """

@@ -60,3 +60,53 @@ def test_a_corrupt_kept_file_is_parsed_again(tmp_path, parses):
     kept.write_bytes(kept.read_bytes()[:-3])
     assert fields(yamlio.load_yaml_file(path)) == fields(first) and sum(parses.values()) == 2
     assert fields(yamlio.load_yaml_file(path)) == fields(first) and sum(parses.values()) == 2  # written again
+
+
+_LOADS_BOSS_FIGHT = """
+import sys
+from pathlib import Path
+from generator.pack.load import load_pack
+from generator.validate.checks import read_shared_files
+pack = load_pack(Path(sys.argv[1]))
+read_shared_files(pack)
+print("yaml" in sys.modules)
+"""
+
+
+def test_a_pack_whose_files_are_all_kept_is_loaded_without_pyyaml(tmp_path):
+    # PyYAML (~10 ms to import) is loaded by core/yamlio.py only when a text is not kept:
+    # the first process parses (and imports it), the next finds every file kept and never does
+    import subprocess
+    import sys
+    env = dict(os.environ, PNP_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("PNP_NO_CACHE", None)
+    ran = [subprocess.run([sys.executable, "-c", _LOADS_BOSS_FIGHT, str(REPO / "card_data/boss_fight")], env=env,
+                          cwd=REPO, capture_output=True, text=True, check=True).stdout.split() for _ in range(2)]
+    assert ran == [["True"], ["False"]]
+
+
+def test_the_reader_fingerprint_follows_the_reader_and_pyyaml(monkeypatch, tmp_path):
+    # a kept file is named by what reads it: a changed core/yamlio.py (by size and mtime), or
+    # another PyYAML, is another reader. A copy stands in for the module (the checkout's is not touched)
+    shutil.copy2(yamlio.__file__, tmp_path / "yamlio.py")
+    monkeypatch.setattr(yamlio, "__file__", str(tmp_path / "yamlio.py"))
+    yamlio._reader_fingerprint.cache_clear()
+    try:
+        before = yamlio._reader_fingerprint()
+        st = (tmp_path / "yamlio.py").stat()
+        os.utime(tmp_path / "yamlio.py", ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+        yamlio._reader_fingerprint.cache_clear()
+        moved = yamlio._reader_fingerprint()
+        assert moved != before
+        import importlib.util
+        found = importlib.util.find_spec("yaml")
+        fake = tmp_path / "yaml"
+        fake.mkdir()
+        (fake / "__init__.py").write_text("__version__ = '99.0'\n")
+        monkeypatch.setattr(importlib.util, "find_spec",
+                            lambda name, *a: importlib.machinery.ModuleSpec(name, None, origin=str(fake / "__init__.py"))
+                            if name == "yaml" else found)
+        yamlio._reader_fingerprint.cache_clear()
+        assert yamlio._reader_fingerprint() not in (before, moved)
+    finally:
+        yamlio._reader_fingerprint.cache_clear()

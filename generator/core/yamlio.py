@@ -3,12 +3,16 @@
 Only PyYAML's SafeLoader composes the document; we then build plain Python values
 ourselves so we can refuse duplicate keys, bound alias expansion ("billion laughs")
 and nesting depth, and record a (line, column) for every path into the document.
+PyYAML is imported when a text is parsed, never when it is kept in the cache folder already
+(parse_kept): a run whose files are all kept does without it (~10 ms of a kit's start, before
+its workers begin).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import marshal
 import math
 import os
@@ -16,12 +20,13 @@ import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Protocol, TypeAlias
-
-import yaml
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from generator.core import kept
 from generator.core.errors import InputError, Location, Problem
+
+if TYPE_CHECKING:
+    import yaml
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64
@@ -30,14 +35,12 @@ MAX_NODES = 200_000
 # the C composer's recursion is safe and the builder enforces MAX_DEPTH, above it the
 # parser's events are checked first (libyaml segfaults at a few ten thousand levels).
 SAFE_COMPOSE_DEPTH = 2_000
-_COLLECTION_TAGS: dict[type[yaml.Node], str] = {yaml.MappingNode: "tag:yaml.org,2002:map", yaml.SequenceNode: "tag:yaml.org,2002:seq"}
+_MAP_TAG, _SEQ_TAG = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
 _TEXT_TAGS = ("tag:yaml.org,2002:timestamp",)  # kept as the text the author wrote
 _STR_TAG, _INT_TAG = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 
 PathT: TypeAlias = tuple[str | int, ...]  # a path into a document: keys and list indexes
 LineCol: TypeAlias = tuple[int, int]  # 1-based
-# libyaml's composer is several times faster and still gives marks; both are safe loaders
-_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class Addressed(Protocol):
@@ -130,7 +133,12 @@ def read_text(path: Path, file: str | None = None) -> str:
 def load_yaml_file(path: Path, file: str | None = None) -> Document:
     """The YAML file at `path`, parsed, or loaded as kept by an earlier process (below)."""
     file = file or display_path(path)
-    text = read_text(path, file)
+    return parse_kept(read_text(path, file), file)
+
+
+def parse_kept(text: str, file: str) -> Document:
+    """`text` parsed (parse_yaml), or loaded as kept by an earlier process that parsed the same
+    text (below); what parsed is kept for the next."""
     key = hashlib.sha256(_reader_fingerprint() + text.encode("utf-8", "surrogatepass")).hexdigest()
     payload = kept.load(key, _FORMAT)
     if payload is not None:
@@ -154,7 +162,7 @@ def load_yaml_file(path: Path, file: str | None = None) -> Document:
 # marshalled: composing and building a pack's YAML costs each process that loads it ~0.4 ms a
 # file (Boss Fight: 27 files, 0.015 s, in `pnp validate`'s parent and again some in each worker;
 # 37 files, 0.03 s, before `pnp build` starts its workers), loading them ~0.08 ms. A file is named
-# by the sha256 of its text and of what reads it (this module, by size and mtime; PyYAML's version
+# by the sha256 of its text and of what reads it (this module, by size and mtime; PyYAML's files
 # and loader; Python's version); only a document without problems is kept, so a broken file is
 # parsed every time and says the same words at the same line.
 _FORMAT = b"pnp-yaml-1"
@@ -162,16 +170,38 @@ _FORMAT = b"pnp-yaml-1"
 
 @functools.cache
 def _reader_fingerprint() -> bytes:
-    st = os.stat(__file__)
-    return hashlib.sha256(repr((st.st_size, st.st_mtime_ns, yaml.__version__, _COMPOSER.__name__,
-                                sys.version)).encode()).digest()
+    """This module by size and mtime, PyYAML's __init__.py so (its version is written there) and
+    whether its C loader is there, and Python's version: found without importing PyYAML (above)."""
+    spec = importlib.util.find_spec("yaml")
+    folder = os.path.dirname(spec.origin) if spec is not None and spec.origin else ""
+    marks = []
+    for path in (__file__, os.path.join(folder, "__init__.py")):
+        try:
+            st = os.stat(path)
+            marks.append((st.st_size, st.st_mtime_ns))
+        except OSError:
+            marks.append((-1, -1))
+    try:
+        c_loader = any(name.startswith("_yaml.") for name in os.listdir(folder))
+    except OSError:
+        c_loader = False
+    return hashlib.sha256(repr((marks, c_loader, sys.version)).encode()).digest()
+
+
+@functools.cache
+def _composer() -> type:
+    """PyYAML's safe loader, imported on first use: libyaml's (several times faster, still giving
+    marks) where PyYAML has it."""
+    import yaml  # deferred: loaded with the first text parsed (module docstring)
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def parse_yaml(text: str, file: str) -> Document:
+    import yaml  # loaded with the first text parsed (above)
     try:
         if sum(text.count(c) for c in "[{-:?") > SAFE_COMPOSE_DEPTH:
             _check_depth(text, file)  # the C composer recurses: very deep nesting would crash it
-        node = yaml.compose(text, Loader=_COMPOSER)
+        node = yaml.compose(text, Loader=_composer())
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, text, file) from None
     except yaml.reader.ReaderError as exc:
@@ -200,10 +230,11 @@ def parse_yaml(text: str, file: str) -> Document:
 def _check_depth(text: str, file: str) -> None:
     """Walk the parser's events (libyaml parses without recursion) and refuse nesting deeper
     than MAX_DEPTH before anything composes the document."""
+    import yaml  # deferred: loaded with the first text parsed (module docstring)
     depth = 0
     starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
     ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
-    events = yaml.parse(text, Loader=_COMPOSER)
+    events = yaml.parse(text, Loader=_composer())
     while True:
         try:
             event = next(events, None)
@@ -286,10 +317,13 @@ class _Builder:
     """Turns a composed node tree into plain values, recording positions and refusing abuse."""
 
     def __init__(self, doc: Document):
+        import yaml  # the parser has loaded it (parse_yaml)
+        self.yaml = yaml
         self.doc = doc
         self.problems: list[Problem] = []
         self.count = 0
         self.constructor = yaml.SafeLoader("")
+        self.collection_tags: dict[type, str] = {yaml.MappingNode: _MAP_TAG, yaml.SequenceNode: _SEQ_TAG}
 
     def loc(self, node: yaml.Node) -> LineCol:
         return node.start_mark.line + 1, node.start_mark.column + 1
@@ -307,16 +341,16 @@ class _Builder:
             raise InputError([Problem("yaml.too-deep", f"nesting deeper than {MAX_DEPTH} levels",
                                       Location(self.doc.file, line, col), expected=f"at most {MAX_DEPTH} levels")])
         self.doc.positions.setdefault(path, self.loc(node))
-        expected_tag = _COLLECTION_TAGS.get(type(node))
+        expected_tag = self.collection_tags.get(type(node))
         if expected_tag is not None and node.tag != expected_tag:
             line, col = self.loc(node)
             self.problems.append(Problem(
                 "yaml.tag", f"the tag `{_short_tag(node.tag)}` is not supported", Location(self.doc.file, line, col),
                 found=_short_tag(node.tag), expected="a plain list or mapping", fix="remove the tag"))
             return None
-        if isinstance(node, yaml.MappingNode):
+        if isinstance(node, self.yaml.MappingNode):
             return self.mapping(node, path, depth)
-        if isinstance(node, yaml.SequenceNode):
+        if isinstance(node, self.yaml.SequenceNode):
             return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
         return self.scalar(node)
 
@@ -328,7 +362,7 @@ class _Builder:
                 self.problems.append(Problem("yaml.merge-key", "merge keys (<<) are not supported",
                                              Location(self.doc.file, line, col), fix="write the keys out"))
                 continue
-            if not isinstance(key_node, yaml.ScalarNode):
+            if not isinstance(key_node, self.yaml.ScalarNode):
                 line, col = self.loc(key_node)
                 self.problems.append(Problem("yaml.key-type", "a mapping key must be a plain value",
                                              Location(self.doc.file, line, col), found="a list or mapping"))
@@ -361,7 +395,7 @@ class _Builder:
         where = Location(self.doc.file, line, col)
         try:
             value = self.constructor.construct_object(node, deep=True)
-        except yaml.constructor.ConstructorError as exc:
+        except self.yaml.constructor.ConstructorError as exc:
             problem = exc.problem or str(exc)
             if "could not determine a constructor" in problem:
                 self.problems.append(Problem("yaml.tag", f"the tag `{_short_tag(node.tag)}` is not supported",
@@ -371,7 +405,7 @@ class _Builder:
                 self.problems.append(Problem("yaml.value", f"cannot read value: {problem}", where,
                                              found=_shorten(node.value)))
             return None
-        except (yaml.YAMLError, ValueError, OverflowError) as exc:  # e.g. a 5,000-digit number
+        except (self.yaml.YAMLError, ValueError, OverflowError) as exc:  # e.g. a 5,000-digit number
             first = str(exc).split(";")[0].split("\n")[0]
             self.problems.append(Problem("yaml.value", f"cannot read value: {first}", where,
                                          found=_shorten(node.value), expected="a number of reasonable size or text"))

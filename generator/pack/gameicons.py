@@ -18,7 +18,7 @@ from functools import cache, cached_property
 from pathlib import Path
 
 from generator.core.errors import did_you_mean
-from generator.pack.iconpath import Outlines, Segment, drawing_segments
+from generator.pack.iconpath import Outlines, Segment, drawn_segments
 
 # beside this module, in a wheel as in a checkout (what importlib.resources.files gives for a package
 # on disk, without loading importlib.resources: a few ms at every start)
@@ -51,7 +51,7 @@ class IconSet:
         self.url: str = catalogue["url"]
         width, height = catalogue.get("size", (512, 512))
         self.size: tuple[int, int] = (int(width), int(height))
-        self._drawn: dict[str, tuple[Segment, ...]] = {}
+        self._drawn: dict[str, tuple[str, list[float]]] = {}
 
     def __len__(self) -> int:
         return len(self.names)
@@ -103,15 +103,21 @@ class IconSet:
         build reads it once, before it forks the workers that draw icons: build.py)."""
         self._outlines  # noqa: B018 - the cached property, read for its effect
 
-    def outline(self, name: str) -> tuple[Segment, ...]:
-        """The icon's drawing (M, L, C and Z segments) in its 512-unit box, y down as SVG has it."""
+    def drawing(self, name: str) -> tuple[str, list[float]]:
+        """The icon's drawing in its 512-unit box, y down as SVG has it: its segments' letters
+        (M, L, C and Z) and their numbers in order (Outlines.drawing; don't change the list)."""
         key = self.resolve(name)
         if key is None:
             raise KeyError(name)
         drawn = self._drawn.get(key)
         if drawn is None:
-            drawn = self._drawn[key] = tuple(drawing_segments(self._outlines.segments(self._number[key])))
+            drawn = self._drawn[key] = self._outlines.drawing(self._number[key])
         return drawn
+
+    def outline(self, name: str) -> tuple[Segment, ...]:
+        """The icon's drawing as M, L, C and Z segments: ("C", x1, y1, x2, y2, x, y) and so on."""
+        letters, numbers = self.drawing(name)
+        return tuple(drawn_segments(letters, numbers))
 
 
 @cache

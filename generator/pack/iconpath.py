@@ -5,7 +5,8 @@ coordinate absolute). `encode` writes a list of such paths in the set's compact 
 `Outlines` reads one path back without decoding the others. `drawing_segments` expands the
 stored segments into the four a PDF path has (move, line, cubic curve, close): quadratic
 curves become cubics, smooth curves get their reflected control point, elliptical arcs become
-cubic pieces (SVG 1.1, appendix F.6).
+cubic pieces (SVG 1.1, appendix F.6). `Outlines.drawing` gives the same drawing in one pass
+from the stored form, as letters and numbers (what an icon drawn in a PDF is made from).
 
 Why a form of our own: the 4,134 icons are 6.4 MB of path text (`@iconify-json/game-icons`);
 the install has less than a megabyte to spare (tests/test_install.py). Coordinates rounded to
@@ -26,6 +27,7 @@ from __future__ import annotations
 import math
 import re
 import zlib
+from functools import cache
 from itertools import accumulate
 from typing import Any
 
@@ -276,17 +278,100 @@ class Outlines:
                 if op == "M":
                     start_x, start_y = x, y
 
+    def drawing(self, number: int) -> tuple[str, list[float]]:
+        """Icon `number` as a PDF path draws it: its segments' letters (M, L, C and Z, one each)
+        and their numbers in order (x, y pairs in icon units, y down), what `drawing_segments`
+        makes of `segments(number)`, number for number, in one pass from the stored streams
+        without a tuple per segment (those two passes were most of the time a pack's icons took
+        to make, 141 of them on a first run of Boss Fight's kit). A coordinate is a sum of
+        halves, exact in a float, so the sums here are the same floats as the integer sums
+        halved there; quadratic curves and arcs go through what drawing_segments uses."""
+        data = self._data
+        (ops, xs_at, ys_at, ctrl_at, arcs_at), (ops_end, xs_end, ys_end, ctrl_end, arcs_end) = \
+            self._starts[number], self._ends[number]
+        xs, ys, ctrl = (iter(_numbers(data, begin, end, True, 1 / SCALE)).__next__  # (exact: a power of two)
+                        for begin, end in ((xs_at, xs_end), (ys_at, ys_end), (ctrl_at, ctrl_end)))
+        letters: list[str] = []
+        out: list[float] = []
+        put, more = letters.append, out.extend
+        x = y = start_x = start_y = 0.0
+        cubic = quad = None  # the previous segment's last control point, for S (cubic) and T (quad)
+        arcs = None
+        for code in data[ops:ops_end - 1]:  # (the last byte ends the icon)
+            op = code & 0x0F
+            if op == 4:  # C
+                x1, y1 = x + ctrl(), y + ctrl()
+                x, y = x + xs(), y + ys()
+                cubic, quad = (x + ctrl(), y + ctrl()), None
+                put("C")
+                more((x1, y1, *cubic, x, y))
+            elif op == 1:  # L
+                x, y = x + xs(), y + ys()
+                put("L")
+                more((x, y))
+                cubic = quad = None
+            elif op == 0:  # M
+                x, y = start_x, start_y = x + xs(), y + ys()
+                put("M")
+                more((x, y))
+                cubic = quad = None
+            elif op == 9:  # Z
+                x, y = start_x, start_y
+                put("Z")
+                cubic = quad = None
+            elif op == 2 or op == 3:  # H, V
+                if op == 2:
+                    x += xs()
+                else:
+                    y += ys()
+                put("L")
+                more((x, y))
+                cubic = quad = None
+            elif op == 5:  # S: its first control point the previous curve's second, reflected
+                x1, y1 = (2 * x - cubic[0], 2 * y - cubic[1]) if cubic else (x, y)
+                x, y = x + xs(), y + ys()
+                cubic, quad = (x + ctrl(), y + ctrl()), None
+                put("C")
+                more((x1, y1, *cubic, x, y))
+            elif op == 8:  # A
+                if arcs is None:
+                    arcs = iter(_numbers(data, arcs_at, arcs_end, signed=False)).__next__
+                rx, ry, rotation = arcs() / SCALE, arcs() / SCALE, _unzigzag(arcs()) / 10
+                ex, ey = x + xs(), y + ys()
+                for piece in arc_cubics(x, y, rx, ry, rotation, (code >> 4) & 1, (code >> 5) & 1, ex, ey):
+                    put(piece[0])
+                    more(piece[1:])
+                x, y = ex, ey
+                cubic = quad = None
+            else:  # Q, T: a quadratic curve (T's control point the previous one's, reflected)
+                if op == 6:
+                    qx, qy = x + ctrl(), y + ctrl()
+                else:
+                    qx, qy = (2 * x - quad[0], 2 * y - quad[1]) if quad else (x, y)
+                ex, ey = x + xs(), y + ys()
+                put("C")
+                more(quad_controls(x, y, qx, qy, ex, ey))
+                x, y, cubic, quad = ex, ey, None, (qx, qy)
+        return "".join(letters), out
 
-def _numbers(data: memoryview, begin: int, end: int, signed: bool) -> list[int]:
-    """The varints of data[begin:end] in order, zigzag-decoded when `signed`."""
-    out: list[int] = []
+
+def _numbers(data: memoryview, begin: int, end: int, signed: bool, unit: float = 1) -> list[Any]:
+    """The varints of data[begin:end] in order, zigzag-decoded when `signed`, each times `unit`
+    (1: ints; 1 / SCALE: coordinates in icon units, exact floats). Most are one byte: those are
+    looked up in a table of the 128 (half the time the decoding took, as a sum per byte)."""
+    short = _short(signed, unit)
+    out: list[Any] = []
+    append = out.append
     value = shift = 0
     for byte in data[begin:end]:
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            out.append(((value >> 1) if not value & 1 else -((value + 1) >> 1)) if signed else value)  # _unzigzag inline
+        if byte < 0x80 and not shift:
+            append(short[byte])
+        elif byte < 0x80:
+            value |= byte << shift
+            append((((value >> 1) if not value & 1 else -((value + 1) >> 1)) if signed else value) * unit)
             value = shift = 0
         else:
+            value |= (byte & 0x7F) << shift
             shift += 7
     return out
 
@@ -295,7 +380,26 @@ def _unzigzag(value: int) -> int:
     return (value >> 1) if not value & 1 else -((value + 1) >> 1)
 
 
+@cache
+def _short(signed: bool, unit: float) -> tuple[Any, ...]:
+    """The values of the 128 one-byte varints (_numbers)."""
+    return tuple((_unzigzag(byte) if signed else byte) * unit for byte in range(0x80))
+
+
 # ---- what a PDF path draws ---------------------------------------------------------------------
+
+_DRAWN_ARGS = {"M": 2, "L": 2, "C": 6, "Z": 0}
+
+
+def drawn_segments(letters: str, numbers: list[float]) -> list[Segment]:
+    """Outlines.drawing's letters and numbers as segments: ("M", x, y), ("C", x1, y1, x2, y2, x, y)..."""
+    out: list[Segment] = []
+    at = 0
+    for op in letters:
+        count = _DRAWN_ARGS[op]
+        out.append((op, *numbers[at:at + count]))
+        at += count
+    return out
 
 
 def drawing_segments(segments: list[Segment]) -> list[Segment]:
@@ -329,8 +433,7 @@ def drawing_segments(segments: list[Segment]) -> list[Segment]:
             else:
                 qx, qy = (2 * x - last_quad[0], 2 * y - last_quad[1]) if last_quad else (x, y)
                 ex, ey = seg[1:]
-            out.append(("C", x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y),
-                        ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey))
+            out.append(("C", *quad_controls(x, y, qx, qy, ex, ey)))
             quad, x, y = (qx, qy), ex, ey
         elif op == "A":
             ex, ey = seg[6], seg[7]
@@ -338,6 +441,12 @@ def drawing_segments(segments: list[Segment]) -> list[Segment]:
             x, y = ex, ey
         last_cubic, last_quad = cubic, quad
     return out
+
+
+def quad_controls(x: float, y: float, qx: float, qy: float, ex: float, ey: float) -> tuple[float, ...]:
+    """The numbers of the cubic curve that draws the quadratic one from (x, y) through the control
+    point (qx, qy) to (ex, ey): its two control points, then its end."""
+    return (x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y), ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey)
 
 
 def arc_cubics(x1: float, y1: float, rx: float, ry: float, rotation: float, large: int, sweep: int,

@@ -21,6 +21,7 @@ from generator.render.cards.faces import CardFace, CardPainter, CardShared
 from generator.render.maps.document import maps_text_on_paint
 from generator.render.rulebook.book import Geometry, pack_book, rulebook_story
 from generator.render.rulebook.errors import check_story
+from generator.render.rulebook.kept import keep_all
 
 
 def render_problems(pack: Pack) -> tuple[list[Problem], list[Violation]]:
@@ -81,7 +82,9 @@ def rulebook_problems(pack: Pack) -> list[Problem]:
     story, _counts = rulebook_story(pack, pack_book(pack), geometry)
     canvas = new_canvas(io.BytesIO(), (geometry.width, geometry.height), "check")
     height = geometry.height - geometry.margin_top - geometry.margin_bottom
-    return check_story(story, canvas, geometry.column_width, height)
+    problems = check_story(story, canvas, geometry.column_width, height)
+    keep_all()  # what it laid out and measured, for the next check or kit (render/rulebook/kept.py)
+    return problems
 
 
 def map_findings(pack, paper: str = DEFAULT_PAPER) -> list[Finding]:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from generator.render.rulebook.book import build_rulebook_pdf
+from generator.render.rulebook.kept import keep_all
 from generator.render.rulebook.quickref import build_quick_reference_pdf, has_quick_reference, sheet_text
 
 if TYPE_CHECKING:
@@ -29,3 +30,4 @@ def write(job: ProfileJob) -> Iterator[str]:
         else:
             yield (f"note: no quick-reference.pdf: {pack.spec.name} has no `reference:` sections, action types "
                    "or status effects to put on it (game.yaml)")
+        keep_all()  # the layouts both laid out, for the next kit (render/rulebook/kept.py)

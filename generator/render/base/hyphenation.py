@@ -113,18 +113,20 @@ def _lines(path: Path) -> tuple[int, dict[str, str]]:
                          else line for line in kept) + "\n"
     text = _ZEROS.sub("", text)
     lines = text.split("\n")[:-1]
-    letters = [key.split("/", 1)[0] if "/" in key and "=" in key else key for key in _letters(text).split("\n")[:-1]]
+    letters = _letters(text).split("\n")[:-1]
+    if "/" in text:  # a nonstandard hyphenation's line (`pattern/alternative`) is found by its pattern's letters
+        letters = [key.split("/", 1)[0] if "/" in key and "=" in key else key for key in letters]
     return max(map(len, letters)), dict(zip(letters, lines))
 
 
 def _letters(text: str) -> str:
-    """The text without its digits (what \\d finds). Most dictionaries are Latin-1, whose only
-    decimal digits are 0-9: bytes.translate drops them at once (German's 1 MB: 1 ms, 17 by the
-    regular expression)."""
-    try:
-        return text.encode("latin-1").translate(None, b"0123456789").decode("latin-1")
-    except UnicodeEncodeError:  # letters beyond Latin-1, and digits of other scripts with them
-        return _DIGIT.sub("", text)
+    """The text without its digits (what \\d finds). bytes.translate drops 0-9 at once from the
+    text as UTF-8 (whose other characters' bytes are never ASCII; German's 1 MB: 1 ms, 17 by the
+    regular expression; English's, which has ligatures and a curly apostrophe beyond Latin-1,
+    0.4 ms against 2.6), and the regular expression then takes any decimal digit of another
+    script (a search that finds none: 0.4 ms)."""
+    text = text.encode("utf-8").translate(None, b"0123456789").decode("utf-8")
+    return text if _DIGIT.search(text) is None else _DIGIT.sub("", text)
 
 
 def hyphenator(lang: str) -> pyphen.Pyphen:

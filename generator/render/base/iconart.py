@@ -48,48 +48,63 @@ def outline_path(canvas, name: str):
     return path
 
 
-_PATH_OPS = {"M": "%s %s m", "L": "%s %s l", "C": "%s %s %s %s %s %s c", "Z": "h"}
+# a segment's letter -> its PDF operator after its numbers
+_PATH_OPS = {"M": " %s %s m", "L": " %s %s l", "C": " %s %s %s %s %s %s c", "Z": " h"}
+
+
+def _template(letters: str) -> str:
+    """The operators of the segments with a %s for each number, as a path object begins (`n`):
+    a replace per kind of segment (what they write has no capital letter), not a call per letter."""
+    for letter, text in _PATH_OPS.items():
+        letters = letters.replace(letter, text)
+    return "n" + letters
 
 
 @cache
 def _halves() -> dict[float, str]:
-    """fp_str of every half unit from -1024 to 2048: the set's coordinates are stored to half a
-    unit (pack/iconpath.py), so nineteen numbers of an outline in twenty are found here."""
-    halves = [k / 2 for k in range(-2048, 4097)]
+    """fp_str of every half unit from -64 to 576: the set's coordinates are stored to half a
+    unit (pack/iconpath.py), so nineteen numbers of an outline in twenty are found here (all
+    but 40 of the set's 1.2 million lie in that range: a wider table costs more to make than
+    the few numbers beyond it cost to format one by one)."""
+    halves = [k / 2 for k in range(-128, 1153)]
     return dict(zip(halves, fp_str(*halves).split(" ")))  # fp_str formats each number alone
 
 
 def path_text(segments) -> tuple[str, Box | None]:
     """The PDF operators of an outline's M, L, C and Z segments (y down, in the 512-unit box),
     as `outline_path(...).getCode()` writes them, number for number; and the bounds of the
-    points `drawn.filled_bounds` reads back from them filled, as it gives them (each number
-    parsed from its text), or None when it must read them itself (a move straight after a
-    move, which it leaves out, or a path that does not begin with one)."""
-    numbers: list[float] = []
-    template = []
-    lone = False  # a point filled_bounds leaves out: a move right after a move, or a path not begun by one
-    previous = None
-    for seg in segments:
-        op = seg[0]
-        if previous is None and op != "M":
-            lone = True
-        template.append(_PATH_OPS[op])
-        if op == "C":
-            numbers += (seg[1], BOX - seg[2], seg[3], BOX - seg[4], seg[5], BOX - seg[6])
-        elif op != "Z":
-            numbers += (seg[1], BOX - seg[2])
-            lone = lone or (op == "M" and previous == "M")
-        previous = op
-    if not template:
+    points `drawn.filled_bounds` reads back from them filled (drawing_text)."""
+    return drawing_text("".join(seg[0] for seg in segments), [v for seg in segments for v in seg[1:]])
+
+
+def drawing_text(letters: str, numbers: list[float]) -> tuple[str, Box | None]:
+    """path_text of an outline given as IconSet.drawing gives it: its segments' letters and their
+    numbers in order (x, y pairs, y down). The bounds are those of the points as filled_bounds
+    gives them (each number parsed from its text), or None when it must read them itself (a
+    move straight after a move, which it leaves out, or a path that does not begin with one).
+    Made with a few calls per outline, none per segment or number."""
+    if not letters:
         return "", None
-    halves = _halves()
-    texts = [t if t is not None else fp_str(v) for t, v in zip(map(halves.get, numbers), numbers)]
-    code = " ".join(["n", *template]) % tuple(texts)  # a path object begins with `n`
-    if lone or not numbers:
+    flipped = numbers[:]
+    flipped[1::2] = map(BOX.__sub__, numbers[1::2])  # y up: BOX - y
+    texts = list(map(_halves().get, flipped))
+    # the numbers as filled_bounds reads them back: a half unit's text gives the same float
+    # (tests/test_gameicons.py); the others (a quadratic curve's or an arc's) are formatted and
+    # read back one by one
+    at = 0
+    try:
+        while True:
+            at = texts.index(None, at)
+            text = texts[at] = fp_str(flipped[at])
+            flipped[at] = float(text)
+    except ValueError:  # no more
+        pass
+    code = _template(letters) % tuple(texts)
+    if letters[0] != "M" or "MM" in letters or not flipped:
         return code, None
-    values = list(map(float, texts))
-    xs, ys = values[0::2], values[1::2]
-    return code, (min(xs), min(ys), max(xs), max(ys))
+    xs, ys = flipped[0::2], flipped[1::2]
+    # + 0.0: a float, as float(text) gives (an int given, or a -0.0 whose text is "0")
+    return code, (min(xs) + 0.0, min(ys) + 0.0, max(xs) + 0.0, max(ys) + 0.0)
 
 
 _TEXTS: dict[str, tuple[str, Box | None]] = {}  # icon -> its outline_text, for the process
@@ -101,7 +116,7 @@ def outline_text(name: str) -> tuple[str, Box | None]:
     draw) and kept for the process (a kit's documents draw the same icons)."""
     text = _TEXTS.get(name)
     if text is None:
-        text = _TEXTS[name] = path_text(icon_set().outline(name))
+        text = _TEXTS[name] = drawing_text(*icon_set().drawing(name))
     return text
 
 
@@ -109,7 +124,7 @@ def keep_outlines(names) -> None:
     """Have the outline text of each icon of the set named (outline_text) kept for the process
     before anything draws: a pack's card icons (render/cards/faces.py: CardShared), read from the
     user's cache folder where a process made them before (templatecache.load: ~0.5 ms, against
-    ~40 ms to read the outlines and make the text of Boss Fight's 141 icons), else made and written
+    ~27 ms to read the outlines and make the text of Boss Fight's 141 icons), else made and written
     there. The file is named by the icons and the outlines file's size and mtime (and our code):
     outputs are the same either way. A name the set does not have is left for the drawing to
     report."""

@@ -81,7 +81,8 @@ class TextFitter:
     """Lays out and fits text; one per build, so its cache never outlives the pack it serves."""
 
     def __init__(self, keywords: list[str], lang: str = "en_GB", keyword_color: str = KEYWORD_COLOR,
-                 fonts: dict | None = None, icons: list[str] | None = None, kept: bool = False):
+                 fonts: dict | None = None, icons: list[str] | None = None, kept: bool = False,
+                 parsed: int = 256):
         register_fonts()
         fonts = fonts or {}  # a pack's own TTFs by style, already registered
         self.family = {REGULAR: fonts.get("regular", REGULAR), BOLD: fonts.get("bold", BOLD),
@@ -95,7 +96,7 @@ class TextFitter:
         self.keyword_color = keyword_color
         self.cache: dict = BoundedCache()
         self._widths: dict = {}  # grows with the vocabulary, not with the deck
-        self._parsed: dict = BoundedCache()
+        self._parsed: dict = BoundedCache(parsed)  # texts' words: `parsed` texts, the last met
         # `kept`: fits are read from, and written to, the user's cache folder (keep_fits)
         self._keeps = kept
         self._kept: dict | None = None  # what a process fitted before: read at the first fit
@@ -290,10 +291,10 @@ class TextFitter:
         if hit is None and self._keeps:  # the exact box: a kept fit is what this one would be
             exact = (text, width, height, max_size, min_size, leading_ratio, hyphenate, font)
             kept = self._fitted.get(exact) or self._kept_fits().get(exact)  # (one the bounded cache let go)
-            hit = _unpacked(kept) if kept is not None else None
+            hit = unpacked(kept) if kept is not None else None
             if hit is None:
                 hit = self._fitted_now(text, width, height, max_size, min_size, leading_ratio, hyphenate, font)
-                kept = _packed(hit)
+                kept = packed(hit)
             self.cache[key] = hit
             if len(self._fitted) < MAX_KEPT_FITS:
                 self._fitted[exact] = kept
@@ -344,7 +345,7 @@ class TextFitter:
     def _kept_fits(self) -> dict:
         if self._kept is None:
             self._kept = {}
-            key = self._kept_key()
+            key = self.kept_key()
             if key is None:
                 return self._kept
             payload = templatecache.load(key, _KEPT_FORM)
@@ -356,7 +357,7 @@ class TextFitter:
                 self._kept = kept
         return self._kept
 
-    def _kept_key(self) -> str | None:
+    def kept_key(self) -> str | None:
         """The name of this fitter's file: everything a fit depends on besides its arguments
         (None: a font not read from a file, which nothing names)."""
         files = []
@@ -379,7 +380,7 @@ class TextFitter:
         the same fonts, words and language (a fitter made with `kept`; nothing when it made none)."""
         if not self._keeps or self._kept is None or not self._fitted or self._fitted.keys() <= self._kept.keys():
             return  # nothing fitted, or every fit read: the file says it all already
-        key = self._kept_key()
+        key = self.kept_key()
         if key is not None:
             both = {**self._kept, **self._fitted}
             templatecache.keep(key, _KEPT_FORM, marshal.dumps(both if len(both) <= MAX_KEPT_FITS else self._fitted))
@@ -389,7 +390,7 @@ _KEPT_FORM = b"pnp-fitted-1"
 MAX_KEPT_FITS = 4096  # fits a file keeps (~1 MB; Boss Fight's faces 630): a deck of unique cards fits 3-4 a card
 
 
-def _packed(fit: Layout | FitError) -> tuple:
+def packed(fit: Layout | FitError) -> tuple:
     """A fit as plain tuples (marshal writes no named tuple)."""
     if isinstance(fit, FitError):
         return ("error", fit.needed_lines, fit.size, fit.overflow_pt)
@@ -397,8 +398,8 @@ def _packed(fit: Layout | FitError) -> tuple:
                                                    for ln in fit.lines), fit.height)
 
 
-def _unpacked(kept) -> Layout | FitError | None:
-    """_packed's fit again (None: not one)."""
+def unpacked(kept) -> Layout | FitError | None:
+    """packed's fit again (None: not one)."""
     try:
         if kept[0] == "error":
             _, lines, size, overflow = kept

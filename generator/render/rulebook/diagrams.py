@@ -14,10 +14,11 @@ centre-to-centre line. The scene is the chapter's; the engine only draws it.
 
 from __future__ import annotations
 
-import yaml
 from reportlab.lib.colors import HexColor
 from generator.render.rulebook.platypus import Flowable
 
+from generator.core.errors import InputError
+from generator.core.yamlio import parse_kept
 from generator.grids import hexgrid
 from generator.render.base.fonts import BOLD
 from generator.render.base.pdfout import MM
@@ -39,7 +40,7 @@ class LineOfSightDiagram(Flowable):
 
     HEX = 6.0 * MM  # centre to corner
 
-    def __init__(self, scene: dict, style):
+    def __init__(self, scene: object, style):
         super().__init__()
         if not isinstance(scene, dict):
             raise DiagramError("a line-of-sight diagram needs `from`, `to` and `blockers`")
@@ -115,8 +116,8 @@ def diagram_flowable(info: str, body: str, style) -> Flowable:
     kind = parts[1] if len(parts) > 1 else ""
     if kind not in DIAGRAMS:
         raise DiagramError(f"unknown diagram `{kind}`; known: {', '.join(DIAGRAMS)}")
-    try:
-        scene = yaml.safe_load(body) if body.strip() else {}
-    except yaml.YAMLError as exc:
-        raise DiagramError(f"the diagram's scene is not YAML: {exc}") from None
+    try:  # read as every pack file is (bounded, duplicate keys refused), and kept in the cache folder
+        scene = parse_kept(body, "diagram").data if body.strip() else {}
+    except InputError as exc:
+        raise DiagramError(f"the diagram's scene is not YAML: {exc.problems[0].message}") from None
     return DIAGRAMS[kind](scene, style)

@@ -16,6 +16,7 @@ from generator.render.rulebook.platypus import Flowable, IndexingFlowable
 from generator.render.base.fonts import BOLD, REGULAR
 from generator.render.base.icons import IconSheet, known_icons
 from generator.render.base.text import Layout, TextFitter, draw_layout
+from generator.render.rulebook.kept import kept_text
 
 ICON_RE = re.compile(r":([a-z0-9-]+):")
 
@@ -59,11 +60,15 @@ class Book:
         self.custom = custom or {}
         self.icon_names = set(known_icons()) | set(self.custom)
         self.display = display
-        self.fitter = TextFitter(keywords, lang, icons=sorted(self.icon_names), fonts={"display": display})
+        # every text's words kept parsed: a table's cells are measured (words) long before they are
+        # laid out, and a rulebook has some 1,400 texts (~2 MB)
+        self.fitter = TextFitter(keywords, lang, icons=sorted(self.icon_names), fonts={"display": display},
+                                 parsed=4096)
         self.style = style
         self._layouts: dict = {}
         self._unbroken: dict = {}  # per text and type: (its widest line, its layout) when no line broke
         self._words: dict = {}  # per text and size: what `words` found
+        self.kept = kept_text(self.fitter)  # layouts and word widths kept between processes (rulebook/kept.py)
 
     def layout(self, text: str, width: float, size: float, leading: float, hyphenate: bool = True,
                font: str = "regular") -> Layout:
@@ -84,7 +89,7 @@ class Book:
         known = self._unbroken.get(kind)
         if known is not None and width >= known[0]:
             return known[1]
-        lay = self.fitter.layout(text, width, size, leading, hyphenate, font)
+        lay = self.kept.layout(self.fitter, (text, width, size, leading, hyphenate, font))
         if known is None and all(line.paragraph_end for line in lay.lines):  # no paragraph broken (nor an icon too wide)
             self._unbroken[kind] = (max((line.width for line in lay.lines), default=0.0), lay)
         return lay
@@ -113,14 +118,17 @@ class Book:
         Card List's cells repeat their values, and a table that does not fit is measured again)."""
         hit = self._words.get((text, size))
         if hit is None:
-            space = stringWidth(" ", REGULAR, size)
-            widest = natural = 0.0
-            for para in self.fitter.parsed(text):
-                widths = [self.fitter.word_width(w, size) for w in para]
-                widest = max([widest, *widths])
-                natural = max(natural, sum(widths) + space * max(len(widths) - 1, 0))
-            hit = self._words[(text, size)] = (widest, natural)
+            hit = self._words[(text, size)] = self.kept.words_of((text, size), lambda: self._measured(text, size))
         return hit
+
+    def _measured(self, text: str, size: float) -> tuple[float, float]:
+        space = stringWidth(" ", REGULAR, size)
+        widest = natural = 0.0
+        for para in self.fitter.parsed(text):
+            widths = [self.fitter.word_width(w, size) for w in para]
+            widest = max([widest, *widths])
+            natural = max(natural, sum(widths) + space * max(len(widths) - 1, 0))
+        return widest, natural
 
 
 def bold(text: str) -> str:
