@@ -126,3 +126,31 @@ def test_each_face_s_marker_writes_what_a_text_object_of_its_own_writes(pack):
     (stamped, kept), (plain, _) = markers(True), markers(False)
     assert kept and stamped == plain and len(stamped) == len(places)
     assert all(code.startswith("BT 1 0 0 1 ") and " 3 Tr " in code and code.endswith(" 0 Tr ET") for code in stamped)
+
+
+def test_an_element_is_found_inside_once_per_card_size(pack, monkeypatch):
+    """The painter checks that an element lies inside the card once for each size it meets it
+    at (an element is frozen): drawn again at that size it is not checked again, drawn on a
+    card it reaches out of it is refused as before."""
+    from generator.core.errors import InputError
+    from generator.render.cards import faces as faces_module
+
+    shared = CardShared(pack)
+    face = next(f for f in pack_faces(pack, shared, copies=False) if f.card is not None)
+    layout = shared.layouts.get(face.layout)
+    element = next(e for e in layout.elements if e.kind == "text" and e.x > 10)
+    ctx = shared.context(face.card, face.set_id, face.type_id, face.index, face.total)
+    painter = CardPainter(new_canvas(io.BytesIO(), (600.0, 800.0), "inside"), shared)
+    checked = []
+    original = faces_module.check_inside
+    monkeypatch.setattr(faces_module, "check_inside", lambda *a: checked.append(a[2]) or original(*a))
+    painter.width_mm, painter.height_mm = pack.card_size_mm(face.type_id)
+    for _ in range(3):
+        painter.draw_element(element, layout, ctx, 0.0, 0.0)
+    assert checked == [pack.card_size_mm(face.type_id)]  # once for its card's size
+    painter.width_mm, painter.height_mm = element.x + element.w / 2, element.y + element.h / 2  # a card it reaches out of
+    with pytest.raises(InputError) as refused:
+        painter.draw_element(element, layout, ctx, 0.0, 0.0)
+    assert refused.value.problems[0].code == "layout.outside"
+    with pytest.raises(InputError):  # and again: a refusal is not kept as inside
+        painter.draw_element(element, layout, ctx, 0.0, 0.0)

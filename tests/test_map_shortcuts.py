@@ -180,7 +180,11 @@ def _strings(c) -> None:
     c.drawCentredString(100.25, 80.5, "Sheet A1 · true scale")
     c.drawRightString(280, 20, "Tiles 1 of 2")
     c.drawCentredString(40, 40, "")  # nothing shown
+    c.drawCentredString(100.25, 90.5, "Sheet A1 · true scale")  # (its width measured once: kept by text, font, size)
+    c.setFont(REGULAR, 7)
+    c.drawCentredString(100.25, 99.5, "Sheet A1 · true scale")
     c.setFont(BOLD, 14.5)
+    c.drawRightString(100.25, 108.5, "Sheet A1 · true scale")
     c.setFillColorRGB(0.8, 0.1, 0.2)
     c.saveState()
     c.translate(150, 150)

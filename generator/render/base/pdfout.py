@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 import zlib
 
 from reportlab import rl_config
-from reportlab.lib.rl_accel import fp_str
+from reportlab.lib import rl_accel
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import PDFStream
@@ -28,14 +29,27 @@ rl_config.useA85 = 0
 # ASCII character but 0x18-0x1F (which that encoding gives to accents, and refuses as they are)
 # encodes to itself, so such text is encoded as ASCII: the same bytes, at C speed. Anything else
 # goes through ReportLab's own function (tests/test_pdfout.py compares the two).
+# A long text (a form's stream) is encoded first and its bytes searched for each of those eight
+# (memchr: a regular expression's character class costs some 15 instructions a character).
 _PDFDOC_ENC = pdfdoc.pdfdocEnc
 _NOT_ITSELF = re.compile("[\x18-\x1f]")
+_NOT_ITSELF_BYTES = tuple(bytes([c]) for c in range(0x18, 0x20))
+_LONG = 256
 
 
 def pdfdoc_enc(x):
     """`pdfdoc.pdfdocEnc(x)`: str in PDFDocEncoding, bytes as they are."""
-    if isinstance(x, str) and x.isascii() and _NOT_ITSELF.search(x) is None:
-        return x.encode("ascii")
+    if isinstance(x, str) and x.isascii():
+        if len(x) < _LONG:
+            if _NOT_ITSELF.search(x) is None:
+                return x.encode("ascii")
+        else:
+            encoded = x.encode("ascii")
+            for c in _NOT_ITSELF_BYTES:
+                if c in encoded:
+                    break
+            else:
+                return encoded
     return _PDFDOC_ENC(x)
 
 
@@ -78,6 +92,46 @@ def pdf_name(data, *args):
 
 pdfdoc.format = pdf_format  # looked up by name wherever pdfdoc formats a value
 pdfdoc.PDFName = pdf_name  # and where it makes a name
+
+# Every number on a page goes through ReportLab's fp_str (C: a printf per number, some 0.4 us a
+# call), and a sheet of cards writes the same few again and again: each slot's corners, each
+# copy's text origins, the colours, the sizes (three calls in four, on Boss Fight's card sheets).
+# The text of a call's numbers is kept: the same text, since equal numbers give equal text (an int
+# and its float, 0.0 and -0.0; tests/test_pdfout.py); a call of many numbers (a whole path) is not
+# kept, nor one that fails (a number too large), nor one with a list (unhashable).
+_FP_STR = rl_accel.fp_str  # (made by rl_accel as it loads)
+_FP: dict = {}  # the arguments of a call -> its text
+_FP_KEPT = 8192
+_FP_MANY = 8  # a call of more numbers than this is made each time
+
+
+def fp_str(*args) -> str:
+    """`reportlab.lib.rl_accel.fp_str(*args)`: numbers as ReportLab writes them into a PDF."""
+    if len(args) > _FP_MANY:
+        return _FP_STR(*args)
+    try:
+        text = _FP.get(args)
+    except TypeError:  # a list: not a key
+        return _FP_STR(*args)
+    if text is None:
+        text = _FP_STR(*args)
+        if len(_FP) >= _FP_KEPT:
+            _FP.clear()
+        _FP[args] = text
+    return text
+
+
+def _use_kept_numbers() -> None:
+    """Have ReportLab's modules and ours call fp_str above: those loaded already hold the C
+    function under the name (`from reportlab.lib.rl_accel import fp_str`); those loaded later
+    take it from rl_accel."""
+    rl_accel.fp_str = fp_str
+    for name, module in list(sys.modules.items()):
+        if name.startswith(("reportlab.", "generator.")) and getattr(module, "fp_str", None) is _FP_STR:
+            vars(module)["fp_str"] = fp_str
+
+
+_use_kept_numbers()
 
 
 def source_date() -> float | None:

@@ -182,6 +182,7 @@ class CardPainter:
         self.width_mm, self.height_mm = shared.pack.card_size_mm()
         self.memos: dict = {}  # side (back?) -> (card, layout, set, type, what its templates gave)
         self._stamp: tuple | None = None  # the markers' operators with origin and label left out, and a text object to encode labels
+        self._inside: dict = {}  # id(element) -> (element, card size) it was found inside (elements are frozen)
 
     # ---- public ---------------------------------------------------------------------
     def draw_face(self, face: CardFace, x: float, y: float, tick: bool = True) -> None:
@@ -353,7 +354,11 @@ class CardPainter:
     def _draw_element_unchecked(self, e: Element, layout: Layout, ctx: dict, ox: float, oy: float) -> bool:
         if e.when is not None and not layout.evaluate(e.when, ctx, e):
             return False
-        check_inside(e, layout, (self.width_mm, self.height_mm), ctx["type"]["id"], ctx.get("card"))
+        size = (self.width_mm, self.height_mm)
+        inside = self._inside.get(id(e))
+        if inside is None or inside[0] is not e or inside[1] != size:  # the same element on the same card: inside
+            check_inside(e, layout, size, ctx["type"]["id"], ctx.get("card"))
+            self._inside[id(e)] = (e, size)
         left = ox + e.x * mm
         top = oy + (self.height_mm - e.y) * mm
         ELEMENTS[e.kind](self, e, layout, ctx, left, top, e.w * mm, e.h * mm, ox, oy)

@@ -199,7 +199,7 @@ class InkLog:
         return side_key(self.shared, face) not in self.seen
 
     def drawn(self, face: CardFace, layout: Layout, size_mm: tuple[float, float], recorded: list) -> None:
-        if any(r is None for r in recorded):  # a form drawn before the checks listened: draw it again
+        if None in recorded:  # a form drawn before the checks listened: draw it again
             return
         self.seen.add(side_key(self.shared, face))
         height = size_mm[1] * mm

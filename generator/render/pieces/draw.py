@@ -9,6 +9,7 @@ a path read back from the PDF has exactly the size printed.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -109,9 +110,17 @@ class PagePlan:
 
 
 def color(value: str | None, default: str = INK) -> Color:
-    return HexColor(value or default)
+    return _hex_color(value or default)
 
 
+@functools.lru_cache(maxsize=256)
+def _hex_color(value: str) -> Color:
+    """`HexColor(value)`, once per colour (a sheet of counters sets a few dozen, hundreds of times;
+    nothing changes a colour once made)."""
+    return HexColor(value)
+
+
+@functools.lru_cache(maxsize=1024)  # (the same few colours and amounts on every counter; a colour is never changed)
 def tint(value: str | None, amount: float, default: str = "#777777") -> Color:
     """`value` (or `default`) at `amount` of its strength on white: 0 = white, 1 = the colour."""
     return strength(value or default, amount)

@@ -42,10 +42,18 @@ def draw(p, e: Element, layout: Layout, ctx: dict, left: float, top: float, w: f
 def _copy_key(e: Element, ctx: dict) -> tuple | None:
     """Where the face memo keeps the element's fitted text: with the copy's number, as its
     templates' results are kept (layout.memo_key); None when one of them runs for every copy."""
-    for source in (e.text or "", e.color, e.keyword_color or ""):
-        if memo_key("render", source, ctx) is None:
-            return None
+    every = _EVERY_COPY.get(id(e))
+    if every is None or every[0] is not e:  # what memo_key says of a source depends on the source alone
+        if len(_EVERY_COPY) >= 4096:
+            _EVERY_COPY.clear()
+        every = _EVERY_COPY[id(e)] = (e, any(memo_key("render", source, ctx) is None
+                                             for source in (e.text or "", e.color, e.keyword_color or "")))
+    if every[1]:
+        return None
     return ("text", id(e), ctx.get("index"), ctx.get("total"))
+
+
+_EVERY_COPY: dict = {}  # id(element) -> (the element, frozen: does one of its templates run for every copy?)
 
 
 def _laid(p, e: Element, layout: Layout, ctx: dict, w: float, h: float) -> tuple:
