@@ -104,9 +104,15 @@ class TextFitter:
 
     def read_hyphenation(self) -> None:
         """Read the language's hyphenation dictionary now (a process keeps it: hyphenation.py)
-        rather than when a word first needs breaking."""
-        if self._lang is not None:
-            hyphenator(self._lang)
+        rather than when a word first needs breaking; not when an earlier process kept this
+        fitter's fits (`kept`: their file is there), with which a word is broken again only in a
+        text not fitted before, so the dictionary waits for one (Boss Fight's kit with its fits
+        kept breaks none: 3 ms of its parent's, which read it for the cards worker)."""
+        if self._lang is None:
+            return
+        if self._keeps and (key := self.kept_key()) is not None and templatecache.has(key):
+            return
+        hyphenator(self._lang)
 
     # ---- measuring ------------------------------------------------------------------
     # Widths scale linearly with size, so each (font, string) is measured once at 1 pt.
