@@ -237,6 +237,24 @@ def test_a_cells_path_is_the_text_a_path_object_writes(points):
     assert made.polygons() == outline_of(path.getCode())
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_number, max_size=40), st.integers(1, 8))
+def test_numbers_looked_up_are_the_text_fp_str_writes(numbers, memo):
+    """number_texts keeps each number's text by its value (a map's cells share their corners):
+    the same as formatting each afresh, also as the kept ones are forgotten (a memo of a few)."""
+    from reportlab.lib.rl_accel import fp_str
+
+    from generator.render.base import operators
+    saved = operators.NUMBER_MEMO
+    operators.NUMBER_MEMO = memo
+    try:
+        for _ in range(2):  # the second time, from what was kept
+            assert operators.number_texts(numbers) == [fp_str(v) for v in numbers]
+            assert " ".join(operators.number_texts(numbers)) == (fp_str(*numbers) if numbers else "")
+    finally:
+        operators.NUMBER_MEMO = saved
+
+
 @settings(max_examples=300, deadline=None)
 @given(_number, _number, st.one_of(st.floats(0, 60, allow_nan=False), st.integers(0, 30)),
        st.sampled_from([(0, 1), (1, 0), (1, 1)]))

@@ -22,6 +22,7 @@ from generator.grids import hexgrid
 from generator.pack.translations.own import Say, as_written, words_of
 from generator.render.base.colors import INK, strength
 from generator.render.base.fonts import BOLD, REGULAR
+from generator.render.base.operators import polygon_path as closed_polygon
 from generator.core.typesize import LABEL_PT
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
@@ -209,12 +210,9 @@ def inner_radius(shape: str, size: float) -> float:
 
 
 def polygon_path(c, points):
-    p = c.beginPath()
-    p.moveTo(points[0][0] * MM, points[0][1] * MM)
-    for x, y in points[1:]:
-        p.lineTo(x * MM, y * MM)
-    p.close()
-    return p
+    """The closed path through `points` (mm): the text of `c.beginPath()`'s moveTo, lineTos and
+    close, made at once (operators.polygon_path)."""
+    return closed_polygon([v * MM for point in points for v in point])
 
 
 def shape_path(c, shape: str, orientation: hexgrid.Orientation, cx: float, cy: float, size: float, grow: float = 0.0):
