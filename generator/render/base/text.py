@@ -411,8 +411,11 @@ def unpacked(kept) -> Layout | FitError | None:
             _, lines, size, overflow = kept
             return FitError(lines, size, overflow)
         _, size, leading, lines, height = kept
-        return Layout(size, leading, tuple(Line(tuple(PlacedRun._make(r) for r in runs), width, end)
-                                           for runs, width, end in lines), height)
+        # the named tuples made as their own __new__ makes them, without its call (a kept rulebook
+        # unpacks some 20,000 runs); _make checks each run's length
+        make, new = PlacedRun._make, tuple.__new__
+        return new(Layout, (size, leading, tuple([new(Line, (tuple(map(make, runs)), width, end))
+                                                  for runs, width, end in lines]), height))
     except (TypeError, ValueError, IndexError):
         return None
 
