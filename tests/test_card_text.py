@@ -267,3 +267,27 @@ def test_plain_text_shortcut_gives_the_tokenizers_runs(text, font):
     styler = TextStyler(["Stunned", "Move"])
     prepared = text.replace("\r\n", "\n").strip()
     assert styler.paragraphs(text, font) == styler._tokenized(prepared, font)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("a  b\tc", [["a"], ["b"], ["c"]]),
+    ("**x** y", [["x:B"], ["y"]]),
+    ("a**b** c", [["a", "b:B"], ["c"]]),
+    ("Heroic Feat, then Stunned", [["Heroic Feat:K", ","], ["then"], ["Stunned:K"]]),
+    ("(Stunned) x", [["(Stunned)"], ["x"]]),
+    ("a\\ b \\* c", [["a\\"], ["b"], ["*"], ["c"]]),
+    ("x:y z :shield: :nope: w", [["x", ":", "y"], ["z"], ["shield:I"], [":nope:"], ["w"]]),
+    ("end \n\t next", [["end"], "|", ["next"]]),
+    ("*it* and\u00a0nbsp", [["it:I"], ["and", "nbsp"]]),
+])
+def test_the_tokenizer_s_words_and_runs(text, words):
+    """A word's run and the spaces after it are one match of the tokenizer (textstyle: `spaced`):
+    the words and runs are those of the text all the same (`|` a new paragraph; B bold, I italic or
+    an icon, K a keyword)."""
+    styler = TextStyler(["Stunned", "Heroic Feat"], icons=["shield"])
+    said = []
+    for n, para in enumerate(styler._tokenized(text.strip())):
+        said += ["|"] if n else []
+        said += [[r.value + (":K" if r.style.keyword else ":B" if r.style.bold else
+                             ":I" if r.style.italic or r.kind == "icon" else "") for r in word] for word in para]
+    assert said == words

@@ -140,3 +140,31 @@ def test_a_kept_fit_that_is_not_one_is_fitted_again(tmp_path, monkeypatch):
         assert fitter.fit("Draw two cards, then discard one.", 120, 40, 8, 6) == right
     assert len(made) == 5
     assert textmod.unpacked(textmod.packed(right)) == right
+
+
+def test_the_dictionary_is_read_ahead_only_where_no_fits_are_kept(tmp_path, monkeypatch):
+    # a kit's parent reads the dictionary ahead for its cards worker (faces.prepare_cards): with
+    # fits kept by an earlier process no word is broken again unless a text is new, so it waits
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
+    read: list = []
+    real = textmod.hyphenator
+    monkeypatch.setattr(textmod, "hyphenator", lambda lang: read.append(lang) or real(lang))
+    made = _counting(monkeypatch)
+    fitter = TextFitter([], kept=True)
+    fitter.read_hyphenation()
+    assert read == ["en_GB"]  # nothing kept yet
+    fitter.fit("Draw two cards, then discard one.", 120, 40, 8, 6)
+    fitter.keep_fits()
+    read.clear()
+    fitter = TextFitter([], kept=True)
+    fitter.read_hyphenation()
+    assert read == []  # its fits are kept
+    fitter.fit("Draw two cards, then discard one.", 120, 40, 8, 6)
+    assert len(made) == 1 and read == []  # the kept fit taken, nothing fitted or read
+    # a new text that needs breaking reads the dictionary when it needs it
+    layout = fitter.fit("Incomprehensibilities", 30, 40, 8, 8)
+    assert read == ["en_GB"] and layout.lines[0].runs[-1].value.endswith("-")
+    read.clear()
+    TextFitter([]).read_hyphenation()  # a fitter that keeps nothing reads it
+    TextFitter(["Other"], kept=True).read_hyphenation()  # nor one whose fits are another's
+    assert read == ["en_GB", "en_GB"]

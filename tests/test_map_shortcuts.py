@@ -180,7 +180,11 @@ def _strings(c) -> None:
     c.drawCentredString(100.25, 80.5, "Sheet A1 · true scale")
     c.drawRightString(280, 20, "Tiles 1 of 2")
     c.drawCentredString(40, 40, "")  # nothing shown
+    c.drawCentredString(100.25, 90.5, "Sheet A1 · true scale")  # (its width measured once: kept by text, font, size)
+    c.setFont(REGULAR, 7)
+    c.drawCentredString(100.25, 99.5, "Sheet A1 · true scale")
     c.setFont(BOLD, 14.5)
+    c.drawRightString(100.25, 108.5, "Sheet A1 · true scale")
     c.setFillColorRGB(0.8, 0.1, 0.2)
     c.saveState()
     c.translate(150, 150)
@@ -231,6 +235,24 @@ def test_a_cells_path_is_the_text_a_path_object_writes(points):
     made = polygon_path([v for point in points for v in point])
     assert made.getCode() == path.getCode()
     assert made.polygons() == outline_of(path.getCode())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_number, max_size=40), st.integers(1, 8))
+def test_numbers_looked_up_are_the_text_fp_str_writes(numbers, memo):
+    """number_texts keeps each number's text by its value (a map's cells share their corners):
+    the same as formatting each afresh, also as the kept ones are forgotten (a memo of a few)."""
+    from reportlab.lib.rl_accel import fp_str
+
+    from generator.render.base import operators
+    saved = operators.NUMBER_MEMO
+    operators.NUMBER_MEMO = memo
+    try:
+        for _ in range(2):  # the second time, from what was kept
+            assert operators.number_texts(numbers) == [fp_str(v) for v in numbers]
+            assert " ".join(operators.number_texts(numbers)) == (fp_str(*numbers) if numbers else "")
+    finally:
+        operators.NUMBER_MEMO = saved
 
 
 @settings(max_examples=300, deadline=None)

@@ -222,6 +222,13 @@ def test_quick_reference_is_one_page_with_turn_status_and_combat(pack, tmp_path)
     again = tmp_path / "again.pdf"
     build_quick_reference_pdf(pack, again)
     assert again.read_bytes() == path.read_bytes()
+    # the kit's worker gives it the rulebook's book (its fitter, layouts and icons): the same sheet
+    from generator.render.rulebook.book import pack_book
+    book = pack_book(pack)
+    build_rulebook_pdf(pack, tmp_path / "rulebook.pdf", book=book)
+    shared = tmp_path / "shared.pdf"
+    assert build_quick_reference_pdf(pack, shared, book=book) == info
+    assert shared.read_bytes() == path.read_bytes()
 
 
 def test_quick_reference_takes_the_largest_size_that_fits_and_writes_that_one_alone(pack, tmp_path, monkeypatch):

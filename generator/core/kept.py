@@ -133,6 +133,13 @@ def load(key: str, fmt: bytes) -> bytes | None:
     return None if folder is None else read(folder / key, fmt)
 
 
+def has(key: str) -> bool:
+    """Whether the cache folder has a file under `key` (a stat: whether it holds what was kept
+    is for `load` to say)."""
+    folder = private_dir()
+    return folder is not None and (folder / key).is_file()
+
+
 def keep(key: str, fmt: bytes, payload: bytes) -> None:
     """Write `payload` under `key` (a sha256 of everything it depends on, code_fingerprint()
     among them), when the folder may be used."""

@@ -89,16 +89,13 @@ def drawing_text(letters: str, numbers: list[float]) -> tuple[str, Box | None]:
     flipped[1::2] = map(BOX.__sub__, numbers[1::2])  # y up: BOX - y
     texts = list(map(_halves().get, flipped))
     # the numbers as filled_bounds reads them back: a half unit's text gives the same float
-    # (tests/test_gameicons.py); the others (a quadratic curve's or an arc's) are formatted and
-    # read back one by one
-    at = 0
-    try:
-        while True:
-            at = texts.index(None, at)
-            text = texts[at] = fp_str(flipped[at])
+    # (tests/test_gameicons.py); the others (a quadratic curve's or an arc's, one in 25) are
+    # formatted by one fp_str call (which formats each number alone) and read back
+    if None in texts:
+        missing = [at for at, text in enumerate(texts) if text is None]
+        for at, text in zip(missing, fp_str(*[flipped[at] for at in missing]).split(" ")):
+            texts[at] = text
             flipped[at] = float(text)
-    except ValueError:  # no more
-        pass
     code = _template(letters) % tuple(texts)
     if letters[0] != "M" or "MM" in letters or not flipped:
         return code, None

@@ -147,14 +147,36 @@ class KnownPath:
         return _one_polygon(self.numbers)
 
 
+NUMBER_MEMO = 65536  # numbers whose text number_texts keeps
+_NUMBER_TEXTS: dict[float, str] = {}  # a number -> its text
+
+
+def number_texts(numbers: list[float]) -> list[str]:
+    """Each number as `fp_str` writes it (fp_str formats each of its arguments alone), kept by its
+    value: a map's cells share their corners and columns (Boss Fight's maps: 49,080 numbers of
+    cells, 5,364 different), and fp_str's formatting (C's printf: some 3,500 instructions a number)
+    costs many times looking one up (Boss Fight's maps: 2,034 -> 1,965 M instructions). A
+    pattern's hatching, whose numbers repeat less, is formatted in one call (`formatted`)."""
+    memo = _NUMBER_TEXTS
+    get = memo.get
+    texts: list = [get(v) for v in numbers]
+    if None in texts:
+        if len(memo) >= NUMBER_MEMO:
+            memo.clear()
+        for i, text in enumerate(texts):
+            if text is None:
+                texts[i] = memo[numbers[i]] = fp_str(numbers[i])
+    return texts
+
+
 class PolygonPath(PDFPathObject):
     """A closed polygon as a path object's moveTo, lineTos and close write it (`n x y m x y l …
-    h`), its text made with one `fp_str` call for all the numbers (polygon_path), and its outline
+    h`), its text made with each number's text looked up (number_texts; polygon_path), and its outline
     as that text gives it, for a PaintRecorder (paints.outline_of would read the same numbers
     back from the text)."""
 
     def __init__(self, template: str, numbers: list[float]):
-        self.numbers = fp_str(*numbers).split(" ")  # each number as the text gives it
+        self.numbers = number_texts(numbers)  # each number as the text gives it
         super().__init__(code=[template % tuple(self.numbers)])
 
     def polygons(self) -> list[list[tuple[float, float]]]:

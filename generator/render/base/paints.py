@@ -116,7 +116,7 @@ class PaintRecorder(Recorder):
         self.paints: list = []  # (bounds, colour or None, outline polygons or None, clips)
         self.page = 1
         self.judged: list[tuple[int, TextOnPaint]] = []
-        self.outline_memo: BoundedCache[tuple, Polygons] = BoundedCache(OUTLINE_MEMO)
+        self.outline_memo: BoundedCache[tuple, tuple[Polygons, Box | None]] = BoundedCache(OUTLINE_MEMO)
         self.noting = False  # each string shown is noted in `shown` too (strings_of)
 
     @property
@@ -142,32 +142,38 @@ class PaintRecorder(Recorder):
         self.fill, self.alpha, self.line_width = (0.0, 0.0, 0.0), 1.0, 1.0
         self._stack.clear()
 
-    def _outline(self, key: tuple, make_path) -> Polygons:
-        polys = self.outline_memo.get(key)
-        if polys is None:
+    def _outline(self, key: tuple, make_path) -> tuple[Polygons, Box | None]:
+        """A path's outline in page points and its bounds, kept by `key` as the path gives them (a
+        map page fills a cell, clips to it and strokes it; most pages draw untransformed)."""
+        kept = self.outline_memo.get(key)
+        if kept is None:
             path = make_path()
             known = getattr(path, "polygons", None)  # (a map's cell: recording.PolygonPath knows its outline)
-            polys = self.outline_memo[key] = known() if known is not None else outline_of(path.getCode())
-        return _moved(self.ctm, polys)
+            polys = known() if known is not None else outline_of(path.getCode())
+            kept = self.outline_memo[key] = (polys, _bounds(polys))
+        if self.ctm == IDENTITY:
+            return kept
+        polys = _moved(self.ctm, kept[0])
+        return polys, _bounds(polys)
 
     def clip(self, key: tuple, make_path) -> None:
-        self.clips = self.clips + (self._outline(key, make_path),)
+        self.clips = self.clips + (self._outline(key, make_path)[0],)
 
     # ---- painting ---------------------------------------------------------------------
     def paint_outline(self, key: tuple, make_path, fill: bool) -> None:
         """A path painted (`make_path()`: its path object, `key`: what its outline is kept by);
         only a filled one is paint a text can lie on."""
         if fill:
-            self._fill(self._outline(key, make_path))
+            self._fill(*self._outline(key, make_path))
 
     def paint_box(self, box: Box | None, stroke: bool, fill: bool) -> None:
         """A path known by its bounds alone (Recorder.run's lines): a filled one as its rectangle."""
         if box is not None and fill:
             left, bottom, right, top = box
-            self._fill(_moved(self.ctm, [[(left, bottom), (right, bottom), (right, top), (left, top)]]))
+            polys = _moved(self.ctm, [[(left, bottom), (right, bottom), (right, top), (left, top)]])
+            self._fill(polys, _bounds(polys))
 
-    def _fill(self, polys: Polygons) -> None:
-        bounds = _bounds(polys)
+    def _fill(self, polys: Polygons, bounds: Box | None) -> None:
         if bounds is not None:
             self.paints.append((bounds, self.fill if self.alpha >= 1.0 else None, polys, self.clips))
 
@@ -184,8 +190,8 @@ class PaintRecorder(Recorder):
         """A form all of whose paint lies inside a path (`make_path()`, kept by `key`; a map's
         pattern clipped to its cell): unjudgeable paint there only, not across its box (what
         the read-back oracle, readback.py, still counts: it sees the box alone)."""
-        polys = self._outline(key, make_path)
-        box, bounds = transform_box(self.ctm, summary or (0.0, 0.0, 0.0, 0.0)), _bounds(polys)
+        polys, bounds = self._outline(key, make_path)
+        box = transform_box(self.ctm, summary or (0.0, 0.0, 0.0, 0.0))
         if bounds is not None:
             box = (max(box[0], bounds[0]), max(box[1], bounds[1]), min(box[2], bounds[2]), min(box[3], bounds[3]))
             self.paints.append((box, None, polys, self.clips))

@@ -10,7 +10,7 @@ placing it later can say what it covers; elsewhere (maps, rulebook pages) only w
 
 from __future__ import annotations
 
-from reportlab.lib.colors import toColor
+from reportlab.lib.colors import Color, toColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen import canvas as rl_canvas
@@ -29,6 +29,7 @@ TEXT_MEMO = 2048  # strings whose text operators a canvas keeps (a kit's copies 
 
 
 _TUPLE_COLORS: dict = {}  # (r, g, b) -> its flat colour: setFillColorRGB makes a new tuple each call
+_RGB_CODES: dict = {}  # ((r, g, b), "rg" or "RG") -> the operator ReportLab writes for it (RecordingCanvas._rgb_code)
 
 
 def _color(value):
@@ -198,6 +199,7 @@ class RecordingCanvas(rl_canvas.Canvas):
         self.path_texts: dict = {}  # a shape's path text, by its numbers (shape_path)
         self.text_memo: dict = {}  # a string's text operators, per font state (MemoTextObject)
         self.lines_memo: dict = {}  # the text of separate lines, by their segments
+        self.widths: dict = {}  # a string's width, by its text, font and size (a map's labels repeat: _string)
         # a planned text's operators with its origins left out (render/base/text.py), while no
         # fill alpha but 1 was ever set: a text object's colour then writes no `gs` of its own
         self.kept_text: dict = {}
@@ -273,11 +275,54 @@ class RecordingCanvas(rl_canvas.Canvas):
             self.ink.transform((a, b, c, d, e, f))
 
     def setFillColor(self, aColor, alpha=None):
-        super().setFillColor(aColor, alpha)
+        code = self._rgb_code(aColor, "rg")
+        if code is None:
+            super().setFillColor(aColor, alpha)
+        else:  # what ReportLab does for an RGB colour, its operator kept
+            self._fillColorObj = aColor
+            self._code.append(code)
+            if alpha is not None:
+                self.setFillAlpha(alpha)
+            elif getattr(aColor, "alpha", None) is not None:
+                self.setFillAlpha(aColor.alpha)
         if self.ink is not None:
             self.ink.fill = _color(aColor)
             if alpha is not None:
                 self.ink.alpha = alpha
+
+    def setStrokeColor(self, aColor, alpha=None):
+        code = self._rgb_code(aColor, "RG")
+        if code is None:
+            super().setStrokeColor(aColor, alpha)
+            return
+        self._strokeColorObj = aColor  # what ReportLab does for an RGB colour, its operator kept
+        self._code.append(code)
+        if alpha is not None:
+            self.setStrokeAlpha(alpha)
+        elif getattr(aColor, "alpha", None) is not None:
+            self.setStrokeAlpha(aColor.alpha)
+
+    def _rgb_code(self, color, operator: str) -> str | None:
+        """The operator setFillColor (`rg`) or setStrokeColor (`RG`) writes for an RGB colour (a
+        Color or an (r, g, b) tuple), kept by its channels (a map or a sheet of pieces sets a few
+        dozen colours thousands of times); None for any other colour, or on a canvas that
+        converts its colours (ReportLab's enforceColorSpace)."""
+        kind = type(color)
+        if kind is Color:
+            rgb = (color.red, color.green, color.blue)
+        elif kind is tuple and len(color) == 3:
+            rgb = color
+        else:
+            return None
+        if self._enforceColorSpace is not None:
+            return None
+        key = (rgb, operator)
+        code = _RGB_CODES.get(key)
+        if code is None:
+            if len(_RGB_CODES) >= 4096:
+                _RGB_CODES.clear()
+            code = _RGB_CODES[key] = f"{fp_str(rgb)} {operator}"
+        return code
 
     def setFillGray(self, gray, alpha=None):
         super().setFillGray(gray, alpha)
@@ -538,7 +583,13 @@ class RecordingCanvas(rl_canvas.Canvas):
                 not (told_only or getFont(self._fontname)._dynamicFont):
             return False
         if anchor:  # less the width as ReportLab measures it (bidiShapedText's), or half of it
-            x = x - anchor * stringWidth(text, self._fontname, self._fontsize)
+            key = (text, self._fontname, self._fontsize)
+            width = self.widths.get(key)
+            if width is None:
+                if len(self.widths) >= TEXT_MEMO:
+                    self.widths.clear()
+                width = self.widths[key] = stringWidth(text, self._fontname, self._fontsize)
+            x = x - anchor * width
         if not told_only:
             self._code.append("BT 1 0 0 1 %s Tm %s T* ET" % (fp_str(x, y), self._string_code(text)))
         if text and ink is not None:

@@ -37,7 +37,7 @@ from jinja2.exceptions import TemplateSyntaxError
 from jinja2.parser import Parser
 
 from generator.core import kept
-from generator.core.kept import cache_dir as cache_dir, keep as keep, load as load
+from generator.core.kept import cache_dir as cache_dir, has as has, keep as keep, load as load
 from generator.core.kept import sources_fingerprint as sources_fingerprint
 
 _FORMAT = b"pnp-template-1"

@@ -104,9 +104,15 @@ class TextFitter:
 
     def read_hyphenation(self) -> None:
         """Read the language's hyphenation dictionary now (a process keeps it: hyphenation.py)
-        rather than when a word first needs breaking."""
-        if self._lang is not None:
-            hyphenator(self._lang)
+        rather than when a word first needs breaking; not when an earlier process kept this
+        fitter's fits (`kept`: their file is there), with which a word is broken again only in a
+        text not fitted before, so the dictionary waits for one (Boss Fight's kit with its fits
+        kept breaks none: 3 ms of its parent's, which read it for the cards worker)."""
+        if self._lang is None:
+            return
+        if self._keeps and (key := self.kept_key()) is not None and templatecache.has(key):
+            return
+        hyphenator(self._lang)
 
     # ---- measuring ------------------------------------------------------------------
     # Widths scale linearly with size, so each (font, string) is measured once at 1 pt.
@@ -405,8 +411,11 @@ def unpacked(kept) -> Layout | FitError | None:
             _, lines, size, overflow = kept
             return FitError(lines, size, overflow)
         _, size, leading, lines, height = kept
-        return Layout(size, leading, tuple(Line(tuple(PlacedRun._make(r) for r in runs), width, end)
-                                           for runs, width, end in lines), height)
+        # the named tuples made as their own __new__ makes them, without its call (a kept rulebook
+        # unpacks some 20,000 runs); _make checks each run's length
+        make, new = PlacedRun._make, tuple.__new__
+        return new(Layout, (size, leading, tuple([new(Line, (tuple(map(make, runs)), width, end))
+                                                  for runs, width, end in lines]), height))
     except (TypeError, ValueError, IndexError):
         return None
 

@@ -57,6 +57,9 @@ class TextStyler:
                  r"(?P<icon>:[a-z0-9-]+:)"]
         if keyword_re:
             parts.append(rf"(?P<kw>(?<![\w-])(?:{keyword_re})(?![\w-]))")
+        # a word's text and the spaces after it, one match (most of a text: half the matches to loop
+        # over), else `other` alone: the same runs and words as `other` then `space`
+        parts.append(r"(?P<spaced>(?:[^\s*:\\]|\\(?!\*))+)[ \t]+")
         parts.append(r"(?P<other>(?:[^\s*:\\]|\\(?!\*))+|:)")
         self.token_re = re.compile("|".join(parts))
         # Plain text: no mark (`*`, `:`, `\`), no whitespace but spaces, tabs and new lines, no
@@ -82,6 +85,7 @@ class TextStyler:
         """Paragraphs → words → runs, token by token. (Every marked-up card text passes here: the
         loop keeps the current styles in hand and tests the commonest tokens first.)"""
         paragraphs: list[list[list[Run]]] = [[]]
+        para = paragraphs[0]  # the paragraph being filled
         word: list[Run] = []
         base_bold, base_italic = "bold" in font, "italic" in font  # the element's font
         display = font == "display"
@@ -90,22 +94,29 @@ class TextStyler:
         # every run is a piece of the text: with no Arabic letter in it, no run needs shaping
         shape = shape_arabic if ARABIC.search(text) else None
         icons = self.icons
+        run = tuple.__new__  # Run(...) without its Python-level __new__: the same tuple
 
         for m in self.token_re.finditer(text):
             kind = m.lastgroup
-            if kind == "other" or kind == "kw" or (kind == "icon" and m.group()[1:-1] not in icons):
+            if kind == "spaced":  # a word's last run, then the word ends
+                value = m.group(kind)
+                word.append(run(Run, ("text", shape(value) if shape else value, plain)))
+                para.append(word)
+                word = []
+            elif kind == "other" or kind == "kw" or (kind == "icon" and m.group()[1:-1] not in icons):
                 value = m.group()
-                word.append(Run("text", shape(value) if shape else value, keyword if kind == "kw" else plain))
+                word.append(run(Run, ("text", shape(value) if shape else value, keyword if kind == "kw" else plain)))
             elif kind == "space" or kind == "nl":
                 if word:
-                    paragraphs[-1].append(word)
+                    para.append(word)
                     word = []
-                if kind == "nl" and paragraphs[-1]:
-                    paragraphs.append([])
+                if kind == "nl" and para:
+                    para = []
+                    paragraphs.append(para)
             elif kind == "icon":
-                word.append(Run("icon", m.group()[1:-1], plain))
+                word.append(run(Run, ("icon", m.group()[1:-1], plain)))
             elif kind == "esc":  # `\*`: a literal asterisk
-                word.append(Run("text", "*", plain))
+                word.append(run(Run, ("text", "*", plain)))
             else:  # `**` or `*`: emphasis on or off from here
                 if kind == "bold":
                     marked_bold = not marked_bold
@@ -114,5 +125,5 @@ class TextStyler:
                 bold, italic = base_bold or marked_bold, base_italic or marked_italic
                 plain, keyword = STYLES[(bold, italic, False, display)], STYLES[(bold, italic, True, display)]
         if word:
-            paragraphs[-1].append(word)
+            para.append(word)
         return [p for p in paragraphs if p]

@@ -145,7 +145,8 @@ def drawn_icons(pack: Pack) -> list[str]:
 def prepare_cards(pack: Pack) -> None:
     """Read now what each process drawing the pack's cards reads first, and keep it where a
     process forked later finds it: the outline text of its icons, the layouts' files (the pack's
-    parsed documents), resolved and compiled, and the hyphenation dictionary of its language, in a
+    parsed documents), resolved and compiled, and the hyphenation dictionary of its language
+    (unless its text fits are kept: TextFitter.read_hyphenation), in a
     CardShared the cards' part takes (CardShared.of). A whole kit's build does it in its parent while the
     first parts draw (kit.preload_drawing), so the cards' worker starts with them read; a layout
     that fails here fails again where the cards are drawn, which reports it."""

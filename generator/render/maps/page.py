@@ -282,7 +282,8 @@ def _mark_positions(lo: float, hi: float, seam: float | None = None, along_x: bo
 
     # each spot's places, nearest first, checked only as far as the choice below reads them
     # (mostly the first: the spot itself)
-    tries = [_Lazy(q for q in sorted((p + k for k in range(-40, 41)), key=lambda q: (abs(q - p), q))
+    # (sorted as (distance, place) pairs: the order a key of the same pair gives, with no call per place)
+    tries = [_Lazy(q for _d, q in sorted([(abs(q - p), q) for q in [p + k for k in range(-40, 41)]])
                    if lo + MARK_ARM_MM <= q <= hi - MARK_ARM_MM and clear(q)) for p in spots]
     # the first two crosses keep the room the cut note between them needs (as far apart as
     # planned, at most MARK_SPACING_MM); the others only keep clear of each other

@@ -9,6 +9,7 @@ a path read back from the PDF has exactly the size printed.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -21,6 +22,7 @@ from generator.grids import hexgrid
 from generator.pack.translations.own import Say, as_written, words_of
 from generator.render.base.colors import INK, strength
 from generator.render.base.fonts import BOLD, REGULAR
+from generator.render.base.operators import polygon_path as closed_polygon
 from generator.core.typesize import LABEL_PT
 from generator.render.base.paper import PAPERS_MM
 from generator.render.base.pdfout import MM
@@ -109,9 +111,17 @@ class PagePlan:
 
 
 def color(value: str | None, default: str = INK) -> Color:
-    return HexColor(value or default)
+    return _hex_color(value or default)
 
 
+@functools.lru_cache(maxsize=256)
+def _hex_color(value: str) -> Color:
+    """`HexColor(value)`, once per colour (a sheet of counters sets a few dozen, hundreds of times;
+    nothing changes a colour once made)."""
+    return HexColor(value)
+
+
+@functools.lru_cache(maxsize=1024)  # (the same few colours and amounts on every counter; a colour is never changed)
 def tint(value: str | None, amount: float, default: str = "#777777") -> Color:
     """`value` (or `default`) at `amount` of its strength on white: 0 = white, 1 = the colour."""
     return strength(value or default, amount)
@@ -200,12 +210,9 @@ def inner_radius(shape: str, size: float) -> float:
 
 
 def polygon_path(c, points):
-    p = c.beginPath()
-    p.moveTo(points[0][0] * MM, points[0][1] * MM)
-    for x, y in points[1:]:
-        p.lineTo(x * MM, y * MM)
-    p.close()
-    return p
+    """The closed path through `points` (mm): the text of `c.beginPath()`'s moveTo, lineTos and
+    close, made at once (operators.polygon_path)."""
+    return closed_polygon([v * MM for point in points for v in point])
 
 
 def shape_path(c, shape: str, orientation: hexgrid.Orientation, cx: float, cy: float, size: float, grow: float = 0.0):

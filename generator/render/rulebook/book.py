@@ -385,12 +385,14 @@ def canvas_maker(title: str, subject: str):
     return make
 
 
-def build_rulebook_pdf(pack: Pack, out_path, paper: str = DEFAULT_PAPER, ink: str = DEFAULT_INK) -> dict:
+def build_rulebook_pdf(pack: Pack, out_path, paper: str = DEFAULT_PAPER, ink: str = DEFAULT_INK,
+                       book: Book | None = None) -> dict:
     """Write the rulebook (to a path, or to a file object: `pnp validate` lays it out in
     memory), its map pictures in `ink` (the maps' colour or saver look); returns counts
-    ({"pages", "chapters", "cards", "presets", ...})."""
+    ({"pages", "chapters", "cards", "presets", ...}). `book`: the pack's (pack_book), when the
+    caller has one (the kit's quick reference shares it)."""
     geometry = Geometry.of(paper)
-    book = pack_book(pack)
+    book = book or pack_book(pack)
     story, counts = rulebook_story(pack, book, geometry, ink)
     say = words_of(pack)
     title = f"{pack.spec.name} {pack.spec.version}: {say('Rulebook')}"

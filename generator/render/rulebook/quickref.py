@@ -30,7 +30,7 @@ from generator.render.rulebook.columns import Columns
 from generator.render.rulebook.markdown import Flow, markdown_flowables
 from generator.render.rulebook.templating import (environment, expand_reference, reference_card_context,
                                                   reference_card_has_lines, render_template, template_context)
-from generator.render.rulebook.text import BookStyle, ChapterTitle
+from generator.render.rulebook.text import Book, BookStyle, ChapterTitle
 
 if TYPE_CHECKING:
     from generator.pack.model import Pack
@@ -104,11 +104,12 @@ def _style(size: float) -> BookStyle:
 
 
 def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER, *, text: str | None = None,
-                              checked: bool = False) -> dict:
+                              checked: bool = False, book: Book | None = None) -> dict:
     """Write the one-sheet quick reference; returns {"pages": 1, "size": body text size}. `text`:
     the sheet's Markdown, when the caller has it (sheet_text); `checked`: the pack's rulebook sources,
     this sheet's template among them, were found free of unknown icons already (prose_problems: the
-    kit's rulebook, built just before, stops on them)."""
+    kit's rulebook, built just before, stops on them); `book`: the pack's (pack_book, in any style),
+    when the caller has one (the kit's rulebook: its text fitter, layouts and icons serve here too)."""
     geometry = Geometry.of(paper)
     problems = [] if checked else prose_problems(pack)
     if problems:
@@ -123,8 +124,11 @@ def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_P
     title = f"{pack.spec.name} {pack.spec.version}: {say('Quick Reference')}"
     footer = f"{pack.spec.name} {pack.spec.version} · {say('quick reference · the rulebook has the full rules')}"
     chosen = SIZES[-1]
-    custom = pack_icons(pack, ArtLibrary(Path(pack.root)))  # read once for every size tried
-    first = pack_book(pack, _style(SIZES[0]), custom)  # its fitter and layouts serve every size
+    if book is not None:  # pack_book's book in the first size's style, as made below
+        first = book.restyled(replace(_style(SIZES[0]), accent=book.style.accent))
+    else:
+        custom = pack_icons(pack, ArtLibrary(Path(pack.root)))  # read once for every size tried
+        first = pack_book(pack, _style(SIZES[0]), custom)  # its fitter and layouts serve every size
 
     def book_at(size: float):
         return first.restyled(replace(_style(size), accent=first.style.accent))  # the pack's accent, as pack_book sets it
