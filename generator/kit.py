@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator.core.collector import in_command
 from generator.core.errors import InputError, Problem
 from generator.pack.buildshape import character_refs
 from generator.pack.cardlist import card_order
@@ -45,10 +46,12 @@ def preload_drawing(pack: Pack) -> None:
     parent while its first parts draw, so the workers it forks later for the others find them
     loaded, instead of each reading them again (build.py: _parallel_parts). The game-icons outlines
     (10 ms) are read only where that text is not in the cache folder yet (iconart.keep_outlines):
-    on a later run no process of Boss Fight's kit reads them."""
-    register_fonts()
-    display_font(pack)
-    prepare_cards(pack)
+    on a later run no process of Boss Fight's kit reads them. What it reads lasts as long as the
+    processes: in the pnp command, made without the collector and frozen (core/collector.py)."""
+    with in_command():
+        register_fonts()
+        display_font(pack)
+        prepare_cards(pack)
 
 
 def wants_reference_card(pack: Pack) -> bool:

@@ -7,6 +7,7 @@ one process: the same lines, and an error keeps no file."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -77,26 +78,61 @@ list(b.build_folder(Path(sys.argv[1]), out_dir=Path(sys.argv[3])))
 
 def test_the_parts_that_wait_find_what_the_parent_loaded(tmp_path):
     """maps and rulebook start in the two workers; the cards and the pieces wait for one freed, and
-    the parent (a fresh process) has loaded meanwhile the fonts and the icon outlines they draw with,
-    made the outline text of the cards' icons, parsed the layouts and read the hyphenation
-    dictionary (the pool does its idle work before it takes a result)."""
+    the parent (a fresh process) has loaded meanwhile the fonts they draw with, made the outline
+    text of the cards' icons (from the icon outlines), parsed the layouts and read the hyphenation
+    dictionary (the pool does its idle work before it takes a result). On the next run, with the
+    cache folder filled, the outline text and the fits are read from it: no process reads the
+    outlines or the dictionary."""
     assert PROFILES["home"].parts[PROCESSES:] == ("cards", "pieces")
-    log = tmp_path / "workers.txt"
-    done = subprocess.run([sys.executable, "-c", _SEEN, str(BOSS_FIGHT), str(log), str(tmp_path / "kit")],
-                          capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines()[0] == f"workers {PROCESSES}"
-    found = {line[0]: line[1:] for line in map(json.loads, log.read_text(encoding="utf-8").splitlines())}
-    assert sorted(found) == ["cards", "maps", "pieces", "rulebook"]
-    assert [found[p][:2] for p in ("cards", "pieces", "maps", "rulebook")] == [[True, True]] * 2 + [[False, False]] * 2
-    # the cards' worker made or read no icon outline's text, parsed no file, read no hyphenation dictionary
-    # and compiled no layout's template of its own, nor the pieces' an outline or a dictionary: the parent
-    # had (kit.preload_drawing), in the CardShared the cards' part takes (faces.prepare_cards)
-    (outlines, files, dictionaries, templates), after = found["cards"][2:]
-    assert after == [outlines, files, dictionaries, templates] and outlines >= 100 and dictionaries == 1
-    assert templates >= 30
-    before, after = found["pieces"][2:]
-    assert [after[0], after[2]] == [before[0], before[2]] == [outlines, dictionaries]
-    assert found["maps"][2][0] == found["rulebook"][2][0] == 0  # forked before the parent made them
+    env = dict(os.environ, PNP_CACHE_DIR=str(tmp_path / "cache"))  # a first run: its own empty cache folder
+    for run in ("first", "next"):
+        log = tmp_path / f"workers-{run}.txt"
+        done = subprocess.run([sys.executable, "-c", _SEEN, str(BOSS_FIGHT), str(log), str(tmp_path / "kit")],
+                              capture_output=True, text=True, check=True, env=env)
+        assert done.stdout.splitlines()[0] == f"workers {PROCESSES}"
+        found = {line[0]: line[1:] for line in map(json.loads, log.read_text(encoding="utf-8").splitlines())}
+        assert sorted(found) == ["cards", "maps", "pieces", "rulebook"]
+        read = run == "first"  # the outlines: only where their text is not kept
+        assert [found[p][:2] for p in ("cards", "pieces", "maps", "rulebook")] == \
+            [[read, True]] * 2 + [[False, False]] * 2
+        # the cards' worker made or read no icon outline's text, parsed no file, read no hyphenation dictionary
+        # and compiled no layout's template of its own, nor the pieces' an outline or a dictionary: the parent
+        # had (kit.preload_drawing), in the CardShared the cards' part takes (faces.prepare_cards)
+        (outlines, files, dictionaries, templates), after = found["cards"][2:]
+        assert after == [outlines, files, dictionaries, templates] and outlines >= 100
+        assert dictionaries == (1 if run == "first" else 0)  # the next run's fits are kept: no word is broken
+        assert templates >= 30
+        before, after = found["pieces"][2:]
+        assert [after[0], after[2]] == [before[0], before[2]] == [outlines, dictionaries]
+        assert found["maps"][2][0] == found["rulebook"][2][0] == 0  # forked before the parent made them
+
+
+def test_what_a_kit_reads_ahead_is_frozen_in_the_command_and_the_collector_back_as_it_was():
+    # in the pnp command (which froze its imports), kit.preload_drawing runs without the collector
+    # and freezes what it made (core/collector.py): it lives as long as the parent and the workers
+    # forked after it; elsewhere (a test's build) nothing is frozen, as a frozen cycle is never freed
+    import gc
+
+    from generator.kit import preload_drawing
+    from generator.pack.load import load_pack
+    from generator.render.cards import faces
+
+    pack = load_pack(BOSS_FIGHT)
+    gc.unfreeze()
+    try:
+        for command in (True, False):
+            for enabled in (True, False):
+                if command:
+                    gc.freeze()  # what the command does with its imports
+                (gc.enable if enabled else gc.disable)()
+                preload_drawing(pack)
+                assert gc.isenabled() == enabled
+                shared = faces._prepared[id(pack)][1]
+                assert any(o is shared for o in gc.get_objects()) != command  # frozen: no generation holds it
+                gc.unfreeze()
+    finally:
+        gc.unfreeze()
+        gc.enable()
 
 
 @pytest.mark.parametrize("ratio", [3.5, 2.6])

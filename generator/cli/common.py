@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from generator.core.collector import lasting
 from generator.core.errors import InputError, Location, Problem
 from generator.core.report import EXIT_INPUT, EXIT_OK, EXIT_RULES  # noqa: F401 - the commands' exit codes
 from generator.rules.limits import parse_points
@@ -131,20 +132,15 @@ BUILD_GC_THRESHOLD = 50_000
 
 @contextlib.contextmanager
 def modules_loading():
-    """Load modules without the collector, and freeze what they made. What an import makes
-    (modules, classes, functions, pydantic's models and validators, click, rich) lives as long as the
-    process and holds few cycles (~500 garbage objects of the 77,000 a cards build's imports make),
-    yet at Python's threshold the collector ran ~100 times over it while it loaded (~13 ms CPU of a
-    cards build's imports), and its full passes walked it again while the command ran (loading
-    boss_fight for `pnp validate BUILD`: 42 ms, 30 ms frozen). In-process, main() unfreezes."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    """Load modules without the collector, and freeze what they made (core/collector.py: lasting).
+    What an import makes (modules, classes, functions, pydantic's models and validators, click, rich)
+    lives as long as the process and holds few cycles (~500 garbage objects of the 77,000 a cards
+    build's imports make), yet at Python's threshold the collector ran ~100 times over it while it
+    loaded (~13 ms CPU of a cards build's imports), and its full passes walked it again while the
+    command ran (loading boss_fight for `pnp validate BUILD`: 42 ms, 30 ms frozen). In-process,
+    main() unfreezes."""
+    with lasting():
         yield
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
 
 
 @contextlib.contextmanager
