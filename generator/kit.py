@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.core.collector import lasting
+from generator.core.collector import in_command
 from generator.core.errors import InputError, Problem
 from generator.pack.buildshape import character_refs
 from generator.pack.cardlist import card_order
@@ -47,8 +47,8 @@ def preload_drawing(pack: Pack) -> None:
     loaded, instead of each reading them again (build.py: _parallel_parts). The game-icons outlines
     (10 ms) are read only where that text is not in the cache folder yet (iconart.keep_outlines):
     on a later run no process of Boss Fight's kit reads them. What it reads lasts as long as the
-    processes: made without the collector, and frozen (core/collector.py)."""
-    with lasting():
+    processes: in the pnp command, made without the collector and frozen (core/collector.py)."""
+    with in_command():
         register_fonts()
         display_font(pack)
         prepare_cards(pack)

@@ -107,9 +107,10 @@ def test_the_parts_that_wait_find_what_the_parent_loaded(tmp_path):
         assert found["maps"][2][0] == found["rulebook"][2][0] == 0  # forked before the parent made them
 
 
-def test_what_a_kit_reads_ahead_is_frozen_and_the_collector_back_as_it_was():
-    # kit.preload_drawing runs without the collector and freezes what it made (core/collector.py):
-    # it lives as long as the parent and the workers forked after it
+def test_what_a_kit_reads_ahead_is_frozen_in_the_command_and_the_collector_back_as_it_was():
+    # in the pnp command (which froze its imports), kit.preload_drawing runs without the collector
+    # and freezes what it made (core/collector.py): it lives as long as the parent and the workers
+    # forked after it; elsewhere (a test's build) nothing is frozen, as a frozen cycle is never freed
     import gc
 
     from generator.kit import preload_drawing
@@ -117,16 +118,21 @@ def test_what_a_kit_reads_ahead_is_frozen_and_the_collector_back_as_it_was():
     from generator.render.cards import faces
 
     pack = load_pack(BOSS_FIGHT)
-    for enabled in (True, False):
-        (gc.enable if enabled else gc.disable)()
-        try:
-            preload_drawing(pack)
-            assert gc.isenabled() == enabled
-            shared = faces._prepared[id(pack)][1]
-            assert not any(o is shared for o in gc.get_objects())  # frozen: no generation holds it
-        finally:
-            gc.unfreeze()
-            gc.enable()
+    gc.unfreeze()
+    try:
+        for command in (True, False):
+            for enabled in (True, False):
+                if command:
+                    gc.freeze()  # what the command does with its imports
+                (gc.enable if enabled else gc.disable)()
+                preload_drawing(pack)
+                assert gc.isenabled() == enabled
+                shared = faces._prepared[id(pack)][1]
+                assert any(o is shared for o in gc.get_objects()) != command  # frozen: no generation holds it
+                gc.unfreeze()
+    finally:
+        gc.unfreeze()
+        gc.enable()
 
 
 @pytest.mark.parametrize("ratio", [3.5, 2.6])

@@ -71,6 +71,12 @@ def _built(pack, tmp_path, monkeypatch) -> tuple[list, list, bytes]:
     return layouts, words, out.getvalue()
 
 
+def _same(asked: list, made: list) -> bool:
+    """Every layout asked for is the one made for the same arguments (and the rulebook's all are)."""
+    first = dict(made)
+    return all(first.get(args) == lay for args, lay in asked) and len(asked) > 1000
+
+
 @pytest.mark.parametrize("lang", [None, "de"])
 def test_every_kept_layout_of_a_shipped_rulebook_is_the_layout(cache, tmp_path, monkeypatch, lang):
     pack = load_pack(REPO / "card_data" / "boss_fight", lang=lang)
@@ -82,8 +88,11 @@ def test_every_kept_layout_of_a_shipped_rulebook_is_the_layout(cache, tmp_path, 
     count = len(made)
     read, read_words, warm = _built(pack, tmp_path, monkeypatch)
     assert len(made) == count  # nothing laid out: every layout read
-    assert read == layouts  # the same lines, runs, fonts, colours, offsets, widths and heights
-    assert [(k, w) for k, w, _m in read_words] == [(k, w) for k, w, _m in words]
+    # the same lines, runs, fonts, colours, offsets, widths and heights (fewer: the quick reference's
+    # size is kept too, and fewer sizes are tried)
+    assert _same(read, layouts)
+    measured = {k: w for k, w, _m in words}
+    assert all(measured[k] == w for k, w, _m in read_words) and len(read_words) > 500
     assert warm == cold  # the same rulebook
 
 
@@ -99,11 +108,11 @@ def test_a_kept_file_that_holds_no_layouts_is_laid_out_and_written_again(cache, 
     templatecache.keep(file.name, kept._FORM, payload)  # framed and summed as the cache writes
     count = len(made)
     again, _w, bytes_again = _built(pack, tmp_path, monkeypatch)
-    assert again == layouts and bytes_again == cold
+    assert _same(again, layouts) and bytes_again == cold
     # laid out again: everything, or the one whose place holds no layout
-    assert made[count:] == ([args] if damage == "a-wrong-place" else made[:count])
+    assert made[count:] == ([args] if damage == "a-wrong-place" else [a for a, _lay in again])
     count = len(made)
-    assert _built(pack, tmp_path, monkeypatch)[0] == layouts and len(made) == count  # written again: all read
+    assert _same(_built(pack, tmp_path, monkeypatch)[0], layouts) and len(made) == count  # written again: all read
 
 
 def test_past_the_cap_a_file_keeps_the_run_s_own(cache, tmp_path, monkeypatch):
@@ -141,6 +150,45 @@ def test_no_cache_folder_means_laid_out_every_time(tmp_path, monkeypatch, pack):
     first, _w, cold = _built(pack, tmp_path, monkeypatch)
     count = len(made)
     again, _w, warm = _built(pack, tmp_path, monkeypatch)
-    assert len(made) == 2 * count and again == first and warm == cold
+    assert len(made) == 2 * count and _same(again, first) and warm == cold
     assert not (tmp_path / "cache").exists() or list((tmp_path / "cache").iterdir()) == []
     kept._STORES.clear()
+
+
+def _sheet(pack, path, monkeypatch) -> tuple[dict, list, bytes]:
+    """The quick reference built: what it says, each size laid out to see whether it fits, its bytes."""
+    from generator.render.rulebook import quickref
+    tried: list = []
+    real = quickref._story
+
+    def story(pack, book, geometry, text):
+        tried.append(book.style.body)
+        return real(pack, book, geometry, text)
+
+    monkeypatch.setattr(quickref, "_story", story)
+    info = build_quick_reference_pdf(pack, path, checked=True)
+    monkeypatch.setattr(quickref, "_story", real)
+    return info, tried[:-1], path.read_bytes()  # the last story is the one drawn
+
+
+@pytest.mark.parametrize("kept_wrong", [None, "too-large", "too-small", "not-a-size"])
+def test_the_quick_reference_s_size_is_kept_and_checked(cache, tmp_path, monkeypatch, pack, kept_wrong):
+    """A second run takes the size the first chose, once it still fits and the next larger still does
+    not (two sizes laid out, not every size from the largest); a kept size that fails either check
+    is searched for again, as the first run did, and kept anew: the same sheet every time."""
+    from generator.render.rulebook import quickref
+    info, tried, cold = _sheet(pack, tmp_path / "q1.pdf", monkeypatch)
+    sizes = quickref.SIZES
+    chosen = sizes.index(info["size"])
+    assert chosen >= 2 and tried == sizes[:chosen + 1]  # searched from the largest
+    (file,) = [p for p in cache.iterdir() if p.read_bytes().startswith(kept._SIZE_FORM)]
+    if kept_wrong is not None:
+        wrong = {"too-large": sizes[chosen - 1], "too-small": sizes[chosen + 1], "not-a-size": 8.8}[kept_wrong]
+        templatecache.keep(file.name, kept._SIZE_FORM, marshal.dumps(wrong))
+    again, tried, warm = _sheet(pack, tmp_path / "q2.pdf", monkeypatch)
+    assert again == info and warm == cold
+    if kept_wrong is None:
+        assert tried == [sizes[chosen], sizes[chosen - 1]]  # it fits, the next larger does not
+    else:
+        assert tried[-(chosen + 1):] == sizes[:chosen + 1]  # searched again
+        assert _sheet(pack, tmp_path / "q3.pdf", monkeypatch)[1] == [sizes[chosen], sizes[chosen - 1]]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import os
 import re
 import sys
+import threading
 import time
 import zlib
 
@@ -14,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import PDFStream
 
+from generator.core import kept
 from generator.render.base.fonts import register_fonts
 from generator.render.base.recording import RecordingCanvas
 
@@ -142,6 +146,69 @@ def source_date() -> float | None:
     return None
 
 
+# ---- streams deflated before ------------------------------------------------------------------
+# zlib makes the same bytes of the same input (the same library, the same level): a stream a build
+# of the same document deflated before (each page of a card sheet, each form, each font) is taken
+# from the user's cache folder by its sha256 instead of deflated again, a seventh of a kit's cards
+# part. One file a document, named by its title, subject and size and zlib's version, holds the
+# streams of its last save (up to MAX_DEFLATED_BYTES), so an edit redeflates only what it changed.
+_DEFLATED = b"pnp-deflated-1"
+MAX_DEFLATED_BYTES = 16 << 20
+_SAVING = threading.local()  # .store: the DeflateStore of the canvas being saved on this thread
+
+
+class DeflateStore:
+    """The deflated streams of one document: those its last save kept, and those of this one."""
+
+    def __init__(self, name: str):
+        self.key = hashlib.sha256(repr(("deflated streams", name, zlib.ZLIB_VERSION, zlib.ZLIB_RUNTIME_VERSION))
+                                  .encode("utf-8", "surrogatepass")).hexdigest()
+        self._kept: dict | None = None
+        self.made: dict[bytes, bytes] = {}  # sha256 of a stream -> the stream deflated, for this save
+        self.size = 0
+
+    def kept(self) -> dict:
+        if self._kept is None:
+            payload = kept.load(self.key, _DEFLATED)
+            try:
+                found = marshal.loads(payload) if payload is not None else None
+            except (EOFError, ValueError, TypeError):
+                found = None
+            self._kept = found if isinstance(found, dict) else {}
+        return self._kept
+
+    def deflate(self, data: bytes) -> bytes:
+        """`zlib.compress(data)`."""
+        digest = hashlib.sha256(data).digest()
+        out = self.made.get(digest)
+        if out is None:
+            out = self.kept().get(digest)
+            if type(out) is not bytes:
+                out = zlib.compress(data)
+            self.made[digest] = out
+            self.size += len(out)
+        return out
+
+    def keep(self) -> None:
+        """Keep this save's streams for the next (nothing when they are those kept already)."""
+        if self.made and self.size <= MAX_DEFLATED_BYTES and self.made.keys() != self.kept().keys():
+            kept.keep(self.key, _DEFLATED, marshal.dumps(self.made))
+
+
+_Z_ENCODE = pdfdoc.PDFStreamFilterZCompress.encode
+
+
+def _z_encode(self, text):
+    """ReportLab's Flate filter (forms, fonts): the stream from the saving canvas's store, if any."""
+    store = getattr(_SAVING, "store", None)
+    if store is None:
+        return _Z_ENCODE(self, text)
+    return store.deflate(text.encode("utf8") if isinstance(text, str) else text)
+
+
+pdfdoc.PDFStreamFilterZCompress.encode = _z_encode
+
+
 class _Flated:
     """The Flate filter of a page stream compressed already, when its page was closed."""
 
@@ -162,15 +229,37 @@ class FlatCanvas(RecordingCanvas):
     input, and written under the same dictionary, so the file's bytes do not change. What it
     draws can be recorded as it is drawn (render/base/recording.py, for the layout checks)."""
 
+    _deflated: DeflateStore | None | bool = False  # False: not asked yet; None: no cache folder to keep them in
+
+    def _store(self) -> DeflateStore | None:
+        if self._deflated is False:
+            info = self._doc.info
+            self._deflated = DeflateStore(repr((info.title, info.subject, tuple(self._pagesize)))) \
+                if kept.private_dir() is not None else None
+        return self._deflated  # type: ignore[return-value]
+
     def showPage(self):
         super().showPage()
         page = self._doc.Pages.pages[-1]
         if page.compression and page.stream and not page.Contents and not rl_config.useA85:
             stream = PDFStream(filters=[_FLATED])
             code = page.stream
-            stream.content = zlib.compress(code.encode("utf8") if isinstance(code, str) else code)
+            data = code.encode("utf8") if isinstance(code, str) else code
+            store = self._store()
+            stream.content = store.deflate(data) if store is not None else zlib.compress(data)
             stream.__Comment__ = "page stream"
             page.Contents, page.stream = stream, None
+
+    def save(self):
+        """Save, the streams deflated before taken from the cache folder (DeflateStore)."""
+        store = self._store()
+        _SAVING.store = store
+        try:
+            super().save()
+        finally:
+            _SAVING.store = None
+        if store is not None:
+            store.keep()
 
 
 def new_canvas(target, page_size_pt: tuple[float, float], title: str, subject: str = "") -> FlatCanvas:

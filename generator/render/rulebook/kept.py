@@ -10,7 +10,12 @@ names the fitter's kept fits (TextFitter.kept_key: its fonts' files, words, icon
 dictionary, keyword colour and our code) with pyphen's version and the built-in face's file (the
 word widths' spaces are measured in it); each layout is marshalled on its own (the same floats,
 unpacked only when asked for: another paper's layouts in the file cost little). The rulebook, the
-quick reference and `pnp validate`'s rulebook check of one pack in one language share a file."""
+quick reference and `pnp validate`'s rulebook check of one pack in one language share a file.
+
+The quick reference's size (the largest that keeps the sheet on one page, searched from 10 pt
+down) is kept too, named by the sheet's text, its title's words, the page and the same fitter: a
+later run lays the sheet out at that size and the next larger one (it must fit, and that one not)
+rather than at every size from the largest, and searches again when either check fails."""
 
 from __future__ import annotations
 
@@ -132,3 +137,22 @@ def _key(fitter: TextFitter) -> str | None:
     st = os.stat(filename)
     what = repr(("book", name, pyphen.__version__, filename, st.st_size, st.st_mtime_ns))
     return hashlib.sha256(what.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# ---- the quick reference's size ---------------------------------------------------------------
+
+_SIZE_FORM = b"pnp-quickref-size-1"
+
+
+def kept_size(key: str, sizes: list[float]) -> float | None:
+    """The quick reference's size kept under `key` (quickref._size_key), when it is one of `sizes`."""
+    payload = templatecache.load(key, _SIZE_FORM)
+    try:
+        size = marshal.loads(payload) if payload is not None else None
+    except (EOFError, ValueError, TypeError):
+        return None
+    return size if type(size) is float and size in sizes else None
+
+
+def keep_size(key: str, size: float) -> None:
+    templatecache.keep(key, _SIZE_FORM, marshal.dumps(size))

@@ -8,6 +8,7 @@ rulebook/templating.py, so a card build loads no page layout, no maps and no mar
 
 from __future__ import annotations
 
+import hashlib
 import io
 from dataclasses import replace
 from pathlib import Path
@@ -27,6 +28,7 @@ from generator.render.base.pack_icons import pack_icons
 from generator.render.rulebook.book import (Geometry, book_frame, canvas_maker, pack_book, prose_problems,
                                             read_template)
 from generator.render.rulebook.columns import Columns
+from generator.render.rulebook.kept import keep_size, kept_size
 from generator.render.rulebook.markdown import Flow, markdown_flowables
 from generator.render.rulebook.templating import (environment, expand_reference, reference_card_context,
                                                   reference_card_has_lines, render_template, template_context)
@@ -99,6 +101,15 @@ def _story(pack: Pack, book, geometry: Geometry, text: str) -> list:
     return [title, Columns(flow.flowables, 2, gap)]
 
 
+def _size_key(book: Book, pack: Pack, geometry: Geometry, text: str) -> str | None:
+    """What the size chosen depends on besides the sizes tried: the sheet's Markdown, its title's
+    words, the page, the text fitter (book.kept.key: its fonts, words, icons, dictionary, our code)."""
+    if book.kept.key is None:
+        return None
+    what = repr(("quick-reference", book.kept.key, text, pack.spec.name, pack.spec.version, geometry, SIZES))
+    return hashlib.sha256(what.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _style(size: float) -> BookStyle:
     return replace(BookStyle(), h1=18.0).scaled(size)
 
@@ -123,7 +134,6 @@ def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_P
     say = words_of(pack)  # pnp's own words in the pack's language
     title = f"{pack.spec.name} {pack.spec.version}: {say('Quick Reference')}"
     footer = f"{pack.spec.name} {pack.spec.version} · {say('quick reference · the rulebook has the full rules')}"
-    chosen = SIZES[-1]
     if book is not None:  # pack_book's book in the first size's style, as made below
         first = book.restyled(replace(_style(SIZES[0]), accent=book.style.accent))
     else:
@@ -133,7 +143,8 @@ def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_P
     def book_at(size: float):
         return first.restyled(replace(_style(size), accent=first.style.accent))  # the pack's accent, as pack_book sets it
 
-    for size in SIZES:  # the largest size that fits one page
+    def fits(size: float) -> bool:
+        """Whether the sheet at this size takes one page (laid out, never drawn)."""
         book = book_at(size)
         doc = _Sheet(io.BytesIO(), geometry, footer, book.style.accent, title=title)
         doc.measuring = True  # only its page count is wanted: laid out, not drawn (columns.BookFrame)
@@ -141,10 +152,19 @@ def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_P
         try:
             doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))
         except _Overflow:
-            continue
-        if doc.pages <= 1:
-            chosen = size
-            break
+            return False
+        return doc.pages <= 1
+
+    # the size a process before chose for the same sheet (text, pack name and version, page, text
+    # fitter and our code), taken when it still fits and the next larger one still does not
+    key = _size_key(first, pack, geometry, text)
+    kept = kept_size(key, SIZES) if key is not None else None
+    if kept is not None and fits(kept) and (kept == SIZES[0] or not fits(SIZES[SIZES.index(kept) - 1])):
+        chosen = kept
+    else:
+        chosen = next((size for size in SIZES if fits(size)), SIZES[-1])  # the largest size that fits one page
+        if key is not None:
+            keep_size(key, chosen)
     book = book_at(chosen)
     with atomic_output(Path(out_path)) as tmp:
         doc = _Sheet(str(tmp), geometry, footer, book.style.accent, title=title)

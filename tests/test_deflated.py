@@ -1,0 +1,93 @@
+"""render/base/pdfout.py takes a stream a save of the same document deflated before (a page, a
+form, a font) from the cache folder by its sha256, instead of deflating it again: the file's
+bytes are those of a save with no cache folder, first time and every time after; what is not
+its own (another zlib, a changed stream, a damaged file) is deflated again."""
+
+from __future__ import annotations
+
+import io
+import zlib
+
+import pytest
+
+from generator.render.base import pdfout
+
+
+def _document(words: str = "Boss Fight", pages: int = 3) -> bytes:
+    out = io.BytesIO()
+    c = pdfout.new_canvas(out, (300.0, 400.0), "deflated", "a test document")
+    c.beginForm("badge", 0, 0, 40, 40)
+    c.circle(20, 20, 15, fill=1)
+    c.endForm()
+    for n in range(pages):
+        c.setFont("PnpSans", 12)
+        c.drawString(20, 300, f"{words}: page {n}")
+        c.doForm("badge")
+        c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PNP_NO_CACHE", raising=False)
+    return tmp_path / "cache"
+
+
+def _deflations(monkeypatch) -> list:
+    made: list = []
+    original = zlib.compress
+    monkeypatch.setattr(pdfout.zlib, "compress", lambda data, *a: made.append(len(data)) or original(data, *a))
+    return made
+
+
+def test_a_save_deflates_what_it_did_not_keep_before_with_the_same_bytes(folder, monkeypatch):
+    monkeypatch.setenv("PNP_NO_CACHE", "1")
+    plain = _document()  # no cache folder: every stream deflated, nothing kept
+    monkeypatch.delenv("PNP_NO_CACHE")
+    made = _deflations(monkeypatch)
+    assert _document() == plain
+    first = len(made)
+    assert first >= 5  # three pages, the form, the font's streams
+    assert _document() == plain
+    assert len(made) == first  # every stream taken from the folder
+    changed = _document(words="Raid Boss")  # the pages changed, the form and font did not
+    assert changed != plain and len(made) - first < first
+    monkeypatch.setenv("PNP_NO_CACHE", "1")
+    assert _document(words="Raid Boss") == changed
+
+
+def test_another_zlib_a_damaged_file_or_a_full_store_deflate_again(folder, monkeypatch):
+    plain = _document()
+    assert _document() == plain  # kept
+    with monkeypatch.context() as patch:
+        made = _deflations(patch)
+        patch.setattr(pdfout.zlib, "ZLIB_RUNTIME_VERSION", "0.0.0-other")  # its own file: none yet
+        assert _document() == plain and made
+    for path in folder.iterdir():  # every kept file damaged: ignored and written again
+        path.write_bytes(path.read_bytes()[:-7] + b"garbage")
+    with monkeypatch.context() as patch:
+        made = _deflations(patch)
+        assert _document() == plain and made
+        made.clear()
+        assert _document() == plain and not made  # written again, and read
+    monkeypatch.setattr(pdfout, "MAX_DEFLATED_BYTES", 10)  # too much to keep: nothing written
+    files = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert _document(words="something else") != plain
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == files
+
+
+def test_a_kept_store_of_the_wrong_shape_is_deflated_past(folder):
+    store = pdfout.DeflateStore("a document")
+    from generator.core import kept
+
+    kept.keep(store.key, pdfout._DEFLATED, b"not marshal")
+    assert store.deflate(b"q 1 0 0 1 0 0 cm Q") == zlib.compress(b"q 1 0 0 1 0 0 cm Q")
+    other = pdfout.DeflateStore("another")
+    import hashlib
+    import marshal
+
+    data = b"BT /F1 12 Tf (x) Tj ET"
+    kept.keep(other.key, pdfout._DEFLATED, marshal.dumps({hashlib.sha256(data).digest(): "not bytes"}))
+    assert other.deflate(data) == zlib.compress(data)
