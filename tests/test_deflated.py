@@ -116,3 +116,18 @@ def test_only_a_document_that_asks_keeps_its_streams(folder, monkeypatch):
     sheets.write_gutterfold(pack, faces, folder.parent / "fold.pdf", shared=shared)
     sheets.write_print_shop(pack, faces, folder.parent / "shop.pdf", shared=shared)
     assert made == [True, True, True]
+
+
+def test_past_what_it_may_keep_a_document_deflates_as_reportlab_does(folder, monkeypatch):
+    """A document whose streams outgrow MAX_DEFLATED_BYTES (a 9,000-card deck) keeps none, and
+    stops hashing them once it knows."""
+    monkeypatch.setattr(pdfout, "MAX_DEFLATED_BYTES", 40)
+    store = pdfout.DeflateStore("a big document")
+    hashed: list = []
+    original = pdfout.hashlib.sha256
+    monkeypatch.setattr(pdfout.hashlib, "sha256", lambda data=b"": hashed.append(len(data)) or original(data))
+    streams = [f"BT /F1 9 Tf 1 0 0 1 {n} 20 Tm (page {n} of a long deck) Tj ET".encode() * 3 for n in range(6)]
+    assert [store.deflate(s) for s in streams] == [zlib.compress(s) for s in streams]
+    assert 0 < len(hashed) < len(streams)
+    store.keep()
+    assert not folder.exists() or not any(p.read_bytes().startswith(pdfout._DEFLATED) for p in folder.iterdir())

@@ -156,7 +156,7 @@ def source_date() -> float | None:
 # again and again), not an image of one card, one icon or a player's roster, made by the thousand
 # under `pnp serve` and each under a title of its own.
 _DEFLATED = b"pnp-deflated-1"
-MAX_DEFLATED_BYTES = 16 << 20
+MAX_DEFLATED_BYTES = 4 << 20  # a 9,000-card deck's 6 MB are not kept (read back whole, they would add to its peak)
 _SAVING = threading.local()  # .store: the DeflateStore of the canvas being saved on this thread
 
 
@@ -182,6 +182,8 @@ class DeflateStore:
 
     def deflate(self, data: bytes) -> bytes:
         """`zlib.compress(data)`."""
+        if self.size > MAX_DEFLATED_BYTES and not self.kept():  # too much to keep, none kept: as ReportLab does
+            return zlib.compress(data)
         digest = hashlib.sha256(data).digest()
         out = self.made.get(digest)
         if out is None:
