@@ -13,9 +13,9 @@ import pytest
 from generator.render.base import pdfout
 
 
-def _document(words: str = "Boss Fight", pages: int = 3) -> bytes:
+def _document(words: str = "Boss Fight", pages: int = 3, keep: bool = True) -> bytes:
     out = io.BytesIO()
-    c = pdfout.new_canvas(out, (300.0, 400.0), "deflated", "a test document")
+    c = pdfout.new_canvas(out, (300.0, 400.0), "deflated", "a test document", keep_streams=keep)
     c.beginForm("badge", 0, 0, 40, 40)
     c.circle(20, 20, 15, fill=1)
     c.endForm()
@@ -91,3 +91,28 @@ def test_a_kept_store_of_the_wrong_shape_is_deflated_past(folder):
     data = b"BT /F1 12 Tf (x) Tj ET"
     kept.keep(other.key, pdfout._DEFLATED, marshal.dumps({hashlib.sha256(data).digest(): "not bytes"}))
     assert other.deflate(data) == zlib.compress(data)
+
+
+def test_only_a_document_that_asks_keeps_its_streams(folder, monkeypatch):
+    """An image of one card or icon (made by the thousand under `pnp serve`, each under its own
+    title) keeps nothing; the card sheets ask."""
+    _document(keep=False)
+    assert not folder.exists() or not any(
+        p.read_bytes().startswith(pdfout._DEFLATED) for p in folder.iterdir())
+    _document()
+    assert any(p.read_bytes().startswith(pdfout._DEFLATED) for p in folder.iterdir())
+    from generator.pack.load import load_pack
+    from generator.kit import pack_faces
+    from generator.render.cards import sheets
+    from generator.render.cards.faces import CardShared
+
+    pack = load_pack(sheets.Path("card_data/boss_fight"))
+    shared = CardShared(pack)
+    faces = pack_faces(pack, shared, copies=False)[:4]
+    made: list = []
+    original = sheets.new_canvas
+    monkeypatch.setattr(sheets, "new_canvas", lambda *a, **k: made.append(k.get("keep_streams")) or original(*a, **k))
+    sheets.write_home_sheets(pack, faces, folder.parent / "cards.pdf", shared=shared)
+    sheets.write_gutterfold(pack, faces, folder.parent / "fold.pdf", shared=shared)
+    sheets.write_print_shop(pack, faces, folder.parent / "shop.pdf", shared=shared)
+    assert made == [True, True, True]

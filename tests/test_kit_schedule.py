@@ -189,3 +189,20 @@ def test_a_template_that_does_not_compile_is_said_alike_by_the_kit_and_its_cards
         said.append([line for line in done.stderr.splitlines() if "layout.template" in line])
     assert said[0] == said[1] and len(said[0]) == 1 and "action.yaml:3:5" in said[0][0]
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def _frozen_here(marker) -> bool:
+    import gc
+    return not any(o is marker for o in gc.get_objects())  # frozen: no generation of the collector holds it
+
+
+def test_a_worker_freezes_what_it_inherited():
+    # core/workers._child freezes the heap it forked with (the loaded pack, the modules): the
+    # worker's collections walk only what it makes. The parent's own objects stay unfrozen.
+    from generator.core.workers import worker_pool
+
+    marker = [object()]  # made after any freeze: in a generation of the parent's collector
+    assert not _frozen_here(marker)
+    with worker_pool(1) as pool:
+        assert pool.map(lambda _: _frozen_here(marker), [0]) == [True]
+    assert not _frozen_here(marker)

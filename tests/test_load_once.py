@@ -35,6 +35,9 @@ def test_validating_a_pack_parses_each_file_once(parses, monkeypatch):
     reports = validate_target(Path("card_data/boss_fight"))
     assert len(reports) == 1 + 10 + 7  # the pack, its 10 presets, its 7 maps
     assert sum(1 for f in parses if "/presets/" in f) == 10 and sum(1 for f in parses if "/maps/" in f) == 7
+    # a rulebook diagram's scene is read as pack YAML is (yamlio.parse_kept), once for each language's
+    # text: the English and the German (whose caption is translated)
+    assert parses.pop("diagram") == 2
     assert {f: n for f, n in parses.items() if n != 1} == {}
 
 

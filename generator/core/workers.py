@@ -18,6 +18,7 @@ with SIGKILL (PR_SET_PDEATHSIG).
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -77,6 +78,10 @@ def _worker_signals() -> None:
 
 def _child(fn: Callable[[Job], object], job: Job, conn: Connection, events: Events | None) -> None:
     _worker_signals()
+    # what the worker inherited (modules, the loaded pack, what the parent read ahead) lives as long
+    # as the worker: frozen, the collector walks only what the worker makes (a kit's rulebook worker
+    # ran 2 collections over the inherited pack, ~10 ms of CPU; its pieces worker 1)
+    gc.freeze()
     # progress events go to the parent through its queue (or nowhere: not the parent's listener)
     progress.set_listener(events.put if events is not None else None)
     answer: Answer

@@ -2,7 +2,8 @@
 
 Two files of package data (`data/`, written by tools/vendor_icons.py): the catalogue (names,
 authors, aliases; 23 kB, read when a pack names an icon or `pnp icons` searches) and the
-outlines (1.2 MB, decompressed once per process when the first icon is drawn: 7 ms). Names are the
+outlines (1.2 MB, decompressed once per process when the first icon's outline is made: 7 ms; a
+pack's icons' outline text is kept in the cache folder, render/base/iconart.py). Names are the
 iconify names (`@iconify-json/game-icons`), which are the repository's file names; where two
 authors drew an icon of the same name the set carries one, and the catalogue credits that one.
 """
@@ -97,11 +98,6 @@ class IconSet:
     @cached_property
     def _outlines(self) -> Outlines:
         return Outlines(OUTLINES.read_bytes())
-
-    def read_outlines(self) -> None:
-        """Read the outlines file now rather than at the first icon drawn (~25 ms: a whole kit's
-        build reads it once, before it forks the workers that draw icons: build.py)."""
-        self._outlines  # noqa: B018 - the cached property, read for its effect
 
     def drawing(self, name: str) -> tuple[str, list[float]]:
         """The icon's drawing in its 512-unit box, y down as SVG has it: its segments' letters

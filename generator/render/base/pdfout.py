@@ -150,8 +150,11 @@ def source_date() -> float | None:
 # zlib makes the same bytes of the same input (the same library, the same level): a stream a build
 # of the same document deflated before (each page of a card sheet, each form, each font) is taken
 # from the user's cache folder by its sha256 instead of deflated again, a seventh of a kit's cards
-# part. One file a document, named by its title, subject and size and zlib's version, holds the
-# streams of its last save (up to MAX_DEFLATED_BYTES), so an edit redeflates only what it changed.
+# part. One file a document, named by its title and size and zlib's version, holds the streams of
+# its last save (up to MAX_DEFLATED_BYTES), so an edit redeflates only what it changed. A document
+# asks for it (new_canvas's `keep_streams`: the card sheets, a pack's few big documents rebuilt
+# again and again), not an image of one card, one icon or a player's roster, made by the thousand
+# under `pnp serve` and each under a title of its own.
 _DEFLATED = b"pnp-deflated-1"
 MAX_DEFLATED_BYTES = 16 << 20
 _SAVING = threading.local()  # .store: the DeflateStore of the canvas being saved on this thread
@@ -229,13 +232,13 @@ class FlatCanvas(RecordingCanvas):
     input, and written under the same dictionary, so the file's bytes do not change. What it
     draws can be recorded as it is drawn (render/base/recording.py, for the layout checks)."""
 
-    _deflated: DeflateStore | None | bool = False  # False: not asked yet; None: no cache folder to keep them in
+    keep_streams = False  # streams deflated before taken from the cache folder, and this save's kept (new_canvas)
+    _deflated: DeflateStore | None | bool = False  # False: not asked yet; None: none kept for this document
 
     def _store(self) -> DeflateStore | None:
         if self._deflated is False:
-            info = self._doc.info
-            self._deflated = DeflateStore(repr((info.title, info.subject, tuple(self._pagesize)))) \
-                if kept.private_dir() is not None else None
+            self._deflated = DeflateStore(repr((self._doc.info.title, tuple(self._pagesize)))) \
+                if self.keep_streams and kept.private_dir() is not None else None
         return self._deflated  # type: ignore[return-value]
 
     def showPage(self):
@@ -262,9 +265,12 @@ class FlatCanvas(RecordingCanvas):
             store.keep()
 
 
-def new_canvas(target, page_size_pt: tuple[float, float], title: str, subject: str = "") -> FlatCanvas:
+def new_canvas(target, page_size_pt: tuple[float, float], title: str, subject: str = "",
+               keep_streams: bool = False) -> FlatCanvas:
     """A canvas whose bytes depend only on what is drawn: invariant mode, no timestamps
-    unless SOURCE_DATE_EPOCH asks for one, fonts registered and embedded."""
+    unless SOURCE_DATE_EPOCH asks for one, fonts registered and embedded. `keep_streams`: the
+    streams a save of the same document (its title and size) deflated before are taken from the
+    cache folder, and this save's kept for the next (DeflateStore)."""
     register_fonts()
     epoch = source_date()
     c = FlatCanvas(target, pagesize=page_size_pt, invariant=1, pageCompression=1,
@@ -279,4 +285,5 @@ def new_canvas(target, page_size_pt: tuple[float, float], title: str, subject: s
     c.setAuthor("pnp")
     c.setCreator("pnp print-and-play generator")
     c.setSubject(subject)
+    c.keep_streams = keep_streams
     return c

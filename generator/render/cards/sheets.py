@@ -113,7 +113,7 @@ def write_home_sheets(pack: Pack, faces: list[CardFace], out: Path, sheet: str =
     plans = home_plans(pack, faces, spec, duplex, back_offset)
     size, doc_title, subject = home_document(pack, faces, spec, duplex, plans, title)
     with atomic_output(out) as tmp:
-        c = new_canvas(str(tmp), size, doc_title, subject)
+        c = new_canvas(str(tmp), size, doc_title, subject, keep_streams=True)
         painter = CardPainter(c, shared)
         if memory is not None:
             memory.begin(c, shared)
@@ -174,7 +174,8 @@ def write_gutterfold(pack: Pack, faces: list[CardFace], out: Path, sheet: str = 
         pages.extend((grid, back_grid, turned, chunk) for chunk in _chunks(group, len(grid.slots)))
     per_page = len(pages[0][0].slots) if pages else 0
     with atomic_output(out) as tmp:
-        c = new_canvas(str(tmp), (pw * mm, ph * mm), f"{pack.spec.name} — gutterfold cards", spec.name)
+        c = new_canvas(str(tmp), (pw * mm, ph * mm), f"{pack.spec.name} — gutterfold cards", spec.name,
+                       keep_streams=True)
         painter = CardPainter(c, shared)
         for n, (grid, back_grid, turned, chunk) in enumerate(pages, 1):
             _draw_faces(c, painter, chunk, grid.slots, 90 if turned else 0)
@@ -210,7 +211,7 @@ def write_print_shop(pack: Pack, faces: list[CardFace], out: Path, bleed_mm: flo
     first_w, first_h = pack.card_size_mm(faces[0].type_id if faces else None)
     with atomic_output(out) as tmp:
         c = new_canvas(str(tmp), (first_w * mm + 2 * b, first_h * mm + 2 * b),
-                       f"{pack.spec.name} — print-shop cards", f"{bleed_mm} mm bleed")
+                       f"{pack.spec.name} — print-shop cards", f"{bleed_mm} mm bleed", keep_streams=True)
         painter = CardPainter(c, shared)
         pages = 0
         for face in faces:
