@@ -13,6 +13,7 @@ tests/test_map_colour.py), and text on them keeps WCAG contrast (the maps' contr
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Union
 
@@ -117,12 +118,11 @@ class Palette:
         return dict(self.zone_colours).get(zid, self.zone)
 
     def terrain(self, spec: TerrainSpec | None) -> TerrainInk:
-        pattern = spec.pattern if spec else "none"
         if not self.colour:
-            return TerrainInk(None, PATTERN_GREY, 1.0)
-        base = rgb(getattr(spec, "color", None) or PATTERN_COLOURS.get(pattern, PATTERN_COLOURS["none"]))
-        marks = mix(base, 0.0, 0.5 if luminance(base) > 0.35 else 0.35)
-        return TerrainInk(base, marks, mix(base, 1.0, 0.6), getattr(spec, "icon", None))
+            return _SAVER_TERRAIN
+        pattern = spec.pattern if spec else "none"
+        return _terrain_ink(getattr(spec, "color", None) or PATTERN_COLOURS.get(pattern, PATTERN_COLOURS["none"]),
+                            getattr(spec, "icon", None))
 
     def height(self, level: int) -> Ink:
         """A square map tile's fill at a height: a grey step per level, or a tint of the ramp."""
@@ -131,10 +131,20 @@ class Palette:
         return rgb(HEIGHT_COLOURS[min(max(level, 0), len(HEIGHT_COLOURS) - 1)])
 
 
+@functools.lru_cache(maxsize=256)
+def _terrain_ink(colour: str, icon: str | None) -> TerrainInk:
+    """A terrain's inks in colour, from its colour (`#rrggbb`), made once (a map page asks for
+    them at every cell of the terrain)."""
+    base = rgb(colour)
+    marks = mix(base, 0.0, 0.5 if luminance(base) > 0.35 else 0.35)
+    return TerrainInk(base, marks, mix(base, 1.0, 0.6), icon)
+
+
 # the black-and-white look's greys (the maps' greys since the first release)
 GRID_GREY = 0.2
 LABEL_GREY = 0.35
 PATTERN_GREY = 0.4
+_SAVER_TERRAIN = TerrainInk(None, PATTERN_GREY, 1.0)  # every terrain's inks in the saver look
 OBSTACLE_FILL = 0.62
 LEVEL_STEP = 0.1  # grey per level: 0 → white, 1 → 0.9, ... 5 and above → LEVEL_FLOOR
 LEVEL_FLOOR = 0.5
