@@ -75,15 +75,15 @@ def test_the_reportlab_internals_we_lean_on_are_still_there():
     assert hasattr(canvas, "_doc")
     assert all(hasattr(canvas._doc._timeStamp, a) for a in ("t", "lt", "tzname", "dhh", "dmm"))
     assert hasattr(canvas._doc, "Pages") and hasattr(canvas._doc.Pages, "pages")
-    # render/base/recording.py: the font a text object is set in (tests/test_ink_record.py checks what it reads)
+    # render/base/textobjects.py: the font a text object is set in (tests/test_ink_record.py checks what it reads)
     text = PDFTextObject(canvas)
     text.setFont("Helvetica-Bold", 9)
     assert (text._fontname, text._fontsize) == ("Helvetica-Bold", 9)
-    # render/base/recording.py MemoTextObject: a string's operators kept per font state
+    # render/base/textobjects.py MemoTextObject: a string's operators kept per font state
     # (tests/test_text_memo.py checks the bytes against ReportLab's own encoding)
     assert callable(PDFTextObject._formatText) and text._canvas is canvas
     assert text._curSubset == -1 and text._leading == 9 * 1.2
-    # render/base/recording.py MemoTextObject.kept: one `_code` entry per operator call, the origin's last
+    # render/base/textobjects.py MemoTextObject.kept: one `_code` entry per operator call, the origin's last
     text.setTextOrigin(12.5, 30)
     assert text._code[-1] == "1 0 0 1 12.5 30 Tm"
     register_fonts()
@@ -107,8 +107,18 @@ def test_the_reportlab_internals_we_lean_on_are_still_there():
     assert isinstance(textobject.rtlSupport, bool)
     # render/base/pdfout.py: ReportLab's pdfdoc looks its PDFDocEncoding function up by its module
     # name when it encodes, so pnp's faster one (tests/test_pdfout.py: the same bytes) replaces it there
+    import inspect
+
     from reportlab.pdfbase import pdfdoc
-    assert all("pdfdocEnc" in f.__code__.co_names for f in (pdfdoc.PDFString.format, pdfdoc.format))
+
+    from generator.render.base import pdfout
+    # (pdfout keeps ReportLab's own format as it replaces it, below: whether it was imported before
+    # this test or not, ReportLab's function is the one read here)
+    assert all("pdfdocEnc" in f.__code__.co_names for f in (pdfdoc.PDFString.format, pdfout._FORMAT))
+    # and its format and PDFName are replaced by pnp's (the same bytes: tests/test_pdfout.py), which
+    # ReportLab's dictionaries, arrays and objects look up by their module names as they write
+    assert pdfdoc.format is pdfout.pdf_format and pdfdoc.PDFName is pdfout.pdf_name
+    assert "format(PDFName(k),document)" in inspect.getsource(pdfdoc.PDFDictionary.format)
     # render/rulebook: a table split too small, a column's height left in its frame
     assert hasattr(Table([[1]]), "_cellvalues") and hasattr(Frame(0, 0, 100, 100), "_aH")
     # render/rulebook/tables.py RichTable.always_fits and errors.layout_error: a table's column widths,
