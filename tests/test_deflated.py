@@ -131,3 +131,33 @@ def test_past_what_it_may_keep_a_document_deflates_as_reportlab_does(folder, mon
     assert 0 < len(hashed) < len(streams)
     store.keep()
     assert not folder.exists() or not any(p.read_bytes().startswith(pdfout._DEFLATED) for p in folder.iterdir())
+
+
+def test_the_kits_maps_pieces_and_rulebook_take_their_streams_back(folder, monkeypatch, tmp_path):
+    """The kit's other big documents ask too: built again, maps.pdf, pieces.pdf and rulebook.pdf
+    deflate no stream and are the same bytes; the rulebook `pnp validate` lays out in memory keeps nothing."""
+    from pathlib import Path
+
+    from generator.build import run_build
+    from generator.export.options import BuildOptions
+    from generator.pack.load import load_pack
+    from generator.render.rulebook.book import build_rulebook_pdf
+
+    repo = Path(__file__).resolve().parents[1]
+    pack = load_pack(repo / "card_data/boss_fight")
+    build_rulebook_pdf(pack, io.BytesIO())  # as validate's rulebook check: in memory
+    assert not folder.exists() or not any(p.read_bytes().startswith(pdfout._DEFLATED) for p in folder.iterdir())
+    made = _deflations(monkeypatch)
+    outputs = {}
+    for run in ("first", "again"):
+        for part in ("maps", "pieces", "rulebook"):
+            out = tmp_path / run / part
+            list(run_build(pack, None, BuildOptions(only=part), out, parallel=False))
+            outputs[run, part] = {p.name: p.read_bytes() for p in out.iterdir() if p.suffix == ".pdf"}
+        if run == "first":
+            first = len(made)
+            assert first > 50
+    # nothing deflated the second time but the blank pages of the passes that only measure (the
+    # rulebook's contents, the quick reference's sizes), which are never saved
+    assert all(n < 64 for n in made[first:]), made[first:]
+    assert all(outputs["again", part] == outputs["first", part] for part in ("maps", "pieces", "rulebook"))

@@ -152,9 +152,9 @@ def source_date() -> float | None:
 # from the user's cache folder by its sha256 instead of deflated again, a seventh of a kit's cards
 # part. One file a document, named by its title and size and zlib's version, holds the streams of
 # its last save (up to MAX_DEFLATED_BYTES), so an edit redeflates only what it changed. A document
-# asks for it (new_canvas's `keep_streams`: the card sheets, a pack's few big documents rebuilt
-# again and again), not an image of one card, one icon or a player's roster, made by the thousand
-# under `pnp serve` and each under a title of its own.
+# asks for it (new_canvas's `keep_streams`: the card sheets, maps, pieces, rulebook and quick
+# reference, a pack's few big documents rebuilt again and again), not an image of one card, one
+# icon or a player's roster, made by the thousand under `pnp serve` and each under a title of its own.
 _DEFLATED = b"pnp-deflated-1"
 MAX_DEFLATED_BYTES = 4 << 20  # a 9,000-card deck's 6 MB are not kept (read back whole, they would add to its peak)
 _SAVING = threading.local()  # .store: the DeflateStore of the canvas being saved on this thread

@@ -107,7 +107,8 @@ def build_maps_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_PAPER, low_c
         return {"maps": 0}
     with atomic_output(Path(out_path)) as tmp:
         w, h = PAPERS_MM[paper]
-        c = new_canvas(str(tmp), (w * MM, h * MM), f"{pack.spec.name}: maps", "True-scale hex maps")
+        c = new_canvas(str(tmp), (w * MM, h * MM), f"{pack.spec.name}: maps", "True-scale hex maps",
+                       keep_streams=True)
         recorder = PaintRecorder()
         if low_contrast is not None:
             c.record(recorder)

@@ -106,7 +106,7 @@ def write_pieces(pack: Pack, out: Path, paper: str, build: Build | None, duplex:
     with atomic_output(out) as tmp:
         c = new_canvas(str(tmp), (w * MM, h * MM), say("{game}: play pieces").format(game=pack.spec.name) +
                        (" " + say("for {build}").format(build=build.name) if build else ""),
-                       say("Counters, standees, bases, trackers and a blank board"))
+                       say("Counters, standees, bases, trackers and a blank board"), keep_streams=True)
         kit.canvas = c
         kit.icons = IconSheet(c)
         kit.art = ArtLibrary(Path(pack.root), pack.spec.art_styles)

@@ -379,9 +379,11 @@ def rulebook_story(pack: Pack, book: Book, geometry: Geometry, ink: str = DEFAUL
     return story, counts
 
 
-def canvas_maker(title: str, subject: str):
+def canvas_maker(title: str, subject: str, keep_streams: bool = False):
+    """`keep_streams`: a book written to a file (the kit's) takes the streams its last save deflated
+    from the cache folder (pdfout.DeflateStore); one laid out in memory (`pnp validate`) does not."""
     def make(filename, pagesize=None, **_ignored):
-        return new_canvas(filename, pagesize, title, subject)
+        return new_canvas(filename, pagesize, title, subject, keep_streams=keep_streams)
     return make
 
 
@@ -401,18 +403,18 @@ def build_rulebook_pdf(pack: Pack, out_path, paper: str = DEFAULT_PAPER, ink: st
         doc = _lay_out(out_path, book, geometry, story, pack, title, subject)
     else:
         with atomic_output(Path(out_path)) as tmp:
-            doc = _lay_out(str(tmp), book, geometry, story, pack, title, subject)
+            doc = _lay_out(str(tmp), book, geometry, story, pack, title, subject, keep_streams=True)
     return {"pages": doc.page_count, **counts}
 
 
-def _lay_out(target, book, geometry, story, pack, title, subject):
+def _lay_out(target, book, geometry, story, pack, title, subject, keep_streams=False):
     doc = RulebookDoc(target, book, geometry, f"{pack.spec.name} · {words_of(pack)('Rulebook')}", title=title,
                       subject=subject)
     try:
         # the passes that only find the contents' page numbers are measured, not drawn; the last is drawn
         for contents in (f for f in story if isinstance(f, Contents)):
             contents.expect(expected_contents(story))  # so the first pass lays the contents out at their length
-        doc.multiBuild([MeasureFirst(doc, story), *story], canvasmaker=canvas_maker(title, subject))
+        doc.multiBuild([MeasureFirst(doc, story), *story], canvasmaker=canvas_maker(title, subject, keep_streams))
     except LayoutError as exc:
         height = geometry.height - geometry.margin_top - geometry.margin_bottom
         placing = getattr(doc, "placing", None)

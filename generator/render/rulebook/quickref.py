@@ -168,7 +168,7 @@ def build_quick_reference_pdf(pack: Pack, out_path: Path, paper: str = DEFAULT_P
     book = book_at(chosen)
     with atomic_output(Path(out_path)) as tmp:
         doc = _Sheet(str(tmp), geometry, footer, book.style.accent, title=title)
-        doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference"))
+        doc.build(_story(pack, book, geometry, text), canvasmaker=canvas_maker(title, "Quick reference", keep_streams=True))
     return {"pages": doc.pages, "size": chosen}
 
 
