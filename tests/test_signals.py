@@ -122,7 +122,9 @@ def loaded(pid: int, marker: str) -> bool:
 
 
 POINTS = {  # where in the build the signal goes: found by polling, never by a fixed sleep
-    "starting": lambda proc, out: loaded(proc.pid, "_yaml"),  # our code runs (the interpreter's own start is earlier)
+    # our code runs (the interpreter's own start is earlier): pydantic's core loads with the pack's models
+    # (not PyYAML, which a run whose files are all kept never loads: core/yamlio.py)
+    "starting": lambda proc, out: loaded(proc.pid, "_pydantic_core"),
     "commands loaded": lambda proc, out: loaded(proc.pid, "_multiprocessing"),
     "workers started": lambda proc, out: len(descendants(proc.pid)) >= 2,
     "first temporary file": lambda proc, out: len(temp_files(out)) >= 1,
