@@ -119,6 +119,14 @@ def test_the_reportlab_internals_we_lean_on_are_still_there():
     # ReportLab's dictionaries, arrays and objects look up by their module names as they write
     assert pdfdoc.format is pdfout.pdf_format and pdfdoc.PDFName is pdfout.pdf_name
     assert "format(PDFName(k),document)" in inspect.getsource(pdfdoc.PDFDictionary.format)
+    # a stream's filters encode it through their own `encode` (pdfout's DeflateStore takes the place of
+    # the Flate filter's), and ReportLab's drawing modules hold the number formatter under the name fp_str,
+    # which pdfout sets to its kept one (tests/test_pdfout.py: the same text)
+    assert "f.encode(content)" in inspect.getsource(pdfdoc.PDFStream.format)
+    assert pdfdoc.PDFStreamFilterZCompress.encode is pdfout._z_encode
+    from reportlab.lib import rl_accel
+    from reportlab.pdfgen import canvas as rl_canvas, pathobject
+    assert rl_accel.fp_str is rl_canvas.fp_str is pathobject.fp_str is textobject.fp_str is pdfout.fp_str
     # render/rulebook: a table split too small, a column's height left in its frame
     assert hasattr(Table([[1]]), "_cellvalues") and hasattr(Frame(0, 0, 100, 100), "_aH")
     # render/rulebook/tables.py RichTable.always_fits and errors.layout_error: a table's column widths,
