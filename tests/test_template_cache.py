@@ -172,7 +172,7 @@ def test_pnp_no_cache_turns_the_folder_off(tmp_path, monkeypatch):
 def test_the_folder_is_bounded(tmp_path, monkeypatch):
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(kept, "MAX_FILES", 4)  # the folder's bound (core/kept.py, which the templates' cache uses)
-    monkeypatch.setattr(kept, "_pruned", set())
+    monkeypatch.setattr(kept, "_written", {})  # no folder bounded by this process yet
     for n in range(5):  # five files, older first
         (tmp_path / f"old{n}").write_bytes(b"x")
         os.utime(tmp_path / f"old{n}", ns=(n * 10**9, n * 10**9))

@@ -1,8 +1,9 @@
 """Values kept on disk between processes, in the user's own cache folder, as Python's __pycache__
 keeps bytecode: compiled templates (render/base/templatecache.py, which this folder was made for),
-the rulebook's parsed Markdown, the icons' outline text, the hyphenation dictionaries' patterns,
-card texts' fits (render/base/text.py), strings' inks (render/cards/ink.py) and parsed YAML files
-(core/yamlio.py). Each kind is a format of its own (`fmt`, the first bytes
+the rulebook's parsed Markdown, text layouts and quick-reference size (render/rulebook/kept.py), the
+icons' outline text, the hyphenation dictionaries' patterns, card texts' fits (render/base/text.py),
+strings' inks (render/cards/ink.py), parsed YAML files (core/yamlio.py), PO entries, layouts' marked
+words, and big documents' compressed streams (render/base/pdfout.py: DeflateStore). Each kind is a format of its own (`fmt`, the first bytes
 of its files); a file is named by the sha256 of everything its value depends on (the caller's
 key) and holds its payload behind the sha256 of the payload's bytes: a short, corrupt or foreign
 file is ignored (and written again by the caller).
@@ -12,8 +13,10 @@ $PNP_NO_CACHE (any value) turns it off: every value is made again, nothing is wr
 The folder may hold code (a compiled template is run when loaded), so it must be the user's own:
 made 0700, and refused (no caching, nothing said) when it is not a directory owned by the user,
 is open to others, cannot be written, or on any OSError. Writes go through a temporary file and
-os.replace (another process never reads half a file). The folder is bounded: past MAX_FILES the
-oldest files are forgotten.
+os.replace (another process never reads half a file). The folder is bounded: past MAX_FILES files
+or MAX_BYTES bytes the oldest are forgotten, checked at a process's first write and again after each
+REBOUND_BYTES it writes (a long-lived `pnp serve` keeps a document's streams for every build it
+prints: bounding once per process would let its folder grow for as long as it runs).
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ from pathlib import Path
 from typing import Protocol
 
 MAX_FILES = 4000  # a few packs' worth of layouts and chapters in several languages
+MAX_BYTES = 256 << 20  # the small files and some sixty documents' compressed streams (at most 4 MB each)
+REBOUND_BYTES = 32 << 20  # written by one process since it last bounded a folder: bounded again
 _DIGEST = 32
-_pruned: set[str] = set()  # folders this process has bounded already (once each)
+_written: dict[str, int] = {}  # folder -> bytes this process wrote there since it last bounded it
 
 
 class _Hash(Protocol):
@@ -122,7 +127,7 @@ def write(folder: Path, path: Path, payload: bytes, fmt: bytes) -> None:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-        _bound(folder)
+        _bound(folder, len(payload))
     except OSError:
         pass
 
@@ -148,17 +153,31 @@ def keep(key: str, fmt: bytes, payload: bytes) -> None:
         write(folder, folder / key, payload, fmt)
 
 
-def _bound(folder: Path) -> None:
-    """Past MAX_FILES, forget the oldest files down to three quarters (once per process)."""
-    if str(folder) in _pruned:
+def _bound(folder: Path, written: int) -> None:
+    """Past MAX_FILES files or MAX_BYTES bytes, forget the oldest files down to three quarters of
+    both: at this process's first write to the folder, and again once it has written REBOUND_BYTES
+    more (the module docstring)."""
+    since = _written.get(str(folder))
+    if since is not None and since + written < REBOUND_BYTES:
+        _written[str(folder)] = since + written
         return
-    _pruned.add(str(folder))
-    entries = [e for e in os.scandir(folder) if e.is_file(follow_symlinks=False)]
-    if len(entries) <= MAX_FILES:
-        return
-    entries.sort(key=lambda e: e.stat(follow_symlinks=False).st_mtime_ns)
-    for entry in entries[:len(entries) - MAX_FILES * 3 // 4]:
+    _written[str(folder)] = 0
+    entries = []
+    for entry in os.scandir(folder):
         try:
-            os.unlink(entry.path)
-        except OSError:
+            if entry.is_file(follow_symlinks=False):
+                entries.append((entry.stat(follow_symlinks=False), entry.path))
+        except OSError:  # gone meanwhile (another process bounding it)
             pass
+    files, size = len(entries), sum(st.st_size for st, _ in entries)
+    if files <= MAX_FILES and size <= MAX_BYTES:
+        return
+    entries.sort(key=lambda e: e[0].st_mtime_ns)
+    for st, path in entries:
+        if files <= MAX_FILES * 3 // 4 and size <= MAX_BYTES * 3 // 4:
+            break
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        files, size = files - 1, size - st.st_size
